@@ -1,0 +1,87 @@
+# Makefile - builds stap, staprun and stapio into build/bin, runs the tests, installs.
+# Used by developers, CI (.ci/run -> make check) and packagers (make install).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/systemtap
+LIBEXEC  = $(PREFIX)/libexec/systemtap
+MANDIR   = $(PREFIX)/share/man
+
+CC      ?= cc
+B        = build
+CSTD     = -std=c11 -D_GNU_SOURCE
+WARN     = -Wall -Wextra -Werror
+OPT     ?= -O2 -g
+SAN      =
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/transport $(CFLAGS)
+LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+STAP_LIBS   = -lelf
+
+TRANSLATOR_SRC = $(wildcard translator/*.c translator/providers/*.c)
+TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
+TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
+STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))
+STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c))
+
+PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio
+
+.PHONY: all check check-unit check-guest check-asan deps trace install clean bench
+all: $(PROGRAMS)
+
+$(B)/bin/stap: $(TRANSLATOR_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(STAP_LIBS)
+$(B)/bin/staprun: $(STAPRUN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(B)/bin/stapio: $(STAPIO_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^
+
+$(B)/gen/parser.c $(B)/gen/parser.h &: translator/parser.y
+	@mkdir -p $(@D)
+	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
+$(B)/gen/lexer.c: translator/lexer.l $(B)/gen/parser.h
+	@mkdir -p $(@D)
+	flex -o $@ $<
+
+# generated sources: warnings that flex/bison output triggers are not ours
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
+$(B)/obj/%.o: %.c | $(B)/gen/parser.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# Installs what building and the guest tests need (idempotent, quiet when present).
+deps:
+	@scripts/install-deps.sh
+
+# The main job: a real trace in the guest kernel, printed for a person to read.
+trace: deps all
+	@tests/guest/demo.sh
+
+check: deps all
+	@tests/run
+
+# The userspace programs again with AddressSanitizer and UBSan (used by tests/run).
+check-asan:
+	@$(MAKE) --no-print-directory B=build/asan OPT="-O1 -g" \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
+
+bench: all
+	@bench/run
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
+	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+
+clean:
+	rm -rf build

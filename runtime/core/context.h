@@ -1,0 +1,56 @@
+/* context.h - the per-CPU probe context (reentrancy guard, action count,
+ * error state, print buffer, frame stack) and the probe descriptor. */
+#ifndef STP_CONTEXT_H
+#define STP_CONTEXT_H
+
+struct stp_context;
+
+/* What the translator emits for each probe point. */
+struct stp_probe_desc {
+	void (*handler)(struct stp_context *c);
+	const struct stp_lock_req *locks;   /* sorted by global, no duplicates */
+	unsigned int nlocks;
+	const char *pp;                     /* probe point text, for pp() */
+};
+
+/* An output destination: the context's print buffer (ctx set: flushed as a
+ * record when full) or a string value (ctx NULL: truncated when full). */
+struct stp_out {
+	char *buf;
+	unsigned int len, cap;
+	struct stp_context *ctx;
+};
+
+struct stp_context {
+	int busy;                           /* a probe runs on this CPU */
+	const struct stp_probe_desc *probe;
+	struct pt_regs *regs;
+	long actioncount;
+	int nesting;                        /* frames pushed by function calls */
+	const char *last_error;             /* set = the hit is ending in error */
+	const char *last_stmt;              /* "identifier 'x' at file:l:c" */
+	void *frames;                       /* union stp_frame[MAXNESTING + 1] */
+	struct stp_out out;
+	char error_buf[256];
+	char print_buf[STP_BUFSIZE];
+};
+
+/* A probe family as generated code lists it in stp_providers[]. */
+struct stp_provider {
+	const char *family;
+	int (*start)(void);     /* arm (begin: run the begin probes) */
+	void (*stop)(void);     /* disarm (end: run the end probes) */
+};
+
+/* Session states: probes other than begin/end run only while RUNNING. */
+enum {
+	STP_STARTING,
+	STP_RUNNING,
+	STP_STOPPING,
+	STP_STOPPED,
+};
+
+static atomic_t stp_run_state = ATOMIC_INIT(STP_STARTING);
+static struct stp_context **stp_contexts;   /* indexed by CPU */
+
+#endif

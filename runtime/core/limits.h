@@ -1,0 +1,44 @@
+/* limits.h - the safety limits every probe runs under; each can be set with
+ * stap -D NAME=VALUE.  Used by all of runtime/. */
+#ifndef STP_LIMITS_H
+#define STP_LIMITS_H
+
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 512        /* bytes of a string value, including the NUL */
+#endif
+#ifndef MAXACTION
+#define MAXACTION 1000          /* statements per probe hit */
+#endif
+#ifndef MAXNESTING
+#define MAXNESTING 10           /* nested function calls */
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048      /* elements of an array without a declared size */
+#endif
+#ifndef MAXERRORS
+#define MAXERRORS 0             /* script errors tolerated before the run stops */
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED 100          /* skipped probe hits tolerated before the run stops */
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000         /* attempts to take a global's lock */
+#endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY 10         /* ns between attempts */
+#endif
+#ifndef STP_BUFSIZE
+#define STP_BUFSIZE 8192        /* per-CPU print buffer, the largest record */
+#endif
+#ifndef STP_TRANSPORT_BYTES
+#define STP_TRANSPORT_BYTES (1024 * 1024)  /* per-CPU trace ring */
+#endif
+
+#if MAXSTRINGLEN < 16 || MAXSTRINGLEN > 65536
+#error "MAXSTRINGLEN must be between 16 and 65536"
+#endif
+#if MAXNESTING < 0 || MAXACTION < 1
+#error "MAXNESTING must be >= 0 and MAXACTION >= 1"
+#endif
+
+#endif

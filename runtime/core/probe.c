@@ -1,0 +1,136 @@
+/* probe.c - what every probe hit does around the script's handler: claim
+ * this CPU's context, take the globals' locks, then flush output and errors. */
+
+static bool stp_lock_all(const struct stp_probe_desc *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nlocks; i++) {
+		const struct stp_lock_req *r = &d->locks[i];
+		int tries = MAXTRYLOCK;
+
+		while (!(r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))) {
+			if (--tries <= 0)
+				goto fail;
+			ndelay(TRYLOCKDELAY);
+		}
+	}
+	return true;
+fail:
+	while (i-- > 0) {
+		if (d->locks[i].write)
+			stp_write_unlock(d->locks[i].lock);
+		else
+			stp_read_unlock(d->locks[i].lock);
+	}
+	return false;
+}
+
+static void stp_unlock_all(const struct stp_probe_desc *d)
+{
+	unsigned int i = d->nlocks;
+
+	while (i-- > 0) {
+		if (d->locks[i].write)
+			stp_write_unlock(d->locks[i].lock);
+		else
+			stp_read_unlock(d->locks[i].lock);
+	}
+}
+
+static void stp_flush(struct stp_context *c)
+{
+	if (c->out.len) {
+		stp_transport_write(STP_REC_STDOUT, c->out.buf, c->out.len);
+		c->out.len = 0;
+	}
+}
+
+/* Runs one hit of d's handler on this CPU.  Preemption must be disabled.
+ * once = a begin/end probe, which runs outside the RUNNING state. */
+static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
+{
+	struct stp_context *c;
+
+	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
+		return;
+	c = stp_contexts[smp_processor_id()];
+	if (unlikely(c->busy)) {
+		stp_probe_skipped(&stp_skipped_reentrant);
+		return;
+	}
+	c->busy = 1;
+	barrier();
+	if (unlikely(!stp_lock_all(d))) {
+		stp_probe_skipped(&stp_skipped_lock);
+		goto out;
+	}
+	c->probe = d;
+	c->regs = regs;
+	c->actioncount = 0;
+	c->nesting = 0;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	d->handler(c);
+	stp_unlock_all(d);
+	if (unlikely(c->last_error))
+		stp_report_error(c);
+	stp_flush(c);
+out:
+	barrier();
+	c->busy = 0;
+}
+
+/* begin and end probes: process context, in order. */
+static __maybe_unused int stp_run_once(const struct stp_probe_desc *const *descs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (atomic_read(&stp_aborted))
+			break;
+		preempt_disable();
+		stp_run_probe(descs[i], NULL, true);
+		preempt_enable();
+	}
+	return 0;
+}
+
+static int stp_contexts_alloc(size_t frame_bytes)
+{
+	int cpu;
+
+	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
+	if (!stp_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct stp_context *c = vzalloc(sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		c->frames = vzalloc(frame_bytes * (MAXNESTING + 1));
+		stp_contexts[cpu] = c;
+		if (!c->frames)
+			return -ENOMEM;
+		c->out.buf = c->print_buf;
+		c->out.cap = STP_BUFSIZE;
+		c->out.ctx = c;
+	}
+	return 0;
+}
+
+static void stp_contexts_free(void)
+{
+	int cpu;
+
+	if (!stp_contexts)
+		return;
+	for_each_possible_cpu(cpu) {
+		if (stp_contexts[cpu]) {
+			vfree(stp_contexts[cpu]->frames);
+			vfree(stp_contexts[cpu]);
+		}
+	}
+	kfree(stp_contexts);
+	stp_contexts = NULL;
+}

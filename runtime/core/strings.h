@@ -1,0 +1,48 @@
+/* strings.h - bounded string operations on MAXSTRINGLEN buffers (overlap
+ * safe, always NUL-terminated) and process-context queries for builtins. */
+#ifndef STP_STRINGS_H
+#define STP_STRINGS_H
+
+static inline char *stp_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memmove(dst, src, n);
+	dst[n] = 0;
+	return dst;
+}
+
+static inline char *stp_strlcat(char *dst, const char *src, size_t size)
+{
+	size_t d = strnlen(dst, size - 1);
+	size_t n = strnlen(src, size - 1 - d);
+
+	memmove(dst + d, src, n);
+	dst[d + n] = 0;
+	return dst;
+}
+
+static inline char *stp_concat(char *dst, const char *a, const char *b)
+{
+	stp_strlcpy(dst, a, MAXSTRINGLEN);
+	return stp_strlcat(dst, b, MAXSTRINGLEN);
+}
+
+static inline char *stp_execname(char *buf)
+{
+	/* comm is always NUL-terminated; a concurrent rename gives old or new */
+	strscpy(buf, current->comm, min_t(size_t, TASK_COMM_LEN, MAXSTRINGLEN));
+	return buf;
+}
+
+static inline int64_t stp_ppid(void)
+{
+	int64_t pid;
+
+	rcu_read_lock();
+	pid = task_tgid_nr(rcu_dereference(current->real_parent));
+	rcu_read_unlock();
+	return pid;
+}
+
+#endif

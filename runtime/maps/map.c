@@ -1,0 +1,229 @@
+/* map.c - script associative arrays: up to 9 long/string keys, long or
+ * string values, all entries preallocated at load (no allocation in probes). */
+
+enum { STP_LONG = 1, STP_STRING = 2 };
+
+struct stp_key {
+	int64_t n;
+	const char *s;
+};
+
+struct stp_map_entry {
+	struct hlist_node hash;
+	struct list_head list;          /* on used (in insertion order) or free */
+	char data[];                    /* key slots, then the value */
+};
+
+struct stp_map {
+	const char *name;
+	unsigned int max_entries, count, nkeys;
+	const u8 *keytypes;
+	u8 valtype;
+	unsigned int key_off[9], val_off, entry_size;
+	unsigned int hash_mask;
+	struct hlist_head *buckets;
+	struct list_head used, free;
+	char *pool;
+};
+
+static unsigned int stp_slot_size(u8 type)
+{
+	return type == STP_STRING ? MAXSTRINGLEN : sizeof(int64_t);
+}
+
+static __maybe_unused struct stp_map *stp_map_new(const char *name, long max_entries, unsigned int nkeys, const u8 *keytypes,
+				   u8 valtype)
+{
+	struct stp_map *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	unsigned int i, off = 0, nbuckets;
+
+	if (!m)
+		return NULL;
+	m->name = name;
+	m->max_entries = max_entries > 0 ? max_entries : MAXMAPENTRIES;
+	m->nkeys = nkeys;
+	m->keytypes = keytypes;
+	m->valtype = valtype;
+	for (i = 0; i < nkeys; i++) {
+		m->key_off[i] = off;
+		off += stp_slot_size(keytypes[i]);
+	}
+	m->val_off = off;
+	off += stp_slot_size(valtype);
+	m->entry_size = ALIGN(sizeof(struct stp_map_entry) + off, 8);
+	nbuckets = roundup_pow_of_two(m->max_entries);
+	m->hash_mask = nbuckets - 1;
+	m->buckets = vzalloc(nbuckets * sizeof(*m->buckets));
+	m->pool = vzalloc((size_t)m->entry_size * m->max_entries);
+	if (!m->buckets || !m->pool) {
+		vfree(m->buckets);
+		vfree(m->pool);
+		kfree(m);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&m->used);
+	INIT_LIST_HEAD(&m->free);
+	for (i = 0; i < m->max_entries; i++) {
+		struct stp_map_entry *e = (void *)(m->pool + (size_t)i * m->entry_size);
+
+		list_add_tail(&e->list, &m->free);
+	}
+	return m;
+}
+
+static __maybe_unused void stp_map_free(struct stp_map *m)
+{
+	if (!m)
+		return;
+	vfree(m->buckets);
+	vfree(m->pool);
+	kfree(m);
+}
+
+static u32 stp_map_hash(const struct stp_map *m, const struct stp_key *k)
+{
+	u32 h = 0x9e3779b9;
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->keytypes[i] == STP_STRING)
+			h = jhash(k[i].s, strnlen(k[i].s, MAXSTRINGLEN - 1), h);
+		else
+			h = jhash_2words((u32)k[i].n, (u32)((u64)k[i].n >> 32), h);
+	}
+	return h;
+}
+
+static bool stp_map_key_equal(const struct stp_map *m, const struct stp_map_entry *e, const struct stp_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		const char *slot = e->data + m->key_off[i];
+
+		if (m->keytypes[i] == STP_STRING) {
+			if (strncmp(slot, k[i].s, MAXSTRINGLEN - 1))
+				return false;
+		} else if (*(const int64_t *)slot != k[i].n) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct stp_map_entry *stp_map_find(const struct stp_map *m, const struct stp_key *k, u32 h)
+{
+	struct stp_map_entry *e;
+
+	hlist_for_each_entry(e, &m->buckets[h & m->hash_mask], hash) {
+		if (stp_map_key_equal(m, e, k))
+			return e;
+	}
+	return NULL;
+}
+
+static void *stp_map_value(const struct stp_map *m, struct stp_map_entry *e)
+{
+	return e->data + m->val_off;
+}
+
+/* The value slot for k, inserted (zeroed) when absent; NULL with a script
+ * error when the array is full. */
+static __maybe_unused void *stp_map_slot(struct stp_context *c, struct stp_map *m, const struct stp_key *k)
+{
+	u32 h = stp_map_hash(m, k);
+	struct stp_map_entry *e = stp_map_find(m, k, h);
+	unsigned int i;
+
+	if (e)
+		return stp_map_value(m, e);
+	if (list_empty(&m->free)) {
+		stp_error(c, "Array overflow, check MAXMAPENTRIES");
+		return NULL;
+	}
+	e = list_first_entry(&m->free, struct stp_map_entry, list);
+	list_move_tail(&e->list, &m->used);
+	for (i = 0; i < m->nkeys; i++) {
+		char *slot = e->data + m->key_off[i];
+
+		if (m->keytypes[i] == STP_STRING)
+			stp_strlcpy(slot, k[i].s, MAXSTRINGLEN);
+		else
+			*(int64_t *)slot = k[i].n;
+	}
+	memset(stp_map_value(m, e), 0, stp_slot_size(m->valtype));
+	hlist_add_head(&e->hash, &m->buckets[h & m->hash_mask]);
+	m->count++;
+	return stp_map_value(m, e);
+}
+
+static __maybe_unused int64_t *stp_map_slot_long(struct stp_context *c, struct stp_map *m, const struct stp_key *k)
+{
+	return stp_map_slot(c, m, k);
+}
+
+static __maybe_unused char *stp_map_slot_str(struct stp_context *c, struct stp_map *m, const struct stp_key *k)
+{
+	return stp_map_slot(c, m, k);
+}
+
+static __maybe_unused int64_t stp_map_get_long(struct stp_map *m, const struct stp_key *k)
+{
+	struct stp_map_entry *e = stp_map_find(m, k, stp_map_hash(m, k));
+
+	return e ? *(int64_t *)stp_map_value(m, e) : 0;
+}
+
+static __maybe_unused const char *stp_map_get_str(struct stp_map *m, const struct stp_key *k)
+{
+	struct stp_map_entry *e = stp_map_find(m, k, stp_map_hash(m, k));
+
+	return e ? (const char *)stp_map_value(m, e) : "";
+}
+
+static __maybe_unused bool stp_map_exists(struct stp_map *m, const struct stp_key *k)
+{
+	return stp_map_find(m, k, stp_map_hash(m, k)) != NULL;
+}
+
+static __maybe_unused void stp_map_delete(struct stp_map *m, const struct stp_key *k)
+{
+	struct stp_map_entry *e = stp_map_find(m, k, stp_map_hash(m, k));
+
+	if (!e)
+		return;
+	hlist_del(&e->hash);
+	list_move(&e->list, &m->free);
+	m->count--;
+}
+
+static __maybe_unused void stp_map_clear(struct stp_map *m)
+{
+	struct stp_map_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &m->used, list) {
+		hlist_del(&e->hash);
+		list_move(&e->list, &m->free);
+	}
+	m->count = 0;
+}
+
+static __maybe_unused struct stp_map_entry *stp_map_first(struct stp_map *m)
+{
+	return list_first_entry_or_null(&m->used, struct stp_map_entry, list);
+}
+
+static __maybe_unused struct stp_map_entry *stp_map_next(struct stp_map *m, struct stp_map_entry *e)
+{
+	return list_is_last(&e->list, &m->used) ? NULL : list_next_entry(e, list);
+}
+
+static __maybe_unused int64_t stp_map_key_long(struct stp_map *m, struct stp_map_entry *e, int i)
+{
+	return *(int64_t *)(e->data + m->key_off[i]);
+}
+
+static __maybe_unused const char *stp_map_key_str(struct stp_map *m, struct stp_map_entry *e, int i)
+{
+	return e->data + m->key_off[i];
+}

@@ -1,0 +1,93 @@
+/* kprobes.c - kprobe.function("sym") probes on kprobes and .return probes on
+ * kretprobes.  Included by generated code that uses the kprobe family. */
+#include <linux/kprobes.h>
+
+struct stp_kprobe {
+	const struct stp_probe_desc *desc;
+	const char *symbol;
+	int is_return;
+	int registered;
+	struct kprobe kp;
+	struct kretprobe rp;
+};
+
+static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct stp_kprobe *p = container_of(kp, struct stp_kprobe, kp);
+
+	stp_run_probe(p->desc, regs, false);
+	return 0;
+}
+
+static int stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct stp_kprobe *p = container_of(get_kretprobe(ri), struct stp_kprobe, rp);
+
+	stp_run_probe(p->desc, regs, false);
+	return 0;
+}
+
+static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!probes[i].registered)
+			continue;
+		if (probes[i].is_return)
+			unregister_kretprobe(&probes[i].rp);
+		else
+			unregister_kprobe(&probes[i].kp);
+		probes[i].registered = 0;
+	}
+}
+
+static const char *stp_kprobe_errtext(int rc)
+{
+	switch (rc) {
+	case -ENOENT: return "no such symbol in the kernel";
+	case -EINVAL: return "the kernel does not allow probing it (blacklisted, notrace or not a function)";
+	case -EEXIST: return "already probed";
+	default: return "registration failed";
+	}
+}
+
+static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		struct stp_kprobe *p = &probes[i];
+
+		if (p->is_return) {
+			memset(&p->rp, 0, sizeof(p->rp));
+			p->rp.kp.symbol_name = p->symbol;
+			p->rp.handler = stp_kretprobe_ret;
+			rc = register_kretprobe(&p->rp);
+		} else {
+			memset(&p->kp, 0, sizeof(p->kp));
+			p->kp.symbol_name = p->symbol;
+			p->kp.pre_handler = stp_kprobe_pre;
+			rc = register_kprobe(&p->kp);
+		}
+		if (rc) {
+			stp_startup_error("probe point %s: kernel symbol '%s': %s (%d)", p->desc->pp, p->symbol,
+					  stp_kprobe_errtext(rc), rc);
+			stp_kprobes_stop(probes, i);
+			return rc;
+		}
+		p->registered = 1;
+	}
+	return 0;
+}
+
+#define STP_KPROBE_FAMILY(table)					\
+	static int stp_kprobe_register(void)				\
+	{								\
+		return stp_kprobes_start(table, ARRAY_SIZE(table));	\
+	}								\
+	static void stp_kprobe_unregister(void)				\
+	{								\
+		stp_kprobes_stop(table, ARRAY_SIZE(table));		\
+	}

@@ -1,0 +1,51 @@
+/* timer.c - timer.s/ms/us/ns/hz/jiffies probes on high-resolution timers
+ * (hard irq context).  Included by generated code that uses timer probes. */
+#include <linux/hrtimer.h>
+#include <asm/irq_regs.h>
+
+struct stp_timer_probe {
+	const struct stp_probe_desc *desc;
+	u64 period_ns;
+	struct hrtimer timer;
+};
+
+static enum hrtimer_restart stp_timer_fire(struct hrtimer *t)
+{
+	struct stp_timer_probe *p = container_of(t, struct stp_timer_probe, timer);
+
+	stp_run_probe(p->desc, get_irq_regs(), false);
+	if (atomic_read(&stp_run_state) > STP_RUNNING)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(p->period_ns));
+	return HRTIMER_RESTART;
+}
+
+static int stp_timers_start(struct stp_timer_probe *probes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		hrtimer_init(&probes[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		probes[i].timer.function = stp_timer_fire;
+		hrtimer_start(&probes[i].timer, ns_to_ktime(probes[i].period_ns), HRTIMER_MODE_REL);
+	}
+	return 0;
+}
+
+static void stp_timers_stop(struct stp_timer_probe *probes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		hrtimer_cancel(&probes[i].timer);
+}
+
+#define STP_TIMER_FAMILY(table)						\
+	static int stp_timer_register(void)				\
+	{								\
+		return stp_timers_start(table, ARRAY_SIZE(table));	\
+	}								\
+	static void stp_timer_unregister(void)				\
+	{								\
+		stp_timers_stop(table, ARRAY_SIZE(table));		\
+	}

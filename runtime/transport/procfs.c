@@ -1,0 +1,84 @@
+/* procfs.c - creates and removes /proc/systemtap/<name>/ with .cmd and trace0..traceN-1.
+ * Used by transport.c (init and exit); /proc/systemtap itself is shared by all stap modules. */
+
+/*
+ * /proc/systemtap may already exist (created by another stap module, loaded
+ * now or earlier): procfs offers no lookup of an entry, and proc_mkdir() of
+ * an existing name WARNs.  So we look the directory up through the caller's
+ * /proc mount, create it only if absent, then create our own directory with
+ * the path form "systemtap/<name>", which procfs resolves itself.  The shared
+ * directory is never removed (a concurrently loaded module may be using it);
+ * it costs one empty directory.  Only if /proc is not mounted in the loading
+ * process's namespace do we fall back to a blind proc_mkdir(), which prints a
+ * harmless warning when the directory exists.
+ */
+
+static struct proc_dir_entry *stp_proc_dir;	/* /proc/systemtap/<name> */
+
+/* 1: /proc/systemtap exists, 0: it does not, -1: cannot tell. */
+static int stp_proc_root_exists(void)
+{
+	struct path path;
+	bool is_proc;
+
+	if (kern_path("/proc", LOOKUP_FOLLOW, &path))
+		return -1;
+	is_proc = path.dentry->d_sb->s_magic == PROC_SUPER_MAGIC;
+	path_put(&path);
+	if (!is_proc)
+		return -1;
+	if (kern_path("/proc/" STP_PROC_ROOT, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path))
+		return 0;
+	path_put(&path);
+	return 1;
+}
+
+static void stp_proc_root_ensure(void)
+{
+	if (stp_proc_root_exists() != 1)
+		proc_mkdir(STP_PROC_ROOT, NULL);	/* NULL if it exists: fine */
+}
+
+static int stp_proc_create_traces(struct stp_ring **rings)
+{
+	char file[32];
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		snprintf(file, sizeof(file), STP_TRACE_PREFIX "%u", cpu);
+		if (!proc_create_data(file, 0400, stp_proc_dir, &stp_trace_ops,
+				      rings[cpu]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int stp_proc_create(const char *name, struct stp_ring **rings)
+{
+	char dir[MODULE_NAME_LEN + sizeof(STP_PROC_ROOT) + 1];
+	int rc;
+
+	stp_proc_root_ensure();
+	snprintf(dir, sizeof(dir), STP_PROC_ROOT "/%s", name);
+	stp_proc_dir = proc_mkdir_mode(dir, 0500, NULL);
+	if (!stp_proc_dir)
+		return -EEXIST;
+	rc = -ENOMEM;
+	if (!proc_create_data(STP_CTL_FILE, 0600, stp_proc_dir, &stp_ctl_ops, NULL))
+		goto fail;
+	rc = stp_proc_create_traces(rings);
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	proc_remove(stp_proc_dir);
+	stp_proc_dir = NULL;
+	return rc;
+}
+
+/* Waits for file operations in flight and calls release for open files. */
+static void stp_proc_remove(void)
+{
+	proc_remove(stp_proc_dir);
+	stp_proc_dir = NULL;
+}

@@ -1,0 +1,176 @@
+/* ring.c - per-CPU single-producer/single-consumer byte rings holding trace records.
+ * Used by transport.c (writer, probe context) and trace.c (reader, stapio's read()). */
+
+/*
+ * Layout: a power-of-two byte array with free-running head (bytes ever written)
+ * and tail (bytes ever consumed).  A record is a struct stp_record_header
+ * followed by its payload, stored contiguously modulo the ring size (it may
+ * wrap), with no padding, so the bytes read() returns are exactly the wire
+ * format of protocol.h.
+ *
+ * Only the owning CPU's probe context writes (stores head), only one reader at
+ * a time reads (stores tail, serialized by read_lock).  The writer publishes a
+ * record with smp_store_release(head) after copying it in; the reader
+ * publishes consumption with smp_store_release(tail) after copying it out.
+ * Each side reads the other's index with smp_load_acquire.  No locks, no
+ * allocation, no wakeups on the write side.
+ */
+
+struct stp_ring {
+	unsigned long head;		/* written by the producer only */
+	unsigned long mask;		/* size - 1 */
+	char *data;
+	unsigned int cpu;
+	atomic_long_t lost_records;	/* records dropped because the ring was full */
+	atomic_long_t lost_bytes;	/* their header + payload bytes */
+
+	unsigned long tail ____cacheline_aligned_in_smp;	/* consumer only */
+	struct mutex read_lock;		/* one reader at a time */
+};
+
+/* Global production order; the first record gets seq 1. */
+static atomic64_t stp_ring_seq = ATOMIC64_INIT(0);
+
+static struct stp_ring *stp_ring_alloc(unsigned int cpu, unsigned long size)
+{
+	int node = cpu_to_node(cpu);
+	struct stp_ring *r;
+
+	r = kzalloc_node(sizeof(*r), GFP_KERNEL, node);
+	if (!r)
+		return NULL;
+	r->data = vmalloc_node(size, node);
+	if (!r->data) {
+		kfree(r);
+		return NULL;
+	}
+	r->mask = size - 1;
+	r->cpu = cpu;
+	mutex_init(&r->read_lock);
+	return r;
+}
+
+static void stp_ring_free(struct stp_ring *r)
+{
+	if (!r)
+		return;
+	vfree(r->data);
+	kfree(r);
+}
+
+/* Copy len bytes into the ring at free-running position pos (may wrap). */
+static void stp_ring_put(struct stp_ring *r, unsigned long pos,
+			 const void *src, size_t len)
+{
+	size_t off = pos & r->mask;
+	size_t first = min_t(size_t, len, r->mask + 1 - off);
+
+	memcpy(r->data + off, src, first);
+	memcpy(r->data, (const char *)src + first, len - first);
+}
+
+/* Copy len bytes out of the ring at free-running position pos (may wrap). */
+static void stp_ring_get(struct stp_ring *r, unsigned long pos,
+			 void *dst, size_t len)
+{
+	size_t off = pos & r->mask;
+	size_t first = min_t(size_t, len, r->mask + 1 - off);
+
+	memcpy(dst, r->data + off, first);
+	memcpy((char *)dst + first, r->data, len - first);
+}
+
+static int stp_ring_get_user(struct stp_ring *r, unsigned long pos,
+			     char __user *dst, size_t len)
+{
+	size_t off = pos & r->mask;
+	size_t first = min_t(size_t, len, r->mask + 1 - off);
+
+	if (copy_to_user(dst, r->data + off, first))
+		return -EFAULT;
+	if (copy_to_user(dst + first, r->data, len - first))
+		return -EFAULT;
+	return 0;
+}
+
+static void stp_ring_count_lost(struct stp_ring *r, unsigned long bytes)
+{
+	atomic_long_inc(&r->lost_records);
+	atomic_long_add(bytes, &r->lost_bytes);
+}
+
+/*
+ * Producer: append one whole record or drop it.  Caller is the ring's CPU in
+ * probe context (not re-entered on this CPU).  Never sleeps.
+ */
+static int stp_ring_write(struct stp_ring *r, unsigned int flags,
+			  const char *data, unsigned int len)
+{
+	struct stp_record_header h;
+	unsigned long head, tail, need;
+
+	need = sizeof(h) + (unsigned long)len;
+	if (unlikely(len > STP_REC_MAX_LEN)) {
+		stp_ring_count_lost(r, need);
+		return -EMSGSIZE;
+	}
+	head = r->head;
+	tail = smp_load_acquire(&r->tail);	/* reader is done with [.., tail) */
+	if (unlikely(need > r->mask + 1 - (head - tail))) {
+		stp_ring_count_lost(r, need);
+		return -ENOSPC;
+	}
+	h.len = len;
+	h.cpu = r->cpu;
+	h.flags = flags;
+	h.seq = atomic64_inc_return(&stp_ring_seq);
+	stp_ring_put(r, head, &h, sizeof(h));
+	stp_ring_put(r, head + sizeof(h), data, len);
+	smp_store_release(&r->head, head + need);	/* publish the record */
+	return 0;
+}
+
+/* True when the reader has something to consume.  Any context. */
+static bool stp_ring_pending(struct stp_ring *r)
+{
+	return smp_load_acquire(&r->head) != READ_ONCE(r->tail);
+}
+
+/*
+ * Consumer: copy as many whole records as fit in count bytes to buf.
+ * Returns the bytes copied, 0 when the ring is empty, -EINVAL when the next
+ * record alone does not fit in count, -EFAULT, or -ERESTARTSYS.
+ */
+static ssize_t stp_ring_read(struct stp_ring *r, char __user *buf, size_t count)
+{
+	struct stp_record_header h;
+	unsigned long head, tail, rec = 0;
+	size_t done = 0;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&r->read_lock))
+		return -ERESTARTSYS;
+	tail = r->tail;
+	head = smp_load_acquire(&r->head);	/* records before head are whole */
+	while (head != tail) {
+		stp_ring_get(r, tail, &h, sizeof(h));
+		rec = sizeof(h) + (unsigned long)h.len;
+		if (rec > count - done)
+			break;
+		if (stp_ring_get_user(r, tail, buf + done, rec))
+			break;
+		done += rec;
+		tail += rec;
+		smp_store_release(&r->tail, tail);	/* give the space back */
+	}
+	if (done)
+		ret = done;
+	else if (head == tail)
+		ret = 0;
+	else if (rec > count)
+		ret = -EINVAL;
+	else
+		ret = -EFAULT;
+	mutex_unlock(&r->read_lock);
+	return ret;
+}

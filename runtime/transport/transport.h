@@ -1,0 +1,33 @@
+/* transport.h - kernel side of the module <-> stapio channel.
+ * Used by runtime/core (probe output, exit requests); implemented in runtime/transport/. */
+#ifndef STP_TRANSPORT_H
+#define STP_TRANSPORT_H
+
+#include "protocol.h"
+
+/* Create /proc/systemtap/<name>/ with the control file and one trace file per
+ * possible CPU, each backed by a ring of buf_bytes.  Called from module init. */
+int stp_transport_init(const char *name, unsigned long buf_bytes);
+
+/* Remove the files and free the rings.  Called from module exit. */
+void stp_transport_exit(void);
+
+/* Append one whole record to the current CPU's ring.  Probe context: preemption
+ * disabled, the caller owns the CPU's probe context (no other writer on this CPU),
+ * may be hard irq; never sleeps, never allocates.  Returns 0, or -ENOSPC when the
+ * ring is full: the record is dropped and counted (reported in "stopped"). */
+int stp_transport_write(unsigned flags, const char *data, unsigned len);
+
+/* Ask stapio to end the run (it answers with the stop command).  Any context,
+ * idempotent: sets a flag that a deferred worker turns into an "exit" message. */
+void stp_transport_request_exit(void);
+
+/* Queue a control message line (e.g. "error <text>").  Process context only. */
+void stp_transport_send(const char *line);
+
+/* Implemented by runtime/core, called by the transport in process context
+ * (the writer of the control file): */
+int stp_session_start(void);   /* begin probes, arm probes; <0 = failed (msg sent) */
+void stp_session_stop(void);   /* disarm probes, end probes; idempotent */
+
+#endif /* STP_TRANSPORT_H */

@@ -1,0 +1,329 @@
+/* main.c - stapio: drives one run of a loaded stap module and copies its output.
+ * Started by staprun (stapio -N NAME [-o FILE] [-v]); protocol in docs/transport.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+#define ROUND_MIN_MS   10    /* at most ~100 trace rounds per second */
+#define POLL_SAFETY_MS 200   /* wake up at least this often regardless */
+#define OUT_BUF        (64 * 1024)
+
+enum state { STARTING, RUNNING, STOPPING, DONE };
+
+struct stapio {
+	const char *name, *outfile;
+	char dir[512];
+	struct control ctl;
+	struct relay relay;
+	struct sink out;
+	struct pollfd *fds;     /* control file, then the trace files */
+	enum state state;
+	int status;             /* exit status once DONE */
+	int started;            /* got "started" */
+	int start_failed;       /* "error" before "started": exit 1 after printing them all */
+	int output_error_reported;
+};
+
+int verbose;
+static volatile sig_atomic_t got_signal;
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void usage(void)
+{
+	fputs("usage: stapio -N NAME [-o FILE] [-v]\n"
+	      "internal helper of staprun: runs the loaded module NAME through\n"
+	      "/proc/" STP_PROC_ROOT "/NAME and copies its output to stdout or FILE\n", stderr);
+	exit(1);
+}
+
+static void parse_args(struct stapio *io, int argc, char **argv)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "N:o:v")) != -1) {
+		switch (c) {
+		case 'N': io->name = optarg; break;
+		case 'o': io->outfile = optarg; break;
+		case 'v': verbose++; break;
+		default: usage();
+		}
+	}
+	if (!io->name || optind != argc || strchr(io->name, '/'))
+		usage();
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* SIGINT/TERM/HUP stay blocked except inside ppoll(), so none is missed. */
+static void setup_signals(sigset_t *poll_mask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, poll_mask);
+	sigdelset(poll_mask, SIGINT);
+	sigdelset(poll_mask, SIGTERM);
+	sigdelset(poll_mask, SIGHUP);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void emit(void *ctx, const struct stp_record_header *h, const char *payload)
+{
+	struct stapio *io = ctx;
+
+	if (h->flags & STP_REC_STDERR) {
+		sink_flush(&io->out);   /* keep stdout/stderr interleaving */
+		write_full(STDERR_FILENO, payload, h->len);
+	} else {
+		sink_put(&io->out, payload, h->len);
+	}
+}
+
+static void request_stop(struct stapio *io, const char *why)
+{
+	if (io->state != STARTING && io->state != RUNNING)
+		return;
+	say("stopping: %s", why);
+	io->state = STOPPING;
+	if (control_send(&io->ctl, STP_CMD_STOP) < 0) {
+		io->status = 1;
+		io->state = DONE;
+	}
+}
+
+/* Output failed (e.g. EPIPE): say so once, end the run cleanly, exit 1. */
+static void check_output(struct stapio *io)
+{
+	if (!io->out.failed || io->output_error_reported)
+		return;
+	io->output_error_reported = 1;
+	warnx_("writing output: %s", strerror(io->out.failed));
+	request_stop(io, "output error");
+}
+
+/* Final drain after "stopped", "error" or loss of the channel. */
+static void finish(struct stapio *io, int status)
+{
+	if (relay_drain(&io->relay, emit, io) < 0)
+		status = 1;
+	if (sink_flush(&io->out) < 0 || io->out.failed) {
+		check_output(io);
+		status = 1;
+	}
+	io->status = status;
+	io->state = DONE;
+}
+
+static void on_stopped(struct stapio *io, const char *args)
+{
+	unsigned long long records = 0, bytes = 0;
+
+	if (sscanf(args, "%llu %llu", &records, &bytes) != 2)
+		warnx_("malformed \"%s\" message: \"%s\"", STP_MSG_STOPPED, args);
+	say("stopped; draining the trace files");
+	finish(io, io->output_error_reported || io->start_failed ? 1 : 0);
+	if (records > 0)
+		fprintf(stderr, "WARNING: %llu records (%llu bytes) lost\n", records, bytes);
+}
+
+/* "word rest": returns rest (after one space) if line's first word is word. */
+static const char *msg_is(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(line, word, n) || (line[n] && line[n] != ' '))
+		return NULL;
+	return line[n] ? line + n + 1 : line + n;
+}
+
+static void handle_message(struct stapio *io, const char *line)
+{
+	const char *args;
+
+	say("got \"%s\"", line);
+	if (msg_is(line, STP_MSG_STARTED)) {
+		io->started = 1;
+		if (io->state == STARTING)
+			io->state = RUNNING;
+	} else if (msg_is(line, STP_MSG_EXIT)) {
+		request_stop(io, "the module asked to exit");
+	} else if ((args = msg_is(line, STP_MSG_STOPPED))) {
+		on_stopped(io, args);
+	} else if ((args = msg_is(line, STP_MSG_ERROR))) {
+		fprintf(stderr, "ERROR: %s\n", args);
+		if (!io->started)
+			io->start_failed = 1;
+	} else {
+		warnx_("unknown control message \"%s\"", line);
+	}
+}
+
+static void handle_control(struct stapio *io)
+{
+	char line[512];
+
+	if (control_fill(&io->ctl) < 0) {
+		finish(io, 1);
+		return;
+	}
+	while (io->state != DONE && control_next_line(&io->ctl, line, sizeof(line)))
+		handle_message(io, line);
+	if (io->state != DONE && io->start_failed)
+		finish(io, 1);
+	if (io->state != DONE && io->ctl.eof) {
+		warnx_("module %s closed the control channel (unloading?)", io->name);
+		finish(io, 1);
+	}
+}
+
+/* Waits for control messages, and for trace data if a round is due. */
+static void wait_events(struct stapio *io, int trace_due, long wait_ms,
+			const sigset_t *poll_mask)
+{
+	struct timespec ts = { wait_ms / 1000, (wait_ms % 1000) * 1000000L };
+	nfds_t n = trace_due ? 1 + io->relay.n : 1;
+
+	if (ppoll(io->fds, n, &ts, poll_mask) < 0 && errno != EINTR)
+		warnx_("poll: %s", strerror(errno));
+}
+
+static int setup_poll(struct stapio *io)
+{
+	size_t i;
+
+	io->fds = calloc(1 + io->relay.n, sizeof(*io->fds));
+	if (!io->fds) {
+		warnx_("out of memory");
+		return -1;
+	}
+	io->fds[0].fd = io->ctl.fd;
+	io->fds[0].events = POLLIN;
+	for (i = 0; i < io->relay.n; i++) {
+		io->fds[1 + i].fd = io->relay.s[i].fd;
+		io->fds[1 + i].events = POLLIN;
+	}
+	return 0;
+}
+
+static void run(struct stapio *io, const sigset_t *poll_mask)
+{
+	long last_round = 0, now, wait_ms;
+	int backlog = 0, trace_due;
+
+	while (io->state != DONE) {
+		if (got_signal)
+			request_stop(io, strsignal(got_signal));
+		now = now_ms();
+		trace_due = now - last_round >= ROUND_MIN_MS;
+		wait_ms = backlog && trace_due ? 0 : trace_due ? POLL_SAFETY_MS
+				: ROUND_MIN_MS - (now - last_round);
+		wait_events(io, trace_due, wait_ms, poll_mask);
+		handle_control(io);
+		if (io->state == DONE || now_ms() - last_round < ROUND_MIN_MS)
+			continue;
+		last_round = now_ms();
+		if (relay_round(&io->relay, &backlog, emit, io) < 0) {
+			request_stop(io, "trace read error");
+			io->status = 1;
+		}
+		sink_flush(&io->out);
+		check_output(io);
+	}
+}
+
+static int open_output(struct stapio *io)
+{
+	int fd = STDOUT_FILENO;
+
+	if (io->outfile) {
+		fd = open(io->outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			warnx_("cannot open %s: %s", io->outfile, strerror(errno));
+			return -1;
+		}
+	}
+	if (sink_init(&io->out, fd, OUT_BUF) < 0) {
+		warnx_("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stapio io = { .state = STARTING };
+	sigset_t poll_mask;
+
+	io.ctl.fd = -1;
+	parse_args(&io, argc, argv);
+	setup_signals(&poll_mask);
+	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
+	if (open_output(&io) < 0 || control_open(&io.ctl, io.dir) < 0 ||
+	    relay_open(&io.relay, io.dir) < 0 || setup_poll(&io) < 0)
+		return 1;
+	if (control_send(&io.ctl, STP_CMD_START) < 0)
+		return 1;
+	run(&io, &poll_mask);
+	free(io.fds);
+	relay_close(&io.relay);
+	control_close(&io.ctl);
+	if (io.outfile)
+		close(io.out.fd);
+	sink_free(&io.out);
+	say("exit status %d", io.status);
+	return io.status;
+}

@@ -1,0 +1,63 @@
+/* output.c - buffered output with full-write loops for stapio's stdout / -o FILE.
+ * Used by stapio/main.c to emit record payloads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+int write_full(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sink_init(struct sink *s, int fd, size_t cap)
+{
+	s->fd = fd;
+	s->len = 0;
+	s->cap = cap;
+	s->failed = 0;
+	s->buf = malloc(cap);
+	return s->buf ? 0 : -1;
+}
+
+int sink_flush(struct sink *s)
+{
+	if (s->len > 0 && !s->failed && write_full(s->fd, s->buf, s->len) < 0)
+		s->failed = errno ? errno : EIO;
+	s->len = 0;
+	return s->failed ? -1 : 0;
+}
+
+void sink_put(struct sink *s, const void *data, size_t len)
+{
+	if (s->failed)
+		return;
+	if (len > s->cap - s->len)
+		sink_flush(s);
+	if (len > s->cap) {
+		if (!s->failed && write_full(s->fd, data, len) < 0)
+			s->failed = errno ? errno : EIO;
+		return;
+	}
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+}
+
+void sink_free(struct sink *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+}

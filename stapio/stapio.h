@@ -1,0 +1,59 @@
+/* stapio.h - declarations shared by stapio's source files.
+ * Used by the stapio sources only (main.c, control.c, relay.c, output.c). */
+#ifndef STAPIO_H
+#define STAPIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "protocol.h"
+
+extern int verbose;
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace to stderr */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* "stapio: ..." to stderr */
+
+/* output.c: buffered sink with full-write loops. */
+struct sink {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	int failed;             /* a write failed; later output is discarded */
+};
+int write_full(int fd, const void *data, size_t len);
+int sink_init(struct sink *s, int fd, size_t cap);
+void sink_put(struct sink *s, const void *data, size_t len);
+int sink_flush(struct sink *s);
+void sink_free(struct sink *s);
+
+/* control.c: the .cmd channel, text lines both ways. */
+struct control {
+	int fd;
+	char buf[4096];
+	size_t len;
+	int eof;
+};
+int control_open(struct control *c, const char *dir);
+int control_send(struct control *c, const char *cmd);
+int control_fill(struct control *c);                            /* non-blocking read: -1 error */
+int control_next_line(struct control *c, char *line, size_t size); /* 1 = got a line */
+void control_close(struct control *c);
+
+/* relay.c: the per-CPU trace files and the merge by seq. */
+struct stream {
+	int fd;
+	unsigned cpu;
+	char *buf;
+	size_t len, pos;        /* bytes read, bytes consumed */
+};
+struct relay {
+	struct stream *s;
+	size_t n;
+};
+typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
+int relay_open(struct relay *r, const char *dir);
+ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx); /* bytes read, -1 */
+int relay_drain(struct relay *r, emit_fn emit, void *ctx);
+void relay_close(struct relay *r);
+
+#endif /* STAPIO_H */

@@ -1,0 +1,157 @@
+/* child.c - finds and runs stapio, relaying SIGTERM/SIGHUP to it while staprun waits.
+ * Used by staprun/main.c after the module is loaded. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "staprun.h"
+
+static volatile pid_t child_pid;
+
+/* stapio next to staprun (build tree), else ../libexec/systemtap/stapio (installed). */
+static int find_stapio(char *path, size_t size)
+{
+	static const char *const rel[] = { "stapio", "../libexec/systemtap/stapio" };
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+	size_t i;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0) {
+		err("cannot find my own executable: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if ((size_t)snprintf(path, size, "%s/%s", self, rel[i]) < size &&
+		    access(path, X_OK) == 0)
+			return 0;
+	}
+	err("cannot find stapio in %s or %s/../libexec/systemtap", self, self);
+	return -1;
+}
+
+static void forward_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+struct saved_signals {
+	struct sigaction intr, quit, term, hup;
+	sigset_t mask;
+};
+
+/* The terminal sends SIGINT/SIGQUIT to stapio too; SIGTERM/SIGHUP sent to
+ * staprun alone are passed on.  TERM/HUP stay blocked until the child's pid
+ * is known. */
+static void signals_for_waiting(struct saved_signals *old)
+{
+	struct sigaction ign, fwd;
+	sigset_t block;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	fwd = ign;
+	fwd.sa_handler = forward_signal;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old->mask);
+	sigaction(SIGINT, &ign, &old->intr);
+	sigaction(SIGQUIT, &ign, &old->quit);
+	sigaction(SIGTERM, &fwd, &old->term);
+	sigaction(SIGHUP, &fwd, &old->hup);
+}
+
+static void signals_restore(const struct saved_signals *old)
+{
+	sigaction(SIGINT, &old->intr, NULL);
+	sigaction(SIGQUIT, &old->quit, NULL);
+	sigaction(SIGTERM, &old->term, NULL);
+	sigaction(SIGHUP, &old->hup, NULL);
+	sigprocmask(SIG_SETMASK, &old->mask, NULL);
+}
+
+static void exec_stapio(const char *path, const struct stapio_args *a,
+			const struct saved_signals *old)
+{
+	const char *argv[8];
+	int n = 0;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old->mask, NULL);
+	argv[n++] = path;
+	argv[n++] = "-N";
+	argv[n++] = a->name;
+	if (a->outfile) {
+		argv[n++] = "-o";
+		argv[n++] = a->outfile;
+	}
+	if (a->verbose)
+		argv[n++] = "-v";
+	argv[n] = NULL;
+	execv(path, (char *const *)argv);
+	fprintf(stderr, "staprun: cannot run %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			err("waiting for stapio: %s", strerror(errno));
+			return 1;
+		}
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		err("stapio killed by signal %d (%s)", WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	return 1;
+}
+
+int run_stapio(const struct stapio_args *a)
+{
+	struct saved_signals old;
+	char path[PATH_MAX];
+	pid_t pid;
+	int status;
+
+	if (find_stapio(path, sizeof(path)) < 0)
+		return 1;
+	say("running %s -N %s", path, a->name);
+	fflush(NULL);
+	signals_for_waiting(&old);
+	pid = fork();
+	if (pid < 0) {
+		err("fork: %s", strerror(errno));
+		signals_restore(&old);
+		return 1;
+	}
+	if (pid == 0)
+		exec_stapio(path, a, &old);
+	child_pid = pid;
+	sigprocmask(SIG_SETMASK, &old.mask, NULL);   /* deliver pending TERM/HUP now */
+	status = wait_child(pid);
+	child_pid = 0;
+	signals_restore(&old);
+	return status;
+}

@@ -1,0 +1,174 @@
+# transport: staprun/stapio drive the transport self-test module (order, exit, signals, loss, errors)
+# Used by tests/run (guest/transport); the module is tests/kmod/transport (runtime/transport/*.c).
+
+timeout_s=240
+M=transport_selftest
+
+# kbuild_selftest DIR NAME: builds tests/kmod/transport as NAME.ko in DIR.
+kbuild_selftest() {
+    mkdir -p "$1"
+    cp "$TOP"/tests/kmod/transport/selftest.c "$1"/
+    sed "s/transport_selftest/$2/g" "$TOP"/tests/kmod/transport/Kbuild >"$1"/Kbuild
+    make -s -C "/lib/modules/$KVER/build" M="$CASE_DIR/$1" STP_RUNTIME="$TOP/runtime" modules
+    test -f "$1/$2.ko"
+}
+
+build() {
+    test -x "$TOP/build/bin/staprun" && test -x "$TOP/build/bin/stapio"
+    kbuild_selftest . $M
+    kbuild_selftest two ${M}2
+}
+
+loaded() { grep -q "^$1 " /proc/modules; }
+
+# wait_proc NAME: until /proc/systemtap/NAME/.cmd exists (the module is loaded).
+wait_proc() {
+    local i
+    for i in $(seq 100); do
+        [[ -e /proc/systemtap/$1/.cmd ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# stapio_of PID: the stapio child of staprun PID, once it has opened the control file.
+stapio_of() {
+    local i pid
+    for i in $(seq 100); do
+        pid=$(pgrep -P "$1" -x stapio || true)
+        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
+        sleep 0.1
+    done
+    return 1
+}
+
+# signal_run NAME SIGNAL TARGET: endless run ended by SIGNAL sent to stapio or staprun.
+signal_run() {
+    local name=$1 sig=$2 target=$3 pid io rc=0
+    staprun $M.ko count=0 period_us=5000 >"$name.out" 2>"$name.err" &
+    pid=$!
+    io=$(stapio_of $pid)
+    sleep 1
+    if [[ $name == int ]]; then
+        # while attached: a second opener of .cmd is refused, the module cannot be removed
+        ! (exec 3<>/proc/systemtap/$M/.cmd) 2>busy.err
+        ! rmmod $M 2>rmmod-busy.err
+    fi
+    if [[ $target == stapio ]]; then kill -"$sig" "$io"; else kill -"$sig" "$pid"; fi
+    wait $pid || rc=$?
+    echo $rc >"$name.rc"
+    ! loaded $M
+}
+
+guest() {
+    ! loaded $M
+
+    # exit request (count reached) ends the run; "end" from session_stop comes last
+    staprun $M.ko count=20 >exit.out 2>exit.err
+    ! loaded $M
+
+    # -o FILE, module parameters, records from both CPUs merged in order
+    staprun -o file.out $M.ko count=300 period_us=500 >file.stdout 2>file.err
+    ! loaded $M
+
+    # SIGINT to stapio (what the terminal does), SIGTERM/SIGHUP to staprun (forwarded)
+    signal_run int INT stapio
+    signal_run term TERM staprun
+    signal_run hup HUP staprun
+    # SIGKILL to stapio: the module stops the session when .cmd closes, staprun still unloads
+    signal_run kill KILL stapio
+
+    # rings overflow: whole records dropped, counted, reported
+    staprun $M.ko count=3000 burst=300 pad=2000 period_us=2000 >loss.out 2>loss.err
+    ! loaded $M
+
+    # start refused by the module
+    rc=0; staprun $M.ko fail_start=1 >fail.out 2>fail.err || rc=$?
+    echo $rc >fail.rc
+    ! loaded $M
+
+    # module of that name already loaded; missing file; not a module
+    insmod $M.ko
+    rc=0; staprun $M.ko >dup.out 2>dup.err || rc=$?
+    echo $rc >dup.rc
+    # a blocked reader of .cmd pins the module; interrupting it unpins
+    cat /proc/systemtap/$M/.cmd >cat.out & cat=$!
+    sleep 0.5
+    ! rmmod $M 2>/dev/null
+    kill $cat; wait $cat || true
+    # so does an open trace file (a poller's wait entry lives in module memory)
+    exec 4</proc/systemtap/$M/trace0
+    ! rmmod $M 2>/dev/null
+    exec 4<&-
+    rmmod $M
+    ! staprun /nonexistent/foo.ko 2>missing.err
+    ! staprun exit.out 2>notko.err
+    ! loaded $M
+
+    # two modules at once share /proc/systemtap
+    staprun $M.ko count=100 period_us=3000 >two-a.out 2>two-a.err & a=$!
+    staprun two/${M}2.ko count=100 period_us=2000 >two-b.out 2>two-b.err & b=$!
+    wait $a
+    wait $b
+    ! loaded $M
+    ! loaded ${M}2
+    test -d /proc/systemtap
+    test -z "$(ls /proc/systemtap)"
+}
+
+# records FILE: the record numbers of FILE's "record N cpu C" lines.
+records() { sed -n 's/^record \([0-9]*\) cpu.*/\1/p' "$1"; }
+
+# in_order FILE FIRST LAST: FILE is begin, record FIRST..LAST, end.
+in_order() {
+    local expect
+    expect=$( { echo begin; seq "$2" "$3" | sed 's/.*/record & cpu X/'; echo end; } )
+    diff <(sed 's/ cpu [0-9]*$/ cpu X/' "$1") <(echo "$expect")
+}
+
+# endless FILE: begin, record 1..k (k >= 1) without gaps, end.
+endless() {
+    local k
+    k=$(records "$1" | tail -n 1)
+    (( k >= 1 ))
+    in_order "$1" 1 "$k"
+}
+
+check() {
+    in_order exit.out 1 20
+    grep -qx 'selftest: started' exit.err
+    ! grep -q 'WARNING' exit.err
+
+    test ! -s file.stdout
+    in_order file.out 1 300
+    # both CPUs produced records, so the merge across CPUs was exercised
+    (( $(sed -n 's/^record .* cpu \([0-9]*\)$/\1/p' file.out | sort -u | wc -l) >= 2 ))
+
+    for run in int term hup; do
+        [[ $(cat $run.rc) == 0 ]]
+        endless $run.out
+    done
+    grep -q 'Device or resource busy' busy.err
+    [[ $(cat kill.rc) == 137 ]]
+    grep -q 'stapio killed by signal 9' kill.err
+
+    # lost + printed == produced (3000 records, plus "end" if it was dropped too)
+    local lost printed end=0
+    lost=$(sed -n 's/^WARNING: \([0-9]*\) records ([0-9]* bytes) lost$/\1/p' loss.err)
+    (( lost > 0 ))
+    printed=$(records loss.out | wc -l)
+    tail -n 1 loss.out | grep -qx end || end=1
+    (( printed + lost == 3000 + end ))
+    diff <(records loss.out) <(records loss.out | sort -n)
+    head -n 1 loss.out | grep -qx begin
+
+    [[ $(cat fail.rc) == 1 ]]
+    grep -qx 'ERROR: selftest: start refused (fail_start=1)' fail.err
+    [[ $(cat dup.rc) == 1 ]]
+    grep -q "cannot load module $M .*already loaded" dup.err
+    grep -q 'cannot open module /nonexistent/foo.ko' missing.err
+    grep -q 'cannot load module exit.out' notko.err
+
+    in_order two-a.out 1 100
+    in_order two-b.out 1 100
+}

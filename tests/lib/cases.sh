@@ -1,0 +1,68 @@
+# cases.sh - bash library: loads test case files (*.t), calls their functions, runs them in parallel.
+# Used (sourced) by tests/run and tests/guest/demo.sh.
+#
+# A case file is bash defining some of run(), build(), guest(), check(), and optionally the
+# top-level variable timeout_s. Each function is called in a fresh `bash` process with
+# `set -eo pipefail`, so any failing command fails the function (write `cmd || true` when a
+# failure is expected).
+
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+
+# case_probe FILE: prints "TIMEOUT FUNCS", FUNCS being the defined case functions, comma-separated.
+case_probe() {
+    bash -c '
+        source "$1" >/dev/null || exit 1
+        f=
+        for fn in run build guest check; do
+            declare -F "$fn" >/dev/null && f+=$fn,
+        done
+        echo "${timeout_s:-0} ${f:-none}"' case-probe "$1"
+}
+
+# case_has FUNCS NAME: is function NAME among the comma-separated FUNCS from case_probe?
+case_has() { [[ ,$1 == *,$2,* ]]; }
+
+# case_call FILE FUNC TIMEOUT: runs FUNC of FILE in a fresh bash, in the current directory.
+case_call() {
+    timeout -k 10 "$3" bash -c 'set -eo pipefail; source "$1"; "$2"' case-call "$1" "$2" </dev/null
+}
+
+# case_description FILE: the case's first-line comment, without the "# ".
+case_description() {
+    local line
+    IFS= read -r line <"$1" || true
+    [[ $line == '#'* ]] && echo "${line#\#}" | sed 's/^ *//'
+}
+
+indent() { sed 's/^/    /'; }
+
+# show NAME FILE [MAXLINES]: prints FILE under a heading, indented (the last MAXLINES lines).
+show() {
+    local label=$1 file=$2 max=${3:-200}
+    if [[ ! -e $file ]]; then
+        echo "  --- $label: (missing)"
+    elif [[ ! -s $file ]]; then
+        echo "  --- $label: (empty)"
+    else
+        echo "  --- $label:"
+        if (( $(wc -l <"$file") > max )); then
+            echo "    [... last $max lines]"
+        fi
+        tail -n "$max" "$file" | indent
+    fi
+}
+
+# parallel JOBS FUNC ARG...: runs `FUNC ARG` for each ARG, at most JOBS at once; waits for all.
+parallel() {
+    local jobs=$1 fn=$2 arg running=0
+    shift 2
+    for arg in "$@"; do
+        if (( running >= jobs )); then
+            wait -n || true
+            running=$((running - 1))
+        fi
+        "$fn" "$arg" &
+        running=$((running + 1))
+    done
+    wait || true
+}

@@ -1,0 +1,241 @@
+# guest.sh - bash library: builds the guest initramfs, boots QEMU (TCG) and runs batches of cases in it.
+# Used (sourced) by tests/run and tests/guest/demo.sh; the guest side is guest-init.sh + guest-batch.sh.
+#
+# Main entry: guest_batch RESULTS_DIR CASE_DIR...
+#   RESULTS_DIR  host directory shared writable with the guest; every CASE_DIR must be inside it.
+#   CASE_DIR     holds an executable `guest-run` (run in the guest, cwd = CASE_DIR, as root,
+#                in a chroot of the host root so host absolute paths work) and optionally
+#                `guest-timeout` (seconds, default 60).
+# Afterwards each CASE_DIR holds: out, err, rc (missing if the guest hung or died during the case),
+# dmesg (kernel messages logged during the case) and console (its slice of the serial console).
+# The whole serial console of all boots is in RESULTS_DIR/console.log. If the guest dies or
+# crashes mid-batch, it is booted again for the cases that did not start.
+#
+# Environment: GUEST_KVER (see scripts/guest-kver.sh), GUEST_MEM (MiB, default 512),
+# GUEST_SMP (default 2, or 1 with GUEST_ICOUNT=1), GUEST_ICOUNT=1 (deterministic single-thread
+# TCG with -icount, for per-hit benchmarks), GUEST_BOOT_MARGIN (seconds added to the sum of the
+# case timeouts for the qemu timeout, default 120), GUEST_QEMU (qemu binary).
+
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+
+GUEST_CRASH_RE='Oops|BUG:|Kernel panic|general protection fault|WARNING: CPU|Call Trace'
+
+guest_log() { echo "guest: $*" >&2; }
+
+guest_kver() {
+    if [[ -z ${KVER:-} ]]; then
+        KVER=$("$TOP/scripts/guest-kver.sh") || return 1
+    fi
+    echo "$KVER"
+}
+
+# The .ko files (in load order) that the initramfs needs to mount the host over virtio 9p.
+guest_modules() {
+    local kver=$1 m
+    for m in virtio_pci 9p 9pnet_virtio; do
+        modprobe -S "$kver" --show-depends "$m" || return 1
+    done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+}
+
+guest_copy_module() {  # SRC.ko[.xz|.zst|.gz] DESTDIR -> prints the .ko name
+    local src=$1 dst name
+    name=$(basename "$src")
+    case $src in
+        *.ko.xz)  dst=${name%.xz};  xz -dc "$src" >"$2/$dst" ;;
+        *.ko.zst) dst=${name%.zst}; zstd -qdc "$src" >"$2/$dst" ;;
+        *.ko.gz)  dst=${name%.gz};  gzip -dc "$src" >"$2/$dst" ;;
+        *)        dst=$name;        cp "$src" "$2/$dst" ;;
+    esac
+    echo "$dst"
+}
+
+guest_busybox() {
+    local b
+    for b in /bin/busybox /usr/bin/busybox; do
+        if [[ -x $b ]] && file -L "$b" 2>/dev/null | grep -q 'statically linked'; then
+            echo "$b"; return
+        fi
+    done
+    # `file` may be absent: fall back to trusting busybox-static's path
+    [[ -x /bin/busybox ]] && { echo /bin/busybox; return; }
+    guest_log "no static busybox (install busybox-static)"
+    return 1
+}
+
+# Prints the path of the initramfs for KVER, building it only when an input changed
+# (the kernel version and modules, busybox, guest-init.sh).
+guest_initramfs() {
+    local kver=$1 dir=$TOP/build/guest busybox stamp mods
+    busybox=$(guest_busybox) || return 1
+    mods=$(guest_modules "$kver") || { guest_log "modprobe -S $kver failed"; return 1; }
+    stamp=$( { echo "$kver"; sha256sum "$busybox" "$TOP/tests/lib/guest-init.sh" $mods; } |
+             sha256sum | cut -d' ' -f1)
+    if [[ -f $dir/initramfs.cpio && $(cat "$dir/initramfs.stamp" 2>/dev/null) == "$stamp" ]]; then
+        echo "$dir/initramfs.cpio"
+        return
+    fi
+    mkdir -p "$dir"
+    local root m
+    root=$(mktemp -d "$dir/root.XXXXXX")
+    mkdir -p "$root"/{bin,dev,proc,sys,tmp,host,lib/modules}
+    cp "$busybox" "$root/bin/busybox"
+    install -m 755 "$TOP/tests/lib/guest-init.sh" "$root/init"
+    for m in $mods; do
+        guest_copy_module "$m" "$root/lib/modules"
+    done >"$root/modules.list"
+    (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$dir/initramfs.cpio.tmp"
+    rm -rf "$root"
+    mv "$dir/initramfs.cpio.tmp" "$dir/initramfs.cpio"
+    echo "$stamp" >"$dir/initramfs.stamp"
+    echo "$dir/initramfs.cpio"
+}
+
+guest_smp() {
+    if [[ ${GUEST_ICOUNT:-0} == 1 ]]; then echo "${GUEST_SMP:-1}"; else echo "${GUEST_SMP:-2}"; fi
+}
+
+guest_accel_args() {
+    if [[ ${GUEST_ICOUNT:-0} == 1 ]]; then
+        echo "-smp $(guest_smp) -accel tcg,thread=single -icount shift=0,sleep=off"
+    else
+        echo "-smp $(guest_smp) -accel tcg"
+    fi
+}
+
+# guest_boot KVER INITRD RESULTS_DIR BATCHFILE CONSOLE TIMEOUT: one qemu run, console to CONSOLE.
+# Returns qemu's status, 124 when it ran out of time, 125 when the guest announced its
+# poweroff but did not go off within 15 s (e.g. a CPU left spinning in a module).
+guest_boot() {
+    local kver=$1 initrd=$2 results=$3 batch=$4 console=$5 t=$6
+    local append="console=ttyS0 panic=-1 quiet stap.results=$results"
+    append+=" stap.runner=$TOP/tests/lib/guest-batch.sh stap.batch=$batch"
+    : >"$console"
+    # shellcheck disable=SC2046  # guest_accel_args is meant to split
+    "${GUEST_QEMU:-qemu-system-x86_64}" \
+        -nodefaults -display none -no-reboot \
+        -m "${GUEST_MEM:-512}" $(guest_accel_args) \
+        -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "$append" \
+        -serial "file:$console" -monitor none \
+        -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+        -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
+        </dev/null >"$results/qemu.log" 2>&1 &
+    local pid=$! start=$SECONDS off= rc=0
+    trap "kill $pid 2>/dev/null; exit 130" INT TERM
+    while kill -0 "$pid" 2>/dev/null; do
+        if (( SECONDS - start >= t )); then
+            rc=124
+        elif [[ -z $off ]] && grep -qF '@@GUEST poweroff' "$console"; then
+            off=$SECONDS
+        elif [[ -n $off ]] && (( SECONDS - off >= 15 )); then
+            rc=125
+        fi
+        if (( rc )); then
+            kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
+            break
+        fi
+        sleep 0.5
+    done
+    local st=0
+    wait "$pid" 2>/dev/null || st=$?
+    (( rc )) || rc=$st
+    trap - INT TERM
+    return "$rc"
+}
+
+# guest_slice LOG NAME: the console lines of case NAME: from its begin marker up to the next
+# case's begin marker (or the end of the boot), so that kernel trouble showing up after the
+# case ended (a timer left behind by an unloaded module...) is still blamed on it.
+guest_slice() {
+    awk -v b="@@CASE $2 begin" '
+        index($0, b) { on = 1; print; next }
+        on && /@@CASE .* begin/ { exit }
+        on { print }' "$1"
+}
+
+# The guest sees the host root read-only, except its own /proc /sys /dev /tmp /run on top:
+# the tree and the results must live elsewhere, in paths the kernel command line can carry.
+guest_check_paths() {
+    local p
+    for p in "$TOP" "$@"; do
+        if [[ $p =~ [[:space:],] ]]; then
+            guest_log "paths with spaces or commas cannot be shared with the guest: $p"
+            return 1
+        fi
+        if [[ $p =~ ^/(tmp|proc|sys|dev|run)(/|$) ]]; then
+            guest_log "$p is hidden in the guest (it mounts its own /tmp /proc /sys /dev /run)"
+            return 1
+        fi
+    done
+}
+
+guest_timeout_of() {
+    local t
+    t=$(cat "$1/guest-timeout" 2>/dev/null || true)
+    echo "${t:-60}"
+}
+
+guest_batch() {
+    local results dir
+    results=$(realpath "$1"); shift
+    local -a pending=()
+    for dir in "$@"; do
+        dir=$(realpath "$dir")
+        [[ $dir == "$results"/* ]] || { guest_log "$dir is not inside $results"; return 1; }
+        rm -f "$dir"/{out,err,rc,dmesg,console}
+        pending+=("$dir")
+    done
+    guest_check_paths "$results" || return 1
+    local kver initrd
+    kver=$(guest_kver) || return 1
+    initrd=$(guest_initramfs "$kver") || return 1
+
+    local boot=0 log=$results/.console-boot batch=$results/.batch t started rc name
+    local -a next
+    : >"$results/console.log"
+    while (( ${#pending[@]} )); do
+        boot=$((boot + 1))
+        printf '%s\n' "${pending[@]}" >"$batch"
+        t=${GUEST_BOOT_MARGIN:-120}
+        for dir in "${pending[@]}"; do t=$((t + $(guest_timeout_of "$dir") + 10)); done
+        rm -f "$log"
+        rc=0
+        guest_boot "$kver" "$initrd" "$results" "$batch" "$log" "$t" || rc=$?
+        {
+            echo "@@HOST boot $boot: ${#pending[@]} case(s), timeout ${t}s"
+            tr -d '\r' <"$log" 2>/dev/null || true
+            if (( rc == 124 )); then
+                echo "@@HOST qemu killed after ${t}s (guest hung)"
+            elif (( rc == 125 )); then
+                echo "@@HOST qemu killed: the guest did not power off (hung CPU?)"
+            elif (( rc != 0 )); then
+                echo "@@HOST qemu exit status $rc"
+                cat "$results/qemu.log"
+            fi
+        } >"$log.txt"
+        cat "$log.txt" >>"$results/console.log"
+
+        started=0 next=()
+        for dir in "${pending[@]}"; do
+            name=$(basename "$dir")
+            if grep -qF "@@CASE $name begin" "$log.txt"; then
+                started=$((started + 1))
+                guest_slice "$log.txt" "$name" >"$dir/console"
+            else
+                next+=("$dir")
+            fi
+        done
+        if (( started == 0 )); then
+            guest_log "boot $boot ran no case; console tail:"
+            tail -n 40 "$log.txt" | sed 's/^/    /' >&2
+            for dir in "${next[@]}"; do tail -n 40 "$log.txt" >"$dir/console"; done
+            break
+        fi
+        pending=("${next[@]}")
+    done
+    rm -f "$log" "$log.txt" "$batch"
+}
+
+# guest_crash_lines FILE...: prints lines showing kernel trouble (oops, BUG, panic, warning).
+guest_crash_lines() {
+    grep -hE "$GUEST_CRASH_RE" "$@" 2>/dev/null
+}

@@ -1,0 +1,128 @@
+/* build.c - pass 4 runs kbuild on the generated C in the temp directory;
+ * pass 5 runs staprun on the result.  Used by the driver (main.c). */
+#include "build.h"
+#include "diag.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs argv with stdout+stderr into log_path (NULL = inherit); returns the
+ * exit status, or -1 if it could not be started. */
+static int run_command(char *const argv[], const char *log_path)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (log_path) {
+			FILE *log = freopen(log_path, "w", stdout);
+			if (!log || dup2(fileno(stdout), 2) < 0)
+				_exit(127);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* Shows the compiler's complaints, which mean a translator bug or a kernel
+ * the runtime does not support yet. */
+static void show_build_log(const char *log_path, int verbose)
+{
+	char *log = read_file(log_path, NULL);
+	int shown = 0;
+
+	if (!log)
+		return;
+	for (char *line = strtok(log, "\n"); line && shown < 20; line = strtok(NULL, "\n")) {
+		if (verbose || strstr(line, "error") || strstr(line, "Error")) {
+			fprintf(stderr, "%s\n", line);
+			shown++;
+		}
+	}
+	free(log);
+}
+
+int compile_module(Session *s)
+{
+	char *kbuild = path_join(s->tmp_dir, "Kbuild");
+	char *log = path_join(s->tmp_dir, "build.log");
+	char *mflag = xasprintf("M=%s", s->tmp_dir);
+	FILE *f = fopen(kbuild, "w");
+	int rc;
+
+	if (!f) {
+		diag_plain("error", "cannot write %s: %s", kbuild, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "obj-m := %s.o\n", s->module_name);
+	fprintf(f, "ccflags-y := -I%s -Wno-declaration-after-statement\n", s->runtime_dir);
+	fclose(f);
+	{
+		char *argv[] = { "make", "-s", "-C", s->kbuild_dir, mflag, "modules", NULL };
+		if (s->verbose >= 2)
+			fprintf(stderr, "Running make -C %s %s modules\n", s->kbuild_dir, mflag);
+		rc = run_command(argv, log);
+	}
+	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
+	if (rc != 0 || !file_exists(s->ko_file)) {
+		show_build_log(log, s->verbose >= 2);
+		diag_plain("error", "pass 4: compilation of the module failed (make exited with %d); "
+			   "the build log is %s/build.log with -k", rc, s->tmp_dir);
+		return -1;
+	}
+	return 0;
+}
+
+static char *find_staprun(Session *s)
+{
+	char *p = path_join(s->bin_dir, "staprun");
+	if (access(p, X_OK) == 0)
+		return p;
+	free(p);
+	return xstrdup("staprun");
+}
+
+int run_module(Session *s)
+{
+	char *staprun = find_staprun(s);
+	char *argv[8];
+	int n = 0, rc;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+
+	argv[n++] = staprun;
+	if (s->verbose)
+		argv[n++] = "-v";
+	if (s->output_file) {
+		argv[n++] = "-o";
+		argv[n++] = (char *)s->output_file;
+	}
+	argv[n++] = s->ko_file;
+	argv[n] = NULL;
+	/* the terminal's ^C reaches staprun/stapio too; they end the run cleanly */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	rc = run_command(argv, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (rc < 0)
+		diag_plain("error", "cannot run %s", staprun);
+	free(staprun);
+	return rc < 0 ? 1 : rc;
+}

@@ -1,0 +1,11 @@
+/* build.h - pass 4 (compile the generated C into NAME.ko with kbuild) and
+ * pass 5 (run it with staprun).  Called by the driver. */
+#ifndef STAP_BUILD_H
+#define STAP_BUILD_H
+
+#include "session.h"
+
+int compile_module(Session *s);   /* 0 = s->ko_file built */
+int run_module(Session *s);       /* exit status of staprun */
+
+#endif

@@ -1,0 +1,38 @@
+/* builtins.c - the table of built-in functions: printing, exit/error and the
+ * process-context queries.  Used by elaboration and code generation. */
+#include "builtins.h"
+
+#include <string.h>
+
+static const Builtin builtins[] = {
+	{ "printf", BI_PRINTF, TY_UNKNOWN, -1, {TY_STRING}, NULL, 0 },
+	{ "sprintf", BI_SPRINTF, TY_STRING, -1, {TY_STRING}, NULL, 0 },
+	{ "print", BI_PRINT, TY_UNKNOWN, -1, {0}, NULL, 0 },
+	{ "println", BI_PRINTLN, TY_UNKNOWN, -1, {0}, NULL, 0 },
+	{ "exit", BI_TEMPLATE, TY_UNKNOWN, 0, {0}, "stp_exit(c)", 0 },
+	{ "error", BI_TEMPLATE, TY_UNKNOWN, 1, {TY_STRING}, "stp_error_str(c, $1)", 1 },
+	{ "warn", BI_TEMPLATE, TY_UNKNOWN, 1, {TY_STRING}, "stp_warn(c, $1)", 0 },
+	{ "execname", BI_TEMPLATE, TY_STRING, 0, {0}, "stp_execname($0)", 0 },
+	{ "pid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)current->tgid)", 0 },
+	{ "tid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)current->pid)", 0 },
+	{ "ppid", BI_TEMPLATE, TY_LONG, 0, {0}, "stp_ppid()", 0 },
+	{ "uid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)from_kuid_munged(current_user_ns(), current_uid()))", 0 },
+	{ "cpu", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)smp_processor_id())", 0 },
+	{ "pp", BI_TEMPLATE, TY_STRING, 0, {0}, "c->probe->pp", 0 },
+	{ "gettimeofday_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns())", 0 },
+	{ "gettimeofday_us", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns() / 1000)", 0 },
+	{ "gettimeofday_ms", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns() / 1000000)", 0 },
+	{ "gettimeofday_s", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_seconds())", 0 },
+	{ "local_clock_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)local_clock())", 0 },
+	{ "jiffies", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)jiffies)", 0 },
+	{ "strlen", BI_TEMPLATE, TY_LONG, 1, {TY_STRING}, "((int64_t)strlen($1))", 0 },
+};
+
+const Builtin *builtin_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,31 @@
+/* diag.h - source files and diagnostics ("file:line:col: error: ..." with the
+ * source line and a caret).  Used by the lexer, parser and every later pass. */
+#ifndef STAP_DIAG_H
+#define STAP_DIAG_H
+
+#include <stddef.h>
+
+typedef struct SourceFile {
+	char *name;        /* as shown in messages; "<input>" for -e */
+	char *text;        /* whole contents, NUL-terminated */
+	size_t len;
+} SourceFile;
+
+typedef struct SrcLoc {
+	const SourceFile *file;
+	int line, col;     /* 1-based; line 0 = no location */
+} SrcLoc;
+
+SourceFile *source_new(const char *name, char *text, size_t len);
+
+/* kind is "parse error", "semantic error", "error" or "warning". */
+void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A message with no location: "stap: error: ..." */
+void diag_plain(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int diag_error_count(void);
+void diag_set_warnings(int enabled);
+
+#endif

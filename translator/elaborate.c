@@ -1,0 +1,760 @@
+/* elaborate.c - pass 2: binds identifiers to locals and globals, calls to
+ * functions and builtins, probe points to providers, then infers types. */
+#include "elaborate.h"
+#include "builtins.h"
+#include "format.h"
+#include "parser.h"
+#include "providers/provider.h"
+
+#include <string.h>
+
+typedef struct Elab {
+	Session *s;
+	Program *prog;
+	PtrVec *locals;          /* current probe's or function's locals */
+	Function *fn;            /* current function, NULL in a probe */
+	int loop_depth;
+	PtrVec foreach_arrays;   /* Symbol* being iterated (no writes allowed) */
+	int changed;             /* type inference made progress */
+	int reporting;           /* last inference round: report type errors */
+	int errors;
+} Elab;
+
+static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+	StrBuf sb;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	diag_at(loc, "semantic error", "%s", sb.data);
+	sb_free(&sb);
+	el->errors++;
+}
+
+static Symbol *find_in(PtrVec *v, const char *name)
+{
+	for (int i = 0; v && i < v->len; i++) {
+		Symbol *sym = v->items[i];
+		if (!strcmp(sym->name, name))
+			return sym;
+	}
+	return NULL;
+}
+
+static Function *find_function(Program *prog, const char *name)
+{
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (!strcmp(f->name, name))
+			return f;
+	}
+	return NULL;
+}
+
+/* ---- resolution ---- */
+
+static Symbol *lookup_var(Elab *el, const char *name, SrcLoc loc)
+{
+	Symbol *sym = el->fn ? find_in(&el->fn->params, name) : NULL;
+	if (!sym)
+		sym = find_in(el->locals, name);
+	if (!sym)
+		sym = find_in(&el->prog->globals, name);
+	if (!sym) {
+		sym = symbol_new(name, SYM_LOCAL, loc);
+		sym->is_array = 0;
+		sym->index = el->locals->len;
+		vec_push(el->locals, sym);
+	}
+	return sym;
+}
+
+static void mark_array(Elab *el, Symbol *sym, int nkeys, SrcLoc loc)
+{
+	if (sym->kind != SYM_GLOBAL) {
+		sem_error(el, loc, "'%s' is not a global: arrays must be declared with 'global'", sym->name);
+		return;
+	}
+	if (sym->is_array == 0) {
+		sem_error(el, loc, "'%s' is a scalar, used here as an array", sym->name);
+		return;
+	}
+	sym->is_array = 1;
+	if (nkeys > MAX_ARRAY_KEYS) {
+		sem_error(el, loc, "array '%s' has more than %d keys", sym->name, MAX_ARRAY_KEYS);
+		return;
+	}
+	if (sym->nkeys && nkeys && sym->nkeys != nkeys)
+		sem_error(el, loc, "array '%s' used with %d keys here and %d elsewhere", sym->name, nkeys, sym->nkeys);
+	else if (nkeys)
+		sym->nkeys = nkeys;
+}
+
+static void mark_scalar(Elab *el, Symbol *sym, SrcLoc loc)
+{
+	if (sym->is_array == 1)
+		sem_error(el, loc, "'%s' is an array, used here as a scalar", sym->name);
+	else
+		sym->is_array = 0;
+}
+
+static void check_foreach_write(Elab *el, Symbol *sym, SrcLoc loc)
+{
+	for (int i = 0; i < el->foreach_arrays.len; i++) {
+		if (el->foreach_arrays.items[i] == sym)
+			sem_error(el, loc, "array '%s' is modified inside a foreach over it", sym->name);
+	}
+}
+
+static void resolve_expr(Elab *el, Expr *e);
+
+static void resolve_args(Elab *el, PtrVec *args)
+{
+	for (int i = 0; i < args->len; i++)
+		resolve_expr(el, args->items[i]);
+}
+
+static Symbol *resolve_array_name(Elab *el, Expr *e, int nkeys)
+{
+	Symbol *sym = find_in(&el->prog->globals, e->str);
+	if (!sym) {
+		sem_error(el, e->loc, "unknown array '%s' (arrays must be declared with 'global')", e->str);
+		return NULL;
+	}
+	mark_array(el, sym, nkeys, e->loc);
+	e->sym = sym;
+	return sym;
+}
+
+static void resolve_lvalue_write(Elab *el, Expr *lhs)
+{
+	if (lhs->sym) {
+		lhs->sym->written = 1;
+		if (lhs->kind == EX_INDEX)
+			check_foreach_write(el, lhs->sym, lhs->loc);
+	}
+}
+
+static void resolve_call(Elab *el, Expr *e)
+{
+	Function *f = find_function(el->prog, e->str);
+
+	resolve_args(el, &e->args);
+	if (f) {
+		e->fn = f;
+		f->used = 1;
+		if (e->args.len != f->params.len)
+			sem_error(el, e->loc, "function '%s' takes %d argument%s, called with %d",
+				  f->name, f->params.len, f->params.len == 1 ? "" : "s", e->args.len);
+		return;
+	}
+	e->builtin = builtin_find(e->str);
+	if (!e->builtin) {
+		sem_error(el, e->loc, "unresolved function '%s'", e->str);
+		return;
+	}
+	if (e->builtin->nargs >= 0 && e->args.len != e->builtin->nargs) {
+		sem_error(el, e->loc, "function '%s' takes %d argument%s, called with %d",
+			  e->str, e->builtin->nargs, e->builtin->nargs == 1 ? "" : "s", e->args.len);
+		return;
+	}
+	if (e->builtin->kind == BI_PRINTF || e->builtin->kind == BI_SPRINTF) {
+		Expr *fmt = e->args.len ? e->args.items[0] : NULL;
+		Format parsed;
+		const char *err;
+		if (!fmt || fmt->kind != EX_STRING) {
+			sem_error(el, fmt ? fmt->loc : e->loc, "%s needs a literal format string", e->str);
+			return;
+		}
+		if (format_parse(fmt->str, &parsed, &err) != 0) {
+			sem_error(el, fmt->loc, "%s", err);
+			return;
+		}
+		if (parsed.nargs != e->args.len - 1)
+			sem_error(el, e->loc, "format has %d conversion%s but %d argument%s given",
+				  parsed.nargs, parsed.nargs == 1 ? "" : "s",
+				  e->args.len - 1, e->args.len == 2 ? " is" : "s are");
+	}
+	if ((e->builtin->kind == BI_PRINT || e->builtin->kind == BI_PRINTLN) && e->builtin->kind == BI_PRINT &&
+	    e->args.len == 0)
+		sem_error(el, e->loc, "print needs at least one argument");
+}
+
+static void resolve_expr(Elab *el, Expr *e)
+{
+	switch (e->kind) {
+	case EX_NUMBER:
+	case EX_STRING:
+		break;
+	case EX_IDENT:
+		e->sym = lookup_var(el, e->str, e->loc);
+		mark_scalar(el, e->sym, e->loc);
+		e->sym->read = 1;
+		break;
+	case EX_INDEX:
+		resolve_args(el, &e->args);
+		resolve_array_name(el, e, e->args.len);
+		if (e->sym)
+			e->sym->read = 1;
+		break;
+	case EX_CALL:
+		if (!e->str) {   /* key list of "[a, b] in arr" */
+			resolve_args(el, &e->args);
+			break;
+		}
+		resolve_call(el, e);
+		break;
+	case EX_BINARY:
+		if (e->op == IN) {
+			int nkeys = e->left->kind == EX_CALL && !e->left->str ? e->left->args.len : 1;
+			resolve_expr(el, e->left);
+			resolve_array_name(el, e->right, nkeys);
+			break;
+		}
+		resolve_expr(el, e->left);
+		resolve_expr(el, e->right);
+		break;
+	case EX_UNARY:
+		resolve_expr(el, e->left);
+		break;
+	case EX_ASSIGN:
+	case EX_INCDEC:
+		resolve_expr(el, e->left);
+		if (e->right)
+			resolve_expr(el, e->right);
+		resolve_lvalue_write(el, e->left);
+		break;
+	case EX_TERNARY:
+		resolve_expr(el, e->cond);
+		resolve_expr(el, e->left);
+		resolve_expr(el, e->right);
+		break;
+	}
+}
+
+static void resolve_stmt(Elab *el, Stmt *st)
+{
+	if (!st)
+		return;
+	switch (st->kind) {
+	case ST_BLOCK:
+		for (int i = 0; i < st->body.len; i++)
+			resolve_stmt(el, st->body.items[i]);
+		break;
+	case ST_EXPR:
+		resolve_expr(el, st->expr);
+		break;
+	case ST_IF:
+		resolve_expr(el, st->expr);
+		resolve_stmt(el, st->then);
+		resolve_stmt(el, st->els);
+		break;
+	case ST_WHILE:
+	case ST_FOR:
+		if (st->init)
+			resolve_expr(el, st->init);
+		if (st->expr)
+			resolve_expr(el, st->expr);
+		if (st->step)
+			resolve_expr(el, st->step);
+		el->loop_depth++;
+		resolve_stmt(el, st->then);
+		el->loop_depth--;
+		break;
+	case ST_FOREACH: {
+		Symbol *arr = resolve_array_name(el, st->array, st->keys.len);
+		for (int i = 0; i < st->keys.len; i++) {
+			Expr *k = st->keys.items[i];
+			resolve_expr(el, k);
+			if (k->sym && k->sym->kind == SYM_GLOBAL)
+				sem_error(el, k->loc, "foreach key '%s' must be a local variable", k->str);
+			else if (k->sym)
+				k->sym->written = 1;
+		}
+		if (arr)
+			arr->read = 1;
+		vec_push(&el->foreach_arrays, arr);
+		el->loop_depth++;
+		resolve_stmt(el, st->then);
+		el->loop_depth--;
+		el->foreach_arrays.len--;
+		break;
+	}
+	case ST_BREAK:
+	case ST_CONTINUE:
+		if (!el->loop_depth)
+			sem_error(el, st->loc, "'%s' outside a loop", st->kind == ST_BREAK ? "break" : "continue");
+		break;
+	case ST_NEXT:
+		if (el->fn)
+			sem_error(el, st->loc, "'next' is only allowed in a probe body");
+		break;
+	case ST_RETURN:
+		if (!el->fn)
+			sem_error(el, st->loc, "'return' is only allowed in a function (use 'next' in a probe)");
+		if (st->expr)
+			resolve_expr(el, st->expr);
+		break;
+	case ST_DELETE:
+		if (st->expr->kind == EX_IDENT) {
+			Symbol *sym = find_in(&el->prog->globals, st->expr->str);
+			if (!sym) {
+				sem_error(el, st->expr->loc, "'delete' needs a global variable or array, '%s' is not one",
+					  st->expr->str);
+				break;
+			}
+			st->expr->sym = sym;
+		} else {
+			resolve_expr(el, st->expr);
+		}
+		resolve_lvalue_write(el, st->expr);
+		if (st->expr->sym)
+			check_foreach_write(el, st->expr->sym, st->expr->loc);
+		break;
+	case ST_EMPTY:
+		break;
+	}
+}
+
+/* ---- type inference ---- */
+
+static void unify(Elab *el, Type *slot, Type t, SrcLoc loc, const char *what)
+{
+	if (t == TY_UNKNOWN)
+		return;
+	if (*slot == TY_UNKNOWN) {
+		*slot = t;
+		el->changed = 1;
+	} else if (*slot != t && el->reporting) {
+		sem_error(el, loc, "type mismatch: %s is %s, used here as %s", what, type_name(*slot), type_name(t));
+	}
+}
+
+static Type infer(Elab *el, Expr *e, Type want);
+
+static void expect(Elab *el, Expr *e, Type t, const char *what)
+{
+	Type got = infer(el, e, t);
+	if (got != TY_UNKNOWN && t != TY_UNKNOWN && got != t && el->reporting)
+		sem_error(el, e->loc, "type mismatch: %s must be %s, not %s", what, type_name(t), type_name(got));
+}
+
+static char *describe_sym(const Symbol *sym)
+{
+	return xasprintf("%s '%s'", sym->is_array == 1 ? "array" : "variable", sym->name);
+}
+
+static Type infer_symbol(Elab *el, Symbol *sym, Type want, SrcLoc loc)
+{
+	if (want != TY_UNKNOWN && sym->type == TY_UNKNOWN) {
+		sym->type = want;
+		el->changed = 1;
+	}
+	(void)loc;
+	return sym->type;
+}
+
+static void infer_keys(Elab *el, Symbol *arr, PtrVec *keys)
+{
+	for (int i = 0; arr && i < keys->len && i < MAX_ARRAY_KEYS; i++) {
+		Expr *k = keys->items[i];
+		Type t = infer(el, k, arr->keytypes[i]);
+		char *what = xasprintf("key %d of array '%s'", i + 1, arr->name);
+		unify(el, &arr->keytypes[i], t, k->loc, what);
+		free(what);
+	}
+}
+
+static Type infer_call(Elab *el, Expr *e)
+{
+	if (e->fn) {
+		Function *f = e->fn;
+		for (int i = 0; i < e->args.len && i < f->params.len; i++) {
+			Symbol *p = f->params.items[i];
+			Expr *a = e->args.items[i];
+			char *what = xasprintf("parameter '%s' of '%s'", p->name, f->name);
+			unify(el, &p->type, infer(el, a, p->type), a->loc, what);
+			free(what);
+		}
+		return f->ret;
+	}
+	if (!e->builtin)
+		return TY_UNKNOWN;
+	switch (e->builtin->kind) {
+	case BI_PRINTF:
+	case BI_SPRINTF: {
+		Format fmt;
+		const char *err;
+		Expr *f = e->args.items[0];
+		if (format_parse(f->str, &fmt, &err) != 0)
+			return e->builtin->ret;
+		for (int i = 0, a = 1; i < fmt.npieces && a < e->args.len; i++) {
+			if (!fmt.pieces[i].conv)
+				continue;
+			expect(el, e->args.items[a], format_arg_type(fmt.pieces[i].conv), "this format argument");
+			a++;
+		}
+		return e->builtin->ret;
+	}
+	case BI_PRINT:
+	case BI_PRINTLN:
+		for (int i = 0; i < e->args.len; i++)
+			infer(el, e->args.items[i], TY_UNKNOWN);
+		return TY_UNKNOWN;
+	case BI_TEMPLATE:
+		for (int i = 0; i < e->args.len; i++)
+			expect(el, e->args.items[i], e->builtin->args[i], "this argument");
+		return e->builtin->ret;
+	}
+	return TY_UNKNOWN;
+}
+
+static int is_comparison(int op)
+{
+	return op == '<' || op == '>' || op == LE || op == GE || op == EQ || op == NE;
+}
+
+static Type infer(Elab *el, Expr *e, Type want)
+{
+	Type t = TY_UNKNOWN;
+
+	switch (e->kind) {
+	case EX_NUMBER:
+		t = TY_LONG;
+		break;
+	case EX_STRING:
+		t = TY_STRING;
+		break;
+	case EX_IDENT:
+		t = e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
+		break;
+	case EX_INDEX:
+		infer_keys(el, e->sym, &e->args);
+		t = e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
+		break;
+	case EX_CALL:
+		if (!e->str)
+			break;
+		t = infer_call(el, e);
+		break;
+	case EX_BINARY:
+		if (e->op == IN) {
+			Symbol *arr = e->right->sym;
+			if (e->left->kind == EX_CALL && !e->left->str) {
+				infer_keys(el, arr, &e->left->args);
+			} else {
+				PtrVec one = { 0 };
+				vec_push(&one, e->left);
+				infer_keys(el, arr, &one);
+				free(one.items);
+			}
+			t = TY_LONG;
+		} else if (e->op == '.') {
+			expect(el, e->left, TY_STRING, "an operand of '.'");
+			expect(el, e->right, TY_STRING, "an operand of '.'");
+			t = TY_STRING;
+		} else if (is_comparison(e->op)) {
+			Type l = infer(el, e->left, TY_UNKNOWN);
+			Type r = infer(el, e->right, l);
+			if (l == TY_UNKNOWN && r != TY_UNKNOWN)
+				l = infer(el, e->left, r);
+			if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
+				sem_error(el, e->loc, "type mismatch: comparing %s with %s", type_name(l), type_name(r));
+			t = TY_LONG;
+		} else {
+			expect(el, e->left, TY_LONG, "an operand of this operator");
+			expect(el, e->right, TY_LONG, "an operand of this operator");
+			t = TY_LONG;
+		}
+		break;
+	case EX_UNARY:
+	case EX_INCDEC:
+		expect(el, e->left, TY_LONG, "the operand");
+		t = TY_LONG;
+		break;
+	case EX_ASSIGN:
+		if (e->op == '=') {
+			Type l = infer(el, e->left, want);
+			Type r = infer(el, e->right, l);
+			if (l == TY_UNKNOWN && r != TY_UNKNOWN)
+				l = infer(el, e->left, r);
+			if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting) {
+				char *what = e->left->sym ? describe_sym(e->left->sym) : xstrdup("the target");
+				sem_error(el, e->loc, "type mismatch: %s is %s, assigned %s", what, type_name(l), type_name(r));
+				free(what);
+			}
+			t = l;
+		} else if (e->op == CAT_ASSIGN) {
+			expect(el, e->left, TY_STRING, "the target of '.='");
+			expect(el, e->right, TY_STRING, "the operand of '.='");
+			t = TY_STRING;
+		} else {
+			expect(el, e->left, TY_LONG, "the target of this assignment");
+			expect(el, e->right, TY_LONG, "the operand of this assignment");
+			t = TY_LONG;
+		}
+		break;
+	case EX_TERNARY: {
+		expect(el, e->cond, TY_LONG, "the condition");
+		Type l = infer(el, e->left, want);
+		Type r = infer(el, e->right, l != TY_UNKNOWN ? l : want);
+		if (l == TY_UNKNOWN)
+			l = infer(el, e->left, r);
+		if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
+			sem_error(el, e->loc, "type mismatch: the branches of '?:' are %s and %s",
+				  type_name(l), type_name(r));
+		t = l;
+		break;
+	}
+	}
+	if (t != TY_UNKNOWN && e->type != t) {
+		e->type = t;
+		el->changed = 1;
+	}
+	return t;
+}
+
+static void infer_stmt(Elab *el, Stmt *st)
+{
+	if (!st)
+		return;
+	switch (st->kind) {
+	case ST_BLOCK:
+		for (int i = 0; i < st->body.len; i++)
+			infer_stmt(el, st->body.items[i]);
+		break;
+	case ST_EXPR:
+		infer(el, st->expr, TY_UNKNOWN);
+		break;
+	case ST_IF:
+	case ST_WHILE:
+	case ST_FOR:
+		if (st->init)
+			infer(el, st->init, TY_UNKNOWN);
+		if (st->expr)
+			expect(el, st->expr, TY_LONG, "the condition");
+		if (st->step)
+			infer(el, st->step, TY_UNKNOWN);
+		infer_stmt(el, st->then);
+		infer_stmt(el, st->els);
+		break;
+	case ST_FOREACH: {
+		Symbol *arr = st->array->sym;
+		for (int i = 0; arr && i < st->keys.len && i < MAX_ARRAY_KEYS; i++) {
+			Expr *k = st->keys.items[i];
+			if (!k->sym)
+				continue;
+			unify(el, &k->sym->type, arr->keytypes[i], k->loc, k->sym->name);
+			unify(el, &arr->keytypes[i], k->sym->type, k->loc, "the array key");
+		}
+		infer_stmt(el, st->then);
+		break;
+	}
+	case ST_RETURN:
+		if (st->expr && el->fn) {
+			Type t = infer(el, st->expr, el->fn->ret);
+			char *what = xasprintf("the return value of '%s'", el->fn->name);
+			unify(el, &el->fn->ret, t, st->expr->loc, what);
+			free(what);
+		}
+		break;
+	case ST_DELETE:
+		if (st->expr->kind == EX_INDEX)
+			infer(el, st->expr, TY_UNKNOWN);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- probe points ---- */
+
+static void resolve_probe_points(Elab *el, Probe *p)
+{
+	for (int i = 0; i < p->points.len; i++) {
+		ProbePoint *pp = p->points.items[i];
+		const ProbePointComponent *first = pp_component(pp, 0);
+		const ProbeProvider *prov = provider_find(first->name);
+		DerivedProbe *dp;
+
+		if (!prov) {
+			char *text = pp_text(pp);
+			sem_error(el, pp->loc, "unknown probe point '%s'", text);
+			free(text);
+			continue;
+		}
+		dp = xcalloc(1, sizeof *dp);
+		dp->probe = p;
+		dp->point = pp;
+		dp->provider = prov;
+		dp->name = pp_text(pp);
+		if (!prov->resolve(el->s, pp, dp)) {
+			el->errors++;
+			free(dp);
+			continue;
+		}
+		dp->index = el->s->derived.len;
+		vec_push(&el->s->derived, dp);
+	}
+}
+
+/* ---- driver ---- */
+
+static void check_declarations(Elab *el)
+{
+	Program *prog = el->prog;
+
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		g->index = i;
+		for (int j = 0; j < i; j++) {
+			if (!strcmp(((Symbol *)prog->globals.items[j])->name, g->name))
+				sem_error(el, g->loc, "global '%s' is declared twice", g->name);
+		}
+		if (g->init)
+			g->type = g->init->kind == EX_STRING ? TY_STRING : TY_LONG;
+	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		f->index = i;
+		for (int j = 0; j < i; j++) {
+			if (!strcmp(((Function *)prog->functions.items[j])->name, f->name))
+				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
+		}
+		for (int j = 0; j < f->params.len; j++) {
+			Symbol *p = f->params.items[j];
+			p->index = j;
+			p->is_array = 0;
+		}
+	}
+}
+
+static void run_inference(Elab *el)
+{
+	Program *prog = el->prog;
+
+	for (int round = 0; round < 64; round++) {
+		el->changed = 0;
+		for (int i = 0; i < prog->functions.len; i++) {
+			Function *f = prog->functions.items[i];
+			el->fn = f;
+			infer_stmt(el, f->body);
+		}
+		el->fn = NULL;
+		for (int i = 0; i < prog->probes.len; i++)
+			infer_stmt(el, ((Probe *)prog->probes.items[i])->body);
+		if (!el->changed)
+			break;
+	}
+	/* one more round only to report conflicts, now that types are settled */
+	el->reporting = 1;
+	for (int i = 0; i < prog->functions.len; i++) {
+		el->fn = prog->functions.items[i];
+		infer_stmt(el, el->fn->body);
+	}
+	el->fn = NULL;
+	for (int i = 0; i < prog->probes.len; i++)
+		infer_stmt(el, ((Probe *)prog->probes.items[i])->body);
+}
+
+static void check_resolved_types(Elab *el, PtrVec *syms, const char *where)
+{
+	for (int i = 0; i < syms->len; i++) {
+		Symbol *sym = syms->items[i];
+		if (sym->type == TY_UNKNOWN)
+			sem_error(el, sym->loc, "cannot infer the type of %s '%s'%s", sym->kind == SYM_GLOBAL ? "global" : "variable",
+				  sym->name, where);
+		for (int k = 0; sym->is_array == 1 && k < sym->nkeys; k++) {
+			if (sym->keytypes[k] == TY_UNKNOWN)
+				sem_error(el, sym->loc, "cannot infer the type of key %d of array '%s'", k + 1, sym->name);
+		}
+	}
+}
+
+int elaborate(Session *s)
+{
+	Elab el = { .s = s, .prog = &s->prog };
+	Program *prog = &s->prog;
+
+	check_declarations(&el);
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		el.fn = f;
+		el.locals = &f->locals;
+		resolve_stmt(&el, f->body);
+	}
+	el.fn = NULL;
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		p->index = i;
+		el.locals = &p->locals;
+		resolve_probe_points(&el, p);
+		resolve_stmt(&el, p->body);
+	}
+	if (el.errors)
+		return el.errors;
+	run_inference(&el);
+	/* unused variables get a default type rather than an error */
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (!g->read && !g->written && g->type == TY_UNKNOWN) {
+			g->type = TY_LONG;
+			if (g->is_array == -1)
+				g->is_array = 0;
+		}
+		if (g->is_array == -1)
+			g->is_array = 0;
+	}
+	check_resolved_types(&el, &prog->globals, "");
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		check_resolved_types(&el, &f->params, xasprintf(" in function '%s'", f->name));
+		check_resolved_types(&el, &f->locals, xasprintf(" in function '%s'", f->name));
+	}
+	for (int i = 0; i < prog->probes.len; i++)
+		check_resolved_types(&el, &((Probe *)prog->probes.items[i])->locals, "");
+	if (!s->derived.len && !el.errors)
+		sem_error(&el, (SrcLoc){0}, "no probes found");
+	return el.errors;
+}
+
+static void print_symbols(const char *what, PtrVec *syms, StrBuf *out)
+{
+	for (int i = 0; i < syms->len; i++) {
+		Symbol *sym = syms->items[i];
+		sb_printf(out, "  %s %s:%s", what, sym->name, type_name(sym->type));
+		if (sym->is_array == 1) {
+			sb_putc(out, '[');
+			for (int k = 0; k < sym->nkeys; k++)
+				sb_printf(out, "%s%s", k ? ", " : "", type_name(sym->keytypes[k]));
+			sb_putc(out, ']');
+		}
+		sb_putc(out, '\n');
+	}
+}
+
+void print_resolved(Session *s, StrBuf *out)
+{
+	Program *prog = &s->prog;
+
+	sb_puts(out, "# globals\n");
+	print_symbols("global", &prog->globals, out);
+	sb_puts(out, "# functions\n");
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		sb_printf(out, "function %s:%s\n", f->name, f->ret == TY_UNKNOWN ? "void" : type_name(f->ret));
+		print_symbols("param", &f->params, out);
+		print_symbols("local", &f->locals, out);
+	}
+	sb_puts(out, "# probes\n");
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		sb_printf(out, "%s /* probe %d, %s provider */\n", dp->name, dp->probe->index, dp->provider->family);
+		print_symbols("local", &dp->probe->locals, out);
+	}
+}

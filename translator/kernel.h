@@ -1,0 +1,16 @@
+/* kernel.h - the target kernel: release, build tree, and its symbol table
+ * when one is available.  Used by the driver, kprobe provider and pass 4. */
+#ifndef STAP_KERNEL_H
+#define STAP_KERNEL_H
+
+#include "session.h"
+
+/* Sets kver/kbuild_dir from -r (NULL = running kernel).  Returns 0, or -1 after
+ * a one-line error when the build tree is needed (need_tree) and missing. */
+int kernel_setup(Session *s, const char *r_arg, int need_tree);
+
+/* 1 = the kernel has this symbol, 0 = it does not, -1 = cannot tell here
+ * (no symbol table for the target kernel on this machine). */
+int kernel_symbol_known(Session *s, const char *name);
+
+#endif

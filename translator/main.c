@@ -1,0 +1,318 @@
+/* main.c - the stap driver: options, then the five passes (parse, elaborate,
+ * translate, compile, run) with -v timings and temp directory cleanup. */
+#include "build.h"
+#include "elaborate.h"
+#include "kernel.h"
+#include "parse.h"
+#include "translate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define STAP_VERSION "0.1"
+
+static Session session;
+static char *tmp_to_remove;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: stap [OPTIONS] FILE [ARGS...]\n"
+		"       stap [OPTIONS] -e SCRIPT [ARGS...]\n"
+		"Translates a script into a kernel module and runs it.\n\n"
+		"  -e SCRIPT   run SCRIPT given on the command line\n"
+		"  -p NUM      stop after pass NUM: 1 parse, 2 elaborate, 3 translate (prints C),\n"
+		"              4 compile (prints the .ko path), 5 run (default)\n"
+		"  -m NAME     name the module NAME (NAME.ko is kept in the current directory with -p4)\n"
+		"  -r KVER     target kernel release, or -r /path/to/build for a build tree\n"
+		"  -o FILE     send the run's output to FILE\n"
+		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
+		"  -k          keep the temporary directory and print its path\n"
+		"  -v          more verbose: pass timings (repeat for more)\n"
+		"  -w          suppress warnings\n"
+		"  -g          guru mode\n"
+		"  -V          print the version\n"
+		"  -h          this help\n");
+}
+
+static void cleanup(void)
+{
+	if (tmp_to_remove) {
+		remove_tree(tmp_to_remove);
+		tmp_to_remove = NULL;
+	}
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static double cpu_ms(int user)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	struct timeval t = user ? ru.ru_utime : ru.ru_stime;
+	return (double)t.tv_sec * 1e3 + (double)t.tv_usec / 1e3;
+}
+
+typedef struct PassTimer {
+	double real, usr, sys;
+} PassTimer;
+
+static PassTimer timer_start(void)
+{
+	PassTimer t = { now_ms(), cpu_ms(1), cpu_ms(0) };
+	return t;
+}
+
+static void timer_report(const PassTimer *t, const char *what)
+{
+	if (!session.verbose)
+		return;
+	fprintf(stderr, "%s in %.0fusr/%.0fsys/%.0freal ms.\n", what, cpu_ms(1) - t->usr, cpu_ms(0) - t->sys,
+		now_ms() - t->real);
+}
+
+static int valid_module_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > 55)
+		return 0;
+	for (const char *p = name; *p; p++) {
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
+static unsigned long hash_text(const char *s)
+{
+	unsigned long h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+static SourceFile *load_script(void)
+{
+	char *text;
+	size_t len;
+
+	if (session.script_text)
+		return source_new("<input>", xstrdup(session.script_text), strlen(session.script_text));
+	if (!strcmp(session.script_file, "-")) {
+		text = read_file("/dev/stdin", &len);
+	} else {
+		text = read_file(session.script_file, &len);
+	}
+	if (!text) {
+		diag_plain("error", "cannot read script '%s': %s", session.script_file, strerror(errno));
+		return NULL;
+	}
+	return source_new(session.script_file, text, len);
+}
+
+static int finish(int rc)
+{
+	cleanup();
+	return rc;
+}
+
+/* Copies the module to the current directory (stap -p4, or a run that cannot
+ * happen on this kernel) and prints its path. */
+static int keep_module(void)
+{
+	char *dest = xasprintf("%s.ko", session.module_name);
+	char *data;
+	size_t len;
+	FILE *f;
+
+	data = read_file(session.ko_file, &len);
+	f = data ? fopen(dest, "wb") : NULL;
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		diag_plain("error", "cannot write %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	printf("%s\n", dest);
+	free(data);
+	free(dest);
+	return 0;
+}
+
+static void locate_installation(void)
+{
+	char *tree_runtime;
+
+	session.bin_dir = self_exe_dir();
+	/* in the source tree: build/bin/stap -> ../../runtime; installed: bin/stap -> ../share/systemtap */
+	tree_runtime = path_join(session.bin_dir, "../../runtime");
+	if (dir_exists(tree_runtime)) {
+		session.runtime_dir = realpath(tree_runtime, NULL);
+		session.tapset_dir = realpath(path_join(session.bin_dir, "../../tapset"), NULL);
+	} else {
+		session.runtime_dir = path_join(session.bin_dir, "../share/systemtap/runtime");
+		session.tapset_dir = path_join(session.bin_dir, "../share/systemtap/tapset");
+	}
+	if (getenv("SYSTEMTAP_RUNTIME"))
+		session.runtime_dir = getenv("SYSTEMTAP_RUNTIME");
+	if (getenv("SYSTEMTAP_TAPSET"))
+		session.tapset_dir = getenv("SYSTEMTAP_TAPSET");
+	free(tree_runtime);
+}
+
+int main(int argc, char **argv)
+{
+	const char *r_arg = NULL;
+	SourceFile *file;
+	PassTimer t;
+	StrBuf out;
+	int c;
+
+	session.last_pass = 5;
+	while ((c = getopt(argc, argv, "+e:p:m:r:o:D:kvwgVhI:")) != -1) {
+		switch (c) {
+		case 'e': session.script_text = optarg; break;
+		case 'p':
+			session.last_pass = atoi(optarg);
+			if (session.last_pass < 1 || session.last_pass > 5 || optarg[1]) {
+				diag_plain("error", "invalid pass number '%s' (1-5)", optarg);
+				return 1;
+			}
+			break;
+		case 'm':
+			if (!valid_module_name(optarg)) {
+				diag_plain("error", "invalid module name '%s': use at most 55 letters, digits and '_'", optarg);
+				return 1;
+			}
+			session.module_name = xstrdup(optarg);
+			break;
+		case 'r': r_arg = optarg; break;
+		case 'o': session.output_file = optarg; break;
+		case 'D':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				diag_plain("error", "-D needs NAME=VALUE, got '%s'", optarg);
+				return 1;
+			}
+			vec_push(&session.defines, optarg);
+			break;
+		case 'k': session.keep_tmp = 1; break;
+		case 'v': session.verbose++; break;
+		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
+		case 'g': session.guru = 1; break;
+		case 'I': break;   /* tapset directories: accepted, used once the library exists */
+		case 'V':
+			printf("stap (SystemTap-compatible translator) version %s\n", STAP_VERSION);
+			return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (!session.script_text) {
+		if (optind >= argc) {
+			diag_plain("error", "no script given: use a FILE or -e SCRIPT");
+			usage(stderr);
+			return 1;
+		}
+		session.script_file = argv[optind++];
+	}
+	for (; optind < argc; optind++)
+		vec_push(&session.script_args, argv[optind]);
+	locate_installation();
+
+	/* pass 1 */
+	t = timer_start();
+	file = load_script();
+	if (!file)
+		return 1;
+	if (parse_source(file, &session.prog) > 0)
+		return 1;
+	timer_report(&t, "Pass 1: parsed user script and 0 library scripts");
+	if (session.last_pass == 1) {
+		sb_init(&out);
+		print_program(&session.prog, &out);
+		fputs(out.data, stdout);
+		return 0;
+	}
+	if (kernel_setup(&session, r_arg, session.last_pass >= 3) != 0)
+		return 1;
+
+	/* pass 2 */
+	t = timer_start();
+	if (elaborate(&session) > 0)
+		return 1;
+	timer_report(&t, "Pass 2: analyzed script");
+	if (session.last_pass == 2) {
+		sb_init(&out);
+		print_resolved(&session, &out);
+		fputs(out.data, stdout);
+		return 0;
+	}
+
+	/* pass 3 */
+	t = timer_start();
+	if (!session.module_name)
+		session.module_name = xasprintf("stap_%lx_%d", hash_text(file->text) & 0xffffffffUL, (int)getpid());
+	sb_init(&out);
+	if (translate(&session, &out) > 0)
+		return 1;
+	timer_report(&t, "Pass 3: translated to C");
+	if (session.last_pass == 3) {
+		fputs(out.data, stdout);
+		return 0;
+	}
+
+	/* pass 4: from here on there is a temp directory to clean up */
+	t = timer_start();
+	session.tmp_dir = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapXXXXXX");
+	if (!mkdtemp(session.tmp_dir)) {
+		diag_plain("error", "cannot create a temporary directory: %s", strerror(errno));
+		return 1;
+	}
+	if (session.keep_tmp)
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", session.tmp_dir);
+	else
+		tmp_to_remove = session.tmp_dir;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	{
+		char *c_path = xasprintf("%s/%s.c", session.tmp_dir, session.module_name);
+		FILE *f = fopen(c_path, "w");
+		if (!f || fputs(out.data, f) < 0 || fclose(f) != 0) {
+			diag_plain("error", "cannot write %s: %s", c_path, strerror(errno));
+			return finish(1);
+		}
+		session.c_file = c_path;
+	}
+	if (compile_module(&session) != 0)
+		return finish(1);
+	timer_report(&t, "Pass 4: compiled C into a module");
+	if (session.last_pass == 4)
+		return finish(keep_module() ? 1 : 0);
+
+	/* pass 5 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (!session.target_is_running) {
+		fprintf(stderr, "stap: the target kernel %s is not the running kernel; stopping after pass 4.\n"
+			"stap: run the module on a %s machine with: staprun %s.ko\n",
+			session.kver, session.kver, session.module_name);
+		return finish(keep_module() ? 1 : 0);
+	}
+	t = timer_start();
+	{
+		int rc = run_module(&session);
+		timer_report(&t, "Pass 5: run completed");
+		return finish(rc);
+	}
+}

@@ -1,0 +1,53 @@
+/* kprobe.c - the "kprobe" family: kprobe.function("sym") and its .return,
+ * symbol checked against the target kernel when symbols are available. */
+#include "provider.h"
+#include "../kernel.h"
+
+#include <string.h>
+
+static int resolve_kprobe(Session *s, ProbePoint *pp, DerivedProbe *dp)
+{
+	const ProbePointComponent *fn = pp_component(pp, 1);
+	const ProbePointComponent *ret = pp_component(pp, 2);
+
+	if (!fn || strcmp(fn->name, "function") || !fn->arg || fn->arg->kind != EX_STRING) {
+		diag_at(fn ? fn->loc : pp->loc, "semantic error",
+			"kprobe probes are written kprobe.function(\"symbol\") or kprobe.function(\"symbol\").return");
+		return 0;
+	}
+	if (ret && (strcmp(ret->name, "return") || ret->arg || pp->components.len > 3)) {
+		diag_at(ret->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...)",
+			ret->name);
+		return 0;
+	}
+	if (!fn->arg->str[0] || strspn(fn->arg->str, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
+	    strlen(fn->arg->str)) {
+		diag_at(fn->arg->loc, "semantic error", "'%s' is not a kernel symbol name", fn->arg->str);
+		return 0;
+	}
+	if (kernel_symbol_known(s, fn->arg->str) == 0) {
+		diag_at(fn->arg->loc, "semantic error", "kernel symbol '%s' not found in kernel %s", fn->arg->str,
+			s->kver);
+		return 0;
+	}
+	dp->symbol = xstrdup(fn->arg->str);
+	dp->is_return = ret != NULL;
+	return 1;
+}
+
+static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
+{
+	(void)s;
+	sb_puts(out, "#include \"probes/kprobes.c\"\n");
+	sb_puts(out, "static struct stp_kprobe stp_kprobe_probes[] = {\n");
+	for (int i = 0; i < n; i++) {
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .is_return = %d, .symbol = ", dps[i]->index,
+			  dps[i]->is_return);
+		emit_c_string(out, dps[i]->symbol);
+		sb_puts(out, " },\n");
+	}
+	sb_puts(out, "};\n");
+	sb_puts(out, "STP_KPROBE_FAMILY(stp_kprobe_probes)\n\n");
+}
+
+const ProbeProvider kprobe_provider = { "kprobe", resolve_kprobe, emit_kprobe };

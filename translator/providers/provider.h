@@ -1,0 +1,43 @@
+/* provider.h - the interface every probe-point family implements (begin/end,
+ * timer, kprobe, ...): resolution in pass 2, C tables in pass 3. */
+#ifndef STAP_PROVIDER_H
+#define STAP_PROVIDER_H
+
+#include "../session.h"
+
+typedef struct ProbeProvider ProbeProvider;
+
+/* One concrete probe point bound to a probe body. */
+typedef struct DerivedProbe {
+	Probe *probe;                /* the script probe (body, locals) */
+	ProbePoint *point;           /* the point as written */
+	const ProbeProvider *provider;
+	char *name;                  /* canonical text of the point, for pp() */
+	/* provider data */
+	int64_t number;              /* timer period in ns; begin/end priority */
+	char *symbol;                /* kprobe symbol */
+	int is_return;               /* kretprobe */
+	int index;                   /* position among all derived probes */
+} DerivedProbe;
+
+struct ProbeProvider {
+	const char *family;          /* "begin", "end", "timer", "kprobe" */
+	/* Claims points whose first component is its family; validates the rest.
+	 * Returns 1 and fills dp when the point is valid, 0 with a diagnostic. */
+	int (*resolve)(Session *s, ProbePoint *pp, DerivedProbe *dp);
+	/* Writes the C table for the derived probes of this family (dps, n > 0)
+	 * and names the runtime provider the module must include. */
+	void (*emit)(Session *s, DerivedProbe **dps, int n, StrBuf *out);
+};
+
+/* The registry: every provider, looked up by the first component. */
+const ProbeProvider *provider_find(const char *family);
+
+extern const ProbeProvider begin_provider, end_provider, timer_provider, kprobe_provider;
+
+/* Helpers shared by providers. */
+const ProbePointComponent *pp_component(const ProbePoint *pp, int i);
+char *pp_text(const ProbePoint *pp);
+void emit_c_string(StrBuf *out, const char *s);
+
+#endif

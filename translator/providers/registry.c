@@ -1,0 +1,53 @@
+/* registry.c - the table of probe providers and helpers they share.
+ * Used by elaboration (resolving points) and translation (emitting tables). */
+#include "provider.h"
+
+#include <string.h>
+
+static const ProbeProvider *const providers[] = {
+	&begin_provider,
+	&end_provider,
+	&timer_provider,
+	&kprobe_provider,
+};
+
+const ProbeProvider *provider_find(const char *family)
+{
+	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++) {
+		if (!strcmp(providers[i]->family, family))
+			return providers[i];
+	}
+	return NULL;
+}
+
+const ProbePointComponent *pp_component(const ProbePoint *pp, int i)
+{
+	return i < pp->components.len ? pp->components.items[i] : NULL;
+}
+
+char *pp_text(const ProbePoint *pp)
+{
+	StrBuf sb;
+	sb_init(&sb);
+	print_probe_point(pp, &sb);
+	return sb_steal(&sb);
+}
+
+void emit_c_string(StrBuf *out, const char *s)
+{
+	sb_putc(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(out, "\\%c", c);
+		else if (c == '\n')
+			sb_puts(out, "\\n");
+		else if (c == '\t')
+			sb_puts(out, "\\t");
+		else if (c < 32 || c >= 127 || c == '?')   /* '?' avoids trigraphs */
+			sb_printf(out, "\\%03o", c);
+		else
+			sb_putc(out, (char)c);
+	}
+	sb_putc(out, '"');
+}

@@ -1,0 +1,38 @@
+/* session.h - the options and state of one stap run, shared by all passes:
+ * what to translate, for which kernel, where the runtime lives, timings. */
+#ifndef STAP_SESSION_H
+#define STAP_SESSION_H
+
+#include "ast.h"
+
+typedef struct Session {
+	/* input */
+	const char *script_file;     /* NULL with -e */
+	const char *script_text;     /* -e SCRIPT */
+	PtrVec script_args;          /* char*: $1 $2 ... */
+	/* options */
+	int last_pass;               /* -pN, 5 by default */
+	int verbose;                 /* -v count */
+	int keep_tmp;                /* -k */
+	int guru;                    /* -g */
+	int suppress_warnings;       /* -w */
+	char *module_name;           /* -m NAME or generated */
+	const char *output_file;     /* -o FILE, passed to staprun */
+	PtrVec defines;              /* char*: -D NAME=VALUE */
+	/* target kernel */
+	char *kver;                  /* release string */
+	char *kbuild_dir;            /* /lib/modules/KVER/build */
+	int target_is_running;       /* kver equals uname -r */
+	/* where things are */
+	char *bin_dir;               /* directory of the stap executable */
+	char *runtime_dir;
+	char *tapset_dir;
+	char *tmp_dir;               /* mkdtemp, removed unless -k */
+	/* products */
+	Program prog;
+	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
+	char *c_file;                /* pass 3 output */
+	char *ko_file;               /* pass 4 output */
+} Session;
+
+#endif
