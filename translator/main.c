@@ -148,25 +148,35 @@ static int keep_module(void)
 	return 0;
 }
 
+/* In the source tree stap is build/bin/stap (or build/asan/bin/stap) and the
+ * runtime is the tree's runtime/; installed, it is bin/stap and the runtime is
+ * share/systemtap/runtime.  SYSTEMTAP_RUNTIME / SYSTEMTAP_TAPSET override. */
 static void locate_installation(void)
 {
-	char *tree_runtime;
+	const char *ups[] = { "../..", "../../.." };
 
 	session.bin_dir = self_exe_dir();
-	/* in the source tree: build/bin/stap -> ../../runtime; installed: bin/stap -> ../share/systemtap */
-	tree_runtime = path_join(session.bin_dir, "../../runtime");
-	if (dir_exists(tree_runtime)) {
-		session.runtime_dir = realpath(tree_runtime, NULL);
-		session.tapset_dir = realpath(path_join(session.bin_dir, "../../tapset"), NULL);
-	} else {
-		session.runtime_dir = path_join(session.bin_dir, "../share/systemtap/runtime");
-		session.tapset_dir = path_join(session.bin_dir, "../share/systemtap/tapset");
+	session.runtime_dir = path_join(session.bin_dir, "../share/systemtap/runtime");
+	session.tapset_dir = path_join(session.bin_dir, "../share/systemtap/tapset");
+	for (size_t i = 0; i < sizeof ups / sizeof ups[0]; i++) {
+		char *top = path_join(session.bin_dir, ups[i]);
+		char *marker = path_join(top, "runtime/runtime.h");
+		char *tree = path_join(top, "translator");
+		if (file_exists(marker) && dir_exists(tree)) {
+			char *real = realpath(top, NULL);
+			session.runtime_dir = path_join(real, "runtime");
+			session.tapset_dir = path_join(real, "tapset");
+			free(real);
+			i = sizeof ups / sizeof ups[0];
+		}
+		free(top);
+		free(marker);
+		free(tree);
 	}
 	if (getenv("SYSTEMTAP_RUNTIME"))
 		session.runtime_dir = getenv("SYSTEMTAP_RUNTIME");
 	if (getenv("SYSTEMTAP_TAPSET"))
 		session.tapset_dir = getenv("SYSTEMTAP_TAPSET");
-	free(tree_runtime);
 }
 
 int main(int argc, char **argv)

@@ -94,7 +94,7 @@ static PtrVec *vec_new(void)
 %token ERROR_TOKEN "invalid token"
 
 %type <expr> expr opt_expr primary literal
-%type <stmt> stmt block else_part
+%type <stmt> stmt simple_stmt block else_part
 %type <vec> stmts args opt_args foreach_keys probe_points params opt_params
 %type <pp> probe_point
 %type <ppc> component
@@ -117,10 +117,11 @@ static PtrVec *vec_new(void)
 
 
 /* Statements need no separators, so "a = b -c" or "return -1" could end
- * early: the grammar reads on (shift) as SystemTap does.  All 26 conflicts
+ * early: the grammar reads on (shift) as SystemTap does.  All 27 conflicts
  * are of that kind: an expression or "return" followed by a token that can
- * continue it or start a new statement (- + ! ~ ++ -- ( [ literal name). */
-%expect 26
+ * continue it or start a new statement (- + ! ~ ++ -- ( [ literal name),
+ * and a simple statement followed by the optional ";" that may end it. */
+%expect 27
 
 %%
 
@@ -241,7 +242,8 @@ stmts:
 stmt:
 	  block
 	| ';' { $$ = stmt_new(ST_EMPTY, LOC(@1)); }
-	| expr { $$ = stmt_new(ST_EXPR, $1->loc); $$->expr = $1; }
+	| simple_stmt
+	| simple_stmt ';'
 	| IF '(' expr ')' stmt else_part {
 		$$ = stmt_new(ST_IF, LOC(@1));
 		$$->expr = $3;
@@ -267,6 +269,10 @@ stmt:
 		$$->array->str = $5;
 		$$->then = $7;
 	  }
+	;
+
+simple_stmt:
+	  expr { $$ = stmt_new(ST_EXPR, $1->loc); $$->expr = $1; }
 	| BREAK { $$ = stmt_new(ST_BREAK, LOC(@1)); }
 	| CONTINUE { $$ = stmt_new(ST_CONTINUE, LOC(@1)); }
 	| NEXT { $$ = stmt_new(ST_NEXT, LOC(@1)); }
@@ -450,6 +456,13 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, ParseC
 	(void)scanner;
 	if (saw == YYSYMBOL_ERROR_TOKEN)
 		return 0;   /* the lexer already reported it */
+	if (n > 1) {   /* "end of input" is only worth naming alone */
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (expected[i] != YYSYMBOL_YYEOF)
+				expected[k++] = expected[i];
+		n = k;
+	}
 	for (int i = 0; i < n; i++) {
 		ident |= expected[i] == YYSYMBOL_IDENT;
 		number |= expected[i] == YYSYMBOL_NUMBER;

@@ -21,6 +21,20 @@ build() {
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
+# not CMD...: succeeds when CMD fails.  (A bare `! CMD` never fails a
+# `set -e` function: bash ignores the status of negated commands.)
+not() { ! "$@"; }
+
+# has_open PID FILE: process PID has FILE open.
+has_open() {
+    local i
+    for i in $(seq 100); do
+        ls -l /proc/"$1"/fd 2>/dev/null | grep -q -- "-> $2\$" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # wait_proc NAME: until /proc/systemtap/NAME/.cmd exists (the module is loaded).
 wait_proc() {
     local i
@@ -51,25 +65,25 @@ signal_run() {
     sleep 1
     if [[ $name == int ]]; then
         # while attached: a second opener of .cmd is refused, the module cannot be removed
-        ! (exec 3<>/proc/systemtap/$M/.cmd) 2>busy.err
-        ! rmmod $M 2>rmmod-busy.err
+        not bash -c "exec 3<>/proc/systemtap/$M/.cmd" 2>busy.err
+        not rmmod $M 2>rmmod-busy.err
     fi
     if [[ $target == stapio ]]; then kill -"$sig" "$io"; else kill -"$sig" "$pid"; fi
     wait $pid || rc=$?
     echo $rc >"$name.rc"
-    ! loaded $M
+    not loaded $M
 }
 
 guest() {
-    ! loaded $M
+    not loaded $M
 
     # exit request (count reached) ends the run; "end" from session_stop comes last
     staprun $M.ko count=20 >exit.out 2>exit.err
-    ! loaded $M
+    not loaded $M
 
     # -o FILE, module parameters, records from both CPUs merged in order
     staprun -o file.out $M.ko count=300 period_us=500 >file.stdout 2>file.err
-    ! loaded $M
+    not loaded $M
 
     # SIGINT to stapio (what the terminal does), SIGTERM/SIGHUP to staprun (forwarded)
     signal_run int INT stapio
@@ -80,12 +94,12 @@ guest() {
 
     # rings overflow: whole records dropped, counted, reported
     staprun $M.ko count=3000 burst=300 pad=2000 period_us=2000 >loss.out 2>loss.err
-    ! loaded $M
+    not loaded $M
 
     # start refused by the module
     rc=0; staprun $M.ko fail_start=1 >fail.out 2>fail.err || rc=$?
     echo $rc >fail.rc
-    ! loaded $M
+    not loaded $M
 
     # module of that name already loaded; missing file; not a module
     insmod $M.ko
@@ -93,25 +107,25 @@ guest() {
     echo $rc >dup.rc
     # a blocked reader of .cmd pins the module; interrupting it unpins
     cat /proc/systemtap/$M/.cmd >cat.out & cat=$!
-    sleep 0.5
-    ! rmmod $M 2>/dev/null
+    has_open $cat /proc/systemtap/$M/.cmd
+    not rmmod $M 2>/dev/null
     kill $cat; wait $cat || true
     # so does an open trace file (a poller's wait entry lives in module memory)
     exec 4</proc/systemtap/$M/trace0
-    ! rmmod $M 2>/dev/null
+    not rmmod $M 2>/dev/null
     exec 4<&-
     rmmod $M
-    ! staprun /nonexistent/foo.ko 2>missing.err
-    ! staprun exit.out 2>notko.err
-    ! loaded $M
+    not staprun /nonexistent/foo.ko 2>missing.err
+    not staprun exit.out 2>notko.err
+    not loaded $M
 
     # two modules at once share /proc/systemtap
     staprun $M.ko count=100 period_us=3000 >two-a.out 2>two-a.err & a=$!
     staprun two/${M}2.ko count=100 period_us=2000 >two-b.out 2>two-b.err & b=$!
     wait $a
     wait $b
-    ! loaded $M
-    ! loaded ${M}2
+    not loaded $M
+    not loaded ${M}2
     test -d /proc/systemtap
     test -z "$(ls /proc/systemtap)"
 }
@@ -137,7 +151,7 @@ endless() {
 check() {
     in_order exit.out 1 20
     grep -qx 'selftest: started' exit.err
-    ! grep -q 'WARNING' exit.err
+    not grep -q 'WARNING' exit.err
 
     test ! -s file.stdout
     in_order file.out 1 300
