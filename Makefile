@@ -50,7 +50,10 @@ $(B)/gen/lexer.c: translator/lexer.l $(B)/gen/parser.h
 $(B)/obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
-$(B)/obj/%.o: %.c | $(B)/gen/parser.h
+$(B)/obj/translator/%.o: translator/%.c | $(B)/gen/parser.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+$(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 

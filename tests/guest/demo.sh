@@ -40,6 +40,9 @@ write_guest_run() {
 set -uo pipefail
 export PATH=$TOP/build/bin:\$PATH
 cd $CASE
+# job control: staprun gets its own process group, with SIGINT not ignored, so that the
+# end is what Ctrl-C in a terminal does: SIGINT to staprun and stapio
+set -m
 staprun demo.ko &
 pid=\$!
 # wait for the module to be live, plus a moment for staprun/stapio to start the session
@@ -51,7 +54,7 @@ done
 sleep 1
 ( $WORKLOAD ) >/dev/null 2>&1 </dev/null || true
 sleep 1
-kill -INT \$pid 2>/dev/null
+kill -INT -- -\$pid 2>/dev/null
 wait \$pid
 EOF
     chmod +x "$CASE/guest-run"

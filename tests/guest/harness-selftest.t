@@ -11,7 +11,7 @@ guest() {
     insmod hello.ko
     grep -q '^hello ' /proc/modules
     rmmod hello
-    ! grep -q '^hello ' /proc/modules
+    not grep -q '^hello ' /proc/modules
     dmesg | grep stap-harness-selftest
 }
 

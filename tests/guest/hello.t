@@ -10,7 +10,7 @@ build() {
 guest() {
     staprun t_hello.ko
     # the module is gone once the run is over
-    ! grep -q '^t_hello ' /proc/modules
+    not grep -q '^t_hello ' /proc/modules
 }
 
 check() {

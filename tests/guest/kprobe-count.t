@@ -25,6 +25,6 @@ guest() {
 check() {
     [[ $(cat rc) == 0 ]]
     # every line is "<program> <count>"; dd made at least 1000 reads
-    ! grep -vE '^[^ ]+ [0-9]+$' out
+    not grep -vE '^[^ ]+ [0-9]+$' out
     awk '$1 == "dd" && $2 >= 1000 { found = 1 } END { exit !found }' out
 }

@@ -32,7 +32,7 @@ guest() {
     done
     signal_stapio INT
     wait $run
-    ! grep -q '^t_rte ' /proc/modules
+    not grep -q '^t_rte ' /proc/modules
 }
 
 check() {
