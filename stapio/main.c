@@ -113,7 +113,7 @@ static void setup_signals(sigset_t *poll_mask)
 	sigdelset(poll_mask, SIGHUP);
 }
 
-static long now_ms(void)
+long now_ms(void)
 {
 	struct timespec ts;
 
@@ -259,9 +259,29 @@ static int setup_poll(struct stapio *io)
 	return 0;
 }
 
+/* How long to sleep: until the next round may run, and no later than the
+ * moment records held back behind a missing seq must be let go. */
+static long wait_time(struct stapio *io, long now, long last_round, int backlog)
+{
+	long next_round = last_round + ROUND_MIN_MS;
+	long deadline = relay_deadline(&io->relay), wait_ms;
+
+	if (now < next_round)
+		wait_ms = next_round - now;
+	else
+		wait_ms = backlog ? 0 : POLL_SAFETY_MS;
+	if (deadline >= 0) {
+		if (deadline < next_round)
+			deadline = next_round;
+		if (deadline - now < wait_ms)
+			wait_ms = deadline > now ? deadline - now : 0;
+	}
+	return wait_ms;
+}
+
 static void run(struct stapio *io, const sigset_t *poll_mask)
 {
-	long last_round = 0, now, wait_ms;
+	long last_round = 0, now;
 	int backlog = 0, trace_due;
 
 	while (io->state != DONE) {
@@ -269,9 +289,7 @@ static void run(struct stapio *io, const sigset_t *poll_mask)
 			request_stop(io, strsignal(got_signal));
 		now = now_ms();
 		trace_due = now - last_round >= ROUND_MIN_MS;
-		wait_ms = backlog && trace_due ? 0 : trace_due ? POLL_SAFETY_MS
-				: ROUND_MIN_MS - (now - last_round);
-		wait_events(io, trace_due, wait_ms, poll_mask);
+		wait_events(io, trace_due, wait_time(io, now, last_round, backlog), poll_mask);
 		handle_control(io);
 		if (io->state == DONE || now_ms() - last_round < ROUND_MIN_MS)
 			continue;

@@ -1,4 +1,4 @@
-/* relay.c - reads the per-CPU trace files and merges their records by seq.
+/* relay.c - reads the per-CPU trace files and emits their records in global seq order.
  * Used by stapio/main.c (one round per poll wakeup, and the final drain). */
 #include <dirent.h>
 #include <errno.h>
@@ -11,9 +11,26 @@
 #include "stapio.h"
 
 #define HDR sizeof(struct stp_record_header)
-#define STREAM_BUF (256 * 1024)   /* >= HDR + STP_REC_MAX_LEN: a read always fits a record */
+#define READ_CHUNK (256 * 1024)   /* bytes offered per read(): always fits a record */
+#define GAP_WAIT_MS 100           /* longest wait for a missing seq before emitting past it */
+#define PENDING_CAP (64UL << 20)  /* held bytes beyond which gaps are not waited for */
 
-_Static_assert(STREAM_BUF >= HDR + STP_REC_MAX_LEN, "trace read buffer too small");
+_Static_assert(READ_CHUNK >= HDR + STP_REC_MAX_LEN, "trace read chunk too small");
+
+/*
+ * Ordering.  Every record carries a global seq (1, 2, ...); the module takes
+ * it only for records it stores, just before publishing them, so a hole in
+ * the sequence is a record still being written on another CPU, never a lost
+ * one.  Within one trace file seq increases, so each stream's pending queue
+ * is sorted and the lowest pending seq is at the front of one of them.  A
+ * record is emitted when its seq is r->last + 1.  When the lowest pending seq
+ * is higher (a hole), everything is held back until the hole fills, for at
+ * most GAP_WAIT_MS (a writer stalled mid-record, e.g. a preempted vCPU), or
+ * until PENDING_CAP bytes are held, or at the final drain; then records are
+ * emitted past the hole in seq order anyway, and a record of the hole that
+ * shows up afterwards is emitted at once ("late").  No record is dropped or
+ * emitted twice: each is emitted when it leaves its stream's queue.
+ */
 
 /* "traceN" -> N; -1 for other names. */
 static long trace_cpu(const char *name)
@@ -35,7 +52,8 @@ static int stream_open(struct stream *s, const char *dir, unsigned cpu)
 	snprintf(path, sizeof(path), "%s/%s%u", dir, STP_TRACE_PREFIX, cpu);
 	s->cpu = cpu;
 	s->len = s->pos = 0;
-	s->buf = malloc(STREAM_BUF);
+	s->cap = READ_CHUNK;
+	s->buf = malloc(s->cap);
 	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0)
 		warnx_("cannot open %s: %s", path, strerror(errno));
@@ -76,8 +94,7 @@ int relay_open(struct relay *r, const char *dir)
 	long cpu;
 	int rc = 0;
 
-	r->s = NULL;
-	r->n = 0;
+	memset(r, 0, sizeof(*r));
 	if (!d) {
 		warnx_("cannot open %s: %s", dir, strerror(errno));
 		return -1;
@@ -98,15 +115,52 @@ int relay_open(struct relay *r, const char *dir)
 	return 0;
 }
 
-/* One non-blocking read from s into its free space; returns bytes or -1. */
+/* Makes room for one READ_CHUNK read after the pending records of s.  The
+ * consumed front is reclaimed once it is at least as large as what is still
+ * pending (amortized), and a buffer grown during a hold shrinks back once empty. */
+static int stream_reserve(struct stream *s)
+{
+	size_t live, cap;
+	char *p;
+
+	if (s->pos == s->len) {
+		s->pos = s->len = 0;
+		if (s->cap > READ_CHUNK && (p = realloc(s->buf, READ_CHUNK)) != NULL) {
+			s->buf = p;
+			s->cap = READ_CHUNK;
+		}
+	}
+	if (s->cap - s->len >= READ_CHUNK)
+		return 0;
+	live = s->len - s->pos;
+	if (s->pos >= live) {
+		memmove(s->buf, s->buf + s->pos, live);
+		s->pos = 0;
+		s->len = live;
+		if (s->cap - s->len >= READ_CHUNK)
+			return 0;
+	}
+	cap = 2 * s->cap > s->len + READ_CHUNK ? 2 * s->cap : s->len + READ_CHUNK;
+	p = realloc(s->buf, cap);
+	if (!p) {
+		warnx_("out of memory");
+		return -1;
+	}
+	s->buf = p;
+	s->cap = cap;
+	return 0;
+}
+
+/* One non-blocking read of at most READ_CHUNK bytes appended to s's queue;
+ * returns bytes or -1. */
 static ssize_t stream_read(struct stream *s)
 {
 	ssize_t n;
 
-	if (s->pos == s->len)
-		s->pos = s->len = 0;
+	if (stream_reserve(s) < 0)
+		return -1;
 	do
-		n = read(s->fd, s->buf + s->len, STREAM_BUF - s->len);
+		n = read(s->fd, s->buf + s->len, READ_CHUNK);
 	while (n < 0 && errno == EINTR);
 	if (n < 0 && errno == EAGAIN)
 		return 0;
@@ -129,11 +183,57 @@ static int stream_peek(struct stream *s, struct stp_record_header *h)
 	return 1;
 }
 
-/* Emits every buffered record, lowest seq first across all streams. */
-static int relay_merge(struct relay *r, emit_fn emit, void *ctx)
+/* Reads once from every trace file.  Returns the bytes read, or -1;
+ * *backlog is set when a file filled the chunk (more is probably waiting). */
+static ssize_t relay_read(struct relay *r, int *backlog)
+{
+	ssize_t total = 0, n;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		n = stream_read(&r->s[i]);
+		if (n < 0)
+			return -1;
+		total += n;
+		r->pending += (size_t)n;
+		if ((size_t)n + HDR + STP_REC_MAX_LEN > READ_CHUNK)
+			*backlog = 1;
+	}
+	return total;
+}
+
+/* May the record with seq (the lowest pending) be emitted now?  Starts or
+ * checks the wait for the hole before it. */
+static int relay_may_emit(struct relay *r, uint64_t seq, int force, long now)
+{
+	const char *why;
+
+	if (seq <= r->last + 1)
+		return 1;               /* next in order, or late (after a passed hole) */
+	if (!force && r->pending <= PENDING_CAP) {
+		if (!r->holding || r->gap_seq != r->last + 1) {
+			r->holding = 1;         /* a new hole: start waiting */
+			r->gap_seq = r->last + 1;
+			r->gap_since = now;
+			return 0;
+		}
+		if (now - r->gap_since < GAP_WAIT_MS)
+			return 0;
+	}
+	why = force ? "final drain" : r->pending > PENDING_CAP ? "memory cap" : "timeout";
+	r->gaps_passed++;
+	say("seq %llu..%llu missing (%s); emitting past them",
+	    (unsigned long long)(r->last + 1), (unsigned long long)(seq - 1), why);
+	return 1;
+}
+
+/* Emits the buffered records in seq order, up to a hole that must still be
+ * waited for (all of them when force is set). */
+static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 {
 	struct stp_record_header h, best;
 	struct stream *pick;
+	long now = force ? 0 : now_ms();
 	size_t i;
 	int rc;
 
@@ -150,35 +250,53 @@ static int relay_merge(struct relay *r, emit_fn emit, void *ctx)
 				best = h;
 			}
 		}
-		if (!pick)
+		if (!pick) {
+			r->holding = 0;
 			return 0;
+		}
+		if (!relay_may_emit(r, best.seq, force, now))
+			return 0;
+		if (best.seq <= r->last) {
+			r->late++;
+			say("seq %llu emitted late (after seq %llu)",
+			    (unsigned long long)best.seq, (unsigned long long)r->last);
+		} else {
+			r->last = best.seq;
+			r->holding = 0;
+		}
 		emit(ctx, &best, pick->buf + pick->pos + HDR);
 		pick->pos += HDR + best.len;
+		r->pending -= HDR + best.len;
 	}
 }
 
-/* Reads once from every trace file and emits what came in, in seq order.
- * *backlog is set when a file filled the buffer (more is probably waiting). */
+/* Reads once from every trace file and emits what can be, in seq order.  If
+ * that stops at a hole, reads once more at once: usually the missing record
+ * was published while the other files were being read. */
 ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx)
 {
-	ssize_t total = 0, n;
-	size_t i;
+	ssize_t total, n;
 
 	*backlog = 0;
-	for (i = 0; i < r->n; i++) {
-		n = stream_read(&r->s[i]);
-		if (n < 0)
+	total = relay_read(r, backlog);
+	if (total < 0 || relay_merge(r, 0, emit, ctx) < 0)
+		return -1;
+	if (r->holding) {
+		n = relay_read(r, backlog);
+		if (n < 0 || relay_merge(r, 0, emit, ctx) < 0)
 			return -1;
 		total += n;
-		if ((size_t)n + HDR + STP_REC_MAX_LEN > STREAM_BUF)
-			*backlog = 1;
 	}
-	if (relay_merge(r, emit, ctx) < 0)
-		return -1;
 	return total;
 }
 
-/* Rounds until every trace file is empty. */
+long relay_deadline(const struct relay *r)
+{
+	return r->holding ? r->gap_since + GAP_WAIT_MS : -1;
+}
+
+/* After "stopped" every record is in the trace files: reads them until
+ * empty, then emits everything still held, in seq order. */
 int relay_drain(struct relay *r, emit_fn emit, void *ctx)
 {
 	int backlog;
@@ -187,7 +305,12 @@ int relay_drain(struct relay *r, emit_fn emit, void *ctx)
 	do
 		n = relay_round(r, &backlog, emit, ctx);
 	while (n > 0);
-	return n < 0 ? -1 : 0;
+	if (n < 0 || relay_merge(r, 1, emit, ctx) < 0)
+		return -1;
+	if (r->gaps_passed || r->late)
+		say("order: %lu seq holes emitted past, %lu records emitted late",
+		    r->gaps_passed, r->late);
+	return 0;
 }
 
 void relay_close(struct relay *r)

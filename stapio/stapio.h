@@ -39,21 +39,31 @@ int control_fill(struct control *c);                            /* non-blocking 
 int control_next_line(struct control *c, char *line, size_t size); /* 1 = got a line */
 void control_close(struct control *c);
 
-/* relay.c: the per-CPU trace files and the merge by seq. */
+/* relay.c: the per-CPU trace files and the merge by seq (docs/transport.md, "Ordering"). */
 struct stream {
 	int fd;
 	unsigned cpu;
-	char *buf;
-	size_t len, pos;        /* bytes read, bytes consumed */
+	char *buf;              /* pending records are buf[pos, len) */
+	size_t cap, len, pos;
 };
 struct relay {
 	struct stream *s;
 	size_t n;
+	uint64_t last;          /* highest seq emitted so far */
+	size_t pending;         /* bytes of records read but not emitted yet */
+	int holding;            /* records are held back behind a missing seq */
+	uint64_t gap_seq;       /* the missing seq, awaited since gap_since (ms) */
+	long gap_since;
+	unsigned long gaps_passed;  /* gaps emitted past (timeout, memory cap, drain) */
+	unsigned long late;         /* records emitted after a higher seq */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
 int relay_open(struct relay *r, const char *dir);
 ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx); /* bytes read, -1 */
+long relay_deadline(const struct relay *r);   /* ms when a held gap expires, -1 if none */
 int relay_drain(struct relay *r, emit_fn emit, void *ctx);
 void relay_close(struct relay *r);
+
+long now_ms(void);      /* main.c: CLOCK_MONOTONIC in ms */
 
 #endif /* STAPIO_H */

@@ -321,6 +321,91 @@ static void resolve_stmt(Elab *el, Stmt *st)
 	}
 }
 
+/* ---- arrays changed under a foreach through function calls ---- */
+
+static int stmt_writes(Stmt *st, Symbol *arr, PtrVec *visited);
+
+static int expr_writes(Expr *e, Symbol *arr, PtrVec *visited)
+{
+	if (!e)
+		return 0;
+	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->kind == EX_INDEX && e->left->sym == arr)
+		return 1;
+	if (e->kind == EX_CALL && e->fn) {
+		int seen = 0;
+		for (int i = 0; i < visited->len; i++)
+			seen |= visited->items[i] == e->fn;
+		if (!seen) {
+			vec_push(visited, e->fn);
+			if (stmt_writes(e->fn->body, arr, visited))
+				return 1;
+		}
+	}
+	for (int i = 0; i < e->args.len; i++)
+		if (expr_writes(e->args.items[i], arr, visited))
+			return 1;
+	return expr_writes(e->left, arr, visited) || expr_writes(e->right, arr, visited) ||
+	       expr_writes(e->cond, arr, visited);
+}
+
+static int stmt_writes(Stmt *st, Symbol *arr, PtrVec *visited)
+{
+	if (!st)
+		return 0;
+	if (st->kind == ST_DELETE && st->expr->sym == arr)
+		return 1;
+	for (int i = 0; i < st->body.len; i++)
+		if (stmt_writes(st->body.items[i], arr, visited))
+			return 1;
+	return expr_writes(st->expr, arr, visited) || expr_writes(st->init, arr, visited) ||
+	       expr_writes(st->step, arr, visited) || stmt_writes(st->then, arr, visited) ||
+	       stmt_writes(st->els, arr, visited);
+}
+
+/* Calls in st to functions that change an array being iterated. */
+static void check_foreach_calls(Elab *el, Stmt *st, PtrVec *arrays);
+
+static void check_calls_in_expr(Elab *el, Expr *e, PtrVec *arrays)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_CALL && e->fn) {
+		for (int i = 0; i < arrays->len; i++) {
+			PtrVec visited = { 0 };
+			Symbol *arr = arrays->items[i];
+			vec_push(&visited, e->fn);
+			if (stmt_writes(e->fn->body, arr, &visited))
+				sem_error(el, e->loc, "array '%s' is modified inside a foreach over it (by function '%s')",
+					  arr->name, e->fn->name);
+			free(visited.items);
+		}
+	}
+	for (int i = 0; i < e->args.len; i++)
+		check_calls_in_expr(el, e->args.items[i], arrays);
+	check_calls_in_expr(el, e->left, arrays);
+	check_calls_in_expr(el, e->right, arrays);
+	check_calls_in_expr(el, e->cond, arrays);
+}
+
+static void check_foreach_calls(Elab *el, Stmt *st, PtrVec *arrays)
+{
+	if (!st)
+		return;
+	if (st->kind == ST_FOREACH && st->array->sym)
+		vec_push(arrays, st->array->sym);
+	for (int i = 0; i < st->body.len; i++)
+		check_foreach_calls(el, st->body.items[i], arrays);
+	if (arrays->len) {
+		check_calls_in_expr(el, st->expr, arrays);
+		check_calls_in_expr(el, st->init, arrays);
+		check_calls_in_expr(el, st->step, arrays);
+	}
+	check_foreach_calls(el, st->then, arrays);
+	check_foreach_calls(el, st->els, arrays);
+	if (st->kind == ST_FOREACH && st->array->sym)
+		arrays->len--;
+}
+
 /* ---- type inference ---- */
 
 static void unify(Elab *el, Type *slot, Type t, SrcLoc loc, const char *what)
@@ -695,6 +780,14 @@ int elaborate(Session *s)
 		el.locals = &p->locals;
 		resolve_probe_points(&el, p);
 		resolve_stmt(&el, p->body);
+	}
+	{
+		PtrVec arrays = { 0 };
+		for (int i = 0; i < prog->functions.len; i++)
+			check_foreach_calls(&el, ((Function *)prog->functions.items[i])->body, &arrays);
+		for (int i = 0; i < prog->probes.len; i++)
+			check_foreach_calls(&el, ((Probe *)prog->probes.items[i])->body, &arrays);
+		free(arrays.items);
 	}
 	if (el.errors)
 		return el.errors;

@@ -28,7 +28,9 @@ struct stp_ring {
 	struct mutex read_lock;		/* one reader at a time */
 };
 
-/* Global production order; the first record gets seq 1. */
+/* Global production order; the first record gets seq 1.  Only records that
+ * are stored take a seq (see stp_ring_write), so stapio can tell a record
+ * still being written (a hole it waits for) from a lost one (no hole). */
 static atomic64_t stp_ring_seq = ATOMIC64_INIT(0);
 
 static struct stp_ring *stp_ring_alloc(unsigned int cpu, unsigned long size)
@@ -120,13 +122,20 @@ static int stp_ring_write(struct stp_ring *r, unsigned int flags,
 		stp_ring_count_lost(r, need);
 		return -ENOSPC;
 	}
+	/*
+	 * The record fits: only now take its seq, so a dropped record never
+	 * consumes one and the seq sequence has no holes, only records still
+	 * being written.  The payload goes in first (the reader never looks
+	 * past head), which keeps the window between taking the seq and
+	 * publishing the record down to a header copy.
+	 */
+	stp_ring_put(r, head + sizeof(h), data, len);
 	h.len = len;
 	h.cpu = r->cpu;
 	h.flags = flags;
 	h.seq = atomic64_inc_return(&stp_ring_seq);
 	stp_ring_put(r, head, &h, sizeof(h));
-	stp_ring_put(r, head + sizeof(h), data, len);
-	smp_store_release(&r->head, head + need);	/* publish the record */
+	smp_store_release(&r->head, head + need);	/* publish header and payload */
 	return 0;
 }
 

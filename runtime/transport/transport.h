@@ -15,7 +15,8 @@ void stp_transport_exit(void);
 /* Append one whole record to the current CPU's ring.  Probe context: preemption
  * disabled, the caller owns the CPU's probe context (no other writer on this CPU),
  * may be hard irq; never sleeps, never allocates.  Returns 0, or -ENOSPC when the
- * ring is full: the record is dropped and counted (reported in "stopped"). */
+ * ring is full (-EMSGSIZE when len > STP_REC_MAX_LEN): the record is dropped and
+ * counted (reported in "stopped"); a dropped record takes no seq. */
 int stp_transport_write(unsigned flags, const char *data, unsigned len);
 
 /* Ask stapio to end the run (it answers with the stop command).  Any context,

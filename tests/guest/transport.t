@@ -85,6 +85,11 @@ guest() {
     staprun -o file.out $M.ko count=300 period_us=500 >file.stdout 2>file.err
     not loaded $M
 
+    # fast records from both CPUs: stapio must hold records back across rounds
+    # until a seq hole fills (-v: holes it had to write past are in fast.err)
+    staprun -v $M.ko count=5000 period_us=200 burst=2 bufsize=4194304 >fast.out 2>fast.err
+    not loaded $M
+
     # SIGINT to stapio (what the terminal does), SIGTERM/SIGHUP to staprun (forwarded)
     signal_run int INT stapio
     signal_run term TERM staprun
@@ -157,6 +162,10 @@ check() {
     in_order file.out 1 300
     # both CPUs produced records, so the merge across CPUs was exercised
     (( $(sed -n 's/^record .* cpu \([0-9]*\)$/\1/p' file.out | sort -u | wc -l) >= 2 ))
+
+    in_order fast.out 1 5000
+    (( $(sed -n 's/^record .* cpu \([0-9]*\)$/\1/p' fast.out | sort -u | wc -l) >= 2 ))
+    not grep -q 'WARNING' fast.err
 
     for run in int term hup; do
         [[ $(cat $run.rc) == 0 ]]

@@ -5,7 +5,8 @@
 # top-level variable timeout_s. Each function is called in a fresh `bash` process with
 # `set -eo pipefail`, so any failing command fails the function (write `cmd || true` when a
 # failure is expected). A negated check is written `not CMD`: a bare `! CMD` never fails a
-# function under set -e (bash ignores the status of a negated command there).
+# function under set -e (bash ignores the status of a negated command there). `not` and any
+# other helpers for case functions are in case-helpers.sh (also sourced in the guest).
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 
@@ -25,7 +26,8 @@ case_has() { [[ ,$1 == *,$2,* ]]; }
 
 # case_call FILE FUNC TIMEOUT: runs FUNC of FILE in a fresh bash, in the current directory.
 case_call() {
-    timeout -k 10 "$3" bash -c 'set -eo pipefail; not() { ! "$@"; }; source "$1"; "$2"' case-call "$1" "$2" </dev/null
+    timeout -k 10 "$3" bash -c 'set -eo pipefail; source "$3"; source "$1"; "$2"' \
+        case-call "$1" "$2" "$TOP/tests/lib/case-helpers.sh" </dev/null
 }
 
 # case_description FILE: the case's first-line comment, without the "# ".

@@ -13,12 +13,15 @@
 #
 # Environment: GUEST_KVER (see scripts/guest-kver.sh), GUEST_MEM (MiB, default 512),
 # GUEST_SMP (default 2, or 1 with GUEST_ICOUNT=1), GUEST_ICOUNT=1 (deterministic single-thread
-# TCG with -icount, for per-hit benchmarks), GUEST_BOOT_MARGIN (seconds added to the sum of the
-# case timeouts for the qemu timeout, default 120), GUEST_QEMU (qemu binary).
+# TCG with -icount, for per-hit benchmarks), GUEST_BOOT_MARGIN (seconds allowed for booting and
+# between cases, default 120; also added to the sum of the case timeouts to bound a whole run),
+# GUEST_QEMU (qemu binary).
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 
-GUEST_CRASH_RE='Oops|BUG:|Kernel panic|general protection fault|WARNING: CPU|Call Trace'
+# Signs of kernel trouble in the console or dmesg: oops, BUG (incl. soft lockup), panic, GPF,
+# WARN(), any stack dump, RCU stalls, hung tasks, hard lockups, UBSAN reports.
+GUEST_CRASH_RE='Oops|BUG:|Kernel panic|general protection fault|WARNING: CPU|Call Trace|detected stall|blocked for more than|hard LOCKUP|UBSAN:'
 
 guest_log() { echo "guest: $*" >&2; }
 
@@ -103,8 +106,7 @@ guest_accel_args() {
 }
 
 # guest_boot KVER INITRD RESULTS_DIR BATCHFILE CONSOLE TIMEOUT: one qemu run, console to CONSOLE.
-# Returns qemu's status, 124 when it ran out of time, 125 when the guest announced its
-# poweroff but did not go off within 15 s (e.g. a CPU left spinning in a module).
+# Returns qemu's status, or 124 when the watchdog killed it; GUEST_BOOT_WHY then says why.
 guest_boot() {
     local kver=$1 initrd=$2 results=$3 batch=$4 console=$5 t=$6
     local append="console=ttyS0 panic=-1 quiet stap.results=$results"
@@ -119,27 +121,50 @@ guest_boot() {
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
         </dev/null >"$results/qemu.log" 2>&1 &
-    local pid=$! start=$SECONDS off= rc=0
+    local pid=$! rc=0 st=0
     trap "kill $pid 2>/dev/null; exit 130" INT TERM
+    GUEST_BOOT_WHY=
+    guest_watch "$pid" "$console" "$batch" "$t" || rc=124
+    if (( rc )); then
+        kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
+    fi
+    wait "$pid" 2>/dev/null || st=$?
+    trap - INT TERM
+    (( rc )) || rc=$st
+    return "$rc"
+}
+
+# guest_watch PID CONSOLE BATCHFILE TIMEOUT: waits for qemu PID to end; fails (GUEST_BOOT_WHY
+# set) when the guest is stuck: no case begins within GUEST_BOOT_MARGIN s of boot or of the
+# previous case's end, a case runs 20 s past its own timeout, the poweroff it announced does not
+# happen within 15 s (e.g. a CPU left spinning), or the whole run exceeds TIMEOUT.
+guest_watch() {
+    local pid=$1 console=$2 batch=$3 t=$4 end=$((SECONDS + $4)) margin=${GUEST_BOOT_MARGIN:-120}
+    local deadline=$((SECONDS + margin)) doing="booting" last= mark name
     while kill -0 "$pid" 2>/dev/null; do
-        if (( SECONDS - start >= t )); then
-            rc=124
-        elif [[ -z $off ]] && grep -qF '@@GUEST poweroff' "$console"; then
-            off=$SECONDS
-        elif [[ -n $off ]] && (( SECONDS - off >= 15 )); then
-            rc=125
+        mark=$(grep -aoE '@@(CASE [^ ]+ (begin|end)|GUEST poweroff)' "$console" | tail -n 1 || true)
+        if [[ $mark != "$last" ]]; then
+            last=$mark
+            case $mark in
+                *" begin")
+                    name=${mark#@@CASE }; name=${name% begin}
+                    doing="running case $name"
+                    deadline=$((SECONDS + $(guest_timeout_of "$(grep -m1 "/$name\$" "$batch")") + 20)) ;;
+                *" end")
+                    doing="between cases"; deadline=$((SECONDS + margin)) ;;
+                "@@GUEST poweroff")
+                    doing="powering off"; deadline=$((SECONDS + 15)) ;;
+            esac
         fi
-        if (( rc )); then
-            kill "$pid" 2>/dev/null; sleep 2; kill -9 "$pid" 2>/dev/null
-            break
+        if (( SECONDS >= end )); then
+            GUEST_BOOT_WHY="qemu killed: the run exceeded its ${t}s timeout ($doing)"
+            return 1
+        elif (( SECONDS >= deadline )); then
+            GUEST_BOOT_WHY="qemu killed: the guest is stuck ($doing)"
+            return 1
         fi
         sleep 0.5
     done
-    local st=0
-    wait "$pid" 2>/dev/null || st=$?
-    (( rc )) || rc=$st
-    trap - INT TERM
-    return "$rc"
 }
 
 # guest_slice LOG NAME: the console lines of case NAME: from its begin marker up to the next
@@ -203,10 +228,8 @@ guest_batch() {
         {
             echo "@@HOST boot $boot: ${#pending[@]} case(s), timeout ${t}s"
             tr -d '\r' <"$log" 2>/dev/null || true
-            if (( rc == 124 )); then
-                echo "@@HOST qemu killed after ${t}s (guest hung)"
-            elif (( rc == 125 )); then
-                echo "@@HOST qemu killed: the guest did not power off (hung CPU?)"
+            if [[ -n $GUEST_BOOT_WHY ]]; then
+                echo "@@HOST $GUEST_BOOT_WHY"
             elif (( rc != 0 )); then
                 echo "@@HOST qemu exit status $rc"
                 cat "$results/qemu.log"

@@ -25,6 +25,9 @@ run() {
     expect_error "<input>:1:15: semantic error" "'break' outside a loop" -p2 -e 'probe begin { break }'
     expect_error "<input>:1:42: semantic error" "array 'a' is modified inside a foreach over it" \
         -p2 -e 'global a; probe begin { foreach (k in a) a[k] = 1 }'
+    # also through a chain of function calls (the runtime iterates the array in place)
+    expect_error "<input>:1:91: semantic error" "array 'a' is modified inside a foreach over it (by function 'g')" \
+        -p2 -e 'global a; function f() { delete a } function g() { f() } probe begin { foreach (k in a) { g() } }'
     expect_error "<input>:1:19: semantic error" "'return' is only allowed in a function" \
         -p2 -e 'probe begin { x=1 return }'
     # every error of a run is reported, not just the first

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# guest-hits.sh - runs inside the QEMU guest: one per-hit measurement (hitloop with or without a probe module).
+# Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM].
+#
+# Environment (set by the guest-run script): HITLOOP (path), CALLS, ROUNDS, SYM (the probed function).
+# Output lines (parsed by bench/run): "round NS_PER_CALL", "sym ...", "kprobe ...", "hits N", "note ...".
+set -euo pipefail
+
+note() { echo "note $*"; }
+
+hitloop() { "$HITLOOP" "$CALLS" "$ROUNDS" | sed 's/^/round /'; }
+
+# Reports whether SYM is in /proc/kallsyms and whether kprobes refuse it (blacklist).
+sym_check() {
+    local bl=/sys/kernel/debug/kprobes/blacklist line
+    line=$(awk -v s="$SYM" '$3 == s { print $1, $2, $3; exit }' /proc/kallsyms)
+    if [[ -z $line ]]; then
+        echo "sym $SYM missing"
+        return
+    fi
+    if [[ -r $bl ]] && awk -v s="$SYM" '$2 == s { f = 1 } END { exit !f }' "$bl"; then
+        echo "sym $SYM blacklisted"
+        return
+    fi
+    echo "sym $SYM present"
+}
+
+# Every fork+exec costs the guest millions of instructions (binaries come over 9p), so the
+# waiting and polling below use bash builtins only.
+
+# nap SECONDS: sleeps without running a program (read -t on a fifo nobody writes to; the
+# guest has no /dev/fd for a process substitution)
+NAP_FIFO=$(mktemp -u /tmp/bench-nap.XXXXXX)
+mkfifo "$NAP_FIFO"
+exec {NAP_FD}<>"$NAP_FIFO"
+rm -f "$NAP_FIFO"
+nap() { read -r -t "$1" -u "$NAP_FD" _ || true; }
+
+# The kallsyms address of SYM: kprobes/list names the probe by the first symbol at that
+# address, which can be an alias (__do_sys_getppid for __x64_sys_getppid).
+SYM_ADDR=$(awk -v s="$SYM" '$3 == s { print $1; exit }' /proc/kallsyms)
+
+# The line of /sys/kernel/debug/kprobes/list for SYM (none when not registered).
+kprobe_line() {
+    local line
+    [[ -n $SYM_ADDR ]] || return 1
+    while read -r line; do
+        [[ $line == "$SYM_ADDR "* ]] && { echo "$line"; return 0; }
+    done </sys/kernel/debug/kprobes/list
+    return 1
+}
+
+wait_for() {  # wait_for TENTHS CMD...: polls CMD every 0.1 s
+    local i
+    for ((i = 0; i < $1; i++)); do
+        "${@:2}" && return 0
+        nap 0.1
+    done
+    return 1
+}
+
+has_kprobe() { kprobe_line >/dev/null; }
+
+stapio_pid() {
+    local p comm
+    for p in /proc/[0-9]*; do
+        read -r comm <"$p/comm" 2>/dev/null || continue
+        [[ $comm == stapio ]] && { echo "${p#/proc/}"; return 0; }
+    done
+    return 1
+}
+
+# stop_stap STAPRUN_PID: SIGINT to stapio (staprun then unloads the module), waits for staprun.
+stop_stap() {
+    local pid rc=0
+    pid=$(stapio_pid) || { note "no stapio process"; pid=$1; }
+    kill -INT "$pid" 2>/dev/null || true
+    wait "$1" || rc=$?
+    return "$rc"
+}
+
+run_kmod() {  # KO [PARAM=VALUE...]
+    local ko=$1 name
+    name=$(basename "$ko" .ko)
+    shift
+    insmod "$ko" "sym=$SYM" "$@"
+    echo "kprobe $(kprobe_line || echo "not listed")"
+    hitloop
+    rmmod "$name"
+    dmesg | awk -v n="$name:" '$0 ~ n && / hits / { h = $NF } END { if (h != "") print "hits", h }'
+}
+
+run_stap() {  # KO [SYM]: SYM given = the module has a kprobe on it
+    local ko=$1 probed=${2:-} name rc=0
+    name=$(basename "$ko" .ko)
+    # job control: staprun and stapio in their own process group, SIGINT not ignored
+    set -m
+    staprun "$ko" >stap.out 2>stap.err &
+    STAPRUN=$!
+    set +m
+    # if this script fails or is killed, the module must not stay loaded for the next case
+    trap '[[ -n ${STAPRUN:-} ]] && stop_stap "$STAPRUN"' EXIT
+    trap 'exit 1' TERM INT
+    wait_for 3000 test -e "/proc/systemtap/$name/.cmd" || { note "staprun did not load $name"; return 1; }
+    if [[ -n $probed ]]; then
+        wait_for 3000 has_kprobe || { note "the kprobe on $SYM was not registered"; return 1; }
+        echo "kprobe $(kprobe_line)"
+    fi
+    # the session is started (probes armed) once the kprobe is listed; a moment for stapio
+    nap 0.5
+    hitloop
+    stop_stap "$STAPRUN" || rc=$?
+    STAPRUN=
+    (( rc == 0 )) || note "staprun exited with status $rc: $(tr '\n' ' ' <stap.err)"
+    # the counting variants print "hits N" from their end probe
+    cat stap.out
+}
+
+main() {
+    case ${1:-} in
+    baseline) sym_check; hitloop ;;
+    kmod)     shift; run_kmod "$@" ;;
+    stap)     shift; run_stap "$@" ;;
+    *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]" >&2; exit 2 ;;
+    esac
+}
+
+main "$@"
