@@ -6,9 +6,10 @@ set -euo pipefail
 # What each package is for:
 #   gcc make flex bison pkg-config   build the translator, staprun and stapio
 #   libelf-dev libdw-dev             ELF/DWARF reading in the translator
-#   qemu-system-x86                  the test guest (TCG); its hard dependencies seabios (BIOS)
-#                                    and qemu-system-common (TCG accelerator module) come with it,
-#                                    none of its Recommends are needed (we boot -nodefaults, no GUI)
+#   qemu-system-x86 seabios          the test guest (TCG). All a boot opens (checked with strace):
+#                                    accel-tcg-x86_64.so (qemu-system-common), bios-256k.bin
+#                                    (seabios), linuxboot_dma.bin (qemu-system-data), all hard
+#                                    dependencies; no Recommends needed (-nodefaults -display none)
 #   busybox-static cpio              the guest initramfs
 #   linux-image-amd64                the guest kernel (/boot/vmlinuz-KVER + /lib/modules/KVER)
 #   linux-headers-amd64              /lib/modules/KVER/build, to compile modules for it

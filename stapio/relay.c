@@ -215,6 +215,7 @@ static int relay_may_emit(struct relay *r, uint64_t seq, int force, long now)
 			r->holding = 1;         /* a new hole: start waiting */
 			r->gap_seq = r->last + 1;
 			r->gap_since = now;
+			r->gaps_held++;
 			return 0;
 		}
 		if (now - r->gap_since < GAP_WAIT_MS)
@@ -233,7 +234,7 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 {
 	struct stp_record_header h, best;
 	struct stream *pick;
-	long now = force ? 0 : now_ms();
+	long now = now_ms();
 	size_t i;
 	int rc;
 
@@ -261,6 +262,9 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 			say("seq %llu emitted late (after seq %llu)",
 			    (unsigned long long)best.seq, (unsigned long long)r->last);
 		} else {
+			if (r->holding && best.seq == r->gap_seq &&
+			    now - r->gap_since > r->gap_max_ms)
+				r->gap_max_ms = now - r->gap_since;   /* the hole filled */
 			r->last = best.seq;
 			r->holding = 0;
 		}
@@ -307,9 +311,9 @@ int relay_drain(struct relay *r, emit_fn emit, void *ctx)
 	while (n > 0);
 	if (n < 0 || relay_merge(r, 1, emit, ctx) < 0)
 		return -1;
-	if (r->gaps_passed || r->late)
-		say("order: %lu seq holes emitted past, %lu records emitted late",
-		    r->gaps_passed, r->late);
+	say("order: %lu seq holes waited for (longest filled after %ld ms), "
+	    "%lu emitted past, %lu records emitted late",
+	    r->gaps_held, r->gap_max_ms, r->gaps_passed, r->late);
 	return 0;
 }
 

@@ -54,7 +54,9 @@ struct relay {
 	int holding;            /* records are held back behind a missing seq */
 	uint64_t gap_seq;       /* the missing seq, awaited since gap_since (ms) */
 	long gap_since;
-	unsigned long gaps_passed;  /* gaps emitted past (timeout, memory cap, drain) */
+	unsigned long gaps_held;    /* holes waited for */
+	long gap_max_ms;            /* longest wait for a hole that filled */
+	unsigned long gaps_passed;  /* holes emitted past (timeout, memory cap, drain) */
 	unsigned long late;         /* records emitted after a higher seq */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);

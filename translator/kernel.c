@@ -134,11 +134,14 @@ static void load_symbols(Session *s)
 		"/usr/lib/debug/boot/vmlinux-%s",
 		"/usr/lib/debug/lib/modules/%s/vmlinux",
 		"/boot/vmlinux-%s",
-		"/lib/modules/%s/build/vmlinux",
 	};
 
 	symbols_state = -1;
+	char *in_tree = path_join(s->kbuild_dir, "vmlinux");
+
 	if (s->target_is_running && load_kallsyms() == 0) {
+		symbols_state = 1;
+	} else if (file_exists(in_tree) && load_elf_symbols(in_tree) == 0) {
 		symbols_state = 1;
 	} else {
 		for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
@@ -151,6 +154,7 @@ static void load_symbols(Session *s)
 			}
 		}
 	}
+	free(in_tree);
 	if (symbols_state == 1)
 		qsort(symbols, nsymbols, sizeof *symbols, cmp_str);
 }

@@ -86,10 +86,13 @@ guest_initramfs() {
     for m in $mods; do
         guest_copy_module "$m" "$root/lib/modules"
     done >"$root/modules.list"
-    (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$dir/initramfs.cpio.tmp"
+    # built aside and renamed, so that a concurrent run (tests/run and make trace) never
+    # boots a half-written file
+    (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$root.cpio"
+    echo "$stamp" >"$root.stamp"
+    mv "$root.cpio" "$dir/initramfs.cpio"
+    mv "$root.stamp" "$dir/initramfs.stamp"
     rm -rf "$root"
-    mv "$dir/initramfs.cpio.tmp" "$dir/initramfs.cpio"
-    echo "$stamp" >"$dir/initramfs.stamp"
     echo "$dir/initramfs.cpio"
 }
 
