@@ -26,7 +26,9 @@ sym_check() {
 }
 
 # Every fork+exec costs the guest millions of instructions (binaries come over 9p), so the
-# waiting and polling below use bash builtins only.
+# waiting and polling below use bash builtins only. The waits have no time limit of their own:
+# guest time races ahead of real time under -icount sleep=off (README.md), so the limit is
+# bench/run's real-time watchdog.
 
 # nap SECONDS: sleeps without running a program (read -t on a fifo nobody writes to; the
 # guest has no /dev/fd for a process substitution)
@@ -47,15 +49,6 @@ kprobe_line() {
     while read -r line; do
         [[ $line == "$SYM_ADDR "* ]] && { echo "$line"; return 0; }
     done </sys/kernel/debug/kprobes/list
-    return 1
-}
-
-wait_for() {  # wait_for TENTHS CMD...: polls CMD every 0.1 s
-    local i
-    for ((i = 0; i < $1; i++)); do
-        "${@:2}" && return 0
-        nap 0.1
-    done
     return 1
 }
 
@@ -101,11 +94,12 @@ run_stap() {  # KO [SYM]: SYM given = the module has a kprobe on it
     # if this script fails or is killed, the module must not stay loaded for the next case
     trap '[[ -n ${STAPRUN:-} ]] && stop_stap "$STAPRUN"' EXIT
     trap 'exit 1' TERM INT
-    wait_for 3000 test -e "/proc/systemtap/$name/.cmd" || { note "staprun did not load $name"; return 1; }
-    if [[ -n $probed ]]; then
-        wait_for 3000 has_kprobe || { note "the kprobe on $SYM was not registered"; return 1; }
-        echo "kprobe $(kprobe_line)"
-    fi
+    # ready: the control file is there and, for a kprobe variant, the kprobe is registered
+    until [[ -e /proc/systemtap/$name/.cmd ]] && { [[ -z $probed ]] || has_kprobe; }; do
+        kill -0 "$STAPRUN" 2>/dev/null || { note "staprun ended early: $(tr '\n' ' ' <stap.err)"; return 1; }
+        nap 0.05
+    done
+    [[ -z $probed ]] || echo "kprobe $(kprobe_line)"
     # the session is started (probes armed) once the kprobe is listed; a moment for stapio
     nap 0.5
     hitloop

@@ -312,8 +312,8 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		} else {
 			resolve_expr(el, st->expr);
 		}
-		resolve_lvalue_write(el, st->expr);
-		if (st->expr->sym)
+		resolve_lvalue_write(el, st->expr);   /* checks a[k] against foreach */
+		if (st->expr->sym && st->expr->kind == EX_IDENT)
 			check_foreach_write(el, st->expr->sym, st->expr->loc);
 		break;
 	case ST_EMPTY:

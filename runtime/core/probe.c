@@ -1,7 +1,7 @@
 /* probe.c - what every probe hit does around the script's handler: claim
  * this CPU's context, take the globals' locks, then flush output and errors. */
 
-static bool stp_lock_all(const struct stp_probe_desc *d)
+static __always_inline bool stp_lock_all(const struct stp_probe_desc *d)
 {
 	unsigned int i;
 
@@ -26,7 +26,7 @@ fail:
 	return false;
 }
 
-static void stp_unlock_all(const struct stp_probe_desc *d)
+static __always_inline void stp_unlock_all(const struct stp_probe_desc *d)
 {
 	unsigned int i = d->nlocks;
 
@@ -47,7 +47,9 @@ static void stp_flush(struct stp_context *c)
 }
 
 /* Runs one hit of d's handler on this CPU.  Preemption must be disabled.
- * once = a begin/end probe, which runs outside the RUNNING state. */
+ * once = a begin/end probe, which runs outside the RUNNING state.  Always
+ * inlined into a per-probe trampoline with d constant, so the compiler
+ * unrolls the lock loops and calls the handler directly. */
 static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
 {
 	struct stp_context *c;

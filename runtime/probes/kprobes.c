@@ -5,27 +5,29 @@
 struct stp_kprobe {
 	const struct stp_probe_desc *desc;
 	const char *symbol;
-	int is_return;
+	kprobe_pre_handler_t entry;         /* kprobe.function(...) */
+	kretprobe_handler_t ret;            /* kprobe.function(...).return */
 	int registered;
 	struct kprobe kp;
 	struct kretprobe rp;
 };
 
-static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct stp_kprobe *p = container_of(kp, struct stp_kprobe, kp);
+/* One trampoline per probe point (n = its index in stp_descs[]): each hit
+ * runs with its descriptor known at compile time. */
+#define STP_KPROBE_TRAMPOLINE(n)						\
+	static int stp_kprobe_hit_##n(struct kprobe *kp, struct pt_regs *regs)	\
+	{									\
+		stp_run_probe(&stp_descs[n], regs, false);			\
+		return 0;							\
+	}
 
-	stp_run_probe(p->desc, regs, false);
-	return 0;
-}
-
-static int stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct stp_kprobe *p = container_of(get_kretprobe(ri), struct stp_kprobe, rp);
-
-	stp_run_probe(p->desc, regs, false);
-	return 0;
-}
+#define STP_KRETPROBE_TRAMPOLINE(n)						\
+	static int stp_kretprobe_hit_##n(struct kretprobe_instance *ri,	\
+					 struct pt_regs *regs)			\
+	{									\
+		stp_run_probe(&stp_descs[n], regs, false);			\
+		return 0;							\
+	}
 
 static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
 {
@@ -34,7 +36,7 @@ static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
 	for (i = 0; i < n; i++) {
 		if (!probes[i].registered)
 			continue;
-		if (probes[i].is_return)
+		if (probes[i].ret)
 			unregister_kretprobe(&probes[i].rp);
 		else
 			unregister_kprobe(&probes[i].kp);
@@ -60,15 +62,15 @@ static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct stp_kprobe *p = &probes[i];
 
-		if (p->is_return) {
+		if (p->ret) {
 			memset(&p->rp, 0, sizeof(p->rp));
 			p->rp.kp.symbol_name = p->symbol;
-			p->rp.handler = stp_kretprobe_ret;
+			p->rp.handler = p->ret;
 			rc = register_kretprobe(&p->rp);
 		} else {
 			memset(&p->kp, 0, sizeof(p->kp));
 			p->kp.symbol_name = p->symbol;
-			p->kp.pre_handler = stp_kprobe_pre;
+			p->kp.pre_handler = p->entry;
 			rc = register_kprobe(&p->kp);
 		}
 		if (rc) {

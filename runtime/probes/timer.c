@@ -6,14 +6,15 @@
 struct stp_timer_probe {
 	const struct stp_probe_desc *desc;
 	u64 period_ns;
+	enum hrtimer_restart (*fire)(struct hrtimer *t);
 	struct hrtimer timer;
 };
 
-static enum hrtimer_restart stp_timer_fire(struct hrtimer *t)
+static __always_inline enum hrtimer_restart stp_timer_fire(struct hrtimer *t, const struct stp_probe_desc *d)
 {
 	struct stp_timer_probe *p = container_of(t, struct stp_timer_probe, timer);
 
-	stp_run_probe(p->desc, get_irq_regs(), false);
+	stp_run_probe(d, get_irq_regs(), false);
 	if (atomic_read(&stp_run_state) > STP_RUNNING)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(p->period_ns));
@@ -26,7 +27,7 @@ static int stp_timers_start(struct stp_timer_probe *probes, unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		hrtimer_init(&probes[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-		probes[i].timer.function = stp_timer_fire;
+		probes[i].timer.function = probes[i].fire;
 		hrtimer_start(&probes[i].timer, ns_to_ktime(probes[i].period_ns), HRTIMER_MODE_REL);
 	}
 	return 0;
@@ -39,6 +40,13 @@ static void stp_timers_stop(struct stp_timer_probe *probes, unsigned int n)
 	for (i = 0; i < n; i++)
 		hrtimer_cancel(&probes[i].timer);
 }
+
+/* One trampoline per timer probe (n = its index in stp_descs[]). */
+#define STP_TIMER_TRAMPOLINE(n)						\
+	static enum hrtimer_restart stp_timer_hit_##n(struct hrtimer *t)	\
+	{									\
+		return stp_timer_fire(t, &stp_descs[n]);			\
+	}
 
 #define STP_TIMER_FAMILY(table)						\
 	static int stp_timer_register(void)				\

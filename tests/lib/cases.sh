@@ -1,5 +1,6 @@
 # cases.sh - bash library: loads test case files (*.t), calls their functions, runs them in parallel.
-# Used (sourced) by tests/run and tests/guest/demo.sh.
+# Used (sourced) by tests/run.
+# shellcheck shell=bash
 #
 # A case file is bash defining some of run(), build(), guest(), check(), and optionally the
 # top-level variable timeout_s. Each function is called in a fresh `bash` process with
@@ -32,9 +33,12 @@ case_call() {
 
 # case_description FILE: the case's first-line comment, without the "# ".
 case_description() {
-    local line
+    local line=
     IFS= read -r line <"$1" || true
-    [[ $line == '#'* ]] && echo "${line#\#}" | sed 's/^ *//'
+    if [[ $line == '#'* ]]; then
+        line=${line#\#}
+        echo "${line# }"
+    fi
 }
 
 indent() { sed 's/^/    /'; }

@@ -4,8 +4,10 @@
 #
 # Kernel command line (set by tests/lib/guest.sh):
 #   stap.results=ABS   host directory shared writable (9p tag "results"), mounted at /host/ABS
-#   stap.runner=ABS    host script run with bash in the chroot: `bash RUNNER BATCHFILE`
+#   stap.runner=ABS    host script run with bash in the chroot: `bash RUNNER BATCHFILE [off]`
 #   stap.batch=ABS     host file listing the case directories to run
+#   stap.timeouts=off  (optional) the runner applies no case timeouts (guest time is not real
+#                      time under -icount sleep=off; the host's watchdog enforces them instead)
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -64,10 +66,11 @@ main() {
     # show warnings and worse on the console (tests/lib/guest.sh scans it for oopses)
     echo 5 >/proc/sys/kernel/printk
 
-    local results runner batch
+    local results runner batch timeouts
     results=$(param stap.results)
     runner=$(param stap.runner)
     batch=$(param stap.batch)
+    timeouts=$(param stap.timeouts)
     if [ -z "$results" ] || [ -z "$runner" ] || [ -z "$batch" ]; then
         say "missing stap.results/stap.runner/stap.batch on the kernel command line"
         finish
@@ -78,7 +81,7 @@ main() {
     say "ready"
     env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/tmp TERM=dumb LANG=C.UTF-8 \
-        chroot /host /bin/bash "$runner" "$batch" </dev/null >/dev/console 2>&1
+        chroot /host /bin/bash "$runner" "$batch" ${timeouts:-on} </dev/null >/dev/console 2>&1
     say "batch exited with $?"
     finish
 }

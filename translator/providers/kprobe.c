@@ -39,10 +39,12 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
 	sb_puts(out, "#include \"probes/kprobes.c\"\n");
+	for (int i = 0; i < n; i++)
+		sb_printf(out, "STP_K%sPROBE_TRAMPOLINE(%d)\n", dps[i]->is_return ? "RET" : "", dps[i]->index);
 	sb_puts(out, "static struct stp_kprobe stp_kprobe_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .is_return = %d, .symbol = ", dps[i]->index,
-			  dps[i]->is_return);
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .%s = stp_k%sprobe_hit_%d, .symbol = ", dps[i]->index,
+			  dps[i]->is_return ? "ret" : "entry", dps[i]->is_return ? "ret" : "", dps[i]->index);
 		emit_c_string(out, dps[i]->symbol);
 		sb_puts(out, " },\n");
 	}

@@ -58,10 +58,12 @@ static void emit_timer(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
 	sb_puts(out, "#include \"probes/timer.c\"\n");
+	for (int i = 0; i < n; i++)
+		sb_printf(out, "STP_TIMER_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_timer_probe stp_timer_probes[] = {\n");
 	for (int i = 0; i < n; i++)
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .period_ns = %lldULL },\n", dps[i]->index,
-			  (long long)dps[i]->number);
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .period_ns = %lldULL, .fire = stp_timer_hit_%d },\n",
+			  dps[i]->index, (long long)dps[i]->number, dps[i]->index);
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_TIMER_FAMILY(stp_timer_probes)\n\n");
 }
