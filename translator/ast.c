@@ -40,6 +40,52 @@ Symbol *symbol_new(const char *name, SymbolKind kind, SrcLoc loc)
 	return s;
 }
 
+int ast_walk_expr(Expr *e, const AstVisitor *v)
+{
+	int rc;
+
+	if (!e)
+		return 0;
+	if (v->expr && (rc = v->expr(e, v->ctx)) != 0)
+		return rc;
+	for (int i = 0; i < e->args.len; i++)
+		if ((rc = ast_walk_expr(e->args.items[i], v)) != 0)
+			return rc;
+	if ((rc = ast_walk_expr(e->cond, v)) != 0 || (rc = ast_walk_expr(e->left, v)) != 0)
+		return rc;
+	return ast_walk_expr(e->right, v);
+}
+
+int ast_walk_stmt(Stmt *st, const AstVisitor *v)
+{
+	int rc;
+
+	if (!st)
+		return 0;
+	if (v->stmt && (rc = v->stmt(st, v->ctx)) != 0)
+		return rc;
+	for (int i = 0; i < st->body.len; i++)
+		if ((rc = ast_walk_stmt(st->body.items[i], v)) != 0)
+			return rc;
+	for (int i = 0; i < st->keys.len; i++)
+		if ((rc = ast_walk_expr(st->keys.items[i], v)) != 0)
+			return rc;
+	if ((rc = ast_walk_expr(st->array, v)) != 0 || (rc = ast_walk_expr(st->init, v)) != 0 ||
+	    (rc = ast_walk_expr(st->expr, v)) != 0 || (rc = ast_walk_expr(st->step, v)) != 0 ||
+	    (rc = ast_walk_stmt(st->then, v)) != 0)
+		return rc;
+	return ast_walk_stmt(st->els, v);
+}
+
+int first_visit(PtrVec *seen, void *fn)
+{
+	for (int i = 0; i < seen->len; i++)
+		if (seen->items[i] == fn)
+			return 0;
+	vec_push(seen, fn);
+	return 1;
+}
+
 static const char *op_text(int op)
 {
 	static char one[2];

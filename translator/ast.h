@@ -124,6 +124,22 @@ Expr *expr_new(ExprKind kind, SrcLoc loc);
 Stmt *stmt_new(StmtKind kind, SrcLoc loc);
 Symbol *symbol_new(const char *name, SymbolKind kind, SrcLoc loc);
 
+/* Visits every statement and expression under a node, parents first.  A
+ * callback returning nonzero stops the walk, which then returns that value.
+ * Calls are not followed into function bodies: a visitor that needs that
+ * walks fn->body itself. */
+typedef struct AstVisitor {
+	int (*stmt)(Stmt *st, void *ctx);     /* may be NULL */
+	int (*expr)(Expr *e, void *ctx);      /* may be NULL */
+	void *ctx;
+} AstVisitor;
+
+int ast_walk_stmt(Stmt *st, const AstVisitor *v);
+int ast_walk_expr(Expr *e, const AstVisitor *v);
+
+/* "fn was not in seen": adds it and returns 1 (for visitors following calls). */
+int first_visit(PtrVec *seen, void *fn);
+
 /* pass 1 printer: prints the program back in a normalized form (stap -p1). */
 void print_program(const Program *prog, StrBuf *out);
 void print_probe_point(const ProbePoint *pp, StrBuf *out);

@@ -323,87 +323,66 @@ static void resolve_stmt(Elab *el, Stmt *st)
 
 /* ---- arrays changed under a foreach through function calls ---- */
 
-static int stmt_writes(Stmt *st, Symbol *arr, PtrVec *visited);
+typedef struct WriteSearch {
+	Symbol *arr;
+	PtrVec visited;          /* Function* already searched */
+	AstVisitor v;
+} WriteSearch;
 
-static int expr_writes(Expr *e, Symbol *arr, PtrVec *visited)
+static int writes_in_stmt(Stmt *st, void *ctx)
 {
-	if (!e)
-		return 0;
-	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->kind == EX_INDEX && e->left->sym == arr)
+	WriteSearch *ws = ctx;
+	return st->kind == ST_DELETE && st->expr->sym == ws->arr;
+}
+
+static int writes_in_expr(Expr *e, void *ctx)
+{
+	WriteSearch *ws = ctx;
+
+	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->kind == EX_INDEX && e->left->sym == ws->arr)
 		return 1;
-	if (e->kind == EX_CALL && e->fn) {
-		int seen = 0;
-		for (int i = 0; i < visited->len; i++)
-			seen |= visited->items[i] == e->fn;
-		if (!seen) {
-			vec_push(visited, e->fn);
-			if (stmt_writes(e->fn->body, arr, visited))
-				return 1;
-		}
-	}
-	for (int i = 0; i < e->args.len; i++)
-		if (expr_writes(e->args.items[i], arr, visited))
-			return 1;
-	return expr_writes(e->left, arr, visited) || expr_writes(e->right, arr, visited) ||
-	       expr_writes(e->cond, arr, visited);
+	if (e->kind == EX_CALL && e->fn && first_visit(&ws->visited, e->fn))
+		return ast_walk_stmt(e->fn->body, &ws->v);
+	return 0;
 }
 
-static int stmt_writes(Stmt *st, Symbol *arr, PtrVec *visited)
+/* Does calling fn change arr, directly or through the functions it calls? */
+static int function_writes(Function *fn, Symbol *arr)
 {
-	if (!st)
-		return 0;
-	if (st->kind == ST_DELETE && st->expr->sym == arr)
-		return 1;
-	for (int i = 0; i < st->body.len; i++)
-		if (stmt_writes(st->body.items[i], arr, visited))
-			return 1;
-	return expr_writes(st->expr, arr, visited) || expr_writes(st->init, arr, visited) ||
-	       expr_writes(st->step, arr, visited) || stmt_writes(st->then, arr, visited) ||
-	       stmt_writes(st->els, arr, visited);
+	WriteSearch ws = { .arr = arr };
+	int rc;
+
+	ws.v = (AstVisitor){ writes_in_stmt, writes_in_expr, &ws };
+	vec_push(&ws.visited, fn);
+	rc = ast_walk_stmt(fn->body, &ws.v);
+	free(ws.visited.items);
+	return rc;
 }
 
-/* Calls in st to functions that change an array being iterated. */
-static void check_foreach_calls(Elab *el, Stmt *st, PtrVec *arrays);
+typedef struct ForeachCalls {
+	Elab *el;
+	Symbol *arr;             /* the array of the foreach being searched */
+} ForeachCalls;
 
-static void check_calls_in_expr(Elab *el, Expr *e, PtrVec *arrays)
+static int call_changes_array(Expr *e, void *ctx)
 {
-	if (!e)
-		return;
-	if (e->kind == EX_CALL && e->fn) {
-		for (int i = 0; i < arrays->len; i++) {
-			PtrVec visited = { 0 };
-			Symbol *arr = arrays->items[i];
-			vec_push(&visited, e->fn);
-			if (stmt_writes(e->fn->body, arr, &visited))
-				sem_error(el, e->loc, "array '%s' is modified inside a foreach over it (by function '%s')",
-					  arr->name, e->fn->name);
-			free(visited.items);
-		}
-	}
-	for (int i = 0; i < e->args.len; i++)
-		check_calls_in_expr(el, e->args.items[i], arrays);
-	check_calls_in_expr(el, e->left, arrays);
-	check_calls_in_expr(el, e->right, arrays);
-	check_calls_in_expr(el, e->cond, arrays);
+	ForeachCalls *fc = ctx;
+
+	if (e->kind == EX_CALL && e->fn && function_writes(e->fn, fc->arr))
+		sem_error(fc->el, e->loc, "array '%s' is modified inside a foreach over it (by function '%s')",
+			  fc->arr->name, e->fn->name);
+	return 0;
 }
 
-static void check_foreach_calls(Elab *el, Stmt *st, PtrVec *arrays)
+/* Each foreach body: no call in it may change the array it iterates. */
+static int check_foreach_body(Stmt *st, void *ctx)
 {
-	if (!st)
-		return;
-	if (st->kind == ST_FOREACH && st->array->sym)
-		vec_push(arrays, st->array->sym);
-	for (int i = 0; i < st->body.len; i++)
-		check_foreach_calls(el, st->body.items[i], arrays);
-	if (arrays->len) {
-		check_calls_in_expr(el, st->expr, arrays);
-		check_calls_in_expr(el, st->init, arrays);
-		check_calls_in_expr(el, st->step, arrays);
+	if (st->kind == ST_FOREACH && st->array->sym) {
+		ForeachCalls fc = { ctx, st->array->sym };
+		AstVisitor calls = { NULL, call_changes_array, &fc };
+		ast_walk_stmt(st->then, &calls);
 	}
-	check_foreach_calls(el, st->then, arrays);
-	check_foreach_calls(el, st->els, arrays);
-	if (st->kind == ST_FOREACH && st->array->sym)
-		arrays->len--;
+	return 0;
 }
 
 /* ---- type inference ---- */
@@ -782,12 +761,11 @@ int elaborate(Session *s)
 		resolve_stmt(&el, p->body);
 	}
 	{
-		PtrVec arrays = { 0 };
+		AstVisitor foreach_bodies = { check_foreach_body, NULL, &el };
 		for (int i = 0; i < prog->functions.len; i++)
-			check_foreach_calls(&el, ((Function *)prog->functions.items[i])->body, &arrays);
+			ast_walk_stmt(((Function *)prog->functions.items[i])->body, &foreach_bodies);
 		for (int i = 0; i < prog->probes.len; i++)
-			check_foreach_calls(&el, ((Probe *)prog->probes.items[i])->body, &arrays);
-		free(arrays.items);
+			ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &foreach_bodies);
 	}
 	if (el.errors)
 		return el.errors;

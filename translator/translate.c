@@ -821,9 +821,9 @@ static void gen_function_body(Session *s, const char *name, const char *signatur
 
 typedef struct Access {
 	char *mode;             /* per global: 0 none, 1 read, 2 write */
+	PtrVec seen_fns;        /* functions already followed */
+	AstVisitor v;
 } Access;
-
-static void access_expr(Access *a, Expr *e, PtrVec *seen_fns);
 
 static void access_sym(Access *acc, Symbol *sym, int write)
 {
@@ -833,57 +833,34 @@ static void access_sym(Access *acc, Symbol *sym, int write)
 		acc->mode[sym->index] = (char)(write ? 2 : 1);
 }
 
-static void access_stmt(Access *a, Stmt *st, PtrVec *seen_fns)
+static int access_in_stmt(Stmt *st, void *ctx)
 {
-	if (!st)
-		return;
-	for (int i = 0; i < st->body.len; i++)
-		access_stmt(a, st->body.items[i], seen_fns);
-	if (st->expr)
-		access_expr(a, st->expr, seen_fns);
-	if (st->init)
-		access_expr(a, st->init, seen_fns);
-	if (st->step)
-		access_expr(a, st->step, seen_fns);
-	if (st->kind == ST_FOREACH)
-		access_sym(a, st->array->sym, 0);
 	if (st->kind == ST_DELETE)
-		access_sym(a, st->expr->sym, 1);
-	access_stmt(a, st->then, seen_fns);
-	access_stmt(a, st->els, seen_fns);
+		access_sym(ctx, st->expr->sym, 1);
+	return 0;
 }
 
-static void access_expr(Access *a, Expr *e, PtrVec *seen_fns)
+static int access_in_expr(Expr *e, void *ctx)
 {
-	if (!e)
-		return;
+	Access *a = ctx;
+
 	if (e->kind == EX_IDENT || e->kind == EX_INDEX)
 		access_sym(a, e->sym, 0);
 	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym)
 		access_sym(a, e->left->sym, 1);
-	if (e->kind == EX_CALL && e->fn) {
-		for (int i = 0; i < seen_fns->len; i++)
-			if (seen_fns->items[i] == e->fn)
-				goto args;
-		vec_push(seen_fns, e->fn);
-		access_stmt(a, e->fn->body, seen_fns);
-	}
-args:
-	for (int i = 0; i < e->args.len; i++)
-		access_expr(a, e->args.items[i], seen_fns);
-	access_expr(a, e->left, seen_fns);
-	access_expr(a, e->right, seen_fns);
-	access_expr(a, e->cond, seen_fns);
+	if (e->kind == EX_CALL && e->fn && first_visit(&a->seen_fns, e->fn))
+		ast_walk_stmt(e->fn->body, &a->v);
+	return 0;
 }
 
 static void gen_locks(Session *s, Probe *p, StrBuf *out)
 {
 	Program *prog = &s->prog;
-	Access a = { xcalloc((size_t)prog->globals.len + 1, 1) };
-	PtrVec seen = { 0 };
+	Access a = { .mode = xcalloc((size_t)prog->globals.len + 1, 1) };
 	int n = 0;
 
-	access_stmt(&a, p->body, &seen);
+	a.v = (AstVisitor){ access_in_stmt, access_in_expr, &a };
+	ast_walk_stmt(p->body, &a.v);
 	sb_printf(out, "static const struct stp_lock_req locks_probe_%d[] = {\n", p->index);
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
@@ -897,7 +874,7 @@ static void gen_locks(Session *s, Probe *p, StrBuf *out)
 	sb_puts(out, "};\n");
 	sb_printf(out, "#define NLOCKS_probe_%d %d\n\n", p->index, n);
 	free(a.mode);
-	free(seen.items);
+	free(a.seen_fns.items);
 }
 
 /* ---- globals ---- */
