@@ -13,7 +13,7 @@
 static volatile pid_t child_pid;
 
 /* stapio next to staprun (build tree), else ../libexec/systemtap/stapio (installed). */
-static int find_stapio(char *path, size_t size)
+int find_stapio(char *path, size_t size)
 {
 	static const char *const rel[] = { "stapio", "../libexec/systemtap/stapio" };
 	char self[PATH_MAX];
@@ -131,12 +131,10 @@ static int wait_child(pid_t pid)
 int run_stapio(const struct stapio_args *a)
 {
 	struct saved_signals old;
-	char path[PATH_MAX];
+	const char *path = a->path;
 	pid_t pid;
 	int status;
 
-	if (find_stapio(path, sizeof(path)) < 0)
-		return 1;
 	say("running %s -N %s", path, a->name);
 	fflush(NULL);
 	signals_for_waiting(&old);

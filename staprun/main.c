@@ -1,6 +1,7 @@
 /* main.c - staprun: loads a compiled stap module, runs stapio for it, removes it.
  * Run by stap (pass 5) or by hand: staprun [-v] [-o FILE] MODULE.ko [name=value ...]. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct stapio_args a;
+	char stapio[PATH_MAX];
 	char name[64];
 	char *params;
 	int status;
@@ -87,6 +89,9 @@ int main(int argc, char **argv)
 		err("bad module file name \"%s\" (want NAME.ko, NAME shorter than 56)", o.module);
 		return 1;
 	}
+	/* before loading anything: a module without its reader would be stranded */
+	if (find_stapio(stapio, sizeof(stapio)) < 0)
+		return 1;
 	params = module_params_join(o.params, o.nparams);
 	if (!params) {
 		err("out of memory");
@@ -97,6 +102,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(params);
+	a.path = stapio;
 	a.name = name;
 	a.outfile = o.outfile;
 	a.verbose = verbose;

@@ -17,10 +17,12 @@ int module_remove(const char *name);
 
 /* child.c: running stapio and relaying signals to it. */
 struct stapio_args {
+	const char *path;       /* from find_stapio() */
 	const char *name;
 	const char *outfile;
 	int verbose;
 };
+int find_stapio(char *path, size_t size);      /* 0, or -1 after a message */
 int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed) */
 
 #endif /* STAPRUN_H */

@@ -173,6 +173,14 @@ static void locate_installation(void)
 		free(marker);
 		free(tree);
 	}
+	{
+		char *real = realpath(session.runtime_dir, NULL);   /* installed: no "bin/.." */
+		if (real)
+			session.runtime_dir = real;
+		real = realpath(session.tapset_dir, NULL);
+		if (real)
+			session.tapset_dir = real;
+	}
 	if (getenv("SYSTEMTAP_RUNTIME"))
 		session.runtime_dir = getenv("SYSTEMTAP_RUNTIME");
 	if (getenv("SYSTEMTAP_TAPSET"))

@@ -1,0 +1,25 @@
+# make install PREFIX=... DESTDIR=...: the installed stap finds its runtime, staprun finds stapio
+# Used by tests/run (issue 2); installs into the scratch directory, never into the system.
+
+run() {
+    export TMPDIR=$PWD
+    make -s -C "$TOP" install PREFIX=/usr DESTDIR="$PWD/root" >install.log 2>&1 || { cat install.log; return 1; }
+    local bin=$PWD/root/usr/bin
+    [[ -x $bin/stap && -x $bin/staprun && -x $PWD/root/usr/libexec/systemtap/stapio ]]
+    [[ -f $PWD/root/usr/share/systemtap/runtime/runtime.h && -d $PWD/root/usr/share/systemtap/tapset ]]
+    [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 ]]
+    # the installed translator compiles a module with the installed runtime
+    (cd "$PWD" && "$bin/stap" -k -p4 -m t_inst -r "$KVER" -e 'probe begin { exit() }') >p4.out 2>p4.err ||
+        { cat p4.err; return 1; }
+    grep -q "ccflags-y := -I$PWD/root/usr/share/systemtap/runtime " "$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' p4.err)/Kbuild"
+    [[ -f t_inst.ko ]]
+    # the installed staprun finds stapio in ../libexec/systemtap before it loads the module
+    # (loading then fails on this host, which cannot load modules)
+    "$bin/staprun" t_inst.ko >run.out 2>&1 || true
+    not grep -q 'cannot find stapio' run.out
+    grep -q 'cannot load module t_inst' run.out
+    # a staprun without its stapio refuses before loading anything
+    cp "$bin/staprun" lonely-staprun
+    not ./lonely-staprun t_inst.ko 2>lonely.err
+    grep -q 'cannot find stapio' lonely.err
+}
