@@ -170,12 +170,13 @@ static void finish(struct stapio *io, int status)
 
 static void on_stopped(struct stapio *io, const char *args)
 {
-	unsigned long long records = 0, bytes = 0;
+	unsigned long long records = 0, bytes = 0, errors = 0;
 
-	if (sscanf(args, "%llu %llu", &records, &bytes) != 2)
+	if (sscanf(args, "%llu %llu %llu", &records, &bytes, &errors) != 3)
 		warnx_("malformed \"%s\" message: \"%s\"", STP_MSG_STOPPED, args);
 	say("stopped; draining the trace files");
-	finish(io, io->output_error_reported || io->start_failed ? 1 : 0);
+	/* a run with script errors ended badly even when it ended cleanly */
+	finish(io, io->output_error_reported || io->start_failed || errors ? 1 : 0);
 	if (records > 0)
 		fprintf(stderr, "WARNING: %llu records (%llu bytes) lost\n", records, bytes);
 }

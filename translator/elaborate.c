@@ -726,6 +726,12 @@ static void run_inference(Elab *el)
 		infer_stmt(el, ((Probe *)prog->probes.items[i])->body);
 }
 
+static int returns_value(Stmt *st, void *ctx)
+{
+	(void)ctx;
+	return st->kind == ST_RETURN && st->expr;
+}
+
 static void check_resolved_types(Elab *el, PtrVec *syms, const char *where)
 {
 	for (int i = 0; i < syms->len; i++) {
@@ -784,6 +790,9 @@ int elaborate(Session *s)
 	check_resolved_types(&el, &prog->globals, "");
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
+		AstVisitor returns = { returns_value, NULL, NULL };
+		if (f->ret == TY_UNKNOWN && ast_walk_stmt(f->body, &returns))
+			sem_error(&el, f->loc, "cannot infer the return type of function '%s'", f->name);
 		check_resolved_types(&el, &f->params, xasprintf(" in function '%s'", f->name));
 		check_resolved_types(&el, &f->locals, xasprintf(" in function '%s'", f->name));
 	}

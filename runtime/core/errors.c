@@ -80,6 +80,11 @@ static void stp_probe_skipped(atomic_t *reason)
 	}
 }
 
+unsigned long stp_session_errors(void)
+{
+	return atomic_read(&stp_error_count);
+}
+
 /* The closing summary, after the end probes. */
 static void stp_report_summary(void)
 {

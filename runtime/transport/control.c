@@ -141,7 +141,8 @@ static int stp_ctl_stop(void)
 
 	stp_ctl_stop_session();
 	stp_rings_lost(&records, &bytes);
-	snprintf(line, sizeof(line), "%s %lu %lu", STP_MSG_STOPPED, records, bytes);
+	snprintf(line, sizeof(line), "%s %lu %lu %lu", STP_MSG_STOPPED, records, bytes,
+		 stp_session_errors());
 
 	mutex_lock(&stp_msg_lock);
 	if (stp_session_state != STP_SESSION_FAILED)

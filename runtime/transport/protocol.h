@@ -24,7 +24,7 @@ typedef uint64_t __u64;
 /* Messages the module queues for stapio on the control file, one line each. */
 #define STP_MSG_STARTED    "started"  /* begin probes ran, probes armed */
 #define STP_MSG_EXIT       "exit"     /* the script asked to end (exit(), error limit) */
-#define STP_MSG_STOPPED    "stopped"  /* "stopped <lost_records> <lost_bytes>": all output is in the trace files */
+#define STP_MSG_STOPPED    "stopped"  /* "stopped <lost_records> <lost_bytes> <script_errors>": all output is in the trace files */
 #define STP_MSG_ERROR      "error"    /* "error <text>": startup failed, text for stderr */
 
 /* A record in a per-CPU trace file: header then len payload bytes.  Records are

@@ -30,5 +30,6 @@ void stp_transport_send(const char *line);
  * (the writer of the control file): */
 int stp_session_start(void);   /* begin probes, arm probes; <0 = failed (msg sent) */
 void stp_session_stop(void);   /* disarm probes, end probes; idempotent */
+unsigned long stp_session_errors(void);   /* script errors so far, reported in "stopped" */
 
 #endif /* STP_TRANSPORT_H */

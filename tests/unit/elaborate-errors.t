@@ -30,6 +30,8 @@ run() {
         -p2 -e 'global a; function f() { delete a } function g() { f() } probe begin { foreach (k in a) { g() } }'
     expect_error "<input>:1:19: semantic error" "'return' is only allowed in a function" \
         -p2 -e 'probe begin { x=1 return }'
+    expect_error "<input>:1:10: semantic error" "cannot infer the return type of function 'f'" \
+        -p2 -e 'function f(n) { return f(n + 1) } probe begin { println(f(0)) }'
     # every error of a run is reported, not just the first
     "$STAP" -p2 -e 'probe begin { foo() bar() }' 2>stderr && return 1
     [[ $(grep -c 'unresolved function' stderr) == 2 ]]

@@ -136,6 +136,11 @@ int stp_session_start(void)
 	return 0;
 }
 
+unsigned long stp_session_errors(void)
+{
+	return 0;
+}
+
 void stp_session_stop(void)
 {
 	if (!st_running)
