@@ -51,6 +51,9 @@ int ast_walk_expr(Expr *e, const AstVisitor *v)
 	for (int i = 0; i < e->args.len; i++)
 		if ((rc = ast_walk_expr(e->args.items[i], v)) != 0)
 			return rc;
+	for (int i = 0; i < e->chain.len; i++)
+		if ((rc = ast_walk_expr(((ChainItem *)e->chain.items[i])->index, v)) != 0)
+			return rc;
 	if ((rc = ast_walk_expr(e->cond, v)) != 0 || (rc = ast_walk_expr(e->left, v)) != 0)
 		return rc;
 	return ast_walk_expr(e->right, v);
@@ -70,6 +73,9 @@ int ast_walk_stmt(Stmt *st, const AstVisitor *v)
 	for (int i = 0; i < st->keys.len; i++)
 		if ((rc = ast_walk_expr(st->keys.items[i], v)) != 0)
 			return rc;
+	if ((rc = ast_walk_expr(st->value, v)) != 0 || (rc = ast_walk_expr(st->limit, v)) != 0 ||
+	    (rc = ast_walk_expr(st->catch_var, v)) != 0)
+		return rc;
 	if ((rc = ast_walk_expr(st->array, v)) != 0 || (rc = ast_walk_expr(st->init, v)) != 0 ||
 	    (rc = ast_walk_expr(st->expr, v)) != 0 || (rc = ast_walk_expr(st->step, v)) != 0 ||
 	    (rc = ast_walk_stmt(st->then, v)) != 0)
@@ -112,6 +118,10 @@ static const char *op_text(int op)
 	case XOR_ASSIGN: return "^=";
 	case SHL_ASSIGN: return "<<=";
 	case SHR_ASSIGN: return ">>=";
+	case AGG_ASSIGN: return "<<<";
+	case USHR: return ">>>";
+	case MATCH: return "=~";
+	case NOMATCH: return "!~";
 	default:
 		one[0] = (char)op;
 		one[1] = 0;
@@ -150,9 +160,47 @@ static void print_args(const PtrVec *args, StrBuf *out)
 	}
 }
 
+static void print_chain(const PtrVec *chain, StrBuf *out)
+{
+	for (int i = 0; i < chain->len; i++) {
+		const ChainItem *c = chain->items[i];
+		if (c->kind == CH_MEMBER) {
+			sb_printf(out, "->%s", c->name);
+		} else if (c->kind == CH_INDEX) {
+			sb_putc(out, '[');
+			print_expr(c->index, out);
+			sb_putc(out, ']');
+		} else {
+			sb_puts(out, c->name);
+		}
+	}
+}
+
 void print_expr(const Expr *e, StrBuf *out)
 {
 	switch (e->kind) {
+	case EX_TARGET:
+		sb_puts(out, e->str);
+		print_chain(&e->chain, out);
+		break;
+	case EX_AT:
+		sb_printf(out, "@%s(", e->str);
+		print_args(&e->args, out);
+		sb_putc(out, ')');
+		print_chain(&e->chain, out);
+		break;
+	case EX_EMBEDDED:
+		sb_printf(out, "%%{%s%%}", e->str);
+		break;
+	case EX_AUTOCAST:
+		sb_putc(out, '(');
+		print_expr(e->left, out);
+		sb_putc(out, ')');
+		print_chain(&e->chain, out);
+		break;
+	case EX_WILDCARD:
+		sb_putc(out, '*');
+		break;
 	case EX_NUMBER:
 		sb_printf(out, "%lld", (long long)e->num);
 		break;
@@ -187,6 +235,11 @@ void print_expr(const Expr *e, StrBuf *out)
 		sb_putc(out, ')');
 		break;
 	case EX_UNARY:
+		if (e->op == '&') {   /* &$var->member: the operand is never parenthesized */
+			sb_putc(out, '&');
+			print_expr(e->left, out);
+			break;
+		}
 		sb_printf(out, "%s(", op_text(e->op));
 		print_expr(e->left, out);
 		sb_putc(out, ')');
@@ -247,6 +300,7 @@ static void print_stmt(const Stmt *s, int depth, StrBuf *out)
 		break;
 	case ST_EXPR:
 		print_expr(s->expr, out);
+		sb_putc(out, ';');   /* "i++; --j" must not read as "(i++)--" */
 		break;
 	case ST_EMPTY:
 		sb_putc(out, ';');
@@ -282,41 +336,81 @@ static void print_stmt(const Stmt *s, int depth, StrBuf *out)
 		sb_putc(out, ')');
 		print_body(s->then, depth, out);
 		break;
-	case ST_FOREACH:
+	case ST_FOREACH: {
+		const char *mark = s->sort_dir > 0 ? "+" : "-";
 		sb_puts(out, "foreach (");
-		if (s->keys.len == 1) {
-			print_expr(s->keys.items[0], out);
-		} else {
+		if (s->value)
+			sb_printf(out, "%s = ", s->value->str);
+		if (s->keys_bracketed)
 			sb_putc(out, '[');
-			print_args(&s->keys, out);
+		for (int i = 0; i < s->keys.len; i++)
+			sb_printf(out, "%s%s%s", i ? ", " : "", ((Expr *)s->keys.items[i])->str,
+				  s->sort_on == i + 1 ? mark : "");
+		if (s->keys_bracketed)
+			sb_putc(out, ']');
+		sb_puts(out, " in ");
+		print_expr(s->array, out);
+		if (s->slice.len) {
+			sb_putc(out, '[');
+			print_args(&s->slice, out);
 			sb_putc(out, ']');
 		}
-		sb_printf(out, " in %s)", s->array->str);
+		if (s->sort_on == -1)
+			sb_printf(out, "%s%s%s", s->sort_agg ? " @" : "", s->sort_agg ? s->sort_agg : "", mark);
+		if (s->limit) {
+			sb_puts(out, " limit ");
+			print_expr(s->limit, out);
+		}
+		sb_putc(out, ')');
 		print_body(s->then, depth, out);
 		break;
-	case ST_BREAK: sb_puts(out, "break"); break;
-	case ST_CONTINUE: sb_puts(out, "continue"); break;
-	case ST_NEXT: sb_puts(out, "next"); break;
+	}
+	case ST_TRY:
+		sb_puts(out, "try ");
+		print_stmt(s->then, depth, out);
+		sb_puts(out, " catch");
+		if (s->catch_var)
+			sb_printf(out, " (%s)", s->catch_var->str);
+		sb_putc(out, ' ');
+		print_stmt(s->els, depth, out);
+		break;
+	case ST_BREAK: sb_puts(out, "break;"); break;
+	case ST_CONTINUE: sb_puts(out, "continue;"); break;
+	case ST_NEXT: sb_puts(out, "next;"); break;
 	case ST_RETURN:
 		sb_puts(out, "return");
 		if (s->expr) {
 			sb_putc(out, ' ');
 			print_expr(s->expr, out);
 		}
+		sb_putc(out, ';');
 		break;
 	case ST_DELETE:
 		sb_puts(out, "delete ");
 		print_expr(s->expr, out);
+		sb_putc(out, ';');
 		break;
 	}
 }
 
-void print_probe_point(const ProbePoint *pp, StrBuf *out)
+void print_probe_point(const ProbePoint *pp, StrBuf *out);
+
+static void print_point_path(const ProbePoint *pp, StrBuf *out)
 {
 	for (int i = 0; i < pp->components.len; i++) {
 		const ProbePointComponent *c = pp->components.items[i];
 		if (i)
 			sb_putc(out, '.');
+		if (!c->name) {
+			sb_putc(out, '{');
+			for (int j = 0; j < c->alts.len; j++) {
+				if (j)
+					sb_puts(out, ", ");
+				print_probe_point(c->alts.items[j], out);
+			}
+			sb_putc(out, '}');
+			continue;
+		}
 		sb_puts(out, c->name);
 		if (c->arg) {
 			sb_putc(out, '(');
@@ -326,36 +420,86 @@ void print_probe_point(const ProbePoint *pp, StrBuf *out)
 	}
 }
 
+void print_probe_point(const ProbePoint *pp, StrBuf *out)
+{
+	print_point_path(pp, out);
+	if (pp->optional)
+		sb_putc(out, '?');
+	if (pp->sufficient)
+		sb_putc(out, '!');
+	if (pp->cond) {
+		sb_puts(out, " if (");
+		print_expr(pp->cond, out);
+		sb_putc(out, ')');
+	}
+}
+
+static void print_point_list(const PtrVec *points, StrBuf *out)
+{
+	for (int j = 0; j < points->len; j++) {
+		if (j)
+			sb_puts(out, ", ");
+		print_probe_point(points->items[j], out);
+	}
+}
+
+static void print_global(const Symbol *g, StrBuf *out)
+{
+	sb_printf(out, "%sglobal %s", g->is_private ? "private " : "", g->name);
+	if (g->wrap)
+		sb_putc(out, '%');
+	if (g->max_entries)
+		sb_printf(out, "[%lld]", (long long)g->max_entries);
+	else if (g->is_array == 1 && !g->wrap)
+		sb_puts(out, "[]");
+	if (g->init) {
+		sb_puts(out, " = ");
+		print_expr(g->init, out);
+	}
+	sb_putc(out, '\n');
+}
+
+static void print_function(const Function *f, StrBuf *out)
+{
+	sb_printf(out, "%sfunction %s", f->is_private ? "private " : "", f->name);
+	if (f->declared_ret)
+		sb_printf(out, ":%s", type_name(f->ret));
+	sb_putc(out, '(');
+	for (int j = 0; j < f->params.len; j++) {
+		const Symbol *p = f->params.items[j];
+		sb_printf(out, "%s%s", j ? ", " : "", p->name);
+		if (p->declared_type)
+			sb_printf(out, ":%s", type_name(p->type));
+	}
+	sb_putc(out, ')');
+	if (f->has_priority)
+		sb_printf(out, " :%lld", (long long)f->priority);
+	sb_putc(out, ' ');
+	if (f->embedded)
+		sb_printf(out, "%%{%s%%}", f->embedded);
+	else
+		print_stmt(f->body, 0, out);
+	sb_putc(out, '\n');
+}
+
 void print_program(const Program *prog, StrBuf *out)
 {
-	for (int i = 0; i < prog->globals.len; i++) {
-		const Symbol *g = prog->globals.items[i];
-		sb_printf(out, "global %s", g->name);
-		if (g->max_entries)
-			sb_printf(out, "[%lld]", (long long)g->max_entries);
-		if (g->init) {
-			sb_puts(out, " = ");
-			print_expr(g->init, out);
-		}
+	for (int i = 0; i < prog->embedded.len; i++) {
+		print_expr(prog->embedded.items[i], out);
 		sb_putc(out, '\n');
 	}
-	for (int i = 0; i < prog->functions.len; i++) {
-		const Function *f = prog->functions.items[i];
-		sb_printf(out, "function %s(", f->name);
-		for (int j = 0; j < f->params.len; j++)
-			sb_printf(out, "%s%s", j ? ", " : "", ((Symbol *)f->params.items[j])->name);
-		sb_puts(out, ") ");
-		print_stmt(f->body, 0, out);
-		sb_putc(out, '\n');
-	}
+	for (int i = 0; i < prog->globals.len; i++)
+		print_global(prog->globals.items[i], out);
+	for (int i = 0; i < prog->functions.len; i++)
+		print_function(prog->functions.items[i], out);
 	for (int i = 0; i < prog->probes.len; i++) {
 		const Probe *p = prog->probes.items[i];
 		sb_puts(out, "probe ");
-		for (int j = 0; j < p->points.len; j++) {
-			if (j)
-				sb_puts(out, ", ");
-			print_probe_point(p->points.items[j], out);
+		if (p->alias != ALIAS_NONE) {
+			print_point_list(&p->alias_names, out);
+			sb_puts(out, p->alias == ALIAS_PROLOGUE ? " = " : " += ");
 		}
+		print_point_list(&p->points, out);
 		sb_putc(out, ' ');
 		print_stmt(p->body, 0, out);
 		sb_putc(out, '\n');

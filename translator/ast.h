@@ -31,7 +31,22 @@ typedef enum ExprKind {
 	EX_ASSIGN,       /* left op right: = += -= ... .= */
 	EX_INCDEC,       /* op left, prefix or postfix ++ / -- */
 	EX_TERNARY,      /* cond ? left : right */
+	EX_TARGET,       /* str "$var" / "$$vars" ..., then chain */
+	EX_AT,           /* str "cast", "defined", "entry", "var", "count", "hist_log" ...: @str(args) chain */
+	EX_EMBEDDED,     /* %{ str %} as an expression */
+	EX_AUTOCAST,     /* (left)->member...: chain on a value of inferred pointer type */
+	EX_WILDCARD,     /* '*' as an array key: a[*, 1] slices */
 } ExprKind;
+
+/* One step after a target variable, @cast or @var: ->name, [index], $ or $$. */
+typedef enum ChainKind { CH_MEMBER, CH_INDEX, CH_PRETTY } ChainKind;
+
+typedef struct ChainItem {
+	ChainKind kind;
+	char *name;             /* CH_MEMBER: field; CH_PRETTY: "$" or "$$" */
+	struct Expr *index;     /* CH_INDEX */
+	SrcLoc loc;
+} ChainItem;
 
 typedef struct Expr {
 	ExprKind kind;
@@ -42,7 +57,8 @@ typedef struct Expr {
 	int64_t num;
 	char *str;              /* literal text or identifier/function name */
 	struct Expr *left, *right, *cond;
-	PtrVec args;            /* Expr*: call arguments or array keys */
+	PtrVec args;            /* Expr*: call arguments, array keys, @op arguments */
+	PtrVec chain;           /* ChainItem*: EX_TARGET, EX_AT cast/var */
 	Symbol *sym;            /* resolved variable for EX_IDENT / EX_INDEX */
 	Function *fn;           /* resolved user function for EX_CALL */
 	const Builtin *builtin; /* resolved builtin for EX_CALL */
@@ -51,6 +67,7 @@ typedef struct Expr {
 typedef enum StmtKind {
 	ST_BLOCK, ST_EXPR, ST_IF, ST_WHILE, ST_FOR, ST_FOREACH,
 	ST_BREAK, ST_CONTINUE, ST_NEXT, ST_RETURN, ST_DELETE, ST_EMPTY,
+	ST_TRY,          /* try then, catch (catch_var) els */
 } StmtKind;
 
 typedef struct Stmt {
@@ -62,22 +79,40 @@ typedef struct Stmt {
 	struct Stmt *then, *els;/* IF then/else; loops: then = body */
 	/* ST_FOREACH */
 	PtrVec keys;            /* Expr* (EX_IDENT) loop variables */
+	int keys_bracketed;     /* written as [k1, ...] */
+	Expr *value;            /* "v = ..." value variable, or NULL */
 	Expr *array;            /* EX_IDENT naming the array */
+	int sort_on;            /* 0 unsorted, k > 0 key k, -1 the value (marker on the array or v) */
+	int sort_dir;           /* +1 ascending, -1 descending */
+	Expr *limit;            /* limit N, or NULL */
+	PtrVec slice;           /* Expr*: foreach (k in a[*, 1]) keys, empty if none */
+	char *sort_agg;         /* "sum" for foreach (k in a @sum-), or NULL */
+	/* ST_TRY */
+	Expr *catch_var;        /* EX_IDENT, or NULL */
 } Stmt;
 
 typedef struct ProbePointComponent {
-	char *name;
+	char *name;             /* may hold * and ** wildcards; NULL for {a,b} */
 	Expr *arg;              /* NULL, EX_NUMBER or EX_STRING */
+	PtrVec alts;            /* ProbePoint*: the alternatives of {a, b.c} */
 	SrcLoc loc;
 } ProbePointComponent;
 
 typedef struct ProbePoint {
 	PtrVec components;      /* ProbePointComponent* */
+	int optional;           /* ? */
+	int sufficient;         /* ! */
+	Expr *cond;             /* if (cond), or NULL */
 	SrcLoc loc;
 } ProbePoint;
 
+typedef enum AliasKind { ALIAS_NONE, ALIAS_PROLOGUE, ALIAS_EPILOGUE } AliasKind;
+
 typedef struct Probe {
-	PtrVec points;          /* ProbePoint* */
+	PtrVec points;          /* ProbePoint*: where it fires (alias: what the alias expands to) */
+	AliasKind alias;        /* probe NAMES = POINTS (prologue) or += (epilogue) */
+	PtrVec alias_names;     /* ProbePoint*: the names an alias defines */
+	int is_private;
 	Stmt *body;
 	SrcLoc loc;
 	PtrVec locals;          /* Symbol*, filled by pass 2 */
@@ -100,6 +135,9 @@ struct Symbol {
 	int64_t max_entries;    /* global a[N] */
 	int index;              /* position among globals / locals */
 	int read, written;      /* used by the code generator for locking */
+	int is_private;         /* private global */
+	int wrap;               /* global a% : overwrite the oldest entry when full */
+	int declared_type;      /* function parameter written name:type */
 };
 
 struct Function {
@@ -107,8 +145,13 @@ struct Function {
 	SrcLoc loc;
 	PtrVec params;          /* Symbol* (SYM_PARAM) */
 	PtrVec locals;          /* Symbol*, filled by pass 2 */
-	Stmt *body;
+	Stmt *body;             /* NULL when the body is embedded C */
+	char *embedded;         /* %{ ... %} body */
 	Type ret;
+	int declared_ret;       /* written name:type */
+	int64_t priority;       /* function f() :N */
+	int has_priority;
+	int is_private;
 	int index;
 	int used;
 };
@@ -118,6 +161,7 @@ typedef struct Program {
 	PtrVec globals;         /* Symbol* */
 	PtrVec functions;       /* Function* */
 	PtrVec files;           /* SourceFile* */
+	PtrVec embedded;        /* Expr* (EX_EMBEDDED): top-level %{ ... %} blocks */
 } Program;
 
 Expr *expr_new(ExprKind kind, SrcLoc loc);

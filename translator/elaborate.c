@@ -234,6 +234,12 @@ static void resolve_expr(Elab *el, Expr *e)
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
 		break;
+	case EX_TARGET:
+	case EX_AT:
+	case EX_EMBEDDED:
+	case EX_AUTOCAST:
+	case EX_WILDCARD:
+		break;   /* rejected by check_supported() */
 	}
 }
 
@@ -317,6 +323,7 @@ static void resolve_stmt(Elab *el, Stmt *st)
 			check_foreach_write(el, st->expr->sym, st->expr->loc);
 		break;
 	case ST_EMPTY:
+	case ST_TRY:   /* rejected by check_supported() */
 		break;
 	}
 }
@@ -563,6 +570,12 @@ static Type infer(Elab *el, Expr *e, Type want)
 			t = TY_LONG;
 		}
 		break;
+	case EX_TARGET:
+	case EX_AT:
+	case EX_EMBEDDED:
+	case EX_AUTOCAST:
+	case EX_WILDCARD:
+		break;   /* rejected by check_supported() */
 	case EX_TERNARY: {
 		expect(el, e->cond, TY_LONG, "the condition");
 		Type l = infer(el, e->left, want);
@@ -633,6 +646,107 @@ static void infer_stmt(Elab *el, Stmt *st)
 		break;
 	default:
 		break;
+	}
+}
+
+/* ---- constructs pass 1 reads but later passes do not handle yet ---- */
+
+static int unsupported_expr(Expr *e, void *ctx)
+{
+	Elab *el = ctx;
+
+	switch (e->kind) {
+	case EX_TARGET:
+		sem_error(el, e->loc, "target variable '%s' needs DWARF probes, which are not supported yet", e->str);
+		break;
+	case EX_AT:
+		sem_error(el, e->loc, "@%s is not supported yet", e->str);
+		break;
+	case EX_EMBEDDED:
+		if (!el->s->guru)
+			sem_error(el, e->loc, "embedded C is only allowed in guru mode (-g)");
+		else
+			sem_error(el, e->loc, "embedded C is not supported yet");
+		break;
+	case EX_AUTOCAST:
+		sem_error(el, e->loc, "'->' on a value that is not a target variable needs DWARF type "
+			  "information, which is not supported yet");
+		break;
+	case EX_WILDCARD:
+		sem_error(el, e->loc, "array slices ('*' keys) are not supported yet");
+		break;
+	case EX_ASSIGN:
+		if (e->op == AGG_ASSIGN)
+			sem_error(el, e->loc, "statistics ('<<<') are not supported yet");
+		break;
+	case EX_BINARY:
+		if (e->op == MATCH || e->op == NOMATCH)
+			sem_error(el, e->loc, "regular expression matching is not supported yet");
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int unsupported_stmt(Stmt *st, void *ctx)
+{
+	Elab *el = ctx;
+
+	if (st->kind == ST_TRY)
+		sem_error(el, st->loc, "try/catch is not supported yet");
+	if (st->kind == ST_FOREACH && (st->value || st->sort_on || st->limit || st->slice.len))
+		sem_error(el, st->loc, "sorted foreach, 'limit' and value variables are not supported yet");
+	return 0;
+}
+
+static int point_is_plain(const ProbePoint *pp)
+{
+	if (pp->optional || pp->sufficient || pp->cond)
+		return 0;
+	for (int i = 0; i < pp->components.len; i++) {
+		const ProbePointComponent *c = pp->components.items[i];
+		if (!c->name || strchr(c->name, '*'))
+			return 0;
+	}
+	return 1;
+}
+
+static void check_supported(Elab *el)
+{
+	Program *prog = el->prog;
+	AstVisitor v = { unsupported_stmt, unsupported_expr, el };
+
+	for (int i = 0; i < prog->embedded.len; i++)
+		unsupported_expr(prog->embedded.items[i], el);
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (g->wrap)
+			sem_error(el, g->loc, "wrapping arrays ('%s%%') are not supported yet", g->name);
+	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (f->embedded) {
+			Expr e = { .kind = EX_EMBEDDED, .loc = f->loc };
+			unsupported_expr(&e, el);
+		} else {
+			ast_walk_stmt(f->body, &v);
+		}
+	}
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		if (p->alias != ALIAS_NONE)
+			sem_error(el, p->loc, "probe aliases are not supported yet");
+		for (int j = 0; j < p->points.len; j++) {
+			ProbePoint *pp = p->points.items[j];
+			if (!point_is_plain(pp)) {
+				char *text = pp_text(pp);
+				sem_error(el, pp->loc, "probe point '%s': wildcards, {alternatives}, '?', '!' and 'if' "
+					  "are not supported yet", text);
+				free(text);
+			}
+		}
+		ast_walk_stmt(p->body, &v);
 	}
 }
 
@@ -751,6 +865,9 @@ int elaborate(Session *s)
 	Elab el = { .s = s, .prog = &s->prog };
 	Program *prog = &s->prog;
 
+	check_supported(&el);
+	if (el.errors)
+		return el.errors;
 	check_declarations(&el);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];

@@ -58,6 +58,46 @@ int kernel_setup(Session *s, const char *r_arg, int need_tree)
 	return 0;
 }
 
+/* ---- kernel configuration, loaded once ---- */
+
+static char *config_text;       /* "CONFIG_X=y\n..." */
+
+const char *kernel_config_value(void *session, const char *name)
+{
+	Session *s = session;
+	static char value[256];
+	size_t n = strlen(name);
+
+	if (!config_text) {
+		char *path = path_join(s->kbuild_dir, "include/config/auto.conf");
+		config_text = read_file(path, NULL);
+		free(path);
+		if (!config_text) {
+			path = path_join(s->kbuild_dir, ".config");
+			config_text = read_file(path, NULL);
+			free(path);
+		}
+		if (!config_text)
+			config_text = xstrdup("");
+	}
+	for (const char *line = config_text; *line; ) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		if (len > n && !strncmp(line, name, n) && line[n] == '=') {
+			const char *v = line + n + 1;
+			size_t vlen = len - n - 1;
+			if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {
+				v++;
+				vlen -= 2;
+			}
+			snprintf(value, sizeof value, "%.*s", (int)vlen, v);
+			return value;
+		}
+		line += len + (eol != NULL);
+	}
+	return NULL;
+}
+
 /* ---- symbol table, loaded once ---- */
 
 static char **symbols;

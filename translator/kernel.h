@@ -9,6 +9,10 @@
  * a one-line error when the build tree is needed (need_tree) and missing. */
 int kernel_setup(Session *s, const char *r_arg, int need_tree);
 
+/* CONFIG_NAME's setting in the target's build tree ("y", "m", "250", a
+ * string without quotes), or NULL when unset.  session is a Session*. */
+const char *kernel_config_value(void *session, const char *name);
+
 /* 1 = the kernel has this symbol, 0 = it does not, -1 = cannot tell here
  * (no symbol table for the target kernel on this machine). */
 int kernel_symbol_known(Session *s, const char *name);

@@ -6,6 +6,7 @@
 #include "parse.h"
 #include "translate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #define STAP_VERSION "0.1"
+#define STAP_COMPAT_VERSION "5.1"   /* the SystemTap language version scripts see (systemtap_v) */
 
 static Session session;
 static char *tmp_to_remove;
@@ -82,6 +84,11 @@ static void timer_report(const PassTimer *t, const char *what)
 		now_ms() - t->real);
 }
 
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int valid_module_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -119,6 +126,58 @@ static SourceFile *load_script(void)
 		return NULL;
 	}
 	return source_new(session.script_file, text, len);
+}
+
+/* What %( conditions and $1 / @1 see. */
+static void set_preprocessor_env(void)
+{
+	static PreprocEnv env;
+	static char kernel_v[64];
+
+	snprintf(kernel_v, sizeof kernel_v, "%.*s", (int)strcspn(session.kver, "-"), session.kver);
+	env.kernel_v = kernel_v;
+	env.kernel_vr = session.kver;
+	env.arch = "x86_64";
+	env.runtime = "kernel";
+	env.systemtap_v = STAP_COMPAT_VERSION;
+	env.privilege = "stapdev";
+	env.guru_mode = session.guru;
+	env.config = kernel_config_value;
+	env.config_data = &session;
+	env.argc = session.script_args.len;
+	env.argv = (char **)session.script_args.items;
+	parse_set_env(&env);
+}
+
+/* @define macros of the library: every .stpm file in the tapset directory. */
+static int load_macro_libraries(void)
+{
+	DIR *d = opendir(session.tapset_dir);
+	struct dirent *e;
+	int errors = 0;
+	PtrVec names = { 0 };
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".stpm"))
+			vec_push(&names, xstrdup(e->d_name));
+	}
+	closedir(d);
+	qsort(names.items, (size_t)names.len, sizeof(char *), compare_names);
+	for (int i = 0; i < names.len; i++) {
+		char *path = path_join(session.tapset_dir, names.items[i]);
+		size_t len;
+		char *text = read_file(path, &len);
+		if (!text) {
+			diag_plain("error", "cannot read macro library '%s': %s", path, strerror(errno));
+			errors++;
+			continue;
+		}
+		errors += parse_macro_library(source_new(path, text, len));
+	}
+	return errors;
 }
 
 static int finish(int rc)
@@ -246,8 +305,13 @@ int main(int argc, char **argv)
 		vec_push(&session.script_args, argv[optind]);
 	locate_installation();
 
-	/* pass 1 */
+	/* pass 1: conditionals need the target kernel, so find it first */
+	if (kernel_setup(&session, r_arg, 0) != 0)
+		return 1;
+	set_preprocessor_env();
 	t = timer_start();
+	if (load_macro_libraries() > 0)
+		return 1;
 	file = load_script();
 	if (!file)
 		return 1;
@@ -260,7 +324,7 @@ int main(int argc, char **argv)
 		fputs(out.data, stdout);
 		return 0;
 	}
-	if (kernel_setup(&session, r_arg, session.last_pass >= 3) != 0)
+	if (session.last_pass >= 3 && kernel_setup(&session, r_arg, 1) != 0)
 		return 1;
 
 	/* pass 2 */

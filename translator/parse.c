@@ -1,33 +1,81 @@
-/* parse.c - runs the flex scanner and bison parser over one source file.
- * Used by the driver (main.c) for the script and, later, tapset files. */
+/* parse.c - pass 1 driver: runs the flex scanner, the preprocessor and the
+ * bison parser over a file.  Used by main.c for scripts and macro libraries. */
 #include "parse.h"
 #include "parser.h"
 
 typedef void *yyscan_t;
-int stp_yylex_init_extra(ParseCtx *extra, yyscan_t *scanner);
-int stp_yylex_destroy(yyscan_t scanner);
-void *stp_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
+int stp_rawlex_init_extra(ParseCtx *extra, yyscan_t *scanner);
+int stp_rawlex_destroy(yyscan_t scanner);
+void *stp_raw_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 int stp_yyparse(void *scanner, ParseCtx *ctx);
+Preproc *preproc_new(ParseCtx *ctx, int defs_only);
+int preproc_definitions(Preproc *pp);
 
-int parse_source(SourceFile *file, Program *prog)
+int parse_big_number_marker(void);
+
+/* 9223372036854775808 is only valid right after a minus (the grammar folds
+ * that case): any left is out of range. */
+static int report_big_number(Expr *e, void *ctx)
+{
+	if (e->kind == EX_NUMBER && e->op == parse_big_number_marker()) {
+		diag_at(e->loc, "parse error", "number out of range");
+		e->op = 0;
+		(*(int *)ctx)++;
+	}
+	return 0;
+}
+
+static int check_numbers(Program *prog)
+{
+	int errors = 0;
+	AstVisitor v = { NULL, report_big_number, &errors };
+
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		ast_walk_stmt(p->body, &v);
+		for (int j = 0; j < p->points.len; j++)
+			ast_walk_expr(((ProbePoint *)p->points.items[j])->cond, &v);
+	}
+	for (int i = 0; i < prog->functions.len; i++)
+		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
+	return errors;
+}
+
+static int run(SourceFile *file, Program *prog, int defs_only)
 {
 	ParseCtx ctx = { .file = file, .prog = prog };
 	yyscan_t scanner;
-	const char *text = file->text;
-	int len = (int)file->len;
 
-	vec_push(&prog->files, file);
-	/* a "#!" first line is a comment like any other "#" line */
-	if (stp_yylex_init_extra(&ctx, &scanner) != 0) {
+	if (stp_rawlex_init_extra(&ctx, &scanner) != 0) {
 		diag_plain("error", "cannot initialize the scanner");
 		return 1;
 	}
 	ctx.scanner = scanner;
-	stp_yy_scan_bytes(text, len, scanner);
-	if (stp_yyparse(scanner, &ctx) != 0 && ctx.errors == 0) {
+	ctx.pp = preproc_new(&ctx, defs_only);
+	sb_init(&ctx.embedded);
+	/* a "#!" first line is a comment like any other "#" line */
+	stp_raw_scan_bytes(file->text, (int)file->len, scanner);
+	if (defs_only)
+		preproc_definitions(ctx.pp);
+	else if (stp_yyparse(scanner, &ctx) != 0 && ctx.errors == 0) {
 		diag_plain("error", "%s: cannot parse", file->name);
 		ctx.errors++;
 	}
-	stp_yylex_destroy(scanner);
+	stp_rawlex_destroy(scanner);
+	sb_free(&ctx.embedded);
+	if (!defs_only)
+		ctx.errors += check_numbers(prog);
 	return ctx.errors;
+}
+
+int parse_source(SourceFile *file, Program *prog)
+{
+	vec_push(&prog->files, file);
+	return run(file, prog, 0);
+}
+
+int parse_macro_library(SourceFile *file)
+{
+	Program unused = { 0 };
+	return run(file, &unused, 1);
 }

@@ -1,18 +1,51 @@
 /* parse.h - pass 1 entry point: turns a source file into syntax tree nodes
- * appended to a Program.  Shared by the bison grammar and the flex lexer. */
+ * appended to a Program.  Shared by the grammar, the lexer and the preprocessor. */
 #ifndef STAP_PARSE_H
 #define STAP_PARSE_H
 
 #include "ast.h"
 
+/* What %( conditions and $1/@1 see; set once by the driver (parse_set_env). */
+typedef struct PreprocEnv {
+	const char *kernel_v;        /* "6.1.0" */
+	const char *kernel_vr;       /* "6.1.0-26-amd64" */
+	const char *arch;            /* "x86_64" */
+	const char *runtime;         /* "kernel" */
+	const char *systemtap_v;     /* the SystemTap version we are compatible with */
+	const char *privilege;       /* "stapdev", "stapsys" or "stapusr" */
+	int guru_mode;
+	/* CONFIG_FOO's value ("y", "m", a number or string), NULL when unset */
+	const char *(*config)(void *data, const char *name);
+	void *config_data;
+	int argc;                    /* script arguments $1..$argc */
+	char **argv;
+} PreprocEnv;
+
+typedef struct Preproc Preproc;
+
 typedef struct ParseCtx {
 	SourceFile *file;
 	Program *prog;
-	void *scanner;          /* flex reentrant scanner */
+	void *scanner;               /* flex reentrant scanner */
+	Preproc *pp;                 /* token filter state (preprocess.c) */
 	int errors;
-	char last_text[48];      /* text of the last token, for messages */
-	int open_line, open_col; /* where an unterminated construct began */
+	int in_function;
+	int skipping;                /* inside a %( branch not taken: no lexer diagnostics */             /* parsing a function body ('return' allowed) */
+	char last_text[48];          /* text of the last token given to the grammar */
+	int open_line, open_col;     /* where an unterminated construct began */
+	StrBuf embedded;             /* text of the %{ ... %} being scanned */
+	/* the foreach head being parsed (the grammar's sub-rules fill it) */
+	PtrVec foreach_keys;
+	int foreach_bracketed;
+	Expr *foreach_value;
+	int foreach_sort_on, foreach_sort_dir;
+	char *foreach_agg;
 } ParseCtx;
+
+void parse_set_env(const PreprocEnv *env);
+
+/* Reads @define macros from a library file (.stpm); returns the error count. */
+int parse_macro_library(SourceFile *file);
 
 /* Parses one file into prog; returns the number of errors reported. */
 int parse_source(SourceFile *file, Program *prog);

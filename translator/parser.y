@@ -1,5 +1,5 @@
-/* parser.y - the bison grammar of the script language (pass 1): probes,
- * globals, functions, statements and expressions into the syntax tree. */
+/* parser.y - the bison grammar of the script language (pass 1): probes and
+ * aliases, globals, functions, embedded C, statements and expressions. */
 %define api.pure full
 %define api.prefix {stp_yy}
 %define parse.error custom
@@ -21,6 +21,22 @@ static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const ch
 
 #define LOC(l) parse_loc(ctx, (l).first_line, (l).first_column)
 
+static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+	StrBuf sb;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	diag_at(loc, "parse error", "%s", sb.data);
+	sb_free(&sb);
+	ctx->errors++;
+}
+
 static Expr *mk_binary(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *a, Expr *b)
 {
 	Expr *e = expr_new(EX_BINARY, LOC(l));
@@ -40,15 +56,14 @@ static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, int op, Expr 
 
 static int is_lvalue(const Expr *e)
 {
-	return e->kind == EX_IDENT || e->kind == EX_INDEX;
+	return e->kind == EX_IDENT || e->kind == EX_INDEX || e->kind == EX_TARGET ||
+	       (e->kind == EX_AT && (!strcmp(e->str, "cast") || !strcmp(e->str, "var")));
 }
 
 static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *lhs, Expr *rhs)
 {
-	if (!is_lvalue(lhs)) {
-		diag_at(lhs->loc, "parse error", "expected a variable or array element on the left of the assignment");
-		ctx->errors++;
-	}
+	if (!is_lvalue(lhs))
+		syntax_error(ctx, lhs->loc, "expected a variable or array element on the left of the assignment");
 	Expr *e = mk_unary(ctx, l, EX_ASSIGN, op, lhs);
 	e->right = rhs;
 	return e;
@@ -56,19 +71,159 @@ static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *lhs, Expr *rh
 
 static Expr *mk_incdec(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *x, int postfix)
 {
-	if (!is_lvalue(x)) {
-		diag_at(x->loc, "parse error", "expected a variable or array element as operand of '%s'",
-			op == INC ? "++" : "--");
-		ctx->errors++;
-	}
+	if (!is_lvalue(x))
+		syntax_error(ctx, x->loc, "expected a variable or array element as operand of '%s'",
+			     op == INC ? "++" : "--");
 	Expr *e = mk_unary(ctx, l, EX_INCDEC, op, x);
 	e->postfix = postfix;
 	return e;
 }
 
+static Expr *mk_number(ParseCtx *ctx, STP_YYLTYPE l, int64_t v)
+{
+	Expr *e = expr_new(EX_NUMBER, LOC(l));
+	e->num = v;
+	return e;
+}
+
+static Expr *mk_ident(ParseCtx *ctx, STP_YYLTYPE l, char *name)
+{
+	Expr *e = expr_new(EX_IDENT, LOC(l));
+	e->str = name;
+	return e;
+}
+
+/* s =~ "regex": the pattern is compiled at translate time, so it must be a literal. */
+static Expr *mk_regex(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *s, Expr *re)
+{
+	if (re->kind != EX_STRING)
+		syntax_error(ctx, re->loc, "the right side of '%s' must be a literal string (a regular expression)",
+			     op == MATCH ? "=~" : "!~");
+	return mk_binary(ctx, l, op, s, re);
+}
+
 static PtrVec *vec_new(void)
 {
 	return xcalloc(1, sizeof(PtrVec));
+}
+
+static ChainItem *chain_item(ParseCtx *ctx, STP_YYLTYPE l, ChainKind kind, char *name, Expr *index)
+{
+	ChainItem *c = xcalloc(1, sizeof *c);
+	c->kind = kind;
+	c->name = name;
+	c->index = index;
+	c->loc = LOC(l);
+	return c;
+}
+
+/* Checks the arguments of @cast, @defined ... as far as pass 1 can. */
+static Expr *mk_at(ParseCtx *ctx, STP_YYLTYPE l, char *name, PtrVec *args)
+{
+	static const struct { const char *name; int min, max; } ops[] = {
+		{ "cast", 2, 3 }, { "defined", 1, 1 }, { "choose_defined", 2, 2 }, { "entry", 1, 1 },
+		{ "var", 1, 2 }, { "count", 1, 1 }, { "sum", 1, 1 }, { "min", 1, 1 }, { "max", 1, 1 },
+		{ "avg", 1, 1 }, { "variance", 1, 2 }, { "hist_log", 1, 1 }, { "hist_linear", 4, 4 },
+		{ "kregister", 1, 1 }, { "uregister", 1, 1 }, { "module", 0, 1 }, { "const", 1, 1 },
+		{ "probewrite", 1, 1 }, { "perf", 1, 1 },
+	};
+	Expr *e = expr_new(EX_AT, LOC(l));
+	size_t i;
+
+	e->str = name;
+	e->args = *args;
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (strcmp(ops[i].name, name))
+			continue;
+		if (args->len < ops[i].min || args->len > ops[i].max) {
+			if (ops[i].min == ops[i].max)
+				syntax_error(ctx, e->loc, "@%s takes %d argument%s, not %d", name, ops[i].min,
+					     ops[i].min == 1 ? "" : "s", args->len);
+			else
+				syntax_error(ctx, e->loc, "@%s takes %d to %d arguments, not %d", name, ops[i].min,
+					     ops[i].max, args->len);
+		}
+		break;
+	}
+	if (i == sizeof ops / sizeof ops[0])
+		syntax_error(ctx, e->loc, "unknown operator or macro '@%s'", name);
+	if (!strcmp(name, "hist_linear")) {
+		for (int a = 1; a < args->len; a++) {
+			Expr *n = args->items[a];
+			if (n->kind != EX_NUMBER)
+				syntax_error(ctx, n->loc, "@hist_linear takes literal numbers for low, high and width");
+		}
+	}
+	if (!strcmp(name, "cast") || !strcmp(name, "var")) {
+		for (int a = !strcmp(name, "cast"); a < args->len; a++) {
+			Expr *s = args->items[a];
+			if (s->kind != EX_STRING)
+				syntax_error(ctx, s->loc, "@%s expects a literal string here", name);
+		}
+	}
+	return e;
+}
+
+/* Components of a probe point name must touch: "syscall.*stat" is one, "a * b" is not. */
+static int adjacent(STP_YYLTYPE a, STP_YYLTYPE b)
+{
+	return a.last_line == b.first_line && a.last_column == b.first_column;
+}
+
+/* probe NAME = ...: one plain name, no ?, ! or if. */
+static void check_alias_names(ParseCtx *ctx, PtrVec *names)
+{
+	ProbePoint *pp = names->items[0];
+	if (names->len > 1) {
+		pp = names->items[1];
+		syntax_error(ctx, pp->loc, "a probe alias defines one name: expected '=' or '+=' before this point");
+		return;
+	}
+	if (pp->optional || pp->sufficient || pp->cond)
+		syntax_error(ctx, pp->loc, "a probe alias name cannot be optional ('?'), sufficient ('!') or "
+			     "conditional ('if')");
+}
+
+/* Adds a ->member, [index] or $ step after a value: onto the chain of a
+ * target variable, @cast or @var, or around any other value (autocast). */
+static Expr *add_chain(ParseCtx *ctx, Expr *base, ChainItem *item)
+{
+	Expr *e = base;
+	ChainItem *last = base->chain.len ? base->chain.items[base->chain.len - 1] : NULL;
+
+	if (last && last->kind == CH_PRETTY)
+		syntax_error(ctx, item->loc, "nothing can follow the pretty-print '%s'", last->name);
+	if (base->kind != EX_TARGET && base->kind != EX_AT && base->kind != EX_AUTOCAST) {
+		e = expr_new(EX_AUTOCAST, base->loc);
+		e->left = base;
+	}
+	vec_push(&e->chain, item);
+	return e;
+}
+
+/* Parameters named once, a positive priority; the body that follows is a function's. */
+static void check_function_head(ParseCtx *ctx, Function *f, STP_YYLTYPE prio)
+{
+	for (int i = 0; i < f->params.len; i++) {
+		Symbol *p = f->params.items[i];
+		for (int j = 0; j < i; j++)
+			if (!strcmp(((Symbol *)f->params.items[j])->name, p->name))
+				syntax_error(ctx, p->loc, "duplicate parameter '%s' of function '%s'", p->name, f->name);
+	}
+	if (f->has_priority && f->priority <= 0)
+		syntax_error(ctx, LOC(prio), "a function priority must be a positive number");
+	vec_push(&ctx->prog->functions, f);
+	ctx->in_function = 1;
+}
+
+static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
+{
+	if (!strcmp(name, "long"))
+		return TY_LONG;
+	if (!strcmp(name, "string"))
+		return TY_STRING;
+	syntax_error(ctx, LOC(l), "unknown type '%s' (expected long or string)", name);
+	return TY_UNKNOWN;
 }
 }
 
@@ -80,48 +235,64 @@ static PtrVec *vec_new(void)
 	PtrVec *vec;
 	ProbePoint *pp;
 	ProbePointComponent *ppc;
+	Symbol *sym;
+	Function *fn;
+	Probe *probe;
 }
 
-%token PROBE "probe" GLOBAL "global" FUNCTION "function"
+%token PROBE "probe" GLOBAL "global" PRIVATE "private" FUNCTION "function"
 %token IF "if" ELSE "else" WHILE "while" FOR "for" FOREACH "foreach" IN "in"
 %token BREAK "break" CONTINUE "continue" NEXT "next" RETURN "return" DELETE "delete"
-%token <str> IDENT "identifier" STRING "string"
-%token <num> NUMBER "number"
-%token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||" SHL "<<" SHR ">>"
-%token INC "++" DEC "--"
+%token TRY "try" CATCH "catch"
+%token <str> IDENT "identifier" STRING "string" TARGET "target variable" AT_NAME "@operator"
+%token <str> PRETTY "'$'" EMBEDDED_C "embedded C"
+%token <num> NUMBER "number" BIG_NUMBER "9223372036854775808"
+%token <num> ARG_NUMBER "$N" ARG_STRING "@N"
+%token ARGC_NUMBER "$#" ARGC_STRING "@#"
+%token PP_IF "%(" PP_THEN "%?" PP_ELSE "%:" PP_END "%)"
+%token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||" SHL "<<" SHR ">>" USHR ">>>"
+%token INC "++" DEC "--" ARROW "->" MATCH "=~" NOMATCH "!~"
 %token ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*=" DIV_ASSIGN "/=" MOD_ASSIGN "%="
 %token CAT_ASSIGN ".=" AND_ASSIGN "&=" OR_ASSIGN "|=" XOR_ASSIGN "^=" SHL_ASSIGN "<<=" SHR_ASSIGN ">>="
+%token AGG_ASSIGN "<<<"
 %token ERROR_TOKEN "invalid token"
 
-%type <expr> expr opt_expr primary literal
-%type <stmt> stmt simple_stmt block else_part
-%type <vec> stmts args opt_args foreach_keys probe_points params opt_params
-%type <pp> probe_point
+%type <expr> expr opt_expr primary literal postfix
+%type <stmt> stmt simple_stmt block else_part catch_part foreach_head
+%type <num> foreach_sort
+%type <vec> opt_slice index_args
+%type <expr> index_arg
+%type <str> member_name
+%type <vec> stmts args opt_args probe_points params opt_params alternatives
+%type <pp> probe_point point_path
 %type <ppc> component
-%type <str> component_name
+%type <str> name_piece component_name
+%type <sym> global_decl param
+%type <fn> function_head
+%type <num> sort_mark opt_priority
 
-%right '=' ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN CAT_ASSIGN AND_ASSIGN OR_ASSIGN XOR_ASSIGN SHL_ASSIGN SHR_ASSIGN
+%right '=' ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN CAT_ASSIGN AND_ASSIGN OR_ASSIGN XOR_ASSIGN SHL_ASSIGN SHR_ASSIGN AGG_ASSIGN
 %right '?' ':'
 %left OROR
 %left ANDAND
 %left '|'
 %left '^'
 %left '&'
-%left EQ NE
-%left '<' '>' LE GE
 %precedence IN
-%left SHL SHR
-%left '+' '-' '.'
+%left EQ NE MATCH NOMATCH '<' '>' LE GE
+%left SHL SHR USHR
+%left '.'
+%left '+' '-'
 %left '*' '/' '%'
 %right UNARY INC DEC '!' '~'
 
-
 /* Statements need no separators, so "a = b -c" or "return -1" could end
- * early: the grammar reads on (shift) as SystemTap does.  All 27 conflicts
- * are of that kind: an expression or "return" followed by a token that can
- * continue it or start a new statement (- + ! ~ ++ -- ( [ literal name),
- * and a simple statement followed by the optional ";" that may end it. */
-%expect 27
+ * early: the grammar reads on (shift) as SystemTap does.  All these
+ * conflicts are of that kind: an expression or "return" followed by a token
+ * that can continue it or start a new statement (- + ! ~ & ++ -- ( [ literal
+ * name target @op embedded-C), and a simple statement followed by the
+ * optional ";" that may end it, and the dangling else (bound to the nearest if). */
+%expect 37
 
 %%
 
@@ -138,58 +309,144 @@ toplevel:
 		p->loc = LOC(@1);
 		vec_push(&ctx->prog->probes, p);
 	  }
-	| GLOBAL global_decls opt_semi
-	| FUNCTION IDENT '(' opt_params ')' block {
-		Function *f = xcalloc(1, sizeof *f);
-		f->name = $2;
-		f->loc = LOC(@2);
-		f->params = *$4;
-		f->body = $6;
-		vec_push(&ctx->prog->functions, f);
+	| PROBE probe_points '=' probe_points block {
+		Probe *p = xcalloc(1, sizeof *p);
+		check_alias_names(ctx, $2);
+		p->alias = ALIAS_PROLOGUE;
+		p->alias_names = *$2;
+		p->points = *$4;
+		p->body = $5;
+		p->loc = LOC(@1);
+		vec_push(&ctx->prog->probes, p);
 	  }
-	| error '}'
+	| PROBE probe_points ADD_ASSIGN probe_points block {
+		Probe *p = xcalloc(1, sizeof *p);
+		check_alias_names(ctx, $2);
+		p->alias = ALIAS_EPILOGUE;
+		p->alias_names = *$2;
+		p->points = *$4;
+		p->body = $5;
+		p->loc = LOC(@1);
+		vec_push(&ctx->prog->probes, p);
+	  }
+	| GLOBAL global_decls opt_semi
+	| PRIVATE GLOBAL private_global_decls opt_semi
+	| PRIVATE private_global_decls opt_semi
+	| function_head block { $1->body = $2; ctx->in_function = 0; }
+	| function_head EMBEDDED_C { $1->embedded = $2; ctx->in_function = 0; }
+	| PRIVATE function_head block { $2->body = $3; $2->is_private = 1; ctx->in_function = 0; }
+	| PRIVATE function_head EMBEDDED_C { $2->embedded = $3; $2->is_private = 1; ctx->in_function = 0; }
+	| EMBEDDED_C {
+		Expr *e = expr_new(EX_EMBEDDED, LOC(@1));
+		e->str = $1;
+		vec_push(&ctx->prog->embedded, e);
+	  }
+	| error '}' { yyerrok; }
+	| error ';' { yyerrok; }
 	;
 
 opt_semi: %empty | ';' ;
 
 global_decls:
-	  global_decl
-	| global_decls ',' global_decl
+	  global_decl { vec_push(&ctx->prog->globals, $1); }
+	| global_decls ',' global_decl { vec_push(&ctx->prog->globals, $3); }
 	;
 
+private_global_decls:
+	  global_decl { $1->is_private = 1; vec_push(&ctx->prog->globals, $1); }
+	| private_global_decls ',' global_decl { $3->is_private = 1; vec_push(&ctx->prog->globals, $3); }
+	;
+
+/* NAME, NAME%, NAME[N], NAME%[N], NAME[N]%, NAME[], NAME = literal */
 global_decl:
-	  IDENT {
-		vec_push(&ctx->prog->globals, symbol_new($1, SYM_GLOBAL, LOC(@1)));
+	  IDENT { $$ = symbol_new($1, SYM_GLOBAL, LOC(@1)); }
+	| global_decl '%' {
+		$$ = $1;
+		if ($$->wrap)
+			syntax_error(ctx, LOC(@2), "'%%' given twice for '%s'", $$->name);
+		else if ($$->is_array == 1)
+			syntax_error(ctx, LOC(@2), "the wrap flag comes before the size: %s%%[N], saw '%%' after it",
+				     $$->name);
+		$$->wrap = 1;
+		$$->is_array = 1;
 	  }
-	| IDENT '=' literal {
-		Symbol *s = symbol_new($1, SYM_GLOBAL, LOC(@1));
-		s->init = $3;
-		s->is_array = 0;
-		vec_push(&ctx->prog->globals, s);
+	| global_decl '[' ']' {
+		$$ = $1;
+		$$->is_array = 1;
 	  }
-	| IDENT '[' NUMBER ']' {
-		Symbol *s = symbol_new($1, SYM_GLOBAL, LOC(@1));
-		s->is_array = 1;
-		s->max_entries = $3;
-		if ($3 <= 0) {
-			diag_at(LOC(@3), "parse error", "array size must be positive");
-			ctx->errors++;
-		}
-		vec_push(&ctx->prog->globals, s);
+	| global_decl '[' NUMBER ']' {
+		$$ = $1;
+		$$->is_array = 1;
+		if ($3 <= 0)
+			syntax_error(ctx, LOC(@3), "array size must be positive");
+		if ($$->max_entries)
+			syntax_error(ctx, LOC(@2), "array size given twice for '%s'", $$->name);
+		$$->max_entries = $3;
+	  }
+	| global_decl '=' literal {
+		$$ = $1;
+		if ($$->is_array == 1 || $$->init)
+			syntax_error(ctx, LOC(@2), "only a scalar global can have an initial value");
+		$$->init = $3;
+		$$->is_array = 0;
 	  }
 	;
 
 literal:
-	  NUMBER { $$ = expr_new(EX_NUMBER, LOC(@1)); $$->num = $1; }
-	| '-' NUMBER { $$ = expr_new(EX_NUMBER, LOC(@1)); $$->num = (int64_t)(0 - (uint64_t)$2); }
+	  NUMBER { $$ = mk_number(ctx, @1, $1); }
+	| '-' NUMBER { $$ = mk_number(ctx, @1, (int64_t)(0 - (uint64_t)$2)); }
+	| '-' BIG_NUMBER { $$ = mk_number(ctx, @1, INT64_MIN); }
+	| BIG_NUMBER {
+		syntax_error(ctx, LOC(@1), "number out of range");
+		$$ = mk_number(ctx, @1, 0);
+	  }
 	| STRING { $$ = expr_new(EX_STRING, LOC(@1)); $$->str = $1; }
+	;
+
+function_head:
+	  FUNCTION IDENT '(' opt_params ')' opt_priority {
+		$$ = xcalloc(1, sizeof *$$);
+		$$->name = $2;
+		$$->loc = LOC(@2);
+		$$->params = *$4;
+		$$->priority = $6;
+		$$->has_priority = @6.first_line != @6.last_line || @6.first_column != @6.last_column;
+		check_function_head(ctx, $$, @6);
+	  }
+	| FUNCTION IDENT ':' IDENT '(' opt_params ')' opt_priority {
+		$$ = xcalloc(1, sizeof *$$);
+		$$->name = $2;
+		$$->loc = LOC(@2);
+		$$->ret = type_from_name(ctx, @4, $4);
+		$$->declared_ret = 1;
+		$$->params = *$6;
+		$$->priority = $8;
+		$$->has_priority = @8.first_line != @8.last_line || @8.first_column != @8.last_column;
+		check_function_head(ctx, $$, @8);
+	  }
+	;
+
+opt_priority:
+	  %empty { $$ = 0; }
+	| ':' NUMBER { $$ = $2; }
+	| ':' '-' NUMBER { $$ = -$3; }
 	;
 
 opt_params: %empty { $$ = vec_new(); } | params ;
 params:
-	  IDENT { $$ = vec_new(); vec_push($$, symbol_new($1, SYM_PARAM, LOC(@1))); }
-	| params ',' IDENT { $$ = $1; vec_push($$, symbol_new($3, SYM_PARAM, LOC(@3))); }
+	  param { $$ = vec_new(); vec_push($$, $1); }
+	| params ',' param { $$ = $1; vec_push($$, $3); }
 	;
+param:
+	  IDENT { $$ = symbol_new($1, SYM_PARAM, LOC(@1)); }
+	| IDENT ':' IDENT {
+		$$ = symbol_new($1, SYM_PARAM, LOC(@1));
+		$$->type = type_from_name(ctx, @3, $3);
+		$$->declared_type = 1;
+	  }
+	;
+
+/* ---- probe points ---- */
 
 probe_points:
 	  probe_point { $$ = vec_new(); vec_push($$, $1); }
@@ -197,12 +454,50 @@ probe_points:
 	;
 
 probe_point:
+	  point_path
+	| probe_point '?' {
+		$$ = $1;
+		if ($$->optional || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '?': the probe point is already optional or conditional");
+		$$->optional = 1;
+	  }
+	| probe_point '!' {
+		$$ = $1;
+		if ($$->sufficient || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '!': the probe point is already sufficient or conditional");
+		$$->sufficient = 1;
+	  }
+	| probe_point IF '(' expr ')' {
+		$$ = $1;
+		if ($$->cond)
+			syntax_error(ctx, LOC(@2), "a probe point takes one 'if' condition");
+		$$->cond = $4;
+	  }
+	;
+
+point_path:
 	  component {
 		$$ = xcalloc(1, sizeof *$$);
 		$$->loc = $1->loc;
 		vec_push(&$$->components, $1);
 	  }
-	| probe_point '.' component { $$ = $1; vec_push(&$$->components, $3); }
+	| point_path '.' component {
+		ProbePointComponent *prev = $1->components.items[$1->components.len - 1];
+		for (int i = 0; i < prev->alts.len; i++) {
+			ProbePoint *alt = prev->alts.items[i];
+			if (alt->optional || alt->sufficient || alt->cond)
+				syntax_error(ctx, alt->loc, "'?', '!' and 'if' belong at the end of a whole probe point, "
+					     "not inside a {...} followed by more components");
+		}
+		$$ = $1;
+		vec_push(&$$->components, $3);
+	  }
+	;
+
+/* each alternative may end with ?, ! or if (...) when nothing follows the group */
+alternatives:
+	  probe_point { $$ = vec_new(); vec_push($$, $1); }
+	| alternatives ',' probe_point { $$ = $1; vec_push($$, $3); }
 	;
 
 component:
@@ -217,17 +512,42 @@ component:
 		$$->arg = $3;
 		$$->loc = LOC(@1);
 	  }
+	| '{' alternatives '}' {
+		$$ = xcalloc(1, sizeof *$$);
+		$$->alts = *$2;
+		$$->loc = LOC(@1);
+	  }
 	;
 
-/* probe point components may reuse keyword spellings, e.g. ".return" */
+/* a name with wildcards: "function", "*", "**", "*stat", "sys_*_at" */
 component_name:
+	  name_piece
+	| component_name name_piece {
+		if (!adjacent(@1, @2))
+			syntax_error(ctx, LOC(@2), "expected '.', '(' or the end of the probe point, saw '%s'", $2);
+		$$ = xasprintf("%s%s", $1, $2);
+	  }
+	;
+
+/* keywords may name components, e.g. kernel.function("f").return */
+name_piece:
 	  IDENT
+	| '*' { $$ = xstrdup("*"); }
 	| RETURN { $$ = xstrdup("return"); }
 	| FUNCTION { $$ = xstrdup("function"); }
 	;
 
+/* ---- statements ---- */
+
 block:
 	  '{' stmts '}' {
+		$$ = stmt_new(ST_BLOCK, LOC(@1));
+		$$->body = *$2;
+	  }
+	| '{' stmts error '}' {
+		/* resume after the block with the error; no yyerrok: a '}' of a
+		 * nested block may have closed it early, and the stray '}' that
+		 * follows should not be reported as a second error */
 		$$ = stmt_new(ST_BLOCK, LOC(@1));
 		$$->body = *$2;
 	  }
@@ -236,7 +556,7 @@ block:
 stmts:
 	  %empty { $$ = vec_new(); }
 	| stmts stmt { $$ = $1; vec_push($$, $2); }
-	| stmts error { $$ = $1; }
+	| stmts error ';' { yyerrok; $$ = $1; }
 	;
 
 stmt:
@@ -262,13 +582,130 @@ stmt:
 		$$->step = $7;
 		$$->then = $9;
 	  }
-	| FOREACH '(' foreach_keys IN IDENT ')' stmt {
-		$$ = stmt_new(ST_FOREACH, LOC(@1));
-		$$->keys = *$3;
-		$$->array = expr_new(EX_IDENT, LOC(@5));
-		$$->array->str = $5;
-		$$->then = $7;
+	| foreach_head ')' stmt { $$ = $1; $$->then = $3; }
+	| foreach_head IDENT expr ')' stmt {
+		$$ = $1;
+		if (strcmp($2, "limit"))
+			syntax_error(ctx, LOC(@2), "expected 'limit' or ')', saw identifier '%s'", $2);
+		$$->limit = $3;
+		$$->then = $5;
 	  }
+	| TRY block catch_part {
+		$$ = $3;
+		$$->then = $2;
+	  }
+	;
+
+catch_part:
+	  CATCH block { $$ = stmt_new(ST_TRY, LOC(@1)); $$->els = $2; }
+	| CATCH '(' IDENT ')' block {
+		$$ = stmt_new(ST_TRY, LOC(@1));
+		$$->catch_var = mk_ident(ctx, @3, $3);
+		$$->els = $5;
+	  }
+	;
+
+/* foreach (k in a), ([k1, k2+] in a), (v = k in a-), (v = [k1, k2] in a[*, 1] @sum+) */
+foreach_head:
+	  FOREACH '(' foreach_vars IN AT_NAME '(' opt_args ')' {
+		$$ = stmt_new(ST_FOREACH, LOC(@1));
+		$$->keys = ctx->foreach_keys;
+		$$->keys_bracketed = ctx->foreach_bracketed;
+		$$->value = ctx->foreach_value;
+		$$->sort_on = ctx->foreach_sort_on;
+		$$->sort_dir = ctx->foreach_sort_dir;
+		$$->array = mk_at(ctx, @5, $5, $7);   /* a histogram's buckets */
+	  }
+	| FOREACH '(' foreach_vars IN IDENT opt_slice foreach_sort {
+		$$ = stmt_new(ST_FOREACH, LOC(@1));
+		$$->keys = ctx->foreach_keys;
+		$$->keys_bracketed = ctx->foreach_bracketed;
+		$$->value = ctx->foreach_value;
+		$$->sort_on = ctx->foreach_sort_on;
+		$$->sort_dir = ctx->foreach_sort_dir;
+		$$->array = mk_ident(ctx, @5, $5);
+		if ($6)
+			$$->slice = *$6;
+		if ($7) {
+			if ($$->sort_on)
+				syntax_error(ctx, LOC(@7), "foreach takes one sort marker");
+			$$->sort_on = -1;
+			$$->sort_dir = $7 > 0 ? 1 : -1;
+			$$->sort_agg = ctx->foreach_agg;
+		}
+	  }
+	;
+
+foreach_vars:
+	  foreach_keys
+	| IDENT sort_mark '=' foreach_keys {
+		ctx->foreach_value = mk_ident(ctx, @1, $1);
+		if ($2) {
+			if (ctx->foreach_sort_on)
+				syntax_error(ctx, LOC(@2), "foreach takes one sort marker");
+			ctx->foreach_sort_on = -1;
+			ctx->foreach_sort_dir = (int)$2;
+		}
+	  }
+	;
+
+/* the key list is gathered in ctx: its sort marker position matters */
+foreach_keys:
+	  IDENT sort_mark {
+		ctx->foreach_keys = (PtrVec){ 0 };
+		ctx->foreach_bracketed = 0;
+		ctx->foreach_value = NULL;
+		ctx->foreach_sort_on = $2 ? 1 : 0;
+		ctx->foreach_sort_dir = (int)$2;
+		vec_push(&ctx->foreach_keys, mk_ident(ctx, @1, $1));
+	  }
+	| '[' bracketed_keys ']' { ctx->foreach_bracketed = 1; }
+	;
+
+bracketed_keys:
+	  IDENT sort_mark {
+		ctx->foreach_keys = (PtrVec){ 0 };
+		ctx->foreach_value = NULL;
+		ctx->foreach_sort_on = $2 ? 1 : 0;
+		ctx->foreach_sort_dir = (int)$2;
+		vec_push(&ctx->foreach_keys, mk_ident(ctx, @1, $1));
+	  }
+	| bracketed_keys ',' IDENT sort_mark {
+		vec_push(&ctx->foreach_keys, mk_ident(ctx, @3, $3));
+		if ($4) {
+			if (ctx->foreach_sort_on)
+				syntax_error(ctx, LOC(@4), "foreach takes one sort marker");
+			ctx->foreach_sort_on = ctx->foreach_keys.len;
+			ctx->foreach_sort_dir = (int)$4;
+		}
+	  }
+	;
+
+opt_slice: %empty { $$ = NULL; } | '[' index_args ']' { $$ = $2; } ;
+
+/* a sort marker on the array: a+, a-, a @sum+ ... (0 = none) */
+foreach_sort:
+	  %empty { $$ = 0; ctx->foreach_agg = NULL; }
+	| '+' { $$ = 1; ctx->foreach_agg = NULL; }
+	| '-' { $$ = -1; ctx->foreach_agg = NULL; }
+	| AT_NAME sort_mark {
+		static const char *const aggs[] = { "count", "sum", "min", "max", "avg" };
+		int known = 0;
+		for (size_t i = 0; i < sizeof aggs / sizeof aggs[0]; i++)
+			known |= !strcmp($1, aggs[i]);
+		if (!known)
+			syntax_error(ctx, LOC(@1), "expected @count, @sum, @min, @max or @avg to sort by, saw '@%s'", $1);
+		if (!$2)
+			syntax_error(ctx, LOC(@2), "expected '+' or '-' after @%s", $1);
+		$$ = $2 ? $2 : 1;
+		ctx->foreach_agg = $1;
+	  }
+	;
+
+sort_mark:
+	  %empty { $$ = 0; }
+	| '+' { $$ = 1; }
+	| '-' { $$ = -1; }
 	;
 
 simple_stmt:
@@ -276,15 +713,22 @@ simple_stmt:
 	| BREAK { $$ = stmt_new(ST_BREAK, LOC(@1)); }
 	| CONTINUE { $$ = stmt_new(ST_CONTINUE, LOC(@1)); }
 	| NEXT { $$ = stmt_new(ST_NEXT, LOC(@1)); }
-	| RETURN { $$ = stmt_new(ST_RETURN, LOC(@1)); }
-	| RETURN expr { $$ = stmt_new(ST_RETURN, LOC(@1)); $$->expr = $2; }
+	| RETURN {
+		$$ = stmt_new(ST_RETURN, LOC(@1));
+		if (!ctx->in_function)
+			syntax_error(ctx, LOC(@1), "'return' is only allowed in a function (use 'next' to leave a probe)");
+	  }
+	| RETURN expr {
+		$$ = stmt_new(ST_RETURN, LOC(@1));
+		$$->expr = $2;
+		if (!ctx->in_function)
+			syntax_error(ctx, LOC(@1), "'return' is only allowed in a function (use 'next' to leave a probe)");
+	  }
 	| DELETE expr {
 		$$ = stmt_new(ST_DELETE, LOC(@1));
 		$$->expr = $2;
-		if (!is_lvalue($2)) {
-			diag_at($2->loc, "parse error", "expected an array or array element after 'delete'");
-			ctx->errors++;
-		}
+		if ($2->kind != EX_IDENT && $2->kind != EX_INDEX)
+			syntax_error(ctx, $2->loc, "expected a variable, an array or an array element after 'delete'");
 	  }
 	;
 
@@ -293,24 +737,7 @@ else_part:
 	| ELSE stmt { $$ = $2; }
 	;
 
-foreach_keys:
-	  IDENT {
-		Expr *k = expr_new(EX_IDENT, LOC(@1));
-		k->str = $1;
-		$$ = vec_new();
-		vec_push($$, k);
-	  }
-	| '[' args ']' {
-		$$ = $2;
-		for (int i = 0; i < $$->len; i++) {
-			Expr *k = $$->items[i];
-			if (k->kind != EX_IDENT) {
-				diag_at(k->loc, "parse error", "expected a variable name as foreach key");
-				ctx->errors++;
-			}
-		}
-	  }
-	;
+/* ---- expressions ---- */
 
 opt_expr: %empty { $$ = NULL; } | expr ;
 
@@ -327,60 +754,113 @@ expr:
 	| expr XOR_ASSIGN expr { $$ = mk_assign(ctx, @2, XOR_ASSIGN, $1, $3); }
 	| expr SHL_ASSIGN expr { $$ = mk_assign(ctx, @2, SHL_ASSIGN, $1, $3); }
 	| expr SHR_ASSIGN expr { $$ = mk_assign(ctx, @2, SHR_ASSIGN, $1, $3); }
+	| expr AGG_ASSIGN expr { $$ = mk_assign(ctx, @2, AGG_ASSIGN, $1, $3); }
 	| expr '?' expr ':' expr {
 		$$ = expr_new(EX_TERNARY, LOC(@2));
 		$$->cond = $1;
 		$$->left = $3;
 		$$->right = $5;
 	  }
-	| expr OROR expr  { $$ = mk_binary(ctx, @2, OROR, $1, $3); }
-	| expr ANDAND expr { $$ = mk_binary(ctx, @2, ANDAND, $1, $3); }
-	| expr '|' expr   { $$ = mk_binary(ctx, @2, '|', $1, $3); }
-	| expr '^' expr   { $$ = mk_binary(ctx, @2, '^', $1, $3); }
-	| expr '&' expr   { $$ = mk_binary(ctx, @2, '&', $1, $3); }
-	| expr EQ expr    { $$ = mk_binary(ctx, @2, EQ, $1, $3); }
-	| expr NE expr    { $$ = mk_binary(ctx, @2, NE, $1, $3); }
-	| expr '<' expr   { $$ = mk_binary(ctx, @2, '<', $1, $3); }
-	| expr '>' expr   { $$ = mk_binary(ctx, @2, '>', $1, $3); }
-	| expr LE expr    { $$ = mk_binary(ctx, @2, LE, $1, $3); }
-	| expr GE expr    { $$ = mk_binary(ctx, @2, GE, $1, $3); }
-	| expr SHL expr   { $$ = mk_binary(ctx, @2, SHL, $1, $3); }
-	| expr SHR expr   { $$ = mk_binary(ctx, @2, SHR, $1, $3); }
-	| expr '+' expr   { $$ = mk_binary(ctx, @2, '+', $1, $3); }
-	| expr '-' expr   { $$ = mk_binary(ctx, @2, '-', $1, $3); }
-	| expr '.' expr   { $$ = mk_binary(ctx, @2, '.', $1, $3); }
-	| expr '*' expr   { $$ = mk_binary(ctx, @2, '*', $1, $3); }
-	| expr '/' expr   { $$ = mk_binary(ctx, @2, '/', $1, $3); }
-	| expr '%' expr   { $$ = mk_binary(ctx, @2, '%', $1, $3); }
-	| expr IN IDENT {
-		Expr *arr = expr_new(EX_IDENT, LOC(@3));
-		arr->str = $3;
-		$$ = mk_binary(ctx, @2, IN, $1, arr);
-	  }
-	| '[' args ']' IN IDENT {
-		Expr *keys = expr_new(EX_CALL, LOC(@1));   /* key list holder */
-		Expr *arr = expr_new(EX_IDENT, LOC(@5));
+	| expr OROR expr    { $$ = mk_binary(ctx, @2, OROR, $1, $3); }
+	| expr ANDAND expr  { $$ = mk_binary(ctx, @2, ANDAND, $1, $3); }
+	| expr '|' expr     { $$ = mk_binary(ctx, @2, '|', $1, $3); }
+	| expr '^' expr     { $$ = mk_binary(ctx, @2, '^', $1, $3); }
+	| expr '&' expr     { $$ = mk_binary(ctx, @2, '&', $1, $3); }
+	| expr EQ expr      { $$ = mk_binary(ctx, @2, EQ, $1, $3); }
+	| expr NE expr      { $$ = mk_binary(ctx, @2, NE, $1, $3); }
+	| expr MATCH expr   { $$ = mk_regex(ctx, @2, MATCH, $1, $3); }
+	| expr NOMATCH expr { $$ = mk_regex(ctx, @2, NOMATCH, $1, $3); }
+	| expr '<' expr     { $$ = mk_binary(ctx, @2, '<', $1, $3); }
+	| expr '>' expr     { $$ = mk_binary(ctx, @2, '>', $1, $3); }
+	| expr LE expr      { $$ = mk_binary(ctx, @2, LE, $1, $3); }
+	| expr GE expr      { $$ = mk_binary(ctx, @2, GE, $1, $3); }
+	| expr SHL expr     { $$ = mk_binary(ctx, @2, SHL, $1, $3); }
+	| expr SHR expr     { $$ = mk_binary(ctx, @2, SHR, $1, $3); }
+	| expr USHR expr    { $$ = mk_binary(ctx, @2, USHR, $1, $3); }
+	| expr '+' expr     { $$ = mk_binary(ctx, @2, '+', $1, $3); }
+	| expr '-' expr     { $$ = mk_binary(ctx, @2, '-', $1, $3); }
+	| expr '.' expr     { $$ = mk_binary(ctx, @2, '.', $1, $3); }
+	| expr '*' expr     { $$ = mk_binary(ctx, @2, '*', $1, $3); }
+	| expr '/' expr     { $$ = mk_binary(ctx, @2, '/', $1, $3); }
+	| expr '%' expr     { $$ = mk_binary(ctx, @2, '%', $1, $3); }
+	| expr IN IDENT     { $$ = mk_binary(ctx, @2, IN, $1, mk_ident(ctx, @3, $3)); }
+	| '[' index_args ']' IN IDENT {
+		Expr *keys = expr_new(EX_CALL, LOC(@1));   /* key list holder: str NULL */
 		keys->args = *$2;
-		keys->str = NULL;
-		arr->str = $5;
-		$$ = mk_binary(ctx, @4, IN, keys, arr);
+		$$ = mk_binary(ctx, @4, IN, keys, mk_ident(ctx, @5, $5));
 	  }
-	| '-' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, '-', $2); }
+	| '-' expr %prec UNARY {
+		if ($2->kind == EX_NUMBER) {   /* a negative literal, also -9223372036854775808 */
+			$$ = $2;
+			$$->num = (int64_t)(0 - (uint64_t)$2->num);
+			$$->op = 0;
+			$$->loc = LOC(@1);
+		} else {
+			$$ = mk_unary(ctx, @1, EX_UNARY, '-', $2);
+		}
+	  }
 	| '+' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, '+', $2); }
-	| '!' expr           { $$ = mk_unary(ctx, @1, EX_UNARY, '!', $2); }
-	| '~' expr           { $$ = mk_unary(ctx, @1, EX_UNARY, '~', $2); }
-	| INC expr           { $$ = mk_incdec(ctx, @1, INC, $2, 0); }
-	| DEC expr           { $$ = mk_incdec(ctx, @1, DEC, $2, 0); }
-	| expr INC           { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
-	| expr DEC           { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
-	| primary
+	| '!' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '!', $2); }
+	| '~' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '~', $2); }
+	| '&' postfix %prec UNARY {
+		int ok = ($2->kind == EX_TARGET || $2->kind == EX_AUTOCAST ||
+			  ($2->kind == EX_AT && (!strcmp($2->str, "cast") || !strcmp($2->str, "var"))));
+		if (!ok)
+			syntax_error(ctx, $2->loc, "'&' takes the address of a target variable, @cast or @var member");
+		$$ = mk_unary(ctx, @1, EX_UNARY, '&', $2);
+	  }
+	| INC expr             { $$ = mk_incdec(ctx, @1, INC, $2, 0); }
+	| DEC expr             { $$ = mk_incdec(ctx, @1, DEC, $2, 0); }
+	| expr INC             { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
+	| expr DEC             { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
+	| postfix
+	;
+
+/* values with ->member, [index] and $ / $$ steps: $var->f[2], @cast(p, "t")->f,
+ * @var("x")$, and autocast: task_current()->pid */
+postfix:
+	  primary
+	| TARGET {
+		$$ = expr_new(EX_TARGET, LOC(@1));
+		$$->str = $1;
+	  }
+	| postfix ARROW member_name { $$ = add_chain(ctx, $1, chain_item(ctx, @3, CH_MEMBER, $3, NULL)); }
+	| postfix '[' expr ']' { $$ = add_chain(ctx, $1, chain_item(ctx, @2, CH_INDEX, NULL, $3)); }
+	| postfix PRETTY { $$ = add_chain(ctx, $1, chain_item(ctx, @2, CH_PRETTY, $2, NULL)); }
+	;
+
+/* struct members may be spelled like keywords: $task->next */
+member_name:
+	  IDENT
+	| NEXT { $$ = xstrdup("next"); }
+	| IN { $$ = xstrdup("in"); }
+	| DELETE { $$ = xstrdup("delete"); }
+	| IF { $$ = xstrdup("if"); }
+	| ELSE { $$ = xstrdup("else"); }
+	| WHILE { $$ = xstrdup("while"); }
+	| FOR { $$ = xstrdup("for"); }
+	| FOREACH { $$ = xstrdup("foreach"); }
+	| BREAK { $$ = xstrdup("break"); }
+	| CONTINUE { $$ = xstrdup("continue"); }
+	| RETURN { $$ = xstrdup("return"); }
+	| FUNCTION { $$ = xstrdup("function"); }
+	| GLOBAL { $$ = xstrdup("global"); }
+	| PRIVATE { $$ = xstrdup("private"); }
+	| PROBE { $$ = xstrdup("probe"); }
+	| TRY { $$ = xstrdup("try"); }
+	| CATCH { $$ = xstrdup("catch"); }
 	;
 
 primary:
-	  NUMBER { $$ = expr_new(EX_NUMBER, LOC(@1)); $$->num = $1; }
+	  NUMBER { $$ = mk_number(ctx, @1, $1); }
+	| BIG_NUMBER {
+		/* valid only after a minus: the parse checks that none is left */
+		$$ = mk_number(ctx, @1, INT64_MIN);
+		$$->op = BIG_NUMBER;
+	  }
 	| STRING { $$ = expr_new(EX_STRING, LOC(@1)); $$->str = $1; }
-	| IDENT  { $$ = expr_new(EX_IDENT, LOC(@1)); $$->str = $1; }
-	| IDENT '[' args ']' {
+	| IDENT  { $$ = mk_ident(ctx, @1, $1); }
+	| IDENT '[' index_args ']' {
 		$$ = expr_new(EX_INDEX, LOC(@1));
 		$$->str = $1;
 		$$->args = *$3;
@@ -390,16 +870,33 @@ primary:
 		$$->str = $1;
 		$$->args = *$3;
 	  }
+	| AT_NAME '(' opt_args ')' { $$ = mk_at(ctx, @1, $1, $3); }
+	| EMBEDDED_C { $$ = expr_new(EX_EMBEDDED, LOC(@1)); $$->str = $1; }
 	| '(' expr ')' { $$ = $2; }
 	;
 
 opt_args: %empty { $$ = vec_new(); } | args ;
+
+/* array keys; '*' matches any key in a slice: a[*, 1] */
+index_args:
+	  index_arg { $$ = vec_new(); vec_push($$, $1); }
+	| index_args ',' index_arg { $$ = $1; vec_push($$, $3); }
+	;
+index_arg:
+	  expr
+	| '*' { $$ = expr_new(EX_WILDCARD, LOC(@1)); }
+	;
 args:
 	  expr { $$ = vec_new(); vec_push($$, $1); }
 	| args ',' expr { $$ = $1; vec_push($$, $3); }
 	;
 
 %%
+
+int parse_big_number_marker(void)
+{
+	return BIG_NUMBER;
+}
 
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col)
 {
@@ -421,7 +918,8 @@ static const char *describe(yysymbol_kind_t sym, char *buf, size_t n)
 	if (sym == YYSYMBOL_YYEOF)
 		return "end of input";
 	if (name[0] == '\'' || !strcmp(name, "identifier") || !strcmp(name, "number") || !strcmp(name, "string") ||
-	    !strcmp(name, "invalid token"))
+	    !strcmp(name, "invalid token") || !strcmp(name, "target variable") || !strcmp(name, "@operator") ||
+	    !strcmp(name, "embedded C"))
 		return name;
 	snprintf(buf, n, "'%s'", name);
 	return buf;
@@ -430,8 +928,8 @@ static const char *describe(yysymbol_kind_t sym, char *buf, size_t n)
 static int starts_expression(yysymbol_kind_t sym)
 {
 	static const char *const starters[] = {
-		"identifier", "number", "string", "++", "--",
-		"'('", "'-'", "'+'", "'!'", "'~'", "'['",
+		"identifier", "number", "string", "++", "--", "target variable", "@operator", "embedded C",
+		"9223372036854775808", "'('", "'-'", "'+'", "'!'", "'~'", "'['", "'&'",
 	};
 	const char *name = yysymbol_name(sym);
 	for (size_t i = 0; i < sizeof starters / sizeof starters[0]; i++)
@@ -467,7 +965,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, ParseC
 		ident |= expected[i] == YYSYMBOL_IDENT;
 		number |= expected[i] == YYSYMBOL_NUMBER;
 	}
-	expr = ident && number;
+	expr = ident && number && n > 3;
 	if (expr)
 		names[nnames++] = "an expression";
 	for (int i = 0; i < n; i++) {
@@ -487,7 +985,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, ParseC
 			sb_puts(&msg, ", ...");
 		sb_puts(&msg, ", ");
 	}
-	if (saw == YYSYMBOL_IDENT || saw == YYSYMBOL_NUMBER || saw == YYSYMBOL_STRING)
+	if (saw == YYSYMBOL_IDENT || saw == YYSYMBOL_NUMBER || saw == YYSYMBOL_STRING || saw == YYSYMBOL_TARGET)
 		sb_printf(&msg, "saw %s '%s'", describe(saw, bufs[0], sizeof bufs[0]), ctx->last_text);
 	else
 		sb_printf(&msg, "saw %s", describe(saw, bufs[0], sizeof bufs[0]));

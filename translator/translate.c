@@ -387,6 +387,8 @@ static char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc
 		return xasprintf("stp_shl(%s, %s)", l, r);
 	case SHR: case SHR_ASSIGN:
 		return xasprintf("stp_shr(%s, %s)", l, r);
+	case USHR:
+		return xasprintf("stp_ushr(%s, %s)", l, r);
 	case '/': case DIV_ASSIGN:
 	case '%': case MOD_ASSIGN: {
 		char *t = long_tmp(g);
@@ -558,6 +560,12 @@ static char *gen_expr(Gen *g, Expr *e)
 		return gen_incdec(g, e);
 	case EX_TERNARY:
 		return gen_ternary(g, e);
+	case EX_TARGET:
+	case EX_AT:
+	case EX_EMBEDDED:
+	case EX_AUTOCAST:
+	case EX_WILDCARD:
+		break;   /* pass 2 rejects these until they are implemented */
 	}
 	return xstrdup("0");
 }
@@ -754,6 +762,8 @@ static void gen_stmt(Gen *g, Stmt *st)
 	case ST_DELETE:
 		gen_delete(g, st);
 		break;
+	case ST_TRY:
+		break;   /* pass 2 rejects try/catch until it is implemented */
 	}
 }
 

@@ -42,4 +42,12 @@ static inline int64_t stp_shr(int64_t a, int64_t n)
 	return a >> n;
 }
 
+/* >>> : logical shift, zeros come in from the left */
+static inline int64_t stp_ushr(int64_t a, int64_t n)
+{
+	if (n < 0 || n > 63)
+		return 0;
+	return (int64_t)((uint64_t)a >> n);
+}
+
 #endif
