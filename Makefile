@@ -88,3 +88,29 @@ install: all
 
 clean:
 	rm -rf build
+
+# ---- fuzzing: the parser (pass 1) under libFuzzer + ASan + UBSan, built with clang into build/fuzz/.
+# `make fuzz [FUZZ_SECONDS=600] [FUZZ_JOBS=2]` runs it (tests/fuzz/run.sh; see tests/fuzz/README.md);
+# tests/unit/fuzz-smoke.t builds $(B)/fuzz/parse_fuzz and runs it for 20 s.
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport
+FUZZ_OBJ      = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
+                $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o $(B)/fuzz/obj/tests/fuzz/parse_fuzz.o
+
+.PHONY: fuzz
+fuzz: deps $(B)/fuzz/parse_fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/run.sh $(B)/fuzz
+
+$(B)/fuzz/parse_fuzz: $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(STAP_LIBS)
+$(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -w -MMD -MP -c -o $@ $<
+$(B)/fuzz/obj/%.o: %.c | $(B)/gen/parser.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B)/fuzz/obj -name '*.d' 2>/dev/null)

@@ -300,9 +300,7 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		if (el->fn)
 			sem_error(el, st->loc, "'next' is only allowed in a probe body");
 		break;
-	case ST_RETURN:
-		if (!el->fn)
-			sem_error(el, st->loc, "'return' is only allowed in a function (use 'next' in a probe)");
+	case ST_RETURN:   /* pass 1 allows it only in functions */
 		if (st->expr)
 			resolve_expr(el, st->expr);
 		break;

@@ -165,7 +165,8 @@ static int load_macro_libraries(void)
 			vec_push(&names, xstrdup(e->d_name));
 	}
 	closedir(d);
-	qsort(names.items, (size_t)names.len, sizeof(char *), compare_names);
+	if (names.len)
+		qsort(names.items, (size_t)names.len, sizeof(char *), compare_names);
 	for (int i = 0; i < names.len; i++) {
 		char *path = path_join(session.tapset_dir, names.items[i]);
 		size_t len;

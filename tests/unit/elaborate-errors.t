@@ -28,7 +28,7 @@ run() {
     # also through a chain of function calls (the runtime iterates the array in place)
     expect_error "<input>:1:91: semantic error" "array 'a' is modified inside a foreach over it (by function 'g')" \
         -p2 -e 'global a; function f() { delete a } function g() { f() } probe begin { foreach (k in a) { g() } }'
-    expect_error "<input>:1:19: semantic error" "'return' is only allowed in a function" \
+    expect_error "<input>:1:19: parse error" "'return' is only allowed in a function" \
         -p2 -e 'probe begin { x=1 return }'
     expect_error "<input>:1:10: semantic error" "cannot infer the return type of function 'f'" \
         -p2 -e 'function f(n) { return f(n + 1) } probe begin { println(f(0)) }'

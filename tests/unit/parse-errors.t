@@ -10,7 +10,7 @@ run() {
     expect_error "<input>:1:15: parse error" "unterminated comment" -p1 -e 'probe begin { /* abc'
     expect_error "<input>:1:19: parse error" "number out of range" -p1 -e 'probe begin { x = 99999999999999999999 }'
     expect_error "<input>:1:15: parse error" "unexpected character '@'" -p1 -e 'probe begin { @ }'
-    expect_error "<input>:1:1: parse error" "expected 'probe', 'global' or 'function', saw identifier 'prob'" \
+    expect_error "<input>:1:1: parse error" "expected 'probe', 'global', 'private', 'function' or embedded C, saw identifier 'prob'" \
         -p1 -e 'prob begin { }'
     expect_error "<input>:1:15: parse error" "expected a variable or array element on the left" \
         -p1 -e 'probe begin { 1 = 2 }'
