@@ -12,6 +12,7 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only);
 int preproc_definitions(Preproc *pp);
 
 int parse_big_number_marker(void);
+int parse_bare_histogram_marker(void);
 
 /* 9223372036854775808 is only valid right after a minus (the grammar folds
  * that case): any left is out of range. */
@@ -19,6 +20,12 @@ static int report_big_number(Expr *e, void *ctx)
 {
 	if (e->kind == EX_NUMBER && e->op == parse_big_number_marker()) {
 		diag_at(e->loc, "parse error", "number out of range");
+		e->op = 0;
+		(*(int *)ctx)++;
+	}
+	if (e->kind == EX_AT && (e->op & parse_bare_histogram_marker())) {
+		diag_at(e->loc, "parse error", "histogram operator @%s where a value is expected (print it, "
+			"index a bucket with @%s(...)[N], or iterate it with foreach)", e->str, e->str);
 		e->op = 0;
 		(*(int *)ctx)++;
 	}

@@ -21,6 +21,9 @@ static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const ch
 
 #define LOC(l) parse_loc(ctx, (l).first_line, (l).first_column)
 
+/* Expr.op of an @hist_* that is not printed, indexed or iterated (yet). */
+#define HIST_BARE 0x40000000
+
 static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...)
@@ -189,6 +192,7 @@ static void check_alias_names(ParseCtx *ctx, PtrVec *names)
 static Expr *add_chain(ParseCtx *ctx, Expr *base, ChainItem *item)
 {
 	Expr *e = base;
+	base->op &= ~HIST_BARE;   /* @hist_log(s)[bucket] is a count */
 	ChainItem *last = base->chain.len ? base->chain.items[base->chain.len - 1] : NULL;
 
 	if (last && last->kind == CH_PRETTY)
@@ -428,8 +432,8 @@ function_head:
 
 opt_priority:
 	  %empty { $$ = 0; }
-	| ':' NUMBER { $$ = $2; }
-	| ':' '-' NUMBER { $$ = -$3; }
+	| ':' NUMBER { $$ = $2; @$ = @2; }
+	| ':' '-' NUMBER { $$ = -$3; @$ = @2; }
 	;
 
 opt_params: %empty { $$ = vec_new(); } | params ;
@@ -824,7 +828,7 @@ postfix:
 		$$ = expr_new(EX_TARGET, LOC(@1));
 		$$->str = $1;
 	  }
-	| postfix ARROW member_name { $$ = add_chain(ctx, $1, chain_item(ctx, @3, CH_MEMBER, $3, NULL)); }
+	| postfix ARROW member_name { $$ = add_chain(ctx, $1, chain_item(ctx, @2, CH_MEMBER, $3, NULL)); }
 	| postfix '[' expr ']' { $$ = add_chain(ctx, $1, chain_item(ctx, @2, CH_INDEX, NULL, $3)); }
 	| postfix PRETTY { $$ = add_chain(ctx, $1, chain_item(ctx, @2, CH_PRETTY, $2, NULL)); }
 	;
@@ -869,8 +873,15 @@ primary:
 		$$ = expr_new(EX_CALL, LOC(@1));
 		$$->str = $1;
 		$$->args = *$3;
+		if (!strcmp($1, "print") || !strcmp($1, "println") || !strcmp($1, "sprint"))   /* they draw histograms */
+			for (int i = 0; i < $$->args.len; i++)
+				((Expr *)$$->args.items[i])->op &= ~HIST_BARE;
 	  }
-	| AT_NAME '(' opt_args ')' { $$ = mk_at(ctx, @1, $1, $3); }
+	| AT_NAME '(' opt_args ')' {
+		$$ = mk_at(ctx, @1, $1, $3);
+		if (!strncmp($1, "hist_", 5))
+			$$->op = HIST_BARE;   /* cleared where a histogram may stand */
+	  }
 	| EMBEDDED_C { $$ = expr_new(EX_EMBEDDED, LOC(@1)); $$->str = $1; }
 	| '(' expr ')' { $$ = $2; }
 	;
@@ -896,6 +907,11 @@ args:
 int parse_big_number_marker(void)
 {
 	return BIG_NUMBER;
+}
+
+int parse_bare_histogram_marker(void)
+{
+	return HIST_BARE;
 }
 
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col)

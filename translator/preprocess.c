@@ -280,7 +280,8 @@ static int is_number_setting(const char *s, int64_t *out)
 }
 
 /* LEFT OP RIGHT by the rules of LEFT's kind; -1 after an error. */
-static int cond_apply(CondReader *r, const CondValue *a, int op, const CondValue *b, STP_YYLTYPE at)
+static int cond_apply(CondReader *r, const CondValue *a, int op, const CondValue *b, STP_YYLTYPE at,
+		      STP_YYLTYPE b_loc)
 {
 	int ordering = op != EQ && op != NE;
 	int64_t n;
@@ -289,7 +290,7 @@ static int cond_apply(CondReader *r, const CondValue *a, int op, const CondValue
 	case CV_VERSION:
 	case CV_NAME:
 		if (b->kind != CV_STRING) {
-			pp_error(r->pp, at, "'%s' is compared with a string, not %s", a->what, b->what);
+			pp_error(r->pp, b_loc, "'%s' is compared with a string, not %s", a->what, b->what);
 			return -1;
 		}
 		if (a->kind == CV_NAME && ordering) {
@@ -324,14 +325,14 @@ static int cond_apply(CondReader *r, const CondValue *a, int op, const CondValue
 			return compare_strings(op, a->s, b->s, 0);
 		break;
 	}
-	pp_error(r->pp, at, "cannot compare %s with %s", a->what, b->what);
+	pp_error(r->pp, b_loc, "cannot compare %s with %s", a->what, b->what);
 	return -1;
 }
 
 static int cond_compare(CondReader *r)
 {
 	CondValue a, b;
-	STP_YYLTYPE op_loc;
+	STP_YYLTYPE op_loc, b_loc;
 	int op, result;
 
 	if (!cond_value(r, &a)) {
@@ -353,11 +354,12 @@ static int cond_compare(CondReader *r)
 		r->failed = 1;
 		return 0;
 	}
+	b_loc = r->tok.loc;
 	if (!cond_value(r, &b)) {
 		r->failed = 1;
 		return 0;
 	}
-	result = cond_apply(r, &a, op, &b, op_loc);
+	result = cond_apply(r, &a, op, &b, op_loc, b_loc);
 	if (result < 0) {
 		r->failed = 1;
 		return 0;
