@@ -25,12 +25,14 @@ static int is_error_kind(const char *kind)
 }
 
 /* Print the line of loc and a caret under its column; tabs are kept so the
- * caret lines up in a terminal. */
+ * caret lines up in a terminal.  A long line is cut to a window around the
+ * column, marked with "...". */
 static void show_source_line(SrcLoc loc)
 {
+	enum { WINDOW = 80 };
 	const char *p = loc.file->text, *end = p + loc.file->len;
-	const char *eol;
-	int line = 1, col;
+	const char *eol, *from, *to, *at;
+	int line = 1;
 
 	while (p < end && line < loc.line) {
 		if (*p++ == '\n')
@@ -40,12 +42,17 @@ static void show_source_line(SrcLoc loc)
 		return;
 	for (eol = p; eol < end && *eol != '\n'; eol++)
 		;
-	fputs("    ", stderr);
-	for (const char *q = p; q < eol; q++)
+	at = p + loc.col - 1 < eol ? p + loc.col - 1 : eol;
+	from = at - p > WINDOW ? at - WINDOW : p;
+	to = eol - at > WINDOW ? at + WINDOW : eol;
+	fputs(from > p ? "    ..." : "    ", stderr);
+	for (const char *q = from; q < to; q++)
 		fputc((*q >= 32 || *q == '\t') && *q != 127 ? *q : '?', stderr);
-	fputs("\n    ", stderr);
-	for (col = 1; col < loc.col && p + col - 1 < eol; col++)
-		fputc(p[col - 1] == '\t' ? '\t' : ' ', stderr);
+	fputs(to < eol ? "...\n    " : "\n    ", stderr);
+	if (from > p)
+		fputs("   ", stderr);
+	for (const char *q = from; q < at; q++)
+		fputc(*q == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);
 }
 

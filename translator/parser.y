@@ -12,6 +12,9 @@
 }
 
 %code {
+/* bounds the parser's stack: statements and parentheses nested deeper than
+ * this are reported, never a crash further on */
+#define YYMAXDEPTH 4000
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +43,32 @@ static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...)
 	ctx->errors++;
 }
 
+/* Later passes walk expressions recursively: a chain like 1+1+1+... that the
+ * grammar builds without nesting its own stack must still stay shallow. */
+#define MAX_EXPR_DEPTH 1000
+
+static void set_depth(ParseCtx *ctx, Expr *e, const Expr *a, const Expr *b)
+{
+	int d = a ? a->depth : 0;
+	if (b && b->depth > d)
+		d = b->depth;
+	e->depth = d + 1;
+	if (e->depth == MAX_EXPR_DEPTH + 1)
+		syntax_error(ctx, e->loc, "expression nested more than %d deep", MAX_EXPR_DEPTH);
+	if (e->depth > MAX_EXPR_DEPTH) {
+		/* the parse has failed: keep the tree shallow for what still walks it */
+		e->left = e->right = e->cond = NULL;
+		e->depth = MAX_EXPR_DEPTH + 1;
+	}
+}
+
 static Expr *mk_binary(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *a, Expr *b)
 {
 	Expr *e = expr_new(EX_BINARY, LOC(l));
 	e->op = op;
 	e->left = a;
 	e->right = b;
+	set_depth(ctx, e, a, b);
 	return e;
 }
 
@@ -54,6 +77,7 @@ static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, int op, Expr 
 	Expr *e = expr_new(kind, LOC(l));
 	e->op = op;
 	e->left = a;
+	set_depth(ctx, e, a, NULL);
 	return e;
 }
 
@@ -69,6 +93,7 @@ static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *lhs, Expr *rh
 		syntax_error(ctx, lhs->loc, "expected a variable or array element on the left of the assignment");
 	Expr *e = mk_unary(ctx, l, EX_ASSIGN, op, lhs);
 	e->right = rhs;
+	set_depth(ctx, e, lhs, rhs);
 	return e;
 }
 
@@ -764,6 +789,8 @@ expr:
 		$$->cond = $1;
 		$$->left = $3;
 		$$->right = $5;
+		set_depth(ctx, $$, $1, $3);
+		set_depth(ctx, $$, $$, $5);
 	  }
 	| expr OROR expr    { $$ = mk_binary(ctx, @2, OROR, $1, $3); }
 	| expr ANDAND expr  { $$ = mk_binary(ctx, @2, ANDAND, $1, $3); }
@@ -923,6 +950,8 @@ SrcLoc parse_loc(ParseCtx *ctx, int line, int col)
 static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg)
 {
 	(void)scanner;
+	if (!strcmp(msg, "memory exhausted"))
+		msg = "the program is nested too deeply (more than 4000 open blocks, parentheses or operators)";
 	diag_at(LOC(*loc), "parse error", "%s", msg);
 	ctx->errors++;
 }
