@@ -32,7 +32,7 @@ for ((u = 0; u < UNITS; u++)); do
     s1=${SYMS[u % ${#SYMS[@]}]} s2=${SYMS[(u + 3) % ${#SYMS[@]}]}
     cat <<EOF
 # ---- unit $u: counters, a helper and a probe on three points
-global count_$u, bytes_$u[256], names_$u, hist_$u, last_$u = "none", limit_$u = $((u % 97 + 3))
+global count_$u, bytes_${u}[256], names_$u, hist_$u, last_$u = "none", limit_$u = $((u % 97 + 3))
 private global flags_$u
 function helper_$u:long(n:long, tag:string) {
     /* a loop of every kind,
@@ -55,18 +55,18 @@ probe kprobe.function("$s1"), kprobe.function("$s2").return,
       timer.ms($((100 + u % 900))), begin {
     count_$u++
     key = pid() % 256
-    bytes_$u[key] += helper_$u(count_$u % 16, "unit" . "$u")
-    names_$u[execname(), key] = count_$u
-    hist_$u <<< bytes_$u[key]
+    bytes_${u}[key] += helper_$u(count_$u % 16, "unit" . "$u")
+    names_${u}[execname(), key] = count_$u
+    hist_$u <<< bytes_${u}[key]
     name = execname()
     if (name == "dd" || count_$u > 1000 && !flags_$u) {
-        total += bytes_$u[key]
+        total += bytes_${u}[key]
         last_$u = name . "." . label . "." . sprint(count_$u)
     } else {
         sum = 0
         foreach ([k] in bytes_$u- limit 5) {
-            if (bytes_$u[k] > $u)
-                sum += bytes_$u[k]
+            if (bytes_${u}[k] > $u)
+                sum += bytes_${u}[k]
         }
         foreach ([n, k] in names_$u)
             flags_$u |= (n == name) ? 1 : 0

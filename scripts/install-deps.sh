@@ -14,8 +14,11 @@ set -euo pipefail
 #   linux-image-amd64                the guest kernel (/boot/vmlinuz-KVER + /lib/modules/KVER)
 #   linux-headers-amd64              /lib/modules/KVER/build, to compile modules for it
 #   kmod                             modprobe --show-depends, insmod/rmmod in the guest
+#   clang-14 libclang-rt-14-dev      the parser's libFuzzer target (make fuzz, tests/unit/fuzz-smoke.t):
+#                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
+#                                    and the ASan/UBSan runtimes for clang
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
-          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod)
+          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod clang-14 libclang-rt-14-dev)
 
 is_installed() {
     local status

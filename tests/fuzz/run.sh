@@ -41,7 +41,18 @@ rss_sampler() {
 rm -f "$BUILD/rss.peak" "$BUILD/rss.log"
 rss_sampler &
 sampler=$!
-trap 'kill "$sampler" 2>/dev/null || true' EXIT
+fuzzer=
+# on exit or ^C: stop the sampler, and the fuzzer if it still runs (SIGINT: libFuzzer stops its children)
+# shellcheck disable=SC2317  # called by the trap
+cleanup() {
+    kill "$sampler" 2>/dev/null || true
+    if [[ -n $fuzzer ]] && kill -0 "$fuzzer" 2>/dev/null; then
+        kill -INT "$fuzzer" 2>/dev/null || true
+        wait "$fuzzer" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 echo "fuzz: $FUZZER for ${SECONDS_WANTED}s on $JOBS worker(s); log $LOG"
 rc=0
@@ -61,7 +72,7 @@ last=$(grep -E '^#[0-9]+:' "$LOG" | tail -n 1 || true)
 execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$last")
 secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' <<<"$last")
 counts=$(sed -n 's|.*oom/timeout/crash: \([0-9/]*\).*|\1|p' <<<"$last")
-read -r peak1 peakall <"$BUILD/rss.peak" 2>/dev/null || { peak1=?; peakall=?; }
+read -r peak1 peakall <"$BUILD/rss.peak" 2>/dev/null || { peak1='?'; peakall='?'; }
 echo
 echo "fuzz: summary (fuzzer exit status $rc)"
 echo "  executions:          ${execs:-?} in ${secs:-?} s = $(awk -v n="${execs:-0}" -v s="${secs:-0}" 'BEGIN { print s ? int(n / s) : "?" }') exec/s over $JOBS worker(s)"
@@ -74,10 +85,16 @@ if [[ -z $new ]]; then
     echo "  new artifacts:       none"
     exit 0
 fi
-echo "  new artifacts in $BUILD/crashes:"
-while IFS= read -r f; do
+echo "  new artifacts in $BUILD/crashes: $(wc -l <<<"$new")"
+head -n 20 <<<"$new" | while IFS= read -r f; do
     echo "    $(basename "$f") ($(wc -c <"$f") bytes)"
-done <<<"$new"
+done
+(( $(wc -l <<<"$new") <= 20 )) || echo "    ... and $(( $(wc -l <<<"$new") - 20 )) more"
+echo "  distinct reports (count, sanitizer/libFuzzer summary line):"
+grep -E '^SUMMARY: |^==[0-9]+== ?ERROR: |^[^ ]+:[0-9]+:[0-9]+: runtime error: ' "$LOG" |
+    sed -E 's/^==[0-9]+== ?//; s/ on (unknown )?address .*//; s/ \(BuildId: [0-9a-f]+\)//; s/\+0x[0-9a-f]+\)/)/g' |
+    sort | uniq -c | sort -rn | head -n 20 | sed 's/^/    /' || true
+echo "    (the reports themselves: $LOG)"
 echo "  reproduce one:  STAP_FUZZ_STDERR=1 $FUZZER ARTIFACT;  and: timeout 10 build/bin/stap -p1 ARTIFACT"
 echo "  keep each as a regression: cp ARTIFACT tests/fuzz/regressions/NAME (tests/unit/fuzz-regressions.t)"
 exit 1

@@ -18,7 +18,7 @@ run() {
             else
                 echo "FAIL: $f: exit status $rc"
             fi
-            head -c 3000 stderr | head -n 30
+            head -n 6 stderr | cut -c1-160   # the first diagnostic, if any
         fi
     done
     echo "$n regression input(s), $bad failed"
