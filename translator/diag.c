@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 static int error_count;
 static int warnings_enabled = 1;
@@ -24,36 +25,67 @@ static int is_error_kind(const char *kind)
 	return strcmp(kind, "warning") != 0;
 }
 
+static void index_lines(SourceFile *f)
+{
+	int cap = 1024;
+
+	f->lines = xmalloc((size_t)cap * sizeof *f->lines);
+	f->lines[f->nlines++] = 0;
+	for (size_t i = 0; i < f->len; i++) {
+		if (f->text[i] != '\n')
+			continue;
+		if (f->nlines == cap) {
+			cap *= 2;
+			f->lines = xrealloc(f->lines, (size_t)cap * sizeof *f->lines);
+		}
+		f->lines[f->nlines++] = i + 1;
+	}
+}
+
 /* Print the line of loc and a caret under its column; tabs are kept so the
  * caret lines up in a terminal.  A long line is cut to a window around the
  * column, marked with "...". */
 static void show_source_line(SrcLoc loc)
 {
 	enum { WINDOW = 80 };
-	const char *p = loc.file->text, *end = p + loc.file->len;
-	const char *eol, *from, *to, *at;
-	int line = 1;
+	SourceFile *f = (SourceFile *)loc.file;
+	const char *p, *eol, *end = f->text + f->len, *from, *to, *at;
+	StrBuf out;
 
-	while (p < end && line < loc.line) {
-		if (*p++ == '\n')
-			line++;
-	}
-	if (line != loc.line)
+	if (!f->lines)
+		index_lines(f);
+	if (loc.line < 1 || loc.line > f->nlines)
 		return;
-	for (eol = p; eol < end && *eol != '\n'; eol++)
-		;
+	p = f->text + f->lines[loc.line - 1];
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
 	at = p + loc.col - 1 < eol ? p + loc.col - 1 : eol;
 	from = at - p > WINDOW ? at - WINDOW : p;
 	to = eol - at > WINDOW ? at + WINDOW : eol;
-	fputs(from > p ? "    ..." : "    ", stderr);
+	sb_init(&out);
+	sb_puts(&out, from > p ? "    ..." : "    ");
 	for (const char *q = from; q < to; q++)
-		fputc((*q >= 32 || *q == '\t') && *q != 127 ? *q : '?', stderr);
-	fputs(to < eol ? "...\n    " : "\n    ", stderr);
+		sb_putc(&out, (*q >= 32 || *q == '\t') && *q != 127 ? *q : '?');
+	sb_puts(&out, to < eol ? "...\n    " : "\n    ");
 	if (from > p)
-		fputs("   ", stderr);
+		sb_puts(&out, "   ");
 	for (const char *q = from; q < at; q++)
-		fputc(*q == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+		sb_putc(&out, *q == '\t' ? '\t' : ' ');
+	sb_puts(&out, "^\n");
+	fwrite(out.data, 1, out.len, stderr);
+	sb_free(&out);
+}
+
+/* Past DIAG_MAX_SHOWN messages, only a count: a binary file as a script
+ * would otherwise print one error per byte. */
+static int shown;
+
+static int may_show(void)
+{
+	if (shown == DIAG_MAX_SHOWN)
+		fprintf(stderr, "stap: error: too many errors; only the first %d are shown\n", DIAG_MAX_SHOWN);
+	return shown++ < DIAG_MAX_SHOWN;
 }
 
 void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
@@ -64,6 +96,8 @@ void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
 		return;
 	if (is_error_kind(kind))
 		error_count++;
+	if (!may_show())
+		return;
 	if (loc.file && loc.line > 0)
 		fprintf(stderr, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, kind);
 	else
@@ -84,6 +118,8 @@ void diag_plain(const char *kind, const char *fmt, ...)
 		return;
 	if (is_error_kind(kind))
 		error_count++;
+	if (!may_show())
+		return;
 	fprintf(stderr, "stap: %s: ", kind);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -9,6 +9,8 @@ typedef struct SourceFile {
 	char *name;        /* as shown in messages; "<input>" for -e */
 	char *text;        /* whole contents, NUL-terminated */
 	size_t len;
+	size_t *lines;     /* offsets of line starts, built on the first diagnostic */
+	int nlines;
 } SourceFile;
 
 typedef struct SrcLoc {
@@ -26,6 +28,9 @@ void diag_plain(const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int diag_error_count(void);
+
+/* Diagnostics printed in one run; past it they are only counted. */
+#define DIAG_MAX_SHOWN 100
 void diag_set_warnings(int enabled);
 
 #endif

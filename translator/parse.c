@@ -9,6 +9,7 @@ int stp_rawlex_destroy(yyscan_t scanner);
 void *stp_raw_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 int stp_yyparse(void *scanner, ParseCtx *ctx);
 Preproc *preproc_new(ParseCtx *ctx, int defs_only);
+void preproc_free(Preproc *pp);
 int preproc_definitions(Preproc *pp);
 
 int parse_big_number_marker(void);
@@ -32,18 +33,19 @@ static int report_big_number(Expr *e, void *ctx)
 	return 0;
 }
 
-static int check_numbers(Program *prog)
+/* Walks the probes and functions this file added (from the given counts on). */
+static int check_numbers(Program *prog, int first_probe, int first_function)
 {
 	int errors = 0;
 	AstVisitor v = { NULL, report_big_number, &errors };
 
-	for (int i = 0; i < prog->probes.len; i++) {
+	for (int i = first_probe; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		ast_walk_stmt(p->body, &v);
 		for (int j = 0; j < p->points.len; j++)
 			ast_walk_expr(((ProbePoint *)p->points.items[j])->cond, &v);
 	}
-	for (int i = 0; i < prog->functions.len; i++)
+	for (int i = first_function; i < prog->functions.len; i++)
 		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
 	return errors;
 }
@@ -51,6 +53,7 @@ static int check_numbers(Program *prog)
 static int run(SourceFile *file, Program *prog, int defs_only)
 {
 	ParseCtx ctx = { .file = file, .prog = prog };
+	int first_probe = prog->probes.len, first_function = prog->functions.len;
 	yyscan_t scanner;
 
 	if (stp_rawlex_init_extra(&ctx, &scanner) != 0) {
@@ -69,9 +72,10 @@ static int run(SourceFile *file, Program *prog, int defs_only)
 		ctx.errors++;
 	}
 	stp_rawlex_destroy(scanner);
+	preproc_free(ctx.pp);
 	sb_free(&ctx.embedded);
 	if (!defs_only)
-		ctx.errors += check_numbers(prog);
+		ctx.errors += check_numbers(prog, first_probe, first_function);
 	return ctx.errors;
 }
 

@@ -31,7 +31,9 @@ typedef struct ParseCtx {
 	int errors;
 	int in_function;
 	int skipping;                /* inside a %( branch not taken: no lexer diagnostics */             /* parsing a function body ('return' allowed) */
-	char last_text[48];          /* text of the last token given to the grammar */
+	int last_kind;               /* the last token given to the grammar, for messages */
+	const char *last_str;
+	int64_t last_num;
 	int open_line, open_col;     /* where an unterminated construct began */
 	StrBuf embedded;             /* text of the %{ ... %} being scanned */
 	/* the foreach head being parsed (the grammar's sub-rules fill it) */

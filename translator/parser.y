@@ -230,14 +230,29 @@ static Expr *add_chain(ParseCtx *ctx, Expr *base, ChainItem *item)
 	return e;
 }
 
+static int compare_params(const void *a, const void *b)
+{
+	const Symbol *x = *(Symbol *const *)a, *y = *(Symbol *const *)b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->loc.line != y->loc.line ? (x->loc.line > y->loc.line) - (x->loc.line < y->loc.line)
+					  : (x->loc.col > y->loc.col) - (x->loc.col < y->loc.col);
+}
+
 /* Parameters named once, a positive priority; the body that follows is a function's. */
 static void check_function_head(ParseCtx *ctx, Function *f, STP_YYLTYPE prio)
 {
-	for (int i = 0; i < f->params.len; i++) {
-		Symbol *p = f->params.items[i];
-		for (int j = 0; j < i; j++)
-			if (!strcmp(((Symbol *)f->params.items[j])->name, p->name))
-				syntax_error(ctx, p->loc, "duplicate parameter '%s' of function '%s'", p->name, f->name);
+	if (f->params.len > 1) {
+		/* sorted by name, then by position: a repeat is the later of two neighbours */
+		Symbol **sorted = xmalloc((size_t)f->params.len * sizeof *sorted);
+		memcpy(sorted, f->params.items, (size_t)f->params.len * sizeof *sorted);
+		qsort(sorted, (size_t)f->params.len, sizeof *sorted, compare_params);
+		for (int i = 1; i < f->params.len; i++)
+			if (!strcmp(sorted[i - 1]->name, sorted[i]->name))
+				syntax_error(ctx, sorted[i]->loc, "duplicate parameter '%s' of function '%s'",
+					     sorted[i]->name, f->name);
+		free(sorted);
 	}
 	if (f->has_priority && f->priority <= 0)
 		syntax_error(ctx, LOC(prio), "a function priority must be a positive number");
@@ -1030,8 +1045,10 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, ParseC
 			sb_puts(&msg, ", ...");
 		sb_puts(&msg, ", ");
 	}
-	if (saw == YYSYMBOL_IDENT || saw == YYSYMBOL_NUMBER || saw == YYSYMBOL_STRING || saw == YYSYMBOL_TARGET)
-		sb_printf(&msg, "saw %s '%s'", describe(saw, bufs[0], sizeof bufs[0]), ctx->last_text);
+	if (saw == YYSYMBOL_NUMBER)
+		sb_printf(&msg, "saw number '%lld'", (long long)ctx->last_num);
+	else if ((saw == YYSYMBOL_IDENT || saw == YYSYMBOL_STRING || saw == YYSYMBOL_TARGET) && ctx->last_str)
+		sb_printf(&msg, "saw %s '%.40s'", describe(saw, bufs[0], sizeof bufs[0]), ctx->last_str);
 	else
 		sb_printf(&msg, "saw %s", describe(saw, bufs[0], sizeof bufs[0]));
 	diag_at(LOC(*yypcontext_location(pctx)), "parse error", "%s", msg.data);

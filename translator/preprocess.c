@@ -28,7 +28,8 @@ typedef struct Macro {
 	char *name;
 	PtrVec params;                  /* char* */
 	TokenList body;
-	struct Macro *next;
+	struct Macro *next;             /* same hash bucket */
+	struct Macro *older;            /* defined just before this one (to undo a file's macros) */
 } Macro;
 
 /* A macro argument binding visible while a macro body is read. */
@@ -61,13 +62,44 @@ struct Preproc {
 	Token peeked;
 	int has_peeked;
 	int defs_only;                  /* a .stpm library: only @define allowed */
+	Macro *macros_before;           /* the newest macro when this file began */
 };
 
 static PreprocEnv env = {
 	.kernel_v = "0", .kernel_vr = "0", .arch = "x86_64", .runtime = "kernel",
 	.systemtap_v = "5.1", .privilege = "stapdev",
 };
-static Macro *macros;                   /* library and script macros */
+#define MACRO_BUCKETS 4096
+static Macro *macro_table[MACRO_BUCKETS];   /* library macros, then the file's own */
+static Macro *macros_newest;                /* the most recent definition */
+
+static unsigned macro_hash(const char *name)
+{
+	unsigned h = 2166136261u;
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h % MACRO_BUCKETS;
+}
+
+static void add_macro(Macro *m)
+{
+	unsigned h = macro_hash(m->name);
+	m->next = macro_table[h];
+	macro_table[h] = m;
+	m->older = macros_newest;
+	macros_newest = m;
+}
+
+/* Forgets the macros defined after mark: a script's macros are its own. */
+static void forget_macros_since(Macro *mark)
+{
+	while (macros_newest && macros_newest != mark) {
+		Macro *m = macros_newest;
+		unsigned h = macro_hash(m->name);
+		macro_table[h] = m->next;   /* the newest of its bucket is always first */
+		macros_newest = m->older;
+	}
+}
 
 void parse_set_env(const PreprocEnv *e)
 {
@@ -104,7 +136,7 @@ static void list_push(TokenList *l, const Token *t)
 
 static const Macro *find_macro(const char *name)
 {
-	for (const Macro *m = macros; m; m = m->next)
+	for (const Macro *m = macro_table[macro_hash(name)]; m; m = m->next)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;
@@ -553,8 +585,7 @@ static void define_macro(Preproc *pp, const Token *at)
 			break;
 		case PP_END:
 			if (!depth--) {
-				m->next = macros;
-				macros = m;
+				add_macro(m);
 				return;
 			}
 			break;
@@ -764,16 +795,9 @@ static int next_token(Preproc *pp, Token *t)
 
 static void remember_text(ParseCtx *ctx, const Token *t)
 {
-	switch (t->kind) {
-	case IDENT: case TARGET: case STRING:
-		snprintf(ctx->last_text, sizeof ctx->last_text, "%s", t->val.str);
-		break;
-	case NUMBER:
-		snprintf(ctx->last_text, sizeof ctx->last_text, "%lld", (long long)t->val.num);
-		break;
-	default:
-		ctx->last_text[0] = 0;
-	}
+	ctx->last_kind = t->kind;
+	ctx->last_str = t->kind == IDENT || t->kind == TARGET || t->kind == STRING ? t->val.str : NULL;
+	ctx->last_num = t->val.num;
 }
 
 /* The grammar's token source: adjacent string literals become one. */
@@ -788,16 +812,24 @@ int stp_yylex(STP_YYSTYPE *lval, STP_YYLTYPE *lloc, void *scanner)
 	} else {
 		next_token(pp, &t);
 	}
-	while (t.kind == STRING) {
+	if (t.kind == STRING) {
+		StrBuf joined;
 		Token more;
-		if (next_token(pp, &more) != STRING) {
-			pp->peeked = more;
-			pp->has_peeked = 1;
-			break;
+		int n = 0;
+		sb_init(&joined);
+		sb_puts(&joined, t.val.str);
+		while (next_token(pp, &more) == STRING) {
+			sb_puts(&joined, more.val.str);
+			t.loc.last_line = more.loc.last_line;
+			t.loc.last_column = more.loc.last_column;
+			n++;
 		}
-		t.val.str = xasprintf("%s%s", t.val.str, more.val.str);
-		t.loc.last_line = more.loc.last_line;
-		t.loc.last_column = more.loc.last_column;
+		pp->peeked = more;
+		pp->has_peeked = 1;
+		if (n)
+			t.val.str = sb_steal(&joined);
+		else
+			sb_free(&joined);
 	}
 	*lval = t.val;
 	*lloc = t.loc;
@@ -812,7 +844,16 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only)
 	pp->raw_loc.first_line = pp->raw_loc.last_line = 1;
 	pp->raw_loc.first_column = pp->raw_loc.last_column = 1;
 	pp->defs_only = defs_only;
+	pp->macros_before = macros_newest;
 	return pp;
+}
+
+/* The end of a file: its own macros go (a library's stay), then the filter. */
+void preproc_free(Preproc *pp)
+{
+	if (!pp->defs_only)
+		forget_macros_since(pp->macros_before);
+	free(pp);
 }
 
 /* Runs a macro library through the filter: only @define may appear. */

@@ -112,15 +112,21 @@ void sb_puts(StrBuf *sb, const char *s)
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap)
 {
 	va_list copy;
+	size_t room = sb->cap - sb->len;
 	int n;
 
+	/* format straight into the free space; again only when it did not fit */
 	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
+	n = vsnprintf(sb->data + sb->len, room, fmt, copy);
 	va_end(copy);
-	if (n < 0)
+	if (n < 0) {
+		sb->data[sb->len] = 0;
 		return;
-	sb_reserve(sb, (size_t)n);
-	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		sb_reserve(sb, (size_t)n);
+		vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
