@@ -88,10 +88,8 @@ static int may_show(void)
 	return shown++ < DIAG_MAX_SHOWN;
 }
 
-void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
+void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!is_error_kind(kind) && !warnings_enabled)
 		return;
 	if (is_error_kind(kind))
@@ -102,29 +100,29 @@ void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
 		fprintf(stderr, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, kind);
 	else
 		fprintf(stderr, "stap: %s: ", kind);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
 	if (loc.file && loc.line > 0)
 		show_source_line(loc);
 }
 
-void diag_plain(const char *kind, const char *fmt, ...)
+void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!is_error_kind(kind) && !warnings_enabled)
-		return;
-	if (is_error_kind(kind))
-		error_count++;
-	if (!may_show())
-		return;
-	fprintf(stderr, "stap: %s: ", kind);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	diag_vat(loc, kind, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void diag_plain(const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+	SrcLoc none = { 0 };
+
+	va_start(ap, fmt);
+	diag_vat(none, kind, fmt, ap);
+	va_end(ap);
 }
 
 int diag_error_count(void)

@@ -3,6 +3,7 @@
 #ifndef STAP_DIAG_H
 #define STAP_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct SourceFile {
@@ -23,6 +24,7 @@ SourceFile *source_new(const char *name, char *text, size_t len);
 /* kind is "parse error", "semantic error", "error" or "warning". */
 void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap);
 /* A message with no location: "stap: error: ..." */
 void diag_plain(const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -25,14 +25,10 @@ static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...) __attribute__(
 static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...)
 {
 	va_list ap;
-	StrBuf sb;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	diag_vat(loc, "semantic error", fmt, ap);
 	va_end(ap);
-	diag_at(loc, "semantic error", "%s", sb.data);
-	sb_free(&sb);
 	el->errors++;
 }
 

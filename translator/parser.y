@@ -32,14 +32,10 @@ static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attr
 static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...)
 {
 	va_list ap;
-	StrBuf sb;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	diag_vat(loc, "parse error", fmt, ap);
 	va_end(ap);
-	diag_at(loc, "parse error", "%s", sb.data);
-	sb_free(&sb);
 	ctx->errors++;
 }
 

@@ -114,14 +114,10 @@ static void pp_error(Preproc *pp, STP_YYLTYPE loc, const char *fmt, ...) __attri
 static void pp_error(Preproc *pp, STP_YYLTYPE loc, const char *fmt, ...)
 {
 	va_list ap;
-	StrBuf sb;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	diag_vat(parse_loc(pp->ctx, loc.first_line, loc.first_column), "parse error", fmt, ap);
 	va_end(ap);
-	diag_at(parse_loc(pp->ctx, loc.first_line, loc.first_column), "parse error", "%s", sb.data);
-	sb_free(&sb);
 	pp->ctx->errors++;
 }
 
