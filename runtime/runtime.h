@@ -26,6 +26,9 @@
 #include "transport/transport.c"
 #include "output/output.c"
 #include "core/errors.c"
+#include "core/deref.h"
+#include "core/regs.h"
+#include "core/errnames.h"
 #include "core/probe.c"
 #include "maps/map.c"
 

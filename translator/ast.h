@@ -118,6 +118,11 @@ typedef struct Probe {
 	SrcLoc loc;
 	PtrVec locals;          /* Symbol*, filled by pass 2 */
 	int index;
+	/* pass 2: a probe as expanded from a script probe through aliases */
+	struct Probe *origin;   /* the script's probe it came from */
+	char *chain;            /* "syscall.read <- syscall.*": the aliases it went through */
+	char *alias_name;       /* the alias the script's point matched (stap -l), or NULL */
+	PtrVec alias_locals;    /* char*: variables the aliases' bodies assign (stap -L) */
 } Probe;
 
 typedef enum SymbolKind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM } SymbolKind;
@@ -155,6 +160,9 @@ struct Function {
 	int is_private;
 	int index;
 	int used;
+	int pure;               /* embedded C marked pure: no side effects */
+	int recursive;          /* on a cycle of the call graph */
+	int depth_memo;         /* pass 2: 1 + deepest call chain below it */
 };
 
 typedef struct Program {
@@ -163,6 +171,8 @@ typedef struct Program {
 	PtrVec functions;       /* Function* */
 	PtrVec files;           /* SourceFile* */
 	PtrVec embedded;        /* Expr* (EX_EMBEDDED): top-level %{ ... %} blocks */
+	PtrVec aliases;         /* Probe*: alias definitions, moved out of probes by pass 2 */
+	int call_depth;         /* pass 2: deepest call chain, -1 with recursion */
 } Program;
 
 Expr *expr_new(ExprKind kind, SrcLoc loc);
@@ -184,6 +194,11 @@ int ast_walk_expr(Expr *e, const AstVisitor *v);
 
 /* "fn was not in seen": adds it and returns 1 (for visitors following calls). */
 int first_visit(PtrVec *seen, void *fn);
+
+/* Deep copies (ast_clone.c); symbols are left unresolved. */
+Expr *expr_clone(const Expr *e);
+Stmt *stmt_clone(const Stmt *st);
+ProbePoint *point_clone(const ProbePoint *pp);
 
 /* pass 1 printer: prints the program back in a normalized form (stap -p1). */
 void print_program(const Program *prog, StrBuf *out);

@@ -88,22 +88,63 @@ static int may_show(void)
 	return shown++ < DIAG_MAX_SHOWN;
 }
 
+static int muted;
+static const char *context_note;
+static StrMap seen_messages;
+
+void diag_mute(int delta)
+{
+	muted += delta;
+}
+
+void diag_set_context(const char *note)
+{
+	context_note = note;
+}
+
+/* The same message at the same place is shown once: a body shared by many
+ * expansions of a probe alias would repeat it for each. */
+static int seen_before(SrcLoc loc, const char *kind, const char *msg)
+{
+	char *key = xasprintf("%p:%d:%d:%s:%s:%s", (void *)loc.file, loc.line, loc.col, kind, msg,
+			      context_note ? context_note : "");
+	if (strmap_get(&seen_messages, key)) {
+		free(key);
+		return 1;
+	}
+	strmap_put(&seen_messages, key, (void *)1);
+	return 0;
+}
+
 void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
-	if (!is_error_kind(kind) && !warnings_enabled)
+	StrBuf sb;
+	char *msg;
+
+	if (muted || (!is_error_kind(kind) && !warnings_enabled))
 		return;
+	sb_init(&sb);
+	sb_vprintf(&sb, fmt, ap);
+	msg = sb_steal(&sb);
+	if (seen_before(loc, kind, msg)) {
+		free(msg);
+		return;
+	}
 	if (is_error_kind(kind))
 		error_count++;
-	if (!may_show())
+	if (!may_show()) {
+		free(msg);
 		return;
+	}
 	if (loc.file && loc.line > 0)
-		fprintf(stderr, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, kind);
+		fprintf(stderr, "%s:%d:%d: %s: %s\n", loc.file->name, loc.line, loc.col, kind, msg);
 	else
-		fprintf(stderr, "stap: %s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(stderr, "stap: %s: %s\n", kind, msg);
 	if (loc.file && loc.line > 0)
 		show_source_line(loc);
+	if (context_note)
+		fprintf(stderr, "  %s\n", context_note);
+	free(msg);
 }
 
 void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)

@@ -12,6 +12,7 @@ typedef struct SourceFile {
 	size_t len;
 	size_t *lines;     /* offsets of line starts, built on the first diagnostic */
 	int nlines;
+	int is_tapset;     /* a library file: embedded C allowed, no unused warnings */
 } SourceFile;
 
 typedef struct SrcLoc {
@@ -30,6 +31,13 @@ void diag_plain(const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int diag_error_count(void);
+
+/* While muted (delta +1 / -1 nests), diagnostics are neither shown nor
+ * counted: resolving an optional probe point that may fail. */
+void diag_mute(int delta);
+/* A line printed after each diagnostic, e.g. the probe alias chain that led
+ * there; NULL for none.  The caller keeps the string alive. */
+void diag_set_context(const char *note);
 
 /* Diagnostics printed in one run; past it they are only counted. */
 #define DIAG_MAX_SHOWN 100

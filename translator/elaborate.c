@@ -2,6 +2,9 @@
  * functions and builtins, probe points to providers, then infers types. */
 #include "elaborate.h"
 #include "builtins.h"
+#include "expand.h"
+#include "optimize.h"
+#include "tapsets.h"
 #include "format.h"
 #include "parser.h"
 #include "providers/provider.h"
@@ -42,14 +45,18 @@ static Symbol *find_in(PtrVec *v, const char *name)
 	return NULL;
 }
 
-static Function *find_function(Program *prog, const char *name)
+/* The global a name means in a file: its own private one, else a public one. */
+static Symbol *find_global(Program *prog, const char *name, const SourceFile *from)
 {
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		if (!strcmp(f->name, name))
-			return f;
+	Symbol *found = NULL;
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (strcmp(g->name, name) || (g->is_private && g->loc.file != from))
+			continue;
+		if (!found || g->is_private)
+			found = g;
 	}
-	return NULL;
+	return found;
 }
 
 /* ---- resolution ---- */
@@ -60,7 +67,7 @@ static Symbol *lookup_var(Elab *el, const char *name, SrcLoc loc)
 	if (!sym)
 		sym = find_in(el->locals, name);
 	if (!sym)
-		sym = find_in(&el->prog->globals, name);
+		sym = find_global(el->prog, name, loc.file);
 	if (!sym) {
 		sym = symbol_new(name, SYM_LOCAL, loc);
 		sym->is_array = 0;
@@ -117,7 +124,7 @@ static void resolve_args(Elab *el, PtrVec *args)
 
 static Symbol *resolve_array_name(Elab *el, Expr *e, int nkeys)
 {
-	Symbol *sym = find_in(&el->prog->globals, e->str);
+	Symbol *sym = find_global(el->prog, e->str, e->loc.file);
 	if (!sym) {
 		sem_error(el, e->loc, "unknown array '%s' (arrays must be declared with 'global')", e->str);
 		return NULL;
@@ -138,7 +145,7 @@ static void resolve_lvalue_write(Elab *el, Expr *lhs)
 
 static void resolve_call(Elab *el, Expr *e)
 {
-	Function *f = find_function(el->prog, e->str);
+	Function *f = find_function_from(el->prog, e->str, e->loc.file);
 
 	resolve_args(el, &e->args);
 	if (f) {
@@ -302,7 +309,7 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_DELETE:
 		if (st->expr->kind == EX_IDENT) {
-			Symbol *sym = find_in(&el->prog->globals, st->expr->str);
+			Symbol *sym = find_global(el->prog, st->expr->str, st->expr->loc.file);
 			if (!sym) {
 				sem_error(el, st->expr->loc, "'delete' needs a global variable or array, '%s' is not one",
 					  st->expr->str);
@@ -564,9 +571,11 @@ static Type infer(Elab *el, Expr *e, Type want)
 			t = TY_LONG;
 		}
 		break;
+	case EX_EMBEDDED:   /* a C expression: long unless marked string */
+		t = strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
+		break;
 	case EX_TARGET:
 	case EX_AT:
-	case EX_EMBEDDED:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
 		break;   /* rejected by check_supported() */
@@ -645,6 +654,11 @@ static void infer_stmt(Elab *el, Stmt *st)
 
 /* ---- constructs pass 1 reads but later passes do not handle yet ---- */
 
+static int embedded_allowed(Elab *el, SrcLoc loc)
+{
+	return el->s->guru || (loc.file && loc.file->is_tapset);
+}
+
 static int unsupported_expr(Expr *e, void *ctx)
 {
 	Elab *el = ctx;
@@ -657,10 +671,8 @@ static int unsupported_expr(Expr *e, void *ctx)
 		sem_error(el, e->loc, "@%s is not supported yet", e->str);
 		break;
 	case EX_EMBEDDED:
-		if (!el->s->guru)
-			sem_error(el, e->loc, "embedded C is only allowed in guru mode (-g)");
-		else
-			sem_error(el, e->loc, "embedded C is not supported yet");
+		if (!embedded_allowed(el, e->loc))
+			sem_error(el, e->loc, "embedded C is only allowed in guru mode (-g) or in the tapset library");
 		break;
 	case EX_AUTOCAST:
 		sem_error(el, e->loc, "'->' on a value that is not a target variable needs DWARF type "
@@ -694,18 +706,8 @@ static int unsupported_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
-static int point_is_plain(const ProbePoint *pp)
-{
-	if (pp->optional || pp->sufficient || pp->cond)
-		return 0;
-	for (int i = 0; i < pp->components.len; i++) {
-		const ProbePointComponent *c = pp->components.items[i];
-		if (!c->name || strchr(c->name, '*'))
-			return 0;
-	}
-	return 1;
-}
-
+/* Over what is left after alias expansion and pruning: the expanded probes
+ * (alias bodies included) and the functions they use. */
 static void check_supported(Elab *el)
 {
 	Program *prog = el->prog;
@@ -721,58 +723,81 @@ static void check_supported(Elab *el)
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		if (f->embedded) {
-			Expr e = { .kind = EX_EMBEDDED, .loc = f->loc };
-			unsupported_expr(&e, el);
+			if (!embedded_allowed(el, f->loc))
+				sem_error(el, f->loc, "embedded C function '%s' is only allowed in guru mode (-g) or in "
+					  "the tapset library", f->name);
 		} else {
 			ast_walk_stmt(f->body, &v);
 		}
 	}
-	for (int i = 0; i < prog->probes.len; i++) {
-		Probe *p = prog->probes.items[i];
-		if (p->alias != ALIAS_NONE)
-			sem_error(el, p->loc, "probe aliases are not supported yet");
-		for (int j = 0; j < p->points.len; j++) {
-			ProbePoint *pp = p->points.items[j];
-			if (!point_is_plain(pp)) {
-				char *text = pp_text(pp);
-				sem_error(el, pp->loc, "probe point '%s': wildcards, {alternatives}, '?', '!' and 'if' "
-					  "are not supported yet", text);
-				free(text);
-			}
-		}
-		ast_walk_stmt(p->body, &v);
-	}
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
 }
 
-/* ---- probe points ---- */
+/* ---- the call graph: recursion and depth ---- */
 
-static void resolve_probe_points(Elab *el, Probe *p)
+static int call_depth(Function *f, PtrVec *stack, int *recursive);
+
+static int deepest_call(Stmt *body, PtrVec *stack, int *recursive);
+
+typedef struct DepthSearch {
+	PtrVec *stack;
+	int *recursive;
+	int depth;
+} DepthSearch;
+
+static int depth_in_expr(Expr *e, void *ctx)
 {
-	for (int i = 0; i < p->points.len; i++) {
-		ProbePoint *pp = p->points.items[i];
-		const ProbePointComponent *first = pp_component(pp, 0);
-		const ProbeProvider *prov = provider_find(first->name);
-		DerivedProbe *dp;
-
-		if (!prov) {
-			char *text = pp_text(pp);
-			sem_error(el, pp->loc, "unknown probe point '%s'", text);
-			free(text);
-			continue;
-		}
-		dp = xcalloc(1, sizeof *dp);
-		dp->probe = p;
-		dp->point = pp;
-		dp->provider = prov;
-		dp->name = pp_text(pp);
-		if (!prov->resolve(el->s, pp, dp)) {
-			el->errors++;
-			free(dp);
-			continue;
-		}
-		dp->index = el->s->derived.len;
-		vec_push(&el->s->derived, dp);
+	DepthSearch *ds = ctx;
+	if (e->kind == EX_CALL && e->fn) {
+		int d = call_depth(e->fn, ds->stack, ds->recursive);
+		if (d > ds->depth)
+			ds->depth = d;
 	}
+	return 0;
+}
+
+static int deepest_call(Stmt *body, PtrVec *stack, int *recursive)
+{
+	DepthSearch ds = { stack, recursive, 0 };
+	AstVisitor v = { NULL, depth_in_expr, &ds };
+	ast_walk_stmt(body, &v);
+	return ds.depth;
+}
+
+/* 1 + the deepest chain of calls below f; marks the functions of a cycle. */
+static int call_depth(Function *f, PtrVec *stack, int *recursive)
+{
+	int d;
+	for (int i = 0; i < stack->len; i++) {
+		if (stack->items[i] == f) {
+			for (int j = i; j < stack->len; j++)
+				((Function *)stack->items[j])->recursive = 1;
+			*recursive = 1;
+			return 0;
+		}
+	}
+	if (f->depth_memo)
+		return f->depth_memo;
+	vec_push(stack, f);
+	d = 1 + deepest_call(f->body, stack, recursive);
+	stack->len--;
+	f->depth_memo = d;
+	return d;
+}
+
+static void analyze_calls(Program *prog)
+{
+	PtrVec stack = { 0 };
+	int recursive = 0, depth = 0;
+
+	for (int i = 0; i < prog->probes.len; i++) {
+		int d = deepest_call(((Probe *)prog->probes.items[i])->body, &stack, &recursive);
+		if (d > depth)
+			depth = d;
+	}
+	prog->call_depth = recursive ? -1 : depth;
+	free(stack.items);
 }
 
 /* ---- driver ---- */
@@ -785,7 +810,8 @@ static void check_declarations(Elab *el)
 		Symbol *g = prog->globals.items[i];
 		g->index = i;
 		for (int j = 0; j < i; j++) {
-			if (!strcmp(((Symbol *)prog->globals.items[j])->name, g->name))
+			Symbol *o = prog->globals.items[j];
+			if (!strcmp(o->name, g->name) && ((!o->is_private && !g->is_private) || o->loc.file == g->loc.file))
 				sem_error(el, g->loc, "global '%s' is declared twice", g->name);
 		}
 		if (g->init)
@@ -794,15 +820,43 @@ static void check_declarations(Elab *el)
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		f->index = i;
+		if (f->embedded && strstr(f->embedded, "/* pure */"))
+			f->pure = 1;
 		for (int j = 0; j < i; j++) {
-			if (!strcmp(((Function *)prog->functions.items[j])->name, f->name))
+			Function *o = prog->functions.items[j];
+			if (!strcmp(o->name, f->name) &&
+			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
+			     o->loc.file == f->loc.file))
 				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
 		}
 		for (int j = 0; j < f->params.len; j++) {
 			Symbol *p = f->params.items[j];
 			p->index = j;
 			p->is_array = 0;
+			if (f->embedded && p->type == TY_UNKNOWN)
+				p->type = TY_LONG;
 		}
+	}
+}
+
+/* Private names and names defined both by the script and the library get
+ * distinct C names. */
+static void make_c_names_unique(Program *prog)
+{
+	StrMap seen = { 0 };
+
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (strmap_get(&seen, g->name))
+			g->name = xasprintf("%s__%d", g->name, i);
+		strmap_put(&seen, g->name, g);
+	}
+	memset(&seen, 0, sizeof seen);
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (strmap_get(&seen, f->name))
+			f->name = xasprintf("%s__%d", f->name, i);
+		strmap_put(&seen, f->name, f);
 	}
 }
 
@@ -854,39 +908,38 @@ static void check_resolved_types(Elab *el, PtrVec *syms, const char *where)
 	}
 }
 
-int elaborate(Session *s)
+static void resolve_program(Elab *el)
 {
-	Elab el = { .s = s, .prog = &s->prog };
-	Program *prog = &s->prog;
+	Program *prog = el->prog;
 
-	check_supported(&el);
-	if (el.errors)
-		return el.errors;
-	check_declarations(&el);
+	check_declarations(el);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		el.fn = f;
-		el.locals = &f->locals;
-		resolve_stmt(&el, f->body);
+		el->fn = f;
+		el->locals = &f->locals;
+		resolve_stmt(el, f->body);
 	}
-	el.fn = NULL;
+	el->fn = NULL;
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		p->index = i;
-		el.locals = &p->locals;
-		resolve_probe_points(&el, p);
-		resolve_stmt(&el, p->body);
+		el->locals = &p->locals;
+		diag_set_context(p->chain ? xasprintf("in probe %s", p->chain) : NULL);
+		resolve_stmt(el, p->body);
 	}
+	diag_set_context(NULL);
 	{
-		AstVisitor foreach_bodies = { check_foreach_body, NULL, &el };
+		AstVisitor foreach_bodies = { check_foreach_body, NULL, el };
 		for (int i = 0; i < prog->functions.len; i++)
 			ast_walk_stmt(((Function *)prog->functions.items[i])->body, &foreach_bodies);
 		for (int i = 0; i < prog->probes.len; i++)
 			ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &foreach_bodies);
 	}
-	if (el.errors)
-		return el.errors;
-	run_inference(&el);
+}
+
+static void check_types(Elab *el)
+{
+	Program *prog = el->prog;
+
 	/* unused variables get a default type rather than an error */
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
@@ -898,54 +951,71 @@ int elaborate(Session *s)
 		if (g->is_array == -1)
 			g->is_array = 0;
 	}
-	check_resolved_types(&el, &prog->globals, "");
+	check_resolved_types(el, &prog->globals, "");
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		AstVisitor returns = { returns_value, NULL, NULL };
 		if (f->ret == TY_UNKNOWN && ast_walk_stmt(f->body, &returns))
-			sem_error(&el, f->loc, "cannot infer the return type of function '%s'", f->name);
-		check_resolved_types(&el, &f->params, xasprintf(" in function '%s'", f->name));
-		check_resolved_types(&el, &f->locals, xasprintf(" in function '%s'", f->name));
+			sem_error(el, f->loc, "cannot infer the return type of function '%s'", f->name);
+		check_resolved_types(el, &f->params, xasprintf(" in function '%s'", f->name));
+		check_resolved_types(el, &f->locals, xasprintf(" in function '%s'", f->name));
 	}
-	for (int i = 0; i < prog->probes.len; i++)
-		check_resolved_types(&el, &((Probe *)prog->probes.items[i])->locals, "");
-	if (!s->derived.len && !el.errors)
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		diag_set_context(p->chain ? xasprintf("in probe %s", p->chain) : NULL);
+		check_resolved_types(el, &p->locals, "");
+	}
+	diag_set_context(NULL);
+}
+
+int elaborate(Session *s)
+{
+	Elab el = { .s = s, .prog = &s->prog };
+	Program *prog = &s->prog;
+	int errors;
+
+	errors = tapsets_load_needed(s);
+	if (errors)
+		return errors;
+	errors = expand_probes(s);
+	if (errors)
+		return errors;
+	if (!s->derived.len && !s->list_pattern) {
 		sem_error(&el, (SrcLoc){0}, "no probes found");
+		return el.errors;
+	}
+	prune_unused(s);
+	check_supported(&el);
+	if (el.errors)
+		return el.errors;
+	resolve_program(&el);
+	if (el.errors)
+		return el.errors;
+	run_inference(&el);
+	check_types(&el);
+	if (el.errors)
+		return el.errors;
+	if (!s->unoptimized)
+		elide_unused_locals(s);
+	for (int i = 0; i < prog->functions.len; i++)
+		((Function *)prog->functions.items[i])->index = i;
+	for (int i = 0; i < prog->globals.len; i++)
+		((Symbol *)prog->globals.items[i])->index = i;
+	analyze_calls(prog);
+	for (int i = 0; i < prog->functions.len; i++)
+		((Function *)prog->functions.items[i])->index = i;
+	make_c_names_unique(prog);
 	return el.errors;
 }
 
-static void print_symbols(const char *what, PtrVec *syms, StrBuf *out)
+/* --dump-functions: every function of the library, resolved and typed. */
+int elaborate_library(Session *s)
 {
-	for (int i = 0; i < syms->len; i++) {
-		Symbol *sym = syms->items[i];
-		sb_printf(out, "  %s %s:%s", what, sym->name, type_name(sym->type));
-		if (sym->is_array == 1) {
-			sb_putc(out, '[');
-			for (int k = 0; k < sym->nkeys; k++)
-				sb_printf(out, "%s%s", k ? ", " : "", type_name(sym->keytypes[k]));
-			sb_putc(out, ']');
-		}
-		sb_putc(out, '\n');
-	}
-}
+	Elab el = { .s = s, .prog = &s->prog };
 
-void print_resolved(Session *s, StrBuf *out)
-{
-	Program *prog = &s->prog;
-
-	sb_puts(out, "# globals\n");
-	print_symbols("global", &prog->globals, out);
-	sb_puts(out, "# functions\n");
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		sb_printf(out, "function %s:%s\n", f->name, f->ret == TY_UNKNOWN ? "void" : type_name(f->ret));
-		print_symbols("param", &f->params, out);
-		print_symbols("local", &f->locals, out);
-	}
-	sb_puts(out, "# probes\n");
-	for (int i = 0; i < s->derived.len; i++) {
-		DerivedProbe *dp = s->derived.items[i];
-		sb_printf(out, "%s /* probe %d, %s provider */\n", dp->name, dp->probe->index, dp->provider->family);
-		print_symbols("local", &dp->probe->locals, out);
-	}
+	check_supported(&el);
+	resolve_program(&el);
+	if (!el.errors)
+		run_inference(&el);
+	return el.errors;
 }

@@ -8,7 +8,7 @@
 /* Returns the number of errors reported. */
 int elaborate(Session *s);
 
-/* stap -p2 output: the resolved program. */
-void print_resolved(Session *s, StrBuf *out);
+/* Resolves and types every function loaded (--dump-functions). */
+int elaborate_library(Session *s);
 
 #endif

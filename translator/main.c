@@ -3,7 +3,9 @@
 #include "build.h"
 #include "elaborate.h"
 #include "kernel.h"
+#include "listing.h"
 #include "parse.h"
+#include "tapsets.h"
 #include "translate.h"
 
 #include <dirent.h>
@@ -35,6 +37,13 @@ static void usage(FILE *out)
 		"  -r KVER     target kernel release, or -r /path/to/build for a build tree\n"
 		"  -o FILE     send the run's output to FILE\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
+		"  -I DIR      also look for tapsets in DIR\n"
+		"  -u          unoptimized: keep unused variables, functions and statements\n"
+		"  -l PATTERN  list the probe points matching PATTERN\n"
+		"  -L PATTERN  list them with their variables and types\n"
+		"  --dump-probe-types    list the probe point forms the providers accept\n"
+		"  --dump-probe-aliases  list the probe aliases the tapset library defines\n"
+		"  --dump-functions      list the functions the tapset library defines\n"
 		"  -k          keep the temporary directory and print its path\n"
 		"  -v          more verbose: pass timings (repeat for more)\n"
 		"  -w          suppress warnings\n"
@@ -82,11 +91,6 @@ static void timer_report(const PassTimer *t, const char *what)
 		return;
 	fprintf(stderr, "%s in %.0fusr/%.0fsys/%.0freal ms.\n", what, cpu_ms(1) - t->usr, cpu_ms(0) - t->sys,
 		now_ms() - t->real);
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int valid_module_name(const char *name)
@@ -147,38 +151,6 @@ static void set_preprocessor_env(void)
 	env.argc = session.script_args.len;
 	env.argv = (char **)session.script_args.items;
 	parse_set_env(&env);
-}
-
-/* @define macros of the library: every .stpm file in the tapset directory. */
-static int load_macro_libraries(void)
-{
-	DIR *d = opendir(session.tapset_dir);
-	struct dirent *e;
-	int errors = 0;
-	PtrVec names = { 0 };
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		if (n > 5 && !strcmp(e->d_name + n - 5, ".stpm"))
-			vec_push(&names, xstrdup(e->d_name));
-	}
-	closedir(d);
-	if (names.len)
-		qsort(names.items, (size_t)names.len, sizeof(char *), compare_names);
-	for (int i = 0; i < names.len; i++) {
-		char *path = path_join(session.tapset_dir, names.items[i]);
-		size_t len;
-		char *text = read_file(path, &len);
-		if (!text) {
-			diag_plain("error", "cannot read macro library '%s': %s", path, strerror(errno));
-			errors++;
-			continue;
-		}
-		errors += parse_macro_library(source_new(path, text, len));
-	}
-	return errors;
 }
 
 static int finish(int rc)
@@ -255,9 +227,27 @@ int main(int argc, char **argv)
 	StrBuf out;
 	int c;
 
+	static const struct option long_options[] = {
+		{ "dump-probe-types", no_argument, NULL, 'T' },
+		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "dump-functions", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
 	session.last_pass = 5;
-	while ((c = getopt(argc, argv, "+e:p:m:r:o:D:kvwgVhI:")) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:kvwgVhI:ul:L:", long_options, NULL)) != -1) {
 		switch (c) {
+		case 'T': session.dump = "probe-types"; break;
+		case 'A': session.dump = "probe-aliases"; break;
+		case 'F': session.dump = "functions"; break;
+		case 'u': session.unoptimized = 1; break;
+		case 'l':
+		case 'L':
+			session.list_pattern = optarg;
+			session.list_vars = c == 'L';
+			break;
 		case 'e': session.script_text = optarg; break;
 		case 'p':
 			session.last_pass = atoi(optarg);
@@ -286,13 +276,20 @@ int main(int argc, char **argv)
 		case 'v': session.verbose++; break;
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
 		case 'g': session.guru = 1; break;
-		case 'I': break;   /* tapset directories: accepted, used once the library exists */
+		case 'I': vec_push(&session.include_dirs, optarg); break;
 		case 'V':
 			printf("stap (SystemTap-compatible translator) version %s\n", STAP_VERSION);
 			return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}
+	}
+	if (session.dump) {
+		session.script_text = "";
+		session.last_pass = 2;
+	} else if (session.list_pattern) {
+		session.script_text = xasprintf("probe %s {}", session.list_pattern);
+		session.last_pass = 2;
 	}
 	if (!session.script_text) {
 		if (optind >= argc) {
@@ -311,14 +308,16 @@ int main(int argc, char **argv)
 		return 1;
 	set_preprocessor_env();
 	t = timer_start();
-	if (load_macro_libraries() > 0)
+	if (tapsets_init(&session) > 0)
 		return 1;
+	if (session.dump)
+		return run_dump(&session) ? 1 : 0;
 	file = load_script();
 	if (!file)
 		return 1;
 	if (parse_source(file, &session.prog) > 0)
 		return 1;
-	timer_report(&t, "Pass 1: parsed user script and 0 library scripts");
+	timer_report(&t, "Pass 1: parsed user script");
 	if (session.last_pass == 1) {
 		sb_init(&out);
 		print_program(&session.prog, &out);
@@ -330,9 +329,18 @@ int main(int argc, char **argv)
 
 	/* pass 2 */
 	t = timer_start();
+	if (session.list_pattern)
+		return run_listing(&session) ? 1 : 0;
 	if (elaborate(&session) > 0)
 		return 1;
-	timer_report(&t, "Pass 2: analyzed script");
+	{
+		char *what = xasprintf("Pass 2: analyzed script: %d probe%s, %d function%s, %d global%s, "
+				       "%d library file%s", session.derived.len, session.derived.len == 1 ? "" : "s",
+				       session.prog.functions.len, session.prog.functions.len == 1 ? "" : "s",
+				       session.prog.globals.len, session.prog.globals.len == 1 ? "" : "s",
+				       tapsets_loaded_count(&session), tapsets_loaded_count(&session) == 1 ? "" : "s");
+		timer_report(&t, what);
+	}
 	if (session.last_pass == 2) {
 		sb_init(&out);
 		print_resolved(&session, &out);

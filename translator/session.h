@@ -16,6 +16,11 @@ typedef struct Session {
 	int keep_tmp;                /* -k */
 	int guru;                    /* -g */
 	int suppress_warnings;       /* -w */
+	int unoptimized;             /* -u: keep unused variables, functions, statements */
+	PtrVec include_dirs;         /* char*: -I DIR, searched after the tapset directory */
+	const char *list_pattern;    /* -l / -L PATTERN */
+	int list_vars;               /* -L */
+	const char *dump;            /* --dump-probe-types / -aliases / -functions */
 	char *module_name;           /* -m NAME or generated */
 	const char *output_file;     /* -o FILE, passed to staprun */
 	PtrVec defines;              /* char*: -D NAME=VALUE */
@@ -30,6 +35,7 @@ typedef struct Session {
 	char *tmp_dir;               /* mkdtemp, removed unless -k */
 	/* products */
 	Program prog;
+	struct TapsetLibrary *library;  /* the tapset index (tapsets.c) */
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
 	char *ko_file;               /* pass 4 output */

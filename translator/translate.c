@@ -441,7 +441,7 @@ static char *gen_slot(Gen *g, Expr *lhs, const char *keys)
 	const char *ctype = lhs->type == TY_STRING ? "char *" : "int64_t *";
 	char *p = named_local(g, ctype, "p");
 	set_location(g, "identifier", lhs->str, lhs->loc);
-	line(g, "%s = stp_map_slot_%s(c, g_%s, %s);", p, lhs->type == TY_STRING ? "str" : "long", lhs->str, keys);
+	line(g, "%s = stp_map_slot_%s(c, g_%s, %s);", p, lhs->type == TY_STRING ? "str" : "long", lhs->sym->name, keys);
 	line(g, "if (unlikely(!%s)) goto out;", p);
 	g->out_used = 1;
 	return p;
@@ -537,10 +537,10 @@ static char *gen_expr(Gen *g, Expr *e)
 		char *k = gen_keys(g, e->sym, &e->args);
 		if (e->type == TY_STRING) {
 			char *t = str_tmp(g);
-			line(g, "stp_strlcpy(%s, stp_map_get_str(g_%s, %s), MAXSTRINGLEN);", t, e->str, k);
+			line(g, "stp_strlcpy(%s, stp_map_get_str(g_%s, %s), MAXSTRINGLEN);", t, e->sym->name, k);
 			return t;
 		}
-		return materialize(g, xasprintf("stp_map_get_long(g_%s, %s)", e->str, k), TY_LONG);
+		return materialize(g, xasprintf("stp_map_get_long(g_%s, %s)", e->sym->name, k), TY_LONG);
 	}
 	case EX_CALL:
 		return gen_call(g, e);
@@ -560,9 +560,15 @@ static char *gen_expr(Gen *g, Expr *e)
 		return gen_incdec(g, e);
 	case EX_TERNARY:
 		return gen_ternary(g, e);
+	case EX_EMBEDDED:   /* guru mode or the library: a C expression */
+		if (e->type == TY_STRING) {
+			char *t = str_tmp(g);
+			line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
+			return t;
+		}
+		return materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
 	case EX_TARGET:
 	case EX_AT:
-	case EX_EMBEDDED:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
 		break;   /* pass 2 rejects these until they are implemented */
@@ -827,6 +833,39 @@ static void gen_function_body(Session *s, const char *name, const char *signatur
 	sb_free(&frame);
 }
 
+/* An embedded-C function: the same frame and calling convention as script
+ * functions, with SystemTap's macros for its arguments and result. */
+static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
+{
+	int is_str = f->ret == TY_STRING;
+
+	sb_printf(frames, "struct frame_fn_%s {\n\tchar unused_;\n", f->name);
+	frame_members(frames, &f->params);
+	if (is_str)
+		sb_puts(frames, "\tchar retval[MAXSTRINGLEN];\n");
+	else
+		sb_puts(frames, "\tint64_t retval;\n");
+	sb_puts(frames, "};\n\n");
+	sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)\n{\n", f->name, f->name);
+	sb_puts(code, "#define CONTEXT c\n#define THIS f\n#define STAP_RETVALUE (f->retval)\n");
+	for (int i = 0; i < f->params.len; i++) {
+		Symbol *p = f->params.items[i];
+		sb_printf(code, "#define STAP_ARG_%s (f->l_%s)\n", p->name, p->name);
+	}
+	if (is_str)
+		sb_puts(code, "#define STAP_RETURN(v) do { stp_strlcpy(f->retval, (v), MAXSTRINGLEN); goto stp_out; } while (0)\n");
+	else
+		sb_puts(code, "#define STAP_RETURN(v) do { f->retval = (v); goto stp_out; } while (0)\n");
+	sb_puts(code, "#define STAP_ERROR(...) do { snprintf(c->error_buf, sizeof(c->error_buf), __VA_ARGS__); "
+		      "stp_error(c, c->error_buf); goto stp_out; } while (0)\n");
+	sb_puts(code, is_str ? "\tf->retval[0] = 0;\n" : "\tf->retval = 0;\n");
+	sb_printf(code, "\t{\n%s\n\t}\n\tgoto stp_out;\nstp_out:\n\t;\n", f->embedded);
+	sb_puts(code, "#undef CONTEXT\n#undef THIS\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n#undef STAP_ERROR\n");
+	for (int i = 0; i < f->params.len; i++)
+		sb_printf(code, "#undef STAP_ARG_%s\n", ((Symbol *)f->params.items[i])->name);
+	sb_puts(code, "}\n\n");
+}
+
 /* ---- locks: which globals each probe touches ---- */
 
 typedef struct Access {
@@ -933,7 +972,8 @@ int translate(Session *s, StrBuf *out)
 {
 	Program *prog = &s->prog;
 	StrBuf frames, code, gdecl, ginit, gfini, tables;
-	const char *families[] = { "end", "begin", "timer", "kprobe" };
+	/* armed in this order, disarmed in reverse: error probes run last */
+	const char *families[] = { "error", "end", "begin", "timer", "kprobe" };
 
 	sb_init(&frames);
 	sb_init(&code);
@@ -945,6 +985,10 @@ int translate(Session *s, StrBuf *out)
 	gen_globals(s, &gdecl, &ginit, &gfini);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
+		if (f->embedded) {
+			gen_embedded_function(f, &frames, &code);
+			continue;
+		}
 		char *name = xasprintf("fn_%s", f->name);
 		char *sig = xasprintf("static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)", f->name, f->name);
 		sb_printf(&code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->name, f->name);
@@ -971,7 +1015,15 @@ int translate(Session *s, StrBuf *out)
 		sb_printf(out, "#define %s\n", d);
 		free(d);
 	}
+	if (prog->call_depth >= 0)
+		sb_printf(out, "#define STP_CALL_DEPTH %d   /* no recursion: the deepest call chain */\n", prog->call_depth);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
+	if (prog->embedded.len) {
+		sb_puts(out, "/* embedded C of the script (guru mode) and the tapset library */\n");
+		for (int i = 0; i < prog->embedded.len; i++)
+			sb_printf(out, "%s\n", ((Expr *)prog->embedded.items[i])->str);
+		sb_puts(out, "\n");
+	}
 	sb_puts(out, "/* globals */\n");
 	sb_puts(out, gdecl.data);
 	sb_puts(out, "\n/* frames: locals and temporaries of probes and functions */\n");

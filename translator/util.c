@@ -251,3 +251,52 @@ double now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+/* ---- string-keyed hash map ---- */
+
+static unsigned long hash_str(const char *s)
+{
+	unsigned long h = 1469598103934665603UL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return h;
+}
+
+void **strmap_slot(StrMap *m, const char *key, int create)
+{
+	if (create && (m->len + 1) * 2 > m->cap) {
+		StrMap bigger = { .cap = m->cap ? m->cap * 2 : 64 };
+		bigger.keys = xcalloc((size_t)bigger.cap, sizeof *bigger.keys);
+		bigger.values = xcalloc((size_t)bigger.cap, sizeof *bigger.values);
+		for (int i = 0; i < m->cap; i++)
+			if (m->keys[i])
+				*strmap_slot(&bigger, m->keys[i], 1) = m->values[i];
+		free(m->keys);
+		free(m->values);
+		*m = bigger;
+	}
+	if (!m->cap)
+		return NULL;
+	for (unsigned long i = hash_str(key) & (unsigned long)(m->cap - 1);; i = (i + 1) & (unsigned long)(m->cap - 1)) {
+		if (!m->keys[i]) {
+			if (!create)
+				return NULL;
+			m->keys[i] = (char *)key;
+			m->len++;
+			return &m->values[i];
+		}
+		if (!strcmp(m->keys[i], key))
+			return &m->values[i];
+	}
+}
+
+void *strmap_get(const StrMap *m, const char *key)
+{
+	void **slot = strmap_slot((StrMap *)m, key, 0);
+	return slot ? *slot : NULL;
+}
+
+void strmap_put(StrMap *m, const char *key, void *value)
+{
+	*strmap_slot(m, key, 1) = value;
+}

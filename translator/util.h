@@ -39,6 +39,17 @@ typedef struct PtrVec {
 
 void vec_push(PtrVec *v, void *item);
 
+/* A string-keyed hash map; keys are not copied and must outlive the map. */
+typedef struct StrMap {
+	char **keys;
+	void **values;
+	int len, cap;        /* cap is 0 or a power of two */
+} StrMap;
+
+void **strmap_slot(StrMap *m, const char *key, int create);  /* NULL if absent and !create */
+void *strmap_get(const StrMap *m, const char *key);
+void strmap_put(StrMap *m, const char *key, void *value);
+
 /* Files and paths. */
 char *read_file(const char *path, size_t *len_out);   /* NULL + errno on failure */
 bool file_exists(const char *path);

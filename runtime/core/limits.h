@@ -34,6 +34,14 @@
 #define STP_TRANSPORT_BYTES (1024 * 1024)  /* per-CPU trace ring */
 #endif
 
+/* Frames a context needs: without recursion the translator knows the
+ * deepest call chain (STP_CALL_DEPTH), so no more than that is allocated. */
+#if defined(STP_CALL_DEPTH) && STP_CALL_DEPTH < MAXNESTING
+#define STP_FRAME_SLOTS (STP_CALL_DEPTH + 1)
+#else
+#define STP_FRAME_SLOTS (MAXNESTING + 1)
+#endif
+
 #if MAXSTRINGLEN < 16 || MAXSTRINGLEN > 65536
 #error "MAXSTRINGLEN must be between 16 and 65536"
 #endif

@@ -98,6 +98,21 @@ static __maybe_unused int stp_run_once(const struct stp_probe_desc *const *descs
 	return 0;
 }
 
+/* error probes: when the session ends after script errors, in order. */
+static __maybe_unused int stp_run_on_error(const struct stp_probe_desc *const *descs, unsigned int n)
+{
+	unsigned int i;
+
+	if (!atomic_read(&stp_error_count))
+		return 0;
+	for (i = 0; i < n; i++) {
+		preempt_disable();
+		stp_run_probe(descs[i], NULL, true);
+		preempt_enable();
+	}
+	return 0;
+}
+
 static int stp_contexts_alloc(size_t frame_bytes)
 {
 	int cpu;
@@ -110,7 +125,7 @@ static int stp_contexts_alloc(size_t frame_bytes)
 
 		if (!c)
 			return -ENOMEM;
-		c->frames = vzalloc(frame_bytes * (MAXNESTING + 1));
+		c->frames = vzalloc(frame_bytes * (STP_FRAME_SLOTS));
 		stp_contexts[cpu] = c;
 		if (!c->frames)
 			return -ENOMEM;

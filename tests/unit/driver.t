@@ -8,9 +8,9 @@ run() {
     local script='global n; probe kprobe.function("ksys_read") { n[execname()]++ } probe end { foreach (k in n) printf("%s %d\n", k, n[k]) }'
     # -p2: resolved program with types
     expect_ok -p2 -e "$script"
-    grep -q 'global n:long\[string\]' stdout
-    grep -q 'kprobe.function("ksys_read") /\* probe 0, kprobe provider \*/' stdout
-    grep -q '  local k:string' stdout
+    grep -qx 'n:long \[string\]' stdout
+    grep -qx 'kprobe.function("ksys_read") /\* <- kprobe.function("ksys_read") \*/' stdout
+    grep -qx '  k:string' stdout
     # -p3: the module's C source
     expect_ok -p3 -m t_drv -r "$KVER" -e "$script"
     grep -q '#define STP_MODULE_NAME "t_drv"' stdout

@@ -1,6 +1,9 @@
-/* begin_end.c - the "begin" and "end" probe families: run once when the
- * session starts or stops, in process context.  Plugged into the registry. */
+/* begin_end.c - the "begin", "end" and "error" probe families: run once when
+ * the session starts, stops, or stops after script errors, in process
+ * context, ordered by priority.  Plugged into the registry. */
 #include "provider.h"
+
+#include <string.h>
 
 static int resolve_begin_end(Session *s, ProbePoint *pp, DerivedProbe *dp)
 {
@@ -41,13 +44,15 @@ static void emit_table(const char *family, DerivedProbe **dps, int n, StrBuf *ou
 		sb_printf(out, "\t&stp_descs[%d],\n", dps[i]->index);
 	sb_puts(out, "};\n");
 	sb_printf(out, "static int stp_%s_register(void)\n{\n", family);
-	if (family[0] == 'b')
+	if (!strcmp(family, "begin"))
 		sb_printf(out, "\treturn stp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n}\n", family, family);
 	else
 		sb_puts(out, "\treturn 0;\n}\n");
 	sb_printf(out, "static void stp_%s_unregister(void)\n{\n", family);
-	if (family[0] == 'e')
+	if (!strcmp(family, "end"))
 		sb_printf(out, "\tstp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n", family, family);
+	if (!strcmp(family, "error"))
+		sb_printf(out, "\tstp_run_on_error(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n", family, family);
 	sb_puts(out, "}\n\n");
 }
 
@@ -63,5 +68,16 @@ static void emit_end(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	emit_table("end", dps, n, out);
 }
 
-const ProbeProvider begin_provider = { "begin", resolve_begin_end, emit_begin };
-const ProbeProvider end_provider = { "end", resolve_begin_end, emit_end };
+static void emit_error(Session *s, DerivedProbe **dps, int n, StrBuf *out)
+{
+	(void)s;
+	emit_table("error", dps, n, out);
+}
+
+static const char *const begin_forms[] = { "begin", "begin(number)", NULL };
+static const char *const end_forms[] = { "end", "end(number)", NULL };
+static const char *const error_forms[] = { "error", "error(number)", NULL };
+
+const ProbeProvider begin_provider = { "begin", resolve_begin_end, emit_begin, begin_forms };
+const ProbeProvider end_provider = { "end", resolve_begin_end, emit_end, end_forms };
+const ProbeProvider error_provider = { "error", resolve_begin_end, emit_error, error_forms };

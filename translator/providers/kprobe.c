@@ -52,4 +52,8 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "STP_KPROBE_FAMILY(stp_kprobe_probes)\n\n");
 }
 
-const ProbeProvider kprobe_provider = { "kprobe", resolve_kprobe, emit_kprobe };
+static const char *const kprobe_forms[] = {
+	"kprobe.function(string)", "kprobe.function(string).return", NULL,
+};
+
+const ProbeProvider kprobe_provider = { "kprobe", resolve_kprobe, emit_kprobe, kprobe_forms };

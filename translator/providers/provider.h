@@ -28,12 +28,17 @@ struct ProbeProvider {
 	/* Writes the C table for the derived probes of this family (dps, n > 0)
 	 * and names the runtime provider the module must include. */
 	void (*emit)(Session *s, DerivedProbe **dps, int n, StrBuf *out);
+	/* The forms it accepts, for --dump-probe-types; NULL-terminated. */
+	const char *const *forms;
 };
 
 /* The registry: every provider, looked up by the first component. */
 const ProbeProvider *provider_find(const char *family);
+/* The i-th provider, NULL past the last. */
+const ProbeProvider *provider_at(int i);
 
-extern const ProbeProvider begin_provider, end_provider, timer_provider, kprobe_provider;
+extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
+	kprobe_provider;
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -7,6 +7,8 @@
 static const ProbeProvider *const providers[] = {
 	&begin_provider,
 	&end_provider,
+	&error_provider,
+	&never_provider,
 	&timer_provider,
 	&kprobe_provider,
 };
@@ -18,6 +20,11 @@ const ProbeProvider *provider_find(const char *family)
 			return providers[i];
 	}
 	return NULL;
+}
+
+const ProbeProvider *provider_at(int i)
+{
+	return i >= 0 && (size_t)i < sizeof providers / sizeof providers[0] ? providers[i] : NULL;
 }
 
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i)

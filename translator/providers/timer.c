@@ -68,4 +68,10 @@ static void emit_timer(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "STP_TIMER_FAMILY(stp_timer_probes)\n\n");
 }
 
-const ProbeProvider timer_provider = { "timer", resolve_timer, emit_timer };
+static const char *const timer_forms[] = {
+	"timer.s(number)", "timer.sec(number)", "timer.ms(number)", "timer.msec(number)", "timer.us(number)",
+	"timer.usec(number)", "timer.ns(number)", "timer.nsec(number)", "timer.hz(number)", "timer.jiffies(number)",
+	NULL,
+};
+
+const ProbeProvider timer_provider = { "timer", resolve_timer, emit_timer, timer_forms };

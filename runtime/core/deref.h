@@ -1,0 +1,262 @@
+/* deref.h - fault-safe reads of kernel and user memory in probe context: numbers,
+ * bounded strings, C-quoted strings.  Used by the tapset's embedded C (conversions). */
+#ifndef STP_DEREF_H
+#define STP_DEREF_H
+
+#include <linux/uaccess.h>
+
+/* Bytes read per step when quoting a string (a small stack buffer, no allocation). */
+#define STP_QUOTE_CHUNK 64
+
+/* Makes "<what> at 0x<addr>" this hit's error, unless the hit already has one. */
+static __maybe_unused void stp_deref_fault(struct stp_context *c, const char *what, unsigned long addr)
+{
+	if (c->last_error)
+		return;
+	scnprintf(c->error_buf, sizeof(c->error_buf), "%s at 0x%lx", what, addr);
+	stp_error(c, c->error_buf);
+}
+
+/* Copies size bytes from kernel (user = false) or user memory; 0 or -EFAULT.
+ * Never sleeps and never oopses: a bad or unmapped address is just -EFAULT. */
+static __maybe_unused long stp_copy_nofault(void *dst, unsigned long addr, size_t size, bool user)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)addr, size) ? -EFAULT : 0;
+	return copy_from_kernel_nofault(dst, (const void *)addr, size) ? -EFAULT : 0;
+}
+
+/* Typed reads: stp_kernel_s32(c, addr) etc. return the value sign- or
+ * zero-extended to 64 bits; a fault sets "kernel read fault at 0x..." and
+ * returns 0.  stp_user_* do the same for user memory ("user read fault"). */
+#define STP_DEREF_READER(space, user, name, type)					\
+	static __maybe_unused int64_t stp_##space##_##name(struct stp_context *c,	\
+							  unsigned long addr)		\
+	{										\
+		type v;									\
+											\
+		if (unlikely(stp_copy_nofault(&v, addr, sizeof(v), user))) {		\
+			stp_deref_fault(c, #space " read fault", addr);			\
+			return 0;							\
+		}									\
+		return (int64_t)v;							\
+	}
+
+STP_DEREF_READER(kernel, false, s8, s8)
+STP_DEREF_READER(kernel, false, u8, u8)
+STP_DEREF_READER(kernel, false, s16, s16)
+STP_DEREF_READER(kernel, false, u16, u16)
+STP_DEREF_READER(kernel, false, s32, s32)
+STP_DEREF_READER(kernel, false, u32, u32)
+STP_DEREF_READER(kernel, false, s64, s64)
+STP_DEREF_READER(user, true, s8, s8)
+STP_DEREF_READER(user, true, u8, u8)
+STP_DEREF_READER(user, true, s16, s16)
+STP_DEREF_READER(user, true, u16, u16)
+STP_DEREF_READER(user, true, s32, s32)
+STP_DEREF_READER(user, true, u32, u32)
+STP_DEREF_READER(user, true, s64, s64)
+
+/* The same reads without an error: 0 on a fault (SystemTap's user_int and
+ * friends return 0 for inaccessible user memory). */
+static __maybe_unused int64_t stp_user_quiet(unsigned long addr, size_t size, bool is_signed)
+{
+	union { s8 b; s16 h; s32 w; s64 q; } v;
+
+	if (stp_copy_nofault(&v, addr, size, true))
+		return 0;
+	switch (size) {
+	case 1: return is_signed ? v.b : (u8)v.b;
+	case 2: return is_signed ? v.h : (u16)v.h;
+	case 4: return is_signed ? v.w : (u32)v.w;
+	default: return v.q;
+	}
+}
+
+/* Copies the NUL-terminated string at addr into dst (size >= 1 bytes, always
+ * terminated), reading at most size - 1 bytes and never across a page it does
+ * not need.  Returns the length, or -EFAULT when a byte before the end could
+ * not be read.  *more (if given) says the string went on past size - 1 bytes. */
+static __maybe_unused long stp_copy_string(char *dst, unsigned long addr, size_t size, bool user, bool *more)
+{
+	size_t n = 0;
+
+	if (more)
+		*more = false;
+	dst[0] = 0;
+	while (n < size - 1) {
+		size_t room = size - 1 - n;
+		size_t to_page = PAGE_SIZE - ((addr + n) & ~PAGE_MASK);
+		size_t chunk = min(room, to_page);
+		size_t len;
+
+		if (stp_copy_nofault(dst + n, addr + n, chunk, user)) {
+			dst[n] = 0;
+			return -EFAULT;
+		}
+		len = strnlen(dst + n, chunk);
+		if (len < chunk) {
+			n += len;
+			dst[n] = 0;
+			return n;
+		}
+		n += chunk;
+	}
+	dst[n] = 0;
+	if (more) {
+		char next;
+
+		*more = stp_copy_nofault(&next, addr + n, 1, user) || next != 0;
+	}
+	return n;
+}
+
+/* String reads for script functions: dst gets at most maxlen bytes of the
+ * string (and its NUL; dst holds MAXSTRINGLEN bytes).  A fault leaves dst
+ * empty and sets "kernel string copy fault at 0x..." (or "user ..."). */
+static __maybe_unused void stp_kernel_string(struct stp_context *c, char *dst, unsigned long addr, int64_t maxlen)
+{
+	size_t size = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1) + 1;
+
+	if (stp_copy_string(dst, addr, size, false, NULL) < 0)
+		stp_deref_fault(c, "kernel string copy fault", addr);
+}
+
+static __maybe_unused void stp_user_string(struct stp_context *c, char *dst, unsigned long addr, int64_t maxlen)
+{
+	size_t size = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1) + 1;
+
+	if (stp_copy_string(dst, addr, size, true, NULL) < 0)
+		stp_deref_fault(c, "user string copy fault", addr);
+}
+
+/* Writes the C escape of ch into esc (at most 4 bytes plus NUL); returns its length. */
+static __maybe_unused int stp_escape_char(char *esc, unsigned char ch)
+{
+	const char *simple = NULL;
+
+	switch (ch) {
+	case '"': simple = "\\\""; break;
+	case '\\': simple = "\\\\"; break;
+	case '\n': simple = "\\n"; break;
+	case '\t': simple = "\\t"; break;
+	case '\r': simple = "\\r"; break;
+	case '\v': simple = "\\v"; break;
+	case '\f': simple = "\\f"; break;
+	case '\b': simple = "\\b"; break;
+	case '\a': simple = "\\a"; break;
+	}
+	if (simple) {
+		esc[0] = simple[0];
+		esc[1] = simple[1];
+		esc[2] = 0;
+		return 2;
+	}
+	if (ch < 0x20 || ch >= 0x7f) {
+		esc[0] = '\\';
+		esc[1] = '0' + ((ch >> 6) & 7);
+		esc[2] = '0' + ((ch >> 3) & 7);
+		esc[3] = '0' + (ch & 7);
+		esc[4] = 0;
+		return 4;
+	}
+	esc[0] = ch;
+	esc[1] = 0;
+	return 1;
+}
+
+/* A quoted string being built in a string value: "...", escaped. */
+struct stp_quoter {
+	char *dst;
+	size_t pos, size;
+	bool full;
+};
+
+static __maybe_unused void stp_quote_begin(struct stp_quoter *q, char *dst, size_t size)
+{
+	q->dst = dst;
+	q->size = size;
+	q->pos = 0;
+	q->full = false;
+	dst[q->pos++] = '"';
+}
+
+/* Appends len bytes escaped; false once the value is full (room is kept for "... and NUL). */
+static __maybe_unused bool stp_quote_add(struct stp_quoter *q, const char *s, size_t len)
+{
+	size_t i;
+	char esc[5];
+
+	for (i = 0; i < len && !q->full; i++) {
+		int n = stp_escape_char(esc, s[i]);
+
+		if (q->pos + n + 4 >= q->size) {
+			q->full = true;
+			break;
+		}
+		memcpy(q->dst + q->pos, esc, n);
+		q->pos += n;
+	}
+	return !q->full;
+}
+
+/* Closes the quote: `"`, or `"...` when the string was cut. */
+static __maybe_unused void stp_quote_end(struct stp_quoter *q, bool cut)
+{
+	const char *tail = (cut || q->full) ? "\"..." : "\"";
+
+	q->dst[q->pos] = 0;
+	stp_strlcat(q->dst + q->pos, tail, q->size - q->pos);
+}
+
+/* The quoted form of a string value (string_quoted). */
+static __maybe_unused void stp_quote_str(char *dst, const char *s)
+{
+	struct stp_quoter q;
+
+	stp_quote_begin(&q, dst, MAXSTRINGLEN);
+	stp_quote_add(&q, s, strnlen(s, MAXSTRINGLEN - 1));
+	stp_quote_end(&q, false);
+}
+
+/* The quoted form of the string at addr in dst (size >= 8 bytes), reading at
+ * most maxlen bytes: "NULL" for address 0, the address itself ("0x...", no
+ * quotes) when a needed byte cannot be read.  Never a script error.  Returns
+ * the length written. */
+static __maybe_unused size_t stp_quote_mem(char *dst, size_t size, unsigned long addr, int64_t maxlen, bool user)
+{
+	struct stp_quoter q;
+	size_t left = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1);
+	unsigned long p = addr;
+	char buf[STP_QUOTE_CHUNK];
+
+	if (addr == 0)
+		return strscpy(dst, "NULL", size) < 0 ? size - 1 : 4;
+	stp_quote_begin(&q, dst, size);
+	for (;;) {
+		size_t to_page = PAGE_SIZE - (p & ~PAGE_MASK);
+		size_t chunk = min3(left, to_page, sizeof(buf));
+		size_t len;
+
+		if (chunk == 0) {
+			/* maxlen reached: cut unless the string ends right here */
+			char next;
+			bool ends = !stp_copy_nofault(&next, p, 1, user) && next == 0;
+
+			stp_quote_end(&q, !ends);
+			return strlen(dst);
+		}
+		if (stp_copy_nofault(buf, p, chunk, user))
+			break;
+		len = strnlen(buf, chunk);
+		if (!stp_quote_add(&q, buf, len) || len < chunk) {
+			stp_quote_end(&q, false);
+			return strlen(dst);
+		}
+		p += chunk;
+		left -= chunk;
+	}
+	return scnprintf(dst, size, "0x%lx", addr);
+}
+
+#endif

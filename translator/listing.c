@@ -1,0 +1,190 @@
+/* listing.c - what pass 2 shows a user: the resolved program (stap -p2), the
+ * probe points matching a pattern (-l, -L) and the library (--dump-*). */
+#include "listing.h"
+#include "elaborate.h"
+#include "expand.h"
+#include "providers/provider.h"
+#include "tapsets.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_type(const Symbol *sym, StrBuf *out)
+{
+	sb_printf(out, "%s:%s", sym->name, type_name(sym->type));
+	if (sym->is_array == 1) {
+		sb_puts(out, " [");
+		for (int k = 0; k < sym->nkeys; k++)
+			sb_printf(out, "%s%s", k ? ", " : "", type_name(sym->keytypes[k]));
+		sb_putc(out, ']');
+	}
+}
+
+static void print_locals(PtrVec *syms, StrBuf *out)
+{
+	if (!syms->len)
+		return;
+	sb_puts(out, "  # locals\n");
+	for (int i = 0; i < syms->len; i++) {
+		sb_puts(out, "  ");
+		print_type(syms->items[i], out);
+		sb_putc(out, '\n');
+	}
+}
+
+static void print_signature(const Function *f, StrBuf *out)
+{
+	sb_printf(out, "%s:%s (", f->name, f->ret == TY_UNKNOWN ? "unknown" : type_name(f->ret));
+	for (int j = 0; j < f->params.len; j++) {
+		if (j)
+			sb_puts(out, ", ");
+		print_type(f->params.items[j], out);
+	}
+	sb_putc(out, ')');
+}
+
+void print_resolved(Session *s, StrBuf *out)
+{
+	Program *prog = &s->prog;
+
+	sb_puts(out, "# globals\n");
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		print_type(g, out);
+		if (g->loc.file && g->loc.file->is_tapset)
+			sb_printf(out, " /* from %s */", g->loc.file->name);
+		sb_putc(out, '\n');
+	}
+	sb_puts(out, "# functions\n");
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		print_signature(f, out);
+		if (f->embedded)
+			sb_puts(out, " /* embedded C */");
+		if (f->recursive)
+			sb_puts(out, " /* recursive */");
+		if (f->loc.file && f->loc.file->is_tapset)
+			sb_printf(out, " /* from %s */", f->loc.file->name);
+		sb_putc(out, '\n');
+		print_locals(&f->locals, out);
+	}
+	sb_puts(out, "# probes\n");
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		const char *from = dp->probe->chain;
+		char *written = NULL;
+		if (!from) {
+			written = pp_text(dp->point);
+			from = written;
+		}
+		sb_printf(out, "%s /* <- %s */\n", dp->name, from);
+		print_locals(&dp->probe->locals, out);
+		free(written);
+	}
+	if (prog->call_depth < 0)
+		sb_puts(out, "# calls: recursive (bounded by MAXNESTING at run time)\n");
+	else
+		sb_printf(out, "# calls: at most %d deep\n", prog->call_depth);
+}
+
+/* ---- stap -l / -L ---- */
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static Symbol *find_local(Probe *p, const char *name)
+{
+	for (int i = 0; i < p->locals.len; i++) {
+		Symbol *sym = p->locals.items[i];
+		if (!strcmp(sym->name, name))
+			return sym;
+	}
+	return NULL;
+}
+
+/* One line per probe point the pattern stands for: the alias name it matched,
+ * else the provider's point; with -L, the variables an alias sets. */
+int run_listing(Session *s)
+{
+	PtrVec lines = { 0 };
+	StrMap seen = { 0 };
+	int errors;
+
+	s->unoptimized = 1;   /* keep every alias variable for -L */
+	errors = elaborate(s);
+	if (errors)
+		return errors;
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		Probe *p = dp->probe;
+		StrBuf sb;
+		sb_init(&sb);
+		sb_puts(&sb, p->alias_name ? p->alias_name : dp->name);
+		if (s->list_vars) {
+			for (int j = 0; j < p->alias_locals.len; j++) {
+				const char *name = p->alias_locals.items[j];
+				Symbol *sym = find_local(p, name);
+				if (!sym || !strncmp(name, "__", 2))
+					continue;
+				sb_putc(&sb, ' ');
+				print_type(sym, &sb);
+			}
+		}
+		if (!strmap_get(&seen, sb.data)) {
+			strmap_put(&seen, sb.data, (void *)1);
+			vec_push(&lines, sb.data);
+		}
+	}
+	if (lines.len)
+		qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
+	for (int i = 0; i < lines.len; i++)
+		printf("%s\n", (char *)lines.items[i]);
+	return 0;
+}
+
+/* ---- --dump-* ---- */
+
+static int dump_functions(Session *s)
+{
+	PtrVec lines = { 0 };
+	int errors = tapsets_load_all(s);
+
+	if (!errors)
+		errors = elaborate_library(s);
+	if (errors)
+		return errors;
+	for (int i = 0; i < s->prog.functions.len; i++) {
+		Function *f = s->prog.functions.items[i];
+		StrBuf sb;
+		if (f->is_private || !strncmp(f->name, "_", 1))
+			continue;
+		sb_init(&sb);
+		print_signature(f, &sb);
+		vec_push(&lines, sb.data);
+	}
+	if (lines.len)
+		qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
+	for (int i = 0; i < lines.len; i++)
+		printf("%s\n", (char *)lines.items[i]);
+	return 0;
+}
+
+int run_dump(Session *s)
+{
+	if (!strcmp(s->dump, "functions"))
+		return dump_functions(s);
+	if (!strcmp(s->dump, "probe-aliases")) {
+		PtrVec names = tapsets_alias_names(s);
+		for (int i = 0; i < names.len; i++)
+			printf("%s\n", (char *)names.items[i]);
+		return 0;
+	}
+	for (int i = 0; provider_at(i); i++) {
+		const ProbeProvider *p = provider_at(i);
+		for (int j = 0; p->forms && p->forms[j]; j++)
+			printf("%s\n", p->forms[j]);
+	}
+	return 0;
+}

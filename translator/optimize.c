@@ -1,0 +1,352 @@
+/* optimize.c - pass 2 clean-up: drops functions and globals nothing uses,
+ * assignments to locals nothing reads and statements without effect, with a
+ * warning for each the script itself wrote (stap -u turns it off). */
+#include "optimize.h"
+#include "builtins.h"
+#include "parser.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int from_script(SrcLoc loc)
+{
+	return loc.file && !loc.file->is_tapset;
+}
+
+/* ---- functions and globals reachable from the probes ---- */
+
+typedef struct Reach {
+	Program *prog;
+	StrMap names;            /* identifiers and called names seen */
+	PtrVec work;             /* Function* to scan */
+	StrMap reached;          /* Function* -> 1 (keyed by pointer text) */
+} Reach;
+
+static Function *lookup_function(Program *prog, const char *name, const SourceFile *from)
+{
+	Function *found = NULL;
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (strcmp(f->name, name))
+			continue;
+		if (f->is_private && f->loc.file != from)
+			continue;
+		if (!found || (f->is_private && !found->is_private) || (from_script(f->loc) && !from_script(found->loc)))
+			found = f;
+	}
+	return found;
+}
+
+Function *find_function_from(Program *prog, const char *name, const SourceFile *from)
+{
+	return lookup_function(prog, name, from);
+}
+
+static int reach_expr(Expr *e, void *ctx)
+{
+	Reach *r = ctx;
+
+	if (e->str && (e->kind == EX_IDENT || e->kind == EX_INDEX))
+		strmap_put(&r->names, e->str, (void *)1);
+	if (e->kind == EX_CALL && e->str) {
+		Function *f = lookup_function(r->prog, e->str, e->loc.file);
+		if (f && !f->used) {
+			f->used = 1;
+			vec_push(&r->work, f);
+		}
+	}
+	return 0;
+}
+
+void prune_unused(Session *s)
+{
+	Program *prog = &s->prog;
+	Reach r = { .prog = prog };
+	AstVisitor v = { NULL, reach_expr, &r };
+	PtrVec keep = { 0 };
+
+	for (int i = 0; i < prog->functions.len; i++)
+		((Function *)prog->functions.items[i])->used = 0;
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	if (s->unoptimized) {
+		/* -u keeps every function of the script itself */
+		for (int i = 0; i < prog->functions.len; i++) {
+			Function *f = prog->functions.items[i];
+			if (from_script(f->loc) && !f->used) {
+				f->used = 1;
+				vec_push(&r.work, f);
+			}
+		}
+	}
+	while (r.work.len) {
+		Function *f = r.work.items[--r.work.len];
+		ast_walk_stmt(f->body, &v);
+	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (f->used)
+			vec_push(&keep, f);
+		else if (from_script(f->loc))
+			diag_at(f->loc, "warning", "eliding unused function '%s'", f->name);
+	}
+	prog->functions = keep;
+
+	memset(&keep, 0, sizeof keep);
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (strmap_get(&r.names, g->name) || (s->unoptimized && from_script(g->loc)))
+			vec_push(&keep, g);
+		else if (from_script(g->loc))
+			diag_at(g->loc, "warning", "eliding unused variable '%s'", g->name);
+	}
+	prog->globals = keep;
+}
+
+/* ---- side effects ---- */
+
+static int function_pure(Function *f, int depth);
+
+int expr_has_side_effects(const Expr *e)
+{
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case EX_ASSIGN:
+	case EX_INCDEC:
+	case EX_EMBEDDED:
+		return 1;
+	case EX_CALL:
+		if (e->str) {
+			if (e->fn && !function_pure(e->fn, 0))
+				return 1;
+			if (e->builtin && (e->builtin->ret == TY_UNKNOWN || e->builtin->can_fail))
+				return 1;
+			if (!e->fn && !e->builtin)
+				return 1;
+		}
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < e->args.len; i++)
+		if (expr_has_side_effects(e->args.items[i]))
+			return 1;
+	for (int i = 0; i < e->chain.len; i++)
+		if (expr_has_side_effects(((ChainItem *)e->chain.items[i])->index))
+			return 1;
+	return expr_has_side_effects(e->left) || expr_has_side_effects(e->right) || expr_has_side_effects(e->cond);
+}
+
+typedef struct PureCheck {
+	int depth;
+	int impure;
+} PureCheck;
+
+static int impure_expr(Expr *e, void *ctx)
+{
+	PureCheck *pc = ctx;
+
+	switch (e->kind) {
+	case EX_ASSIGN:
+	case EX_INCDEC:
+		if (!e->left->sym || e->left->sym->kind == SYM_GLOBAL)
+			pc->impure = 1;
+		break;
+	case EX_EMBEDDED:
+		pc->impure = 1;
+		break;
+	case EX_CALL:
+		if (!e->str)
+			break;
+		if (e->fn ? !function_pure(e->fn, pc->depth + 1)
+			  : !e->builtin || e->builtin->ret == TY_UNKNOWN || e->builtin->can_fail)
+			pc->impure = 1;
+		break;
+	default:
+		break;
+	}
+	return pc->impure;
+}
+
+static int impure_stmt(Stmt *st, void *ctx)
+{
+	PureCheck *pc = ctx;
+	if (st->kind == ST_DELETE || st->kind == ST_NEXT)
+		pc->impure = 1;
+	return pc->impure;
+}
+
+/* A function without side effects: embedded C marked pure, or script code
+ * that changes no global and calls only such functions. */
+static int function_pure(Function *f, int depth)
+{
+	PureCheck pc = { depth, 0 };
+	AstVisitor v = { impure_stmt, impure_expr, &pc };
+
+	if (f->embedded)
+		return f->pure;
+	if (depth > 16)
+		return 0;
+	ast_walk_stmt(f->body, &v);
+	return !pc.impure;
+}
+
+/* ---- locals nothing reads ---- */
+
+typedef struct Reads {
+	StrMap counts;           /* Symbol* (as key text) -> reads */
+} Reads;
+
+static char *sym_key(const Symbol *sym)
+{
+	static char buf[32];
+	snprintf(buf, sizeof buf, "%p", (const void *)sym);
+	return buf;
+}
+
+/* Counts reads of locals; the target of a plain assignment is not a read. */
+static void walk_reads(Expr *e, Reads *r);
+
+static void walk_reads_list(PtrVec *v, Reads *r)
+{
+	for (int i = 0; i < v->len; i++)
+		walk_reads(v->items[i], r);
+}
+
+static void walk_reads(Expr *e, Reads *r)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_ASSIGN && e->op == '=' && e->left->kind == EX_IDENT) {
+		walk_reads(e->right, r);
+		return;
+	}
+	if (e->kind == EX_IDENT && e->sym && e->sym->kind == SYM_LOCAL) {
+		void **slot = strmap_slot(&r->counts, xstrdup(sym_key(e->sym)), 1);
+		*slot = (void *)((intptr_t)*slot + 1);
+	}
+	walk_reads_list(&e->args, r);
+	for (int i = 0; i < e->chain.len; i++)
+		walk_reads(((ChainItem *)e->chain.items[i])->index, r);
+	walk_reads(e->left, r);
+	walk_reads(e->right, r);
+	walk_reads(e->cond, r);
+}
+
+static int stmt_reads(Stmt *st, void *ctx)
+{
+	Reads *r = ctx;
+
+	walk_reads(st->expr, r);
+	walk_reads(st->init, r);
+	walk_reads(st->step, r);
+	walk_reads(st->limit, r);
+	walk_reads(st->array, r);
+	return 0;
+}
+
+static long reads_of(Reads *r, const Symbol *sym)
+{
+	return (long)(intptr_t)strmap_get(&r->counts, sym_key(sym));
+}
+
+typedef struct Elide {
+	Reads *reads;
+	int changed;
+	Session *s;
+} Elide;
+
+static int is_unread_local(Elide *el, const Expr *lhs)
+{
+	return lhs->kind == EX_IDENT && lhs->sym && lhs->sym->kind == SYM_LOCAL && reads_of(el->reads, lhs->sym) == 0;
+}
+
+static int elide_stmt(Stmt *st, void *ctx)
+{
+	Elide *el = ctx;
+	Expr *e;
+
+	if (st->kind != ST_EXPR)
+		return 0;
+	e = st->expr;
+	if (e->kind == EX_ASSIGN && e->op == '=' && is_unread_local(el, e->left)) {
+		if (expr_has_side_effects(e->right)) {
+			st->expr = e->right;
+		} else {
+			st->kind = ST_EMPTY;
+			st->expr = NULL;
+		}
+		el->changed = 1;
+		return 0;
+	}
+	if (!expr_has_side_effects(e)) {
+		if (from_script(st->loc))
+			diag_at(st->loc, "warning", "eliding side-effect-free expression");
+		st->kind = ST_EMPTY;
+		st->expr = NULL;
+		el->changed = 1;
+	}
+	return 0;
+}
+
+static int sym_used(Stmt *body, const Symbol *sym);
+
+static void elide_in(Session *s, Stmt *body, PtrVec *locals, PtrVec *params)
+{
+	for (int round = 0; round < 64; round++) {
+		Reads reads = { 0 };
+		AstVisitor rv = { stmt_reads, NULL, &reads };
+		Elide el = { &reads, 0, s };
+		AstVisitor ev = { elide_stmt, NULL, &el };
+
+		ast_walk_stmt(body, &rv);
+		ast_walk_stmt(body, &ev);
+		if (!el.changed)
+			break;
+	}
+	(void)params;
+	/* drop locals no longer mentioned at all */
+	PtrVec keep = { 0 };
+	for (int i = 0; i < locals->len; i++) {
+		Symbol *sym = locals->items[i];
+		if (sym_used(body, sym)) {
+			sym->index = keep.len;
+			vec_push(&keep, sym);
+		} else if (from_script(sym->loc)) {
+			diag_at(sym->loc, "warning", "eliding unused variable '%s'", sym->name);
+		}
+	}
+	*locals = keep;
+}
+
+typedef struct SymUse {
+	const Symbol *sym;
+} SymUse;
+
+static int mentions(Expr *e, void *ctx)
+{
+	return e->sym == ((SymUse *)ctx)->sym;
+}
+
+static int sym_used(Stmt *body, const Symbol *sym)
+{
+	SymUse u = { sym };
+	AstVisitor v = { NULL, mentions, &u };
+	return ast_walk_stmt(body, &v);
+}
+
+void elide_unused_locals(Session *s)
+{
+	Program *prog = &s->prog;
+
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		elide_in(s, p->body, &p->locals, NULL);
+	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (f->body)
+			elide_in(s, f->body, &f->locals, &f->params);
+	}
+}

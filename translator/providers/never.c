@@ -1,0 +1,26 @@
+/* never.c - the "never" probe family: a point that resolves but never fires,
+ * so its body is checked and compiled only.  Plugged into the registry. */
+#include "provider.h"
+
+static int resolve_never(Session *s, ProbePoint *pp, DerivedProbe *dp)
+{
+	(void)s;
+	(void)dp;
+	if (pp->components.len != 1 || pp_component(pp, 0)->arg) {
+		diag_at(pp->loc, "semantic error", "'never' takes no argument and no further component");
+		return 0;
+	}
+	return 1;
+}
+
+static void emit_never(Session *s, DerivedProbe **dps, int n, StrBuf *out)
+{
+	(void)s;
+	(void)dps;
+	(void)n;
+	(void)out;
+}
+
+static const char *const never_forms[] = { "never", NULL };
+
+const ProbeProvider never_provider = { "never", resolve_never, emit_never, never_forms };
