@@ -179,7 +179,8 @@ FNR == 1 { fileno++ }
 fileno == 1 {
     if (!ovstarted) { if ($0 ~ /^[ \t]*$/) ovstarted = 1; next }
     if ($0 ~ /^probe[ \t]+syscall\.[a-z0-9_]+/) {
-        cur = $0; sub(/^probe[ \t]+syscall\./, "", cur); sub(/[^a-z0-9_].*/, "", cur)
+        cur = $0; sub(/^probe[ \t]+syscall\./, "", cur); sub(/[^a-z0-9_.].*/, "", cur)
+        ent = $0; sub(/^[^"]*"/, "", ent); sub(/".*/, "", ent); oventry[cur] = ent
         if (!(cur in ov)) ovorder[++novs] = cur
         ov[cur] = ov[cur] pending $0 "\n"; pending = ""; next
     }
@@ -194,7 +195,7 @@ fileno == 3 {
     if (name in done) next
     done[name] = 1
     nsys++
-    if (name in ov) { printf "%s\n", ov[name]; used[name] = 1; noverridden++; next }
+    if (name in ov || (name ".return") in ov) noverridden++
     generate(name, $2)
     next
 }
@@ -323,9 +324,24 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
         body = body "\targstr = \"\"\n"
     else
         body = body "\targstr = sprintf(\"" fmt "\"" args ")\n"
-    printf "probe syscall.%s = kprobe.function(\"__x64_%s\") ?\n{\n%s}\n", name, entry, body
-    printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n", name, entry
-    printf "\tname = \"%s\"\n\tretval = returnval()\n\tretstr = returnstr(%d)\n}\n\n", name, (name in hexret) ? 2 : 1
+    if (!override(name, entry))
+        printf "probe syscall.%s = kprobe.function(\"__x64_%s\") ?\n{\n%s}\n", name, entry, body
+    if (!override(name ".return", entry)) {
+        printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n", name, entry
+        printf "\tname = \"%s\"\n\tretval = returnval()\n\tretstr = returnstr(%d)\n}\n", name, (name in hexret) ? 2 : 1
+    }
+    print ""
+}
+
+# override(ALIAS, ENTRY): prints the hand-written ALIAS if there is one.
+function override(alias, entry) {
+    if (!(alias in ov))
+        return 0
+    if (oventry[alias] !~ ("^__x64_" entry "(\"|$)"))
+        print "gen-syscall-tapset: override syscall." alias " probes " oventry[alias] ", the table says __x64_" entry > "/dev/stderr"
+    printf "%s", ov[alias]
+    used[alias] = 1
+    return 1
 }
 
 END {

@@ -317,7 +317,12 @@ int main(int argc, char **argv)
 		return 1;
 	if (parse_source(file, &session.prog) > 0)
 		return 1;
-	timer_report(&t, "Pass 1: parsed user script");
+	{
+		int n = tapsets_parsed_count(&session);
+		char *what = xasprintf("Pass 1: parsed user script and %d library script%s", n, n == 1 ? "" : "s");
+		timer_report(&t, what);
+		free(what);
+	}
 	if (session.last_pass == 1) {
 		sb_init(&out);
 		print_program(&session.prog, &out);

@@ -41,6 +41,7 @@ struct TapsetLibrary {
 	/* scan positions in the program: items before them were already scanned */
 	int probes_scanned, functions_scanned;
 	int loaded;
+	int parsed;              /* files parsed in this run (index or load) */
 };
 
 /* ---- finding the files ---- */
@@ -166,7 +167,7 @@ static void record_definitions(TapsetFile *f, Program *p)
 	}
 }
 
-static int index_file(TapsetFile *f)
+static int index_file(TapsetLibrary *lib, TapsetFile *f)
 {
 	SourceFile *src = read_source(f->path);
 	int errors;
@@ -174,6 +175,7 @@ static int index_file(TapsetFile *f)
 	if (!src)
 		return 1;
 	f->parsed = xcalloc(1, sizeof *f->parsed);
+	lib->parsed++;
 	errors = parse_source(src, f->parsed);
 	if (errors) {
 		diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
@@ -348,7 +350,7 @@ int tapsets_init(Session *s)
 		for (int i = 0; i < lib->files.len; i++) {
 			TapsetFile *f = lib->files.items[i];
 			f->aliases.len = f->functions.len = f->globals.len = 0;
-			errors += index_file(f);
+			errors += index_file(lib, f);
 		}
 		if (!errors)
 			write_cache(lib, cache);
@@ -382,6 +384,7 @@ static int load_file(Session *s, TapsetFile *f)
 		if (!src)
 			return 1;
 		p = xcalloc(1, sizeof *p);
+		s->library->parsed++;
 		errors = parse_source(src, p);
 		if (errors) {
 			diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
@@ -515,4 +518,9 @@ PtrVec tapsets_alias_names(Session *s)
 int tapsets_loaded_count(Session *s)
 {
 	return s->library ? s->library->loaded : 0;
+}
+
+int tapsets_parsed_count(Session *s)
+{
+	return s->library ? s->library->parsed : 0;
 }

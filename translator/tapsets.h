@@ -22,5 +22,7 @@ PtrVec tapsets_alias_names(Session *s);
 
 /* How many library files have been parsed into the program. */
 int tapsets_loaded_count(Session *s);
+/* How many library files were parsed so far (indexing or loading). */
+int tapsets_parsed_count(Session *s);
 
 #endif
