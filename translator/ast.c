@@ -10,6 +10,7 @@ const char *type_name(Type t)
 	switch (t) {
 	case TY_LONG: return "long";
 	case TY_STRING: return "string";
+	case TY_STATS: return "stats";
 	default: return "unknown";
 	}
 }

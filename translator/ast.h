@@ -12,6 +12,7 @@ typedef enum Type {
 	TY_UNKNOWN = 0,
 	TY_LONG,
 	TY_STRING,
+	TY_STATS,        /* a statistics aggregate: filled with <<<, read with @count ... */
 } Type;
 
 const char *type_name(Type t);

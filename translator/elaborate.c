@@ -188,6 +188,37 @@ static void resolve_call(Elab *el, Expr *e)
 		sem_error(el, e->loc, "print needs at least one argument");
 }
 
+static int is_stats_op(const char *name)
+{
+	static const char *const ops[] = { "count", "sum", "min", "max", "avg", "variance", "hist_log", "hist_linear" };
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (!strcmp(ops[i], name))
+			return 1;
+	return 0;
+}
+
+/* The target of <<< or the operand of @count ...: a global or an element of
+ * a global array. */
+static void resolve_stats_operand(Elab *el, Expr *e)
+{
+	if (e->kind == EX_IDENT) {
+		Symbol *sym = find_global(el->prog, e->str, e->loc.file);
+		if (!sym) {
+			sem_error(el, e->loc, "statistics must be global: '%s' is not a global variable", e->str);
+			return;
+		}
+		e->sym = sym;
+		mark_scalar(el, sym, e->loc);
+		sym->read = 1;
+		return;
+	}
+	if (e->kind == EX_INDEX) {
+		resolve_expr(el, e);
+		return;
+	}
+	sem_error(el, e->loc, "statistics operators need a global variable or array element");
+}
+
 static void resolve_expr(Elab *el, Expr *e)
 {
 	switch (e->kind) {
@@ -219,6 +250,9 @@ static void resolve_expr(Elab *el, Expr *e)
 			resolve_array_name(el, e->right, nkeys);
 			break;
 		}
+		if ((e->op == MATCH || e->op == NOMATCH) && e->right->kind != EX_STRING)
+			sem_error(el, e->right->loc, "the pattern of '%s' must be a literal string",
+				  e->op == MATCH ? "=~" : "!~");
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
 		break;
@@ -227,7 +261,10 @@ static void resolve_expr(Elab *el, Expr *e)
 		break;
 	case EX_ASSIGN:
 	case EX_INCDEC:
-		resolve_expr(el, e->left);
+		if (e->op == AGG_ASSIGN)
+			resolve_stats_operand(el, e->left);
+		else
+			resolve_expr(el, e->left);
 		if (e->right)
 			resolve_expr(el, e->right);
 		resolve_lvalue_write(el, e->left);
@@ -237,12 +274,23 @@ static void resolve_expr(Elab *el, Expr *e)
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
 		break;
-	case EX_TARGET:
 	case EX_AT:
+		if (is_stats_op(e->str)) {
+			resolve_stats_operand(el, e->args.items[0]);
+			for (int i = 1; i < e->args.len; i++)
+				resolve_expr(el, e->args.items[i]);
+			for (int i = 0; i < e->chain.len; i++) {
+				ChainItem *it = e->chain.items[i];
+				if (it->index)
+					resolve_expr(el, it->index);
+			}
+		}
+		break;   /* the others need DWARF: check_supported() */
+	case EX_TARGET:
 	case EX_EMBEDDED:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
-		break;   /* rejected by check_supported() */
+		break;
 	}
 }
 
@@ -276,7 +324,25 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		el->loop_depth--;
 		break;
 	case ST_FOREACH: {
-		Symbol *arr = resolve_array_name(el, st->array, st->keys.len);
+		Symbol *arr = NULL;
+		if (st->array->kind == EX_AT)   /* the buckets of @hist_log(s) / @hist_linear */
+			resolve_expr(el, st->array);
+		else
+			arr = resolve_array_name(el, st->array, st->keys.len);
+		if (st->value) {
+			resolve_expr(el, st->value);
+			if (st->value->sym && st->value->sym->kind == SYM_GLOBAL)
+				sem_error(el, st->value->loc, "foreach value '%s' must be a local variable", st->value->str);
+			else if (st->value->sym)
+				st->value->sym->written = 1;
+		}
+		if (st->limit)
+			resolve_expr(el, st->limit);
+		for (int i = 0; i < st->slice.len; i++) {
+			Expr *k = st->slice.items[i];
+			if (k->kind != EX_WILDCARD)
+				resolve_expr(el, k);
+		}
 		for (int i = 0; i < st->keys.len; i++) {
 			Expr *k = st->keys.items[i];
 			resolve_expr(el, k);
@@ -323,8 +389,16 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		if (st->expr->sym && st->expr->kind == EX_IDENT)
 			check_foreach_write(el, st->expr->sym, st->expr->loc);
 		break;
+	case ST_TRY:
+		resolve_stmt(el, st->then);
+		if (st->catch_var) {
+			resolve_expr(el, st->catch_var);
+			if (st->catch_var->sym)
+				st->catch_var->sym->written = 1;
+		}
+		resolve_stmt(el, st->els);
+		break;
 	case ST_EMPTY:
-	case ST_TRY:   /* rejected by check_supported() */
 		break;
 	}
 }
@@ -475,8 +549,12 @@ static Type infer_call(Elab *el, Expr *e)
 	}
 	case BI_PRINT:
 	case BI_PRINTLN:
-		for (int i = 0; i < e->args.len; i++)
-			infer(el, e->args.items[i], TY_UNKNOWN);
+		for (int i = 0; i < e->args.len; i++) {
+			Expr *a = e->args.items[i];
+			if (infer(el, a, TY_UNKNOWN) == TY_STATS && el->reporting)
+				sem_error(el, a->loc, "a statistics value cannot be printed directly: print @count(), @sum(), "
+					  "@min(), @max(), @avg() or a histogram of it");
+		}
 		return TY_UNKNOWN;
 	case BI_TEMPLATE:
 		for (int i = 0; i < e->args.len; i++)
@@ -526,6 +604,10 @@ static Type infer(Elab *el, Expr *e, Type want)
 				free(one.items);
 			}
 			t = TY_LONG;
+		} else if (e->op == MATCH || e->op == NOMATCH) {
+			expect(el, e->left, TY_STRING, "the string matched by a regular expression");
+			expect(el, e->right, TY_STRING, "the regular expression");
+			t = TY_LONG;
 		} else if (e->op == '.') {
 			expect(el, e->left, TY_STRING, "an operand of '.'");
 			expect(el, e->right, TY_STRING, "an operand of '.'");
@@ -550,6 +632,15 @@ static Type infer(Elab *el, Expr *e, Type want)
 		t = TY_LONG;
 		break;
 	case EX_ASSIGN:
+		if (e->op == AGG_ASSIGN) {
+			Type l = infer(el, e->left, TY_STATS);
+			if (l != TY_UNKNOWN && l != TY_STATS && el->reporting && e->left->sym)
+				sem_error(el, e->loc, "type mismatch: '<<<' needs a statistics variable, '%s' is %s",
+					  e->left->sym->name, type_name(l));
+			expect(el, e->right, TY_LONG, "the value given to '<<<'");
+			t = TY_UNKNOWN;
+			break;
+		}
 		if (e->op == '=') {
 			Type l = infer(el, e->left, want);
 			Type r = infer(el, e->right, l);
@@ -571,11 +662,28 @@ static Type infer(Elab *el, Expr *e, Type want)
 			t = TY_LONG;
 		}
 		break;
+	case EX_AT:
+		if (is_stats_op(e->str)) {
+			Expr *arg = e->args.items[0];
+			Type a = infer(el, arg, TY_STATS);
+			if (a != TY_UNKNOWN && a != TY_STATS && el->reporting)
+				sem_error(el, arg->loc, "@%s needs a statistics value (filled with '<<<'), not a %s",
+					  e->str, type_name(a));
+			for (int i = 1; i < e->args.len; i++)
+				expect(el, e->args.items[i], TY_LONG, "this argument");
+			for (int i = 0; i < e->chain.len; i++) {
+				ChainItem *it = e->chain.items[i];
+				if (it->index)
+					expect(el, it->index, TY_LONG, "the bucket index");
+			}
+			/* a histogram is printed whole; indexed, it is a bucket count */
+			t = strncmp(e->str, "hist_", 5) || e->chain.len ? TY_LONG : TY_UNKNOWN;
+		}
+		break;
 	case EX_EMBEDDED:   /* a C expression: long unless marked string */
 		t = strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
 		break;
 	case EX_TARGET:
-	case EX_AT:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
 		break;   /* rejected by check_supported() */
@@ -624,7 +732,23 @@ static void infer_stmt(Elab *el, Stmt *st)
 		infer_stmt(el, st->els);
 		break;
 	case ST_FOREACH: {
-		Symbol *arr = st->array->sym;
+		Symbol *arr = st->array->kind == EX_AT ? NULL : st->array->sym;
+		if (st->array->kind == EX_AT) {
+			infer(el, st->array, TY_UNKNOWN);
+			for (int i = 0; i < st->keys.len; i++)
+				expect(el, st->keys.items[i], TY_LONG, "a histogram bucket");
+		}
+		if (st->value && st->value->sym && arr) {
+			Type vt = arr->type == TY_STATS ? TY_UNKNOWN : arr->type;
+			unify(el, &st->value->sym->type, vt, st->value->loc, st->value->sym->name);
+			if (arr->type == TY_UNKNOWN)
+				unify(el, &arr->type, st->value->sym->type, st->value->loc, "the array value");
+		}
+		if (st->limit)
+			expect(el, st->limit, TY_LONG, "the limit");
+		if (st->sort_agg && arr && arr->type != TY_STATS && arr->type != TY_UNKNOWN && el->reporting)
+			sem_error(el, st->loc, "foreach sorted by @%s needs a statistics array, '%s' is %s", st->sort_agg,
+				  arr->name, type_name(arr->type));
 		for (int i = 0; arr && i < st->keys.len && i < MAX_ARRAY_KEYS; i++) {
 			Expr *k = st->keys.items[i];
 			if (!k->sym)
@@ -647,6 +771,12 @@ static void infer_stmt(Elab *el, Stmt *st)
 		if (st->expr->kind == EX_INDEX)
 			infer(el, st->expr, TY_UNKNOWN);
 		break;
+	case ST_TRY:
+		infer_stmt(el, st->then);
+		if (st->catch_var && st->catch_var->sym)
+			unify(el, &st->catch_var->sym->type, TY_STRING, st->catch_var->loc, "the catch variable");
+		infer_stmt(el, st->els);
+		break;
 	default:
 		break;
 	}
@@ -668,7 +798,8 @@ static int unsupported_expr(Expr *e, void *ctx)
 		sem_error(el, e->loc, "target variable '%s' needs DWARF probes, which are not supported yet", e->str);
 		break;
 	case EX_AT:
-		sem_error(el, e->loc, "@%s is not supported yet", e->str);
+		if (!is_stats_op(e->str))
+			sem_error(el, e->loc, "@%s needs DWARF type information, which is not supported yet", e->str);
 		break;
 	case EX_EMBEDDED:
 		if (!embedded_allowed(el, e->loc))
@@ -678,31 +809,9 @@ static int unsupported_expr(Expr *e, void *ctx)
 		sem_error(el, e->loc, "'->' on a value that is not a target variable needs DWARF type "
 			  "information, which is not supported yet");
 		break;
-	case EX_WILDCARD:
-		sem_error(el, e->loc, "array slices ('*' keys) are not supported yet");
-		break;
-	case EX_ASSIGN:
-		if (e->op == AGG_ASSIGN)
-			sem_error(el, e->loc, "statistics ('<<<') are not supported yet");
-		break;
-	case EX_BINARY:
-		if (e->op == MATCH || e->op == NOMATCH)
-			sem_error(el, e->loc, "regular expression matching is not supported yet");
-		break;
 	default:
 		break;
 	}
-	return 0;
-}
-
-static int unsupported_stmt(Stmt *st, void *ctx)
-{
-	Elab *el = ctx;
-
-	if (st->kind == ST_TRY)
-		sem_error(el, st->loc, "try/catch is not supported yet");
-	if (st->kind == ST_FOREACH && (st->value || st->sort_on || st->limit || st->slice.len))
-		sem_error(el, st->loc, "sorted foreach, 'limit' and value variables are not supported yet");
 	return 0;
 }
 
@@ -711,15 +820,10 @@ static int unsupported_stmt(Stmt *st, void *ctx)
 static void check_supported(Elab *el)
 {
 	Program *prog = el->prog;
-	AstVisitor v = { unsupported_stmt, unsupported_expr, el };
+	AstVisitor v = { NULL, unsupported_expr, el };
 
 	for (int i = 0; i < prog->embedded.len; i++)
 		unsupported_expr(prog->embedded.items[i], el);
-	for (int i = 0; i < prog->globals.len; i++) {
-		Symbol *g = prog->globals.items[i];
-		if (g->wrap)
-			sem_error(el, g->loc, "wrapping arrays ('%s%%') are not supported yet", g->name);
-	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		if (f->embedded) {
