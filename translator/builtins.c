@@ -15,6 +15,7 @@ static const Builtin builtins[] = {
 	{ "execname", BI_TEMPLATE, TY_STRING, 0, {0}, "stp_execname($0)", 0 },
 	{ "pid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)current->tgid)", 0 },
 	{ "tid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)current->pid)", 0 },
+	{ "target", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)stp_target)", 0 },
 	{ "ppid", BI_TEMPLATE, TY_LONG, 0, {0}, "stp_ppid()", 0 },
 	{ "uid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)from_kuid_munged(current_user_ns(), current_uid()))", 0 },
 	{ "cpu", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)smp_processor_id())", 0 },

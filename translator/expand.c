@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define MAX_ALIAS_DEPTH 32
+#define EXPANDED_TO_NOTHING (-2)   /* an alias matched, but each of its points was optional and absent */
 
 typedef struct AliasDef {
 	Probe *def;
@@ -218,12 +219,12 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				ex->errors = errors_before;
 			}
 			diag_set_context(note);
-			if (n == 0 && !target->optional) {
+			if ((n == 0 || n == EXPANDED_TO_NOTHING) && !target->optional) {
 				char *text = point_path(q);
 				sem_error(ex, target->loc, "probe point '%s' matches nothing", text);
 				free(text);
 			}
-			if (n < 0 && !target->optional)
+			if (n == -1 && !target->optional)
 				failed = 1;
 			if (n > 0) {
 				produced += n;
@@ -274,7 +275,7 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 			else if (n < 0)
 				failed = 1;
 		}
-		return produced ? produced : failed ? -1 : 0;
+		return produced ? produced : failed ? -1 : EXPANDED_TO_NOTHING;
 	}
 	if (has_wildcard(pat[0].name))
 		return 0;
@@ -328,6 +329,12 @@ static void expand_user_probe(Expander *ex, Probe *user)
 			if (pp->optional) {
 				diag_mute(-1);
 				ex->errors = before;
+			}
+			if (n == EXPANDED_TO_NOTHING && !pp->optional) {
+				char *text = point_path(pp);
+				sem_error(ex, pp->loc, "probe point '%s' matches nothing: the points of its alias are optional "
+					  "and none of them exists", text);
+				free(text);
 			}
 			if (n == 0 && !pp->optional) {
 				char *text = point_path(pp);

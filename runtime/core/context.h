@@ -51,6 +51,10 @@ enum {
 };
 
 static atomic_t stp_run_state = ATOMIC_INIT(STP_STARTING);
+
+/* target(): the process given with stap -x PID / -c CMD, set at load. */
+static int stp_target;
+module_param_named(target, stp_target, int, 0444);
 static struct stp_context **stp_contexts;   /* indexed by CPU */
 
 #endif
