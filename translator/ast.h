@@ -123,6 +123,7 @@ typedef struct Probe {
 	struct Probe *origin;   /* the script's probe it came from */
 	char *chain;            /* "syscall.read <- syscall.*": the aliases it went through */
 	char *alias_name;       /* the alias the script's point matched (stap -l), or NULL */
+	char *note;             /* "in probe ...", shown under its diagnostics */
 	PtrVec alias_locals;    /* char*: variables the aliases' bodies assign (stap -L) */
 } Probe;
 

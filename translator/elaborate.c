@@ -964,6 +964,15 @@ static void make_c_names_unique(Program *prog)
 	}
 }
 
+/* The note under an error in an expanded probe: the aliases it came through. */
+static const char *probe_note(Probe *p)
+{
+	if (!p->note)
+		p->note = xasprintf("in probe %s (from the script's probe at %s:%d:%d)", p->chain,
+				    p->loc.file ? p->loc.file->name : "?", p->loc.line, p->loc.col);
+	return p->note;
+}
+
 static void run_inference(Elab *el)
 {
 	Program *prog = el->prog;
@@ -988,8 +997,12 @@ static void run_inference(Elab *el)
 		infer_stmt(el, el->fn->body);
 	}
 	el->fn = NULL;
-	for (int i = 0; i < prog->probes.len; i++)
-		infer_stmt(el, ((Probe *)prog->probes.items[i])->body);
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		diag_set_context(p->chain ? probe_note(p) : NULL);
+		infer_stmt(el, p->body);
+	}
+	diag_set_context(NULL);
 }
 
 static int returns_value(Stmt *st, void *ctx)
@@ -1027,7 +1040,7 @@ static void resolve_program(Elab *el)
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		el->locals = &p->locals;
-		diag_set_context(p->chain ? xasprintf("in probe %s", p->chain) : NULL);
+		diag_set_context(p->chain ? probe_note(p) : NULL);
 		resolve_stmt(el, p->body);
 	}
 	diag_set_context(NULL);
@@ -1066,7 +1079,7 @@ static void check_types(Elab *el)
 	}
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		diag_set_context(p->chain ? xasprintf("in probe %s", p->chain) : NULL);
+		diag_set_context(p->chain ? probe_note(p) : NULL);
 		check_resolved_types(el, &p->locals, "");
 	}
 	diag_set_context(NULL);

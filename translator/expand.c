@@ -40,6 +40,7 @@ typedef struct Wrap {
 	PtrVec post;             /* Stmt*: alias epilogues, outermost first */
 	Expr *cond;              /* every if (cond) met, and-ed */
 	PtrVec defs;             /* Probe*: the aliases, for their variables */
+	int optional;            /* some point on the way was marked '?' */
 } Wrap;
 
 static void sem_error(Expander *ex, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -210,6 +211,7 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				ast_walk_expr(target->cond, &v);
 			}
 			inner.cond = and_cond(w->cond, target->cond);
+			inner.optional = w->optional || target->optional;
 			int errors_before = ex->errors;
 			if (target->optional)
 				diag_mute(1);
@@ -285,6 +287,7 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	dp = xcalloc(1, sizeof *dp);
 	dp->point = pp;
 	dp->provider = prov;
+	dp->optional = w->optional;
 	dp->name = point_path(pp);
 	if (!prov->resolve(ex->s, pp, dp)) {
 		ex->errors++;
@@ -320,7 +323,7 @@ static void expand_user_probe(Expander *ex, Probe *user)
 		}
 		for (int k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
-			Wrap w = { .cond = written->cond };
+			Wrap w = { .cond = written->cond, .optional = pp->optional };
 			int n, before = ex->errors;
 
 			if (pp->optional)

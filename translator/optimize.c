@@ -292,7 +292,14 @@ static int elide_stmt(Stmt *st, void *ctx)
 
 static int sym_used(Stmt *body, const Symbol *sym);
 
-static void elide_in(Session *s, Stmt *body, PtrVec *locals, PtrVec *params)
+/* A script variable elided in one expansion of a probe may live on in
+ * another (alias bodies differ): warn only when no expansion kept it. */
+static char *variable_key(const void *origin, const Symbol *sym)
+{
+	return xasprintf("%p:%p:%d:%d:%s", origin, (const void *)sym->loc.file, sym->loc.line, sym->loc.col, sym->name);
+}
+
+static void elide_in(Session *s, Stmt *body, PtrVec *locals, const void *origin, StrMap *kept, PtrVec *elided)
 {
 	for (int round = 0; round < 64; round++) {
 		Reads reads = { 0 };
@@ -305,7 +312,6 @@ static void elide_in(Session *s, Stmt *body, PtrVec *locals, PtrVec *params)
 		if (!el.changed)
 			break;
 	}
-	(void)params;
 	/* drop locals no longer mentioned at all */
 	PtrVec keep = { 0 };
 	for (int i = 0; i < locals->len; i++) {
@@ -313,8 +319,11 @@ static void elide_in(Session *s, Stmt *body, PtrVec *locals, PtrVec *params)
 		if (sym_used(body, sym)) {
 			sym->index = keep.len;
 			vec_push(&keep, sym);
+			if (from_script(sym->loc))
+				strmap_put(kept, variable_key(origin, sym), (void *)1);
 		} else if (from_script(sym->loc)) {
-			diag_at(sym->loc, "warning", "eliding unused variable '%s'", sym->name);
+			vec_push(elided, (void *)origin);
+			vec_push(elided, sym);
 		}
 	}
 	*locals = keep;
@@ -339,14 +348,21 @@ static int sym_used(Stmt *body, const Symbol *sym)
 void elide_unused_locals(Session *s)
 {
 	Program *prog = &s->prog;
+	StrMap kept = { 0 };
+	PtrVec elided = { 0 };   /* origin, Symbol* pairs */
 
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		elide_in(s, p->body, &p->locals, NULL);
+		elide_in(s, p->body, &p->locals, p->origin ? (void *)p->origin : (void *)p, &kept, &elided);
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		if (f->body)
-			elide_in(s, f->body, &f->locals, &f->params);
+			elide_in(s, f->body, &f->locals, f, &kept, &elided);
+	}
+	for (int i = 0; i + 1 < elided.len; i += 2) {
+		Symbol *sym = elided.items[i + 1];
+		if (!strmap_get(&kept, variable_key(elided.items[i], sym)))
+			diag_at(sym->loc, "warning", "eliding unused variable '%s'", sym->name);
 	}
 }

@@ -7,6 +7,7 @@ struct stp_kprobe {
 	const char *symbol;
 	kprobe_pre_handler_t entry;         /* kprobe.function(...) */
 	kretprobe_handler_t ret;            /* kprobe.function(...).return */
+	int optional;                       /* '?': a symbol the kernel lacks is skipped */
 	int registered;
 	struct kprobe kp;
 	struct kretprobe rp;
@@ -73,6 +74,8 @@ static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
 			p->kp.pre_handler = p->entry;
 			rc = register_kprobe(&p->kp);
 		}
+		if (rc && p->optional)
+			continue;
 		if (rc) {
 			stp_startup_error("probe point %s: kernel symbol '%s': %s (%d)", p->desc->pp, p->symbol,
 					  stp_kprobe_errtext(rc), rc);

@@ -46,7 +46,7 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .%s = stp_k%sprobe_hit_%d, .symbol = ", dps[i]->index,
 			  dps[i]->is_return ? "ret" : "entry", dps[i]->is_return ? "ret" : "", dps[i]->index);
 		emit_c_string(out, dps[i]->symbol);
-		sb_puts(out, " },\n");
+		sb_puts(out, dps[i]->optional ? ", .optional = 1 },\n" : " },\n");
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_KPROBE_FAMILY(stp_kprobe_probes)\n\n");

@@ -17,6 +17,7 @@ typedef struct DerivedProbe {
 	int64_t number;              /* timer period in ns; begin/end priority */
 	char *symbol;                /* kprobe symbol */
 	int is_return;               /* kretprobe */
+	int optional;                /* marked '?' on the way: may fail to arm at run time */
 	int index;                   /* position among all derived probes */
 } DerivedProbe;
 
