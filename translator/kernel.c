@@ -119,20 +119,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* /proc/kallsyms of the running kernel: "ADDR TYPE NAME[\t[MODULE]]" lines;
+ * the text symbols of vmlinux are kept.  Parsed by hand: it is 100k+ lines. */
 static int load_kallsyms(void)
 {
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
+	size_t len;
+	char *text = read_file("/proc/kallsyms", &len);
+	char *p, *end;
 
-	if (!f)
+	if (!text)
 		return -1;
-	while (fgets(line, sizeof line, f)) {
-		char name[256], type;
-		unsigned long long addr;
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strchr(line, '['))
-			add_symbol(name, 0);
+	for (p = text, end = text + len; p < end;) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		char *type, *name, *stop;
+		if (!eol)
+			eol = end;
+		type = memchr(p, ' ', (size_t)(eol - p));
+		if (type && type + 3 < eol && type[2] == ' ' && strchr("tTwW", type[1])) {
+			name = type + 3;
+			stop = name;
+			while (stop < eol && *stop != '\t' && *stop != ' ')
+				stop++;
+			if (stop == eol) {   /* no [module] suffix: vmlinux */
+				*stop = 0;
+				add_symbol(name, 0);
+			}
+		}
+		p = eol + 1;
 	}
-	fclose(f);
+	free(text);
 	return nsymbols ? 0 : -1;
 }
 
