@@ -375,12 +375,8 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_DELETE:
 		if (st->expr->kind == EX_IDENT) {
-			Symbol *sym = find_global(el->prog, st->expr->str, st->expr->loc.file);
-			if (!sym) {
-				sem_error(el, st->expr->loc, "'delete' needs a global variable or array, '%s' is not one",
-					  st->expr->str);
-				break;
-			}
+			/* a global scalar or array, or a local: reset to 0 / "" */
+			Symbol *sym = lookup_var(el, st->expr->str, st->expr->loc);
 			st->expr->sym = sym;
 		} else {
 			resolve_expr(el, st->expr);

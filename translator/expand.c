@@ -213,6 +213,8 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 			inner.cond = and_cond(w->cond, target->cond);
 			inner.optional = w->optional || target->optional;
 			int errors_before = ex->errors;
+			if (target->sufficient)   /* '!' implies '?' */
+				target->optional = 1;
 			if (target->optional)
 				diag_mute(1);
 			n = expand_point(ex, q, &inner, &link, user_point, depth + 1);
@@ -323,6 +325,8 @@ static void expand_user_probe(Expander *ex, Probe *user)
 		}
 		for (int k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
+			if (pp->sufficient)   /* '!' implies '?' */
+				pp->optional = 1;
 			Wrap w = { .cond = written->cond, .optional = pp->optional };
 			int n, before = ex->errors;
 

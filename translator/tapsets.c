@@ -436,7 +436,7 @@ static int need_in_expr(Expr *e, void *ctx)
 {
 	Needs *n = ctx;
 
-	if (e->kind == EX_CALL && !strmap_get(&n->defined_functions, e->str) && !builtin_find(e->str))
+	if (e->kind == EX_CALL && e->str && !strmap_get(&n->defined_functions, e->str) && !builtin_find(e->str))
 		need_file(n, strmap_get(&n->lib->functions, e->str));
 	if ((e->kind == EX_IDENT || e->kind == EX_INDEX) && !strmap_get(&n->declared_globals, e->str))
 		need_file(n, strmap_get(&n->lib->globals, e->str));

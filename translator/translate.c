@@ -701,9 +701,9 @@ static void gen_delete(Gen *g, Stmt *st)
 	} else if (sym->is_array == 1) {
 		line(g, "stp_map_clear(g_%s);", sym->name);
 	} else if (sym->type == TY_STRING) {
-		line(g, "g_%s[0] = 0;", sym->name);
+		line(g, "%s[0] = 0;", var_ref(sym));
 	} else {
-		line(g, "g_%s = 0;", sym->name);
+		line(g, "%s = 0;", var_ref(sym));
 	}
 }
 
