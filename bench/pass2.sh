@@ -162,17 +162,23 @@ probe_count() {
     # SystemTap (and ours, should it print the line): "Pass 2: analyzed script: N probes, ..."
     n=$(sed -n 's/^Pass 2: analyzed script: \([0-9][0-9]*\) probe.*/\1/p' "$3" | head -n 1)
     if [[ -z $n && $1 == ours ]]; then
-        # ours lists each resolved probe point in the -p2 output as "POINT /* probe N, ... */"
+        # an older listing of ours: "POINT /* probe N, PROVIDER provider */" per probe point
         n=$(grep -c '/\* probe [0-9][0-9]*,' "$2" || true)
     fi
     echo "${n:--}"
 }
 
-# families V_OUT: SystemTap's -p2 listing, the probe points by family: "447 kernel.trace, 2 begin"
+# families V_OUT: a -p2 listing of the probe points ("POINT /* <- ALIASES */" lines) by
+# family, each point shown when a family has at most 3: "438 kernel.trace("raw_syscalls:sys_enter"), ..."
 families() {
     awk '/^# probes/ { p = 1; next }
-         p && /^[a-z_][a-z_0-9.]*(\(| \/\* <- )/ { f = $0; sub(/[( ].*/, "", f); n[f]++ }
-         END { for (f in n) printf "%d %s\n", n[f], f }' "$1" | sort -rn | paste -sd, - | sed 's/,/, /g'
+         p && /^[a-z_]/ && (i = index($0, " /* <- ")) > 0 {
+             pt = substr($0, 1, i - 1); f = pt; sub(/[(?!].*/, "", f)
+             n[f]++; if (!(pt in c)) d[f]++; c[pt]++; fam[pt] = f }
+         END {
+             for (pt in c) if (d[fam[pt]] <= 3) printf "%d %s\n", c[pt], pt
+             for (f in n) if (d[f] > 3) printf "%d %s (%d points)\n", n[f], f, d[f] }' "$1" |
+        sort -rn | paste -sd, - | sed 's/,/, /g'
 }
 
 # med FIELD FILES...: the median of a field of measure's result lines (1 wall us, 2 max RSS kB),
@@ -280,6 +286,9 @@ compare() {
         ours_ms=$(med 1 "$d"/ours/warm-*.m)
         ours_mb=$(med 2 "$d"/ours/warm-*.m)
         ours_probes=$(probe_count ours "$d/ours/v.out" "$d/ours/v.err")
+        local ofam
+        ofam=$(families "$d/ours/v.out")
+        [[ -n $ofam && $label == syscall* ]] && NOTES+=("$label: ours resolved the probe points as: $ofam")
         if (( st_ok )); then
             tx=$(ratio "$st_ms" "$ours_ms")
             mx=$(ratio "$st_mb" "$ours_mb")
@@ -303,7 +312,7 @@ compare() {
     if (( st_ok )); then
         st_first=("$(med 1 "$d/systemtap/first")" "$(med 2 "$d/systemtap/first")" "$(home_usage "$d/systemtap/home")")
     fi
-    if [[ -f $d/ours/fresh.usage ]]; then
+    if (( ours_ok )); then
         ours_fresh=("$(med 1 "$d"/ours/fresh-*.m)" "$(med 2 "$d"/ours/fresh-*.m)" "$(cat "$d/ours/fresh.usage")")
     fi
     FRESH+=("$(printf '%-12s %10s %8s %-20s | %8s %8s %s' "$label" "${st_first[@]}" "${ours_fresh[@]}")")
@@ -369,11 +378,13 @@ main() {
         echo "SystemTap: not measured: $WHY"
     fi
     echo "ours: build/bin/stap, $ours_version; kernel debuginfo: $(debuginfo_state)"
-    printf '%-12s %5s %10s %8s %6s | %8s %8s %6s | %7s %7s | %s\n' "" "" "SystemTap" "" "" "ours" "" "" \
-        "SystemTap / ours" "" ""
-    printf '%-12s %5s %10s %8s %6s | %8s %8s %6s | %7s %7s | %s\n' script lines ms MB probes ms MB probes \
-        time mem "targets"
-    for row in "${ROWS[@]}"; do echo "$row"; done
+    {
+        printf '%-12s %5s %10s %8s %6s | %8s %8s %6s | %-15s |\n' "" "" "SystemTap" "" "" "ours" "" "" \
+            "SystemTap/ours"
+        printf '%-12s %5s %10s %8s %6s | %8s %8s %6s | %7s %7s | %s\n' script lines ms MB probes ms MB probes \
+            time mem "targets"
+        for row in "${ROWS[@]}"; do echo "$row"; done
+    } | sed 's/ *$//'
     echo "(ms: wall time of the whole process; MB: its peak RSS (ru_maxrss); probes: as resolved by the -v run;"
     echo " SystemTap runs with its cache (HOME) warm from a first run, ours likewise; targets: ours at least"
     echo " ${TARGET_SPEED}x faster, at most 1/$TARGET_MEM of the memory, probe begin {} under $TARGET_BEGIN_MS ms;"
@@ -381,9 +392,11 @@ main() {
     echo
     echo "In an empty HOME (cold cache): SystemTap's first run (with -v, once), ours median of $RUNS runs, each"
     echo "in a new HOME, and what one run left in HOME (for SystemTap: its cache, used by the runs above)"
-    printf '%-12s %10s %8s %-20s | %8s %8s %s\n' "" SystemTap "" "" ours "" ""
-    printf '%-12s %10s %8s %-20s | %8s %8s %s\n' script ms MB "left in HOME" ms MB "left in HOME"
-    for row in "${FRESH[@]}"; do echo "$row"; done
+    {
+        printf '%-12s %10s %8s %-20s | %8s %8s %s\n' "" SystemTap "" "" ours "" ""
+        printf '%-12s %10s %8s %-20s | %8s %8s %s\n' script ms MB "left in HOME" ms MB "left in HOME"
+        for row in "${FRESH[@]}"; do echo "$row"; done
+    } | sed 's/ *$//'
     echo "(SystemTap's MB here is the peak of stap or of any compiler it ran, whichever is larger)"
     echo
     if [[ -n $SYMTAB_MISSING ]]; then
