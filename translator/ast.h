@@ -55,6 +55,7 @@ typedef struct Expr {
 	Type type;
 	int op;                 /* operator token (parser.h values or a char) */
 	int postfix;            /* EX_INCDEC: 1 for x++ */
+	int discarded;          /* EX_CALL: a statement of its own, its value unused */
 	int depth;              /* height of the tree below: bounded by the parser */
 	int64_t num;
 	char *str;              /* literal text or identifier/function name */

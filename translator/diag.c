@@ -106,8 +106,7 @@ void diag_set_context(const char *note)
  * expansions of a probe alias would repeat it for each. */
 static int seen_before(SrcLoc loc, const char *kind, const char *msg)
 {
-	char *key = xasprintf("%p:%d:%d:%s:%s:%s", (void *)loc.file, loc.line, loc.col, kind, msg,
-			      context_note ? context_note : "");
+	char *key = xasprintf("%p:%d:%d:%s:%s", (void *)loc.file, loc.line, loc.col, kind, msg);
 	if (strmap_get(&seen_messages, key)) {
 		free(key);
 		return 1;

@@ -305,6 +305,8 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_EXPR:
 		resolve_expr(el, st->expr);
+		if (st->expr->kind == EX_CALL)
+			st->expr->discarded = 1;
 		break;
 	case ST_IF:
 		resolve_expr(el, st->expr);
@@ -375,9 +377,15 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_DELETE:
 		if (st->expr->kind == EX_IDENT) {
-			/* a global scalar or array, or a local: reset to 0 / "" */
-			Symbol *sym = lookup_var(el, st->expr->str, st->expr->loc);
-			st->expr->sym = sym;
+			/* a global scalar or array, or a local already in use: reset */
+			const char *name = st->expr->str;
+			if (!(el->fn && find_in(&el->fn->params, name)) && !find_in(el->locals, name) &&
+			    !find_global(el->prog, name, st->expr->loc.file)) {
+				sem_error(el, st->expr->loc, "'delete' needs a global array or variable, or a local in use: "
+					  "'%s' is none of these", name);
+				break;
+			}
+			st->expr->sym = lookup_var(el, name, st->expr->loc);
 		} else {
 			resolve_expr(el, st->expr);
 		}
@@ -822,13 +830,8 @@ static void check_supported(Elab *el)
 		unsupported_expr(prog->embedded.items[i], el);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		if (f->embedded) {
-			if (!embedded_allowed(el, f->loc))
-				sem_error(el, f->loc, "embedded C function '%s' is only allowed in guru mode (-g) or in "
-					  "the tapset library", f->name);
-		} else {
+		if (!f->embedded)   /* embedded-C functions were checked before pruning */
 			ast_walk_stmt(f->body, &v);
-		}
 	}
 	for (int i = 0; i < prog->probes.len; i++)
 		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
@@ -1026,13 +1029,6 @@ static void resolve_program(Elab *el)
 	Program *prog = el->prog;
 
 	check_declarations(el);
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		el->fn = f;
-		el->locals = &f->locals;
-		resolve_stmt(el, f->body);
-	}
-	el->fn = NULL;
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		el->locals = &p->locals;
@@ -1040,6 +1036,13 @@ static void resolve_program(Elab *el)
 		resolve_stmt(el, p->body);
 	}
 	diag_set_context(NULL);
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		el->fn = f;
+		el->locals = &f->locals;
+		resolve_stmt(el, f->body);
+	}
+	el->fn = NULL;
 	{
 		AstVisitor foreach_bodies = { check_foreach_body, NULL, el };
 		for (int i = 0; i < prog->functions.len; i++)
@@ -1049,9 +1052,29 @@ static void resolve_program(Elab *el)
 	}
 }
 
+/* A call whose value is used must call a function that returns one. */
+static int returns_value(Stmt *st, void *ctx);
+
+static int valueless_call(Expr *e, void *ctx)
+{
+	AstVisitor returns = { returns_value, NULL, NULL };
+
+	if (e->kind == EX_CALL && e->fn && e->fn->ret == TY_UNKNOWN && !e->discarded &&
+	    !ast_walk_stmt(e->fn->body, &returns))
+		sem_error(ctx, e->loc, "cannot infer the type of the value of '%s()': the function returns nothing",
+			  e->fn->name);
+	return 0;
+}
+
 static void check_types(Elab *el)
 {
 	Program *prog = el->prog;
+	AstVisitor calls = { NULL, valueless_call, el };
+
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &calls);
+	for (int i = 0; i < prog->functions.len; i++)
+		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &calls);
 
 	/* unused variables get a default type rather than an error */
 	for (int i = 0; i < prog->globals.len; i++) {
@@ -1097,6 +1120,14 @@ int elaborate(Session *s)
 		sem_error(&el, (SrcLoc){0}, "no probes found");
 		return el.errors;
 	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		if (f->embedded && !embedded_allowed(&el, f->loc))
+			sem_error(&el, f->loc, "embedded C function '%s' is only allowed in guru mode (-g) or in the "
+				  "tapset library", f->name);
+	}
+	if (el.errors)
+		return el.errors;
 	prune_unused(s);
 	check_supported(&el);
 	if (el.errors)
@@ -1126,6 +1157,7 @@ int elaborate_library(Session *s)
 {
 	Elab el = { .s = s, .prog = &s->prog };
 
+	s->prog.probes.len = 0;   /* alias bodies are checked when a script uses them */
 	check_supported(&el);
 	resolve_program(&el);
 	if (!el.errors)

@@ -22,6 +22,7 @@ typedef struct AliasDef {
 typedef struct Chain {
 	const AliasDef *alias;
 	const struct Chain *up;
+	char *shown;             /* the alias name plus the suffix used with it */
 } Chain;
 
 typedef struct Expander {
@@ -130,7 +131,7 @@ static Probe *new_expansion(Expander *ex, ProbePoint *pp, const Wrap *w, const C
 	p->chain = chain ? chain_text(chain, user_point) : NULL;
 	for (const Chain *c = chain; c; c = c->up)
 		if (!c->up)
-			p->alias_name = c->alias->name;
+			p->alias_name = c->shown;
 	vec_push(&p->points, pp);
 	if (w->cond) {
 		/* if (!(cond)) next; -- the probe is armed only while cond holds */
@@ -174,10 +175,20 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int best, Wrap *w, const Chain *chain,
 			const ProbePoint *user_point, int depth)
 {
-	Chain link = { a, chain };
+	Chain link = { a, chain, a->name };
 	char *note = chain_note(&link, user_point);
 	int produced = 0, failed = 0;
 	ProbePoint *suffix = point_clone(pp);
+
+	if (best < pp->components.len) {
+		ProbePoint tail = *suffix;
+		memset(&tail.components, 0, sizeof tail.components);
+		for (int i = best; i < suffix->components.len; i++)
+			vec_push(&tail.components, suffix->components.items[i]);
+		char *t = point_path(&tail);
+		link.shown = xasprintf("%s.%s", a->name, t);
+		free(t);
+	}
 
 	diag_set_context(note);
 	for (int t = 0; t < a->def->points.len; t++) {
@@ -211,24 +222,24 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				ast_walk_expr(target->cond, &v);
 			}
 			inner.cond = and_cond(w->cond, target->cond);
-			inner.optional = w->optional || target->optional;
 			int errors_before = ex->errors;
-			if (target->sufficient)   /* '!' implies '?' */
-				target->optional = 1;
-			if (target->optional)
+			int optional = target->optional || target->sufficient;   /* '!' implies '?' */
+			inner.optional = w->optional || optional;
+			if (optional)
 				diag_mute(1);
 			n = expand_point(ex, q, &inner, &link, user_point, depth + 1);
-			if (target->optional) {
+			if (optional) {
 				diag_mute(-1);
 				ex->errors = errors_before;
 			}
 			diag_set_context(note);
-			if ((n == 0 || n == EXPANDED_TO_NOTHING) && !target->optional) {
+			if ((n == 0 || n == EXPANDED_TO_NOTHING) && !optional) {
 				char *text = point_path(q);
 				sem_error(ex, target->loc, "probe point '%s' matches nothing", text);
 				free(text);
+				failed = 1;
 			}
-			if (n == -1 && !target->optional)
+			if (n == -1 && !optional)
 				failed = 1;
 			if (n > 0) {
 				produced += n;
@@ -269,16 +280,32 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 			free(text);
 			return -1;
 		}
+		/* a wildcard stands for the aliases that resolve: the others are
+		 * skipped quietly, and if none does the wildcard is the error */
+		int wild = 0;
+		for (int i = 0; i < np; i++)
+			wild |= has_wildcard(pat[i].name);
 		for (int i = 0; i < ex->aliases.len; i++) {
 			AliasDef *a = ex->aliases.items[i];
 			if (comps_match_prefix(pat, np, a->comps, a->n) != best)
 				continue;
+			int before = ex->errors;
+			if (wild)
+				diag_mute(1);
 			int n = expand_alias(ex, a, pp, best, w, chain, user_point, depth);
+			if (wild) {
+				diag_mute(-1);
+				ex->errors = before;
+				if (n < 0)
+					n = 0;
+			}
 			if (n > 0)
 				produced += n;
 			else if (n < 0)
 				failed = 1;
 		}
+		if (wild && !produced)
+			return 0;
 		return produced ? produced : failed ? -1 : EXPANDED_TO_NOTHING;
 	}
 	if (has_wildcard(pat[0].name))
@@ -325,25 +352,24 @@ static void expand_user_probe(Expander *ex, Probe *user)
 		}
 		for (int k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
-			if (pp->sufficient)   /* '!' implies '?' */
-				pp->optional = 1;
-			Wrap w = { .cond = written->cond, .optional = pp->optional };
+			int optional = pp->optional || pp->sufficient;   /* '!' implies '?' */
+			Wrap w = { .cond = written->cond, .optional = optional };
 			int n, before = ex->errors;
 
-			if (pp->optional)
+			if (optional)
 				diag_mute(1);
 			n = expand_point(ex, pp, &w, NULL, written, 0);
-			if (pp->optional) {
+			if (optional) {
 				diag_mute(-1);
 				ex->errors = before;
 			}
-			if (n == EXPANDED_TO_NOTHING && !pp->optional) {
+			if (n == EXPANDED_TO_NOTHING && !optional) {
 				char *text = point_path(pp);
 				sem_error(ex, pp->loc, "probe point '%s' matches nothing: the points of its alias are optional "
 					  "and none of them exists", text);
 				free(text);
 			}
-			if (n == 0 && !pp->optional) {
+			if (n == 0 && !optional) {
 				char *text = point_path(pp);
 				if (has_wildcard(text))
 					sem_error(ex, pp->loc, "probe point '%s' matches nothing", text);

@@ -176,9 +176,27 @@ int run_dump(Session *s)
 	if (!strcmp(s->dump, "functions"))
 		return dump_functions(s);
 	if (!strcmp(s->dump, "probe-aliases")) {
-		PtrVec names = tapsets_alias_names(s);
-		for (int i = 0; i < names.len; i++)
-			printf("%s\n", (char *)names.items[i]);
+		PtrVec lines = { 0 };
+		int errors = tapsets_load_all(s);
+		if (errors)
+			return errors;
+		for (int i = 0; i < s->prog.probes.len; i++) {
+			Probe *p = s->prog.probes.items[i];
+			StrBuf sb;
+			if (p->alias == ALIAS_NONE)
+				continue;
+			sb_init(&sb);
+			for (int j = 0; j < p->alias_names.len; j++)
+				sb_printf(&sb, "%s%s", j ? ", " : "", pp_text(p->alias_names.items[j]));
+			sb_puts(&sb, p->alias == ALIAS_PROLOGUE ? " = " : " += ");
+			for (int j = 0; j < p->points.len; j++)
+				sb_printf(&sb, "%s%s", j ? ", " : "", pp_text(p->points.items[j]));
+			vec_push(&lines, sb.data);
+		}
+		if (lines.len)
+			qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
+		for (int i = 0; i < lines.len; i++)
+			printf("%s\n", (char *)lines.items[i]);
 		return 0;
 	}
 	for (int i = 0; provider_at(i); i++) {

@@ -317,6 +317,9 @@ int main(int argc, char **argv)
 		return 1;
 	if (parse_source(file, &session.prog) > 0)
 		return 1;
+	for (int i = 1; i <= session.script_args.len; i++)
+		if (!parse_arg_used(i))
+			diag_plain("warning", "unused command line option $%d/@%d", i, i);
 	{
 		int n = tapsets_parsed_count(&session);
 		char *what = xasprintf("Pass 1: parsed user script and %d library script%s", n, n == 1 ? "" : "s");

@@ -46,6 +46,9 @@ typedef struct ParseCtx {
 
 void parse_set_env(const PreprocEnv *env);
 
+/* Whether $n / @n appeared in what was parsed so far. */
+int parse_arg_used(int n);
+
 /* Reads @define macros from a library file (.stpm); returns the error count. */
 int parse_macro_library(SourceFile *file);
 

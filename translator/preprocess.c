@@ -687,6 +687,14 @@ static int is_ident_text(const char *s)
 	return 1;
 }
 
+/* Which of $1..$argc were used: the driver warns about the others. */
+static unsigned char args_used[256];
+
+int parse_arg_used(int n)
+{
+	return n >= 1 && n < (int)sizeof args_used ? args_used[n] : 1;
+}
+
 /* $N becomes a number or identifier token, @N a string, $# / @# the count. */
 static void substitute_arg(Preproc *pp, Token *t)
 {
@@ -694,6 +702,7 @@ static void substitute_arg(Preproc *pp, Token *t)
 	const char *text;
 
 	if (t->kind == ARGC_NUMBER || t->kind == ARGC_STRING) {
+		memset(args_used, 1, sizeof args_used);   /* $# : the script takes any number */
 		if (t->kind == ARGC_NUMBER) {
 			t->kind = NUMBER;
 			t->val.num = env.argc;
@@ -714,6 +723,8 @@ static void substitute_arg(Preproc *pp, Token *t)
 		return;
 	}
 	text = env.argv[n - 1];
+	if (n < (int64_t)sizeof args_used)
+		args_used[n] = 1;
 	if (t->kind == ARG_STRING) {
 		t->kind = STRING;
 		t->val.str = xstrdup(text);

@@ -15,6 +15,12 @@ static int resolve_kprobe(Session *s, ProbePoint *pp, DerivedProbe *dp)
 			"kprobe probes are written kprobe.function(\"symbol\") or kprobe.function(\"symbol\").return");
 		return 0;
 	}
+	if (pp->components.len > 3 && ret && !strcmp(ret->name, "return")) {
+		const ProbePointComponent *extra = pp_component(pp, 3);
+		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...).return",
+			extra->name ? extra->name : "{...}");
+		return 0;
+	}
 	if (ret && (strcmp(ret->name, "return") || ret->arg || pp->components.len > 3)) {
 		diag_at(ret->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...)",
 			ret->name);

@@ -24,6 +24,12 @@ static int resolve_timer(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	int64_t n;
 
 	(void)s;
+	if (pp->components.len > 2) {
+		const ProbePointComponent *extra = pp_component(pp, 2);
+		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after timer.%s(...)",
+			extra->name ? extra->name : "{...}", c->name);
+		return 0;
+	}
 	if (!c || pp->components.len != 2) {
 		diag_at(pp->loc, "semantic error", "timer probes are written timer.s(N), timer.ms(N), timer.us(N), "
 			"timer.ns(N), timer.hz(N) or timer.jiffies(N)");
