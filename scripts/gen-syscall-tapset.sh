@@ -17,8 +17,8 @@
 #   the prototypes: include/linux/syscalls.h (+ arch/x86/include/asm/syscalls.h), #ifdef CONFIG_*
 #     evaluated against include/generated/autoconf.h; the x86-only calls without a prototype
 #     there (mmap, arch_prctl, ...) are listed below;
-#   hand-written aliases: scripts/syscall-tapset-overrides.stp replaces the generated pair of
-#     each syscall it defines.
+#   hand-written aliases: each alias of scripts/syscall-tapset-overrides.stp replaces the
+#     generated one of the same name (syscall.NAME and syscall.NAME.return separately).
 # Portable sh + POSIX awk (mawk is enough).
 set -eu
 
@@ -134,7 +134,10 @@ for t in "$@"; do
         *) build=/lib/modules/$t/build; kver=$t ;;
     esac
     [ -d "$build" ] || die "no kernel build tree at $build"
-    rel=$(cat "$build/include/config/kernel.release" 2>/dev/null || echo "${kver:-$build}")
+    rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$build/include/generated/utsrelease.h" 2>/dev/null)
+    upstream=$(cat "$build/include/config/kernel.release" 2>/dev/null || true)
+    [ -n "$rel" ] || rel=${upstream:-${kver:-$build}}
+    [ -n "$upstream" ] && [ "$upstream" != "$rel" ] && rel="$rel = Linux $upstream"
     roots "$build" "$kver" >"$tmp/roots"
     sysh=$(find_in "$tmp/roots" include/linux/syscalls.h) || die "$build: include/linux/syscalls.h not found"
     autoconf=$(find_in "$tmp/roots" include/generated/autoconf.h) || autoconf=/dev/null
@@ -151,7 +154,8 @@ for t in "$@"; do
         from="syscalls.h prototypes"
     fi
     [ -s "$tmp/table" ] || die "$build: empty syscall table"
-    # x86-only calls whose prototypes are not in the headers
+    # the configuration (x86_64 even without an autoconf.h), and the x86-only calls whose
+    # prototypes are not in the headers
     {
         echo "#define CONFIG_X86_64 1"
         cat "$autoconf"
@@ -165,7 +169,8 @@ asmlinkage long sys_rt_sigreturn(void);
 EOF
     awk -f "$tmp/protos.awk" "$tmp/autoconf" "$sysh" "$archh" "$tmp/arch-protos.h" >>"$tmp/protos"
     cat "$tmp/table" >>"$tmp/all"
-    desc="$desc${desc:+, }$rel ($from)"
+    desc="$desc
+//   $rel ($from)"
 done
 
 # ---- generation --------------------------------------------------------------------------
@@ -334,12 +339,14 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
 }
 
 # override(ALIAS, ENTRY): prints the hand-written ALIAS if there is one.
-function override(alias, entry) {
+function override(alias, entry,   text) {
     if (!(alias in ov))
         return 0
     if (oventry[alias] !~ ("^__x64_" entry "(\"|$)"))
         print "gen-syscall-tapset: override syscall." alias " probes " oventry[alias] ", the table says __x64_" entry > "/dev/stderr"
-    printf "%s", ov[alias]
+    text = ov[alias]
+    sub(/^\n+/, "", text)
+    printf "%s", text
     used[alias] = 1
     return 1
 }
@@ -358,7 +365,7 @@ EOF
 // syscalls.stp - the syscall.NAME and syscall.NAME.return probe aliases for x86_64; GENERATED:
 // do not edit (change scripts/gen-syscall-tapset.sh or scripts/syscall-tapset-overrides.stp).
 //
-// From the headers of: $desc.
+// From the headers of (the first that has a syscall gives its alias):$desc
 // Regenerate: scripts/gen-syscall-tapset.sh $*
 //
 // Each alias probes the syscall's __x64_sys_* entry point (optional: missing ones are skipped)

@@ -856,8 +856,8 @@ static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
 		sb_puts(code, "#define STAP_RETURN(v) do { stp_strlcpy(f->retval, (v), MAXSTRINGLEN); goto stp_out; } while (0)\n");
 	else
 		sb_puts(code, "#define STAP_RETURN(v) do { f->retval = (v); goto stp_out; } while (0)\n");
-	sb_puts(code, "#define STAP_ERROR(...) do { snprintf(c->error_buf, sizeof(c->error_buf), __VA_ARGS__); "
-		      "stp_error(c, c->error_buf); goto stp_out; } while (0)\n");
+	sb_puts(code, "#define STAP_ERROR(...) do { if (!c->last_error) { snprintf(c->error_buf, sizeof(c->error_buf), "
+		      "__VA_ARGS__); stp_error(c, c->error_buf); } goto stp_out; } while (0)\n");
 	sb_puts(code, is_str ? "\tf->retval[0] = 0;\n" : "\tf->retval = 0;\n");
 	sb_printf(code, "\t{\n%s\n\t}\n\tgoto stp_out;\nstp_out:\n\t;\n", f->embedded);
 	sb_puts(code, "#undef CONTEXT\n#undef THIS\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n#undef STAP_ERROR\n");
@@ -1038,6 +1038,11 @@ int translate(Session *s, StrBuf *out)
 	sb_init(&tables);
 
 	gen_globals(s, &gdecl, &ginit, &gfini);
+	/* every function is declared before any body calls it */
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		sb_printf(&code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->name, f->name);
+	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		if (f->embedded) {
@@ -1046,7 +1051,6 @@ int translate(Session *s, StrBuf *out)
 		}
 		char *name = xasprintf("fn_%s", f->name);
 		char *sig = xasprintf("static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)", f->name, f->name);
-		sb_printf(&code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->name, f->name);
 		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, &frames, &code);
 	}
 	for (int i = 0; i < prog->probes.len; i++) {

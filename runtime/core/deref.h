@@ -74,16 +74,13 @@ static __maybe_unused int64_t stp_user_quiet(unsigned long addr, size_t size, bo
 }
 
 /* Copies the NUL-terminated string at addr into dst (size >= 1 bytes, always
- * terminated), reading at most size - 1 bytes and never across a page it does
- * not need.  Returns the length, or -EFAULT when a byte before the end could
- * not be read.  *more (if given) says the string went on past size - 1 bytes. */
-static __maybe_unused long stp_copy_string(char *dst, unsigned long addr, size_t size, bool user, bool *more)
+ * terminated), reading at most size - 1 bytes, page by page, so that a string
+ * ending before an unmapped page is read whole.  Returns the length, or -EFAULT
+ * (dst left empty) when a byte before the end could not be read. */
+static __maybe_unused long stp_copy_string(char *dst, unsigned long addr, size_t size, bool user)
 {
 	size_t n = 0;
 
-	if (more)
-		*more = false;
-	dst[0] = 0;
 	while (n < size - 1) {
 		size_t room = size - 1 - n;
 		size_t to_page = PAGE_SIZE - ((addr + n) & ~PAGE_MASK);
@@ -91,42 +88,36 @@ static __maybe_unused long stp_copy_string(char *dst, unsigned long addr, size_t
 		size_t len;
 
 		if (stp_copy_nofault(dst + n, addr + n, chunk, user)) {
-			dst[n] = 0;
+			dst[0] = 0;
 			return -EFAULT;
 		}
 		len = strnlen(dst + n, chunk);
-		if (len < chunk) {
-			n += len;
-			dst[n] = 0;
-			return n;
-		}
-		n += chunk;
+		n += len;
+		if (len < chunk)
+			break;
 	}
 	dst[n] = 0;
-	if (more) {
-		char next;
-
-		*more = stp_copy_nofault(&next, addr + n, 1, user) || next != 0;
-	}
 	return n;
 }
 
 /* String reads for script functions: dst gets at most maxlen bytes of the
  * string (and its NUL; dst holds MAXSTRINGLEN bytes).  A fault leaves dst
  * empty and sets "kernel string copy fault at 0x..." (or "user ..."). */
-static __maybe_unused void stp_kernel_string(struct stp_context *c, char *dst, unsigned long addr, int64_t maxlen)
+static __maybe_unused void stp_kernel_string(struct stp_context *c, char *dst, unsigned long addr,
+					     int64_t maxlen)
 {
 	size_t size = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1) + 1;
 
-	if (stp_copy_string(dst, addr, size, false, NULL) < 0)
+	if (stp_copy_string(dst, addr, size, false) < 0)
 		stp_deref_fault(c, "kernel string copy fault", addr);
 }
 
-static __maybe_unused void stp_user_string(struct stp_context *c, char *dst, unsigned long addr, int64_t maxlen)
+static __maybe_unused void stp_user_string(struct stp_context *c, char *dst, unsigned long addr,
+					   int64_t maxlen)
 {
 	size_t size = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1) + 1;
 
-	if (stp_copy_string(dst, addr, size, true, NULL) < 0)
+	if (stp_copy_string(dst, addr, size, true) < 0)
 		stp_deref_fault(c, "user string copy fault", addr);
 }
 
@@ -223,7 +214,8 @@ static __maybe_unused void stp_quote_str(char *dst, const char *s)
  * most maxlen bytes: "NULL" for address 0, the address itself ("0x...", no
  * quotes) when a needed byte cannot be read.  Never a script error.  Returns
  * the length written. */
-static __maybe_unused size_t stp_quote_mem(char *dst, size_t size, unsigned long addr, int64_t maxlen, bool user)
+static __maybe_unused size_t stp_quote_mem(char *dst, size_t size, unsigned long addr, int64_t maxlen,
+					   bool user)
 {
 	struct stp_quoter q;
 	size_t left = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1);
