@@ -18,7 +18,7 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/tra
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 STAP_LIBS   = -lelf
 
-TRANSLATOR_SRC = $(wildcard translator/*.c translator/providers/*.c)
+TRANSLATOR_SRC = $(wildcard translator/*.c translator/codegen/*.c translator/providers/*.c)
 TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
 TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))

@@ -506,3 +506,13 @@ void print_program(const Program *prog, StrBuf *out)
 		sb_putc(out, '\n');
 	}
 }
+
+/* @count ... @hist_linear: the statistics operators. */
+int is_stats_op(const char *name)
+{
+	static const char *const ops[] = { "count", "sum", "min", "max", "avg", "variance", "hist_log", "hist_linear" };
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (!strcmp(ops[i], name))
+			return 1;
+	return 0;
+}

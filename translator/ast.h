@@ -203,6 +203,9 @@ Expr *expr_clone(const Expr *e);
 Stmt *stmt_clone(const Stmt *st);
 ProbePoint *point_clone(const ProbePoint *pp);
 
+/* Is @name a statistics operator (@count ... @hist_linear)? */
+int is_stats_op(const char *name);
+
 /* pass 1 printer: prints the program back in a normalized form (stap -p1). */
 void print_program(const Program *prog, StrBuf *out);
 void print_probe_point(const ProbePoint *pp, StrBuf *out);

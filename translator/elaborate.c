@@ -188,14 +188,6 @@ static void resolve_call(Elab *el, Expr *e)
 		sem_error(el, e->loc, "print needs at least one argument");
 }
 
-static int is_stats_op(const char *name)
-{
-	static const char *const ops[] = { "count", "sum", "min", "max", "avg", "variance", "hist_log", "hist_linear" };
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (!strcmp(ops[i], name))
-			return 1;
-	return 0;
-}
 
 /* The target of <<< or the operand of @count ...: a global or an element of
  * a global array. */

@@ -1,0 +1,149 @@
+/* emit.c - code generation helpers: indented lines, temporaries, error
+ * locations, literals and array keys.  Used by every translator/codegen file. */
+#include "codegen/gen.h"
+#include "parser.h"
+#include "providers/provider.h"
+
+#include <string.h>
+
+void line(Gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	for (int i = 0; i < g->indent; i++)
+		sb_putc(&g->body, '\t');
+	va_start(ap, fmt);
+	sb_vprintf(&g->body, fmt, ap);
+	va_end(ap);
+	sb_putc(&g->body, '\n');
+}
+
+char *long_tmp(Gen *g)
+{
+	int n = g->ntmp++;
+	sb_printf(&g->decls, "\tint64_t t%d;\n", n);
+	return xasprintf("t%d", n);
+}
+
+char *str_tmp(Gen *g)
+{
+	int n = g->ntmp++;
+	sb_printf(g->frame, "\tchar t%d[MAXSTRINGLEN];\n", n);
+	return xasprintf("f->t%d", n);
+}
+
+char *named_local(Gen *g, const char *ctype, const char *prefix)
+{
+	int n = g->ntmp++;
+	sb_printf(&g->decls, "\t%s %s%d;\n", ctype, prefix, n);
+	return xasprintf("%s%d", prefix, n);
+}
+
+void goto_out(Gen *g)
+{
+	g->out_used = 1;
+	line(g, "goto out;");
+}
+
+void check_error(Gen *g)
+{
+	g->out_used = 1;
+	line(g, "if (unlikely(c->last_error)) goto out;");
+}
+
+/* Records where a runtime error would be reported ("near identifier 'x' at f:1:2"). */
+void set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
+{
+	StrBuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s '%s' at %s:%d:%d", what, name, loc.file ? loc.file->name : "<input>", loc.line, loc.col);
+	sb_puts(&g->body, "");
+	for (int i = 0; i < g->indent; i++)
+		sb_putc(&g->body, '\t');
+	sb_puts(&g->body, "c->last_stmt = ");
+	emit_c_string(&g->body, sb.data);
+	sb_puts(&g->body, ";\n");
+	sb_free(&sb);
+}
+
+
+int has_side_effects(const Expr *e)
+{
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case EX_ASSIGN:
+	case EX_INCDEC:
+	case EX_CALL:
+		return e->str != NULL || has_side_effects(e->left);
+	case EX_INDEX:
+		for (int i = 0; i < e->args.len; i++)
+			if (has_side_effects(e->args.items[i]))
+				return 1;
+		return 0;
+	default:
+		return has_side_effects(e->left) || has_side_effects(e->right) || has_side_effects(e->cond);
+	}
+}
+
+char *var_ref(const Symbol *sym)
+{
+	if (sym->kind == SYM_GLOBAL)
+		return xasprintf("g_%s", sym->name);
+	return xasprintf("f->l_%s", sym->name);
+}
+
+
+/* Makes a value stable against later side effects by copying it. */
+char *materialize(Gen *g, const char *val, Type t)
+{
+	char *tmp = t == TY_STRING ? str_tmp(g) : long_tmp(g);
+	if (t == TY_STRING)
+		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, val);
+	else
+		line(g, "%s = %s;", tmp, val);
+	return tmp;
+}
+
+char *c_long_literal(int64_t v)
+{
+	if (v == INT64_MIN)
+		return xstrdup("(-9223372036854775807LL - 1)");
+	return xasprintf("%lldLL", (long long)v);
+}
+
+char *c_string_literal(const char *s)
+{
+	StrBuf sb;
+	sb_init(&sb);
+	emit_c_string(&sb, s);
+	return sb_steal(&sb);
+}
+
+/* Evaluates array keys into a struct stp_key array; returns its name. */
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
+{
+	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
+	char *k;
+
+	for (int i = 0; i < keys->len; i++) {
+		Expr *key = keys->items[i];
+		vals[i] = gen_expr(g, key);
+		/* a later key with side effects must not change an earlier one */
+		for (int j = i + 1; j < keys->len; j++) {
+			if (has_side_effects(keys->items[j])) {
+				vals[i] = materialize(g, vals[i], key->type);
+				break;
+			}
+		}
+	}
+	k = xasprintf("k%d", g->ntmp++);
+	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
+	for (int i = 0; i < keys->len; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "%s[%d].s = %s;", k, i, vals[i]);
+		else
+			line(g, "%s[%d].n = %s;", k, i, vals[i]);
+	}
+	free(vals);
+	return k;
+}

@@ -1,0 +1,369 @@
+/* expr.c - code generation for expressions: each returns a C expression or
+ * temporary holding the value, emitting statements before it.  Used by stmt.c. */
+#include "codegen/gen.h"
+#include "builtins.h"
+#include "parser.h"
+
+#include <string.h>
+
+static const char *op_name(int op)
+{
+	switch (op) {
+	case '/': case DIV_ASSIGN: return "/";
+	case '%': case MOD_ASSIGN: return "%";
+	default: return "?";
+	}
+}
+
+static char *expand_template(const char *tpl, char **args, const char *result)
+{
+	StrBuf sb;
+	sb_init(&sb);
+	for (const char *p = tpl; *p; p++) {
+		if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
+			int n = p[1] - '0';
+			sb_puts(&sb, n == 0 ? result : args[n - 1]);
+			p++;
+		} else {
+			sb_putc(&sb, *p);
+		}
+	}
+	return sb_steal(&sb);
+}
+
+static char *gen_user_call(Gen *g, Expr *e)
+{
+	Function *f = e->fn;
+	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
+	char *nf, *result = NULL;
+
+	for (int i = 0; i < e->args.len; i++) {
+		vals[i] = gen_expr(g, e->args.items[i]);
+		/* the callee's frame is reused by any later call: copy strings */
+		if (((Expr *)e->args.items[i])->type == TY_STRING || i + 1 < e->args.len)
+			vals[i] = materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+	}
+	nf = named_local(g, xasprintf("struct frame_fn_%s *", f->name), "nf");
+	set_location(g, "function", f->name, e->loc);
+	line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->name);
+	line(g, "if (unlikely(c->last_error)) goto out;");
+	g->out_used = 1;
+	for (int i = 0; i < f->params.len; i++) {
+		Symbol *p = f->params.items[i];
+		if (p->type == TY_STRING)
+			line(g, "stp_strlcpy(%s->l_%s, %s, MAXSTRINGLEN);", nf, p->name, vals[i]);
+		else
+			line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);
+	}
+	line(g, "fn_%s(c, %s);", f->name, nf);
+	if (f->ret == TY_STRING) {
+		result = str_tmp(g);
+		line(g, "stp_strlcpy(%s, %s->retval, MAXSTRINGLEN);", result, nf);
+	} else if (f->ret == TY_LONG) {
+		result = long_tmp(g);
+		line(g, "%s = %s->retval;", result, nf);
+	}
+	line(g, "c->nesting--;");
+	check_error(g);
+	free(vals);
+	return result ? result : xstrdup("0");
+}
+
+static char *gen_call(Gen *g, Expr *e)
+{
+	const Builtin *b = e->builtin;
+	char **vals;
+	char *result = NULL, *text;
+
+	if (e->fn)
+		return gen_user_call(g, e);
+	switch (b->kind) {
+	case BI_PRINTF:
+		return gen_format(g, e, "&c->out");
+	case BI_SPRINTF: {
+		char *o = named_local(g, "struct stp_out", "o");
+		char *dst = str_tmp(g);
+		line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+		gen_format(g, e, xasprintf("&%s", o));
+		line(g, "stp_out_end_str(&%s);", o);
+		return dst;
+	}
+	case BI_PRINT:
+		return gen_print(g, e, "&c->out", 0);
+	case BI_PRINTLN:
+		return gen_print(g, e, "&c->out", 1);
+	case BI_TEMPLATE:
+		break;
+	}
+	vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
+	for (int i = 0; i < e->args.len; i++)
+		vals[i] = gen_expr(g, e->args.items[i]);
+	if (b->ret == TY_STRING)
+		result = str_tmp(g);
+	text = expand_template(b->c_template, vals, result ? result : "");
+	free(vals);
+	if (b->ret == TY_UNKNOWN || b->can_fail) {
+		if (b->can_fail)
+			set_location(g, "function", b->name, e->loc);
+		if (b->ret == TY_LONG) {
+			char *t = long_tmp(g);
+			line(g, "%s = %s;", t, text);
+			text = t;
+		} else {
+			line(g, "%s;", text);
+		}
+		if (b->can_fail)
+			check_error(g);
+		return b->ret == TY_UNKNOWN ? xstrdup("0") : text;
+	}
+	return text;
+}
+
+static char *gen_logical(Gen *g, Expr *e)
+{
+	char *t = long_tmp(g);
+	char *l = gen_expr(g, e->left);
+	char *r;
+
+	if (e->op == ANDAND) {
+		line(g, "%s = 0;", t);
+		line(g, "if (%s) {", l);
+	} else {
+		line(g, "%s = 1;", t);
+		line(g, "if (!(%s)) {", l);
+	}
+	g->indent++;
+	r = gen_expr(g, e->right);
+	line(g, "%s = (%s) != 0;", t, r);
+	g->indent--;
+	line(g, "}");
+	return t;
+}
+
+static const char *c_binop(int op)
+{
+	switch (op) {
+	case EQ: return "==";
+	case NE: return "!=";
+	case LE: return "<=";
+	case GE: return ">=";
+	case '<': return "<";
+	case '>': return ">";
+	case '+': case ADD_ASSIGN: return "+";
+	case '-': case SUB_ASSIGN: return "-";
+	case '*': case MUL_ASSIGN: return "*";
+	case '&': case AND_ASSIGN: return "&";
+	case '|': case OR_ASSIGN: return "|";
+	case '^': case XOR_ASSIGN: return "^";
+	default: return NULL;
+	}
+}
+
+/* l OP r for two long values, as a C expression or via a checked helper. */
+char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc)
+{
+	const char *cop = c_binop(op);
+	if (cop)
+		return xasprintf("((int64_t)((uint64_t)(%s) %s (uint64_t)(%s)))", l, cop, r);
+	switch (op) {
+	case SHL: case SHL_ASSIGN:
+		return xasprintf("stp_shl(%s, %s)", l, r);
+	case SHR: case SHR_ASSIGN:
+		return xasprintf("stp_shr(%s, %s)", l, r);
+	case USHR:
+		return xasprintf("stp_ushr(%s, %s)", l, r);
+	case '/': case DIV_ASSIGN:
+	case '%': case MOD_ASSIGN: {
+		char *t = long_tmp(g);
+		set_location(g, "operator", op_name(op), loc);
+		line(g, "%s = stp_%s(c, %s, %s);", t, op == '/' || op == DIV_ASSIGN ? "div" : "mod", l, r);
+		check_error(g);
+		return t;
+	}
+	}
+	return xstrdup("0");
+}
+
+static char *gen_binary(Gen *g, Expr *e)
+{
+	char *l, *r;
+
+	if (e->op == ANDAND || e->op == OROR)
+		return gen_logical(g, e);
+	if (e->op == MATCH || e->op == NOMATCH)
+		return gen_regex_match(g, e);
+	if (e->op == IN && e->right->sym->type == TY_STATS)
+		return gen_stats_in(g, e);
+	if (e->op == IN) {
+		Symbol *arr = e->right->sym;
+		PtrVec one = { 0 }, *keys = &one;
+		char *k;
+		if (e->left->kind == EX_CALL && !e->left->str)
+			keys = &e->left->args;
+		else
+			vec_push(&one, e->left);
+		k = gen_keys(g, arr, keys);
+		return xasprintf("((int64_t)stp_map_exists(g_%s, %s))", arr->name, k);
+	}
+	l = gen_expr(g, e->left);
+	if (has_side_effects(e->right))
+		l = materialize(g, l, e->left->type);
+	r = gen_expr(g, e->right);
+	if (e->op == '.') {
+		char *t = str_tmp(g);
+		line(g, "stp_concat(%s, %s, %s);", t, l, r);
+		return t;
+	}
+	if (e->left->type == TY_STRING) /* string comparison */
+		return xasprintf("((int64_t)(strcmp(%s, %s) %s 0))", l, r, c_binop(e->op));
+	if (c_binop(e->op) && (e->op == EQ || e->op == NE || e->op == '<' || e->op == '>' || e->op == LE ||
+			       e->op == GE))
+		return xasprintf("((int64_t)((%s) %s (%s)))", l, c_binop(e->op), r);
+	return long_binop(g, e->op, l, r, e->loc);
+}
+
+/* Address of an array element's value slot, created if absent. */
+static char *gen_slot(Gen *g, Expr *lhs, const char *keys)
+{
+	const char *ctype = lhs->type == TY_STRING ? "char *" : "int64_t *";
+	char *p = named_local(g, ctype, "p");
+	set_location(g, "identifier", lhs->str, lhs->loc);
+	line(g, "%s = stp_map_slot_%s(c, g_%s, %s);", p, lhs->type == TY_STRING ? "str" : "long", lhs->sym->name, keys);
+	line(g, "if (unlikely(!%s)) goto out;", p);
+	g->out_used = 1;
+	return p;
+}
+
+static char *gen_assign(Gen *g, Expr *e)
+{
+	Expr *lhs = e->left;
+	char *keys = NULL, *rhs, *dst;
+	Type t = lhs->type;
+
+	if (lhs->kind == EX_INDEX)
+		keys = gen_keys(g, lhs->sym, &lhs->args);
+	rhs = gen_expr(g, e->right);
+	if (lhs->kind == EX_INDEX)
+		dst = xasprintf(t == TY_STRING ? "%s" : "(*%s)", gen_slot(g, lhs, keys));
+	else
+		dst = var_ref(lhs->sym);
+	if (t == TY_STRING) {
+		if (e->op == CAT_ASSIGN)
+			line(g, "stp_strlcat(%s, %s, MAXSTRINGLEN);", dst, rhs);
+		else
+			line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", dst, rhs);
+		return dst;
+	}
+	if (e->op == '=')
+		line(g, "%s = %s;", dst, rhs);
+	else
+		line(g, "%s = %s;", dst, long_binop(g, e->op, dst, rhs, e->loc));
+	if (lhs->kind == EX_INDEX)
+		return materialize(g, dst, TY_LONG);
+	return dst;
+}
+
+static char *gen_incdec(Gen *g, Expr *e)
+{
+	Expr *x = e->left;
+	char *dst, *t = long_tmp(g);
+	const char *op = e->op == INC ? "+" : "-";
+
+	if (x->kind == EX_INDEX) {
+		char *keys = gen_keys(g, x->sym, &x->args);
+		dst = xasprintf("(*%s)", gen_slot(g, x, keys));
+	} else {
+		dst = var_ref(x->sym);
+	}
+	if (e->postfix) {
+		line(g, "%s = %s;", t, dst);
+		line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, t, op);
+	} else {
+		line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, dst, op);
+		line(g, "%s = %s;", t, dst);
+	}
+	return t;
+}
+
+static char *gen_ternary(Gen *g, Expr *e)
+{
+	char *t = e->type == TY_STRING ? str_tmp(g) : long_tmp(g);
+	char *cond = gen_expr(g, e->cond);
+	char *v;
+
+	line(g, "if (%s) {", cond);
+	g->indent++;
+	v = gen_expr(g, e->left);
+	if (e->type == TY_STRING)
+		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
+	else
+		line(g, "%s = %s;", t, v);
+	g->indent--;
+	line(g, "} else {");
+	g->indent++;
+	v = gen_expr(g, e->right);
+	if (e->type == TY_STRING)
+		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
+	else
+		line(g, "%s = %s;", t, v);
+	g->indent--;
+	line(g, "}");
+	return t;
+}
+
+char *gen_expr(Gen *g, Expr *e)
+{
+	switch (e->kind) {
+	case EX_NUMBER:
+		return c_long_literal(e->num);
+	case EX_STRING:
+		return c_string_literal(e->str);
+	case EX_IDENT:
+		return var_ref(e->sym);
+	case EX_INDEX: {
+		char *k = gen_keys(g, e->sym, &e->args);
+		if (e->type == TY_STRING) {
+			char *t = str_tmp(g);
+			line(g, "stp_strlcpy(%s, stp_map_get_str(g_%s, %s), MAXSTRINGLEN);", t, e->sym->name, k);
+			return t;
+		}
+		return materialize(g, xasprintf("stp_map_get_long(g_%s, %s)", e->sym->name, k), TY_LONG);
+	}
+	case EX_CALL:
+		return gen_call(g, e);
+	case EX_BINARY:
+		return gen_binary(g, e);
+	case EX_UNARY: {
+		char *v = gen_expr(g, e->left);
+		if (e->op == '-')
+			return xasprintf("((int64_t)(0 - (uint64_t)(%s)))", v);
+		if (e->op == '+')
+			return v;
+		return xasprintf("((int64_t)(%c(%s)))", e->op, v);
+	}
+	case EX_ASSIGN:
+		if (e->op == AGG_ASSIGN)
+			return gen_stats_add(g, e);
+		return gen_assign(g, e);
+	case EX_INCDEC:
+		return gen_incdec(g, e);
+	case EX_TERNARY:
+		return gen_ternary(g, e);
+	case EX_EMBEDDED:   /* guru mode or the library: a C expression */
+		if (e->type == TY_STRING) {
+			char *t = str_tmp(g);
+			line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
+			return t;
+		}
+		return materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
+	case EX_AT:
+		if (is_stats_op(e->str))
+			return gen_stats_op(g, e);
+		break;
+	case EX_TARGET:
+	case EX_AUTOCAST:
+	case EX_WILDCARD:
+		break;   /* pass 2 rejects these until they are implemented */
+	}
+	return xstrdup("0");
+}

@@ -1,0 +1,76 @@
+/* gen.h - shared state and helpers of code generation (pass 3): one Gen per
+ * generated C function.  Used by the files of translator/codegen/ and translate.c. */
+#ifndef STAP_CODEGEN_GEN_H
+#define STAP_CODEGEN_GEN_H
+
+#include "session.h"
+
+#include <stdarg.h>
+
+/* Code generation state for one C function (a probe body or a script function). */
+typedef struct Gen {
+	Session *s;
+	StrBuf body;            /* statements */
+	StrBuf decls;           /* C locals, emitted before the statements */
+	StrBuf *frame;          /* members of this function's frame struct */
+	int ntmp;
+	int indent;
+	Function *fn;           /* NULL for a probe body */
+	Probe *probe;           /* the probe being generated, NULL in a function */
+	int out_used;           /* "goto out" was emitted */
+	PtrVec loops;           /* LoopLabels* */
+	int nloops;
+	PtrVec trys;            /* TryLabels*: innermost last */
+	int ntrys;
+	StrBuf *tables;         /* static data of the module (regex programs ...), before the code */
+} Gen;
+
+typedef struct LoopLabels {
+	int id;
+	int break_used, continue_used;
+} LoopLabels;
+
+/* emit.c: writing code and temporaries */
+void line(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *long_tmp(Gen *g);                       /* an int64_t C local */
+char *str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
+char *named_local(Gen *g, const char *ctype, const char *prefix);
+void goto_out(Gen *g);                        /* leave the handler (next, return) */
+void check_error(Gen *g);                     /* leave it when a script error is set */
+void set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
+int has_side_effects(const Expr *e);
+char *var_ref(const Symbol *sym);
+char *materialize(Gen *g, const char *val, Type t);
+char *c_long_literal(int64_t v);
+char *c_string_literal(const char *s);
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);
+
+/* expr.c */
+char *gen_expr(Gen *g, Expr *e);
+char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
+
+/* output.c: print, println, printf, sprintf */
+char *gen_print(Gen *g, Expr *e, const char *out, int newline);
+char *gen_format(Gen *g, Expr *e, const char *out);
+
+/* stats.c: statistics (<<<, @count ... @hist_*, aggregate arrays) */
+char *gen_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */
+char *gen_stats_op(Gen *g, Expr *e);                  /* @count(x) ... @hist_log(x)[i] */
+void gen_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x)) */
+void gen_stats_foreach(Gen *g, Stmt *st);             /* foreach over a[...] of stats or @hist buckets */
+void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
+char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
+void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
+
+/* regex.c: =~ and !~ with a literal pattern compiled here */
+char *gen_regex_match(Gen *g, Expr *e);
+
+/* unsupported.c: reports constructs not generated yet; returns their count */
+int check_generated(Session *s);
+
+/* stmt.c */
+void gen_stmt(Gen *g, Stmt *st);
+void gen_block(Gen *g, Stmt *st);
+void gen_scoped(Gen *g, Stmt *st);
+
+#endif

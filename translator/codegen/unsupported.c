@@ -1,0 +1,56 @@
+/* unsupported.c - what pass 2 accepts but code generation does not do yet,
+ * reported as pass-3 errors before any code is written.  Used by translate.c. */
+#include "codegen/gen.h"
+#include "parser.h"
+
+static int not_generated(SrcLoc loc, const char *what)
+{
+	diag_at(loc, "error", "%s not supported by the code generator yet", what);
+	return 0;
+}
+
+static int unsupported_expr(Expr *e, void *ctx)
+{
+	(void)ctx;
+	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN)
+		not_generated(e->loc, "statistics ('<<<') are");
+	else if (e->kind == EX_AT)
+		not_generated(e->loc, xasprintf("@%s is", e->str));
+	else if (e->kind == EX_BINARY && (e->op == MATCH || e->op == NOMATCH))
+		not_generated(e->loc, "regular expression matching is");
+	else if (e->kind == EX_WILDCARD)
+		not_generated(e->loc, "array slices ('*' keys) are");
+	return 0;
+}
+
+static int unsupported_stmt(Stmt *st, void *ctx)
+{
+	(void)ctx;
+	if (st->kind == ST_TRY)
+		not_generated(st->loc, "try/catch is");
+	if (st->kind == ST_FOREACH && (st->value || st->sort_on || st->limit || st->slice.len ||
+				       st->array->kind == EX_AT))
+		not_generated(st->loc, "sorted foreach, 'limit', value variables and histogram buckets are");
+	return 0;
+}
+
+int check_generated(Session *s)
+{
+	Program *prog = &s->prog;
+	AstVisitor v = { unsupported_stmt, unsupported_expr, NULL };
+	int before = diag_error_count();
+
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (g->wrap)
+			not_generated(g->loc, xasprintf("wrapping arrays ('%s%%') are", g->name));
+		if (g->type == TY_STATS)
+			not_generated(g->loc, xasprintf("statistics ('%s') are", g->name));
+	}
+	for (int i = 0; i < prog->functions.len; i++)
+		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	return diag_error_count() - before;
+}
+
