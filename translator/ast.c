@@ -48,7 +48,7 @@ int ast_walk_expr(Expr *e, const AstVisitor *v)
 	if (!e)
 		return 0;
 	if (v->expr && (rc = v->expr(e, v->ctx)) != 0)
-		return rc;
+		return rc == AST_WALK_SKIP ? 0 : rc;
 	for (int i = 0; i < e->args.len; i++)
 		if ((rc = ast_walk_expr(e->args.items[i], v)) != 0)
 			return rc;
@@ -67,7 +67,7 @@ int ast_walk_stmt(Stmt *st, const AstVisitor *v)
 	if (!st)
 		return 0;
 	if (v->stmt && (rc = v->stmt(st, v->ctx)) != 0)
-		return rc;
+		return rc == AST_WALK_SKIP ? 0 : rc;
 	for (int i = 0; i < st->body.len; i++)
 		if ((rc = ast_walk_stmt(st->body.items[i], v)) != 0)
 			return rc;

@@ -192,6 +192,8 @@ typedef struct AstVisitor {
 	void *ctx;
 } AstVisitor;
 
+#define AST_WALK_SKIP (-1)   /* a callback's result: do not descend into this node, go on */
+
 int ast_walk_stmt(Stmt *st, const AstVisitor *v);
 int ast_walk_expr(Expr *e, const AstVisitor *v);
 

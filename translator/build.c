@@ -102,7 +102,7 @@ static char *find_staprun(Session *s)
 int run_module(Session *s)
 {
 	char *staprun = find_staprun(s);
-	char *argv[8];
+	char **argv = xcalloc((size_t)s->global_sets.len + 8, sizeof *argv);
 	int n = 0, rc;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 
@@ -114,6 +114,8 @@ int run_module(Session *s)
 		argv[n++] = (char *)s->output_file;
 	}
 	argv[n++] = s->ko_file;
+	for (int i = 0; i < s->global_sets.len; i++)
+		argv[n++] = s->global_sets.items[i];
 	argv[n] = NULL;
 	/* the terminal's ^C reaches staprun/stapio too; they end the run cleanly */
 	sigaction(SIGINT, &ign, &old_int);
@@ -124,5 +126,6 @@ int run_module(Session *s)
 	if (rc < 0)
 		diag_plain("error", "cannot run %s", staprun);
 	free(staprun);
+	free(argv);
 	return rc < 0 ? 1 : rc;
 }

@@ -9,9 +9,14 @@ typedef enum BuiltinKind {
 	BI_TEMPLATE,   /* C expression template, see below */
 	BI_PRINTF,     /* printf(fmt, ...) */
 	BI_SPRINTF,    /* sprintf(fmt, ...) */
-	BI_PRINT,      /* print(x, ...) */
-	BI_PRINTLN,    /* println(x, ...) */
+	BI_PRINT,      /* print, println, printd, printdln, sprint, sprintln, sprintd: print_flags */
 } BuiltinKind;
+
+enum {
+	PRINT_NEWLINE = 1,     /* ...ln: a newline after the values */
+	PRINT_DELIMITED = 2,   /* ...d: the first argument goes between the values */
+	PRINT_TO_STRING = 4,   /* s...: the result is a string value */
+};
 
 struct Builtin {
 	const char *name;
@@ -23,6 +28,7 @@ struct Builtin {
 	 * buffer for string results, c the probe context. */
 	const char *c_template;
 	int can_fail;             /* sets c->last_error */
+	int print_flags;          /* BI_PRINT: PRINT_* */
 };
 
 const Builtin *builtin_find(const char *name);

@@ -183,9 +183,13 @@ static void resolve_call(Elab *el, Expr *e)
 				  parsed.nargs, parsed.nargs == 1 ? "" : "s",
 				  e->args.len - 1, e->args.len == 2 ? " is" : "s are");
 	}
-	if ((e->builtin->kind == BI_PRINT || e->builtin->kind == BI_PRINTLN) && e->builtin->kind == BI_PRINT &&
-	    e->args.len == 0)
-		sem_error(el, e->loc, "print needs at least one argument");
+	if (e->builtin->kind == BI_PRINT) {
+		int flags = e->builtin->print_flags;
+		int min = (flags & PRINT_DELIMITED) ? 2 : (flags & PRINT_NEWLINE) ? 0 : 1;
+		if (e->args.len < min)
+			sem_error(el, e->loc, "%s needs at least %d argument%s%s", e->str, min, min == 1 ? "" : "s",
+				  (flags & PRINT_DELIMITED) ? " (a delimiter and a value)" : "");
+	}
 }
 
 
@@ -536,22 +540,28 @@ static Type infer_call(Elab *el, Expr *e)
 		if (format_parse(f->str, &fmt, &err) != 0)
 			return e->builtin->ret;
 		for (int i = 0, a = 1; i < fmt.npieces && a < e->args.len; i++) {
-			if (!fmt.pieces[i].conv)
+			FormatPiece *p = &fmt.pieces[i];
+			if (!p->conv)
 				continue;
-			expect(el, e->args.items[a], format_arg_type(fmt.pieces[i].conv), "this format argument");
-			a++;
+			for (int s = 0; s < p->width_star + p->prec_star && a < e->args.len; s++)
+				expect(el, e->args.items[a++], TY_LONG, p->width_star && !s ? "a '*' width" : "a '*' precision");
+			if (a < e->args.len)
+				expect(el, e->args.items[a++], format_arg_type(p->conv), "this format argument");
 		}
 		return e->builtin->ret;
 	}
 	case BI_PRINT:
-	case BI_PRINTLN:
 		for (int i = 0; i < e->args.len; i++) {
 			Expr *a = e->args.items[i];
+			if (i == 0 && (e->builtin->print_flags & PRINT_DELIMITED)) {
+				expect(el, a, TY_STRING, "the delimiter");
+				continue;
+			}
 			if (infer(el, a, TY_UNKNOWN) == TY_STATS && el->reporting)
 				sem_error(el, a->loc, "a statistics value cannot be printed directly: print @count(), @sum(), "
 					  "@min(), @max(), @avg() or a histogram of it");
 		}
-		return TY_UNKNOWN;
+		return e->builtin->ret;
 	case BI_TEMPLATE:
 		for (int i = 0; i < e->args.len; i++)
 			expect(el, e->args.items[i], e->builtin->args[i], "this argument");

@@ -70,11 +70,20 @@ int format_parse(const char *fmt, Format *out, const char **err)
 			else if (*p == '0') piece.flags |= FMT_ZERO;
 			else break;
 		}
-		if (*p >= '0' && *p <= '9')
+		if (*p == '*') {
+			piece.width_star = 1;
+			p++;
+		} else if (*p >= '0' && *p <= '9') {
 			piece.width = read_number(&p);
+		}
 		if (*p == '.') {
 			p++;
-			piece.prec = read_number(&p);
+			if (*p == '*') {
+				piece.prec_star = 1;
+				p++;
+			} else {
+				piece.prec = read_number(&p);
+			}
 		}
 		if (piece.width > 1024 || piece.prec > 1024) {
 			*err = "format width or precision larger than 1024";
@@ -87,13 +96,19 @@ int format_parse(const char *fmt, Format *out, const char **err)
 			*err = "incomplete conversion at the end of the format";
 			return -1;
 		}
-		if (!strchr("diuxXocsp", *p)) {
+		if (!strchr("diuxXocspb", *p)) {
 			*err = "unsupported conversion in the format";
 			return -1;
 		}
 		piece.conv = *p++;
+		if (piece.conv == 'b' && (piece.width_star || piece.prec_star ||
+					  (piece.width != -1 && piece.width != 1 && piece.width != 2 &&
+					   piece.width != 4 && piece.width != 8))) {
+			*err = "%b takes a width of 1, 2, 4 or 8 bytes";
+			return -1;
+		}
 		add_piece(out, piece);
-		out->nargs++;
+		out->nargs += 1 + piece.width_star + piece.prec_star;
 	}
 	return 0;
 }

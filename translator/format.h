@@ -14,10 +14,12 @@ enum {
 };
 
 typedef struct FormatPiece {
-	char conv;        /* 0 = literal text; else d i u x X o c s p % */
+	char conv;        /* 0 = literal text; else d i u x X o c s p b */
 	int flags;
 	int width;        /* -1 none */
 	int prec;         /* -1 none */
+	int width_star;   /* '*': the width is the argument before the value */
+	int prec_star;    /* '.*': so is the precision (after a '*' width's) */
 	char *text;       /* literal text (conv == 0) */
 	size_t len;
 } FormatPiece;
@@ -25,7 +27,7 @@ typedef struct FormatPiece {
 typedef struct Format {
 	FormatPiece *pieces;
 	int npieces;
-	int nargs;        /* conversions that consume an argument */
+	int nargs;        /* arguments consumed: values and '*' widths/precisions */
 } Format;
 
 /* Returns 0, or -1 with *err set to a static message. */

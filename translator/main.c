@@ -37,6 +37,8 @@ static void usage(FILE *out)
 		"  -r KVER     target kernel release, or -r /path/to/build for a build tree\n"
 		"  -o FILE     send the run's output to FILE\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
+		"  -G NAME=VAL set a global variable of the script when the run starts\n"
+		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
 		"  -I DIR      also look for tapsets in DIR\n"
 		"  -u          unoptimized: keep unused variables, functions and statements\n"
 		"  -l PATTERN  list the probe points matching PATTERN\n"
@@ -232,12 +234,13 @@ int main(int argc, char **argv)
 		{ "dump-probe-aliases", no_argument, NULL, 'A' },
 		{ "dump-functions", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 
 	session.last_pass = 5;
-	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:kvwgVhI:ul:L:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T': session.dump = "probe-types"; break;
 		case 'A': session.dump = "probe-aliases"; break;
@@ -272,6 +275,14 @@ int main(int argc, char **argv)
 			}
 			vec_push(&session.defines, optarg);
 			break;
+		case 'G':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				diag_plain("error", "-G needs NAME=VALUE, got '%s'", optarg);
+				return 1;
+			}
+			vec_push(&session.global_sets, optarg);
+			break;
+		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;

@@ -116,6 +116,11 @@ int expr_has_side_effects(const Expr *e)
 	case EX_INCDEC:
 	case EX_EMBEDDED:
 		return 1;
+	case EX_BINARY:
+		/* a division may raise "division by 0": kept, so the error still happens */
+		if ((e->op == '/' || e->op == '%') && !(e->right->kind == EX_NUMBER && e->right->num != 0))
+			return 1;
+		break;
 	case EX_CALL:
 		if (e->str) {
 			if (e->fn && !function_pure(e->fn, 0))

@@ -24,6 +24,8 @@ typedef struct Session {
 	char *module_name;           /* -m NAME or generated */
 	const char *output_file;     /* -o FILE, passed to staprun */
 	PtrVec defines;              /* char*: -D NAME=VALUE */
+	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
+	int suppress_handler_errors; /* --suppress-handler-errors */
 	/* target kernel */
 	char *kver;                  /* release string */
 	char *kbuild_dir;            /* /lib/modules/KVER/build */

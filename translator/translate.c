@@ -123,7 +123,8 @@ static int access_in_stmt(Stmt *st, void *ctx)
 {
 	if (st->kind == ST_DELETE)
 		access_sym(ctx, st->expr->sym, 1);
-	if (st->kind == ST_FOREACH && st->array->kind != EX_AT && st->array->sym->type == TY_STATS)
+	/* reading statistics merges the CPUs' accumulators; sorting reorders entries */
+	if (st->kind == ST_FOREACH && st->array->kind != EX_AT && (st->array->sym->type == TY_STATS || st->sort_on))
 		access_sym(ctx, st->array->sym, 1);
 	return 0;
 }
@@ -140,6 +141,9 @@ static int access_in_expr(Expr *e, void *ctx)
 		access_sym(a, e->left->sym, 1);
 	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)
 		access_sym(a, ((Expr *)e->args.items[0])->sym, 1);
+	/* k in a of statistics looks into every CPU's map */
+	if (e->kind == EX_BINARY && e->op == IN && e->right->sym && e->right->sym->type == TY_STATS)
+		access_sym(a, e->right->sym, 1);
 	if (e->kind == EX_CALL && e->fn && first_visit(&a->seen_fns, e->fn))
 		ast_walk_stmt(e->fn->body, &a->v);
 	return 0;
@@ -192,21 +196,22 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 				sb_printf(init, "%s%s", k ? ", " : "", stp_type(g->keytypes[k]));
 			if (!g->nkeys)
 				sb_puts(init, "0");
-			sb_printf(init, " };\n\t\tg_%s = stp_map_new(\"%s\", %lld, %d, keytypes, %s);\n", g->name, g->name,
-				  (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type));
+			sb_printf(init, " };\n\t\tg_%s = stp_map_new(\"%s\", %lld, %d, keytypes, %s, %d);\n", g->name,
+				  g->name, (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type),
+				  g->wrap);
 			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n\t}\n", g->name);
 			sb_printf(fini, "\tstp_map_free(g_%s);\n", g->name);
 		} else if (g->type == TY_STRING) {
-			sb_printf(decl, "static char g_%s[MAXSTRINGLEN];\n", g->name);
+			/* initialized statically: module parameters (name=value) are set after */
+			sb_printf(decl, "static char g_%s[MAXSTRINGLEN]", g->name);
 			if (g->init) {
-				sb_printf(init, "\tstp_strlcpy(g_%s, ", g->name);
-				emit_c_string(init, g->init->str);
-				sb_puts(init, ", MAXSTRINGLEN);\n");
+				sb_puts(decl, " = ");
+				emit_c_string(decl, g->init->str);
 			}
+			sb_printf(decl, ";\nmodule_param_cb(%s, &stp_param_ops_string, g_%s, 0444);\n", g->name, g->name);
 		} else {
-			sb_printf(decl, "static int64_t g_%s;\n", g->name);
-			if (g->init)
-				sb_printf(init, "\tg_%s = %s;\n", g->name, c_long_literal(g->init->num));
+			sb_printf(decl, "static int64_t g_%s = %s;\n", g->name, g->init ? c_long_literal(g->init->num) : "0");
+			sb_printf(decl, "module_param_cb(%s, &stp_param_ops_long, &g_%s, 0444);\n", g->name, g->name);
 		}
 	}
 }
@@ -231,6 +236,8 @@ int translate(Session *s, StrBuf *out)
 	sb_init(&data);
 
 	gen_globals(s, &gdecl, &ginit, &gfini);
+	if (gen_global_display(s, &code))
+		add_display_probe(s);
 	/* every function is declared before any body calls it */
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
@@ -267,6 +274,8 @@ int translate(Session *s, StrBuf *out)
 		sb_printf(out, "#define %s\n", d);
 		free(d);
 	}
+	if (s->suppress_handler_errors)
+		sb_puts(out, "#define STP_SUPPRESS_HANDLER_ERRORS 1\n");
 	if (prog->call_depth >= 0)
 		sb_printf(out, "#define STP_CALL_DEPTH %d   /* no recursion: the deepest call chain */\n", prog->call_depth);
 	sb_puts(out, "#include \"runtime.h\"\n\n");

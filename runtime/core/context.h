@@ -26,6 +26,7 @@ struct stp_context {
 	const struct stp_probe_desc *probe;
 	struct pt_regs *regs;
 	long actioncount;
+	long maxaction;                     /* MAXACTION, or MAXACTION_INTERRUPTIBLE in begin/end */
 	int nesting;                        /* frames pushed by function calls */
 	const char *last_error;             /* set = the hit is ending in error */
 	const char *last_stmt;              /* "identifier 'x' at file:l:c" */
@@ -33,6 +34,8 @@ struct stp_context {
 	struct stp_out out;
 	char error_buf[256];
 	char print_buf[STP_BUFSIZE];
+	int tok_pos;                        /* tokenize(): where the rest of tok_str starts */
+	char tok_str[MAXSTRINGLEN];         /* tokenize(): the string being split (kept between hits) */
 };
 
 /* A probe family as generated code lists it in stp_providers[]. */
@@ -54,7 +57,7 @@ static atomic_t stp_run_state = ATOMIC_INIT(STP_STARTING);
 
 /* target(): the process given with stap -x PID / -c CMD, set at load. */
 static int stp_target;
-module_param_named(target, stp_target, int, 0444);
+module_param_named(_stp_target, stp_target, int, 0444);
 static struct stp_context **stp_contexts;   /* indexed by CPU */
 
 #endif

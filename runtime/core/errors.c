@@ -6,6 +6,7 @@ static atomic_t stp_skipped_count = ATOMIC_INIT(0);
 static atomic_t stp_skipped_reentrant = ATOMIC_INIT(0);
 static atomic_t stp_skipped_lock = ATOMIC_INIT(0);
 static atomic_t stp_exit_called = ATOMIC_INIT(0);
+static atomic_t stp_suppressed_errors = ATOMIC_INIT(0);  /* --suppress-handler-errors */
 static atomic_t stp_aborted = ATOMIC_INIT(0);      /* too many errors: no end probes */
 
 /* Ends the run: no more probe hits, end probes then run when stapio stops us. */
@@ -21,6 +22,16 @@ static void stp_error(struct stp_context *c, const char *msg)
 {
 	if (!c->last_error)
 		c->last_error = msg;
+}
+
+/* abort(): exit(), and the hit ends at once, unwinding like an error that is
+ * neither reported nor counted (status 0; end probes still run). */
+static const char stp_abort_marker[] = "abort()";
+
+static __maybe_unused void stp_abort(struct stp_context *c)
+{
+	stp_exit(c);
+	c->last_error = stp_abort_marker;
 }
 
 /* error("text") from a script: the text must outlive the hit, so copy it. */
@@ -63,12 +74,19 @@ static void stp_abort_run(void)
 /* Called at the end of a hit that set last_error. */
 static void stp_report_error(struct stp_context *c)
 {
+	if (c->last_error == stp_abort_marker)
+		return;
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+	/* the hit ends quietly; the count is in the closing summary */
+	atomic_inc(&stp_suppressed_errors);
+#else
 	if (c->last_stmt)
 		stp_report_line("ERROR: %s near %s\n", c->last_error, c->last_stmt);
 	else
 		stp_report_line("ERROR: %s\n", c->last_error);
 	if (atomic_inc_return(&stp_error_count) > MAXERRORS)
 		stp_abort_run();
+#endif
 }
 
 static void stp_probe_skipped(atomic_t *reason)
@@ -96,6 +114,8 @@ static void stp_report_summary(void)
 				atomic_read(&stp_skipped_reentrant), atomic_read(&stp_skipped_lock));
 	if (errors || skipped)
 		stp_report_line("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
+	if (atomic_read(&stp_suppressed_errors))
+		stp_report_line("WARNING: Suppressed handler errors: %d\n", atomic_read(&stp_suppressed_errors));
 }
 
 /* Reports a start-up failure to stapio ("error <text>"). */

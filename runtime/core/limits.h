@@ -9,6 +9,9 @@
 #ifndef MAXACTION
 #define MAXACTION 1000          /* statements per probe hit */
 #endif
+#ifndef MAXACTION_INTERRUPTIBLE
+#define MAXACTION_INTERRUPTIBLE (MAXACTION * 10)  /* in begin and end probes */
+#endif
 #ifndef MAXNESTING
 #define MAXNESTING 10           /* nested function calls */
 #endif

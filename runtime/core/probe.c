@@ -70,6 +70,7 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 	c->probe = d;
 	c->regs = regs;
 	c->actioncount = 0;
+	c->maxaction = once ? MAXACTION_INTERRUPTIBLE : MAXACTION;
 	c->nesting = 0;
 	c->last_error = NULL;
 	c->last_stmt = NULL;

@@ -1,7 +1,11 @@
-/* map.c - script associative arrays: up to 9 long/string keys, long or
- * string values, all entries preallocated at load (no allocation in probes). */
+/* map.c - script associative arrays: up to 9 long/string keys, long, string
+ * or statistics values, all entries preallocated at load (no allocation in
+ * probes); wrapping arrays (global a%) and in-place sorting for foreach. */
 
-enum { STP_LONG = 1, STP_STRING = 2 };
+#include <linux/list_sort.h>
+
+/* STP_STAT: a value slot of a size given at creation (runtime/stats/). */
+enum { STP_LONG = 1, STP_STRING = 2, STP_STAT = 3 };
 
 struct stp_key {
 	int64_t n;
@@ -19,7 +23,8 @@ struct stp_map {
 	unsigned int max_entries, count, nkeys;
 	const u8 *keytypes;
 	u8 valtype;
-	unsigned int key_off[9], val_off, entry_size;
+	bool wrap;                      /* full: recycle the oldest entry */
+	unsigned int key_off[9], val_off, val_size, entry_size;
 	unsigned int hash_mask;
 	struct hlist_head *buckets;
 	struct list_head used, free;
@@ -31,8 +36,9 @@ static unsigned int stp_slot_size(u8 type)
 	return type == STP_STRING ? MAXSTRINGLEN : sizeof(int64_t);
 }
 
-static __maybe_unused struct stp_map *stp_map_new(const char *name, long max_entries, unsigned int nkeys, const u8 *keytypes,
-				   u8 valtype)
+/* val_size: bytes of an STP_STAT value (8-aligned), ignored for the others. */
+static struct stp_map *__stp_map_new(const char *name, long max_entries, unsigned int nkeys, const u8 *keytypes,
+				     u8 valtype, unsigned int val_size, bool wrap)
 {
 	struct stp_map *m = kzalloc(sizeof(*m), GFP_KERNEL);
 	unsigned int i, off = 0, nbuckets;
@@ -44,12 +50,15 @@ static __maybe_unused struct stp_map *stp_map_new(const char *name, long max_ent
 	m->nkeys = nkeys;
 	m->keytypes = keytypes;
 	m->valtype = valtype;
+	m->wrap = wrap;
 	for (i = 0; i < nkeys; i++) {
 		m->key_off[i] = off;
 		off += stp_slot_size(keytypes[i]);
 	}
+	off = ALIGN(off, 8);
 	m->val_off = off;
-	off += stp_slot_size(valtype);
+	m->val_size = valtype == STP_STAT ? ALIGN(val_size, 8) : stp_slot_size(valtype);
+	off += m->val_size;
 	m->entry_size = ALIGN(sizeof(struct stp_map_entry) + off, 8);
 	nbuckets = roundup_pow_of_two(m->max_entries);
 	m->hash_mask = nbuckets - 1;
@@ -69,6 +78,14 @@ static __maybe_unused struct stp_map *stp_map_new(const char *name, long max_ent
 		list_add_tail(&e->list, &m->free);
 	}
 	return m;
+}
+
+/* An array of long or string values; wrap: when full, inserting recycles
+ * the oldest entry instead of failing (SystemTap's global a%). */
+static __maybe_unused struct stp_map *stp_map_new(const char *name, long max_entries, unsigned int nkeys,
+						  const u8 *keytypes, u8 valtype, int wrap)
+{
+	return __stp_map_new(name, max_entries, nkeys, keytypes, valtype, 0, wrap);
 }
 
 static __maybe_unused void stp_map_free(struct stp_map *m)
@@ -122,24 +139,34 @@ static struct stp_map_entry *stp_map_find(const struct stp_map *m, const struct 
 	return NULL;
 }
 
-static void *stp_map_value(const struct stp_map *m, struct stp_map_entry *e)
+static __maybe_unused void *stp_map_value(const struct stp_map *m, struct stp_map_entry *e)
 {
 	return e->data + m->val_off;
 }
 
-/* The value slot for k, inserted (zeroed) when absent; NULL with a script
- * error when the array is full. */
-static __maybe_unused void *stp_map_slot(struct stp_context *c, struct stp_map *m, const struct stp_key *k)
+static void stp_map_unlink(struct stp_map *m, struct stp_map_entry *e)
+{
+	hlist_del(&e->hash);
+	list_move(&e->list, &m->free);
+	m->count--;
+}
+
+/* Inserts k (value zeroed) when absent; NULL when the array is full and
+ * does not wrap.  *inserted tells whether the entry is new. */
+static struct stp_map_entry *stp_map_insert(struct stp_map *m, const struct stp_key *k, bool *inserted)
 {
 	u32 h = stp_map_hash(m, k);
 	struct stp_map_entry *e = stp_map_find(m, k, h);
 	unsigned int i;
 
+	*inserted = false;
 	if (e)
-		return stp_map_value(m, e);
+		return e;
 	if (list_empty(&m->free)) {
-		stp_error(c, "Array overflow, check MAXMAPENTRIES");
-		return NULL;
+		if (!m->wrap || list_empty(&m->used))
+			return NULL;
+		/* the used list is in insertion order (unless sorted): its head is the oldest */
+		stp_map_unlink(m, list_first_entry(&m->used, struct stp_map_entry, list));
 	}
 	e = list_first_entry(&m->free, struct stp_map_entry, list);
 	list_move_tail(&e->list, &m->used);
@@ -151,9 +178,24 @@ static __maybe_unused void *stp_map_slot(struct stp_context *c, struct stp_map *
 		else
 			*(int64_t *)slot = k[i].n;
 	}
-	memset(stp_map_value(m, e), 0, stp_slot_size(m->valtype));
+	memset(stp_map_value(m, e), 0, m->val_size);
 	hlist_add_head(&e->hash, &m->buckets[h & m->hash_mask]);
 	m->count++;
+	*inserted = true;
+	return e;
+}
+
+/* The value slot for k, inserted (zeroed) when absent; NULL with a script
+ * error when the array is full. */
+static __maybe_unused void *stp_map_slot(struct stp_context *c, struct stp_map *m, const struct stp_key *k)
+{
+	bool inserted;
+	struct stp_map_entry *e = stp_map_insert(m, k, &inserted);
+
+	if (!e) {
+		stp_error(c, "Array overflow, check MAXMAPENTRIES");
+		return NULL;
+	}
 	return stp_map_value(m, e);
 }
 
@@ -190,11 +232,8 @@ static __maybe_unused void stp_map_delete(struct stp_map *m, const struct stp_ke
 {
 	struct stp_map_entry *e = stp_map_find(m, k, stp_map_hash(m, k));
 
-	if (!e)
-		return;
-	hlist_del(&e->hash);
-	list_move(&e->list, &m->free);
-	m->count--;
+	if (e)
+		stp_map_unlink(m, e);
 }
 
 static __maybe_unused void stp_map_clear(struct stp_map *m)
@@ -226,4 +265,57 @@ static __maybe_unused int64_t stp_map_key_long(struct stp_map *m, struct stp_map
 static __maybe_unused const char *stp_map_key_str(struct stp_map *m, struct stp_map_entry *e, int i)
 {
 	return e->data + m->key_off[i];
+}
+
+/* ---- sorting (foreach with + or -) ---- */
+
+/* Compares two entries; arg is what to compare them on (a key index ...). */
+typedef int (*stp_map_cmp_t)(const struct stp_map *m, struct stp_map_entry *a, struct stp_map_entry *b, int arg);
+
+struct stp_map_sort_ctx {
+	const struct stp_map *m;
+	stp_map_cmp_t cmp;
+	int arg, dir;
+};
+
+static int stp_map_sort_cmp(void *priv, const struct list_head *la, const struct list_head *lb)
+{
+	const struct stp_map_sort_ctx *s = priv;
+	struct stp_map_entry *a = list_entry(la, struct stp_map_entry, list);
+	struct stp_map_entry *b = list_entry(lb, struct stp_map_entry, list);
+
+	return s->dir * s->cmp(s->m, a, b, s->arg);
+}
+
+static int stp_cmp_long(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* arg: a key index, or -1 for the (long or string) value. */
+static int stp_map_cmp_slot(const struct stp_map *m, struct stp_map_entry *a, struct stp_map_entry *b, int arg)
+{
+	unsigned int off = arg < 0 ? m->val_off : m->key_off[arg];
+	u8 type = arg < 0 ? m->valtype : m->keytypes[arg];
+
+	if (type == STP_STRING)
+		return strncmp(a->data + off, b->data + off, MAXSTRINGLEN);
+	return stp_cmp_long(*(int64_t *)(a->data + off), *(int64_t *)(b->data + off));
+}
+
+/* Reorders the used list in place by cmp, ascending (dir +1) or descending
+ * (dir -1); stable: equal entries keep their order.  No allocation. */
+static __maybe_unused void stp_map_sort_by(struct stp_map *m, stp_map_cmp_t cmp, int arg, int dir)
+{
+	struct stp_map_sort_ctx s = { m, cmp, arg, dir < 0 ? -1 : 1 };
+
+	list_sort(&s, &m->used, stp_map_sort_cmp);
+}
+
+/* key: -1 the value, 0..nkeys-1 that key; strings by strcmp, longs by value. */
+static __maybe_unused void stp_map_sort(struct stp_map *m, int key, int dir)
+{
+	if (key >= (int)m->nkeys || (key < 0 && m->valtype == STP_STAT))
+		return;
+	stp_map_sort_by(m, stp_map_cmp_slot, key, dir);
 }

@@ -158,6 +158,42 @@ static __maybe_unused void stp_out_long(struct stp_out *o, const struct stp_fmt 
 	stp_out_fmt_long(o, f, v);
 }
 
+/* A spec whose width or precision is '*': the argument's value, as C does
+ * it (a negative width left-justifies, a negative precision is none),
+ * bounded like the translator bounds literal ones. */
+static __maybe_unused void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t width, int width_star, int64_t prec,
+					   int prec_star, char conv)
+{
+	f->flags = flags;
+	f->conv = conv;
+	f->width = width;
+	f->prec = prec;
+	if (width_star) {
+		if (width < 0) {
+			f->flags |= STP_FMT_LEFT;
+			width = width == S64_MIN ? 1024 : -width;
+		}
+		f->width = width > 1024 ? 1024 : width;
+	}
+	if (prec_star)
+		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
+}
+
+/* %b, %1b, %2b, %4b, %8b: the value's low bytes, in the machine's byte order. */
+static __maybe_unused void stp_out_binary(struct stp_out *o, int bytes, int64_t v)
+{
+	u8 b1 = v;
+	u16 b2 = v;
+	u32 b4 = v;
+
+	switch (bytes) {
+	case 1: stp_out_bytes(o, (const char *)&b1, 1); break;
+	case 2: stp_out_bytes(o, (const char *)&b2, 2); break;
+	case 4: stp_out_bytes(o, (const char *)&b4, 4); break;
+	default: stp_out_bytes(o, (const char *)&v, 8); break;
+	}
+}
+
 /* sprintf: format into a MAXSTRINGLEN string value. */
 static __maybe_unused void stp_out_init_str(struct stp_out *o, char *dst, unsigned int size)
 {

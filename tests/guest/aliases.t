@@ -25,5 +25,5 @@ check() {
     # has no prologue setting phase, only ev.first's own.
     [[ $(cat run.rc) == 1 ]]
     diff -u "$TOP/tests/guest/scripts/aliases.expected" out
-    grep -q "ERROR: deliberate near function 'error' at .*aliases.stp:29:2" err
+    grep -q "ERROR: deliberate near identifier 'error' at .*aliases.stp:29:2" err
 }

@@ -6,7 +6,7 @@ cases=(
     "t_err_ovf|global a[3]; probe begin { for (i = 0; i < 5; i++) a[i] = i; println(\"not reached\") }|ERROR: Array overflow, check MAXMAPENTRIES near identifier 'a' at <input>:1:52"
     "t_err_div|probe begin { x = 0; println(10 / x) }|ERROR: division by 0 near operator '/' at <input>:1:33"
     "t_err_act|probe begin { while (1) n++ }|ERROR: MAXACTION exceeded"
-    "t_err_nest|function f(n) { if (n < 0) return 0; return f(n + 1) } probe begin { println(f(0)) }|ERROR: MAXNESTING exceeded near function 'f' at <input>:1:45"
+    "t_err_nest|function f(n) { if (n < 0) return 0; return f(n + 1) } probe begin { println(f(0)) }|ERROR: MAXNESTING exceeded near identifier 'f' at <input>:1:45"
 )
 
 build() {

@@ -38,6 +38,18 @@ char *named_local(Gen *g, const char *ctype, const char *prefix)
 	return xasprintf("%s%d", prefix, n);
 }
 
+/* Where a script error goes: the innermost try's catch, else the end of
+ * the function (its caller or the probe wrapper then sees c->last_error). */
+const char *error_label(Gen *g)
+{
+	if (g->trys.len) {
+		int *id = g->trys.items[g->trys.len - 1];
+		return xasprintf("catch%d", *id);
+	}
+	g->out_used = 1;
+	return "out";
+}
+
 void goto_out(Gen *g)
 {
 	g->out_used = 1;
@@ -47,7 +59,21 @@ void goto_out(Gen *g)
 void check_error(Gen *g)
 {
 	g->out_used = 1;
-	line(g, "if (unlikely(c->last_error)) goto out;");
+	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
+}
+
+/* "keyword at f:1:2" / "identifier 'x' at f:1:2": how an error names the
+ * token it happened near, as a C string literal. */
+char *location_literal(const char *what, const char *name, SrcLoc loc)
+{
+	StrBuf sb;
+	sb_init(&sb);
+	if (name)
+		sb_printf(&sb, "%s '%s' at ", what, name);
+	else
+		sb_printf(&sb, "%s at ", what);
+	sb_printf(&sb, "%s:%d:%d", loc.file ? loc.file->name : "<input>", loc.line, loc.col);
+	return c_string_literal(sb_steal(&sb));
 }
 
 /* Records where a runtime error would be reported ("near identifier 'x' at f:1:2"). */
@@ -146,4 +172,34 @@ char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
 	}
 	free(vals);
 	return k;
+}
+
+/* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
+ * returns the C condition "entry it matches them". */
+char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, "1");
+	for (int i = 0; i < keys->len; i++) {
+		Expr *k = keys->items[i];
+		char *v;
+		if (k->kind == EX_WILDCARD)
+			continue;
+		v = materialize(g, gen_expr(g, k), arr->keytypes[i]);
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(&sb, " && !strcmp(stp_map_key_str(g_%s, %s, %d), %s)", arr->name, it, i, v);
+		else
+			sb_printf(&sb, " && stp_map_key_long(g_%s, %s, %d) == %s", arr->name, it, i, v);
+	}
+	return sb_steal(&sb);
+}
+
+int has_wildcard_key(const PtrVec *keys)
+{
+	for (int i = 0; i < keys->len; i++)
+		if (((Expr *)keys->items[i])->kind == EX_WILDCARD)
+			return 1;
+	return 0;
 }

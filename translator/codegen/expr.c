@@ -44,9 +44,9 @@ static char *gen_user_call(Gen *g, Expr *e)
 			vals[i] = materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
 	}
 	nf = named_local(g, xasprintf("struct frame_fn_%s *", f->name), "nf");
-	set_location(g, "function", f->name, e->loc);
+	set_location(g, "identifier", f->name, e->loc);
 	line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->name);
-	line(g, "if (unlikely(c->last_error)) goto out;");
+	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
 	g->out_used = 1;
 	for (int i = 0; i < f->params.len; i++) {
 		Symbol *p = f->params.items[i];
@@ -89,9 +89,15 @@ static char *gen_call(Gen *g, Expr *e)
 		return dst;
 	}
 	case BI_PRINT:
-		return gen_print(g, e, "&c->out", 0);
-	case BI_PRINTLN:
-		return gen_print(g, e, "&c->out", 1);
+		if (b->print_flags & PRINT_TO_STRING) {
+			char *o = named_local(g, "struct stp_out", "o");
+			char *dst = str_tmp(g);
+			line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+			gen_print(g, e, xasprintf("&%s", o), b->print_flags);
+			line(g, "stp_out_end_str(&%s);", o);
+			return dst;
+		}
+		return gen_print(g, e, "&c->out", b->print_flags);
 	case BI_TEMPLATE:
 		break;
 	}
@@ -104,7 +110,7 @@ static char *gen_call(Gen *g, Expr *e)
 	free(vals);
 	if (b->ret == TY_UNKNOWN || b->can_fail) {
 		if (b->can_fail)
-			set_location(g, "function", b->name, e->loc);
+			set_location(g, "identifier", b->name, e->loc);
 		if (b->ret == TY_LONG) {
 			char *t = long_tmp(g);
 			line(g, "%s = %s;", t, text);
@@ -202,6 +208,16 @@ static char *gen_binary(Gen *g, Expr *e)
 			keys = &e->left->args;
 		else
 			vec_push(&one, e->left);
+		if (has_wildcard_key(keys)) {   /* [*, k] in a: any entry matching */
+			char *it = named_local(g, "struct stp_map_entry *", "it");
+			char *cond = slice_condition(g, arr, keys, it);
+			char *t = long_tmp(g);
+			line(g, "%s = 0;", t);
+			line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s))", it, arr->name, it, it,
+			     arr->name, it);
+			line(g, "\tif (%s) { %s = 1; break; }", cond, t);
+			return t;
+		}
 		k = gen_keys(g, arr, keys);
 		return xasprintf("((int64_t)stp_map_exists(g_%s, %s))", arr->name, k);
 	}
@@ -229,7 +245,7 @@ static char *gen_slot(Gen *g, Expr *lhs, const char *keys)
 	char *p = named_local(g, ctype, "p");
 	set_location(g, "identifier", lhs->str, lhs->loc);
 	line(g, "%s = stp_map_slot_%s(c, g_%s, %s);", p, lhs->type == TY_STRING ? "str" : "long", lhs->sym->name, keys);
-	line(g, "if (unlikely(!%s)) goto out;", p);
+	line(g, "if (unlikely(!%s)) goto %s;", p, error_label(g));
 	g->out_used = 1;
 	return p;
 }

@@ -20,7 +20,7 @@ typedef struct Gen {
 	int out_used;           /* "goto out" was emitted */
 	PtrVec loops;           /* LoopLabels* */
 	int nloops;
-	PtrVec trys;            /* TryLabels*: innermost last */
+	PtrVec trys;            /* int*: ids of the enclosing try blocks, innermost last */
 	int ntrys;
 	StrBuf *tables;         /* static data of the module (regex programs ...), before the code */
 } Gen;
@@ -35,22 +35,26 @@ void line(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *long_tmp(Gen *g);                       /* an int64_t C local */
 char *str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
 char *named_local(Gen *g, const char *ctype, const char *prefix);
+const char *error_label(Gen *g);              /* "out" or the innermost catch */
 void goto_out(Gen *g);                        /* leave the handler (next, return) */
 void check_error(Gen *g);                     /* leave it when a script error is set */
 void set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
+char *location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
 int has_side_effects(const Expr *e);
 char *var_ref(const Symbol *sym);
 char *materialize(Gen *g, const char *val, Type t);
 char *c_long_literal(int64_t v);
 char *c_string_literal(const char *s);
 char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);
+char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);
+int has_wildcard_key(const PtrVec *keys);
 
 /* expr.c */
 char *gen_expr(Gen *g, Expr *e);
 char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
 
-/* output.c: print, println, printf, sprintf */
-char *gen_print(Gen *g, Expr *e, const char *out, int newline);
+/* output.c: print and its relatives, printf, sprintf */
+char *gen_print(Gen *g, Expr *e, const char *out, int flags);   /* flags: PRINT_* of builtins.h */
 char *gen_format(Gen *g, Expr *e, const char *out);
 
 /* stats.c: statistics (<<<, @count ... @hist_*, aggregate arrays) */
@@ -61,9 +65,14 @@ void gen_stats_foreach(Gen *g, Stmt *st);             /* foreach over a[...] of 
 void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
 char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
+int gen_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *gen_regex_match(Gen *g, Expr *e);
+
+/* display.c: the end-of-run display of globals written but never read */
+int gen_global_display(Session *s, StrBuf *code);   /* C of stp_display_globals(); 0 if none */
+void add_display_probe(Session *s);                 /* the end probe calling it */
 
 /* unsupported.c: reports constructs not generated yet; returns their count */
 int check_generated(Session *s);

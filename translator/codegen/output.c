@@ -1,15 +1,27 @@
 /* output.c - code generation for print, println, printf and sprintf: the
  * format is parsed here, so the kernel only writes pieces.  Used by expr.c. */
 #include "codegen/gen.h"
+#include "builtins.h"
 #include "format.h"
 
 #include <string.h>
 
-char *gen_print(Gen *g, Expr *e, const char *out, int newline)
+/* print and its relatives; flags are the builtin's PRINT_* */
+char *gen_print(Gen *g, Expr *e, const char *out, int flags)
 {
+	char *delim = NULL;
+
 	for (int i = 0; i < e->args.len; i++) {
 		Expr *a = e->args.items[i];
 		char *v;
+		if (i == 0 && (flags & PRINT_DELIMITED)) {
+			delim = gen_expr(g, a);
+			if (e->args.len > 2)   /* later arguments may overwrite a temporary */
+				delim = materialize(g, delim, TY_STRING);
+			continue;
+		}
+		if (delim && i > 1)
+			line(g, "stp_out_str(%s, %s);", out, delim);
 		if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
 			gen_stats_print(g, a, out);
 			continue;
@@ -20,7 +32,9 @@ char *gen_print(Gen *g, Expr *e, const char *out, int newline)
 		else
 			line(g, "stp_out_long(%s, &stp_fmt_d, %s);", out, v);
 	}
-	if (newline)
+	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
+	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
+					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
 		line(g, "stp_out_bytes(%s, \"\\n\", 1);", out);
 	return xstrdup("0");
 }
@@ -44,17 +58,29 @@ char *gen_format(Gen *g, Expr *e, const char *out)
 	}
 	for (int i = 0; i < fmt.npieces; i++) {
 		FormatPiece *p = &fmt.pieces[i];
+		char *spec;
 		if (!p->conv) {
 			char *lit = c_string_literal(p->text);
 			line(g, "stp_out_bytes(%s, %s, %zu);", out, lit, p->len);
 			continue;
 		}
+		if (p->width_star || p->prec_star) {
+			/* '*': the spec is completed at run time from the arguments */
+			char *w = p->width_star ? vals[a++] : xasprintf("%d", p->width);
+			char *pr = p->prec_star ? vals[a++] : xasprintf("%d", p->prec);
+			char *f = named_local(g, "struct stp_fmt", "fmt");
+			line(g, "stp_fmt_dynamic(&%s, %d, %s, %d, %s, %d, '%c');", f, p->flags, w, p->width_star, pr,
+			     p->prec_star, p->conv);
+			spec = xasprintf("&%s", f);
+		} else {
+			spec = xasprintf("STP_FMT(%d, %d, %d, '%c')", p->flags, p->width, p->prec, p->conv);
+		}
 		if (p->conv == 's')
-			line(g, "stp_out_fmt_str(%s, STP_FMT(%d, %d, %d, '%c'), %s);", out, p->flags, p->width,
-			     p->prec, p->conv, vals[a]);
+			line(g, "stp_out_fmt_str(%s, %s, %s);", out, spec, vals[a]);
+		else if (p->conv == 'b')
+			line(g, "stp_out_binary(%s, %d, %s);", out, p->width > 0 ? p->width : 8, vals[a]);
 		else
-			line(g, "stp_out_fmt_long(%s, STP_FMT(%d, %d, %d, '%c'), %s);", out, p->flags, p->width,
-			     p->prec, p->conv, vals[a]);
+			line(g, "stp_out_fmt_long(%s, %s, %s);", out, spec, vals[a]);
 		a++;
 	}
 	free(vals);

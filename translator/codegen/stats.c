@@ -1,14 +1,557 @@
 /* stats.c - code generation for statistics: <<< into per-CPU accumulators,
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
+#include "builtins.h"
+#include "parser.h"
 
-char *gen_stats_add(Gen *g, Expr *e) { (void)g; (void)e; return xstrdup("0"); }
-char *gen_stats_op(Gen *g, Expr *e) { (void)g; (void)e; return xstrdup("0"); }
-void gen_stats_print(Gen *g, Expr *hist, const char *out) { (void)g; (void)hist; (void)out; }
-void gen_stats_foreach(Gen *g, Stmt *st) { (void)g; (void)st; }
-void gen_stats_delete(Gen *g, Stmt *st) { (void)g; (void)st; }
-char *gen_stats_in(Gen *g, Expr *e) { (void)g; (void)e; return xstrdup("0"); }
+#include <string.h>
+
+enum { HIST_NONE, HIST_LOG, HIST_LINEAR };
+
+#define LOG_BUCKETS 128
+#define MAX_LINEAR_BUCKETS 128   /* the runtime's STP_MAX_BUCKETS, under- and overflow included */
+
+/* What the uses of one statistics global ask of its accumulators: the
+ * runtime sizes them at load, so one histogram shape per global. */
+typedef struct StatInfo {
+	Symbol *sym;
+	int htype;
+	int64_t low, high, width;
+	int variance;           /* @variance is used */
+	int shift;              /* its bit shift */
+	int shift_set;          /* a nonzero shift was given */
+} StatInfo;
+
+/* A histogram argument of print/println/sprint and that call: errors name the call. */
+typedef struct HistPrint {
+	Expr *hist, *call;
+} HistPrint;
+
+static PtrVec stat_infos;       /* StatInfo* */
+static PtrVec hist_prints;      /* HistPrint* */
+
+static StatInfo *stat_info(Symbol *sym, int create)
+{
+	StatInfo *si;
+
+	for (int i = 0; i < stat_infos.len; i++) {
+		si = stat_infos.items[i];
+		if (si->sym == sym)
+			return si;
+	}
+	if (!create)
+		return NULL;
+	si = xcalloc(1, sizeof *si);
+	si->sym = sym;
+	vec_push(&stat_infos, si);
+	return si;
+}
+
+static int hist_buckets(const StatInfo *si)
+{
+	if (!si || si->htype == HIST_NONE)
+		return 0;
+	if (si->htype == HIST_LOG)
+		return LOG_BUCKETS;
+	return (int)((si->high - si->low) / si->width) + 3;
+}
+
+/* ---- pass-3 checks: the shape of each global from its uses ---- */
+
+typedef struct Check {
+	int errors;
+} Check;
+
+static void check_error_at(Check *ck, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void check_error_at(Check *ck, SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(loc, "semantic error", fmt, ap);
+	va_end(ap);
+	ck->errors++;
+}
+
+static void check_hist(Check *ck, Expr *e, StatInfo *si)
+{
+	int htype = !strcmp(e->str, "hist_log") ? HIST_LOG : HIST_LINEAR;
+	int64_t low = 0, high = 0, width = 0;
+
+	if (htype == HIST_LINEAR) {
+		if (e->args.len != 4)
+			return;   /* reported by the parser */
+		low = ((Expr *)e->args.items[1])->num;
+		high = ((Expr *)e->args.items[2])->num;
+		width = ((Expr *)e->args.items[3])->num;
+		if (width <= 0) {
+			check_error_at(ck, ((Expr *)e->args.items[3])->loc,
+				       "@hist_linear: the bucket width must be positive, not %lld", (long long)width);
+			return;
+		}
+		if (high <= low) {
+			check_error_at(ck, ((Expr *)e->args.items[2])->loc,
+				       "@hist_linear: the high end must be above the low end (%lld)", (long long)low);
+			return;
+		}
+		if ((high - low) / width + 3 > MAX_LINEAR_BUCKETS) {
+			check_error_at(ck, e->loc, "@hist_linear: %lld buckets between low and high, at most %d",
+				       (long long)((high - low) / width + 1), MAX_LINEAR_BUCKETS - 2);
+			return;
+		}
+	}
+	if (si->htype == HIST_NONE) {
+		si->htype = htype;
+		si->low = low;
+		si->high = high;
+		si->width = width;
+	} else if (si->htype != htype || si->low != low || si->high != high || si->width != width) {
+		check_error_at(ck, e->loc, "multiple histogram types declared on '%s'", si->sym->name);
+	}
+}
+
+static void check_variance(Check *ck, Expr *e, StatInfo *si)
+{
+	int64_t shift = 0;
+
+	si->variance = 1;
+	if (e->args.len < 2)
+		return;
+	Expr *n = e->args.items[1];
+	if (n->kind != EX_NUMBER) {
+		check_error_at(ck, n->loc, "@variance takes a literal number for the bit shift");
+		return;
+	}
+	shift = n->num;
+	if (shift < 0 || shift > 62) {
+		check_error_at(ck, n->loc, "bit shift (%lld) out of range <0..62>", (long long)shift);
+		return;
+	}
+	if (si->shift_set && si->shift != shift)
+		check_error_at(ck, e->loc, "conflicting bit shifts declared (previously %d)", si->shift);
+	else if (shift) {
+		si->shift = (int)shift;
+		si->shift_set = 1;
+	}
+}
+
+static int check_expr(Expr *e, void *ctx)
+{
+	Check *ck = ctx;
+
+	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len) {
+		Symbol *sym = ((Expr *)e->args.items[0])->sym;
+		StatInfo *si;
+		if (!sym || sym->type != TY_STATS)
+			return 0;   /* pass 2 reported it */
+		si = stat_info(sym, 1);
+		if (!strncmp(e->str, "hist_", 5))
+			check_hist(ck, e, si);
+		else if (!strcmp(e->str, "variance"))
+			check_variance(ck, e, si);
+	}
+	if (e->kind == EX_CALL && e->builtin && e->builtin->kind == BI_PRINT) {
+		for (int i = 0; i < e->args.len; i++) {
+			Expr *a = e->args.items[i];
+			if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
+				HistPrint *hp = xcalloc(1, sizeof *hp);
+				hp->hist = a;
+				hp->call = e;
+				vec_push(&hist_prints, hp);
+			}
+		}
+	}
+	return 0;
+}
+
+static int check_stmt(Stmt *st, void *ctx)
+{
+	Check *ck = ctx;
+
+	if (st->kind != ST_FOREACH)
+		return 0;
+	if (st->array->kind == EX_AT && is_stats_op(st->array->str) && st->keys.len != 1)
+		check_error_at(ck, st->loc, "foreach over histogram buckets takes one bucket variable");
+	else if (st->array->kind != EX_AT && st->array->sym && st->array->sym->type == TY_STATS && st->value)
+		check_error_at(ck, st->value->loc, "foreach over the statistics array '%s' takes no value variable",
+			       st->array->sym->name);
+	return 0;
+}
+
+int gen_stats_check(Session *s)
+{
+	Program *prog = &s->prog;
+	Check ck = { 0 };
+	AstVisitor v = { check_stmt, check_expr, &ck };
+
+	for (int i = 0; i < prog->functions.len; i++)
+		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	return ck.errors;
+}
+
+/* ---- globals ---- */
+
+/* The runtime arguments that give an accumulator its shape. */
+static char *shape_args(Symbol *sym)
+{
+	StatInfo *si = stat_info(sym, 0);
+	static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
+	int htype = si ? si->htype : HIST_NONE;
+
+	return xasprintf("%s, %s, %s, %s, %d, %d", types[htype], c_long_literal(si ? si->low : 0),
+			 c_long_literal(si ? si->high : 0), c_long_literal(si ? si->width : 0), si ? si->shift : 0,
+			 si ? si->variance : 0);
+}
+
 void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
 {
-	(void)sym; (void)decl; (void)init; (void)fini;
+	char *shape = shape_args(sym);
+
+	if (sym->is_array == 1) {
+		sb_printf(decl, "static struct stp_pmap *g_%s;\n", sym->name);
+		sb_puts(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
+		for (int k = 0; k < sym->nkeys; k++)
+			sb_printf(init, "%s%s", k ? ", " : "", sym->keytypes[k] == TY_STRING ? "STP_STRING" : "STP_LONG");
+		if (!sym->nkeys)
+			sb_puts(init, "0");
+		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
+			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
+		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n\t}\n", sym->name);
+		sb_printf(fini, "\tstp_pmap_free(g_%s);\n", sym->name);
+	} else {
+		sb_printf(decl, "static struct stp_stat *g_%s;\n", sym->name);
+		sb_printf(init, "\tg_%s = stp_stat_new(%s);\n", sym->name, shape);
+		sb_printf(init, "\tif (!g_%s)\n\t\treturn -ENOMEM;\n", sym->name);
+		sb_printf(fini, "\tstp_stat_free(g_%s);\n", sym->name);
+	}
+	free(shape);
+}
+
+/* ---- reading ---- */
+
+/* The accumulator an operator applies to: x, or a[k] (NULL when absent),
+ * merged over the CPUs into a struct stp_stat_data * local; returns it. */
+static char *load_stats(Gen *g, Expr *operand, int for_iteration)
+{
+	Symbol *sym = operand->sym;
+	char *sd = named_local(g, "struct stp_stat_data *", "sd");
+
+	if (operand->kind == EX_INDEX) {
+		char *k = gen_keys(g, sym, &operand->args);
+		line(g, "%s = stp_pmap_get%s(g_%s, %s);", sd, for_iteration ? "_iter" : "", sym->name, k);
+	} else {
+		line(g, "%s = stp_stat_get(g_%s);", sd, sym->name);
+	}
+	return sd;
+}
+
+static char *shape_ref(Symbol *sym)
+{
+	return xasprintf("&g_%s->shape", sym->name);
+}
+
+static void fail_if(Gen *g, const char *cond, const char *msg)
+{
+	line(g, "if (unlikely(%s)) {", cond);
+	line(g, "\tstp_error(c, \"%s\");", msg);
+	line(g, "\tgoto %s;", error_label(g));
+	line(g, "}");
+}
+
+static void check_not_empty(Gen *g, const char *sd)
+{
+	fail_if(g, xasprintf("!%s || !%s->count", sd, sd), "empty aggregate");
+}
+
+/* @count(x) ... @variance(x), @hist_log(x)[i]: a long.  @count and @sum of
+ * an empty aggregate are 0; the others are the error "empty aggregate". */
+char *gen_stats_op(Gen *g, Expr *e)
+{
+	Expr *operand = e->args.items[0];
+	Symbol *sym = operand->sym;
+	char *op_name = xasprintf("@%s", e->str);
+	char *t, *sd, *idx = NULL;
+
+	if (!strncmp(e->str, "hist_", 5)) {
+		ChainItem *it = e->chain.len ? e->chain.items[0] : NULL;
+		int buckets = hist_buckets(stat_info(sym, 0));
+		if (!it || !it->index)
+			return xstrdup("0");   /* a bare histogram: the parser reports it */
+		idx = gen_expr(g, it->index);
+		if (has_side_effects(operand))
+			idx = materialize(g, idx, TY_LONG);
+		sd = load_stats(g, operand, 0);
+		t = long_tmp(g);
+		set_location(g, "operator", op_name, e->loc);
+		check_not_empty(g, sd);
+		fail_if(g, xasprintf("%s < 0 || %s >= %d", idx, idx, buckets), "histogram index out of range");
+		line(g, "%s = %s->hist[%s];", t, sd, idx);
+		return t;
+	}
+	sd = load_stats(g, operand, 0);
+	t = long_tmp(g);
+	if (!strcmp(e->str, "count") || !strcmp(e->str, "sum")) {
+		line(g, "%s = %s ? %s->%s : 0;", t, sd, sd, e->str);
+		return t;
+	}
+	set_location(g, "operator", op_name, e->loc);
+	check_not_empty(g, sd);
+	if (!strcmp(e->str, "avg"))
+		line(g, "%s = stp_stat_avg(%s);", t, sd);
+	else if (!strcmp(e->str, "variance"))
+		line(g, "%s = stp_stat_variance(%s, %s);", t, shape_ref(sym), sd);
+	else
+		line(g, "%s = %s->%s;", t, sd, e->str);
+	return t;
+}
+
+/* print(@hist_log(x)): the bar chart; an empty aggregate is an error. */
+void gen_stats_print(Gen *g, Expr *hist, const char *out)
+{
+	Expr *operand = hist->args.items[0];
+	char *sd = load_stats(g, operand, 0);
+	Expr *call = NULL;
+
+	for (int i = 0; i < hist_prints.len; i++) {
+		HistPrint *hp = hist_prints.items[i];
+		if (hp->hist == hist)
+			call = hp->call;
+	}
+	if (call)
+		set_location(g, "identifier", call->str, call->loc);
+	else
+		set_location(g, "operator", xasprintf("@%s", hist->str), hist->loc);
+	check_not_empty(g, sd);
+	line(g, "stp_hist_print(%s, %s, %s);", out, shape_ref(operand->sym), sd);
+}
+
+/* ---- writing ---- */
+
+/* x <<< v, a[k] <<< v: the value of the expression is v. */
+char *gen_stats_add(Gen *g, Expr *e)
+{
+	Expr *lhs = e->left;
+	Symbol *sym = lhs->sym;
+	char *k = NULL, *v;
+
+	if (lhs->kind == EX_INDEX)
+		k = gen_keys(g, sym, &lhs->args);
+	v = materialize(g, gen_expr(g, e->right), TY_LONG);
+	if (!k) {
+		line(g, "stp_stat_add(g_%s, %s);", sym->name, v);
+		return v;
+	}
+	set_location(g, "identifier", lhs->str, lhs->loc);
+	line(g, "if (unlikely(!stp_pmap_add(c, g_%s, %s, %s)))", sym->name, k, v);
+	line(g, "\tgoto %s;", error_label(g));
+	return v;
+}
+
+/* Keys of a slice a[k, *]: fills a struct stp_key array and a bool array
+ * (false for '*'); returns "k, want". */
+static char *slice_keys(Gen *g, Symbol *arr, PtrVec *keys)
+{
+	char *k = xasprintf("k%d", g->ntmp++);
+	char *want = xasprintf("want%d", g->ntmp++);
+
+	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n\tbool %s[%d];\n", k, keys->len, want, keys->len);
+	for (int i = 0; i < keys->len; i++) {
+		Expr *key = keys->items[i];
+		char *v;
+		if (key->kind == EX_WILDCARD) {
+			line(g, "%s[%d] = false;", want, i);
+			continue;
+		}
+		v = materialize(g, gen_expr(g, key), key->type);
+		line(g, "%s[%d] = true;", want, i);
+		line(g, "%s[%d].%s = %s;", k, i, arr->keytypes[i] == TY_STRING ? "s" : "n", v);
+	}
+	return xasprintf("%s, %s", k, want);
+}
+
+static int has_wildcard(PtrVec *keys)
+{
+	for (int i = 0; i < keys->len; i++)
+		if (((Expr *)keys->items[i])->kind == EX_WILDCARD)
+			return 1;
+	return 0;
+}
+
+/* delete x, delete a, delete a[k], delete a[k, *] */
+void gen_stats_delete(Gen *g, Stmt *st)
+{
+	Expr *e = st->expr;
+	Symbol *sym = e->sym;
+
+	if (e->kind == EX_INDEX) {
+		if (has_wildcard(&e->args))
+			line(g, "stp_pmap_delete_slice(g_%s, %s);", sym->name, slice_keys(g, sym, &e->args));
+		else
+			line(g, "stp_pmap_delete(g_%s, %s);", sym->name, gen_keys(g, sym, &e->args));
+	} else if (sym->is_array == 1) {
+		line(g, "stp_pmap_clear(g_%s);", sym->name);
+	} else {
+		line(g, "stp_stat_clear(g_%s);", sym->name);
+	}
+}
+
+/* [k] in a, [k, *] in a: some CPU has such a key. */
+char *gen_stats_in(Gen *g, Expr *e)
+{
+	Symbol *arr = e->right->sym;
+	PtrVec one = { 0 }, *keys = &one;
+
+	if (e->left->kind == EX_CALL && !e->left->str)
+		keys = &e->left->args;
+	else
+		vec_push(&one, e->left);
+	if (has_wildcard(keys))
+		return materialize(g, xasprintf("((int64_t)stp_pmap_exists_slice(g_%s, %s))", arr->name,
+						slice_keys(g, arr, keys)), TY_LONG);
+	return materialize(g, xasprintf("((int64_t)stp_pmap_exists(g_%s, %s))", arr->name, gen_keys(g, arr, keys)),
+			   TY_LONG);
+}
+
+/* ---- foreach ---- */
+
+static LoopLabels *loop_begin(Gen *g)
+{
+	LoopLabels *l = xcalloc(1, sizeof *l);
+	l->id = g->nloops++;
+	vec_push(&g->loops, l);
+	return l;
+}
+
+/* The body and the end of the loop opened by the caller ("for (...) {"). */
+static void loop_end(Gen *g, Stmt *st, LoopLabels *l)
+{
+	gen_scoped(g, st->then);
+	if (l->continue_used)
+		line(g, "\tcont%d: ;", l->id);
+	line(g, "}");
+	g->loops.len--;
+	if (l->break_used)
+		line(g, "brk%d: ;", l->id);
+	free(l);
+}
+
+/* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
+static void charge_iteration(Gen *g, Stmt *st)
+{
+	line(g, "if (unlikely((c->actioncount += 1) > c->maxaction)) {");
+	line(g, "\tc->last_stmt = %s;", location_literal("keyword", NULL, st->loc));
+	line(g, "\tstp_action_limit(c);");
+	line(g, "\tgoto %s;", error_label(g));
+	line(g, "}");
+}
+
+static void limit_check(Gen *g, const char *count, const char *limit)
+{
+	if (!limit)
+		return;
+	line(g, "if (%s >= %s)", count, limit);
+	line(g, "\tbreak;");
+	line(g, "%s++;", count);
+}
+
+/* foreach ([v =] b in @hist_log(x)): every bucket number, 0 up (SystemTap
+ * ignores sort markers here); v is the bucket's count. */
+static void foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *count)
+{
+	Expr *hist = st->array, *operand = hist->args.items[0];
+	int buckets = hist_buckets(stat_info(operand->sym, 0));
+	char *sd = load_stats(g, operand, 1);
+	char *b = named_local(g, "int", "b");
+	LoopLabels *l = loop_begin(g);
+
+	line(g, "for (%s = 0; %s < %d; %s++) {", b, b, buckets, b);
+	g->indent++;
+	charge_iteration(g, st);
+	limit_check(g, count, limit);
+	line(g, "%s = %s;", var_ref(((Expr *)st->keys.items[0])->sym), b);
+	if (st->value)
+		line(g, "%s = %s ? %s->hist[%s] : 0;", var_ref(st->value->sym), sd, sd, b);
+	g->indent--;
+	loop_end(g, st, l);
+}
+
+static const char *sort_operator(const char *agg)
+{
+	if (!agg || !strcmp(agg, "count"))
+		return "STP_SORT_COUNT";
+	if (!strcmp(agg, "sum"))
+		return "STP_SORT_SUM";
+	if (!strcmp(agg, "min"))
+		return "STP_SORT_MIN";
+	if (!strcmp(agg, "max"))
+		return "STP_SORT_MAX";
+	return "STP_SORT_AVG";
+}
+
+/* foreach ([k1, ...] in a[slice] sorted limit N) over a statistics array: the
+ * CPUs' maps are merged into the aggregate map, which is sorted in place (by
+ * a key, or by @count or the given operator when sorted by value) and walked. */
+static void foreach_array(Gen *g, Stmt *st, const char *limit, const char *count)
+{
+	Symbol *arr = st->array->sym;
+	char *it = named_local(g, "struct stp_map_entry *", "it");
+	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
+	LoopLabels *l;
+
+	for (int i = 0; i < st->slice.len; i++) {
+		Expr *k = st->slice.items[i];
+		if (k->kind != EX_WILDCARD)
+			fixed[i] = materialize(g, gen_expr(g, k), k->type);
+	}
+	line(g, "c->last_stmt = %s;", location_literal("keyword", NULL, st->loc));
+	line(g, "if (unlikely(!stp_pmap_aggregate(c, g_%s)))", arr->name);
+	line(g, "\tgoto %s;", error_label(g));
+	if (st->sort_on > 0)
+		line(g, "stp_pmap_sort(g_%s, %d, 0, %d);", arr->name, st->sort_on - 1, st->sort_dir);
+	else if (st->sort_on < 0)
+		line(g, "stp_pmap_sort(g_%s, -1, %s, %d);", arr->name, sort_operator(st->sort_agg), st->sort_dir);
+	l = loop_begin(g);
+	line(g, "for (%s = stp_map_first(g_%s->agg); %s; %s = stp_map_next(g_%s->agg, %s)) {", it, arr->name, it, it,
+	     arr->name, it);
+	g->indent++;
+	charge_iteration(g, st);
+	for (int i = 0; i < st->slice.len; i++) {
+		if (!fixed[i])
+			continue;
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "if (strcmp(stp_map_key_str(g_%s->agg, %s, %d), %s))", arr->name, it, i, fixed[i]);
+		else
+			line(g, "if (stp_map_key_long(g_%s->agg, %s, %d) != %s)", arr->name, it, i, fixed[i]);
+		line(g, "\tcontinue;");
+	}
+	limit_check(g, count, limit);
+	for (int i = 0; i < st->keys.len; i++) {
+		Expr *k = st->keys.items[i];
+		char *ref = var_ref(k->sym);
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "stp_strlcpy(%s, stp_map_key_str(g_%s->agg, %s, %d), MAXSTRINGLEN);", ref, arr->name, it, i);
+		else
+			line(g, "%s = stp_map_key_long(g_%s->agg, %s, %d);", ref, arr->name, it, i);
+	}
+	g->indent--;
+	loop_end(g, st, l);
+	free(fixed);
+}
+
+void gen_stats_foreach(Gen *g, Stmt *st)
+{
+	char *limit = NULL, *count = NULL;
+
+	if (st->limit) {
+		limit = materialize(g, gen_expr(g, st->limit), TY_LONG);
+		count = long_tmp(g);
+		line(g, "%s = 0;", count);
+	}
+	if (st->array->kind == EX_AT)
+		foreach_buckets(g, st, limit, count);
+	else
+		foreach_array(g, st, limit, count);
 }

@@ -10,16 +10,45 @@ static int counts_as_action(const Stmt *st)
 	return st->kind != ST_BLOCK && st->kind != ST_EMPTY;
 }
 
+/* The token a statement starts with, as MAXACTION errors name it. */
+static char *stmt_location(const Stmt *st)
+{
+	if (st->kind == ST_EXPR) {
+		const Expr *e = st->expr;
+		while ((e->kind == EX_ASSIGN || (e->kind == EX_INCDEC && e->postfix) || e->kind == EX_BINARY) && e->left)
+			e = e->left;
+		if (e->kind == EX_IDENT || e->kind == EX_INDEX || (e->kind == EX_CALL && e->str))
+			return location_literal("identifier", e->str, e->loc);
+		if (e->kind == EX_STRING)
+			return location_literal("string", NULL, e->loc);
+		if (e->kind == EX_NUMBER)
+			return location_literal("number", NULL, e->loc);
+		return location_literal("operator", NULL, e->loc);
+	}
+	return location_literal("keyword", NULL, st->loc);
+}
+
+/* Charges n actions against MAXACTION; at the limit, the error names st. */
+static void charge_actions(Gen *g, int n, const Stmt *st)
+{
+	line(g, "if (unlikely((c->actioncount += %d) > c->maxaction)) {", n);
+	line(g, "\tc->last_stmt = %s;", stmt_location(st));
+	line(g, "\tstp_action_limit(c);");
+	line(g, "\tgoto %s;", error_label(g));
+	line(g, "}");
+}
+
 void gen_block(Gen *g, Stmt *st)
 {
 	int actions = 0;
+	const Stmt *first = NULL;
 
-	for (int i = 0; i < st->body.len; i++)
-		actions += counts_as_action(st->body.items[i]);
-	if (actions) {
-		line(g, "if (unlikely((c->actioncount += %d) > MAXACTION)) { stp_action_limit(c); goto out; }", actions);
-		g->out_used = 1;
+	for (int i = 0; i < st->body.len; i++) {
+		if (counts_as_action(st->body.items[i]) && !actions++)
+			first = st->body.items[i];
 	}
+	if (actions)
+		charge_actions(g, actions, first);
 	for (int i = 0; i < st->body.len; i++)
 		gen_stmt(g, st->body.items[i]);
 }
@@ -63,6 +92,14 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 	}
 }
 
+/* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
+static void charge_iteration(Gen *g, const Stmt *loop)
+{
+	charge_actions(g, 1, loop);
+}
+
+/* foreach ([k1, ...] in a[slice] sorted limit N): sorting reorders the array's
+ * entries in place (the probe holds its write lock); slice keys filter. */
 static void gen_foreach(Gen *g, Stmt *st)
 {
 	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
@@ -71,11 +108,39 @@ static void gen_foreach(Gen *g, Stmt *st)
 	}
 	Symbol *arr = st->array->sym;
 	char *it = named_local(g, "struct stp_map_entry *", "it");
-	LoopLabels *l = loop_push(g);
+	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
+	char *limit = NULL, *count = NULL;
+	LoopLabels *l;
 
+	for (int i = 0; i < st->slice.len; i++) {
+		Expr *k = st->slice.items[i];
+		if (k->kind != EX_WILDCARD)
+			fixed[i] = materialize(g, gen_expr(g, k), k->type);
+	}
+	if (st->limit) {
+		limit = materialize(g, gen_expr(g, st->limit), TY_LONG);
+		count = long_tmp(g);
+		line(g, "%s = 0;", count);
+	}
+	if (st->sort_on)
+		line(g, "stp_map_sort(g_%s, %d, %d);", arr->name, st->sort_on > 0 ? st->sort_on - 1 : -1, st->sort_dir);
+	l = loop_push(g);
 	line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s)) {", it, arr->name, it, it, arr->name,
 	     it);
 	g->indent++;
+	charge_iteration(g, st);
+	for (int i = 0; i < st->slice.len; i++) {
+		if (!fixed[i])
+			continue;
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "if (strcmp(stp_map_key_str(g_%s, %s, %d), %s)) continue;", arr->name, it, i, fixed[i]);
+		else
+			line(g, "if (stp_map_key_long(g_%s, %s, %d) != %s) continue;", arr->name, it, i, fixed[i]);
+	}
+	if (limit) {
+		line(g, "if (%s >= %s) break;", count, limit);
+		line(g, "%s++;", count);
+	}
 	for (int i = 0; i < st->keys.len; i++) {
 		Expr *k = st->keys.items[i];
 		char *ref = var_ref(k->sym);
@@ -84,11 +149,19 @@ static void gen_foreach(Gen *g, Stmt *st)
 		else
 			line(g, "%s = stp_map_key_long(g_%s, %s, %d);", ref, arr->name, it, i);
 	}
+	if (st->value) {
+		char *ref = var_ref(st->value->sym);
+		if (arr->type == TY_STRING)
+			line(g, "stp_strlcpy(%s, stp_map_value(g_%s, %s), MAXSTRINGLEN);", ref, arr->name, it);
+		else
+			line(g, "%s = *(int64_t *)stp_map_value(g_%s, %s);", ref, arr->name, it);
+	}
 	g->indent--;
 	gen_scoped(g, st->then);
 	gen_loop_end(g, l);
 	line(g, "}");
 	loop_pop(g, l);
+	free(fixed);
 }
 
 static void gen_while_for(Gen *g, Stmt *st)
@@ -102,6 +175,7 @@ static void gen_while_for(Gen *g, Stmt *st)
 	l = loop_push(g);
 	line(g, "for (;;) {");
 	g->indent++;
+	charge_iteration(g, st);
 	if (st->expr) {
 		char *cond = gen_expr(g, st->expr);
 		line(g, "if (!(%s)) goto brk%d;", cond, l->id);
@@ -129,7 +203,26 @@ static void gen_delete(Gen *g, Stmt *st)
 		return;
 	}
 
-	if (e->kind == EX_INDEX) {
+	if (e->kind == EX_INDEX && has_wildcard_key(&e->args)) {
+		/* delete a[*, k]: every matching entry (the next one is fetched first) */
+		char *it = named_local(g, "struct stp_map_entry *", "it");
+		char *nx = named_local(g, "struct stp_map_entry *", "nx");
+		char *cond = slice_condition(g, sym, &e->args, it);
+		char *kk = xasprintf("k%d", g->ntmp++);
+		sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", kk, sym->nkeys);
+		line(g, "for (%s = stp_map_first(g_%s); %s; %s = %s) {", it, sym->name, it, it, nx);
+		line(g, "\t%s = stp_map_next(g_%s, %s);", nx, sym->name, it);
+		line(g, "\tif (!(%s))", cond);
+		line(g, "\t\tcontinue;");
+		for (int i = 0; i < sym->nkeys; i++) {
+			if (sym->keytypes[i] == TY_STRING)
+				line(g, "\t%s[%d].s = stp_map_key_str(g_%s, %s, %d);", kk, i, sym->name, it, i);
+			else
+				line(g, "\t%s[%d].n = stp_map_key_long(g_%s, %s, %d);", kk, i, sym->name, it, i);
+		}
+		line(g, "\tstp_map_delete(g_%s, %s);", sym->name, kk);
+		line(g, "}");
+	} else if (e->kind == EX_INDEX) {
 		char *k = gen_keys(g, sym, &e->args);
 		line(g, "stp_map_delete(g_%s, %s);", sym->name, k);
 	} else if (sym->is_array == 1) {
@@ -139,6 +232,35 @@ static void gen_delete(Gen *g, Stmt *st)
 	} else {
 		line(g, "%s = 0;", var_ref(sym));
 	}
+}
+
+/* try { A } catch (msg) { B }: a script error in A (also in functions it
+ * calls) jumps to the catch, which clears it and hands B the message. */
+static void gen_try(Gen *g, Stmt *st)
+{
+	int *id = xmalloc(sizeof *id);
+
+	*id = g->ntrys++;
+	vec_push(&g->trys, id);
+	line(g, "{");
+	gen_scoped(g, st->then);
+	line(g, "}");
+	g->trys.len--;
+	line(g, "goto tryend%d;", *id);
+	line(g, "catch%d: __attribute__((__unused__));", *id);
+	g->indent++;
+	if (st->catch_var)
+		line(g, "stp_strlcpy(%s, c->last_error, MAXSTRINGLEN);", var_ref(st->catch_var->sym));
+	line(g, "c->last_error = NULL;");
+	line(g, "c->last_stmt = NULL;");
+	g->indent--;
+	if (st->els) {
+		line(g, "{");
+		gen_scoped(g, st->els);
+		line(g, "}");
+	}
+	line(g, "tryend%d: ;", *id);
+	free(id);
 }
 
 void gen_stmt(Gen *g, Stmt *st)
@@ -203,7 +325,8 @@ void gen_stmt(Gen *g, Stmt *st)
 		gen_delete(g, st);
 		break;
 	case ST_TRY:
-		break;   /* pass 2 rejects try/catch until it is implemented */
+		gen_try(g, st);
+		break;
 	}
 }
 

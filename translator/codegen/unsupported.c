@@ -12,25 +12,17 @@ static int not_generated(SrcLoc loc, const char *what)
 static int unsupported_expr(Expr *e, void *ctx)
 {
 	(void)ctx;
-	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN)
-		not_generated(e->loc, "statistics ('<<<') are");
-	else if (e->kind == EX_AT)
+	if (e->kind == EX_AT && !is_stats_op(e->str))
 		not_generated(e->loc, xasprintf("@%s is", e->str));
 	else if (e->kind == EX_BINARY && (e->op == MATCH || e->op == NOMATCH))
 		not_generated(e->loc, "regular expression matching is");
-	else if (e->kind == EX_WILDCARD)
-		not_generated(e->loc, "array slices ('*' keys) are");
 	return 0;
 }
 
 static int unsupported_stmt(Stmt *st, void *ctx)
 {
 	(void)ctx;
-	if (st->kind == ST_TRY)
-		not_generated(st->loc, "try/catch is");
-	if (st->kind == ST_FOREACH && (st->value || st->sort_on || st->limit || st->slice.len ||
-				       st->array->kind == EX_AT))
-		not_generated(st->loc, "sorted foreach, 'limit', value variables and histogram buckets are");
+	(void)st;
 	return 0;
 }
 
@@ -44,13 +36,12 @@ int check_generated(Session *s)
 		Symbol *g = prog->globals.items[i];
 		if (g->wrap)
 			not_generated(g->loc, xasprintf("wrapping arrays ('%s%%') are", g->name));
-		if (g->type == TY_STATS)
-			not_generated(g->loc, xasprintf("statistics ('%s') are", g->name));
 	}
 	for (int i = 0; i < prog->functions.len; i++)
 		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
 	for (int i = 0; i < prog->probes.len; i++)
 		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	gen_stats_check(s);   /* counted in diag_error_count() */
 	return diag_error_count() - before;
 }
 

@@ -1,0 +1,253 @@
+/* stat.c - statistics values (x <<< v): per-CPU accumulators with count, sum,
+ * min, max, variance and an optional histogram, merged on read.  Used by generated code. */
+
+#include <linux/math64.h>
+
+/* Histogram shapes.  A log histogram has 128 buckets: bucket 64 holds 0,
+ * 65 + n holds [2^n, 2^(n+1)), 63 - n holds (-2^(n+1), -2^n] (so 63 is -1,
+ * 62 is -2 and -3, 0 is INT64_MIN).  A linear one @hist_linear(v, L, H, W)
+ * has (H - L) / W + 3 buckets: 0 is the underflow (v < L), bucket i (1 ...)
+ * holds [L + (i-1)W, L + iW), the last one the overflow; the bucket just
+ * before the overflow is the one starting at H (it holds [H, H + W)). */
+enum { STP_HIST_NONE, STP_HIST_LOG, STP_HIST_LINEAR };
+
+#define STP_HIST_LOG_BUCKETS 128
+#define STP_HIST_LOG_ZERO 64
+#ifndef STP_MAX_BUCKETS
+#define STP_MAX_BUCKETS 128     /* of a linear histogram, with under- and overflow */
+#endif
+
+/* What every accumulator of one statistics global looks like (fixed at load). */
+struct stp_stat_shape {
+	int htype;
+	int buckets;
+	int64_t start, interval;        /* linear */
+	int shift;                      /* @variance(x, shift): scaled integer arithmetic */
+	bool variance;                  /* @variance is used: keep its running state */
+	unsigned int data_size;         /* bytes of one struct stp_stat_data */
+};
+
+/* One accumulator.  Per CPU, avg_s, m2 and variance_s are Welford's running
+ * mean (scaled by 2^shift), sum of squared deviations and variance.  In a
+ * merged result they are the mean and variance (scaled) of all CPUs; t1, t2
+ * and s2 are scratch of the merge. */
+struct stp_stat_data {
+	int64_t count, sum, min, max;
+	int64_t avg_s, m2, variance_s;
+	int64_t t1, t2, s2;
+	int64_t hist[];
+};
+
+static int stp_stat_shape_init(struct stp_stat_shape *sh, int htype, int64_t start, int64_t stop,
+			       int64_t interval, int shift, int variance)
+{
+	sh->htype = htype;
+	sh->start = start;
+	sh->interval = interval;
+	sh->shift = shift;
+	sh->variance = variance;
+	sh->buckets = 0;
+	if (htype == STP_HIST_LOG) {
+		sh->buckets = STP_HIST_LOG_BUCKETS;
+	} else if (htype == STP_HIST_LINEAR) {
+		if (interval <= 0 || stop < start || div64_s64(stop - start, interval) + 3 > STP_MAX_BUCKETS)
+			return -EINVAL;
+		sh->buckets = div64_s64(stop - start, interval) + 3;
+	}
+	sh->data_size = sizeof(struct stp_stat_data) + sh->buckets * sizeof(int64_t);
+	return 0;
+}
+
+/* ---- buckets ---- */
+
+static int stp_hist_log_bucket(int64_t v)
+{
+	if (v == 0)
+		return STP_HIST_LOG_ZERO;
+	if (v > 0)
+		return STP_HIST_LOG_ZERO + fls64(v);
+	return STP_HIST_LOG_ZERO - fls64(0 - (uint64_t)v);
+}
+
+/* The value a log bucket is labelled with: its bound nearest to zero. */
+static int64_t stp_hist_log_value(int b)
+{
+	if (b == STP_HIST_LOG_ZERO)
+		return 0;
+	if (b < STP_HIST_LOG_ZERO)
+		return S64_MIN >> b;
+	return 1LL << (b - STP_HIST_LOG_ZERO - 1);
+}
+
+static int stp_hist_bucket(const struct stp_stat_shape *sh, int64_t v)
+{
+	uint64_t n;
+
+	if (sh->htype == STP_HIST_LOG)
+		return stp_hist_log_bucket(v);
+	if (v < sh->start)
+		return 0;
+	n = div64_u64((uint64_t)v - (uint64_t)sh->start, sh->interval) + 1;
+	return n >= (uint64_t)sh->buckets - 1 ? sh->buckets - 1 : (int)n;
+}
+
+/* ---- adding ---- */
+
+static inline int64_t stp_shl_wrap(int64_t v, int shift)
+{
+	return (int64_t)((uint64_t)v << shift);
+}
+
+static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_data *sd, int64_t v)
+{
+	if (sd->count == 0) {
+		sd->count = 1;
+		sd->sum = sd->min = sd->max = v;
+		sd->avg_s = stp_shl_wrap(v, sh->shift);
+		sd->m2 = 0;
+	} else {
+		sd->count++;
+		sd->sum = (int64_t)((uint64_t)sd->sum + (uint64_t)v);
+		if (v > sd->max)
+			sd->max = v;
+		if (v < sd->min)
+			sd->min = v;
+		if (sh->variance) {
+			/* Welford's online update, in integers scaled by 2^shift */
+			int64_t vs = stp_shl_wrap(v, sh->shift);
+			int64_t delta = (int64_t)((uint64_t)vs - (uint64_t)sd->avg_s);
+
+			sd->avg_s = (int64_t)((uint64_t)sd->avg_s + (uint64_t)div64_s64(delta, sd->count));
+			sd->m2 = (int64_t)((uint64_t)sd->m2 +
+					   (uint64_t)delta * ((uint64_t)vs - (uint64_t)sd->avg_s));
+			sd->variance_s = div64_s64(sd->m2, sd->count - 1);
+		}
+	}
+	if (sh->htype != STP_HIST_NONE)
+		sd->hist[stp_hist_bucket(sh, v)]++;
+}
+
+/* ---- merging ---- */
+
+static void stp_stat_merge_begin(const struct stp_stat_shape *sh, struct stp_stat_data *agg)
+{
+	memset(agg, 0, sh->data_size);
+}
+
+/* Adds one CPU's accumulator into agg.  The CPUs' variances are combined by
+ * the total variance formula: (sum n_i (a_i - A)^2 + sum (n_i - 1) v_i) /
+ * (N - 1), A the mean of all; the first sum is gathered as sum n_i a_i^2 and
+ * sum n_i a_i (t1, t2), equal to it in wrapping 64-bit arithmetic. */
+static void stp_stat_merge_one(const struct stp_stat_shape *sh, struct stp_stat_data *agg,
+			       const struct stp_stat_data *sd)
+{
+	int i;
+
+	if (!sd->count)
+		return;
+	if (!agg->count || sd->min < agg->min)
+		agg->min = sd->min;
+	if (!agg->count || sd->max > agg->max)
+		agg->max = sd->max;
+	agg->count += sd->count;
+	agg->sum = (int64_t)((uint64_t)agg->sum + (uint64_t)sd->sum);
+	agg->t1 = (int64_t)((uint64_t)agg->t1 + (uint64_t)sd->count * (uint64_t)sd->avg_s * (uint64_t)sd->avg_s);
+	agg->t2 = (int64_t)((uint64_t)agg->t2 + (uint64_t)sd->count * (uint64_t)sd->avg_s);
+	agg->s2 = (int64_t)((uint64_t)agg->s2 + (uint64_t)(sd->count - 1) * (uint64_t)sd->variance_s);
+	for (i = 0; i < sh->buckets; i++)
+		agg->hist[i] += sd->hist[i];
+}
+
+static void stp_stat_merge_end(const struct stp_stat_shape *sh, struct stp_stat_data *agg)
+{
+	uint64_t a, s1;
+
+	if (!agg->count)
+		return;
+	agg->avg_s = div64_s64(stp_shl_wrap(agg->sum, sh->shift), agg->count);
+	a = agg->avg_s;
+	s1 = (uint64_t)agg->t1 - 2 * a * (uint64_t)agg->t2 + a * a * (uint64_t)agg->count;
+	agg->variance_s = agg->count > 1 ? div64_s64((int64_t)(s1 + (uint64_t)agg->s2), agg->count - 1) : 0;
+}
+
+/* The operators on a merged accumulator (count > 0 for all but @count/@sum). */
+static inline int64_t stp_stat_avg(const struct stp_stat_data *sd)
+{
+	return div64_s64(sd->sum, sd->count);
+}
+
+static inline int64_t stp_stat_variance(const struct stp_stat_shape *sh, const struct stp_stat_data *sd)
+{
+	int s = 2 * sh->shift;
+
+	if (s >= 64)
+		return sd->variance_s < 0 ? -1 : 0;
+	return sd->variance_s >> s;
+}
+
+/* ---- scalar statistics globals ---- */
+
+struct stp_stat {
+	struct stp_stat_shape shape;
+	struct stp_stat_data __percpu *pcpu;
+	struct stp_stat_data *agg;
+};
+
+static __maybe_unused struct stp_stat *stp_stat_new(int htype, int64_t start, int64_t stop, int64_t interval,
+						    int shift, int variance)
+{
+	struct stp_stat *st = kzalloc(sizeof(*st), GFP_KERNEL);
+
+	if (!st)
+		return NULL;
+	if (stp_stat_shape_init(&st->shape, htype, start, stop, interval, shift, variance))
+		goto fail;
+	st->pcpu = __alloc_percpu(st->shape.data_size, 8);
+	st->agg = kzalloc(st->shape.data_size, GFP_KERNEL);
+	if (!st->pcpu || !st->agg)
+		goto fail;
+	return st;
+fail:
+	if (st->pcpu)
+		free_percpu(st->pcpu);
+	kfree(st->agg);
+	kfree(st);
+	return NULL;
+}
+
+static __maybe_unused void stp_stat_free(struct stp_stat *st)
+{
+	if (!st)
+		return;
+	free_percpu(st->pcpu);
+	kfree(st->agg);
+	kfree(st);
+}
+
+/* x <<< v: this CPU's accumulator only (preemption is disabled, the global's
+ * read lock held: other CPUs add to their own). */
+static __maybe_unused void stp_stat_add(struct stp_stat *st, int64_t v)
+{
+	stp_stat_data_add(&st->shape, this_cpu_ptr(st->pcpu), v);
+}
+
+/* All CPUs merged (the global's write lock held); count 0 when empty. */
+static __maybe_unused struct stp_stat_data *stp_stat_get(struct stp_stat *st)
+{
+	int cpu;
+
+	stp_stat_merge_begin(&st->shape, st->agg);
+	for_each_possible_cpu(cpu)
+		stp_stat_merge_one(&st->shape, st->agg, per_cpu_ptr(st->pcpu, cpu));
+	stp_stat_merge_end(&st->shape, st->agg);
+	return st->agg;
+}
+
+/* delete x */
+static __maybe_unused void stp_stat_clear(struct stp_stat *st)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(st->pcpu, cpu), 0, st->shape.data_size);
+}

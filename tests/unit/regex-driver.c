@@ -1,0 +1,361 @@
+/* regex-driver.c - checks translator/regex.c + the userspace build of runtime/core/regex.h
+ * against glibc's regcomp/regexec (REG_EXTENDED): match, group offsets, bad patterns.
+ * Built and run by tests/unit/regex.t; prints each disagreement, exits 1 if any. */
+#define MAXSTRINGLEN 512
+#include "regex.h"      /* translator/regex.h: RX_MAX_* and the program format */
+#define STP_REGEX_MAXINSNS RX_MAX_INSNS
+#define STP_REGEX_MAXTHREADS RX_MAX_INSNS
+#define STP_REGEX_MAXSUB RX_MAX_GROUPS
+#include "../../runtime/core/regex.h"
+
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct stp_regex_state st;
+static int failures, compared, matches;
+
+static void fail(const char *what, const char *pattern, const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fail(const char *what, const char *pattern, const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++failures > 50)
+		return;
+	printf("FAIL %s: pattern \"%s\" subject \"%s\": ", what, pattern, subject ? subject : "");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Our verdict and groups for (pattern, subject) against glibc's. */
+static void compare(const char *pattern, const char *subject)
+{
+	RxProgram prog;
+	struct stp_re_prog rp;
+	regex_t re;
+	regmatch_t m[RX_MAX_GROUPS];
+	char msg[160], got[MAXSTRINGLEN];
+	const char *err = NULL;
+	int pos, ours, theirs;
+
+	if (rx_compile(pattern, &prog, &pos, msg, sizeof msg)) {
+		fail("compile", pattern, NULL, "rejected at %d: %s", pos, msg);
+		return;
+	}
+	if (regcomp(&re, pattern, REG_EXTENDED)) {
+		fail("glibc", pattern, NULL, "glibc rejects it: not a valid case");
+		rx_free(&prog);
+		return;
+	}
+	rp.insns = prog.insns;
+	rp.classes = (const unsigned char (*)[32])prog.classes;
+	rp.ninsns = (unsigned short)prog.ninsns;
+	rp.nthreads = (unsigned short)prog.nthreads;
+	rp.nsub = (unsigned short)prog.nsub;
+	rp.anchored = (unsigned char)prog.anchored;
+	if ((size_t)prog.nsub != re.re_nsub + 1)
+		fail("ngroups", pattern, NULL, "%d groups, glibc %zu", prog.nsub, re.re_nsub + 1);
+	ours = stp_regex_exec(&st, &rp, subject, &err, msg, sizeof msg);
+	theirs = !regexec(&re, subject, RX_MAX_GROUPS, m, 0);
+	compared++;
+	if (err)
+		fail("error", pattern, subject, "%s", err);
+	if (ours != theirs) {
+		fail("match", pattern, subject, "ours %d, glibc %d", ours, theirs);
+	} else if (ours) {
+		matches++;
+		if (st.nsub != (unsigned)prog.nsub || strcmp(st.str, subject))
+			fail("state", pattern, subject, "nsub %u str \"%s\"", st.nsub, st.str);
+		for (int g = 0; g < prog.nsub; g++) {
+			int so = st.sub[2 * g] == STP_RE_UNSET ? -1 : st.sub[2 * g];
+			int eo = st.sub[2 * g + 1] == STP_RE_UNSET ? -1 : st.sub[2 * g + 1];
+			if (so != m[g].rm_so || eo != m[g].rm_eo) {
+				fail("group", pattern, subject, "group %d: ours (%d,%d), glibc (%d,%d)", g, so, eo,
+				     (int)m[g].rm_so, (int)m[g].rm_eo);
+				break;
+			}
+			/* matched(g) as the script sees it */
+			stp_regex_group(&st, g, got, &err, msg, sizeof msg);
+			if (err || (int)strlen(got) != (so < 0 ? 0 : eo - so) || (so >= 0 && strncmp(got, subject + so, (size_t)(eo - so))))
+				fail("matched", pattern, subject, "matched(%d) = \"%s\"", g, got);
+		}
+	} else if (st.nsub) {
+		fail("state", pattern, subject, "nsub %u after a failed match", st.nsub);
+	}
+	regfree(&re);
+	rx_free(&prog);
+}
+
+/* Hand-picked cases: each pattern against each of its subjects. */
+static const struct {
+	const char *pattern;
+	const char *subjects[8];
+} cases[] = {
+	{ "abc", { "abc", "xabcx", "ab", "", "aabcabc" } },
+	{ "a|ab", { "ab", "a", "b", "xab" } },
+	{ "ab|a", { "ab", "a", "cab" } },
+	{ "(a|ab)(c|bcd)(d*)", { "abcd", "acd", "abc" } },
+	{ "(a*)*", { "b", "aa", "", "baa" } },
+	{ "(a*)+", { "b", "aaa" } },
+	{ "(a|)*", { "aa", "b" } },
+	{ "(a)*", { "b", "aaa" } },
+	{ "((a)|b)*", { "ab", "ba", "bb", "aab" } },
+	{ "(a|b)*c", { "abac", "c", "ab" } },
+	{ "x(a*)*", { "x", "xaa" } },
+	{ "(.*)*", { "ab", "" } },
+	{ "(a*)*(b)", { "b", "aab" } },
+	{ "(a?)*", { "aa", "" } },
+	{ "(a*|b)*", { "ab", "ba", "abba" } },
+	{ "^abc$", { "abc", "abcd", "xabc" } },
+	{ "^", { "", "abc" } },
+	{ "$", { "", "abc" } },
+	{ "^$", { "", "a" } },
+	{ "a$|b", { "ab", "ba", "a" } },
+	{ "(^a|b)", { "ab", "ba", "ca" } },
+	{ "a$b", { "ab", "a" } },
+	{ "[[:alpha:]]+", { "123abc456", "___", "Zz" } },
+	{ "[[:digit:]]+", { "abc123def", "x" } },
+	{ "[[:alnum:]_]+", { "  foo_bar9 ", "!!" } },
+	{ "[[:space:]]+", { "a \t\nb", "ab" } },
+	{ "[[:upper:]][[:lower:]]*", { "hello World", "ABC" } },
+	{ "[[:punct:]]+", { "ab,.;!cd", "abc" } },
+	{ "[[:xdigit:]]+", { "0x1fG", "zz" } },
+	{ "[[:blank:]]", { "a\tb", "ab" } },
+	{ "[[:print:]]+", { "\x01hi there\x02", "\x01" } },
+	{ "[[:graph:]]+", { "  hi  ", " " } },
+	{ "[[:cntrl:]]", { "a\x01" "b", "ab" } },
+	{ "[a-c]+", { "xxabcabcd", "d" } },
+	{ "[^a-c]+", { "abcxyzabc", "abc" } },
+	{ "[]a]+", { "x]a]ay", "b" } },
+	{ "[^]a]+", { "]]bcd", "]a" } },
+	{ "[a-]+", { "x-a-a", "b" } },
+	{ "[-a]+", { "x-a-a", "b" } },
+	{ "[[.a.]b]+", { "xabab", "c" } },
+	{ "[[=a=]]", { "bab", "b" } },
+	{ "[a-a]", { "a", "b" } },
+	{ "[%--]+", { "a%+,-z", "a" } },
+	{ ".", { "a", "", "\n" } },
+	{ "a.c", { "abc", "a\nc", "ac" } },
+	{ "a*", { "", "aaa", "baaa" } },
+	{ "a+", { "", "baaa" } },
+	{ "a?b", { "b", "ab", "aab" } },
+	{ "a{3}", { "aa", "aaa", "aaaa" } },
+	{ "a{2,}", { "a", "aa", "aaaaa" } },
+	{ "a{2,3}", { "a", "aa", "aaaaa" } },
+	{ "a{0}", { "a", "" } },
+	{ "(a){0}b", { "ab", "b" } },
+	{ "(ab){1,2}c", { "abababc", "abc", "ac" } },
+	{ "(a*){2,3}", { "b", "aaa" } },
+	{ "(a|b){2}", { "ab", "ba", "a" } },
+	{ "(a{1,2}){2}", { "aaa", "aaaa", "a" } },
+	{ "a**", { "aaa", "" } },
+	{ "a+?", { "aaa", "" } },
+	{ "a{2}{3}", { "aaaaaa", "aaaaa" } },
+	{ "a||b", { "b", "c" } },
+	{ "(|a)", { "a", "" } },
+	{ "()", { "x" } },
+	{ "(()|a)+", { "aa", "" } },
+	{ "\\.", { "a.b", "ab" } },
+	{ "a\\*b", { "a*b", "ab" } },
+	{ "\\(\\)", { "()", "(" } },
+	{ "\\[x\\]", { "[x]", "x" } },
+	{ "\\^\\$", { "^$", "" } },
+	{ "\\\\", { "a\\b", "ab" } },
+	{ "a\\{2\\}", { "a{2}", "aa" } },
+	{ "\\|", { "a|b", "ab" } },
+	{ "\\+\\?", { "+?", "+" } },
+	{ "(foo|foobar)(bar)?", { "foobar", "foobarbar", "foo" } },
+	{ "(a+)(b+)?", { "aabb", "aa" } },
+	{ "(a+|b+)*", { "aabba", "" } },
+	{ "(ab|a)(bc|c)", { "abc" } },
+	{ "(a|ab)(bc|c)", { "abc" } },
+	{ "([a-z]+)@([a-z]+)\\.(com|org)", { "mail bob@example.org now", "bob@example.net" } },
+	{ "^sys_(open|close|read)$", { "sys_open", "sys_openat", "sys_read" } },
+	{ "([0-9]+)\\.([0-9]+)\\.([0-9]+)", { "kernel 6.1.0-13", "6.1" } },
+	{ "([^/]*)$", { "/usr/lib/libc.so", "noslash", "/" } },
+	{ "(.)(.)(.)(.)(.)(.)(.)(.)(.)(.)(.)", { "abcdefghijkl", "short" } },
+	{ "((((a))))", { "a", "b" } },
+	{ "(a(b(c)?)?)+", { "abcaba", "ab" } },
+	{ "(a|b|c|d|e)+f", { "xxabcdef", "abcde" } },
+	{ "\xc3\xa9+", { "caf\xc3\xa9\xc3\xa9", "cafe" } },
+	{ "[\x80-\xff]+", { "abc\xc3\xa9z", "abc" } },
+};
+
+/* Bad patterns: where it is wrong and what is said. */
+static const struct {
+	const char *pattern;
+	int pos;
+	const char *message;
+} bad[] = {
+	{ "a(", 2, "expected ')', found end of regex" },
+	{ "(a|b", 4, "expected ')'" },
+	{ "a)", 1, "unbalanced ')'" },
+	{ "*a", 0, "unexpected '*'" },
+	{ "a|+", 2, "unexpected '+'" },
+	{ "(?a)", 0, "unexpected '(?a'" },
+	{ "{1}", 0, "unexpected '{'" },
+	{ "a{", 2, "expected number" },
+	{ "a{x}", 2, "expected number" },
+	{ "a{1", 3, "expected ',' or '}'" },
+	{ "a{1,", 4, "expected '}' or number" },
+	{ "a{1,2", 5, "expected '}'" },
+	{ "a{3,2}", 1, "invalid repetition {3,2}" },
+	{ "a{256}", 2, "256 is too large" },
+	{ "a{99999999999}", 2, "is too large" },
+	{ "[a", 0, "unclosed character class" },
+	{ "[]", 0, "unclosed character class" },
+	{ "[^]", 0, "unclosed character class" },
+	{ "[b-a]", 1, "inverted character range b-a" },
+	{ "[[:foo:]]", 3, "unknown character class 'foo'" },
+	{ "[[:alpha:]", 0, "unclosed character class" },
+	{ "[[:alpha", 1, "unclosed character class '[:'" },
+	{ "[[:alpha:]-z]", 10, "a character class cannot begin a range" },
+	{ "[a-[:alpha:]]", 3, "a character class cannot end a range" },
+	{ "[[.ab.]]", 1, "only single characters" },
+	{ "\\", 1, "unexpected end of regex" },
+	{ "ab\\", 3, "unexpected end of regex" },
+	{ "[a\\", 3, "unexpected end of regex" },
+	{ "^*", 1, "postfix closure '*' applied to anchoring operator" },
+	{ "a$+", 2, "postfix closure '+' applied to anchoring operator" },
+	{ "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))", 64, "nested too deeply" },
+	{ "()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()", 62, "too many groups (at most 31)" },
+	{ "a{200}b{200}", 7, "too large (more than 512 instructions)" },
+	{ "(((a{20}){20}){20})", 0, "too large" },
+};
+
+/* Random patterns over a small alphabet, in the dialect glibc and we share. */
+static unsigned long long rng = 42;
+static unsigned rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)(rng >> 33) % n;
+}
+
+static void gen_re(char *out, size_t *len, int depth);
+
+static void gen_atom(char *out, size_t *len, int depth)
+{
+	static const char *const atoms[] = { "a", "b", "c", ".", "[ab]", "[^a]", "[a-c]", "^", "$", "[[:alpha:]]" };
+	unsigned k = rnd(depth < 3 ? 14 : 10);
+
+	if (k >= 10) {
+		int cap = rnd(2);
+		out[(*len)++] = '(';
+		(void)cap;
+		gen_re(out, len, depth + 1);
+		out[(*len)++] = ')';
+	} else {
+		size_t n = strlen(atoms[k]);
+		memcpy(out + *len, atoms[k], n);
+		*len += n;
+		if (k == 7 || k == 8)
+			return;     /* no repetition of an anchor */
+	}
+	switch (rnd(9)) {
+	case 0: out[(*len)++] = '*'; break;
+	case 1: out[(*len)++] = '+'; break;
+	case 2: out[(*len)++] = '?'; break;
+	case 3: {
+		static const char *const reps[] = { "{2}", "{0,1}", "{1,2}", "{0,}", "{2,3}", "{0}" };
+		const char *r = reps[rnd(6)];
+		memcpy(out + *len, r, strlen(r));
+		*len += strlen(r);
+		break;
+	}
+	default: break;
+	}
+}
+
+static void gen_re(char *out, size_t *len, int depth)
+{
+	unsigned nalt = rnd(depth ? 3 : 2) + 1;
+
+	for (unsigned a = 0; a < nalt; a++) {
+		unsigned n = rnd(3) + (depth ? 0 : 1);
+		if (a)
+			out[(*len)++] = '|';
+		for (unsigned i = 0; i < n; i++)
+			gen_atom(out, len, depth);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int nrandom = argc > 1 ? atoi(argv[1]) : 3000, pairs_fixed = 0;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int k = 0; k < 8 && cases[i].subjects[k]; k++) {
+			compare(cases[i].pattern, cases[i].subjects[k]);
+			pairs_fixed++;
+		}
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		RxProgram prog;
+		char msg[160];
+		int pos = -1;
+		if (!rx_compile(bad[i].pattern, &prog, &pos, msg, sizeof msg)) {
+			fail("bad", bad[i].pattern, NULL, "accepted");
+			rx_free(&prog);
+		} else if (pos != bad[i].pos || !strstr(msg, bad[i].message)) {
+			fail("bad", bad[i].pattern, NULL, "at %d \"%s\", want at %d \"%s\"", pos, msg, bad[i].pos,
+			     bad[i].message);
+		}
+	}
+	/* random patterns, each against a few random subjects */
+	for (int i = 0; i < nrandom; i++) {
+		char re[512], subj[16];
+		size_t len = 0;
+		gen_re(re, &len, 0);
+		re[len] = 0;
+		for (int k = 0; k < 6; k++) {
+			unsigned n = rnd(9);
+			for (unsigned j = 0; j < n; j++)
+				subj[j] = "abcd"[rnd(4)];
+			subj[n] = 0;
+			compare(re, subj);
+		}
+	}
+	/* matched() and ngroups() misuse, and the state a failed match leaves */
+	{
+		const char *err = NULL;
+		char msg[160], out[MAXSTRINGLEN];
+		RxProgram prog;
+		struct stp_re_prog rp;
+		int pos;
+		rx_compile("(a)(b)?", &prog, &pos, msg, sizeof msg);
+		rp = (struct stp_re_prog){ prog.insns, (const unsigned char (*)[32])prog.classes, (unsigned short)prog.ninsns,
+					   (unsigned short)prog.nthreads, (unsigned short)prog.nsub, 0 };
+		if (stp_regex_exec(&st, &rp, "xa", &err, msg, sizeof msg) != 1 || stp_regex_count(&st, &err, msg, sizeof msg) != 3)
+			fail("ngroups", "(a)(b)?", "xa", "want a match with 3 groups");
+		stp_regex_group(&st, 2, out, &err, msg, sizeof msg);
+		if (err || out[0])
+			fail("matched", "(a)(b)?", "xa", "matched(2) = \"%s\", want \"\"", out);
+		stp_regex_group(&st, 3, out, &err, msg, sizeof msg);
+		if (!err || strcmp(err, "Attempted to get nonexistent subexpression 3"))
+			fail("matched", "(a)(b)?", "xa", "matched(3): error \"%s\"", err ? err : "(none)");
+		err = NULL;
+		stp_regex_group(&st, -1, out, &err, msg, sizeof msg);
+		if (!err || strcmp(err, "Attempted to get nonexistent subexpression -1"))
+			fail("matched", "(a)(b)?", "xa", "matched(-1): error \"%s\"", err ? err : "(none)");
+		err = NULL;
+		if (stp_regex_exec(&st, &rp, "xyz", &err, msg, sizeof msg) != 0 || err)
+			fail("match", "(a)(b)?", "xyz", "want no match, no error");
+		stp_regex_group(&st, 0, out, &err, msg, sizeof msg);
+		if (!err || strcmp(err, "Attempted to get subexpression 0 from failed match"))
+			fail("matched", "(a)(b)?", "xyz", "matched(0): error \"%s\"", err ? err : "(none)");
+		err = NULL;
+		stp_regex_count(&st, &err, msg, sizeof msg);
+		if (!err || strcmp(err, "Attempted to get subexpression count from failed match"))
+			fail("ngroups", "(a)(b)?", "xyz", "error \"%s\"", err ? err : "(none)");
+		rx_free(&prog);
+	}
+	printf("%d pairs compared with glibc (%d fixed, %d matched), %zu bad patterns, %d failures\n", compared,
+	       pairs_fixed, matches, sizeof bad / sizeof bad[0], failures);
+	return failures != 0;
+}

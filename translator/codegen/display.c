@@ -1,0 +1,177 @@
+/* display.c - globals the script writes but never reads are printed at the end
+ * of the run (as SystemTap does), by a last end probe generated here.  Used by translate.c. */
+#include "codegen/gen.h"
+#include "parser.h"
+#include "providers/provider.h"
+
+#include <limits.h>
+#include <string.h>
+
+typedef struct Reads {
+	char *read;             /* per global: read somewhere */
+	PtrVec seen_fns;
+	AstVisitor v;
+} Reads;
+
+static void mark(Reads *r, Symbol *sym)
+{
+	if (sym && sym->kind == SYM_GLOBAL)
+		r->read[sym->index] = 1;
+}
+
+/* The variable an assignment, <<<, ++ or delete writes: not a read of it
+ * (its keys are visited as ordinary expressions). */
+static void visit_target(Reads *r, Expr *e)
+{
+	if (e->kind == EX_INDEX) {
+		for (int i = 0; i < e->args.len; i++)
+			ast_walk_expr(e->args.items[i], &r->v);
+	} else if (e->kind != EX_IDENT) {
+		ast_walk_expr(e, &r->v);
+	}
+}
+
+static int reads_in_expr(Expr *e, void *ctx)
+{
+	Reads *r = ctx;
+
+	switch (e->kind) {
+	case EX_ASSIGN:
+	case EX_INCDEC:
+		visit_target(r, e->left);
+		if (e->right)
+			ast_walk_expr(e->right, &r->v);
+		return AST_WALK_SKIP;   /* children done here */
+	case EX_IDENT:
+	case EX_INDEX:
+		mark(r, e->sym);
+		break;
+	case EX_AT:
+		if (is_stats_op(e->str) && e->args.len)
+			mark(r, ((Expr *)e->args.items[0])->sym);
+		break;
+	case EX_BINARY:
+		if (e->op == IN)
+			mark(r, e->right->sym);
+		break;
+	case EX_CALL:
+		if (e->fn && e->fn->body && first_visit(&r->seen_fns, e->fn))
+			ast_walk_stmt(e->fn->body, &r->v);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int reads_in_stmt(Stmt *st, void *ctx)
+{
+	Reads *r = ctx;
+
+	if (st->kind == ST_FOREACH && st->array->kind != EX_AT)
+		mark(r, st->array->sym);
+	if (st->kind == ST_DELETE) {
+		visit_target(r, st->expr);
+		return AST_WALK_SKIP;
+	}
+	return 0;
+}
+
+/* Writes the C that prints one global: "x=5", "s=\"text\"", "a[1,\"k\"]=7". */
+static void display_one(Symbol *g, StrBuf *out)
+{
+	if (g->type == TY_STATS) {
+		sb_printf(out, "\tstp_display_stats_%s(c);\n", g->is_array == 1 ? "array" : "scalar");
+		return;
+	}
+	if (g->is_array != 1) {
+		sb_printf(out, "\tstp_out_str(&c->out, \"%s=\");\n", g->name);
+		if (g->type == TY_STRING)
+			sb_printf(out, "\tstp_out_str(&c->out, \"\\\"\");\n\tstp_out_str(&c->out, g_%s);\n"
+				       "\tstp_out_str(&c->out, \"\\\"\");\n", g->name);
+		else
+			sb_printf(out, "\tstp_out_long(&c->out, &stp_fmt_d, g_%s);\n", g->name);
+		sb_puts(out, "\tstp_out_bytes(&c->out, \"\\n\", 1);\n");
+		return;
+	}
+	/* arrays: by value, largest first */
+	sb_printf(out, "\tstp_map_sort(g_%s, -1, -1);\n", g->name);
+	sb_printf(out, "\tfor (it = stp_map_first(g_%s); it; it = stp_map_next(g_%s, it)) {\n", g->name, g->name);
+	sb_printf(out, "\t\tstp_out_str(&c->out, \"%s[\");\n", g->name);
+	for (int k = 0; k < g->nkeys; k++) {
+		if (k)
+			sb_puts(out, "\t\tstp_out_bytes(&c->out, \",\", 1);\n");
+		if (g->keytypes[k] == TY_STRING)
+			sb_printf(out, "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
+				       "\t\tstp_out_str(&c->out, stp_map_key_str(g_%s, it, %d));\n"
+				       "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n", g->name, k);
+		else
+			sb_printf(out, "\t\tstp_out_long(&c->out, &stp_fmt_d, stp_map_key_long(g_%s, it, %d));\n", g->name,
+				  k);
+	}
+	sb_puts(out, "\t\tstp_out_str(&c->out, \"]=\");\n");
+	if (g->type == TY_STRING)
+		sb_printf(out, "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
+			       "\t\tstp_out_str(&c->out, stp_map_value(g_%s, it));\n"
+			       "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n", g->name);
+	else
+		sb_printf(out, "\t\tstp_out_long(&c->out, &stp_fmt_d, *(int64_t *)stp_map_value(g_%s, it));\n", g->name);
+	sb_puts(out, "\t\tstp_out_bytes(&c->out, \"\\n\", 1);\n\t}\n");
+}
+
+int gen_global_display(Session *s, StrBuf *code)
+{
+	Program *prog = &s->prog;
+	Reads r = { .read = xcalloc((size_t)prog->globals.len + 1, 1) };
+	StrBuf body;
+	int n = 0;
+
+	r.v = (AstVisitor){ reads_in_stmt, reads_in_expr, &r };
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &r.v);
+	sb_init(&body);
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (r.read[i] || !g->written || (g->loc.file && g->loc.file->is_tapset))
+			continue;
+		display_one(g, &body);
+		n++;
+	}
+	free(r.read);
+	free(r.seen_fns.items);
+	if (!n) {
+		sb_free(&body);
+		return 0;
+	}
+	sb_puts(code, "/* the globals written but never read, printed at the end */\n");
+	sb_puts(code, "static int64_t stp_display_globals(struct stp_context *c)\n{\n");
+	sb_puts(code, "\tstruct stp_map_entry *it __maybe_unused;\n\n");
+	sb_puts(code, body.data);
+	sb_puts(code, "\treturn 0;\n}\n\n");
+	sb_free(&body);
+	return n;
+}
+
+/* The probe that calls it: an end probe after every other (highest priority number). */
+void add_display_probe(Session *s)
+{
+	Program *prog = &s->prog;
+	Probe *p = xcalloc(1, sizeof *p);
+	DerivedProbe *dp = xcalloc(1, sizeof *dp);
+	Stmt *st = stmt_new(ST_EXPR, (SrcLoc){ 0 });
+	Expr *call = expr_new(EX_EMBEDDED, (SrcLoc){ 0 });
+
+	call->str = xstrdup("stp_display_globals(c)");
+	call->type = TY_LONG;
+	st->expr = call;
+	p->body = stmt_new(ST_BLOCK, (SrcLoc){ 0 });
+	vec_push(&p->body->body, st);
+	p->index = prog->probes.len;
+	vec_push(&prog->probes, p);
+	dp->probe = p;
+	dp->provider = &end_provider;
+	dp->name = xstrdup("end");
+	dp->number = INT64_MAX;
+	dp->index = s->derived.len;
+	vec_push(&s->derived, dp);
+}
