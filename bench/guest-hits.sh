@@ -73,14 +73,19 @@ stop_stap() {
 }
 
 run_kmod() {  # KO [PARAM=VALUE...]
-    local ko=$1 name
+    local ko=$1 name before
     name=$(basename "$ko" .ko)
     shift
+    # only this case's messages: the earlier cases of the boot loaded the same module
+    before=$(dmesg | wc -l)
     insmod "$ko" "sym=$SYM" "$@"
     echo "kprobe $(kprobe_line || echo "not listed")"
     hitloop
     rmmod "$name"
-    dmesg | awk -v n="$name:" '$0 ~ n && / hits / { h = $NF } END { if (h != "") print "hits", h }'
+    # "NAME: SYM hits N" gives the hits line, the module's other lines about SYM become notes
+    dmesg | tail -n "+$((before + 1))" | awk -v n="$name: $SYM " 'index($0, n) {
+        if (/ hits [0-9]+$/) h = $NF; else print "note", substr($0, index($0, n)) }
+        END { if (h != "") print "hits", h }'
 }
 
 run_stap() {  # KO [SYM]: SYM given = the module has a kprobe on it

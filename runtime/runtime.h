@@ -17,9 +17,11 @@
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
 #include <linux/percpu.h>
+#include <linux/timex.h>
 
 #include "core/limits.h"
 #include "core/lock.h"
+#include "core/regex.h"
 #include "core/context.h"
 #include "core/arith.h"
 #include "core/params.h"

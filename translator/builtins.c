@@ -32,6 +32,8 @@ static const Builtin builtins[] = {
 	{ "local_clock_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)local_clock())", 0, 0 },
 	{ "jiffies", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)jiffies)", 0, 0 },
 	{ "strlen", BI_TEMPLATE, TY_LONG, 1, {TY_STRING}, "((int64_t)strlen($1))", 0, 0 },
+	{ "matched", BI_TEMPLATE, TY_STRING, 1, {TY_LONG}, "stp_regex_matched(c, $1, $0)", 1, 0 },
+	{ "ngroups", BI_TEMPLATE, TY_LONG, 0, {0}, "stp_regex_ngroups(c)", 1, 0 },
 };
 
 const Builtin *builtin_find(const char *name)

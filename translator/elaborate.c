@@ -8,6 +8,7 @@
 #include "format.h"
 #include "parser.h"
 #include "providers/provider.h"
+#include "regex.h"
 
 #include <string.h>
 
@@ -249,6 +250,8 @@ static void resolve_expr(Elab *el, Expr *e)
 		if ((e->op == MATCH || e->op == NOMATCH) && e->right->kind != EX_STRING)
 			sem_error(el, e->right->loc, "the pattern of '%s' must be a literal string",
 				  e->op == MATCH ? "=~" : "!~");
+		else if ((e->op == MATCH || e->op == NOMATCH) && rx_check(e->right->str, e->right->loc))
+			el->errors++;
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
 		break;

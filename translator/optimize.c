@@ -120,6 +120,9 @@ int expr_has_side_effects(const Expr *e)
 		/* a division may raise "division by 0": kept, so the error still happens */
 		if ((e->op == '/' || e->op == '%') && !(e->right->kind == EX_NUMBER && e->right->num != 0))
 			return 1;
+		/* =~ and !~ set what matched() and ngroups() return */
+		if (e->op == MATCH || e->op == NOMATCH)
+			return 1;
 		break;
 	case EX_CALL:
 		if (e->str) {

@@ -6,8 +6,10 @@
  * the other POSIX classes, [[.c.]], [[=c=]]), groups (...) and (?:...), '|', '*' '+'
  * '?' {m} {m,} {m,n}, anchors ^ $ (anywhere), and '\c' = the byte c literally (also
  * inside brackets, as in SystemTap).  Program shape: SAVE 0, the pattern, SAVE 1,
- * MATCH; alternatives and repetitions are SPLITs whose first target is preferred,
- * so the matcher reports glibc's groups: greedy, left alternative first. */
+ * MATCH; alternatives and repetitions are SPLITs whose first target is preferred:
+ * the matcher reports the groups of the first way, in that order, to match the
+ * leftmost-longest span: greedy, left alternative first (an empty first one after
+ * the second), as glibc reports them. */
 #include "regex.h"
 #include "util.h"
 
@@ -357,6 +359,12 @@ static int parse_factor(Rx *rx)
 			if (max >= 0 && max < min)
 				rx_error(rx, at, "invalid repetition {%d,%d}: the minimum is above the maximum", min, max);
 		}
+		if (max == 0) {
+			/* x{0} matches only the empty string: as in glibc, it is nothing at
+			 * all (see parse_alt); its groups are counted, never set */
+			node = new_node(rx, N_EMPTY, at);
+			continue;
+		}
 		rep = new_node(rx, N_REPEAT, at);
 		rx->nodes[rep].a = min;
 		rx->nodes[rep].b = max;
@@ -370,8 +378,11 @@ static int parse_cat(Rx *rx)
 {
 	int node = new_node(rx, N_CAT, rx->pos), c;
 
-	while ((c = peek(rx)) >= 0 && c != '|' && c != ')')
-		add_kid(rx, node, parse_factor(rx));
+	while ((c = peek(rx)) >= 0 && c != '|' && c != ')') {
+		int kid = parse_factor(rx);
+		if (rx->nodes[kid].kind != N_EMPTY)
+			add_kid(rx, node, kid);
+	}
 	if (rx->nodes[node].kid < 0)
 		rx->nodes[node].kind = N_EMPTY;
 	else if (rx->nodes[node].kid == rx->nodes[node].last)
@@ -379,14 +390,24 @@ static int parse_cat(Rx *rx)
 	return node;
 }
 
+/* Alternatives are tried left to right, except that an empty first one comes after
+ * the second: glibc's order ("|a|b" tries a, the empty one, then b). */
 static int parse_alt(Rx *rx)
 {
-	int first = parse_cat(rx), node;
+	int first = parse_cat(rx), node, second;
 
 	if (peek(rx) != '|')
 		return first;
 	node = new_node(rx, N_ALT, rx->nodes[first].pos);
-	add_kid(rx, node, first);
+	rx->pos++;
+	second = parse_cat(rx);
+	if (rx->nodes[first].kind == N_EMPTY) {
+		add_kid(rx, node, second);
+		add_kid(rx, node, first);
+	} else {
+		add_kid(rx, node, first);
+		add_kid(rx, node, second);
+	}
 	while (peek(rx) == '|') {
 		rx->pos++;
 		add_kid(rx, node, parse_cat(rx));
@@ -515,44 +536,46 @@ static void gen(Rx *rx, int n)
 
 int rx_compile(const char *pattern, RxProgram *prog, int *errpos, char *errmsg, size_t errlen)
 {
-	Rx rx;
+	/* on the heap: what the parser changed stays valid after longjmp */
+	Rx *const rx = xcalloc(1, sizeof *rx);
 	int root;
 
 	memset(prog, 0, sizeof *prog);
-	memset(&rx, 0, sizeof rx);
-	rx.s = pattern;
-	rx.len = (int)strlen(pattern);
-	rx.ngroups = 1;
-	rx.prog = prog;
-	rx.errmsg = errmsg;
-	rx.errlen = errlen;
-	if (setjmp(rx.fail)) {
-		free(rx.nodes);
+	rx->s = pattern;
+	rx->len = (int)strlen(pattern);
+	rx->ngroups = 1;
+	rx->prog = prog;
+	rx->errmsg = errmsg;
+	rx->errlen = errlen;
+	if (setjmp(rx->fail)) {
+		*errpos = rx->errpos;
+		free(rx->nodes);
+		free(rx);
 		rx_free(prog);
-		*errpos = rx.errpos;
 		return -1;
 	}
-	if (rx.len > 0xfff0)
-		rx_error(&rx, 0, "regular expression too long");
-	root = parse_alt(&rx);
-	if (rx.pos < rx.len)   /* parse_alt stops only at the end or a ')' */
-		rx_error(&rx, rx.pos, "unbalanced ')'");
-	emit(&rx, 0, STP_RE_SAVE, 0, 0, 0);
-	gen(&rx, root);
-	/* emit() keeps two free: SAVE 1 and MATCH always fit the bound */
+	if (rx->len > 0xfff0)
+		rx_error(rx, 0, "regular expression too long");
+	root = parse_alt(rx);
+	if (rx->pos < rx->len)   /* parse_alt stops only at the end or a ')' */
+		rx_error(rx, rx->pos, "unbalanced ')'");
+	emit(rx, 0, STP_RE_SAVE, 0, 0, 0);
+	gen(rx, root);
+	/* emit() kept room within the bound for SAVE 1 and MATCH */
 	{
 		struct stp_re_insn tail[2] = { { STP_RE_SAVE, 0, 1, 0 }, { STP_RE_MATCH, 0, 0, 0 } };
-		if (prog->ninsns + 2 > rx.capinsns) {
-			rx.capinsns = prog->ninsns + 2;
-			prog->insns = xrealloc(prog->insns, (size_t)rx.capinsns * sizeof *prog->insns);
+		if (prog->ninsns + 2 > rx->capinsns) {
+			rx->capinsns = prog->ninsns + 2;
+			prog->insns = xrealloc(prog->insns, (size_t)rx->capinsns * sizeof *prog->insns);
 		}
 		memcpy(prog->insns + prog->ninsns, tail, sizeof tail);
 		prog->ninsns += 2;
 		prog->nthreads++;
 	}
-	prog->nsub = rx.ngroups;
+	prog->nsub = rx->ngroups;
 	prog->anchored = prog->insns[1].op == STP_RE_BOL;
-	free(rx.nodes);
+	free(rx->nodes);
+	free(rx);
 	return 0;
 }
 

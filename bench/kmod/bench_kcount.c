@@ -1,29 +1,153 @@
-/* bench_kcount.c - a minimal hand-written kprobe: its pre_handler increments a per-CPU counter.
- * Used by bench/run as the per-hit floor (insmod bench_kcount.ko sym=SYMBOL [count=0]). */
+/* bench_kcount.c - hand-written kprobes doing by hand what the measured stap scripts do: nothing, a per-CPU count,
+ * a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko sym=SYMBOL mode=MODE). */
+#include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 
 static char *sym = "__x64_sys_getppid";
 module_param(sym, charp, 0444);
 MODULE_PARM_DESC(sym, "kernel function to probe");
 
-static bool count = true;
-module_param(count, bool, 0444);
-MODULE_PARM_DESC(count, "count hits (0: the pre_handler only returns)");
+static char *mode = "count";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "empty (return at once), count (per-CPU counter: c++), "
+		 "comm (count per current->comm: a[execname()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid())");
 
-static DEFINE_PER_CPU(unsigned long, bench_hits);
-
-static int bench_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	this_cpu_inc(bench_hits);
-	return 0;
-}
+/* ---- mode=empty ---- */
 
 static int bench_pre_empty(struct kprobe *kp, struct pt_regs *regs)
 {
 	return 0;
 }
+
+/* ---- mode=count: c++ ---- */
+
+static DEFINE_PER_CPU(unsigned long, bench_hits);
+
+static int bench_pre_count(struct kprobe *kp, struct pt_regs *regs)
+{
+	this_cpu_inc(bench_hits);
+	return 0;
+}
+
+/* ---- mode=comm: a[execname()]++ ----
+ * One table shared by all CPUs, preallocated, open addressing with linear probing, keyed by the
+ * 16 bytes of current->comm (the kernel NUL-pads comm), hashed with jhash2. A raw spinlock guards
+ * it: the pre_handler runs with preemption disabled and kprobes do not nest on one CPU (a hit
+ * while a kprobe is running counts as missed), so it cannot deadlock against itself. */
+
+#define COMM_BITS 6
+#define COMM_SLOTS (1U << COMM_BITS)
+
+struct comm_slot {
+	u32 key[TASK_COMM_LEN / sizeof(u32)];
+	bool used;
+	unsigned long count;
+};
+
+static struct comm_slot comm_table[COMM_SLOTS];
+static DEFINE_RAW_SPINLOCK(comm_lock);
+static unsigned long comm_dropped;      /* hits of a new key with the table full */
+
+static int bench_pre_comm(struct kprobe *kp, struct pt_regs *regs)
+{
+	u32 key[TASK_COMM_LEN / sizeof(u32)];
+	unsigned int i, n;
+
+	BUILD_BUG_ON(sizeof(current->comm) != sizeof(key));
+	memcpy(key, current->comm, sizeof(key));
+	i = jhash2(key, ARRAY_SIZE(key), 0) & (COMM_SLOTS - 1);
+	raw_spin_lock(&comm_lock);
+	for (n = 0; n < COMM_SLOTS; n++, i = (i + 1) & (COMM_SLOTS - 1)) {
+		struct comm_slot *s = &comm_table[i];
+
+		if (!s->used) {
+			memcpy(s->key, key, sizeof(key));
+			s->used = true;
+		} else if (memcmp(s->key, key, sizeof(key))) {
+			continue;
+		}
+		s->count++;
+		goto out;
+	}
+	comm_dropped++;
+out:
+	raw_spin_unlock(&comm_lock);
+	return 0;
+}
+
+/* The count of the comm "hitloop" (bench/hitloop.c), the number of keys and of all hits. */
+static void comm_report(void)
+{
+	unsigned long hitloop = 0, total = 0;
+	unsigned int i, keys = 0;
+
+	for (i = 0; i < COMM_SLOTS; i++) {
+		if (!comm_table[i].used)
+			continue;
+		keys++;
+		total += comm_table[i].count;
+		if (!strncmp((const char *)comm_table[i].key, "hitloop", TASK_COMM_LEN))
+			hitloop = comm_table[i].count;
+	}
+	pr_info("bench_kcount: %s comm: keys %u, all hits %lu, dropped %lu\n", sym, keys, total, comm_dropped);
+	pr_info("bench_kcount: %s hits %lu\n", sym, hitloop);
+}
+
+/* ---- mode=stats: s <<< pid() ---- */
+
+struct stats_acc {
+	u64 count;
+	s64 sum, min, max;
+};
+
+static DEFINE_PER_CPU(struct stats_acc, bench_acc);
+
+static int bench_pre_stats(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct stats_acc *a = this_cpu_ptr(&bench_acc);
+	s64 v = current->tgid;
+
+	if (!a->count) {
+		a->min = a->max = v;
+	} else {
+		if (v < a->min)
+			a->min = v;
+		if (v > a->max)
+			a->max = v;
+	}
+	a->count++;
+	a->sum += v;
+	return 0;
+}
+
+static void stats_report(void)
+{
+	struct stats_acc all = { 0 };
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct stats_acc *a = per_cpu_ptr(&bench_acc, cpu);
+
+		if (!a->count)
+			continue;
+		if (!all.count || a->min < all.min)
+			all.min = a->min;
+		if (!all.count || a->max > all.max)
+			all.max = a->max;
+		all.count += a->count;
+		all.sum += a->sum;
+	}
+	pr_info("bench_kcount: %s stats: count %llu sum %lld min %lld max %lld\n", sym,
+		all.count, all.sum, all.min, all.max);
+	pr_info("bench_kcount: %s hits %llu\n", sym, all.count);
+}
+
+/* ---- the module ---- */
 
 static struct kprobe bench_kp;
 
@@ -31,8 +155,19 @@ static int __init bench_init(void)
 {
 	int rc;
 
+	if (!strcmp(mode, "empty"))
+		bench_kp.pre_handler = bench_pre_empty;
+	else if (!strcmp(mode, "count"))
+		bench_kp.pre_handler = bench_pre_count;
+	else if (!strcmp(mode, "comm"))
+		bench_kp.pre_handler = bench_pre_comm;
+	else if (!strcmp(mode, "stats"))
+		bench_kp.pre_handler = bench_pre_stats;
+	else {
+		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats)\n", mode);
+		return -EINVAL;
+	}
 	bench_kp.symbol_name = sym;
-	bench_kp.pre_handler = count ? bench_pre : bench_pre_empty;
 	rc = register_kprobe(&bench_kp);
 	if (rc)
 		pr_err("bench_kcount: register_kprobe(%s): %d\n", sym, rc);
@@ -44,14 +179,20 @@ static void __exit bench_exit(void)
 	unsigned long total = 0;
 	int cpu;
 
+	/* waits for running handlers: the tables are quiet from here on */
 	unregister_kprobe(&bench_kp);
-	for_each_possible_cpu(cpu)
-		total += per_cpu(bench_hits, cpu);
-	if (count)
+	if (bench_kp.pre_handler == bench_pre_count) {
+		for_each_possible_cpu(cpu)
+			total += per_cpu(bench_hits, cpu);
 		pr_info("bench_kcount: %s hits %lu\n", sym, total);
+	} else if (bench_kp.pre_handler == bench_pre_comm) {
+		comm_report();
+	} else if (bench_kp.pre_handler == bench_pre_stats) {
+		stats_report();
+	}
 }
 
 module_init(bench_init);
 module_exit(bench_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("per-hit floor for bench/run: a kprobe counting per CPU");
+MODULE_DESCRIPTION("per-hit references for bench/run: kprobes doing by hand what the stap variants do");

@@ -27,6 +27,8 @@ struct stp_context {
 	struct pt_regs *regs;
 	long actioncount;
 	long maxaction;                     /* MAXACTION, or MAXACTION_INTERRUPTIBLE in begin/end */
+	cycles_t overload_window;           /* start of the current overload interval */
+	cycles_t overload_used;             /* cycles spent in handlers since then */
 	int nesting;                        /* frames pushed by function calls */
 	const char *last_error;             /* set = the hit is ending in error */
 	const char *last_stmt;              /* "identifier 'x' at file:l:c" */
@@ -36,6 +38,7 @@ struct stp_context {
 	char print_buf[STP_BUFSIZE];
 	int tok_pos;                        /* tokenize(): where the rest of tok_str starts */
 	char tok_str[MAXSTRINGLEN];         /* tokenize(): the string being split (kept between hits) */
+	struct stp_regex_state regex;       /* =~: the last match (matched(), ngroups()), work area */
 };
 
 /* A probe family as generated code lists it in stp_providers[]. */

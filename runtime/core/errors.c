@@ -89,6 +89,16 @@ static void stp_report_error(struct stp_context *c)
 #endif
 }
 
+/* The overload guard tripped: an error that ends the run. */
+static __maybe_unused void stp_report_overload(void)
+{
+	if (atomic_read(&stp_aborted))
+		return;
+	stp_report_line("ERROR: probe overhead exceeded threshold\n");
+	atomic_inc(&stp_error_count);
+	stp_abort_run();
+}
+
 static void stp_probe_skipped(atomic_t *reason)
 {
 	atomic_inc(reason);

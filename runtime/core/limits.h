@@ -30,6 +30,15 @@
 #ifndef TRYLOCKDELAY
 #define TRYLOCKDELAY 10         /* ns between attempts */
 #endif
+/* The overload guard: a CPU whose probe handlers (begin/end aside) used more
+ * than STP_OVERLOAD_THRESHOLD of any STP_OVERLOAD_INTERVAL cycles ends the
+ * run.  -DSTP_NO_OVERLOAD turns it off. */
+#ifndef STP_OVERLOAD_INTERVAL
+#define STP_OVERLOAD_INTERVAL 1000000000LL
+#endif
+#ifndef STP_OVERLOAD_THRESHOLD
+#define STP_OVERLOAD_THRESHOLD 500000000LL
+#endif
 #ifndef STP_BUFSIZE
 #define STP_BUFSIZE 8192        /* per-CPU print buffer, the largest record */
 #endif

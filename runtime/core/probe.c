@@ -46,6 +46,24 @@ static void stp_flush(struct stp_context *c)
 	}
 }
 
+#ifndef STP_NO_OVERLOAD
+/* Charges a hit's cycles to this CPU; past the threshold, the run ends. */
+static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t start)
+{
+	cycles_t now = get_cycles();
+
+	if (unlikely(now - c->overload_window > STP_OVERLOAD_INTERVAL)) {
+		c->overload_window = now;
+		c->overload_used = 0;
+	}
+	c->overload_used += now - start;
+	if (unlikely(c->overload_used > STP_OVERLOAD_THRESHOLD)) {
+		c->overload_used = 0;
+		stp_report_overload();
+	}
+}
+#endif
+
 /* Runs one hit of d's handler on this CPU.  Preemption must be disabled.
  * once = a begin/end probe, which runs outside the RUNNING state.  Always
  * inlined into a per-probe trampoline with d constant, so the compiler
@@ -74,7 +92,15 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 	c->nesting = 0;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
-	d->handler(c);
+#ifndef STP_NO_OVERLOAD
+	if (!once) {
+		cycles_t start = get_cycles();
+
+		d->handler(c);
+		stp_overload_charge(c, start);
+	} else
+#endif
+		d->handler(c);
 	stp_unlock_all(d);
 	if (unlikely(c->last_error))
 		stp_report_error(c);

@@ -97,7 +97,8 @@ static void stp_re_add(struct stp_regex_state *st, const struct stp_re_prog *p, 
 
 	if (st->mark[pc] == step)
 		return;
-	memcpy(st->caps, caps, nslots * sizeof(stp_re_pos));
+	if (caps != st->caps)
+		memcpy(st->caps, caps, nslots * sizeof(stp_re_pos));
 	st->stack[sp].pc = (unsigned short)pc;
 	sp++;
 	while (sp) {
@@ -178,8 +179,6 @@ static STP_RE_UNUSED int stp_regex_exec(struct stp_regex_state *st, const struct
 				st->caps[k] = STP_RE_UNSET;
 			stp_re_add(st, p, cl, 0, st->caps, i, len, i + 1);
 		}
-		if (!cl->n)
-			break;
 		nl->n = 0;
 		for (t = 0; t < cl->n; t++) {
 			const struct stp_re_insn *in = &p->insns[cl->pc[t]];
@@ -194,7 +193,6 @@ static STP_RE_UNUSED int stp_regex_exec(struct stp_regex_state *st, const struct
 				 * are cut above), then the highest priority */
 				if (!recorded) {
 					memcpy(st->sub, caps, nslots * sizeof(stp_re_pos));
-					st->sub[1] = (stp_re_pos)i;
 					best_start = caps[0];
 					found = 1;
 					recorded = 1;
@@ -216,7 +214,7 @@ static STP_RE_UNUSED int stp_regex_exec(struct stp_regex_state *st, const struct
 		tmp = cl;
 		cl = nl;
 		nl = tmp;
-		if (i >= len)
+		if (i >= len || (!cl->n && (found || p->anchored)))
 			break;
 	}
 	if (!found)

@@ -14,7 +14,8 @@ struct stp_key {
 
 struct stp_map_entry {
 	struct hlist_node hash;
-	struct list_head list;          /* on used (in insertion order) or free */
+	struct list_head list;          /* on used (insertion order, or as last sorted) or free */
+	struct list_head age;           /* on by_age, oldest first, while used */
 	char data[];                    /* key slots, then the value */
 };
 
@@ -28,6 +29,7 @@ struct stp_map {
 	unsigned int hash_mask;
 	struct hlist_head *buckets;
 	struct list_head used, free;
+	struct list_head by_age;        /* used entries in insertion order: what a% recycles */
 	char *pool;
 };
 
@@ -72,6 +74,7 @@ static struct stp_map *__stp_map_new(const char *name, long max_entries, unsigne
 	}
 	INIT_LIST_HEAD(&m->used);
 	INIT_LIST_HEAD(&m->free);
+	INIT_LIST_HEAD(&m->by_age);
 	for (i = 0; i < m->max_entries; i++) {
 		struct stp_map_entry *e = (void *)(m->pool + (size_t)i * m->entry_size);
 
@@ -147,6 +150,7 @@ static __maybe_unused void *stp_map_value(const struct stp_map *m, struct stp_ma
 static void stp_map_unlink(struct stp_map *m, struct stp_map_entry *e)
 {
 	hlist_del(&e->hash);
+	list_del(&e->age);
 	list_move(&e->list, &m->free);
 	m->count--;
 }
@@ -165,11 +169,12 @@ static struct stp_map_entry *stp_map_insert(struct stp_map *m, const struct stp_
 	if (list_empty(&m->free)) {
 		if (!m->wrap || list_empty(&m->used))
 			return NULL;
-		/* the used list is in insertion order (unless sorted): its head is the oldest */
-		stp_map_unlink(m, list_first_entry(&m->used, struct stp_map_entry, list));
+		/* sorting reorders the used list, never by_age: its head is the oldest */
+		stp_map_unlink(m, list_first_entry(&m->by_age, struct stp_map_entry, age));
 	}
 	e = list_first_entry(&m->free, struct stp_map_entry, list);
 	list_move_tail(&e->list, &m->used);
+	list_add_tail(&e->age, &m->by_age);
 	for (i = 0; i < m->nkeys; i++) {
 		char *slot = e->data + m->key_off[i];
 
@@ -244,6 +249,7 @@ static __maybe_unused void stp_map_clear(struct stp_map *m)
 		hlist_del(&e->hash);
 		list_move(&e->list, &m->free);
 	}
+	INIT_LIST_HEAD(&m->by_age);
 	m->count = 0;
 }
 
@@ -278,13 +284,21 @@ struct stp_map_sort_ctx {
 	int arg, dir;
 };
 
+static int stp_map_cmp_slot(const struct stp_map *m, struct stp_map_entry *a, struct stp_map_entry *b, int arg);
+
 static int stp_map_sort_cmp(void *priv, const struct list_head *la, const struct list_head *lb)
 {
 	const struct stp_map_sort_ctx *s = priv;
 	struct stp_map_entry *a = list_entry(la, struct stp_map_entry, list);
 	struct stp_map_entry *b = list_entry(lb, struct stp_map_entry, list);
+	int r = s->dir * s->cmp(s->m, a, b, s->arg);
+	unsigned int i;
 
-	return s->dir * s->cmp(s->m, a, b, s->arg);
+	/* ties: by the keys in order, ascending, so the order never depends on
+	 * insertion order or on an earlier sort */
+	for (i = 0; !r && i < s->m->nkeys; i++)
+		r = stp_map_cmp_slot(s->m, a, b, i);
+	return r;
 }
 
 static int stp_cmp_long(int64_t a, int64_t b)
@@ -304,7 +318,7 @@ static int stp_map_cmp_slot(const struct stp_map *m, struct stp_map_entry *a, st
 }
 
 /* Reorders the used list in place by cmp, ascending (dir +1) or descending
- * (dir -1); stable: equal entries keep their order.  No allocation. */
+ * (dir -1), ties by the keys ascending.  No allocation. */
 static __maybe_unused void stp_map_sort_by(struct stp_map *m, stp_map_cmp_t cmp, int arg, int dir)
 {
 	struct stp_map_sort_ctx s = { m, cmp, arg, dir < 0 ? -1 : 1 };

@@ -46,6 +46,12 @@ static int stp_hist_digits(int64_t v)
 	return n;
 }
 
+/* The low end of linear bucket b (1 is the first after the underflow), wrapping. */
+static int64_t stp_hist_linear_value(const struct stp_stat_shape *sh, int b)
+{
+	return (int64_t)((uint64_t)sh->start + (uint64_t)(b - 1) * (uint64_t)sh->interval);
+}
+
 static void stp_hist_long(struct stp_out *o, int width, int64_t v)
 {
 	struct stp_fmt f = { 0, 'd', width, -1 };
@@ -90,7 +96,7 @@ static __maybe_unused void stp_hist_print(struct stp_out *o, const struct stp_st
 	cnt_space = stp_hist_digits(valmax);
 	if (sh->htype == STP_HIST_LINEAR)
 		val_space = max(stp_hist_digits(sh->start) + under,
-				stp_hist_digits(sh->start + sh->interval * high) + over);
+				stp_hist_digits(stp_hist_linear_value(sh, high + 1)) + over);
 	else
 		val_space = max(stp_hist_digits(stp_hist_log_value(high)), stp_hist_digits(stp_hist_log_value(low)));
 	val_space = max(val_space, 5);
@@ -129,10 +135,10 @@ static __maybe_unused void stp_hist_print(struct stp_out *o, const struct stp_st
 				val = sh->start;
 				prefix = "<";
 			} else if (i == last) {
-				val = sh->start + (int64_t)(i - 2) * sh->interval;
+				val = stp_hist_linear_value(sh, i - 1);
 				prefix = ">";
 			} else {
-				val = sh->start + (int64_t)(i - 1) * sh->interval;
+				val = stp_hist_linear_value(sh, i);
 			}
 		} else {
 			val = stp_hist_log_value(i);

@@ -72,6 +72,16 @@ static __maybe_unused bool stp_pmap_add(struct stp_context *c, struct stp_pmap *
 	return true;
 }
 
+/* Adds one CPU's accumulator of a key into its merge dst (pairwise). */
+static void stp_pmap_merge_one(struct stp_pmap *pm, struct stp_stat_data *dst, const struct stp_stat_data *sd,
+			       bool first)
+{
+	if (first)
+		memcpy(dst, sd, pm->shape.data_size);
+	else
+		stp_stat_merge_pair(&pm->shape, dst, sd);
+}
+
 /* Merges key k of every CPU into dst; NULL when no CPU has it. */
 static struct stp_stat_data *stp_pmap_merge_key(struct stp_pmap *pm, const struct stp_key *k,
 						struct stp_stat_data *dst)
@@ -79,17 +89,15 @@ static struct stp_stat_data *stp_pmap_merge_key(struct stp_pmap *pm, const struc
 	bool found = false;
 	int cpu;
 
-	stp_stat_merge_begin(&pm->shape, dst);
 	for_each_possible_cpu(cpu) {
 		struct stp_map *m = pm->maps[cpu];
 		struct stp_map_entry *e = stp_map_find(m, k, stp_map_hash(m, k));
 
 		if (e) {
-			stp_stat_merge_one(&pm->shape, dst, stp_map_value(m, e));
+			stp_pmap_merge_one(pm, dst, stp_map_value(m, e), !found);
 			found = true;
 		}
 	}
-	stp_stat_merge_end(&pm->shape, dst);
 	return found ? dst : NULL;
 }
 
@@ -140,13 +148,9 @@ static __maybe_unused bool stp_pmap_aggregate(struct stp_context *c, struct stp_
 				stp_error(c, pm->overflow_msg);
 				return false;
 			}
-			if (inserted)
-				stp_stat_merge_begin(&pm->shape, stp_map_value(pm->agg, a));
-			stp_stat_merge_one(&pm->shape, stp_map_value(pm->agg, a), stp_map_value(m, e));
+			stp_pmap_merge_one(pm, stp_map_value(pm->agg, a), stp_map_value(m, e), inserted);
 		}
 	}
-	list_for_each_entry(a, &pm->agg->used, list)
-		stp_stat_merge_end(&pm->shape, stp_map_value(pm->agg, a));
 	return true;
 }
 

@@ -30,7 +30,7 @@ struct stp_stat_shape {
 /* One accumulator.  Per CPU, avg_s, m2 and variance_s are Welford's running
  * mean (scaled by 2^shift), sum of squared deviations and variance.  In a
  * merged result they are the mean and variance (scaled) of all CPUs; t1, t2
- * and s2 are scratch of the merge. */
+ * and s2 are scratch of the merge of a scalar. */
 struct stp_stat_data {
 	int64_t count, sum, min, max;
 	int64_t avg_s, m2, variance_s;
@@ -50,9 +50,14 @@ static int stp_stat_shape_init(struct stp_stat_shape *sh, int htype, int64_t sta
 	if (htype == STP_HIST_LOG) {
 		sh->buckets = STP_HIST_LOG_BUCKETS;
 	} else if (htype == STP_HIST_LINEAR) {
-		if (interval <= 0 || stop < start || div64_s64(stop - start, interval) + 3 > STP_MAX_BUCKETS)
+		uint64_t n;
+
+		if (interval <= 0 || stop < start)
 			return -EINVAL;
-		sh->buckets = div64_s64(stop - start, interval) + 3;
+		n = div64_u64((uint64_t)stop - (uint64_t)start, interval) + 3;
+		if (n > STP_MAX_BUCKETS)
+			return -EINVAL;
+		sh->buckets = n;
 	}
 	sh->data_size = sizeof(struct stp_stat_data) + sh->buckets * sizeof(int64_t);
 	return 0;
@@ -168,6 +173,35 @@ static void stp_stat_merge_end(const struct stp_stat_shape *sh, struct stp_stat_
 	a = agg->avg_s;
 	s1 = (uint64_t)agg->t1 - 2 * a * (uint64_t)agg->t2 + a * a * (uint64_t)agg->count;
 	agg->variance_s = agg->count > 1 ? div64_s64((int64_t)(s1 + (uint64_t)agg->s2), agg->count - 1) : 0;
+}
+
+/* Statistics arrays merge their CPUs pairwise, as SystemTap's do: the first
+ * CPU's accumulator is copied (its running mean and variance with it), each
+ * next one combined into it by the same total variance formula over the two,
+ * the mean of the pair recomputed from their sum.  Both counts are > 0. */
+static void stp_stat_merge_pair(const struct stp_stat_shape *sh, struct stp_stat_data *d,
+				const struct stp_stat_data *s)
+{
+	int64_t c1 = d->count, a1 = d->avg_s;
+	int i;
+
+	d->count += s->count;
+	d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)s->sum);
+	if (s->min < d->min)
+		d->min = s->min;
+	if (s->max > d->max)
+		d->max = s->max;
+	if (sh->variance) {
+		int64_t a = div64_s64(stp_shl_wrap(d->sum, sh->shift), d->count);
+		uint64_t x = (uint64_t)a1 - (uint64_t)a, y = (uint64_t)s->avg_s - (uint64_t)a;
+		uint64_t t = (uint64_t)c1 * x * x + (uint64_t)(c1 - 1) * (uint64_t)d->variance_s +
+			     (uint64_t)s->count * y * y + (uint64_t)(s->count - 1) * (uint64_t)s->variance_s;
+
+		d->avg_s = a;
+		d->variance_s = div64_s64((int64_t)t, d->count - 1);
+	}
+	for (i = 0; i < sh->buckets; i++)
+		d->hist[i] += s->hist[i];
 }
 
 /* The operators on a merged accumulator (count > 0 for all but @count/@sum). */

@@ -1,11 +1,12 @@
-# stap -e runs all five passes inside the guest: pass 5 starts staprun itself on the running kernel
+# stap -e runs all five passes inside the guest: pass 5 starts staprun itself on the running kernel, with -G globals
 # Used by tests/run (issue 2). Slow under TCG (gcc runs in the emulated guest), so only one case does it.
 
 timeout_s=900
 
 guest() {
     export TMPDIR=/tmp
-    stap -v -e 'probe begin { println("hello world"); exit() }' >stap.out 2>stap.err
+    # -G sets a global when the run starts (passed on to staprun as who=world)
+    stap -v -G who=world -e 'global who = "nobody"; probe begin { println("hello ", who); exit() }' >stap.out 2>stap.err
     echo $? >stap.rc
     # nothing left behind in the temp directory, nothing left loaded
     ls -A /tmp | grep '^stap' >leftover || true

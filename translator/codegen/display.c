@@ -77,11 +77,56 @@ static int reads_in_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
+/* " @count=3 @min=1 @max=5 @sum=9 @avg=3\n" of the accumulator sd. */
+static void display_stat_fields(StrBuf *out, const char *indent)
+{
+	static const char *const fields[][2] = {
+		{ " @count=", "sd->count" }, { " @min=", "sd->min" }, { " @max=", "sd->max" },
+		{ " @sum=", "sd->sum" }, { " @avg=", "stp_stat_avg(sd)" },
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		sb_printf(out, "%sstp_out_str(&c->out, \"%s\");\n%sstp_out_long(&c->out, &stp_fmt_d, %s);\n", indent,
+			  fields[i][0], indent, fields[i][1]);
+	sb_printf(out, "%sstp_out_bytes(&c->out, \"\\n\", 1);\n", indent);
+}
+
+/* Statistics: "s @count=..." once; arrays "a[\"k\"] @count=..." per key, largest count first. */
+static void display_stats(Symbol *g, StrBuf *out)
+{
+	if (g->is_array != 1) {
+		sb_printf(out, "\tsd = stp_stat_get(g_%s);\n\tif (sd && sd->count) {\n", g->name);
+		sb_printf(out, "\t\tstp_out_str(&c->out, \"%s\");\n", g->name);
+		display_stat_fields(out, "\t\t");
+		sb_puts(out, "\t}\n");
+		return;
+	}
+	sb_printf(out, "\tif (stp_pmap_aggregate(c, g_%s)) {\n", g->name);
+	sb_printf(out, "\t\tstp_pmap_sort(g_%s, -1, STP_SORT_COUNT, -1);\n", g->name);
+	sb_printf(out, "\t\tfor (it = stp_map_first(g_%s->agg); it; it = stp_map_next(g_%s->agg, it)) {\n", g->name,
+		  g->name);
+	sb_printf(out, "\t\t\tsd = stp_pmap_agg_value(g_%s, it);\n\t\t\tif (!sd->count)\n\t\t\t\tcontinue;\n", g->name);
+	sb_printf(out, "\t\t\tstp_out_str(&c->out, \"%s[\");\n", g->name);
+	for (int k = 0; k < g->nkeys; k++) {
+		if (k)
+			sb_puts(out, "\t\t\tstp_out_bytes(&c->out, \",\", 1);\n");
+		if (g->keytypes[k] == TY_STRING)
+			sb_printf(out, "\t\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
+				       "\t\t\tstp_out_str(&c->out, stp_map_key_str(g_%s->agg, it, %d));\n"
+				       "\t\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n", g->name, k);
+		else
+			sb_printf(out, "\t\t\tstp_out_long(&c->out, &stp_fmt_d, stp_map_key_long(g_%s->agg, it, %d));\n",
+				  g->name, k);
+	}
+	sb_puts(out, "\t\t\tstp_out_str(&c->out, \"]\");\n");
+	display_stat_fields(out, "\t\t\t");
+	sb_puts(out, "\t\t}\n\t}\n");
+}
+
 /* Writes the C that prints one global: "x=5", "s=\"text\"", "a[1,\"k\"]=7". */
 static void display_one(Symbol *g, StrBuf *out)
 {
 	if (g->type == TY_STATS) {
-		sb_printf(out, "\tstp_display_stats_%s(c);\n", g->is_array == 1 ? "array" : "scalar");
+		display_stats(g, out);
 		return;
 	}
 	if (g->is_array != 1) {
@@ -145,7 +190,8 @@ int gen_global_display(Session *s, StrBuf *code)
 	}
 	sb_puts(code, "/* the globals written but never read, printed at the end */\n");
 	sb_puts(code, "static int64_t stp_display_globals(struct stp_context *c)\n{\n");
-	sb_puts(code, "\tstruct stp_map_entry *it __maybe_unused;\n\n");
+	sb_puts(code, "\tstruct stp_map_entry *it __maybe_unused;\n");
+	sb_puts(code, "\tstruct stp_stat_data *sd __maybe_unused;\n\n");
 	sb_puts(code, body.data);
 	sb_puts(code, "\treturn 0;\n}\n\n");
 	sb_free(&body);

@@ -1,5 +1,139 @@
 /* regex.c - code generation for =~ and !~: the literal pattern is compiled at
  * translate time into a static program the runtime matcher runs.  Used by expr.c. */
 #include "codegen/gen.h"
+#include "parser.h"
+#include "regex.h"
 
-char *gen_regex_match(Gen *g, Expr *e) { (void)g; (void)e; return xstrdup("0"); }
+#include <string.h>
+
+/* The programs emitted into one module's tables (a pattern used twice is emitted
+ * once) and the sizes of the matcher's work area they need. */
+static struct {
+	StrBuf *tables;
+	StrMap ids;             /* pattern -> 1 + program number */
+	int count;
+	int insns, threads, sub;   /* largest program */
+	int define_at[3];          /* their -D in s->defines, 0 = not there yet */
+} rx_gen;
+
+static int user_defined(Session *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < s->defines.len; i++) {
+		const char *d = s->defines.items[i];
+		int ours = 0;
+		for (int k = 0; k < 3; k++)
+			ours |= rx_gen.define_at[k] == i + 1;
+		if (!ours && !strncmp(d, name, n) && (d[n] == '=' || !d[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Sizes the per-CPU work area (runtime/core/regex.h) for the largest program: a
+ * -D of translate.c's defines, printed before runtime.h; a user's own -D wins and
+ * the static assertion beside each program checks it. */
+static void need(Session *s, int k, const char *name, int value, int *cur)
+{
+	char *d;
+
+	if (value <= *cur)
+		return;
+	*cur = value;
+	if (user_defined(s, name))
+		return;
+	d = xasprintf("%s=%d", name, value);
+	if (rx_gen.define_at[k]) {
+		s->defines.items[rx_gen.define_at[k] - 1] = d;
+	} else {
+		vec_push(&s->defines, d);
+		rx_gen.define_at[k] = s->defines.len;
+	}
+}
+
+static void emit_program(Gen *g, int id, const char *pattern, const RxProgram *p)
+{
+	StrBuf *t = g->tables;
+
+	sb_puts(t, "/* =~ ");
+	for (const char *c = pattern; *c; c++) {       /* the pattern, kept out of harm in a comment */
+		if ((*c == '*' && c[1] == '/') || (*c == '/' && c[1] == '*') || (unsigned char)*c < 32 ||
+		    (unsigned char)*c >= 127)
+			sb_puts(t, "?");
+		else
+			sb_putc(t, *c);
+	}
+	sb_puts(t, " */\n");
+	sb_printf(t, "static const struct stp_re_insn stp_re_%d_insns[%d] = {\n", id, p->ninsns);
+	for (int i = 0; i < p->ninsns; i++) {
+		static const char *const ops[] = { "CHAR", "ANY", "CLASS", "SPLIT", "JMP", "SAVE", "BOL", "EOL", "MATCH" };
+		const struct stp_re_insn *in = &p->insns[i];
+		sb_printf(t, "\t{ STP_RE_%s, %u, %u, %u },\n", ops[in->op], in->c, in->x, in->y);
+	}
+	sb_puts(t, "};\n");
+	if (p->nclasses) {
+		sb_printf(t, "static const unsigned char stp_re_%d_classes[%d][32] = {\n", id, p->nclasses);
+		for (int i = 0; i < p->nclasses; i++) {
+			sb_puts(t, "\t{ ");
+			for (int b = 0; b < 32; b++)
+				sb_printf(t, "0x%02x,%s", p->classes[i][b], b == 15 ? "\n\t  " : b == 31 ? "" : " ");
+			sb_puts(t, " },\n");
+		}
+		sb_puts(t, "};\n");
+	}
+	sb_printf(t, "static const struct stp_re_prog stp_re_%d = { stp_re_%d_insns, ", id, id);
+	if (p->nclasses)
+		sb_printf(t, "stp_re_%d_classes, ", id);
+	else
+		sb_puts(t, "NULL, ");
+	sb_printf(t, "%d, %d, %d, %d };\n", p->ninsns, p->nthreads, p->nsub, p->anchored);
+	sb_printf(t, "_Static_assert(STP_REGEX_MAXINSNS >= %d && STP_REGEX_MAXTHREADS >= %d && STP_REGEX_MAXSUB >= %d, "
+		  "\"the regex work area is too small for stp_re_%d\");\n\n", p->ninsns, p->nthreads, p->nsub, id);
+}
+
+/* The number of pattern's program, emitted on first use; -1 if it does not compile
+ * (pass 2 reported it already, so this is not expected). */
+static int program_id(Gen *g, Expr *lit)
+{
+	RxProgram prog;
+	char msg[160];
+	int pos, *slot;
+
+	if (rx_gen.tables != g->tables) {       /* a new module */
+		free(rx_gen.ids.keys);
+		free(rx_gen.ids.values);
+		memset(&rx_gen, 0, sizeof rx_gen);
+		rx_gen.tables = g->tables;
+	}
+	slot = strmap_get(&rx_gen.ids, lit->str);
+	if (slot)
+		return *slot;
+	if (rx_compile(lit->str, &prog, &pos, msg, sizeof msg)) {
+		rx_check(lit->str, lit->loc);
+		return -1;
+	}
+	slot = xmalloc(sizeof *slot);
+	*slot = rx_gen.count++;
+	*strmap_slot(&rx_gen.ids, lit->str, 1) = slot;
+	emit_program(g, *slot, lit->str, &prog);
+	need(g->s, 0, "STP_REGEX_MAXINSNS", prog.ninsns, &rx_gen.insns);
+	need(g->s, 1, "STP_REGEX_MAXTHREADS", prog.nthreads, &rx_gen.threads);
+	need(g->s, 2, "STP_REGEX_MAXSUB", prog.nsub, &rx_gen.sub);
+	rx_free(&prog);
+	return *slot;
+}
+
+char *gen_regex_match(Gen *g, Expr *e)
+{
+	int id = program_id(g, e->right);
+	char *subject = gen_expr(g, e->left);
+	char *t = long_tmp(g);
+
+	if (id < 0)
+		return xstrdup("0");
+	set_location(g, "operator", e->op == MATCH ? "=~" : "!~", e->loc);
+	line(g, "%s = stp_regex_match(c, &stp_re_%d, %s);", t, id, subject);
+	check_error(g);
+	return e->op == MATCH ? t : xasprintf("((int64_t)!%s)", t);
+}

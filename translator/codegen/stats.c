@@ -53,7 +53,7 @@ static int hist_buckets(const StatInfo *si)
 		return 0;
 	if (si->htype == HIST_LOG)
 		return LOG_BUCKETS;
-	return (int)((si->high - si->low) / si->width) + 3;
+	return (int)(((uint64_t)si->high - (uint64_t)si->low) / (uint64_t)si->width) + 3;
 }
 
 /* ---- pass-3 checks: the shape of each global from its uses ---- */
@@ -92,12 +92,14 @@ static void check_hist(Check *ck, Expr *e, StatInfo *si)
 		}
 		if (high <= low) {
 			check_error_at(ck, ((Expr *)e->args.items[2])->loc,
-				       "@hist_linear: the high end must be above the low end (%lld)", (long long)low);
+				       "@hist_linear: the high end (%lld) must be above the low end (%lld)", (long long)high,
+				       (long long)low);
 			return;
 		}
-		if ((high - low) / width + 3 > MAX_LINEAR_BUCKETS) {
-			check_error_at(ck, e->loc, "@hist_linear: %lld buckets between low and high, at most %d",
-				       (long long)((high - low) / width + 1), MAX_LINEAR_BUCKETS - 2);
+		if (((uint64_t)high - (uint64_t)low) / (uint64_t)width + 3 > MAX_LINEAR_BUCKETS) {
+			check_error_at(ck, e->loc, "@hist_linear: %llu buckets between low and high, at most %d",
+				       (unsigned long long)(((uint64_t)high - (uint64_t)low) / (uint64_t)width + 1),
+				       MAX_LINEAR_BUCKETS - 2);
 			return;
 		}
 	}

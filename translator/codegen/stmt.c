@@ -249,6 +249,8 @@ static void gen_try(Gen *g, Stmt *st)
 	line(g, "goto tryend%d;", *id);
 	line(g, "catch%d: __attribute__((__unused__));", *id);
 	g->indent++;
+	/* abort() is not an error: no catch stops it (runtime/core/errors.c) */
+	line(g, "if (unlikely(c->last_error == stp_abort_marker)) goto %s;", error_label(g));
 	if (st->catch_var)
 		line(g, "stp_strlcpy(%s, c->last_error, MAXSTRINGLEN);", var_ref(st->catch_var->sym));
 	line(g, "c->last_error = NULL;");

@@ -14,8 +14,6 @@ static int unsupported_expr(Expr *e, void *ctx)
 	(void)ctx;
 	if (e->kind == EX_AT && !is_stats_op(e->str))
 		not_generated(e->loc, xasprintf("@%s is", e->str));
-	else if (e->kind == EX_BINARY && (e->op == MATCH || e->op == NOMATCH))
-		not_generated(e->loc, "regular expression matching is");
 	return 0;
 }
 
@@ -34,8 +32,8 @@ int check_generated(Session *s)
 
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
-		if (g->wrap)
-			not_generated(g->loc, xasprintf("wrapping arrays ('%s%%') are", g->name));
+		if (g->wrap && g->type == TY_STATS)
+			not_generated(g->loc, xasprintf("wrapping statistics arrays ('%s%%') are", g->name));
 	}
 	for (int i = 0; i < prog->functions.len; i++)
 		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
