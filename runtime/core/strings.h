@@ -30,8 +30,11 @@ static inline char *stp_concat(char *dst, const char *a, const char *b)
 
 static inline char *stp_execname(char *buf)
 {
-	/* comm is always NUL-terminated; a concurrent rename gives old or new */
-	strscpy(buf, current->comm, min_t(size_t, TASK_COMM_LEN, MAXSTRINGLEN));
+	/* comm is NUL-terminated within TASK_COMM_LEN bytes; a concurrent rename
+	 * gives old, new or a mix of both, always terminated below */
+	BUILD_BUG_ON(TASK_COMM_LEN > MAXSTRINGLEN);
+	memcpy(buf, current->comm, TASK_COMM_LEN);
+	buf[TASK_COMM_LEN - 1] = 0;
 	return buf;
 }
 

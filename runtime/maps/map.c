@@ -100,18 +100,44 @@ static __maybe_unused void stp_map_free(struct stp_map *m)
 	kfree(m);
 }
 
+/* One pass over a string key (FNV-1a, at most MAXSTRINGLEN - 1 bytes): no
+ * separate strnlen, which the kernel's fortified string functions make an
+ * out-of-line call per key. */
+static __always_inline u32 stp_hash_str(const char *s, u32 h)
+{
+	const char *end = s + MAXSTRINGLEN - 1;
+
+	for (; s < end && *s; s++)
+		h = (h ^ (u8)*s) * 0x01000193;
+	return h;
+}
+
 static u32 stp_map_hash(const struct stp_map *m, const struct stp_key *k)
 {
-	u32 h = 0x9e3779b9;
+	u32 h = 0x811c9dc5;
 	unsigned int i;
 
 	for (i = 0; i < m->nkeys; i++) {
 		if (m->keytypes[i] == STP_STRING)
-			h = jhash(k[i].s, strnlen(k[i].s, MAXSTRINGLEN - 1), h);
+			h = stp_hash_str(k[i].s, h);
 		else
 			h = jhash_2words((u32)k[i].n, (u32)((u64)k[i].n >> 32), h);
 	}
-	return h;
+	return h ^ (h >> 15);   /* the bucket index uses the low bits */
+}
+
+/* strncmp(a, b, MAXSTRINGLEN - 1) == 0, inline. */
+static __always_inline bool stp_key_str_equal(const char *a, const char *b)
+{
+	const char *end = a + MAXSTRINGLEN - 1;
+
+	for (; a < end; a++, b++) {
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+	}
+	return true;
 }
 
 static bool stp_map_key_equal(const struct stp_map *m, const struct stp_map_entry *e, const struct stp_key *k)
@@ -122,7 +148,7 @@ static bool stp_map_key_equal(const struct stp_map *m, const struct stp_map_entr
 		const char *slot = e->data + m->key_off[i];
 
 		if (m->keytypes[i] == STP_STRING) {
-			if (strncmp(slot, k[i].s, MAXSTRINGLEN - 1))
+			if (!stp_key_str_equal(slot, k[i].s))
 				return false;
 		} else if (*(const int64_t *)slot != k[i].n) {
 			return false;

@@ -21,6 +21,24 @@ static const struct stp_fmt stp_fmt_d = { 0, 'd', -1, -1 };
 
 static void stp_flush(struct stp_context *c);
 
+/* A full print buffer becomes a record up to its last newline, so that a
+ * record lost in transport never leaves half a line; the partial line moves
+ * to the front.  A line longer than the buffer is cut. */
+static void stp_flush_lines(struct stp_out *o)
+{
+	unsigned int len = o->len, keep = 0, i = len;
+
+	while (i > 0 && o->buf[i - 1] != '\n')
+		i--;
+	if (i > 0)
+		keep = len - i;
+	o->len = len - keep;
+	stp_flush(o->ctx);          /* sends buf[0, len - keep) and empties it */
+	if (keep)
+		memmove(o->buf, o->buf + len - keep, keep);
+	o->len = keep;
+}
+
 static __maybe_unused void stp_out_bytes(struct stp_out *o, const char *s, unsigned int n)
 {
 	while (n) {
@@ -29,8 +47,8 @@ static __maybe_unused void stp_out_bytes(struct stp_out *o, const char *s, unsig
 		if (!room) {
 			if (!o->ctx)
 				return;             /* string value: truncate */
-			stp_flush(o->ctx);          /* print buffer: record boundary */
-			room = o->cap;
+			stp_flush_lines(o);         /* print buffer: record boundary */
+			room = o->cap - o->len;
 		}
 		if (room > n)
 			room = n;
