@@ -52,14 +52,15 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 {
 	cycles_t now = get_cycles();
 
-	if (unlikely(now - c->overload_window > STP_OVERLOAD_INTERVAL)) {
-		c->overload_window = now;
-		c->overload_used = 0;
-	}
+	/* the fast path only adds; the interval is looked at when the sum
+	 * passes the threshold: over it within one interval is an overload,
+	 * otherwise a new interval starts (so a burst is caught within two) */
 	c->overload_used += now - start;
 	if (unlikely(c->overload_used > STP_OVERLOAD_THRESHOLD)) {
+		if (now - c->overload_window <= STP_OVERLOAD_INTERVAL)
+			stp_report_overload();
+		c->overload_window = now;
 		c->overload_used = 0;
-		stp_report_overload();
 	}
 }
 #endif
@@ -111,12 +112,13 @@ out:
 }
 
 /* begin and end probes: process context, in order. */
-static __maybe_unused int stp_run_once(const struct stp_probe_desc *const *descs, unsigned int n)
+static __maybe_unused int stp_run_once(const struct stp_probe_desc *const *descs, unsigned int n, bool begin)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (atomic_read(&stp_aborted))
+		/* exit() in a begin probe: the later begin probes do not run */
+		if (atomic_read(&stp_aborted) || (begin && atomic_read(&stp_exit_called)))
 			break;
 		preempt_disable();
 		stp_run_probe(descs[i], NULL, true);

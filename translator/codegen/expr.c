@@ -120,6 +120,8 @@ static char *gen_call(Gen *g, Expr *e)
 		}
 		if (b->can_fail)
 			check_error(g);
+		if (b->ret == TY_STRING)
+			return result;      /* the template filled it: do not run it again */
 		return b->ret == TY_UNKNOWN ? xstrdup("0") : text;
 	}
 	return text;

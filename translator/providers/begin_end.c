@@ -45,12 +45,12 @@ static void emit_table(const char *family, DerivedProbe **dps, int n, StrBuf *ou
 	sb_puts(out, "};\n");
 	sb_printf(out, "static int stp_%s_register(void)\n{\n", family);
 	if (!strcmp(family, "begin"))
-		sb_printf(out, "\treturn stp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n}\n", family, family);
+		sb_printf(out, "\treturn stp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes), true);\n}\n", family, family);
 	else
 		sb_puts(out, "\treturn 0;\n}\n");
 	sb_printf(out, "static void stp_%s_unregister(void)\n{\n", family);
 	if (!strcmp(family, "end"))
-		sb_printf(out, "\tstp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n", family, family);
+		sb_printf(out, "\tstp_run_once(stp_%s_probes, ARRAY_SIZE(stp_%s_probes), false);\n", family, family);
 	if (!strcmp(family, "error"))
 		sb_printf(out, "\tstp_run_on_error(stp_%s_probes, ARRAY_SIZE(stp_%s_probes));\n", family, family);
 	sb_puts(out, "}\n\n");
