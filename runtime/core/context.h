@@ -28,7 +28,8 @@ struct stp_context {
 	long actioncount;
 	long maxaction;                     /* MAXACTION, or MAXACTION_INTERRUPTIBLE in begin/end */
 	cycles_t overload_window;           /* start of the current overload interval */
-	cycles_t overload_used;             /* cycles spent in handlers since then */
+	cycles_t overload_used;             /* cycles spent in handlers since then (estimated) */
+	unsigned int overload_tick;         /* hits since the last timed one */
 	int nesting;                        /* frames pushed by function calls */
 	const char *last_error;             /* set = the hit is ending in error */
 	const char *last_stmt;              /* "identifier 'x' at file:l:c" */

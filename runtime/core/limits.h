@@ -32,9 +32,13 @@
 #endif
 /* The overload guard: a CPU whose probe handlers (begin/end aside) used more
  * than STP_OVERLOAD_THRESHOLD of any STP_OVERLOAD_INTERVAL cycles ends the
- * run.  -DSTP_NO_OVERLOAD turns it off. */
+ * run (estimated from one hit in STP_OVERLOAD_SAMPLE).  -DSTP_NO_OVERLOAD
+ * turns it off. */
 #ifndef STP_OVERLOAD_INTERVAL
 #define STP_OVERLOAD_INTERVAL 1000000000LL
+#endif
+#ifndef STP_OVERLOAD_SAMPLE
+#define STP_OVERLOAD_SAMPLE 8   /* one hit in 8 is timed, for all 8 */
 #endif
 #ifndef STP_OVERLOAD_THRESHOLD
 #define STP_OVERLOAD_THRESHOLD 500000000LL

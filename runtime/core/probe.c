@@ -55,7 +55,7 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 	/* the fast path only adds; the interval is looked at when the sum
 	 * passes the threshold: over it within one interval is an overload,
 	 * otherwise a new interval starts (so a burst is caught within two) */
-	c->overload_used += now - start;
+	c->overload_used += (now - start) * STP_OVERLOAD_SAMPLE;
 	if (unlikely(c->overload_used > STP_OVERLOAD_THRESHOLD)) {
 		if (now - c->overload_window <= STP_OVERLOAD_INTERVAL)
 			stp_report_overload();
@@ -94,9 +94,13 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 #ifndef STP_NO_OVERLOAD
-	if (!once) {
+	/* one hit in STP_OVERLOAD_SAMPLE is timed and charged for all of them:
+	 * reading the cycle counter twice on every hit would cost more than
+	 * the rest of the wrapper */
+	if (!once && unlikely(++c->overload_tick >= STP_OVERLOAD_SAMPLE)) {
 		cycles_t start = get_cycles();
 
+		c->overload_tick = 0;
 		d->handler(c);
 		stp_overload_charge(c, start);
 	} else
