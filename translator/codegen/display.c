@@ -77,6 +77,23 @@ static int reads_in_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
+/* "[k1,\"k2\"]" of the entry `it` of the map expression `map`. */
+static void display_keys(Symbol *g, const char *map, const char *ind, StrBuf *out)
+{
+	sb_printf(out, "%sstp_out_str(&c->out, \"%s[\");\n", ind, g->name);
+	for (int k = 0; k < g->nkeys; k++) {
+		if (k)
+			sb_printf(out, "%sstp_out_bytes(&c->out, \",\", 1);\n", ind);
+		if (g->keytypes[k] == TY_STRING)
+			sb_printf(out, "%sstp_out_bytes(&c->out, \"\\\"\", 1);\n"
+				       "%sstp_out_str(&c->out, stp_map_key_str(%s, it, %d));\n"
+				       "%sstp_out_bytes(&c->out, \"\\\"\", 1);\n", ind, ind, map, k, ind);
+		else
+			sb_printf(out, "%sstp_out_long(&c->out, &stp_fmt_d, stp_map_key_long(%s, it, %d));\n", ind, map, k);
+	}
+	sb_printf(out, "%sstp_out_bytes(&c->out, \"]\", 1);\n", ind);
+}
+
 /* " @count=3 @min=1 @max=5 @sum=9 @avg=3\n" of the accumulator sd. */
 static void display_stat_fields(StrBuf *out, const char *indent)
 {
@@ -105,19 +122,7 @@ static void display_stats(Symbol *g, StrBuf *out)
 	sb_printf(out, "\t\tfor (it = stp_map_first(g_%s->agg); it; it = stp_map_next(g_%s->agg, it)) {\n", g->name,
 		  g->name);
 	sb_printf(out, "\t\t\tsd = stp_pmap_agg_value(g_%s, it);\n\t\t\tif (!sd->count)\n\t\t\t\tcontinue;\n", g->name);
-	sb_printf(out, "\t\t\tstp_out_str(&c->out, \"%s[\");\n", g->name);
-	for (int k = 0; k < g->nkeys; k++) {
-		if (k)
-			sb_puts(out, "\t\t\tstp_out_bytes(&c->out, \",\", 1);\n");
-		if (g->keytypes[k] == TY_STRING)
-			sb_printf(out, "\t\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
-				       "\t\t\tstp_out_str(&c->out, stp_map_key_str(g_%s->agg, it, %d));\n"
-				       "\t\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n", g->name, k);
-		else
-			sb_printf(out, "\t\t\tstp_out_long(&c->out, &stp_fmt_d, stp_map_key_long(g_%s->agg, it, %d));\n",
-				  g->name, k);
-	}
-	sb_puts(out, "\t\t\tstp_out_str(&c->out, \"]\");\n");
+	display_keys(g, xasprintf("g_%s->agg", g->name), "\t\t\t", out);
 	display_stat_fields(out, "\t\t\t");
 	sb_puts(out, "\t\t}\n\t}\n");
 }
@@ -142,19 +147,8 @@ static void display_one(Symbol *g, StrBuf *out)
 	/* arrays: by value, largest first */
 	sb_printf(out, "\tstp_map_sort(g_%s, -1, -1);\n", g->name);
 	sb_printf(out, "\tfor (it = stp_map_first(g_%s); it; it = stp_map_next(g_%s, it)) {\n", g->name, g->name);
-	sb_printf(out, "\t\tstp_out_str(&c->out, \"%s[\");\n", g->name);
-	for (int k = 0; k < g->nkeys; k++) {
-		if (k)
-			sb_puts(out, "\t\tstp_out_bytes(&c->out, \",\", 1);\n");
-		if (g->keytypes[k] == TY_STRING)
-			sb_printf(out, "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
-				       "\t\tstp_out_str(&c->out, stp_map_key_str(g_%s, it, %d));\n"
-				       "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n", g->name, k);
-		else
-			sb_printf(out, "\t\tstp_out_long(&c->out, &stp_fmt_d, stp_map_key_long(g_%s, it, %d));\n", g->name,
-				  k);
-	}
-	sb_puts(out, "\t\tstp_out_str(&c->out, \"]=\");\n");
+	display_keys(g, xasprintf("g_%s", g->name), "\t\t", out);
+	sb_puts(out, "\t\tstp_out_bytes(&c->out, \"=\", 1);\n");
 	if (g->type == TY_STRING)
 		sb_printf(out, "\t\tstp_out_bytes(&c->out, \"\\\"\", 1);\n"
 			       "\t\tstp_out_str(&c->out, stp_map_value(g_%s, it));\n"

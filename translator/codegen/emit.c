@@ -203,3 +203,28 @@ int has_wildcard_key(const PtrVec *keys)
 			return 1;
 	return 0;
 }
+
+/* Inside a foreach over the map expression `map`: skips the entries whose
+ * keys differ from the evaluated slice keys fixed[i] (NULL for a '*'). */
+void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed)
+{
+	for (int i = 0; i < nfixed; i++) {
+		if (!fixed[i])
+			continue;
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "if (strcmp(stp_map_key_str(%s, %s, %d), %s))", map, it, i, fixed[i]);
+		else
+			line(g, "if (stp_map_key_long(%s, %s, %d) != %s)", map, it, i, fixed[i]);
+		line(g, "\tcontinue;");
+	}
+}
+
+/* foreach ... limit N: stops after N entries (count starts at 0). */
+void limit_check(Gen *g, const char *count, const char *limit)
+{
+	if (!limit)
+		return;
+	line(g, "if (%s >= %s)", count, limit);
+	line(g, "\tbreak;");
+	line(g, "%s++;", count);
+}

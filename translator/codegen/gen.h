@@ -48,6 +48,8 @@ char *c_string_literal(const char *s);
 char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);
 char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);
 int has_wildcard_key(const PtrVec *keys);
+void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);
+void limit_check(Gen *g, const char *count, const char *limit);
 
 /* expr.c */
 char *gen_expr(Gen *g, Expr *e);

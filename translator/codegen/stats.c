@@ -450,14 +450,6 @@ static void charge_iteration(Gen *g, Stmt *st)
 	line(g, "}");
 }
 
-static void limit_check(Gen *g, const char *count, const char *limit)
-{
-	if (!limit)
-		return;
-	line(g, "if (%s >= %s)", count, limit);
-	line(g, "\tbreak;");
-	line(g, "%s++;", count);
-}
 
 /* foreach ([v =] b in @hist_log(x)): every bucket number, 0 up (SystemTap
  * ignores sort markers here); v is the bucket's count. */
@@ -520,15 +512,7 @@ static void foreach_array(Gen *g, Stmt *st, const char *limit, const char *count
 	     arr->name, it);
 	g->indent++;
 	charge_iteration(g, st);
-	for (int i = 0; i < st->slice.len; i++) {
-		if (!fixed[i])
-			continue;
-		if (arr->keytypes[i] == TY_STRING)
-			line(g, "if (strcmp(stp_map_key_str(g_%s->agg, %s, %d), %s))", arr->name, it, i, fixed[i]);
-		else
-			line(g, "if (stp_map_key_long(g_%s->agg, %s, %d) != %s)", arr->name, it, i, fixed[i]);
-		line(g, "\tcontinue;");
-	}
+	slice_filter(g, arr, xasprintf("g_%s->agg", arr->name), it, fixed, st->slice.len);
 	limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {
 		Expr *k = st->keys.items[i];

@@ -129,18 +129,8 @@ static void gen_foreach(Gen *g, Stmt *st)
 	     it);
 	g->indent++;
 	charge_iteration(g, st);
-	for (int i = 0; i < st->slice.len; i++) {
-		if (!fixed[i])
-			continue;
-		if (arr->keytypes[i] == TY_STRING)
-			line(g, "if (strcmp(stp_map_key_str(g_%s, %s, %d), %s)) continue;", arr->name, it, i, fixed[i]);
-		else
-			line(g, "if (stp_map_key_long(g_%s, %s, %d) != %s) continue;", arr->name, it, i, fixed[i]);
-	}
-	if (limit) {
-		line(g, "if (%s >= %s) break;", count, limit);
-		line(g, "%s++;", count);
-	}
+	slice_filter(g, arr, xasprintf("g_%s", arr->name), it, fixed, st->slice.len);
+	limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {
 		Expr *k = st->keys.items[i];
 		char *ref = var_ref(k->sym);
