@@ -79,11 +79,12 @@ bench: all
 	@bench/run
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
 	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.3stap $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 
 clean:

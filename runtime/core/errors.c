@@ -104,6 +104,7 @@ static void stp_probe_skipped(atomic_t *reason)
 	atomic_inc(reason);
 	if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
 		stp_report_line("ERROR: Skipped too many probes, check MAXSKIPPED\n");
+		atomic_inc(&stp_error_count);   /* the run failed: exit status 1 */
 		stp_abort_run();
 	}
 }

@@ -7,7 +7,8 @@ run() {
     local bin=$PWD/root/usr/bin
     [[ -x $bin/stap && -x $bin/staprun && -x $PWD/root/usr/libexec/systemtap/stapio ]]
     [[ -f $PWD/root/usr/share/systemtap/runtime/runtime.h && -d $PWD/root/usr/share/systemtap/tapset ]]
-    [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 ]]
+    [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 &&
+       -f $PWD/root/usr/share/man/man3/stapfuncs.3stap ]]
     # the installed translator compiles a module with the installed runtime
     (cd "$PWD" && "$bin/stap" -k -p4 -m t_inst -r "$KVER" -e 'probe begin { exit() }') >p4.out 2>p4.err ||
         { cat p4.err; return 1; }
