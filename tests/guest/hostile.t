@@ -31,10 +31,11 @@ probe kprobe.function("ksys_read") {
 }
 probe timer.ms(500) { println("longest ", longest); exit() }'
 
-# runaway loops and recursion in a hot probe: each hit ends at its limit; errors counted, run stops
+# runaway loops and recursion in a hot probe, in turn: each hit ends at its limit; errors counted, run stops
 runaway='
 function down(n) { return down(n + 1) + 1 }
-probe kprobe.function("ksys_read") { if (tid() % 2) while (1) {} else down(0) }'
+global hits
+probe kprobe.function("ksys_read") { if (hits++ % 2) while (1) {} else down(0) }'
 
 build() {
     $STAP -p4 -m t_hot -e "$hot" >/dev/null
@@ -86,7 +87,7 @@ check() {
     [[ $(cat t_strings.out) == "longest 511" ]] || { echo "t_strings printed:"; cat t_strings.out; return 1; }
 
     [[ $(cat t_runaway.rc) == 1 ]] || { echo "t_runaway: exit $(cat t_runaway.rc)"; cat t_runaway.err; return 1; }
-    grep -q "^ERROR: MAXACTION exceeded near keyword at <input>:3:" t_runaway.err ||
+    grep -q "^ERROR: MAXACTION exceeded near keyword at <input>:4:" t_runaway.err ||
         { echo "t_runaway: no MAXACTION error"; cat t_runaway.err; return 1; }
     grep -q "^ERROR: MAXNESTING exceeded near identifier 'down' at <input>:2:" t_runaway.err ||
         { echo "t_runaway: no MAXNESTING error"; cat t_runaway.err; return 1; }

@@ -36,12 +36,6 @@ static int reads_in_expr(Expr *e, void *ctx)
 	Reads *r = ctx;
 
 	switch (e->kind) {
-	case EX_ASSIGN:
-	case EX_INCDEC:
-		visit_target(r, e->left);
-		if (e->right)
-			ast_walk_expr(e->right, &r->v);
-		return AST_WALK_SKIP;   /* children done here */
 	case EX_IDENT:
 	case EX_INDEX:
 		mark(r, e->sym);
@@ -73,6 +67,33 @@ static int reads_in_stmt(Stmt *st, void *ctx)
 	if (st->kind == ST_DELETE) {
 		visit_target(r, st->expr);
 		return AST_WALK_SKIP;
+	}
+	/* x = v, a[k]++, s <<< v as statements write without reading; where
+	 * their value is used (y = x++), the walk below counts x as read */
+	if (st->kind == ST_EXPR || st->kind == ST_FOR) {
+		Expr *parts[] = { st->kind == ST_EXPR ? st->expr : st->init, st->kind == ST_FOR ? st->step : NULL };
+		int handled = 0;
+		for (int i = 0; i < 2; i++) {
+			Expr *e = parts[i];
+			if (e && (e->kind == EX_ASSIGN || e->kind == EX_INCDEC)) {
+				visit_target(r, e->left);
+				if (e->right)
+					ast_walk_expr(e->right, &r->v);
+				handled |= 1 << i;
+			}
+		}
+		if (st->kind == ST_EXPR && handled)
+			return AST_WALK_SKIP;
+		if (st->kind == ST_FOR && handled) {
+			/* the rest of the loop, without the parts done above */
+			if (!(handled & 1))
+				ast_walk_expr(st->init, &r->v);
+			if (!(handled & 2))
+				ast_walk_expr(st->step, &r->v);
+			ast_walk_expr(st->expr, &r->v);
+			ast_walk_stmt(st->then, &r->v);
+			return AST_WALK_SKIP;
+		}
 	}
 	return 0;
 }
