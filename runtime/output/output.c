@@ -123,9 +123,7 @@ static __maybe_unused void stp_out_fmt_long(struct stp_out *o, const struct stp_
 	case 'u':
 		break;
 	case 'o':
-		base = 8;
-		if ((f->flags & STP_FMT_ALT) && u)
-			prefix = "0";
+		base = 8;   /* '#': the first digit is a 0, added below when needed */
 		break;
 	case 'x': case 'X':
 		base = 16;
@@ -144,6 +142,8 @@ static __maybe_unused void stp_out_fmt_long(struct stp_out *o, const struct stp_
 		zeros = f->prec - ndigits;
 	if (f->prec == 0 && u == 0 && f->conv != 'p')
 		ndigits = 0;                /* printf: %.0d of 0 prints nothing */
+	if (f->conv == 'o' && (f->flags & STP_FMT_ALT) && !zeros && (u || !ndigits))
+		prefix = "0";               /* %#o: a leading 0 unless one is there */
 	len = strlen(prefix) + zeros + ndigits;
 	pad = f->width > len ? f->width - len : 0;
 	if ((f->flags & STP_FMT_ZERO) && !(f->flags & STP_FMT_LEFT) && f->prec < 0) {
