@@ -22,6 +22,13 @@ enum state { STARTING, RUNNING, STOPPING, DONE };
 
 struct stapio {
 	const char *name, *outfile;
+	const char *size_arg;   /* -S SIZE_MB[,N] (output files, see outfile.c) */
+	int bulk;               /* -b: one output file per CPU, not merged */
+	const char *command;    /* -c CMD: run after the probes are armed */
+	long target_pid;        /* -x PID (or the -c command's pid): target() */
+	int attach;             /* -A: attach to a running (detached) session */
+	int detach;             /* -L: start the session, then detach and exit */
+	int flight;             /* -F (with -L): flight recorder, rings keep the latest output */
 	char dir[512];
 	struct control ctl;
 	struct relay relay;
@@ -63,9 +70,14 @@ void warnx_(const char *fmt, ...)
 
 static void usage(void)
 {
-	fputs("usage: stapio -N NAME [-o FILE] [-v]\n"
+	fputs("usage: stapio -N NAME [-v] [-o FILE] [-b] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-A | -L [-F]]\n"
 	      "internal helper of staprun: runs the loaded module NAME through\n"
-	      "/proc/" STP_PROC_ROOT "/NAME and copies its output to stdout or FILE\n", stderr);
+	      "/proc/" STP_PROC_ROOT "/NAME and copies its output to stdout or FILE\n"
+	      "  -o FILE  output file (strftime patterns expanded)    -b  one file per CPU (bulk)\n"
+	      "  -S SIZE_MB[,N]  switch to FILE.1, FILE.2... at SIZE_MB, keep at most N files\n"
+	      "  -c CMD   run CMD once the probes are armed; the run ends when it exits\n"
+	      "  -x PID   target() is PID       -A  attach to a detached session\n"
+	      "  -L       start, then detach    -F  with -L: flight recorder mode\n", stderr);
 	exit(1);
 }
 
@@ -73,15 +85,33 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "N:o:v")) != -1) {
+	char *end;
+
+	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALF")) != -1) {
 		switch (c) {
 		case 'N': io->name = optarg; break;
 		case 'o': io->outfile = optarg; break;
 		case 'v': verbose++; break;
+		case 'b': io->bulk = 1; break;
+		case 'S': io->size_arg = optarg; break;
+		case 'c': io->command = optarg; break;
+		case 'x':
+			errno = 0;
+			io->target_pid = strtol(optarg, &end, 10);
+			if (errno || *end || io->target_pid <= 0 || io->target_pid > 0x3fffffff) {
+				warnx_("-x needs a process id, got \"%s\"", optarg);
+				exit(1);
+			}
+			break;
+		case 'A': io->attach = 1; break;
+		case 'L': io->detach = 1; break;
+		case 'F': io->flight = 1; break;
 		default: usage();
 		}
 	}
-	if (!io->name || optind != argc || strchr(io->name, '/'))
+	if (!io->name || optind != argc || strchr(io->name, '/') ||
+	    (io->command && io->target_pid) || (io->attach && io->detach) ||
+	    (io->flight && !io->detach))
 		usage();
 }
 
