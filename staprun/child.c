@@ -85,7 +85,7 @@ static void signals_restore(const struct saved_signals *old)
 static void exec_stapio(const char *path, const struct stapio_args *a,
 			const struct saved_signals *old)
 {
-	const char *argv[8];
+	const char *argv[24];
 	int n = 0;
 
 	signal(SIGINT, SIG_DFL);
@@ -100,7 +100,25 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 		argv[n++] = "-o";
 		argv[n++] = a->outfile;
 	}
-	if (a->verbose)
+	if (a->size_arg) {
+		argv[n++] = "-S";
+		argv[n++] = a->size_arg;
+	}
+	if (a->command) {
+		argv[n++] = "-c";
+		argv[n++] = a->command;
+	}
+	if (a->target_pid) {
+		argv[n++] = "-x";
+		argv[n++] = a->target_pid;
+	}
+	if (a->attach)
+		argv[n++] = "-A";
+	if (a->detach)
+		argv[n++] = "-L";
+	if (a->flight)
+		argv[n++] = "-F";
+	for (int i = 0; i < a->verbose && i < 3; i++)
 		argv[n++] = "-v";
 	argv[n] = NULL;
 	execv(path, (char *const *)argv);

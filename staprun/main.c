@@ -36,17 +36,39 @@ void err(const char *fmt, ...)
 }
 
 struct options {
-	const char *outfile;
-	const char *module;     /* path to MODULE.ko */
+	const char *outfile;    /* -o FILE */
+	const char *size_arg;   /* -S SIZE_MB[,N] */
+	const char *command;    /* -c CMD */
+	const char *target_pid; /* -x PID */
+	const char *bufsize;    /* -b MB */
+	int attach;             /* -A: MODULE is the name of a loaded, detached module */
+	int detach;             /* -L */
+	int flight;             /* -F */
+	int delete;             /* -d: MODULE is the name of a loaded module to remove */
+	const char *module;     /* path to MODULE.ko (a module name with -A and -d) */
 	char **params;          /* name=value ... */
 	int nparams;
 };
 
 static void usage(void)
 {
-	fputs("usage: staprun [-v] [-o FILE] MODULE.ko [name=value ...]\n"
+	fputs("usage: staprun [-v] [-o FILE] [-b MB] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-L | -F]\n"
+	      "               MODULE.ko [name=value ...]\n"
+	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] -A NAME\n"
+	      "       staprun [-v] -d NAME\n"
 	      "  -v       say what is done (stapio too)\n"
-	      "  -o FILE  write the script's output to FILE instead of stdout\n", stderr);
+	      "  -o FILE  write the script's output to FILE (strftime patterns allowed);\n"
+	      "           bulk-mode modules write FILE_cpuN (stpd_cpuN without -o)\n"
+	      "  -b MB    per-CPU trace buffer size in MB (1-1024)\n"
+	      "  -S SIZE_MB[,N]  switch to FILE.1, FILE.2... before a file exceeds SIZE_MB,\n"
+	      "           keep at most N files (needs -o)\n"
+	      "  -c CMD   run CMD once the probes are armed; target() is its pid; the run\n"
+	      "           ends when CMD exits\n"
+	      "  -x PID   target() is PID\n"
+	      "  -L       load the module, start it, and leave it running detached\n"
+	      "  -F       like -L, in flight recorder mode: the buffers keep the latest output\n"
+	      "  -A NAME  attach to the detached module NAME and go on with its run\n"
+	      "  -d NAME  remove the module NAME\n", stderr);
 	exit(1);
 }
 
@@ -55,15 +77,35 @@ static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c, i;
 
-	while ((c = getopt(argc, argv, "+vo:h")) != -1) {
+	while ((c = getopt(argc, argv, "+vo:b:S:c:x:LFAdh")) != -1) {
 		switch (c) {
 		case 'v': verbose++; break;
 		case 'o': o->outfile = optarg; break;
+		case 'b': o->bufsize = optarg; break;
+		case 'S': o->size_arg = optarg; break;
+		case 'c': o->command = optarg; break;
+		case 'x': o->target_pid = optarg; break;
+		case 'L': o->detach = 1; break;
+		case 'F': o->detach = o->flight = 1; break;
+		case 'A': o->attach = 1; break;
+		case 'd': o->delete = 1; break;
 		default: usage();
 		}
 	}
 	if (optind >= argc)
 		usage();
+	if ((o->command && o->target_pid) || o->attach + o->detach + o->delete > 1 ||
+	    ((o->attach || o->delete) && (optind + 1 != argc || o->bufsize || o->command || o->target_pid)) ||
+	    (o->delete && (o->outfile || o->size_arg)) || (o->detach && o->command))
+		usage();
+	if (o->bufsize) {
+		char *end;
+		long mb = strtol(o->bufsize, &end, 10);
+		if (*end || mb < 1 || mb > 1024) {
+			err("-b needs a buffer size in MB from 1 to 1024, got \"%s\"", o->bufsize);
+			exit(1);
+		}
+	}
 	o->module = argv[optind];
 	o->params = argv + optind + 1;
 	o->nparams = argc - optind - 1;
@@ -73,6 +115,47 @@ static void parse_args(struct options *o, int argc, char **argv)
 			exit(1);
 		}
 	}
+}
+
+static void fill_stapio_args(struct stapio_args *a, const struct options *o,
+			     const char *stapio, const char *name)
+{
+	memset(a, 0, sizeof(*a));
+	a->path = stapio;
+	a->name = name;
+	a->outfile = o->outfile;
+	a->size_arg = o->size_arg;
+	a->command = o->command;
+	a->target_pid = o->target_pid;
+	a->attach = o->attach;
+	a->detach = o->detach;
+	a->flight = o->flight;
+	a->verbose = verbose;
+}
+
+/* The module parameters: the user's, then _stp_bufsize for -b. */
+static char *build_params(const struct options *o)
+{
+	char **all = calloc((size_t)o->nparams + 1, sizeof(*all));
+	char *bufsize = NULL, *params;
+	int n = o->nparams;
+
+	if (!all)
+		return NULL;
+	memcpy(all, o->params, (size_t)o->nparams * sizeof(*all));
+	if (o->bufsize) {
+		bufsize = malloc(strlen(o->bufsize) + sizeof("_stp_bufsize="));
+		if (!bufsize) {
+			free(all);
+			return NULL;
+		}
+		sprintf(bufsize, "_stp_bufsize=%s", o->bufsize);
+		all[n++] = bufsize;
+	}
+	params = module_params_join(all, n);
+	free(bufsize);
+	free(all);
+	return params;
 }
 
 int main(int argc, char **argv)
@@ -89,10 +172,19 @@ int main(int argc, char **argv)
 		err("bad module file name \"%s\" (want NAME.ko, NAME shorter than 56)", o.module);
 		return 1;
 	}
+	if (o.delete)
+		return module_remove(name) < 0 ? 1 : 0;
 	/* before loading anything: a module without its reader would be stranded */
 	if (find_stapio(stapio, sizeof(stapio)) < 0)
 		return 1;
-	params = module_params_join(o.params, o.nparams);
+	fill_stapio_args(&a, &o, stapio, name);
+	if (o.attach) {
+		status = run_stapio(&a);
+		if (module_remove(name) < 0 && status == 0)
+			status = 1;
+		return status;
+	}
+	params = build_params(&o);
 	if (!params) {
 		err("out of memory");
 		return 1;
@@ -102,11 +194,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(params);
-	a.path = stapio;
-	a.name = name;
-	a.outfile = o.outfile;
-	a.verbose = verbose;
 	status = run_stapio(&a);
+	if (o.detach && status == 0) {
+		fprintf(stderr, "Disconnected from module %s, which keeps running%s.\n"
+			"Reattach with: staprun -A %s    Remove with: staprun -d %s\n",
+			name, o.flight ? " in flight recorder mode" : "", name, name);
+		return 0;
+	}
 	if (module_remove(name) < 0 && status == 0)
 		status = 1;
 	return status;

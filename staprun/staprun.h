@@ -19,7 +19,13 @@ int module_remove(const char *name);
 struct stapio_args {
 	const char *path;       /* from find_stapio() */
 	const char *name;
-	const char *outfile;
+	const char *outfile;    /* -o FILE */
+	const char *size_arg;   /* -S SIZE_MB[,N] */
+	const char *command;    /* -c CMD */
+	const char *target_pid; /* -x PID */
+	int attach;             /* -A */
+	int detach;             /* -L */
+	int flight;             /* -F */
 	int verbose;
 };
 int find_stapio(char *path, size_t size);      /* 0, or -1 after a message */

@@ -102,7 +102,7 @@ static char *find_staprun(Session *s)
 int run_module(Session *s)
 {
 	char *staprun = find_staprun(s);
-	char **argv = xcalloc((size_t)s->global_sets.len + 8, sizeof *argv);
+	char **argv = xcalloc((size_t)s->global_sets.len + 16, sizeof *argv);
 	int n = 0, rc;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 
@@ -113,6 +113,20 @@ int run_module(Session *s)
 		argv[n++] = "-o";
 		argv[n++] = (char *)s->output_file;
 	}
+	if (s->size_arg) {
+		argv[n++] = "-S";
+		argv[n++] = (char *)s->size_arg;
+	}
+	if (s->command) {
+		argv[n++] = "-c";
+		argv[n++] = (char *)s->command;
+	}
+	if (s->target_pid) {
+		argv[n++] = "-x";
+		argv[n++] = (char *)s->target_pid;
+	}
+	if (s->flight)
+		argv[n++] = "-F";
 	argv[n++] = s->ko_file;
 	for (int i = 0; i < s->global_sets.len; i++)
 		argv[n++] = s->global_sets.items[i];

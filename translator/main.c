@@ -35,7 +35,13 @@ static void usage(FILE *out)
 		"              4 compile (prints the .ko path), 5 run (default)\n"
 		"  -m NAME     name the module NAME (NAME.ko is kept in the current directory with -p4)\n"
 		"  -r KVER     target kernel release, or -r /path/to/build for a build tree\n"
-		"  -o FILE     send the run's output to FILE\n"
+		"  -o FILE     send the run's output to FILE (strftime patterns allowed)\n"
+		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
+		"  -s MB       per-CPU trace buffer size in MB (1-1024, default 1)\n"
+		"  -S SIZE_MB[,N]  switch output files at SIZE_MB, keep at most N of them\n"
+		"  -c CMD      run CMD once the probes are armed; target() is its pid; stop when it exits\n"
+		"  -x PID      target() is PID\n"
+		"  -F          flight recorder: load, start and detach (staprun -A NAME reattaches)\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
 		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
@@ -230,9 +236,9 @@ int main(int argc, char **argv)
 	int c;
 
 	static const struct option long_options[] = {
-		{ "dump-probe-types", no_argument, NULL, 'T' },
-		{ "dump-probe-aliases", no_argument, NULL, 'A' },
-		{ "dump-functions", no_argument, NULL, 'F' },
+		{ "dump-probe-types", no_argument, NULL, 'T' + 256 },
+		{ "dump-probe-aliases", no_argument, NULL, 'A' + 256 },
+		{ "dump-functions", no_argument, NULL, 'F' + 256 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "version", no_argument, NULL, 'V' },
@@ -240,11 +246,26 @@ int main(int argc, char **argv)
 	};
 
 	session.last_pass = 5;
-	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:F", long_options, NULL)) != -1) {
 		switch (c) {
-		case 'T': session.dump = "probe-types"; break;
-		case 'A': session.dump = "probe-aliases"; break;
-		case 'F': session.dump = "functions"; break;
+		case 'T' + 256: session.dump = "probe-types"; break;
+		case 'A' + 256: session.dump = "probe-aliases"; break;
+		case 'F' + 256: session.dump = "functions"; break;
+		case 'b': vec_push(&session.defines, "STP_BULKMODE=1"); break;
+		case 's': {
+			char *end;
+			long mb = strtol(optarg, &end, 10);
+			if (*end || mb < 1 || mb > 1024) {
+				diag_plain("error", "-s needs a buffer size in MB from 1 to 1024, got '%s'", optarg);
+				return 1;
+			}
+			vec_push(&session.defines, xasprintf("STP_BUFSIZE_MB=%ld", mb));
+			break;
+		}
+		case 'S': session.size_arg = optarg; break;
+		case 'c': session.command = optarg; break;
+		case 'x': session.target_pid = optarg; break;
+		case 'F': session.flight = 1; break;
 		case 'u': session.unoptimized = 1; break;
 		case 'l':
 		case 'L':

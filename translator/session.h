@@ -23,6 +23,10 @@ typedef struct Session {
 	const char *dump;            /* --dump-probe-types / -aliases / -functions */
 	char *module_name;           /* -m NAME or generated */
 	const char *output_file;     /* -o FILE, passed to staprun */
+	const char *size_arg;        /* -S SIZE_MB[,N], passed to staprun */
+	const char *command;         /* -c CMD, passed to staprun */
+	const char *target_pid;      /* -x PID, passed to staprun */
+	int flight;                  /* -F: staprun -F (flight recorder, detached) */
 	PtrVec defines;              /* char*: -D NAME=VALUE */
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */

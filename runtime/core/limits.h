@@ -46,8 +46,11 @@
 #ifndef STP_BUFSIZE
 #define STP_BUFSIZE 8192        /* per-CPU print buffer, the largest record */
 #endif
-#ifndef STP_TRANSPORT_BYTES
-#define STP_TRANSPORT_BYTES (1024 * 1024)  /* per-CPU trace ring */
+#ifndef STP_BUFSIZE_MB
+#define STP_BUFSIZE_MB 1        /* per-CPU trace ring in MB (stap -s, staprun -b) */
+#endif
+#if STP_BUFSIZE_MB < 1 || STP_BUFSIZE_MB > 1024
+#error "STP_BUFSIZE_MB (stap -s) must be between 1 and 1024"
 #endif
 
 /* Frames a context needs: without recursion the translator knows the

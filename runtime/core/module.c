@@ -3,6 +3,22 @@
  * by generated code, after its tables: stp_providers[], stp_globals_init(). */
 
 
+/* What staprun and stapio learn about the module before running it:
+ * stap_transport marks a module built by stap and the control protocol it
+ * speaks (docs/transport.md); _stp_bufsize (MB per CPU) is set by staprun -b;
+ * _stp_bulkmode (stap -b) tells stapio to write one file per CPU. */
+MODULE_INFO(stap_transport, STP_TRANSPORT_VERSION);
+#ifdef STP_BULKMODE
+MODULE_INFO(stap_bulkmode, "1");
+static bool stp_bulkmode = true;
+#else
+static bool stp_bulkmode;
+#endif
+module_param_named(_stp_bulkmode, stp_bulkmode, bool, 0444);
+static unsigned int stp_bufsize_mb = STP_BUFSIZE_MB;
+module_param_named(_stp_bufsize, stp_bufsize_mb, uint, 0444);
+MODULE_PARM_DESC(_stp_bufsize, "per-CPU trace buffer in MB (1-1024)");
+
 static DEFINE_MUTEX(stp_session_mutex);
 static int stp_started;     /* providers armed, in order, so far */
 
@@ -59,11 +75,16 @@ static int __init stp_module_init(void)
 {
 	int rc;
 
+	if (stp_bufsize_mb < 1 || stp_bufsize_mb > 1024) {
+		pr_err("%s: _stp_bufsize=%u: the buffer size must be 1 to 1024 MB\n",
+		       STP_MODULE_NAME, stp_bufsize_mb);
+		return -EINVAL;
+	}
 	rc = stp_contexts_alloc(STP_FRAME_SIZE);
 	if (!rc)
 		rc = stp_globals_init();
 	if (!rc)
-		rc = stp_transport_init(STP_MODULE_NAME, STP_TRANSPORT_BYTES);
+		rc = stp_transport_init(STP_MODULE_NAME, (unsigned long)stp_bufsize_mb << 20);
 	if (rc) {
 		pr_err("%s: cannot load: error %d\n", STP_MODULE_NAME, rc);
 		stp_globals_free();

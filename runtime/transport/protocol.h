@@ -12,6 +12,10 @@ typedef uint32_t __u32;
 typedef uint64_t __u64;
 #endif
 
+/* Version of this protocol, in every module's modinfo as stap_transport=N;
+ * staprun refuses modules without it (not built by stap) or with another N. */
+#define STP_TRANSPORT_VERSION "2"
+
 /* Everything lives under /proc/systemtap/<module name>/. */
 #define STP_PROC_ROOT      "systemtap"
 #define STP_CTL_FILE       ".cmd"     /* control channel, text lines both ways */
