@@ -15,7 +15,7 @@ int control_open(struct control *c, const char *dir)
 	snprintf(path, sizeof(path), "%s/%s", dir, STP_CTL_FILE);
 	c->len = 0;
 	c->eof = 0;
-	c->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	c->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
 		warnx_("cannot open %s: %s%s", path, strerror(errno),
 		       errno == EBUSY ? " (another stapio is attached)" : "");
@@ -24,7 +24,8 @@ int control_open(struct control *c, const char *dir)
 	return 0;
 }
 
-int control_send(struct control *c, const char *cmd)
+/* Returns 0, or -1 with errno set (the caller explains the failure). */
+int control_send_quiet(struct control *c, const char *cmd)
 {
 	ssize_t n;
 
@@ -32,24 +33,47 @@ int control_send(struct control *c, const char *cmd)
 	do
 		n = write(c->fd, cmd, strlen(cmd));
 	while (n < 0 && errno == EINTR);
-	if (n < 0) {
+	return n < 0 ? -1 : 0;
+}
+
+int control_send(struct control *c, const char *cmd)
+{
+	if (control_send_quiet(c, cmd) < 0) {
 		warnx_("control command \"%s\" failed: %s", cmd, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-/* Reads what is queued, without blocking.  Returns -1 on error, else 0
- * (c->eof set when the module is going away). */
-int control_fill(struct control *c)
+/* Sets or clears O_NONBLOCK on the control file when it has to change. */
+static int control_set_blocking(struct control *c, int block)
+{
+	int flags = fcntl(c->fd, F_GETFL);
+
+	if (flags < 0)
+		return -1;
+	if (!!(flags & O_NONBLOCK) == !block)
+		return 0;
+	return fcntl(c->fd, F_SETFL, block ? flags & ~O_NONBLOCK : flags | O_NONBLOCK);
+}
+
+/*
+ * Reads what is queued.  With block, the first read sleeps in the module
+ * until a line is queued, a trace file holds data, about 100 ms pass, or a
+ * signal arrives (docs/transport.md, "Waiting").  Returns -1 on error, else 0
+ * (c->eof set once the module is going away).
+ */
+int control_fill(struct control *c, int block)
 {
 	ssize_t n;
 
+	if (control_set_blocking(c, block) < 0) {
+		warnx_("control file: %s", strerror(errno));
+		return -1;
+	}
 	while (!c->eof && c->len < sizeof(c->buf)) {
 		n = read(c->fd, c->buf + c->len, sizeof(c->buf) - c->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
 		if (n < 0) {
 			warnx_("reading the control file: %s", strerror(errno));
@@ -58,6 +82,9 @@ int control_fill(struct control *c)
 		if (n == 0)
 			c->eof = 1;
 		c->len += (size_t)n;
+		if (block && control_set_blocking(c, 0) < 0)
+			return -1;
+		block = 0;
 	}
 	return 0;
 }

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,16 +32,18 @@ struct stapio {
 	struct control ctl;
 	struct relay relay;
 	struct sink out;
-	struct pollfd *fds;     /* control file, then the trace files */
+	struct target cmd;      /* -c CMD */
 	enum state state;
 	int status;             /* exit status once DONE */
 	int started;            /* got "started" */
 	int start_failed;       /* "error" before "started": exit 1 after printing them all */
 	int output_error_reported;
+	int detached;           /* -L: got "detached" */
 };
 
 int verbose;
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_child;
 
 void say(const char *fmt, ...)
 {
@@ -120,11 +121,21 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-/* SIGINT/TERM/HUP stay blocked except inside ppoll(), so none is missed. */
-static void setup_signals(sigset_t *poll_mask)
+static void on_child(int sig)
+{
+	(void)sig;
+	got_child = 1;
+}
+
+/*
+ * Handlers without SA_RESTART: a signal interrupts the read of the control
+ * file where stapio sleeps (docs/transport.md, "Waiting"), and the flags are
+ * checked before every sleep.  A signal landing between the check and the
+ * read is seen when the read returns, at most ~100 ms later.
+ */
+static void setup_signals(void)
 {
 	struct sigaction sa;
-	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -132,15 +143,9 @@ static void setup_signals(sigset_t *poll_mask)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, poll_mask);
-	sigdelset(poll_mask, SIGINT);
-	sigdelset(poll_mask, SIGTERM);
-	sigdelset(poll_mask, SIGHUP);
 }
 
 long now_ms(void)
@@ -200,10 +205,12 @@ static void finish(struct stapio *io, int status)
 
 static void on_stopped(struct stapio *io, const char *args)
 {
-	unsigned long long records = 0, bytes = 0, errors = 0;
+	unsigned long long records = 0, bytes = 0, errors = 0, overwritten = 0;
 
-	if (sscanf(args, "%llu %llu %llu", &records, &bytes, &errors) != 3)
+	if (sscanf(args, "%llu %llu %llu %llu", &records, &bytes, &errors, &overwritten) < 3)
 		warnx_("malformed \"%s\" message: \"%s\"", STP_MSG_STOPPED, args);
+	if (overwritten)
+		say("the flight recorder discarded %llu older records", overwritten);
 	say("stopped; draining the trace files");
 	/* a run with script errors ended badly even when it ended cleanly */
 	finish(io, io->output_error_reported || io->start_failed || errors ? 1 : 0);
@@ -221,15 +228,43 @@ static const char *msg_is(const char *line, const char *word)
 	return line[n] ? line + n + 1 : line + n;
 }
 
+/* The probes are armed ("started", or "attached" to a detached run). */
+static void on_started(struct stapio *io)
+{
+	io->started = 1;
+	if (io->state == STARTING)
+		io->state = RUNNING;
+	if (io->detach) {
+		if (control_send(&io->ctl, io->flight ? STP_CMD_DETACH " " STP_CMD_FLIGHT
+						      : STP_CMD_DETACH) < 0)
+			finish(io, 1);
+		return;
+	}
+	target_release(&io->cmd);
+}
+
 static void handle_message(struct stapio *io, const char *line)
 {
 	const char *args;
 
 	say("got \"%s\"", line);
 	if (msg_is(line, STP_MSG_STARTED)) {
-		io->started = 1;
-		if (io->state == STARTING)
-			io->state = RUNNING;
+		on_started(io);
+	} else if ((args = msg_is(line, STP_MSG_ATTACHED))) {
+		io->relay.floor = strtoull(args, NULL, 10);
+		on_started(io);
+	} else if (msg_is(line, STP_MSG_DETACHED)) {
+		io->detached = 1;
+		io->status = 0;
+		io->state = DONE;
+	} else if ((args = msg_is(line, STP_MSG_LOST))) {
+		unsigned long long records = 0, bytes = 0;
+		if (verbose && sscanf(args, "%llu %llu", &records, &bytes) == 2)
+			fprintf(stderr, "WARNING: %llu records (%llu bytes) lost so far\n", records, bytes);
+	} else if (msg_is(line, STP_MSG_UNLOADING)) {
+		say("module %s is being removed; it ends the run", io->name);
+		if (io->state == RUNNING)
+			io->state = STOPPING;
 	} else if (msg_is(line, STP_MSG_EXIT)) {
 		request_stop(io, "the module asked to exit");
 	} else if ((args = msg_is(line, STP_MSG_STOPPED))) {
@@ -243,11 +278,11 @@ static void handle_message(struct stapio *io, const char *line)
 	}
 }
 
-static void handle_control(struct stapio *io)
+static void handle_control(struct stapio *io, int block)
 {
 	char line[512];
 
-	if (control_fill(&io->ctl) < 0) {
+	if (control_fill(&io->ctl, block) < 0) {
 		finish(io, 1);
 		return;
 	}
@@ -261,68 +296,50 @@ static void handle_control(struct stapio *io)
 	}
 }
 
-/* Waits for control messages, and for trace data if a round is due. */
-static void wait_events(struct stapio *io, int trace_due, long wait_ms,
-			const sigset_t *poll_mask)
+static void sleep_ms(long ms)
 {
-	struct timespec ts = { wait_ms / 1000, (wait_ms % 1000) * 1000000L };
-	nfds_t n = trace_due ? 1 + io->relay.n : 1;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
-	if (ppoll(io->fds, n, &ts, poll_mask) < 0 && errno != EINTR)
-		warnx_("poll: %s", strerror(errno));
+	nanosleep(&ts, NULL);       /* a signal cuts it short */
 }
 
-static int setup_poll(struct stapio *io)
+/* Signals, and the -c command's exit, end the run. */
+static void check_events(struct stapio *io)
 {
-	size_t i;
+	int sig = got_signal;
 
-	io->fds = calloc(1 + io->relay.n, sizeof(*io->fds));
-	if (!io->fds) {
-		warnx_("out of memory");
-		return -1;
+	if (sig) {
+		got_signal = 0;
+		request_stop(io, strsignal(sig));   /* later signals: no-op */
 	}
-	io->fds[0].fd = io->ctl.fd;
-	io->fds[0].events = POLLIN;
-	for (i = 0; i < io->relay.n; i++) {
-		io->fds[1 + i].fd = io->relay.s[i].fd;
-		io->fds[1 + i].events = POLLIN;
+	if (got_child) {
+		got_child = 0;
+		if (target_exited(&io->cmd))
+			request_stop(io, "the -c command exited");
 	}
-	return 0;
 }
 
-/* How long to sleep: until the next round may run, and no later than the
- * moment records held back behind a missing seq must be let go. */
-static long wait_time(struct stapio *io, long now, long last_round, int backlog)
+/*
+ * One round per iteration: at most one per ROUND_MIN_MS, sooner after a read
+ * that filled its buffer (backlog).  Between rounds stapio sleeps in the
+ * control file's read, which returns when a message is queued, a trace file
+ * holds data, ~100 ms pass, or a signal arrives; it does not sleep there
+ * while records are held behind a seq hole (their deadline is near).
+ */
+static void run(struct stapio *io)
 {
-	long next_round = last_round + ROUND_MIN_MS;
-	long deadline = relay_deadline(&io->relay), wait_ms;
-
-	if (now < next_round)
-		wait_ms = next_round - now;
-	else
-		wait_ms = backlog ? 0 : POLL_SAFETY_MS;
-	if (deadline >= 0) {
-		if (deadline < next_round)
-			deadline = next_round;
-		if (deadline - now < wait_ms)
-			wait_ms = deadline > now ? deadline - now : 0;
-	}
-	return wait_ms;
-}
-
-static void run(struct stapio *io, const sigset_t *poll_mask)
-{
-	long last_round = 0, now;
-	int backlog = 0, trace_due;
+	long last_round = 0, wait_ms;
+	int backlog = 0;
 
 	while (io->state != DONE) {
-		if (got_signal)
-			request_stop(io, strsignal(got_signal));
-		now = now_ms();
-		trace_due = now - last_round >= ROUND_MIN_MS;
-		wait_events(io, trace_due, wait_time(io, now, last_round, backlog), poll_mask);
-		handle_control(io);
-		if (io->state == DONE || now_ms() - last_round < ROUND_MIN_MS)
+		check_events(io);
+		wait_ms = last_round + ROUND_MIN_MS - now_ms();
+		if (!backlog && wait_ms > 0)
+			sleep_ms(wait_ms);
+		check_events(io);
+		handle_control(io, !backlog && !relay_holding(&io->relay) && !got_signal &&
+				   !got_child);
+		if (io->state == DONE || io->detach)
 			continue;
 		last_round = now_ms();
 		if (relay_round(&io->relay, &backlog, emit, io) < 0) {
@@ -352,22 +369,61 @@ static int open_output(struct stapio *io)
 	return 0;
 }
 
+/* -x PID must name a process that exists. */
+static int check_target_pid(long pid)
+{
+	if (kill((pid_t)pid, 0) < 0 && errno != EPERM) {
+		warnx_("-x %ld: no such process", pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sends what the mode needs: attach (-A), or target and start. */
+static int begin_session(struct stapio *io)
+{
+	char line[64];
+
+	if (io->attach) {
+		if (control_send_quiet(&io->ctl, STP_CMD_ATTACH) < 0) {
+			warnx_("cannot attach to module %s: %s", io->name,
+			       errno == EINVAL ? "it has no detached run" : strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (io->target_pid && check_target_pid(io->target_pid) < 0)
+		return -1;
+	if (io->command) {
+		if (target_spawn(&io->cmd, io->command) < 0)
+			return -1;
+		io->target_pid = io->cmd.pid;
+	}
+	if (io->target_pid) {
+		snprintf(line, sizeof(line), "%s %ld", STP_CMD_TARGET, io->target_pid);
+		if (control_send(&io->ctl, line) < 0)
+			return -1;
+	}
+	return control_send(&io->ctl, STP_CMD_START);
+}
+
 int main(int argc, char **argv)
 {
 	struct stapio io = { .state = STARTING };
-	sigset_t poll_mask;
-
 	io.ctl.fd = -1;
+	io.cmd.go_fd = -1;
 	parse_args(&io, argc, argv);
-	setup_signals(&poll_mask);
+	setup_signals();
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
 	if (open_output(&io) < 0 || control_open(&io.ctl, io.dir) < 0 ||
-	    relay_open(&io.relay, io.dir) < 0 || setup_poll(&io) < 0)
+	    relay_open(&io.relay, io.dir) < 0)
 		return 1;
-	if (control_send(&io.ctl, STP_CMD_START) < 0)
+	if (begin_session(&io) < 0) {
+		target_finish(&io.cmd);
 		return 1;
-	run(&io, &poll_mask);
-	free(io.fds);
+	}
+	run(&io);
+	target_finish(&io.cmd);
 	relay_close(&io.relay);
 	control_close(&io.ctl);
 	if (io.outfile)

@@ -210,6 +210,8 @@ static int relay_may_emit(struct relay *r, uint64_t seq, int force, long now)
 
 	if (seq <= r->last + 1)
 		return 1;               /* next in order, or late (after a passed hole) */
+	if (r->last + 1 <= r->floor)
+		return 1;               /* the flight recorder discarded the missing ones */
 	if (!force && r->pending <= PENDING_CAP) {
 		if (!r->holding || r->gap_seq != r->last + 1) {
 			r->holding = 1;         /* a new hole: start waiting */
@@ -292,6 +294,11 @@ ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx)
 		total += n;
 	}
 	return total;
+}
+
+int relay_holding(const struct relay *r)
+{
+	return r->holding;
 }
 
 long relay_deadline(const struct relay *r)

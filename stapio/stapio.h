@@ -35,7 +35,8 @@ struct control {
 };
 int control_open(struct control *c, const char *dir);
 int control_send(struct control *c, const char *cmd);
-int control_fill(struct control *c);                            /* non-blocking read: -1 error */
+int control_send_quiet(struct control *c, const char *cmd);     /* no message; errno kept */
+int control_fill(struct control *c, int block);                 /* -1 error */
 int control_next_line(struct control *c, char *line, size_t size); /* 1 = got a line */
 void control_close(struct control *c);
 
@@ -58,13 +59,26 @@ struct relay {
 	long gap_max_ms;            /* longest wait for a hole that filled */
 	unsigned long gaps_passed;  /* holes emitted past (timeout, memory cap, drain) */
 	unsigned long late;         /* records emitted after a higher seq */
+	uint64_t floor;             /* seqs <= floor missing are gone (flight recorder) */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
 int relay_open(struct relay *r, const char *dir);
 ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx); /* bytes read, -1 */
 long relay_deadline(const struct relay *r);   /* ms when a held gap expires, -1 if none */
+int relay_holding(const struct relay *r);     /* records held behind a seq hole */
 int relay_drain(struct relay *r, emit_fn emit, void *ctx);
 void relay_close(struct relay *r);
+
+/* target.c: the -c command, held back until the probes are armed. */
+struct target {
+	pid_t pid;              /* 0: no command */
+	int go_fd;              /* write end of the release pipe, -1 once used */
+	int done;               /* reaped */
+};
+int target_spawn(struct target *t, const char *command);
+void target_release(struct target *t);
+int target_exited(struct target *t);    /* 1 once, when it has exited (reaped) */
+void target_finish(struct target *t);   /* end of run: reap or terminate it */
 
 long now_ms(void);      /* main.c: CLOCK_MONOTONIC in ms */
 

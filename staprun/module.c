@@ -111,6 +111,10 @@ int module_remove(const char *name)
 	for (tries = 0; tries < REMOVE_TRIES; tries++) {
 		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0)
 			return 0;
+		if (errno == ENOENT) {
+			say("module %s is gone already (rmmod ended the run)", name);
+			return 0;
+		}
 		if (errno != EAGAIN && errno != EBUSY)
 			break;
 		sleep_ms(100);

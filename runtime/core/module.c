@@ -22,10 +22,15 @@ MODULE_PARM_DESC(_stp_bufsize, "per-CPU trace buffer in MB (1-1024)");
 static DEFINE_MUTEX(stp_session_mutex);
 static int stp_started;     /* providers armed, in order, so far */
 
-static void stp_stop_providers(void)
+/* Stops the armed providers in reverse order; with keep_end, stops short of
+ * the end family (first in stp_providers[], so armed first). */
+static void stp_stop_providers(bool keep_end)
 {
-	while (stp_started > 0)
+	while (stp_started > 0) {
+		if (keep_end && !strcmp(stp_providers[stp_started - 1].family, "end"))
+			break;
 		stp_providers[--stp_started].stop();
+	}
 }
 
 int stp_session_start(void)
@@ -42,7 +47,7 @@ int stp_session_start(void)
 		if (rc) {
 			/* no end probes after a failed start */
 			atomic_set(&stp_aborted, 1);
-			stp_stop_providers();
+			stp_stop_providers(false);
 			atomic_set(&stp_run_state, STP_STOPPED);
 			break;
 		}
@@ -55,7 +60,20 @@ int stp_session_start(void)
 	return rc;
 }
 
-void stp_session_stop(void)
+/* No probe runs once this returns (unregistering waits for handlers in
+ * flight), so the transport can let stapio empty the rings before the end
+ * probes write theirs. */
+void stp_session_disarm(void)
+{
+	mutex_lock(&stp_session_mutex);
+	if (atomic_read(&stp_run_state) != STP_STOPPED) {
+		atomic_set(&stp_run_state, STP_STOPPING);
+		stp_stop_providers(true);
+	}
+	mutex_unlock(&stp_session_mutex);
+}
+
+void stp_session_end(void)
 {
 	mutex_lock(&stp_session_mutex);
 	if (atomic_read(&stp_run_state) == STP_STOPPED) {
@@ -63,12 +81,17 @@ void stp_session_stop(void)
 		return;
 	}
 	atomic_set(&stp_run_state, STP_STOPPING);
-	stp_stop_providers();
+	stp_stop_providers(false);
 	preempt_disable();
 	stp_report_summary();
 	preempt_enable();
 	atomic_set(&stp_run_state, STP_STOPPED);
 	mutex_unlock(&stp_session_mutex);
+}
+
+void stp_session_set_target(long pid)
+{
+	stp_target = pid;
 }
 
 static int __init stp_module_init(void)
@@ -95,8 +118,8 @@ static int __init stp_module_init(void)
 
 static void __exit stp_module_exit(void)
 {
-	stp_session_stop();
-	stp_transport_exit();
+	stp_transport_exit();	/* ends a running session first */
+	stp_session_end();	/* no-op unless the transport never ran one */
 	stp_globals_free();
 	stp_contexts_free();
 }

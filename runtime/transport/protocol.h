@@ -23,13 +23,21 @@ typedef uint64_t __u64;
 
 /* Commands stapio writes to the control file (one per write, newline optional). */
 #define STP_CMD_START      "start"    /* run begin probes, arm the other probes */
-#define STP_CMD_STOP       "stop"     /* disarm, run end probes, reply "stopped" */
+#define STP_CMD_STOP       "stop"     /* disarm, drain, run end probes, reply "stopped" */
+#define STP_CMD_TARGET     "target"   /* "target <pid>" before start: target() */
+#define STP_CMD_DETACH     "detach"   /* "detach [flight]": the run outlives the reader */
+#define STP_CMD_FLIGHT     "flight"
+#define STP_CMD_ATTACH     "attach"   /* take over a detached run */
 
 /* Messages the module queues for stapio on the control file, one line each. */
 #define STP_MSG_STARTED    "started"  /* begin probes ran, probes armed */
 #define STP_MSG_EXIT       "exit"     /* the script asked to end (exit(), error limit) */
-#define STP_MSG_STOPPED    "stopped"  /* "stopped <lost_records> <lost_bytes> <script_errors>": all output is in the trace files */
+#define STP_MSG_STOPPED    "stopped"  /* "stopped <lost_records> <lost_bytes> <script_errors> <overwritten>": all output is in the trace files */
 #define STP_MSG_ERROR      "error"    /* "error <text>": startup failed, text for stderr */
+#define STP_MSG_LOST       "lost"     /* "lost <records> <bytes>": totals so far, when they grew (<= 1/s) */
+#define STP_MSG_DETACHED   "detached" /* answer to detach: the reader may close the file */
+#define STP_MSG_ATTACHED   "attached" /* "attached <seq>": answer to attach; seqs <= it may be missing for good */
+#define STP_MSG_UNLOADING  "unloading" /* rmmod: the module ends the run ("stopped" follows) */
 
 /* A record in a per-CPU trace file: header then len payload bytes.  Records are
  * written whole by one CPU and read whole; seq is global, so merging all CPUs'

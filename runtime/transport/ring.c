@@ -23,10 +23,21 @@ struct stp_ring {
 	unsigned int cpu;
 	atomic_long_t lost_records;	/* records dropped because the ring was full */
 	atomic_long_t lost_bytes;	/* their header + payload bytes */
+	atomic_long_t overwritten;	/* flight recorder: oldest records discarded */
+	u64 overwritten_seq;		/* highest seq discarded that way */
 
 	unsigned long tail ____cacheline_aligned_in_smp;	/* consumer only */
 	struct mutex read_lock;		/* one reader at a time */
 };
+
+/*
+ * Flight recorder: while a detached session has no reader, a full ring
+ * discards its oldest records to make room (the writer then owns tail).  Set
+ * with every ring's read_lock taken in turn, so no read is in progress; read()
+ * fails with EBUSY while it is set; cleared before synchronize_rcu(), after
+ * which no writer still uses the overwrite path (they run with preemption off).
+ */
+static bool stp_rings_overwrite;
 
 /* Global production order; the first record gets seq 1.  Only records that
  * are stored take a seq (see stp_ring_write), so stapio can tell a record
@@ -101,6 +112,24 @@ static void stp_ring_count_lost(struct stp_ring *r, unsigned long bytes)
 	atomic_long_add(bytes, &r->lost_bytes);
 }
 
+/* Flight recorder, no reader: discard whole records from the front until
+ * need bytes fit (need <= ring size: STP_RING_MIN_BYTES holds the largest). */
+static unsigned long stp_ring_discard_oldest(struct stp_ring *r, unsigned long head,
+					     unsigned long tail, unsigned long need)
+{
+	struct stp_record_header h;
+
+	while (need > r->mask + 1 - (head - tail)) {
+		stp_ring_get(r, tail, &h, sizeof(h));
+		tail += sizeof(h) + (unsigned long)h.len;
+		if (h.seq > r->overwritten_seq)
+			r->overwritten_seq = h.seq;
+		atomic_long_inc(&r->overwritten);
+	}
+	smp_store_release(&r->tail, tail);
+	return tail;
+}
+
 /*
  * Producer: append one whole record or drop it.  Caller is the ring's CPU in
  * probe context (not re-entered on this CPU).  Never sleeps.
@@ -119,8 +148,11 @@ static int stp_ring_write(struct stp_ring *r, unsigned int flags,
 	head = r->head;
 	tail = smp_load_acquire(&r->tail);	/* reader is done with [.., tail) */
 	if (unlikely(need > r->mask + 1 - (head - tail))) {
-		stp_ring_count_lost(r, need);
-		return -ENOSPC;
+		if (!READ_ONCE(stp_rings_overwrite)) {
+			stp_ring_count_lost(r, need);
+			return -ENOSPC;
+		}
+		tail = stp_ring_discard_oldest(r, head, tail, need);
 	}
 	/*
 	 * The record fits: only now take its seq, so a dropped record never
@@ -159,7 +191,11 @@ static ssize_t stp_ring_read(struct stp_ring *r, char __user *buf, size_t count)
 
 	if (mutex_lock_interruptible(&r->read_lock))
 		return -ERESTARTSYS;
-	tail = r->tail;
+	if (READ_ONCE(stp_rings_overwrite)) {
+		mutex_unlock(&r->read_lock);
+		return -EBUSY;	/* detached flight recorder: attach first */
+	}
+	tail = READ_ONCE(r->tail);
 	head = smp_load_acquire(&r->head);	/* records before head are whole */
 	while (head != tail) {
 		stp_ring_get(r, tail, &h, sizeof(h));

@@ -5,7 +5,7 @@
  * Pieces, one per file, all compiled in this translation unit:
  *   ring.c     per-CPU SPSC record rings (write path, read path)
  *   control.c  .cmd: commands, message queue, session states
- *   trace.c    traceN files: read/poll over the rings
+ *   trace.c    traceN files: reads over the rings
  *   procfs.c   /proc/systemtap/<name>/ creation and removal
  * This file owns the shared state, the periodic wake worker and the API.
  * Protocol and behaviour: docs/transport.md.
@@ -20,10 +20,13 @@
 #include <linux/magic.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
-#include <linux/poll.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/proc_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -33,6 +36,7 @@
 #include "transport.h"
 
 #define STP_WAKE_MS		20		/* reader wakeups, exit-request latency */
+#define STP_LOSS_TICKS		50		/* "lost" reports at most every 50 wakes */
 #define STP_RING_MIN_BYTES	(128UL << 10)	/* holds at least one maximal record */
 #define STP_RING_MAX_BYTES	(1UL << 30)
 
@@ -55,6 +59,45 @@ static void stp_rings_lost(unsigned long *records, unsigned long *bytes)
 		*records += atomic_long_read(&stp_rings[cpu]->lost_records);
 		*bytes += atomic_long_read(&stp_rings[cpu]->lost_bytes);
 	}
+}
+
+/* Records the flight recorder discarded on all CPUs so far. */
+static unsigned long stp_rings_overwritten(void)
+{
+	unsigned long n = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += atomic_long_read(&stp_rings[cpu]->overwritten);
+	return n;
+}
+
+/* The reader left a detached flight recorder: full rings discard their oldest. */
+static void stp_rings_overwrite_on(void)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(stp_rings_overwrite, true);
+	for_each_possible_cpu(cpu) {	/* wait out reads in progress */
+		mutex_lock(&stp_rings[cpu]->read_lock);
+		mutex_unlock(&stp_rings[cpu]->read_lock);
+	}
+}
+
+/* A reader attaches: back to dropping the newest.  Returns the highest seq
+ * discarded so far (0: none). */
+static u64 stp_rings_overwrite_off(void)
+{
+	unsigned int cpu;
+	u64 floor = 0;
+
+	if (READ_ONCE(stp_rings_overwrite)) {
+		WRITE_ONCE(stp_rings_overwrite, false);
+		synchronize_rcu();	/* writers run with preemption off */
+	}
+	for_each_possible_cpu(cpu)
+		floor = max(floor, READ_ONCE(stp_rings[cpu]->overwritten_seq));
+	return floor;
 }
 
 static bool stp_rings_any_pending(void)
@@ -110,10 +153,14 @@ static int stp_rings_alloc(unsigned long buf_bytes)
  */
 static void stp_wake_fn(struct work_struct *work)
 {
+	static unsigned int ticks;
+
 	if (atomic_read(&stp_exit_requested))
 		stp_ctl_exit_requested();
+	if (++ticks % STP_LOSS_TICKS == 0)
+		stp_ctl_report_loss();
 	if (stp_rings_any_pending())
-		wake_up_interruptible(&stp_data_wait);
+		wake_up_interruptible(&stp_msg_wait);
 	if (!READ_ONCE(stp_transport_dying))
 		schedule_delayed_work(&stp_wake_work, msecs_to_jiffies(STP_WAKE_MS));
 }
@@ -135,6 +182,7 @@ int stp_transport_init(const char *name, unsigned long buf_bytes)
 	if (!stp_name_valid(name))
 		return -EINVAL;
 	strscpy(stp_transport_name, name, sizeof(stp_transport_name));
+	stp_ctl_init();
 	rc = stp_rings_alloc(buf_bytes);
 	if (rc)
 		return rc;
@@ -153,18 +201,18 @@ int stp_transport_init(const char *name, unsigned long buf_bytes)
 }
 
 /*
- * Order matters: mark dying and wake every sleeper (blocked .cmd readers
+ * Order matters: end the run while the reader can still drain it
+ * (stp_ctl_unload), mark dying and wake every sleeper (blocked .cmd readers
  * return 0), remove the files (waits for file operations in flight and
- * releases open files, which stops a running session), stop the worker,
- * and only then free the rings.  Probes must be disarmed before this.
+ * releases open files), stop the worker, and only then free the rings.
  */
 void stp_transport_exit(void)
 {
 	if (!stp_rings)
 		return;
+	stp_ctl_unload();
 	WRITE_ONCE(stp_transport_dying, true);
 	wake_up_interruptible_all(&stp_msg_wait);
-	wake_up_interruptible_all(&stp_data_wait);
 	stp_proc_remove();
 	cancel_delayed_work_sync(&stp_wake_work);
 	stp_rings_free();

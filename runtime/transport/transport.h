@@ -9,7 +9,9 @@
  * possible CPU, each backed by a ring of buf_bytes.  Called from module init. */
 int stp_transport_init(const char *name, unsigned long buf_bytes);
 
-/* Remove the files and free the rings.  Called from module exit. */
+/* End a running session (disarm, let the reader drain, end probes, "stopped"),
+ * wait a bounded time for the reader to finish, remove the files and free the
+ * rings.  Called from module exit; may sleep for seconds. */
 void stp_transport_exit(void);
 
 /* Append one whole record to the current CPU's ring.  Probe context: preemption
@@ -26,10 +28,11 @@ void stp_transport_request_exit(void);
 /* Queue a control message line (e.g. "error <text>").  Process context only. */
 void stp_transport_send(const char *line);
 
-/* Implemented by runtime/core, called by the transport in process context
- * (the writer of the control file): */
+/* Implemented by runtime/core, called by the transport in process context: */
 int stp_session_start(void);   /* begin probes, arm probes; <0 = failed (msg sent) */
-void stp_session_stop(void);   /* disarm probes, end probes; idempotent */
+void stp_session_disarm(void); /* disarm probes: no probe output once it returns; idempotent */
+void stp_session_end(void);    /* after disarm: end probes and the summary, once */
 unsigned long stp_session_errors(void);   /* script errors so far, reported in "stopped" */
+void stp_session_set_target(long pid);    /* "target <pid>", before start */
 
 #endif /* STP_TRANSPORT_H */

@@ -64,9 +64,8 @@ signal_run() {
     io=$(stapio_of $pid)
     sleep 1
     if [[ $name == int ]]; then
-        # while attached: a second opener of .cmd is refused, the module cannot be removed
+        # while attached: a second opener of .cmd is refused
         not bash -c "exec 3<>/proc/systemtap/$M/.cmd" 2>busy.err
-        not rmmod $M 2>rmmod-busy.err
     fi
     if [[ $target == stapio ]]; then kill -"$sig" "$io"; else kill -"$sig" "$pid"; fi
     wait $pid || rc=$?
@@ -106,20 +105,60 @@ guest() {
     echo $rc >fail.rc
     not loaded $M
 
+    # rmmod during a run: the module ends it (drain, end, "stopped"), staprun exits 0
+    staprun $M.ko count=0 period_us=5000 >rmmod.out 2>rmmod.err & pid=$!
+    stapio_of $pid >/dev/null
+    sleep 1
+    rmmod $M
+    rc=0; wait $pid || rc=$?
+    echo $rc >rmmod.rc
+    not loaded $M
+
     # module of that name already loaded; missing file; not a module
     insmod $M.ko
     rc=0; staprun $M.ko >dup.out 2>dup.err || rc=$?
     echo $rc >dup.rc
-    # a blocked reader of .cmd pins the module; interrupting it unpins
-    cat /proc/systemtap/$M/.cmd >cat.out & cat=$!
-    has_open $cat /proc/systemtap/$M/.cmd
-    not rmmod $M 2>/dev/null
-    kill $cat; wait $cat || true
-    # so does an open trace file (a poller's wait entry lives in module memory)
+    # open files do not pin the module: rmmod works at once, later reads fail
+    exec 3<>/proc/systemtap/$M/.cmd
     exec 4</proc/systemtap/$M/trace0
-    not rmmod $M 2>/dev/null
-    exec 4<&-
     rmmod $M
+    not loaded $M
+    not cat <&4 2>eio.err
+    exec 3<&- 4<&-
+    not staprun /nonexistent/foo.ko 2>missing.err
+    not staprun exit.out 2>notko.err
+    not loaded $M
+
+    # -x PID and -c CMD: "target PID" before start; the run ends when CMD exits
+    staprun -x 1 $M.ko count=3 >x.out 2>x.err
+    rc=0; staprun -c 'echo $$ >c.pid; exec sleep 1' $M.ko count=0 period_us=5000 >c.out 2>c.err || rc=$?
+    echo $rc >c.rc
+    not staprun -x 999999 $M.ko 2>xbad.err
+    not loaded $M
+
+    # -L: start and detach, the run goes on; -A attaches and continues it in order
+    staprun -L $M.ko count=0 period_us=20000 >det.out 2>det.err
+    loaded $M
+    sleep 1
+    staprun -A $M >att.out 2>att.err & pid=$!
+    io=$(stapio_of $pid)
+    sleep 1
+    kill -INT $io
+    rc=0; wait $pid || rc=$?
+    echo $rc >att.rc
+    not loaded $M
+
+    # -F: a detached flight recorder keeps the latest records (128 KiB rings, ~2 MB/s)
+    staprun -F $M.ko count=0 period_us=1000 burst=4 pad=200 bufsize=131072 >fl.out 2>fl.err
+    sleep 3
+    not cat /proc/systemtap/$M/trace0 >/dev/null 2>fl-busy.err
+    staprun -v -A $M >fla.out 2>fla.err & pid=$!
+    io=$(stapio_of $pid)
+    sleep 1
+    kill -INT $io
+    rc=0; wait $pid || rc=$?
+    echo $rc >fla.rc
+    not loaded $M
     not staprun /nonexistent/foo.ko 2>missing.err
     not staprun exit.out 2>notko.err
     not loaded $M
@@ -188,7 +227,32 @@ check() {
     [[ $(cat fail.rc) == 1 ]]
     grep -qx 'ERROR: selftest: start refused (fail_start=1)' fail.err
     [[ $(cat dup.rc) == 1 ]]
-    grep -q "cannot load module $M .*already loaded" dup.err
+    grep -q "already loaded" dup.err
+
+    [[ $(cat rmmod.rc) == 0 ]]
+    endless rmmod.out
+    grep -q 'Input/output error' eio.err
+
+    diff <(sed 's/ cpu [0-9]*$/ cpu X/' x.out) \
+         <(printf 'target 1\nbegin\nrecord 1 cpu X\nrecord 2 cpu X\nrecord 3 cpu X\nend\n')
+    [[ $(cat c.rc) == 0 ]]
+    [[ $(sed -n 1p c.out) == "target $(cat c.pid)" ]]
+    tail -n 1 c.out | grep -qx end
+    grep -q 'no such process' xbad.err
+
+    grep -q "staprun -A $M" det.err
+    [[ $(cat att.rc) == 0 ]]
+    endless att.out
+
+    [[ $(cat fla.rc) == 0 ]]
+    grep -q 'Device or resource busy' fl-busy.err
+    # the oldest records were discarded: no begin, a later first record, still in order
+    not grep -qx begin fla.out
+    (( $(records fla.out | head -n 1) > 1 ))
+    diff <(records fla.out) <(records fla.out | sort -n -u)
+    tail -n 1 fla.out | grep -qx end
+    grep -q 'flight recorder discarded' fla.err
+    for f in *.err; do not grep -q 'cannot release' $f; done
     grep -q 'cannot open module /nonexistent/foo.ko' missing.err
     grep -q 'cannot load module exit.out' notko.err
 

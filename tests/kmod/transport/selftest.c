@@ -7,7 +7,7 @@
  * burst records "record N cpu C", N = 1, 2, ... global.  N and the record's
  * seq are taken under one lock, so the merged output must be in N order.
  * After count records it calls stp_transport_request_exit() (count=0: never,
- * the run ends on a signal).  session_stop writes "end", always last.
+ * the run ends on a signal).  session_end writes "end", always last.
  * pad adds bytes per record, bufsize sets the ring size (loss tests);
  * fail_start makes start fail with an error message.
  */
@@ -45,6 +45,7 @@ static DEFINE_RAW_SPINLOCK(st_lock);	/* st_next and the write that uses it */
 static unsigned int st_next;
 static bool st_running;			/* process context only */
 static bool st_stopping;
+static long st_target;			/* "target <pid>" */
 
 /* Caller excludes this CPU's other writers (irqs off). */
 static void st_write(unsigned int flags, const char *text)
@@ -130,6 +131,12 @@ int stp_session_start(void)
 		return -EINVAL;
 	}
 	st_write_irqsafe(STP_REC_STDERR, "selftest: started\n");
+	if (st_target) {
+		char line[32];
+
+		snprintf(line, sizeof(line), "target %ld\n", st_target);
+		st_write_irqsafe(STP_REC_STDOUT, line);
+	}
 	st_write_irqsafe(STP_REC_STDOUT, "begin\n");
 	st_running = true;
 	on_each_cpu(st_arm_this_cpu, NULL, 1);
@@ -141,13 +148,23 @@ unsigned long stp_session_errors(void)
 	return 0;
 }
 
-void stp_session_stop(void)
+void stp_session_disarm(void)
+{
+	st_cancel_timers();
+}
+
+void stp_session_end(void)
 {
 	if (!st_running)
 		return;
 	st_running = false;
 	st_cancel_timers();
 	st_write_irqsafe(STP_REC_STDOUT, "end\n");
+}
+
+void stp_session_set_target(long pid)
+{
+	st_target = pid;
 }
 
 static int __init st_init(void)
@@ -174,3 +191,4 @@ module_init(st_init);
 module_exit(st_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("systemtap transport self-test");
+MODULE_INFO(stap_transport, STP_TRANSPORT_VERSION);
