@@ -11,6 +11,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static volatile pid_t running_child;
+
+/* SIGTERM/SIGHUP sent to stap during pass 5 end the run the same way as
+ * sent to staprun: passed on, and stap waits for the run to finish. */
+static void forward_signal(int sig)
+{
+	if (running_child > 0)
+		kill(running_child, sig);
+}
+
 /* Runs argv with stdout+stderr into log_path (NULL = inherit); returns the
  * exit status, or -1 if it could not be started. */
 static int run_command(char *const argv[], const char *log_path)
@@ -23,6 +33,8 @@ static int run_command(char *const argv[], const char *log_path)
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		if (log_path) {
 			FILE *log = freopen(log_path, "w", stdout);
 			if (!log || dup2(fileno(stdout), 2) < 0)
@@ -32,6 +44,7 @@ static int run_command(char *const argv[], const char *log_path)
 		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	running_child = pid;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
@@ -104,7 +117,8 @@ int run_module(Session *s)
 	char *staprun = find_staprun(s);
 	char **argv = xcalloc((size_t)s->global_sets.len + 16, sizeof *argv);
 	int n = 0, rc;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward_signal };
+	struct sigaction old_int, old_quit, old_term, old_hup;
 
 	argv[n++] = staprun;
 	if (s->verbose)
@@ -134,9 +148,14 @@ int run_module(Session *s)
 	/* the terminal's ^C reaches staprun/stapio too; they end the run cleanly */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGTERM, &fwd, &old_term);
+	sigaction(SIGHUP, &fwd, &old_hup);
 	rc = run_command(argv, NULL);
+	running_child = 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	if (rc < 0)
 		diag_plain("error", "cannot run %s", staprun);
 	free(staprun);

@@ -113,6 +113,18 @@ static int valid_module_name(const char *name)
 	return 1;
 }
 
+/* -D NAME or -D NAME=VALUE, NAME a C identifier, VALUE on one line. */
+static int valid_define(const char *d)
+{
+	const char *p = d;
+
+	if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return (*p == '\0' || *p == '=') && !strchr(d, '\n');
+}
+
 static unsigned long hash_text(const char *s)
 {
 	unsigned long h = 5381;
@@ -290,8 +302,8 @@ int main(int argc, char **argv)
 		case 'r': r_arg = optarg; break;
 		case 'o': session.output_file = optarg; break;
 		case 'D':
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				diag_plain("error", "-D needs NAME=VALUE, got '%s'", optarg);
+			if (!valid_define(optarg)) {
+				diag_plain("error", "-D needs NAME or NAME=VALUE (NAME a C identifier), got '%s'", optarg);
 				return 1;
 			}
 			vec_push(&session.defines, optarg);
