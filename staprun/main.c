@@ -98,6 +98,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 	    ((o->attach || o->delete) && (optind + 1 != argc || o->bufsize || o->command || o->target_pid)) ||
 	    (o->delete && (o->outfile || o->size_arg)) || (o->detach && o->command))
 		usage();
+	if (o->detach && (o->outfile || o->size_arg)) {
+		err("-L and -F leave the output in the module's buffers: give -o/-S to staprun -A NAME");
+		exit(1);
+	}
 	if (o->bufsize) {
 		char *end;
 		long mb = strtol(o->bufsize, &end, 10);
