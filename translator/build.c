@@ -1,6 +1,7 @@
 /* build.c - pass 4 runs kbuild on the generated C in the temp directory;
  * pass 5 runs staprun on the result.  Used by the driver (main.c). */
 #include "build.h"
+#include "cache.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -77,6 +78,8 @@ int compile_module(Session *s)
 	char *kbuild = path_join(s->tmp_dir, "Kbuild");
 	char *log = path_join(s->tmp_dir, "build.log");
 	char *mflag = xasprintf("M=%s", s->tmp_dir);
+	char *kbuild_text = xasprintf("obj-m := %s.o\nccflags-y := -I%s -Wno-declaration-after-statement\n",
+				      s->module_name, s->runtime_dir);
 	FILE *f = fopen(kbuild, "w");
 	int rc;
 
@@ -84,22 +87,24 @@ int compile_module(Session *s)
 		diag_plain("error", "cannot write %s: %s", kbuild, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "obj-m := %s.o\n", s->module_name);
-	fprintf(f, "ccflags-y := -I%s -Wno-declaration-after-statement\n", s->runtime_dir);
+	fputs(kbuild_text, f);
 	fclose(f);
+	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
+	if (cache_fetch(s, kbuild_text))   /* a hit: no kbuild at all */
+		return 0;
 	{
 		char *argv[] = { "make", "-s", "-C", s->kbuild_dir, mflag, "modules", NULL };
 		if (s->verbose >= 2)
 			fprintf(stderr, "Running make -C %s %s modules\n", s->kbuild_dir, mflag);
 		rc = run_command(argv, log);
 	}
-	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
 	if (rc != 0 || !file_exists(s->ko_file)) {
 		show_build_log(log, s->verbose >= 2);
 		diag_plain("error", "pass 4: compilation of the module failed (make exited with %d); "
 			   "the build log is %s/build.log with -k", rc, s->tmp_dir);
 		return -1;
 	}
+	cache_store(s);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* main.c - the stap driver: options, then the five passes (parse, elaborate,
  * translate, compile, run) with -v timings and temp directory cleanup. */
 #include "build.h"
+#include "cache.h"
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
@@ -45,6 +46,7 @@ static void usage(FILE *out)
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
 		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
+		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
 		"  -I DIR      also look for tapsets in DIR\n"
 		"  -u          unoptimized: keep unused variables, functions and statements\n"
 		"  -l PATTERN  list the probe points matching PATTERN\n"
@@ -123,14 +125,6 @@ static int valid_define(const char *d)
 	while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
 		p++;
 	return (*p == '\0' || *p == '=') && !strchr(d, '\n');
-}
-
-static unsigned long hash_text(const char *s)
-{
-	unsigned long h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h;
 }
 
 static SourceFile *load_script(void)
@@ -253,11 +247,13 @@ int main(int argc, char **argv)
 		{ "dump-functions", no_argument, NULL, 'F' + 256 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
+		{ "disable-cache", no_argument, NULL, 'C' + 256 },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 
 	session.last_pass = 5;
+	session.version = STAP_VERSION;
 	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:F", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T' + 256: session.dump = "probe-types"; break;
@@ -316,6 +312,7 @@ int main(int argc, char **argv)
 			vec_push(&session.global_sets, optarg);
 			break;
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
+		case 'C' + 256: session.disable_cache = 1; break;
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
@@ -403,7 +400,7 @@ int main(int argc, char **argv)
 	/* pass 3 */
 	t = timer_start();
 	if (!session.module_name)
-		session.module_name = xasprintf("stap_%lx_%d", hash_text(file->text) & 0xffffffffUL, (int)getpid());
+		session.module_name = cache_module_name(&session, file->text);
 	sb_init(&out);
 	if (translate(&session, &out) > 0)
 		return 1;
@@ -438,7 +435,13 @@ int main(int argc, char **argv)
 	}
 	if (compile_module(&session) != 0)
 		return finish(1);
-	timer_report(&t, "Pass 4: compiled C into a module");
+	{
+		const char *cached = cache_hit_path(&session);
+		char *what = cached ? xasprintf("Pass 4: using cached %s", cached) : xstrdup("Pass 4: compiled C into a module");
+		timer_report(&t, what);
+		free(what);
+		cache_report(&session);
+	}
 	if (session.last_pass == 4)
 		return finish(keep_module() ? 1 : 0);
 

@@ -30,6 +30,8 @@ typedef struct Session {
 	PtrVec defines;              /* char*: -D NAME=VALUE */
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */
+	int disable_cache;           /* --disable-cache: no module cache, no tapset index cache */
+	const char *version;         /* the translator's version (part of the module cache key) */
 	/* target kernel */
 	char *kver;                  /* release string */
 	char *kbuild_dir;            /* /lib/modules/KVER/build */
@@ -45,6 +47,7 @@ typedef struct Session {
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
 	char *ko_file;               /* pass 4 output */
+	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 } Session;
 
 #endif

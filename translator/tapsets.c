@@ -216,6 +216,8 @@ static char *cache_path(Session *s, TapsetLibrary *lib)
 	unsigned long long h = 1469598103934665603ULL;
 	char *base;
 
+	if (s->disable_cache)
+		return NULL;
 	if (dir && *dir)
 		base = xstrdup(dir);
 	else if (home && *home)
