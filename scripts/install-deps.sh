@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests.
+# install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests, and staprun's groups.
 # Used by `make deps` (and so by `make check`, `make trace`, CI); safe to run again: quiet if all present.
 set -euo pipefail
+
+# The system groups of staprun's privilege model (man/staprun.8, SAFETY AND SECURITY), made
+# as Debian's systemtap package makes them: stapusr (run modules installed in
+# /lib/modules/$(uname -r)/systemtap), stapdev (run any module built by stap), stapsys
+# (compatibility; grants nothing here). The guest tests chroot into this root, so
+# tests/guest/staprun-safety.t finds them too.
+GROUPS_NEEDED=(stapusr stapsys stapdev)
 
 # What each package is for:
 #   gcc make flex bison pkg-config   build the translator, staprun and stapio
@@ -33,7 +40,31 @@ missing_packages() {
     done
 }
 
+missing_groups() {
+    local g
+    for g in "${GROUPS_NEEDED[@]}"; do
+        getent group "$g" >/dev/null || echo "$g"
+    done
+}
+
+# Creates the missing groups when root; otherwise says which (the tests of non-root
+# callers then skip their group cases). Never fails the script.
+ensure_groups() {
+    local g
+    local -a missing
+    mapfile -t missing < <(missing_groups)
+    (( ${#missing[@]} == 0 )) && return 0
+    if (( EUID != 0 )) || ! command -v groupadd >/dev/null; then
+        echo "install-deps: missing groups ${missing[*]} (as root: groupadd --system NAME)" >&2
+        return 0
+    fi
+    for g in "${missing[@]}"; do
+        groupadd --system "$g" || echo "install-deps: groupadd --system $g failed" >&2
+    done
+}
+
 main() {
+    ensure_groups
     if ! command -v dpkg-query >/dev/null; then
         echo "install-deps: dpkg-query not found: this script supports Debian 12 only;" >&2
         echo "install-deps: install by hand: ${PACKAGES[*]}" >&2

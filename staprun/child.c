@@ -86,6 +86,7 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 			const struct saved_signals *old)
 {
 	const char *argv[24];
+	char **env;
 	int n = 0;
 
 	signal(SIGINT, SIG_DFL);
@@ -121,7 +122,11 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 	for (int i = 0; i < a->verbose && i < 3; i++)
 		argv[n++] = "-v";
 	argv[n] = NULL;
-	execv(path, (char *const *)argv);
+	env = stapio_environment();
+	if (env)
+		execve(path, (char *const *)argv, env);
+	else
+		execv(path, (char *const *)argv);
 	fprintf(stderr, "staprun: cannot run %s: %s\n", path, strerror(errno));
 	_exit(127);
 }

@@ -1,11 +1,12 @@
-/* main.c - staprun: loads a compiled stap module, runs stapio for it, removes it.
- * Run by stap (pass 5) or by hand: staprun [-v] [-o FILE] MODULE.ko [name=value ...]. */
+/* main.c - staprun: checks the caller and a compiled stap module, loads it, runs stapio for it, removes it.
+ * Run by stap (pass 5) or by hand: staprun [-v] [-o FILE] MODULE.ko [name=value ...]; see man/staprun.8. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "staprun.h"
 
@@ -121,6 +122,17 @@ static void parse_args(struct options *o, int argc, char **argv)
 	}
 }
 
+/* A setuid staprun runs stapio with its privileges (stapio drops them once
+ * the module's files are open): it must be root's alone. */
+static int stapio_ok(const char *stapio)
+{
+	if (stapio_trusted(stapio))
+		return 1;
+	err("refusing to run %s with root privileges: it or its directory is not owned"
+	    " and writable by root alone", stapio);
+	return 0;
+}
+
 static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 			     const char *stapio, const char *name)
 {
@@ -162,42 +174,76 @@ static char *build_params(const struct options *o)
 	return params;
 }
 
+/* -A NAME and -d NAME: the module is loaded already. */
+static int run_loaded(const struct options *o, const char *name)
+{
+	struct stapio_args a;
+	char stapio[PATH_MAX];
+	int status;
+
+	if (o->delete)
+		return module_remove(name) < 0 ? 1 : 0;
+	if (find_stapio(stapio, sizeof(stapio)) < 0 || !stapio_ok(stapio))
+		return 1;
+	fill_stapio_args(&a, o, stapio, name);
+	status = run_stapio(&a);
+	if (module_remove(name) < 0 && status == 0)
+		status = 1;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct stapio_args a;
-	char stapio[PATH_MAX];
+	char stapio[PATH_MAX], path[PATH_MAX];
 	char name[64];
+	enum privilege priv;
 	char *params;
-	int status;
+	int status, fd;
 
+	setuid_init();
 	parse_args(&o, argc, argv);
-	if (module_name_from_path(o.module, name, sizeof(name)) < 0) {
-		err("bad module file name \"%s\" (want NAME.ko, NAME shorter than 56)", o.module);
+	/* who may do what: man/staprun.8, SAFETY AND SECURITY */
+	priv = privilege_of_caller();
+	if (priv == PRIV_NONE) {
+		privilege_refuse();
 		return 1;
 	}
-	if (o.delete)
-		return module_remove(name) < 0 ? 1 : 0;
-	/* before loading anything: a module without its reader would be stranded */
-	if (find_stapio(stapio, sizeof(stapio)) < 0)
+	say("the caller is %s", privilege_name(priv));
+	if (o.attach || o.delete)
+		return loaded_module_allowed(o.module, name, sizeof(name)) ? run_loaded(&o, name) : 1;
+	if (module_name_from_path(o.module, name, sizeof(name)) < 0) {
+		err("cannot load module %s: a module file is named NAME.ko, NAME being 1 to %d"
+		    " letters, digits, '_' or '-'", o.module, MODULE_NAME_MAX);
 		return 1;
-	fill_stapio_args(&a, &o, stapio, name);
-	if (o.attach) {
-		status = run_stapio(&a);
-		if (module_remove(name) < 0 && status == 0)
-			status = 1;
-		return status;
+	}
+	if (!params_allowed(priv, o.params, o.nparams))
+		return 1;
+	/* before loading anything: a module without its reader would be stranded */
+	if (find_stapio(stapio, sizeof(stapio)) < 0 || !stapio_ok(stapio))
+		return 1;
+	if (module_locate(o.module, path, sizeof(path)) < 0)
+		return 1;
+	fd = module_open(path, priv);
+	if (fd < 0)
+		return 1;
+	if (module_verify(fd, path, name) < 0) {
+		close(fd);
+		return 1;
 	}
 	params = build_params(&o);
 	if (!params) {
 		err("out of memory");
+		close(fd);
 		return 1;
 	}
-	if (module_load(o.module, name, params) < 0) {
-		free(params);
-		return 1;
-	}
+	status = module_load(fd, path, name, params);
 	free(params);
+	close(fd);
+	if (status < 0)
+		return 1;
+	fill_stapio_args(&a, &o, stapio, name);
 	status = run_stapio(&a);
 	if (o.detach && status == 0) {
 		fprintf(stderr, "Disconnected from module %s, which keeps running%s.\n"

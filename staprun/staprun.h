@@ -1,5 +1,5 @@
 /* staprun.h - declarations shared by staprun's source files.
- * Used by the staprun sources only (main.c, module.c, child.c). */
+ * Used by the staprun sources only (main.c, module.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
@@ -9,11 +9,46 @@ extern int verbose;
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* "staprun: ..." */
 
-/* module.c: loading and removing the kernel module. */
-int module_name_from_path(const char *path, char *name, size_t size);
+#define MODULE_NAME_MAX 55       /* the kernel's MODULE_NAME_LEN is 56 */
+
+/* module.c: module names; loading, finding and removing modules. */
+int module_name_valid(const char *name);                             /* [A-Za-z0-9_]{1,55} */
+int module_name_from_path(const char *path, char *name, size_t size); /* -1: not NAME.ko */
 char *module_params_join(char **argv, int argc);
-int module_load(const char *path, const char *name, const char *params);
+int module_loaded(const char *name);
+int module_load(int fd, const char *path, const char *name, const char *params);
 int module_remove(const char *name);
+
+/* modinfo.c: the "key=value" strings of a module file's .modinfo section. */
+struct modinfo {
+	char *data;             /* size bytes, then a NUL */
+	size_t size;
+};
+int modinfo_read(int fd, struct modinfo *mi, const char **why);   /* -1: why says why */
+const char *modinfo_get(const struct modinfo *mi, const char *key);
+void modinfo_free(struct modinfo *mi);
+
+/* verify.c: built by stap, speaking our transport protocol, for this kernel. */
+int module_verify(int fd, const char *path, const char *name);    /* 0, or -1 after a message */
+int module_ours(const char *name);          /* loaded, with /proc/systemtap/NAME/.cmd */
+
+/* permissions.c: the privilege model (man/staprun.8, SAFETY AND SECURITY). */
+enum privilege { PRIV_NONE, PRIV_USR, PRIV_DEV, PRIV_ROOT };
+enum privilege privilege_of_caller(void);
+const char *privilege_name(enum privilege p);
+void privilege_refuse(void);
+void systemtap_dir(char *buf, size_t size);
+int module_locate(const char *arg, char *path, size_t size);
+int module_open(const char *path, enum privilege p);              /* fd, or -1 after a message */
+int params_allowed(enum privilege p, char **params, int n);
+int loaded_module_allowed(const char *arg, char *name, size_t size);
+
+/* setuid.c: when installed setuid root. */
+int running_setuid(void);
+void setuid_init(void);
+int open_as_caller(const char *path, int flags);
+int stapio_trusted(const char *path);
+char **stapio_environment(void);            /* NULL: inherit ours */
 
 /* child.c: running stapio and relaying signals to it. */
 struct stapio_args {

@@ -1,0 +1,254 @@
+/* permissions.c - who may do what with staprun: root, groups stapdev and stapusr, and where stapusr's modules must be.
+ * Used by staprun/main.c; the model is documented in man/staprun.8 (SAFETY AND SECURITY). */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "staprun.h"
+
+static int in_group(const char *group)
+{
+	struct group *g = getgrnam(group);
+	gid_t gid, *list;
+	int n, i, found = 0;
+
+	if (!g)
+		return 0;
+	gid = g->gr_gid;
+	if (getgid() == gid)
+		return 1;
+	n = getgroups(0, NULL);
+	if (n <= 0)
+		return 0;
+	list = calloc((size_t)n, sizeof(*list));
+	if (!list)
+		return 0;
+	n = getgroups(n, list);
+	for (i = 0; i < n && !found; i++)
+		found = list[i] == gid;
+	free(list);
+	return found;
+}
+
+/* The real uid and groups count, never the privileges of a setuid staprun. */
+enum privilege privilege_of_caller(void)
+{
+	if (getuid() == 0)
+		return PRIV_ROOT;
+	if (in_group("stapdev"))
+		return PRIV_DEV;
+	if (in_group("stapusr"))
+		return PRIV_USR;
+	return PRIV_NONE;
+}
+
+const char *privilege_name(enum privilege p)
+{
+	switch (p) {
+	case PRIV_ROOT: return "root";
+	case PRIV_DEV: return "a member of stapdev";
+	case PRIV_USR: return "a member of stapusr";
+	default: return "not privileged";
+	}
+}
+
+/* /lib/modules/RELEASE/systemtap, where stapusr's modules must be. */
+void systemtap_dir(char *buf, size_t size)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	snprintf(buf, size, "/lib/modules/%s/systemtap", u.release);
+}
+
+void privilege_refuse(void)
+{
+	char dir[PATH_MAX];
+
+	systemtap_dir(dir, sizeof(dir));
+	err("you are not allowed to run stap modules: that takes root, or membership in group"
+	    " stapdev (any module built by stap) or stapusr (modules installed in %s)", dir);
+}
+
+/* A bare NAME (no '/', no .ko) stands for NAME.ko in the systemtap directory. */
+int module_locate(const char *arg, char *path, size_t size)
+{
+	size_t len = strlen(arg);
+	int n;
+
+	if (strchr(arg, '/') || (len > 3 && !strcmp(arg + len - 3, ".ko")))
+		n = snprintf(path, size, "%s", arg);
+	else {
+		char dir[PATH_MAX];
+		systemtap_dir(dir, sizeof(dir));
+		n = snprintf(path, size, "%s/%s.ko", dir, arg);
+	}
+	if (n < 0 || (size_t)n >= size) {
+		err("module path too long: %s", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int dir_trusted(const char *dir)
+{
+	struct stat st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Each directory on the way to real[0..len), a path without symbolic links,
+ * must be root's alone: "/", every prefix ending before a '/', and
+ * real[0..len) itself.  Returns the first that is not, or NULL. */
+static const char *untrusted_dir(const char *real, size_t len)
+{
+	static char dir[PATH_MAX];
+	size_t i;
+
+	if (len >= sizeof(dir) || real[0] != '/')
+		return real;
+	if (!dir_trusted("/"))
+		return "/";
+	for (i = 2; i <= len; i++) {
+		if (i < len && real[i] != '/')
+			continue;
+		memcpy(dir, real, i);
+		dir[i] = '\0';
+		if (!dir_trusted(dir))
+			return dir;
+	}
+	return NULL;
+}
+
+/* stapusr: the file open on fd must be a regular file inside the systemtap
+ * directory, root's alone, as every directory above it.  The checks are
+ * made on the open file (its fstat, and its path as /proc/self/fd tells),
+ * so renaming or relinking things meanwhile cannot fool them. */
+static const char *not_installed(int fd, const char *dir)
+{
+	static char why[PATH_MAX + 64];
+	char base[PATH_MAX], real[PATH_MAX], link[64];
+	struct stat st, lst;
+	const char *bad;
+	ssize_t n;
+	size_t blen;
+	char *slash;
+
+	if (!realpath(dir, base))
+		return "there is no such directory";
+	if ((bad = untrusted_dir(base, strlen(base)))) {
+		snprintf(why, sizeof(why), "directory %s is not root's alone", bad);
+		return why;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return "it is not a regular file";
+	if (st.st_uid != 0)
+		return "it is not owned by root";
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return "it is writable by group or others";
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n < 0)
+		return "cannot tell where it is (is /proc mounted?)";
+	real[n] = '\0';
+	blen = strlen(base);
+	if (strncmp(real, base, blen) || real[blen] != '/') {
+		snprintf(why, sizeof(why), "it is %s", real);
+		return why;
+	}
+	slash = strrchr(real, '/');
+	if ((bad = untrusted_dir(real, (size_t)(slash - real)))) {
+		snprintf(why, sizeof(why), "directory %s is not root's alone", bad);
+		return why;
+	}
+	if (lstat(real, &lst) < 0 || !S_ISREG(lst.st_mode) || lst.st_dev != st.st_dev ||
+	    lst.st_ino != st.st_ino)
+		return "it changed while it was being checked";
+	return NULL;
+}
+
+/* Opens the module file with the caller's access rights: O_NOFOLLOW and the
+ * location checks for stapusr.  The fd is what gets loaded. */
+int module_open(const char *path, enum privilege p)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (p == PRIV_USR ? O_NOFOLLOW : 0);
+	char dir[PATH_MAX];
+	const char *why = NULL;
+	struct stat st;
+	int fd;
+
+	systemtap_dir(dir, sizeof(dir));
+	fd = open_as_caller(path, flags);
+	if (fd < 0) {
+		if (errno == ELOOP && p == PRIV_USR)
+			why = "it is a symbolic link";
+		else {
+			err("cannot open module %s: %s", path, strerror(errno));
+			return -1;
+		}
+	} else if (p == PRIV_USR) {
+		why = not_installed(fd, dir);
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err("cannot load module %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (why) {
+		err("cannot load module %s: members of stapusr may only run modules installed in %s/,"
+		    " where root alone can change them: %s", path, dir, why);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Module parameters can change what an approved module does: stapusr may
+ * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds). */
+int params_allowed(enum privilege p, char **params, int n)
+{
+	if (p != PRIV_USR || n == 0)
+		return 1;
+	err("members of stapusr may not set module parameters (\"%s\"): only root and members"
+	    " of stapdev may", params[0]);
+	return 0;
+}
+
+/* -A NAME and -d NAME: a loaded module built by stap, whoever loaded it
+ * (every caller staprun accepts may attach to or remove those).  Dashes are
+ * taken as '_', as rmmod does. */
+int loaded_module_allowed(const char *arg, char *name, size_t size)
+{
+	char *p;
+
+	name[0] = '\0';
+	if (strlen(arg) < size)
+		strcpy(name, arg);
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	if (!module_name_valid(name)) {
+		err("bad module name \"%s\": a module name is 1 to %d letters, digits or '_'", arg,
+		    MODULE_NAME_MAX);
+		return 0;
+	}
+	if (!module_loaded(name)) {
+		err("module %s is not loaded", name);
+		return 0;
+	}
+	if (!module_ours(name)) {
+		err("module %s is not a stap module (it has no /proc/systemtap/%s): staprun only"
+		    " attaches to and removes modules built by stap", name, name);
+		return 0;
+	}
+	return 1;
+}

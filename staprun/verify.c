@@ -1,0 +1,77 @@
+/* verify.c - tells stap modules from others: module files (one this staprun can run on this kernel) and loaded modules.
+ * Used by staprun/main.c before loading and by permissions.c; the ELF reading is modinfo.c. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "protocol.h"
+#include "staprun.h"
+
+/* Copies at most the first word of s (up to size-1 bytes), bytes that are
+ * not printable ASCII as '?': the file's strings go to the user's terminal. */
+static void printable_word(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; s[n] && s[n] != ' ' && n + 1 < size; n++)
+		out[n] = s[n] > ' ' && s[n] < 127 ? s[n] : '?';
+	out[n] = '\0';
+}
+
+int module_verify(int fd, const char *path, const char *name)
+{
+	struct modinfo mi;
+	struct utsname u;
+	const char *why, *transport, *modname, *vermagic;
+	char built_for[sizeof(u.release)], shown[64];
+	int rc = -1;
+
+	if (modinfo_read(fd, &mi, &why) < 0) {
+		err("cannot load module %s: %s", path, why);
+		return -1;
+	}
+	transport = modinfo_get(&mi, "stap_transport");
+	modname = modinfo_get(&mi, "name");
+	vermagic = modinfo_get(&mi, "vermagic");
+	if (!transport) {
+		err("cannot load module %s: not a module built by stap (no stap_transport in its modinfo)",
+		    path);
+	} else if (strcmp(transport, STP_TRANSPORT_VERSION)) {
+		printable_word(transport, shown, 16);
+		err("cannot load module %s: built by an incompatible stap: transport protocol %s,"
+		    " this staprun speaks %s", path, shown, STP_TRANSPORT_VERSION);
+	} else if (modname && strcmp(modname, name)) {
+		/* the kernel names the module after its contents, staprun after the file */
+		printable_word(modname, shown, sizeof(shown));
+		err("cannot load module %s: the file holds module \"%s\", not %s: name the file %s.ko",
+		    path, shown, name, shown);
+	} else if (!vermagic) {
+		err("cannot load module %s: malformed module (no vermagic in its modinfo)", path);
+	} else if (uname(&u) < 0) {
+		err("cannot load module %s: cannot tell which kernel runs (uname failed)", path);
+	} else {
+		printable_word(vermagic, built_for, sizeof(built_for));
+		if (strcmp(built_for, u.release)) {
+			err("cannot load module %s: module %s was built for kernel %s; this is kernel %s:"
+			    " rebuild it with stap -r %s (or -p4 on a matching machine)",
+			    path, name, built_for, u.release, u.release);
+		} else {
+			say("module %s: built by stap (transport %s) for kernel %s", name, transport,
+			    built_for);
+			rc = 0;
+		}
+	}
+	modinfo_free(&mi);
+	return rc;
+}
+
+/* The loaded module NAME is a stap module: it made /proc/systemtap/NAME. */
+int module_ours(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/%s/%s/%s", STP_PROC_ROOT, name, STP_CTL_FILE);
+	return faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0;
+}
