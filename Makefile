@@ -1,4 +1,4 @@
-# Makefile - builds stap, staprun and stapio into build/bin, runs the tests, installs.
+# Makefile - builds stap, staprun, stapio and stap-merge into build/bin, runs the tests, installs.
 # Used by developers, CI (.ci/run -> make check) and packagers (make install).
 
 PREFIX  ?= /usr/local
@@ -23,8 +23,9 @@ TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
 TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))
 STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c))
+MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
 
-PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio
+PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge
 
 .PHONY: all check check-unit check-guest check-asan deps trace install clean bench
 all: $(PROGRAMS)
@@ -36,6 +37,9 @@ $(B)/bin/staprun: $(STAPRUN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 $(B)/bin/stapio: $(STAPIO_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(B)/bin/stap-merge: $(MERGE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
@@ -80,7 +84,7 @@ bench: all
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8
-	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stap-merge $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
 	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/

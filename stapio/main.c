@@ -15,7 +15,6 @@
 
 #define ROUND_MIN_MS   10    /* at most ~100 trace rounds per second */
 #define POLL_SAFETY_MS 200   /* wake up at least this often regardless */
-#define OUT_BUF        (64 * 1024)
 
 enum state { STARTING, RUNNING, STOPPING, DONE };
 
@@ -31,7 +30,7 @@ struct stapio {
 	char dir[512];
 	struct control ctl;
 	struct relay relay;
-	struct sink out;
+	struct outfile out;     /* stdout, -o FILE(s) or bulk per-CPU files (outfile.c) */
 	struct target cmd;      /* -c CMD */
 	enum state state;
 	int status;             /* exit status once DONE */
@@ -44,6 +43,7 @@ struct stapio {
 int verbose;
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t got_child;
+static volatile sig_atomic_t got_switch;    /* SIGUSR2: go on in the next output file */
 
 void say(const char *fmt, ...)
 {
@@ -75,7 +75,7 @@ static void usage(void)
 	      "internal helper of staprun: runs the loaded module NAME through\n"
 	      "/proc/" STP_PROC_ROOT "/NAME and copies its output to stdout or FILE\n"
 	      "  -o FILE  output file (strftime patterns expanded)    -b  one file per CPU (bulk)\n"
-	      "  -S SIZE_MB[,N]  switch to FILE.1, FILE.2... at SIZE_MB, keep at most N files\n"
+	      "  -S SIZE_MB[,N]  write FILE.0, FILE.1... of at most SIZE_MB each, keep the newest N\n"
 	      "  -c CMD   run CMD once the probes are armed; the run ends when it exits\n"
 	      "  -x PID   target() is PID       -A  attach to a detached session\n"
 	      "  -L       start, then detach    -F  with -L: flight recorder mode\n", stderr);
@@ -127,6 +127,12 @@ static void on_child(int sig)
 	got_child = 1;
 }
 
+static void on_switch(int sig)
+{
+	(void)sig;
+	got_switch = 1;
+}
+
 /*
  * Handlers without SA_RESTART: a signal interrupts the read of the control
  * file where stapio sleeps (docs/transport.md, "Waiting"), and the flags are
@@ -143,6 +149,8 @@ static void setup_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_switch;
+	sigaction(SIGUSR2, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -156,15 +164,32 @@ long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* SIGUSR2 asks for the next output file: taken at a record boundary. */
+static void take_switch(struct stapio *io)
+{
+	if (got_switch) {
+		got_switch = 0;
+		outfile_request_switch(&io->out);
+	}
+}
+
+/* One record: script output to the output (file), warnings and errors to
+ * stderr in every mode. */
 static void emit(void *ctx, const struct stp_record_header *h, const char *payload)
 {
 	struct stapio *io = ctx;
 
+	if (h->flags & STP_REC_SWITCH) {
+		outfile_request_switch(&io->out);   /* switch_file(): at this point of the output */
+		return;
+	}
+	take_switch(io);
 	if (h->flags & STP_REC_STDERR) {
-		sink_flush(&io->out);   /* keep stdout/stderr interleaving */
+		if (!io->out.bulk)
+			outfile_flush(&io->out);   /* keep stdout/stderr interleaving */
 		write_full(STDERR_FILENO, payload, h->len);
 	} else {
-		sink_put(&io->out, payload, h->len);
+		outfile_write(&io->out, h, payload);
 	}
 }
 
@@ -183,10 +208,10 @@ static void request_stop(struct stapio *io, const char *why)
 /* Output failed (e.g. EPIPE): say so once, end the run cleanly, exit 1. */
 static void check_output(struct stapio *io)
 {
-	if (!io->out.failed || io->output_error_reported)
+	if (!outfile_failed(&io->out) || io->output_error_reported)
 		return;
 	io->output_error_reported = 1;
-	warnx_("writing output: %s", strerror(io->out.failed));
+	warnx_("%s", outfile_error(&io->out));
 	request_stop(io, "output error");
 }
 
@@ -195,7 +220,7 @@ static void finish(struct stapio *io, int status)
 {
 	if (relay_drain(&io->relay, emit, io) < 0)
 		status = 1;
-	if (sink_flush(&io->out) < 0 || io->out.failed) {
+	if (outfile_flush(&io->out) < 0) {
 		check_output(io);
 		status = 1;
 	}
@@ -346,27 +371,55 @@ static void run(struct stapio *io)
 			request_stop(io, "trace read error");
 			io->status = 1;
 		}
-		sink_flush(&io->out);
+		take_switch(io);
+		outfile_flush(&io->out);
 		check_output(io);
 	}
 }
 
+/* Was the module built for bulk mode (stap -b)?  Its _stp_bulkmode parameter
+ * says "Y"; modules without the parameter are not. */
+static int module_bulkmode(const char *name)
+{
+	char path[512], value[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_bulkmode", name);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	if (!fgets(value, sizeof(value), f))
+		value[0] = '\0';
+	fclose(f);
+	return value[0] == 'Y' || value[0] == '1';
+}
+
+/* stdout or -o FILE (merged), or one file per trace file (bulk mode, all
+ * created now).  With -L nothing is written: no file is created. */
 static int open_output(struct stapio *io)
 {
-	int fd = STDOUT_FILENO;
+	unsigned *cpus = NULL;
+	size_t i;
+	int rc;
 
-	if (io->outfile) {
-		fd = open(io->outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			warnx_("cannot open %s: %s", io->outfile, strerror(errno));
+	if (io->detach)
+		return outfile_open(&io->out, NULL, NULL, 0, NULL, 0);
+	if (!io->bulk && module_bulkmode(io->name)) {
+		say("module %s was built for bulk mode (stap -b)", io->name);
+		io->bulk = 1;
+	}
+	if (io->bulk) {
+		io->relay.unordered = 1;    /* each CPU's file in its own order: no merge */
+		if (!(cpus = calloc(io->relay.n, sizeof(*cpus)))) {
+			warnx_("out of memory");
 			return -1;
 		}
+		for (i = 0; i < io->relay.n; i++)
+			cpus[i] = io->relay.s[i].cpu;
 	}
-	if (sink_init(&io->out, fd, OUT_BUF) < 0) {
-		warnx_("out of memory");
-		return -1;
-	}
-	return 0;
+	rc = outfile_open(&io->out, io->outfile, io->size_arg, io->bulk, cpus,
+			  io->bulk ? io->relay.n : 0);
+	free(cpus);
+	return rc;
 }
 
 /* -x PID must name a process that exists. */
@@ -415,8 +468,9 @@ int main(int argc, char **argv)
 	parse_args(&io, argc, argv);
 	setup_signals();
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
-	if (open_output(&io) < 0 || control_open(&io.ctl, io.dir) < 0 ||
-	    relay_open(&io.relay, io.dir) < 0)
+	/* the module's files first: a setuid staprun's privileges end here */
+	if (control_open(&io.ctl, io.dir) < 0 || relay_open(&io.relay, io.dir) < 0 ||
+	    drop_privileges() < 0 || open_output(&io) < 0)
 		return 1;
 	if (begin_session(&io) < 0) {
 		target_finish(&io.cmd);
@@ -426,9 +480,10 @@ int main(int argc, char **argv)
 	target_finish(&io.cmd);
 	relay_close(&io.relay);
 	control_close(&io.ctl);
-	if (io.outfile)
-		close(io.out.fd);
-	sink_free(&io.out);
+	if (outfile_close(&io.out) < 0 && !io.output_error_reported) {
+		warnx_("%s", outfile_error(&io.out));
+		io.status = 1;
+	}
 	say("exit status %d", io.status);
 	return io.status;
 }

@@ -1,5 +1,5 @@
-/* output.c - buffered output with full-write loops for stapio's stdout / -o FILE.
- * Used by stapio/main.c to emit record payloads. */
+/* output.c - buffered sink with full-write loops: one per output file or stdout.
+ * Used by stapio/outfile.c (record payloads and bulk records) and stapio/main.c (stderr records). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,8 @@ int write_full(int fd, const void *data, size_t len)
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0)
+			errno = EIO;
 		if (n <= 0)
 			return -1;
 		p += n;
@@ -23,14 +25,15 @@ int write_full(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int sink_init(struct sink *s, int fd, size_t cap)
+/* The buffer is allocated by the first sink_put(): in bulk mode only the
+ * files of CPUs that produce output cost memory. */
+void sink_init(struct sink *s, int fd, size_t cap)
 {
 	s->fd = fd;
+	s->buf = NULL;
 	s->len = 0;
 	s->cap = cap;
 	s->failed = 0;
-	s->buf = malloc(cap);
-	return s->buf ? 0 : -1;
 }
 
 int sink_flush(struct sink *s)
@@ -52,6 +55,10 @@ void sink_put(struct sink *s, const void *data, size_t len)
 			s->failed = errno ? errno : EIO;
 		return;
 	}
+	if (!s->buf && !(s->buf = malloc(s->cap))) {
+		s->failed = ENOMEM;
+		return;
+	}
 	memcpy(s->buf + s->len, data, len);
 	s->len += len;
 }
@@ -60,4 +67,5 @@ void sink_free(struct sink *s)
 {
 	free(s->buf);
 	s->buf = NULL;
+	s->len = 0;
 }

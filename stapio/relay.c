@@ -230,6 +230,30 @@ static int relay_may_emit(struct relay *r, uint64_t seq, int force, long now)
 	return 1;
 }
 
+/* Bulk mode (r->unordered): emits every buffered record file by file, each
+ * file's records in their order; no merge, no waiting for holes. */
+static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
+{
+	struct stp_record_header h;
+	struct stream *s;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		while ((rc = stream_peek(s, &h)) > 0) {
+			emit(ctx, &h, s->buf + s->pos + HDR);
+			s->pos += HDR + h.len;
+			r->pending -= HDR + h.len;
+		}
+		if (rc < 0) {
+			warnx_("malformed record in %s%u", STP_TRACE_PREFIX, s->cpu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Emits the buffered records in seq order, up to a hole that must still be
  * waited for (all of them when force is set). */
 static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
@@ -240,6 +264,8 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 	size_t i;
 	int rc;
 
+	if (r->unordered)
+		return relay_emit_unordered(r, emit, ctx);
 	for (;;) {
 		pick = NULL;
 		for (i = 0; i < r->n; i++) {

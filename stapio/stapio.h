@@ -1,5 +1,6 @@
 /* stapio.h - declarations shared by stapio's source files.
- * Used by the stapio sources only (main.c, control.c, relay.c, output.c). */
+ * Used by the stapio sources (main.c, control.c, relay.c, output.c, outfile.c, target.c)
+ * and by tests/unit/outfile.t's driver. */
 #ifndef STAPIO_H
 #define STAPIO_H
 
@@ -12,19 +13,52 @@
 extern int verbose;
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace to stderr */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* "stapio: ..." to stderr */
+int drop_privileges(void);      /* privileges.c: become the real user for good */
 
 /* output.c: buffered sink with full-write loops. */
 struct sink {
 	int fd;
-	char *buf;
+	char *buf;              /* allocated by the first sink_put() */
 	size_t len, cap;
-	int failed;             /* a write failed; later output is discarded */
+	int failed;             /* errno of a failed write; later output is discarded */
 };
 int write_full(int fd, const void *data, size_t len);
-int sink_init(struct sink *s, int fd, size_t cap);
+void sink_init(struct sink *s, int fd, size_t cap);
 void sink_put(struct sink *s, const void *data, size_t len);
 int sink_flush(struct sink *s);
 void sink_free(struct sink *s);
+
+/* outfile.c: the output files (naming, strftime, -S rotation, bulk per-CPU files). */
+struct outstream {
+	struct sink sink;
+	int cpu;                    /* bulk: the CPU whose records go here; -1: merged output */
+	char *path;                 /* current file; NULL: stdout */
+	unsigned long gen;          /* its number (NAME.gen) */
+	unsigned long long size;    /* bytes given to it so far */
+	char **kept;                /* -S ...,N: names of the newest files, oldest first */
+	size_t nkept, kept_cap;
+};
+struct outfile {
+	const char *pattern;        /* -o argument (strftime pattern), NULL: stdout / stpd_cpuN */
+	int bulk;                   /* one file per CPU, records with their headers */
+	int numbered;               /* -S: every file is NAME.K (else NAME, then NAME.1...) */
+	unsigned long long limit;   /* -S: largest file in bytes, 0: none */
+	unsigned long keep;         /* -S ...,N: files kept per stream, 0: all */
+	int switch_req;             /* switch every file at the next record boundary */
+	struct outstream *s;
+	size_t n, cap, last;
+	int failed;                 /* errno of the first failure; later output is discarded */
+	char error[4352];           /* its description */
+};
+int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long *keep);
+int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, int bulk,
+		 const unsigned *cpus, size_t ncpus);  /* prints why on failure */
+void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload);
+void outfile_request_switch(struct outfile *o);  /* SIGUSR2, switch_file() */
+int outfile_flush(struct outfile *o);           /* also does a requested switch; -1 failed */
+int outfile_failed(const struct outfile *o);    /* errno of the first failure, 0 */
+const char *outfile_error(const struct outfile *o);
+int outfile_close(struct outfile *o);
 
 /* control.c: the .cmd channel, text lines both ways. */
 struct control {
@@ -60,6 +94,7 @@ struct relay {
 	unsigned long gaps_passed;  /* holes emitted past (timeout, memory cap, drain) */
 	unsigned long late;         /* records emitted after a higher seq */
 	uint64_t floor;             /* seqs <= floor missing are gone (flight recorder) */
+	int unordered;              /* bulk mode: each file's records as read, not merged */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
 int relay_open(struct relay *r, const char *dir);

@@ -1,4 +1,4 @@
-/* child.c - finds and runs stapio, relaying SIGTERM/SIGHUP to it while staprun waits.
+/* child.c - finds and runs stapio, relaying SIGTERM/SIGHUP/SIGUSR2 to it while staprun waits.
  * Used by staprun/main.c after the module is loaded. */
 #include <errno.h>
 #include <limits.h>
@@ -46,13 +46,13 @@ static void forward_signal(int sig)
 }
 
 struct saved_signals {
-	struct sigaction intr, quit, term, hup;
+	struct sigaction intr, quit, term, hup, usr2;
 	sigset_t mask;
 };
 
-/* The terminal sends SIGINT/SIGQUIT to stapio too; SIGTERM/SIGHUP sent to
- * staprun alone are passed on.  TERM/HUP stay blocked until the child's pid
- * is known. */
+/* The terminal sends SIGINT/SIGQUIT to stapio too; SIGTERM/SIGHUP (end the
+ * run) and SIGUSR2 (next output file) sent to staprun alone are passed on.
+ * They stay blocked until the child's pid is known. */
 static void signals_for_waiting(struct saved_signals *old)
 {
 	struct sigaction ign, fwd;
@@ -66,11 +66,13 @@ static void signals_for_waiting(struct saved_signals *old)
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &block, &old->mask);
 	sigaction(SIGINT, &ign, &old->intr);
 	sigaction(SIGQUIT, &ign, &old->quit);
 	sigaction(SIGTERM, &fwd, &old->term);
 	sigaction(SIGHUP, &fwd, &old->hup);
+	sigaction(SIGUSR2, &fwd, &old->usr2);
 }
 
 static void signals_restore(const struct saved_signals *old)
@@ -79,6 +81,7 @@ static void signals_restore(const struct saved_signals *old)
 	sigaction(SIGQUIT, &old->quit, NULL);
 	sigaction(SIGTERM, &old->term, NULL);
 	sigaction(SIGHUP, &old->hup, NULL);
+	sigaction(SIGUSR2, &old->usr2, NULL);
 	sigprocmask(SIG_SETMASK, &old->mask, NULL);
 }
 
@@ -93,6 +96,7 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &old->mask, NULL);
 	argv[n++] = path;
 	argv[n++] = "-N";

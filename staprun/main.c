@@ -61,7 +61,7 @@ static void usage(void)
 	      "  -o FILE  write the script's output to FILE (strftime patterns allowed);\n"
 	      "           bulk-mode modules write FILE_cpuN (stpd_cpuN without -o)\n"
 	      "  -b MB    per-CPU trace buffer size in MB (1-1024)\n"
-	      "  -S SIZE_MB[,N]  switch to FILE.1, FILE.2... before a file exceeds SIZE_MB,\n"
+	      "  -S SIZE_MB[,N]  write FILE.0, FILE.1... switching before a file exceeds SIZE_MB,\n"
 	      "           keep at most N files (needs -o)\n"
 	      "  -c CMD   run CMD once the probes are armed; target() is its pid; the run\n"
 	      "           ends when CMD exits\n"

@@ -14,8 +14,8 @@
 
 static volatile pid_t running_child;
 
-/* SIGTERM/SIGHUP sent to stap during pass 5 end the run the same way as
- * sent to staprun: passed on, and stap waits for the run to finish. */
+/* SIGTERM/SIGHUP (end the run) and SIGUSR2 (next output file) sent to stap
+ * during pass 5 are passed on to staprun, which passes them to stapio. */
 static void forward_signal(int sig)
 {
 	if (running_child > 0)
@@ -36,6 +36,7 @@ static int run_command(char *const argv[], const char *log_path)
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGUSR2, SIG_DFL);
 		if (log_path) {
 			FILE *log = freopen(log_path, "w", stdout);
 			if (!log || dup2(fileno(stdout), 2) < 0)
@@ -123,7 +124,7 @@ int run_module(Session *s)
 	char **argv = xcalloc((size_t)s->global_sets.len + 16, sizeof *argv);
 	int n = 0, rc;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward_signal };
-	struct sigaction old_int, old_quit, old_term, old_hup;
+	struct sigaction old_int, old_quit, old_term, old_hup, old_usr2;
 
 	argv[n++] = staprun;
 	if (s->verbose)
@@ -155,12 +156,14 @@ int run_module(Session *s)
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
+	sigaction(SIGUSR2, &fwd, &old_usr2);
 	rc = run_command(argv, NULL);
 	running_child = 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGUSR2, &old_usr2, NULL);
 	if (rc < 0)
 		diag_plain("error", "cannot run %s", staprun);
 	free(staprun);

@@ -15,6 +15,7 @@ static const Builtin builtins[] = {
 	{ "sprintln", BI_PRINT, TY_STRING, -1, {0}, NULL, 0, PRINT_TO_STRING | PRINT_NEWLINE },
 	{ "sprintd", BI_PRINT, TY_STRING, -1, {0}, NULL, 0, PRINT_TO_STRING | PRINT_DELIMITED },
 	{ "exit", BI_TEMPLATE, TY_UNKNOWN, 0, {0}, "stp_exit(c)", 0, 0 },
+	{ "switch_file", BI_TEMPLATE, TY_UNKNOWN, 0, {0}, "stp_switch_file(c)", 0, 0 },
 	{ "error", BI_TEMPLATE, TY_UNKNOWN, 1, {TY_STRING}, "stp_error_str(c, $1)", 1, 0 },
 	{ "warn", BI_TEMPLATE, TY_UNKNOWN, 1, {TY_STRING}, "stp_warn(c, $1)", 0, 0 },
 	{ "execname", BI_TEMPLATE, TY_STRING, 0, {0}, "stp_execname($0)", 0, 0 },

@@ -46,6 +46,15 @@ static void stp_flush(struct stp_context *c)
 	}
 }
 
+/* switch_file(): what the handler printed so far goes to the current file;
+ * the STP_REC_SWITCH record, in seq order with the output, tells stapio to
+ * go on in the next one. */
+static __maybe_unused void stp_switch_file(struct stp_context *c)
+{
+	stp_flush(c);
+	stp_transport_write(STP_REC_SWITCH, "", 0);
+}
+
 #ifndef STP_NO_OVERLOAD
 /* Charges a hit's cycles to this CPU; past the threshold, the run ends. */
 static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t start)

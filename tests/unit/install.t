@@ -6,6 +6,7 @@ run() {
     make -s -C "$TOP" install PREFIX=/usr DESTDIR="$PWD/root" >install.log 2>&1 || { cat install.log; return 1; }
     local bin=$PWD/root/usr/bin
     [[ -x $bin/stap && -x $bin/staprun && -x $PWD/root/usr/libexec/systemtap/stapio ]]
+    [[ -x $bin/stap-merge && -f $PWD/root/usr/share/man/man1/stap-merge.1 ]]
     [[ -f $PWD/root/usr/share/systemtap/runtime/runtime.h && -d $PWD/root/usr/share/systemtap/tapset ]]
     [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 &&
        -f $PWD/root/usr/share/man/man3/stapfuncs.3stap ]]

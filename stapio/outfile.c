@@ -1,0 +1,378 @@
+/* outfile.c - where stapio writes the records: stdout, -o FILE (strftime names, -S rotation,
+ * switches on request), or one file per CPU in bulk mode.  Used by stapio/main.c and tests/unit/outfile.t. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+#define HDR sizeof(struct stp_record_header)
+#define OUT_BUF (64 * 1024)       /* buffer of each output file (allocated on first use) */
+#define MB (1024ULL * 1024ULL)
+#define MAX_KEEP 1000000UL        /* -S SIZE_MB,N: largest N */
+
+/*
+ * Naming.  The -o argument is a strftime(3) pattern, expanded with the local
+ * time whenever a file is opened (a switch after midnight gets the new date).
+ * In bulk mode "_cpuN" follows the expansion (no -o: "stpd_cpuN" in the
+ * current directory).  With -S every file carries its number: NAME.0, NAME.1,
+ * ...; without -S the first file is plain NAME and only a switch (SIGUSR2,
+ * switch_file()) starts numbering: NAME.1, NAME.2, ...  In bulk mode each
+ * CPU's file rotates on its own (its own size, its own numbers); a requested
+ * switch moves every CPU's file on.
+ *
+ * Rotation.  Before a record that would make a non-empty file exceed SIZE_MB,
+ * the file is closed and the next one opened, so a record is never split
+ * across files.  With N, opening file k removes file k-N (by the name it was
+ * opened with), so at most N files of each stream remain.
+ *
+ * Bulk files hold each record as the trace file gave it (header, then
+ * payload), which stap-merge needs to restore the order; merged output is the
+ * payloads only.  Every file of every (possible) CPU is created when the run
+ * starts, so a CPU that produced nothing leaves an empty file rather than a
+ * stale one from an earlier run.
+ */
+
+/* Records the first failure (the message gets ": strerror(err)" unless err
+ * is negative); later output is discarded. */
+static void fail(struct outfile *o, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->failed)
+		return;
+	o->failed = err < 0 ? -err : err ? err : EIO;
+	va_start(ap, fmt);
+	n = vsnprintf(o->error, sizeof(o->error), fmt, ap);
+	va_end(ap);
+	if (err >= 0 && n >= 0 && (size_t)n < sizeof(o->error))
+		snprintf(o->error + n, sizeof(o->error) - (size_t)n, ": %s", strerror(o->failed));
+}
+
+int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long *keep)
+{
+	unsigned long long mb;
+	unsigned long n = 0;
+	char *end;
+
+	errno = 0;
+	mb = strtoull(arg, &end, 10);
+	if (errno || end == arg || *arg == '-' || *arg == '+' || mb < 1 || mb > ULLONG_MAX / MB ||
+	    (*end && *end != ',')) {
+		warnx_("-S %s: SIZE_MB must be a whole number of megabytes, at least 1", arg);
+		return -1;
+	}
+	if (*end == ',') {
+		const char *p = end + 1;
+		errno = 0;
+		n = strtoul(p, &end, 10);
+		if (errno || end == p || *p == '-' || *p == '+' || *end || n < 1 || n > MAX_KEEP) {
+			warnx_("-S %s: N (files to keep) must be a whole number from 1 to %lu", arg, MAX_KEEP);
+			return -1;
+		}
+	}
+	*limit = mb * MB;
+	*keep = n;
+	return 0;
+}
+
+/* The path of s's file number gen, into buf; -1 (failure recorded) if the
+ * pattern expands to nothing or too long a name. */
+static int stream_path(struct outfile *o, const struct outstream *s, char *buf, size_t size)
+{
+	char base[PATH_MAX];
+	struct tm tm;
+	time_t now;
+	size_t n;
+	int len;
+
+	if (o->pattern) {
+		now = time(NULL);
+		if (!localtime_r(&now, &tm)) {
+			fail(o, errno, "-o %s: cannot get the local time", o->pattern);
+			return -1;
+		}
+		n = strftime(base, sizeof(base), o->pattern, &tm);
+		if (n == 0) {
+			fail(o, -EINVAL, "-o %s: the pattern expands to an empty or too long file name",
+			     o->pattern);
+			return -1;
+		}
+	} else {
+		snprintf(base, sizeof(base), "stpd");   /* bulk mode without -o */
+	}
+	if (s->cpu >= 0)
+		len = o->numbered || s->gen > 0
+			? snprintf(buf, size, "%s_cpu%d.%lu", base, s->cpu, s->gen)
+			: snprintf(buf, size, "%s_cpu%d", base, s->cpu);
+	else
+		len = o->numbered || s->gen > 0 ? snprintf(buf, size, "%s.%lu", base, s->gen)
+						: snprintf(buf, size, "%s", base);
+	if (len < 0 || (size_t)len >= size) {
+		fail(o, -ENAMETOOLONG, "-o %s: the file name is too long", o->pattern ? o->pattern : base);
+		return -1;
+	}
+	return 0;
+}
+
+/* -S ...,N: remembers path as the newest file of s and removes the one that
+ * falls out of the newest N. */
+static void stream_keep(struct outfile *o, struct outstream *s, const char *path)
+{
+	char **old;
+	size_t cap;
+
+	if (!o->keep)
+		return;
+	if (s->nkept == o->keep) {
+		if (unlink(s->kept[0]) < 0 && errno != ENOENT)
+			warnx_("cannot remove %s: %s", s->kept[0], strerror(errno));
+		else
+			say("removed %s (-S keeps %lu files)", s->kept[0], o->keep);
+		free(s->kept[0]);
+		memmove(s->kept, s->kept + 1, (s->nkept - 1) * sizeof(*s->kept));
+		s->nkept--;
+	}
+	if (s->nkept == s->kept_cap) {
+		cap = s->kept_cap ? 2 * s->kept_cap : 4;
+		if (cap > o->keep)
+			cap = o->keep;
+		old = realloc(s->kept, cap * sizeof(*old));
+		if (!old) {
+			fail(o, ENOMEM, "remembering output file names");
+			return;
+		}
+		s->kept = old;
+		s->kept_cap = cap;
+	}
+	if (!(s->kept[s->nkept] = strdup(path))) {
+		fail(o, ENOMEM, "remembering output file names");
+		return;
+	}
+	s->nkept++;
+}
+
+/* Opens s's file number s->gen (truncating it). */
+static int stream_open(struct outfile *o, struct outstream *s)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (stream_path(o, s, path, sizeof(path)) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fail(o, errno, "cannot open %s", path);
+		return -1;
+	}
+	if (!(s->path = strdup(path))) {
+		close(fd);
+		fail(o, ENOMEM, "opening %s", path);
+		return -1;
+	}
+	sink_init(&s->sink, fd, OUT_BUF);
+	s->size = 0;
+	say("writing %s", path);
+	stream_keep(o, s, path);
+	return o->failed ? -1 : 0;
+}
+
+/* Writes out what s buffered; a failure is recorded with s's file name. */
+static int stream_flush(struct outfile *o, struct outstream *s)
+{
+	if (sink_flush(&s->sink) < 0) {
+		fail(o, s->sink.failed, "writing %s", s->path ? s->path : "standard output");
+		return -1;
+	}
+	return 0;
+}
+
+/* Closes s's file and opens the next one. */
+static int stream_switch(struct outfile *o, struct outstream *s)
+{
+	int rc = stream_flush(o, s);
+
+	if (close(s->sink.fd) < 0 && errno != EINTR && rc == 0) {
+		fail(o, errno, "closing %s", s->path);
+		rc = -1;
+	}
+	sink_free(&s->sink);
+	s->sink.fd = -1;
+	free(s->path);
+	s->path = NULL;
+	if (rc < 0)
+		return -1;
+	s->gen++;
+	return stream_open(o, s);
+}
+
+/* Appends the stream of CPU cpu (-1: the merged stream) and opens its first file. */
+static struct outstream *stream_add(struct outfile *o, int cpu)
+{
+	struct outstream *s;
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 8;
+		s = realloc(o->s, cap * sizeof(*s));
+		if (!s) {
+			fail(o, ENOMEM, "adding an output file");
+			return NULL;
+		}
+		o->s = s;
+		o->cap = cap;
+	}
+	s = &o->s[o->n++];
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	s->sink.fd = -1;
+	if (cpu < 0 && !o->pattern) {
+		sink_init(&s->sink, STDOUT_FILENO, OUT_BUF);
+		return s;
+	}
+	return stream_open(o, s) < 0 ? NULL : s;
+}
+
+int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, int bulk,
+		 const unsigned *cpus, size_t ncpus)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	o->pattern = pattern;
+	o->bulk = bulk;
+	if (size_arg) {
+		if (!pattern) {
+			warnx_("-S needs -o FILE (the files are FILE.0, FILE.1, ...)");
+			return -1;
+		}
+		if (outfile_parse_size(size_arg, &o->limit, &o->keep) < 0)
+			return -1;
+		o->numbered = 1;
+	}
+	if (bulk)
+		say("bulk mode: one file per CPU, %s_cpuN", pattern ? pattern : "stpd");
+	for (i = 0; i < ncpus && !o->failed; i++)
+		stream_add(o, (int)cpus[i]);
+	if (!bulk)
+		stream_add(o, -1);
+	if (o->failed) {
+		warnx_("%s", o->error);
+		outfile_close(o);
+		return -1;
+	}
+	return 0;
+}
+
+/* The stream a record goes to; in bulk mode a CPU without a file yet gets one. */
+static struct outstream *stream_for(struct outfile *o, unsigned cpu)
+{
+	size_t i;
+
+	if (!o->bulk)
+		return &o->s[0];
+	if (o->last < o->n && o->s[o->last].cpu == (int)cpu)
+		return &o->s[o->last];
+	for (i = 0; i < o->n; i++) {
+		if (o->s[i].cpu == (int)cpu) {
+			o->last = i;
+			return &o->s[i];
+		}
+	}
+	o->last = o->n;
+	return stream_add(o, (int)cpu);
+}
+
+/* A requested switch: every file moves on to its next one. */
+static void switch_all(struct outfile *o)
+{
+	size_t i;
+
+	o->switch_req = 0;
+	for (i = 0; i < o->n && !o->failed; i++) {
+		if (o->s[i].path)
+			stream_switch(o, &o->s[i]);
+	}
+}
+
+void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload)
+{
+	struct outstream *s;
+	size_t n = o->bulk ? HDR + h->len : h->len;
+
+	if (o->failed)
+		return;
+	if (o->switch_req)
+		switch_all(o);
+	s = o->failed ? NULL : stream_for(o, h->cpu);
+	if (!s)
+		return;
+	if (o->limit && s->size > 0 && s->size + n > o->limit && stream_switch(o, s) < 0)
+		return;
+	if (o->bulk)
+		sink_put(&s->sink, h, HDR);
+	sink_put(&s->sink, payload, h->len);
+	s->size += n;
+	if (s->sink.failed)
+		stream_flush(o, s);     /* records the failure */
+}
+
+void outfile_request_switch(struct outfile *o)
+{
+	if (o->n == 0 || (!o->bulk && !o->pattern)) {
+		say("output goes to standard output: no file to switch");
+		return;
+	}
+	say("switching to the next output file");
+	o->switch_req = 1;
+}
+
+int outfile_flush(struct outfile *o)
+{
+	size_t i;
+
+	if (o->switch_req && !o->failed)
+		switch_all(o);
+	for (i = 0; i < o->n && !o->failed; i++)
+		stream_flush(o, &o->s[i]);
+	return o->failed ? -1 : 0;
+}
+
+int outfile_failed(const struct outfile *o)
+{
+	return o->failed;
+}
+
+const char *outfile_error(const struct outfile *o)
+{
+	return o->failed ? o->error : "";
+}
+
+int outfile_close(struct outfile *o)
+{
+	int rc = outfile_flush(o);
+	size_t i, k;
+
+	for (i = 0; i < o->n; i++) {
+		struct outstream *s = &o->s[i];
+		if (s->path && s->sink.fd >= 0 && close(s->sink.fd) < 0 && errno != EINTR && rc == 0) {
+			fail(o, errno, "closing %s", s->path);
+			rc = -1;
+		}
+		sink_free(&s->sink);
+		free(s->path);
+		for (k = 0; k < s->nkept; k++)
+			free(s->kept[k]);
+		free(s->kept);
+	}
+	free(o->s);
+	o->s = NULL;
+	o->n = o->cap = 0;
+	return rc;
+}

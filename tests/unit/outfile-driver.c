@@ -1,0 +1,109 @@
+/* outfile-driver.c - drives stapio/outfile.c (output file naming, -S rotation, switches, bulk files) on the host.
+ * Built and run by tests/unit/outfile.t: stapio's options as arguments, records to write as commands on stdin. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+int verbose;
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/*
+ * usage: outfile-driver [-v] [-b] [-o PATTERN] [-S SIZE_MB[,N]] [CPU...]
+ * CPUs: the trace files of a bulk run (their files are created at once).
+ * Commands on stdin, one per line:
+ *   w CPU LEN [COUNT]   COUNT (default 1) records of LEN bytes from CPU: the
+ *                       text "seq S cpu C " padded with '.' to LEN-1, then '\n'
+ *   e CPU LEN           one stderr record (not written by outfile.c: skipped)
+ *   s                   request a switch (SIGUSR2)
+ *   f                   flush (the end of a round)
+ * Exit 0, or 1 with stapio's message when output failed.
+ */
+int main(int argc, char **argv)
+{
+	const char *pattern = NULL, *size_arg = NULL;
+	unsigned cpus[64];
+	size_t ncpus = 0;
+	int bulk = 0, c;
+	struct outfile o;
+	struct stp_record_header h = { 0, 0, 0, 0 };
+	char line[256], *payload;
+	unsigned long long seq = 0;
+	unsigned cpu, len, count, i;
+
+	while ((c = getopt(argc, argv, "vbo:S:")) != -1) {
+		switch (c) {
+		case 'v': verbose++; break;
+		case 'b': bulk = 1; break;
+		case 'o': pattern = optarg; break;
+		case 'S': size_arg = optarg; break;
+		default: return 2;
+		}
+	}
+	for (; optind < argc && ncpus < 64; optind++)
+		cpus[ncpus++] = (unsigned)atoi(argv[optind]);
+	if (outfile_open(&o, pattern, size_arg, bulk, cpus, ncpus) < 0)
+		return 1;
+	if (!(payload = malloc(STP_REC_MAX_LEN)))
+		return 2;
+	while (fgets(line, sizeof(line), stdin)) {
+		count = 1;
+		if (line[0] == 'w' && sscanf(line + 1, "%u %u %u", &cpu, &len, &count) >= 2) {
+			if (len < 2 || len > STP_REC_MAX_LEN)
+				return 2;
+			for (i = 0; i < count; i++) {
+				int n = snprintf(payload, len, "seq %llu cpu %u ", ++seq, cpu);
+				if (n < 0 || (unsigned)n >= len)
+					n = (int)len - 1;
+				memset(payload + n, '.', len - 1 - (unsigned)n);
+				payload[len - 1] = '\n';
+				h.len = len;
+				h.cpu = (uint16_t)cpu;
+				h.flags = STP_REC_STDOUT;
+				h.seq = seq;
+				outfile_write(&o, &h, payload);
+			}
+		} else if (line[0] == 'e' && sscanf(line + 1, "%u %u", &cpu, &len) == 2) {
+			seq++;          /* stapio sends these to stderr: a hole in the files' seqs */
+		} else if (line[0] == 's') {
+			outfile_request_switch(&o);
+		} else if (line[0] == 'f') {
+			outfile_flush(&o);
+		} else {
+			fprintf(stderr, "bad command: %s", line);
+			return 2;
+		}
+	}
+	free(payload);
+	if (outfile_close(&o) < 0 || outfile_failed(&o)) {
+		warnx_("%s", outfile_error(&o));
+		return 1;
+	}
+	return 0;
+}

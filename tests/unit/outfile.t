@@ -1,0 +1,117 @@
+# stapio's output files on the host (stapio/outfile.c via tests/unit/outfile-driver.c): -o strftime names, -S
+# rotation and limits, requested switches, bulk per-CPU files merged back by stap-merge. Used by tests/run.
+
+# drive ARGS... <COMMANDS: runs the driver; its stderr in drive.err.
+drive() { ./driver "$@" 2>drive.err; }
+
+# lines FILE...: the seq numbers of the records in FILEs, in order; fails on a torn record.
+lines() {
+    cat "$@" | perl -ne 'die "torn record: $_" unless /^seq (\d+) cpu \d+ \.*\n\z/; print "$1\n"'
+}
+
+# refused WHAT MESSAGE ARGS...: the driver exits 1 with MESSAGE (fixed string) on stderr.
+refused() {
+    local what=$1 msg=$2 rc=0
+    shift 2
+    ./driver "$@" </dev/null >/dev/null 2>refused.err || rc=$?
+    if (( rc != 1 )) || ! grep -qF -- "$msg" refused.err; then
+        echo "$what: expected status 1 and \"$msg\", got $rc:"
+        cat refused.err
+        return 1
+    fi
+}
+
+run() {
+    local -a san=()
+    [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/stapio" \
+        -I "$TOP/runtime/transport" "$TOP/tests/unit/outfile-driver.c" "$TOP/stapio/outfile.c" \
+        "$TOP/stapio/output.c" -o driver
+    local merge f n
+    merge=$(dirname "$STAP")/stap-merge
+
+    # stdout, and -o FILE: payloads only, in the order given; a record larger than the buffer
+    printf 'w 0 20 3\nw 1 65536\nw 0 30\n' | drive >stdout.out
+    [[ $(lines stdout.out | tr '\n' ' ') == "1 2 3 4 5 " ]]
+    printf 'w 0 20 3\nf\nw 1 65536\n' | drive -o plain.out >plain.stdout
+    test ! -s plain.stdout
+    [[ $(lines plain.out | wc -l) == 4 ]]
+    [[ $(stat -c %s plain.out) == $((60 + 65536)) ]]
+    # a switch on stdout is a no-op
+    printf 'w 0 20\ns\nw 0 20\n' | drive >sw-stdout.out
+    [[ $(lines sw-stdout.out | wc -l) == 2 ]]
+
+    # strftime: the name is expanded when the file is opened
+    local before after
+    before=$(date +%Y%m%d)
+    printf 'w 0 20\n' | drive -o 'day-%Y%m%d-%%.out'
+    after=$(date +%Y%m%d)
+    test -s "day-$before-%.out" || test -s "day-$after-%.out"
+
+    # -S 1,3 with ~5 MB: FILE.0 .. FILE.K, each at most 1 MiB, only the newest 3 remain, no record
+    # split, the last one ends with the last record
+    mkdir rot
+    printf 'w 0 1000 5000\n' | drive -o rot/t.out -S 1,3
+    ls rot >rot.ls
+    [[ $(cat rot.ls | tr '\n' ' ') == "t.out.2 t.out.3 t.out.4 " ]]
+    for f in rot/*; do (( $(stat -c %s "$f") <= 1048576 )); done
+    [[ $(stat -c %s rot/t.out.3) == 1048000 ]]     # 1048 whole records of 1000 bytes
+    [[ $(lines rot/t.out.2 rot/t.out.3 rot/t.out.4 | tail -n 1) == 5000 ]]
+    diff <(lines rot/t.out.2 rot/t.out.3 rot/t.out.4) <(seq $((5000 - $(cat rot/* | wc -l) + 1)) 5000)
+    # -S 1 without N keeps every file; their concatenation is the whole output
+    mkdir all
+    printf 'w 0 1000 2500\n' | drive -o all/t.out -S 1
+    [[ $(ls all | tr '\n' ' ') == "t.out.0 t.out.1 t.out.2 " ]]
+    diff <(lines all/t.out.0 all/t.out.1 all/t.out.2) <(seq 2500)
+    # records are never split: 16 records of 64 KiB fill 1 MiB exactly, the 17th opens the next file
+    mkdir big
+    printf 'w 0 65536 17\n' | drive -o big/b -S 1
+    [[ $(stat -c %s big/b.0) == 1048576 && $(stat -c %s big/b.1) == 65536 ]]
+
+    # requested switches (SIGUSR2): without -S, FILE then FILE.1, FILE.2; with -S, the next number
+    mkdir sw
+    printf 'w 0 20 2\ns\nw 0 20\nf\ns\nf\nw 0 20\n' | drive -o sw/out
+    [[ $(ls sw | tr '\n' ' ') == "out out.1 out.2 " ]]
+    [[ $(lines sw/out | tr '\n' ' ') == "1 2 " && $(lines sw/out.1) == 3 && $(lines sw/out.2) == 4 ]]
+    mkdir sws
+    printf 'w 0 20\ns\nw 0 20\n' | drive -o sws/out -S 5,1
+    [[ $(ls sws | tr '\n' ' ') == "out.1 " && $(lines sws/out.1) == 2 ]]
+
+    # bulk mode: a file per trace file at once (stpd_cpuN without -o, even for a CPU that writes
+    # nothing), a CPU not announced gets its file on its first record; records keep their headers
+    # and stap-merge restores the merged output byte for byte (stderr records are not in them)
+    mkdir bulk
+    (cd bulk && printf 'w 0 30\nw 1 40\ne 0 10\nw 2 50 3\nw 1 65536\nw 0 20\n' | ../driver -b 0 1 3)
+    [[ $(cd bulk && ls | tr '\n' ' ') == "stpd_cpu0 stpd_cpu1 stpd_cpu2 stpd_cpu3 " ]]
+    test ! -s bulk/stpd_cpu3
+    [[ $(stat -c %s bulk/stpd_cpu1) == $((16 + 40 + 16 + 65536)) ]]
+    (cd bulk && "$merge") >bulk.merged
+    [[ $(lines bulk.merged | tr '\n' ' ') == "1 2 4 5 6 7 8 " ]]
+    # with -o and -S: FILE_cpuN.K, each CPU rotating on its own
+    mkdir bulkrot
+    printf 'w 0 1000 1500\nw 1 1000 10\nw 0 1000 10\ns\nw 1 1000\n' |
+        drive -b -o bulkrot/trace-%Y -S 1 0 1
+    n=$(date +%Y)
+    ls bulkrot >bulkrot.ls
+    [[ $(tr '\n' ' ' <bulkrot.ls) == "trace-${n}_cpu0.0 trace-${n}_cpu0.1 trace-${n}_cpu0.2 trace-${n}_cpu1.0 trace-${n}_cpu1.1 " ]]
+    "$merge" bulkrot/* >bulkrot.merged
+    diff <(lines bulkrot.merged) <(seq 1521)
+    "$merge" bulkrot/*_cpu0.* | lines | tail -n 1 | grep -qx 1520
+
+    # errors: bad -S values, -S without -o, names that expand to nothing or too much, a file that
+    # cannot be opened or written
+    refused "-S 0" "-S 0: SIZE_MB must be a whole number of megabytes, at least 1" -o x -S 0
+    refused "-S abc" "-S abc: SIZE_MB must be" -o x -S abc
+    refused "-S 1,0" "-S 1,0: N (files to keep) must be a whole number from 1 to" -o x -S 1,0
+    refused "-S 1,x" "-S 1,x: N (files to keep)" -o x -S 1,x
+    refused "-S 1,2," "-S 1,2,: N (files to keep)" -o x -S 1,2,
+    refused "-S without -o" "-S needs -o FILE" -S 1
+    refused "empty name" "-o : the pattern expands to an empty or too long file name" -o ''
+    refused "long name" "the pattern expands to an empty or too long file name" -o "$(printf '%%Y%.0s' $(seq 2100))"
+    refused "no directory" "cannot open no/such/dir: No such file or directory" -o no/such/dir
+    refused "bulk no directory" "cannot open no/such_cpu0: No such file or directory" -b -o no/such 0
+    local rc=0
+    printf 'w 0 20 5000\n' | drive -o /dev/full || rc=$?
+    (( rc == 1 ))
+    grep -qx 'stapio: writing /dev/full: No space left on device' drive.err
+}
