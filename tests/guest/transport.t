@@ -100,6 +100,14 @@ guest() {
     staprun $M.ko count=3000 burst=300 pad=2000 period_us=2000 >loss.out 2>loss.err
     not loaded $M
 
+    # -v: loss is reported as it happens ("lost" messages, about once a second)
+    staprun -v $M.ko count=0 burst=300 pad=2000 period_us=2000 >vloss.out 2>vloss.err & pid=$!
+    io=$(stapio_of $pid)
+    sleep 3
+    kill -INT $io
+    wait $pid
+    not loaded $M
+
     # start refused by the module
     rc=0; staprun $M.ko fail_start=1 >fail.out 2>fail.err || rc=$?
     echo $rc >fail.rc
@@ -223,6 +231,10 @@ check() {
     (( printed + lost == 3000 + end ))
     diff <(records loss.out) <(records loss.out | sort -n)
     head -n 1 loss.out | grep -qx begin
+
+    grep -Eq '^WARNING: [0-9]+ records \([0-9]+ bytes\) lost so far$' vloss.err
+    grep -Eq '^WARNING: [0-9]+ records \([0-9]+ bytes\) lost$' vloss.err
+    tail -n 1 vloss.out | grep -qx end
 
     [[ $(cat fail.rc) == 1 ]]
     grep -qx 'ERROR: selftest: start refused (fail_start=1)' fail.err
