@@ -41,15 +41,8 @@ TARGET_SPEED=20 TARGET_MEM=4 TARGET_BEGIN_MS=15
 # The issue's reference figures for SystemTap 4.8 on this machine.
 REF_BEGIN="0.33 s / 99 MB" REF_SYSCALL="2.3 s / 409 MB (463 probes)"
 
-die() { echo "bench pass2: $*" >&2; exit 1; }
-say() { echo "bench pass2: $*" >&2; }
-
-median() {
-    sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) { print "-"; exit }
-        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        print m }'
-}
+PART=pass2
+source "$TOP/bench/lib.sh"
 
 # ---- SystemTap 4.8 ------------------------------------------------------------------------------
 

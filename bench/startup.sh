@@ -28,15 +28,8 @@ DIR=$OUT/startup
 SCRIPT='probe kprobe.function("ksys_read") { println("first hit"); exit() }'
 MODES=(miss hit off)
 
-die() { echo "bench startup: $*" >&2; exit 1; }
-say() { echo "bench startup: $*" >&2; }
-
-median() {
-    sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) { print "-"; exit }
-        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        print m }'
-}
+PART=startup
+source "$TOP/bench/lib.sh"
 
 # one MODE RUN: one stap run in MODE; appends "WALL_US" to DIR/MODE.wall and "PASS MS" lines to DIR/MODE.passes
 one() {

@@ -23,7 +23,7 @@ FLOOD_S=${BENCH_FLOOD_S:-5}
 RUNS=${BENCH_RUNS:-5}
 KVER=${KVER:-$(guest_kver)}
 
-say() { echo "bench: $*" >&2; }
+source "$TOP/bench/lib.sh"
 
 FIRST='probe begin { printf("%d\n", gettimeofday_ns()); exit() }'
 

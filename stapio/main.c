@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,34 +39,9 @@ struct stapio {
 	int detached;           /* -L: got "detached" */
 };
 
-int verbose;
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t got_child;
 static volatile sig_atomic_t got_switch;    /* SIGUSR2: go on in the next output file */
-
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("stapio: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stapio: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 static void usage(void)
 {

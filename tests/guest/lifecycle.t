@@ -24,20 +24,6 @@ probe timer.ms(50) { ticks++ }
 probe end { printf("end ran, ticks>0: %d\n", ticks > 0) }' >/dev/null
 }
 
-# stapio_of PID: the stapio child of staprun PID, once it has opened the control file.
-stapio_of() {
-    local i pid
-    for i in $(seq 100); do
-        pid=$(pgrep -P "$1" -x stapio || true)
-        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
-        sleep 0.1
-    done
-    return 1
-}
-
-loaded() { grep -q "^$1 " /proc/modules; }
-not() { ! "$@"; }
-
 # ended NAME HOW: an endless run ended by HOW (a signal to stapio or staprun, or rmmod).
 ended() {
     local name=$1 how=$2 pid io rc=0

@@ -51,17 +51,6 @@ global n
 probe timer.ms(300) { printf("chunk %d\n", ++n); switch_file(); if (n == 3) exit() }' >/dev/null
 }
 
-# stapio_of PID: the stapio child of staprun PID, once it has opened the control file.
-stapio_of() {
-    local i pid
-    for i in $(seq 100); do
-        pid=$(pgrep -P "$1" -x stapio || true)
-        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
-        sleep 0.1
-    done
-    return 1
-}
-
 # nonempty FILE: waits (at most 10 s) until FILE exists and holds data.
 nonempty() {
     local i

@@ -30,24 +30,11 @@ probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     getent group stapusr | cut -d: -f3 >stapusr.gid || true
 }
 
-loaded() { grep -q "^$1 " /proc/modules; }
-
 # wait_gone NAME: until module NAME is unloaded (5 s at most).
 wait_gone() {
     local i
     for i in $(seq 50); do
         loaded "$1" || return 0
-        sleep 0.1
-    done
-    return 1
-}
-
-# stapio_of PID: the stapio child of staprun PID, once it has opened the control file.
-stapio_of() {
-    local i pid
-    for i in $(seq 100); do
-        pid=$(pgrep -P "$1" -x stapio || true)
-        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
         sleep 0.1
     done
     return 1

@@ -19,11 +19,19 @@ build() {
     kbuild_selftest two ${M}2
 }
 
-loaded() { grep -q "^$1 " /proc/modules; }
-
-# not CMD...: succeeds when CMD fails.  (A bare `! CMD` never fails a
-# `set -e` function: bash ignores the status of negated commands.)
-not() { ! "$@"; }
+# attach_for_1s NAME [OPTION...]: `staprun OPTION... -A $M` re-attached for a second, then SIGINT to
+# its stapio; output in NAME.out and NAME.err, exit status in NAME.rc.
+attach_for_1s() {
+    local name=$1 pid io rc=0
+    shift
+    staprun "$@" -A $M >"$name.out" 2>"$name.err" &
+    pid=$!
+    io=$(stapio_of $pid)
+    sleep 1
+    kill -INT "$io"
+    wait $pid || rc=$?
+    echo $rc >"$name.rc"
+}
 
 # has_open PID FILE: process PID has FILE open.
 has_open() {
@@ -40,17 +48,6 @@ wait_proc() {
     local i
     for i in $(seq 100); do
         [[ -e /proc/systemtap/$1/.cmd ]] && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
-# stapio_of PID: the stapio child of staprun PID, once it has opened the control file.
-stapio_of() {
-    local i pid
-    for i in $(seq 100); do
-        pid=$(pgrep -P "$1" -x stapio || true)
-        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
         sleep 0.1
     done
     return 1
@@ -148,24 +145,14 @@ guest() {
     staprun -L $M.ko count=0 period_us=20000 >det.out 2>det.err
     loaded $M
     sleep 1
-    staprun -A $M >att.out 2>att.err & pid=$!
-    io=$(stapio_of $pid)
-    sleep 1
-    kill -INT $io
-    rc=0; wait $pid || rc=$?
-    echo $rc >att.rc
+    attach_for_1s att
     not loaded $M
 
     # -F: a detached flight recorder keeps the latest records (128 KiB rings, ~2 MB/s)
     staprun -F $M.ko count=0 period_us=1000 burst=4 pad=200 bufsize=131072 >fl.out 2>fl.err
     sleep 3
     not cat /proc/systemtap/$M/trace0 >/dev/null 2>fl-busy.err
-    staprun -v -A $M >fla.out 2>fla.err & pid=$!
-    io=$(stapio_of $pid)
-    sleep 1
-    kill -INT $io
-    rc=0; wait $pid || rc=$?
-    echo $rc >fla.rc
+    attach_for_1s fla -v
     not loaded $M
     not staprun /nonexistent/foo.ko 2>missing.err
     not staprun exit.out 2>notko.err

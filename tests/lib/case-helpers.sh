@@ -5,3 +5,18 @@
 # case functions run under `set -e`, and bash never stops on a `! CMD` line (unless it is the
 # function's last command), so `! CMD` asserts nothing.
 not() { ! "$@"; }
+
+# loaded NAME: kernel module NAME is loaded (in the guest).
+loaded() { grep -q "^$1 " /proc/modules; }
+
+# stapio_of PID: prints the pid of the stapio child of staprun PID once it has opened the
+# module's control file (10 s at most; fails otherwise).
+stapio_of() {
+    local i pid
+    for i in $(seq 100); do
+        pid=$(pgrep -P "$1" -x stapio || true)
+        [[ -n $pid ]] && ls -l /proc/"$pid"/fd 2>/dev/null | grep -q '\.cmd$' && { echo "$pid"; return 0; }
+        sleep 0.1
+    done
+    return 1
+}

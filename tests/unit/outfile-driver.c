@@ -1,38 +1,11 @@
 /* outfile-driver.c - drives stapio/outfile.c (output file naming, -S rotation, switches, bulk files) on the host.
  * Built and run by tests/unit/outfile.t: stapio's options as arguments, records to write as commands on stdin. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "stapio.h"
-
-int verbose;
-
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("stapio: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stapio: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 /*
  * usage: outfile-driver [-v] [-b] [-o PATTERN] [-S SIZE_MB[,N]] [CPU...]
