@@ -254,6 +254,28 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 	return produced ? produced : failed ? -1 : 0;
 }
 
+/* A point of a family whose points become many probes (DWARF sites): one
+ * expansion, with its own copy of the body, per site. */
+static int expand_sites(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
+			DerivedProbe *tmpl)
+{
+	PtrVec sites = { 0 };
+	int n = tmpl->provider->resolve_many(ex->s, pp, tmpl, &sites);
+
+	if (n < 0) {
+		ex->errors++;
+		return -1;
+	}
+	for (int i = 0; i < sites.len; i++) {
+		DerivedProbe *dp = sites.items[i];
+		dp->probe = new_expansion(ex, pp, w, chain, user_point);
+		dp->index = ex->s->derived.len;
+		vec_push(&ex->s->derived, dp);
+	}
+	free(sites.items);
+	return sites.len;
+}
+
 /* Returns how many probes pp became, 0 when nothing matched, -1 after an
  * error was reported. */
 static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
@@ -318,6 +340,8 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	dp->provider = prov;
 	dp->optional = w->optional;
 	dp->name = point_path(pp);
+	if (prov->resolve_many)
+		return expand_sites(ex, pp, w, chain, user_point, dp);
 	if (!prov->resolve(ex->s, pp, dp)) {
 		ex->errors++;
 		return -1;

@@ -78,6 +78,6 @@ static const char *const begin_forms[] = { "begin", "begin(number)", NULL };
 static const char *const end_forms[] = { "end", "end(number)", NULL };
 static const char *const error_forms[] = { "error", "error(number)", NULL };
 
-const ProbeProvider begin_provider = { "begin", resolve_begin_end, emit_begin, begin_forms };
-const ProbeProvider end_provider = { "end", resolve_begin_end, emit_end, end_forms };
-const ProbeProvider error_provider = { "error", resolve_begin_end, emit_error, error_forms };
+const ProbeProvider begin_provider = { .family = "begin", .resolve = resolve_begin_end, .emit = emit_begin, .forms = begin_forms };
+const ProbeProvider end_provider = { .family = "end", .resolve = resolve_begin_end, .emit = emit_end, .forms = end_forms };
+const ProbeProvider error_provider = { .family = "error", .resolve = resolve_begin_end, .emit = emit_error, .forms = error_forms };

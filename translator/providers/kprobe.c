@@ -62,4 +62,4 @@ static const char *const kprobe_forms[] = {
 	"kprobe.function(string)", "kprobe.function(string).return", NULL,
 };
 
-const ProbeProvider kprobe_provider = { "kprobe", resolve_kprobe, emit_kprobe, kprobe_forms };
+const ProbeProvider kprobe_provider = { .family = "kprobe", .resolve = resolve_kprobe, .emit = emit_kprobe, .forms = kprobe_forms };

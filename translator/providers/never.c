@@ -23,4 +23,4 @@ static void emit_never(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 
 static const char *const never_forms[] = { "never", NULL };
 
-const ProbeProvider never_provider = { "never", resolve_never, emit_never, never_forms };
+const ProbeProvider never_provider = { .family = "never", .resolve = resolve_never, .emit = emit_never, .forms = never_forms };

@@ -18,6 +18,7 @@ typedef struct DerivedProbe {
 	char *symbol;                /* kprobe symbol */
 	int is_return;               /* kretprobe */
 	int optional;                /* marked '?' on the way: may fail to arm at run time */
+	struct DwarfSite *site;      /* kernel/module DWARF probes: where it fires (dwarf/dwarf.h) */
 	int index;                   /* position among all derived probes */
 } DerivedProbe;
 
@@ -31,6 +32,11 @@ struct ProbeProvider {
 	void (*emit)(Session *s, DerivedProbe **dps, int n, StrBuf *out);
 	/* The forms it accepts, for --dump-probe-types; NULL-terminated. */
 	const char *const *forms;
+	/* Instead of resolve, for families where one point becomes many probes (DWARF: a wildcard or
+	 * an inline function has many sites). Pushes one DerivedProbe* per site onto out, each a copy
+	 * of tmpl with its own data; each then gets its own copy of the probe body. Returns the count
+	 * pushed (0: matches nothing, no diagnostic needed), or -1 after an error was reported. */
+	int (*resolve_many)(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out);
 };
 
 /* The registry: every provider, looked up by the first component. */

@@ -80,4 +80,4 @@ static const char *const timer_forms[] = {
 	NULL,
 };
 
-const ProbeProvider timer_provider = { "timer", resolve_timer, emit_timer, timer_forms };
+const ProbeProvider timer_provider = { .family = "timer", .resolve = resolve_timer, .emit = emit_timer, .forms = timer_forms };
