@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "expand.h"
 #include "optimize.h"
+#include "dwarf/dwarf.h"
 #include "tapsets.h"
 #include "format.h"
 #include "parser.h"
@@ -1134,6 +1135,9 @@ int elaborate(Session *s)
 	if (el.errors)
 		return el.errors;
 	prune_unused(s);
+	el.errors += dwarf_bind_program(s);
+	if (el.errors)
+		return el.errors;
 	check_supported(&el);
 	if (el.errors)
 		return el.errors;

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "parser.h"
 #include "providers/provider.h"
+#include "dwarf/dwarf.h"
 
 #include <string.h>
 
@@ -319,6 +320,7 @@ int translate(Session *s, StrBuf *out)
 	}
 	sb_puts(out, "};\n\n");
 
+	dwarf_emit_support(s, out);
 	sb_puts(out, "/* probe families */\n");
 	{
 		StrBuf reg;
