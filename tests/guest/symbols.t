@@ -1,4 +1,4 @@
-# symbols and backtraces in kprobe, kretprobe and begin probes: symname/symdata/probefunc/ppfunc/
+# symbols and backtraces in kprobe, kretprobe, timer and begin probes: symname/symdata/probefunc/ppfunc/
 # probemod/modname/addr, backtrace/print_backtrace/sprint_backtrace/print_stack/sprint_stack/stack/
 # callers/caller/caller_addr/print_regs in SystemTap's formats, MAXBACKTRACE and MAXSTRINGLEN bounds.
 # Used by tests/run: runtime/core/symbols.h, tapset/linux/context*.stp, runtime/probes/kprobes.c.
@@ -27,7 +27,15 @@ function ntok:long(bt:string) {
 }'
 
 sym_main="$common"'
-global entry_done, ret_done
+global entry_done, ret_done, ticks
+probe timer.ms(10) {
+    if (++ticks != 2)
+        next
+    bt = backtrace()
+    printf("timer: %d %d\n", ntok(bt) > 0, stack(0) == strtol(tokenize(bt, " "), 16))
+    println("== timer pb"); print_backtrace(); println("== end")
+    println("== timer ps"); print_stack(bt); println("== end")
+}
 probe begin {
     println("begin addr=", addr(), " probefunc=[", probefunc(), "] ppfunc=[", ppfunc(), "]")
     try { println(probemod()) } catch (e) { println("begin probemod error: ", e) }
@@ -149,6 +157,14 @@ check() {
     diff begin.pb begin.ps
     not grep -Ev "$full_re" begin.pb
     (( $(wc -l <begin.pb) == $(grep '^begin bt: ' $o | wc -w) - 2 ))
+
+    # timer (hard interrupt): from the interrupted kernel code, or the interrupt's own stack
+    grep -qx 'timer: 1 1' $o
+    block $o 'timer pb' >timer.pb
+    block $o 'timer ps' >timer.ps
+    [[ -s timer.pb ]]
+    diff timer.pb timer.ps
+    not grep -Ev '^ 0x[0-9a-f]{16} : [A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[[A-Za-z0-9_]+\]$' timer.pb
 
     # kprobe.function("vfs_read"): the function, its module, its entry address
     grep -qx 'entry: probefunc=vfs_read ppfunc=vfs_read symname=vfs_read probemod=kernel modname=kernel' $o
