@@ -388,7 +388,8 @@ main() {
     echo 'global calls; probe syscall.* ? { calls[name]++ }' >"$DIR/src/syscall-opt.stp"
     cp "$TOP/examples/demo.stp" "$DIR/src/demo.stp"
     "$TOP/bench/gen-large.sh" 2000 >"$DIR/src/large.stp"
-    echo 'probe kernel.function("vfs_read") { printf("%d\n", $count) }' >"$DIR/src/vfs_read.stp"
+    # shellcheck disable=SC2016  # $count is the script's target variable, \n stays for stap
+    printf '%s\n' 'probe kernel.function("vfs_read") { printf("%d\n", $count) }' >"$DIR/src/vfs_read.stp"
     printf 'global n\nprobe kernel.function("vfs_*") { n++ }\n' >"$DIR/src/vfs_star.stp"
 
     local start=$SECONDS
