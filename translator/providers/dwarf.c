@@ -405,19 +405,19 @@ static void function_span(DwarfModule *m, Dwarf_Die *fn, const char *file, int *
 	}
 }
 
-/* kernel.statement("FUNC@FILE:LINE"): for each line asked, the lowest is_stmt address of that line
- * within the function's code. */
+/* kernel.statement("FUNC@FILE:LINE"): for each line asked, the lowest address of that line within
+ * the function's code, among the rows that begin a statement when there are some (GCC marks some lines
+ * only with view rows that do not). */
 static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *info)
 {
 	Dwarf_Die fn, cudie;
 	Dwarf_Lines *lines;
 	size_t nl;
-	int first, last;
+	int first, last, below = 0, above = 0;
 	const char *want_file = info->decl_file;
-	typedef struct { int line; Dwarf_Addr addr; } Best;
+	typedef struct { int line; Dwarf_Addr addr; int stmt; } Best;
 	Best *best = NULL;
 	size_t nbest = 0;
-	int any = 0;
 
 	if (!dwarf_offdie(q->mod->dw, n->die, &fn) || !dwarf_diecu(&fn, &cudie, NULL, NULL) ||
 	    dwarf_getsrclines(&cudie, &lines, &nl) != 0)
@@ -441,25 +441,46 @@ static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *i
 		Dwarf_Addr addr;
 		int line;
 		bool stmt;
-		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 || line < first || line > last ||
-		    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt || dwarf_haspc(&fn, addr) <= 0)
+		size_t k;
+		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 || line <= 0 ||
+		    dwarf_linebeginstatement(l, &stmt) != 0 || dwarf_haspc(&fn, addr) <= 0)
 			continue;
 		if (q->pat.file ? !file_matches(q->pat.file, dwarf_line_source(q->mod, &cudie, l))
 				: strcmp(dwarf_line_source(q->mod, &cudie, l), want_file))
 			continue;
-		any = 1;
-		size_t k;
+		if (line < first || line > last) {
+			if (line < first && line > below)
+				below = line;
+			if (line > last && (!above || line < above))
+				above = line;
+			continue;
+		}
 		for (k = 0; k < nbest && best[k].line != line; k++)
 			;
 		if (k == nbest) {
 			best = xrealloc(best, (nbest + 1) * sizeof *best);
-			best[nbest++] = (Best){ line, addr };
-		} else if (addr < best[k].addr) {
-			best[k].addr = addr;
+			best[nbest++] = (Best){ line, addr, stmt };
+		} else if ((stmt && !best[k].stmt) || (stmt == best[k].stmt && addr < best[k].addr)) {
+			best[k] = (Best){ line, addr, stmt };
 		}
 	}
-	if (!any && q->pat.lines != LINE_ALL)
-		vec_push(&q->nolines, xstrdup(n->name));
+	if (!nbest && q->pat.lines != LINE_ALL) {
+		StrBuf sb;
+		sb_init(&sb);
+		if (first == last)
+			sb_printf(&sb, "no code for line %d of %s in %s", first, want_file, n->name);
+		else
+			sb_printf(&sb, "no code for lines %d-%d of %s in %s", first, last, want_file, n->name);
+		if (below || above) {
+			sb_puts(&sb, " (nearest lines with code:");
+			if (below)
+				sb_printf(&sb, " %d", below);
+			if (above)
+				sb_printf(&sb, "%s %d", below ? "," : "", above);
+			sb_putc(&sb, ')');
+		}
+		vec_push(&q->nolines, sb_steal(&sb));
+	}
 	for (size_t k = 0; k < nbest; k++)
 		add_site(q, n->cu, n->die, best[k].addr, n->name, want_file, best[k].line, 0, 1);
 	free(best);
@@ -705,8 +726,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 			return -1;
 		}
 		if (q.nolines.len) {
-			diag_at(what->arg->loc, "semantic error", "no code for line %s of '%s' in %s", what->arg->str +
-				strcspn(what->arg->str, ":+") + 1, q.pat.file, (char *)q.nolines.items[0]);
+			diag_at(what->arg->loc, "semantic error", "%s", (char *)q.nolines.items[0]);
 			return -1;
 		}
 		if (q.want == WANT_CALL && !q.exported) {
