@@ -72,7 +72,7 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 		StrBuf code;
 		char *err = NULL, *bn = base_name(a);
 		sb_init(&code);
-		where(g, NULL, bn, a->loc_base);
+		where(g, a->op_base, bn, a->loc_base);
 		if (dwloc_emit(&ctx, p, var, &code, &err) != 0) {
 			diag_at(a->loc_base, "error", "cannot generate the location of '%s': %s", a->name, err);
 			line(g, "%s = 0;", var);

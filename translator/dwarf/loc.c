@@ -618,6 +618,17 @@ next:
 	if (!rc && depth[n] != 1)
 		rc = cmp_error(cm, xstrdup(n ? "its location expression does not leave one value" :
 					   "its location expression is empty"));
+	if (!rc && n == 1 && maxd == 1 && !target[0] && !target[1]) {
+		/* one value pushed: no stack needed */
+		char *head = xasprintf("\t%s_s[0] = ", cm->pfx);
+		if (!strncmp(body.data, head, strlen(head)) && body.data[body.len - 1] == '\n' &&
+		    !strchr(body.data + strlen(head), '\n')[1]) {
+			sb_printf(cm->code, "\t%s = %.*s\n", dst, (int)(body.len - strlen(head) - 1), body.data + strlen(head));
+			free(head);
+			goto done;
+		}
+		free(head);
+	}
 	if (!rc) {
 		if (target[n])
 			sb_printf(&body, "%s_L%zu:\n", cm->pfx, n);

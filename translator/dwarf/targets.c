@@ -1091,6 +1091,8 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 			return NULL;
 		}
 		a = variable_access(b, &var, shown, e->loc, w);
+		if (a)
+			a->op_base = a->op_last = "@var";
 		return a;
 	}
 	if (find_file_variable(m, name, at + 1, &var, &cu) != 0) {
@@ -1103,6 +1105,7 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 	a->pc = b->site && b->site->mod == m ? b->site->pc : 0;
 	a->name = shown;
 	a->loc_base = a->loc_last = e->loc;
+	a->op_base = a->op_last = "@var";
 	{
 		Dwarf_Attribute attr;
 		if (dwarf_attr_integrate(&var, DW_AT_type, &attr) && dwarf_formref_die(&attr, &a->type))

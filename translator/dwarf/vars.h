@@ -152,6 +152,7 @@ typedef struct DwAccess {
 	int pretty_full;         /* $$ rather than $ */
 	char *name;              /* "$file", "@cast" ...: for messages */
 	SrcLoc loc_base;         /* the target's own location ($var) */
+	const char *op_base;     /* "@var" for @var(...), NULL for $var (named as an identifier) */
 	SrcLoc loc_last;         /* where the final read is reported */
 	const char *op_last;     /* operator of the final read, NULL = the identifier */
 	/* DWA_VARS */
