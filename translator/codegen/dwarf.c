@@ -256,7 +256,6 @@ typedef struct PP {
 
 #define MAX_LEAVES 32
 #define MAX_DEPTH 8
-#define MAX_ELEMENTS 5
 
 static void pp_lit(PP *pp, const char *s)
 {
@@ -367,6 +366,10 @@ static void pp_array(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 		return;
 	}
 	count = counts[0];
+	if ((!top && !pp->full) || depth >= MAX_DEPTH) {
+		pp_lit(pp, "[...]");
+		return;
+	}
 	if (dwt_strip(&elem, &es) == DW_TAG_base_type && dwt_is_char(&es)) {
 		/* char[N]: the string it holds */
 		if (resolve(pp->g, &pl, 1) != 0 || pl.kind != PL_MEM) {
@@ -378,31 +381,20 @@ static void pp_array(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 		pp->leaves++;
 		return;
 	}
-	if ((!top && !pp->full) || depth >= MAX_DEPTH) {
-		pp_lit(pp, "[...]");
-		return;
-	}
 	esize = dwt_size(&elem);
 	if (esize <= 0) {
 		pp_lit(pp, "[...]");
 		return;
 	}
+	/* as SystemTap: the first element, then "..." */
 	pp_lit(pp, "[");
-	for (int64_t i = 0; i < (count < 0 ? 1 : count) && i < MAX_ELEMENTS; i++) {
-		Place ep = pl;
-		if (i)
-			pp_lit(pp, ", ");
-		if (pp->leaves >= MAX_LEAVES) {
-			pp_lit(pp, "...");
-			pp_lit(pp, "]");
-			return;
-		}
-		ep.off += i * esize;
-		pp_object(pp, ep, &elem, 0, 0, 0, depth + 1);
+	if (pp->leaves >= MAX_LEAVES) {
+		pp_lit(pp, "...]");
+		return;
 	}
-	if (count < 0 || count > MAX_ELEMENTS)
-		pp_lit(pp, ", ...");
-	pp_lit(pp, "]");
+	if (count != 0)
+		pp_object(pp, pl, &elem, 0, 0, 0, depth + 1);
+	pp_lit(pp, ", ...]");
 }
 
 static void pp_object(PP *pp, Place pl, Dwarf_Die *type, int bit_size, int bit_off, int top, int depth)

@@ -441,8 +441,10 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 		add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
 		w->kind = W_MEM;
 		w->off = 0;
+		dwt_strip_cv(&pointee, &pointee);
 		tn = dwt_name(&pointee);
 	} else {
+		Dwarf_Die plain;
 		rc = struct_type(b, a, &a->type, &su, it->loc);
 		if (rc == -2)
 			return -1;
@@ -453,7 +455,8 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 			free(tn);
 			return -1;
 		}
-		tn = dwt_name(&a->type);
+		dwt_strip_cv(&a->type, &plain);
+		tn = dwt_name(&plain);
 	}
 	if (dwt_find_member(&su, it->name, &m) != 0) {
 		berr(b, it->loc, "%s has no member '%s'", tn, it->name);
@@ -948,12 +951,10 @@ static int cast_module(Bind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 			*lt = 0;   /* kernel<linux/sched.h>: the header only names where the type comes from */
 		if (!*p || !strcmp(p, "kernel"))
 			m = dwarf_kernel(b->s, loc);
-		else if (strchr(p, '/')) {
-			berr(b, loc, "@cast with a file path ('%s') is not supported: name the kernel or a module", p);
-			free(copy);
-			return -1;
-		} else
-			m = dwarf_module(b->s, p, loc);
+		else if (b->site && !strcmp(p, b->site->mod->name))
+			m = b->site->mod;   /* the probed module, however it was named */
+		else
+			m = dwarf_module(b->s, p, loc);   /* a module name or a .ko path */
 		if (!m) {
 			if (b->quiet)
 				b->failed = 1;
@@ -975,7 +976,10 @@ static int cast_module(Bind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 {
 	Expr *tname = e->args.items[1];
-	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : "kernel";
+	/* by default the probed module's types, then the kernel's */
+	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str :
+			   b->site && strcmp(b->site->mod->name, "kernel") ? xasprintf("%s:kernel", b->site->mod->name) :
+			   "kernel";
 	PtrVec mods = { 0 };
 	DwAccess *a;
 	int found = 0;

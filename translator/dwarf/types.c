@@ -37,6 +37,19 @@ int dwt_strip(Dwarf_Die *type, Dwarf_Die *out)
 	return 0;
 }
 
+void dwt_strip_cv(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *type;
+
+	for (int guard = 0; guard < 16; guard++) {
+		int tag = dwarf_tag(&cur);
+		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		     tag != DW_TAG_atomic_type) || die_type(&cur, &cur) != 0)
+			break;
+	}
+	*out = cur;
+}
+
 typedef struct CompleteSearch {
 	DwarfModule *m;
 	int tag;

@@ -13,6 +13,8 @@
 /* The type under typedefs and const/volatile/restrict/atomic qualifiers into *out; returns its tag,
  * or 0 for void (no type). */
 int dwt_strip(Dwarf_Die *type, Dwarf_Die *out);
+/* The type without const/volatile/restrict/atomic (typedefs kept: their names are the useful ones). */
+void dwt_strip_cv(Dwarf_Die *type, Dwarf_Die *out);
 /* A struct/union/enum declared only here: its definition elsewhere in m, found by name through the
  * index. Returns 0 with *out set (type itself when it is complete), -1 when there is none. */
 int dwt_complete(DwarfModule *m, Dwarf_Die *type, Dwarf_Die *out);
