@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests, and staprun's groups.
+# install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests, staprun's groups and the guest kernel's DWARF.
 # Used by `make deps` (and so by `make check`, `make trace`, CI); safe to run again: quiet if all present.
 set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The system groups of staprun's privilege model (man/staprun.8, SAFETY AND SECURITY), made
 # as Debian's systemtap package makes them: stapusr (run modules installed in
@@ -63,8 +65,73 @@ ensure_groups() {
     done
 }
 
-main() {
-    ensure_groups
+# The guest kernel's DWARF (kernel.function probes, target variables; `stap -r KVER`):
+# /usr/lib/debug/boot/vmlinux-KVER, which only linux-image-KVER-dbg ships. That package is 858 MB
+# to download and 5.6 GB installed, nearly all of it the modules' debuginfo, which nothing here
+# reads: so the .deb is downloaded (apt-get download: no install, no root needed), that one file
+# (633 MB) extracted, and the .deb deleted. About 10 s + 55 s. KVER is scripts/guest-kver.sh's.
+# INSTALL_DEPS_ROOT (default /) is the root the file goes under; set it to test this part
+# without touching the real file.
+DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
+
+# is_elf FILE: FILE starts with the ELF magic
+is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]]; }
+
+# ensure_kernel_dwarf: the file present (quiet), or downloaded and extracted; 1 with a message if not
+ensure_kernel_dwarf() {
+    local kver file pkg tmp deb rc=0
+    if ! kver=$("$TOP/scripts/guest-kver.sh"); then
+        echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
+        return 1
+    fi
+    file=${DEBUG_ROOT%/}/usr/lib/debug/boot/vmlinux-$kver
+    pkg=linux-image-$kver-dbg
+    if [[ -s $file ]] && is_elf "$file"; then
+        return 0
+    fi
+    if ! mkdir -p "$(dirname "$file")" 2>/dev/null || [[ ! -w $(dirname "$file") ]]; then
+        echo "install-deps: missing $file (the guest kernel's DWARF, from $pkg);" >&2
+        if (( EUID != 0 )); then
+            echo "install-deps: run as root to download it (only that file is kept)" >&2
+        else
+            echo "install-deps: cannot write to $(dirname "$file")" >&2
+        fi
+        return 1
+    fi
+    echo "install-deps: downloading $pkg (858 MB) for $file alone"
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+    # apt's download sandbox user must be able to write there
+    chmod 0755 "$tmp"
+    getent passwd _apt >/dev/null && chown _apt "$tmp" 2>/dev/null || true
+    if ! (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >"$tmp/apt.log" 2>&1; then
+        # stale or empty package lists: update once and try again
+        apt-get update -qq >>"$tmp/apt.log" 2>&1 || true
+        (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >>"$tmp/apt.log" 2>&1 || rc=$?
+    fi
+    deb=$(find "$tmp" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+    if (( rc != 0 )) || [[ -z $deb ]]; then
+        echo "install-deps: apt-get download $pkg failed: $(grep -m 1 -E '^(E|W):' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")" >&2
+        echo "install-deps: without $file, kernel.function probes and target variables cannot work" >&2
+        rm -rf "$tmp"
+        return 1
+    fi
+    # extracted beside the target under a temporary name, renamed once complete: an interrupted
+    # run never leaves a truncated file that a later run would take as present
+    rc=0
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$kver" >"$file.partial" || rc=$?
+    rm -rf "$tmp"
+    if (( rc != 0 )) || ! is_elf "$file.partial"; then
+        rm -f "$file.partial"
+        echo "install-deps: extracting usr/lib/debug/boot/vmlinux-$kver from $pkg failed (disk space?)" >&2
+        return 1
+    fi
+    chmod 0644 "$file.partial"
+    mv -f "$file.partial" "$file"
+    echo "install-deps: installed $file"
+}
+
+# install_packages: the missing packages installed (as root), or a message and 1
+install_packages() {
     if ! command -v dpkg-query >/dev/null; then
         echo "install-deps: dpkg-query not found: this script supports Debian 12 only;" >&2
         echo "install-deps: install by hand: ${PACKAGES[*]}" >&2
@@ -77,7 +144,7 @@ main() {
     if (( EUID != 0 )); then
         echo "install-deps: missing packages: ${missing[*]}" >&2
         echo "install-deps: run as root (or: sudo apt-get install ${missing[*]})" >&2
-        exit 1
+        return 1
     fi
     echo "install-deps: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -86,8 +153,15 @@ main() {
     mapfile -t missing < <(missing_packages)
     if (( ${#missing[@]} )); then
         echo "install-deps: still missing after apt-get: ${missing[*]}" >&2
-        exit 1
+        return 1
     fi
+}
+
+main() {
+    ensure_groups
+    install_packages || exit 1
+    # after the packages: guest-kver.sh needs linux-image-amd64 and linux-headers-amd64
+    ensure_kernel_dwarf || exit 1
 }
 
 main "$@"
