@@ -92,6 +92,37 @@ static __always_inline u64 stp_dw_set_bits(u64 v, int shift, int bits, u64 x)
 	return (v & ~mask) | ((x << shift) & mask);
 }
 
+/* The run-time address of symbol `name` of the module holding the probed address (a global of a
+ * module named by a location expression); cache[] keeps the module and the address found. */
+static __maybe_unused unsigned long stp_dw_module_symbol(struct stp_context *c, const char *name,
+							 unsigned long cache[2])
+{
+	struct module *mod = c->regs ? __module_address(instruction_pointer(c->regs)) : NULL;
+	struct mod_kallsyms *ks;
+	unsigned int i;
+
+	if (mod && READ_ONCE(cache[0]) == (unsigned long)mod) {
+		smp_rmb();
+		return READ_ONCE(cache[1]);
+	}
+	if (mod) {
+		ks = rcu_dereference_sched(mod->kallsyms);
+		for (i = 0; ks && i < ks->num_symtab; i++) {
+			if (strcmp(ks->strtab + ks->symtab[i].st_name, name))
+				continue;
+			WRITE_ONCE(cache[1], (unsigned long)ks->symtab[i].st_value);
+			smp_wmb();
+			WRITE_ONCE(cache[0], (unsigned long)mod);
+			return ks->symtab[i].st_value;
+		}
+	}
+	if (!c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), "cannot find symbol %s of the probed module", name);
+		stp_error(c, c->error_buf);
+	}
+	return 0;
+}
+
 /* ---- pretty printing into a string value ---- */
 
 static __maybe_unused void stp_dw_put_dec(struct stp_out *o, int64_t v)
