@@ -92,35 +92,61 @@ static __always_inline u64 stp_dw_set_bits(u64 v, int shift, int bits, u64 x)
 	return (v & ~mask) | ((x << shift) & mask);
 }
 
-/* The run-time address of symbol `name` of the module holding the probed address (a global of a
- * module named by a location expression); cache[] keeps the module and the address found. */
-static __maybe_unused unsigned long stp_dw_module_symbol(struct stp_context *c, const char *name,
-							 unsigned long cache[2])
+/* The loaded module called modname, found on the kernel's module list from our own entry (the
+ * list's head, the kernel's own variable, is outside the module area and skipped). The caller
+ * holds rcu_read_lock_sched(). NULL when it is not loaded. */
+static struct module *stp_dw_find_module(const char *modname)
 {
-	struct module *mod = c->regs ? __module_address(instruction_pointer(c->regs)) : NULL;
+	struct list_head *p = READ_ONCE(THIS_MODULE->list.next);
+	int guard;
+
+	for (guard = 0; p != &THIS_MODULE->list && guard < 65536; guard++, p = READ_ONCE(p->next)) {
+		struct module *m;
+
+		if ((unsigned long)p < MODULES_VADDR || (unsigned long)p >= MODULES_END)
+			continue;
+		m = list_entry(p, struct module, list);
+		if (m->state != MODULE_STATE_UNFORMED && !strcmp(m->name, modname))
+			return m;
+	}
+	return NULL;
+}
+
+/* The run-time address of symbol `name` of module modname (a module global named by a location
+ * expression); cache[] keeps the module and the address found.  0 with an error when the module
+ * is not loaded or lacks the symbol. */
+static __maybe_unused unsigned long stp_dw_module_symbol(struct stp_context *c, const char *modname,
+							 const char *name, unsigned long cache[2])
+{
+	struct module *mod;
 	struct mod_kallsyms *ks;
+	unsigned long addr = 0;
 	unsigned int i;
 
+	rcu_read_lock_sched();
+	mod = stp_dw_find_module(modname);
 	if (mod && READ_ONCE(cache[0]) == (unsigned long)mod) {
 		smp_rmb();
-		return READ_ONCE(cache[1]);
-	}
-	if (mod) {
+		addr = READ_ONCE(cache[1]);
+	} else if (mod) {
 		ks = rcu_dereference_sched(mod->kallsyms);
 		for (i = 0; ks && i < ks->num_symtab; i++) {
 			if (strcmp(ks->strtab + ks->symtab[i].st_name, name))
 				continue;
-			WRITE_ONCE(cache[1], (unsigned long)ks->symtab[i].st_value);
+			addr = ks->symtab[i].st_value;
+			WRITE_ONCE(cache[1], addr);
 			smp_wmb();
 			WRITE_ONCE(cache[0], (unsigned long)mod);
-			return ks->symtab[i].st_value;
+			break;
 		}
 	}
-	if (!c->last_error) {
-		scnprintf(c->error_buf, sizeof(c->error_buf), "cannot find symbol %s of the probed module", name);
+	rcu_read_unlock_sched();
+	if (!addr && !c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), mod ? "module %s has no symbol %s" :
+			  "module %s is not loaded (reading its global %s)", modname, name);
 		stp_error(c, c->error_buf);
 	}
-	return 0;
+	return addr;
 }
 
 /* ---- pretty printing into a string value ---- */

@@ -200,15 +200,15 @@ char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err)
 
 	if (m && !m->is_kernel && m->dwfl_mod) {
 		/* a module's sections land anywhere: the symbol holding addr, found at run time in the
-		 * module that holds the probed address */
+		 * loaded module's symbol table */
 		GElf_Sym sym;
 		const char *name = dwfl_module_addrsym(m->dwfl_mod, addr, &sym, NULL);
 		if (!name || !*name) {
 			*err = xasprintf("no symbol of module '%s' holds address 0x%llx", m->name, (unsigned long long)addr);
 			return NULL;
 		}
-		return xasprintf("(({ static unsigned long cache[2]; stp_dw_module_symbol(c, \"%s\", cache); }) + "
-				 "%lldUL)", name, (long long)(addr - sym.st_value));
+		return xasprintf("(({ static unsigned long cache[2]; stp_dw_module_symbol(c, \"%s\", \"%s\", cache); }) "
+				 "+ %lldUL)", m->name, name, (long long)(addr - sym.st_value));
 	}
 	if (!m || !m->is_kernel) {
 		*err = xasprintf("addresses of globals in module '%s' are not supported", m ? m->name : "?");

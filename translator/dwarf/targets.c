@@ -1103,11 +1103,7 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 		berr(b, e->loc, "no global variable '%s' in a compile unit '%s' of %s", name, at + 1, m->name);
 		return NULL;
 	}
-	if (!m->is_kernel && (!b->site || b->site->mod != m)) {
-		berr(b, e->loc, "@var(\"%s\") is a global of module %s: it can only be read in probes on that module",
-		     spec, m->name);
-		return NULL;
-	}
+
 	a = access_new(DWA_READ);
 	a->mod = m;
 	a->site = b->site;
