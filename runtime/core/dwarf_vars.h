@@ -50,12 +50,39 @@ static __maybe_unused int64_t stp_dw_peek(unsigned long addr, int size, bool is_
 	return v;
 }
 
+/* Writes size bytes of v (little-endian) at kernel address addr without oopsing (the kernel does not
+ * export copy_to_kernel_nofault: its exception-table store, inlined here); true on a fault. */
+static __maybe_unused bool stp_dw_put_nofault(unsigned long addr, u64 v, int size)
+{
+	int i;
+
+	if (addr < TASK_SIZE_MAX || size < 1 || size > 8)
+		return true;
+	pagefault_disable();
+	switch (size) {
+	case 1: __put_kernel_nofault((void *)addr, &v, u8, fault); break;
+	case 2: __put_kernel_nofault((void *)addr, &v, u16, fault); break;
+	case 4: __put_kernel_nofault((void *)addr, &v, u32, fault); break;
+	case 8: __put_kernel_nofault((void *)addr, &v, u64, fault); break;
+	default:
+		for (i = 0; i < size; i++) {
+			u8 byte = (u8)(v >> (8 * i));
+
+			__put_kernel_nofault((void *)(addr + i), &byte, u8, fault);
+		}
+		break;
+	}
+	pagefault_enable();
+	return false;
+fault:
+	pagefault_enable();
+	return true;
+}
+
 /* A guru-mode write of size bytes (little-endian) at addr; "write fault at 0x..." on a fault. */
 static __maybe_unused void stp_dw_write(struct stp_context *c, unsigned long addr, int size, int64_t value)
 {
-	u64 v = (u64)value;
-
-	if (unlikely(size < 1 || size > 8 || copy_to_kernel_nofault((void *)addr, &v, size)))
+	if (unlikely(stp_dw_put_nofault(addr, (u64)value, size)))
 		stp_deref_fault(c, "write fault", addr);
 }
 

@@ -59,6 +59,7 @@ build_testmod() {
     echo "$ko" >testmod.path
     line=$(grep -n 'STM-LINE: locals' "$(dirname "$ko")/stap_testmod.c" | cut -d: -f1)
     sed -e "s|KO|$ko|g" -e "s|LINE|$line|g" >testmod.stp <<'STP'
+probe begin { printf("var %d %d\n", @var("stm_int_target@stap_testmod.c", "KO"), @var("stm_nums@stap_testmod.c", "KO")[3]) }
 probe module("KO").function("stm_ints_signed") { printf("ints_signed %d %d %d %d|%s|%s\n", $sc, $ss, $si, $sll, $$parms, $$parms$) }
 probe module("KO").function("stm_ints_unsigned") { printf("ints_unsigned %d %d %d %d|%s|%s\n", $uc, $us, $ui, $ull, $$parms, $$parms$) }
 probe module("KO").function("stm_longs") { printf("longs %d %d %d %d|%s\n", $l, $ul, $ch, $flag, $$parms$) }
@@ -119,6 +120,14 @@ probe module("KO").function("stm_strings") {
 }
 STP
     $STAP -p4 -m t_dvtestmod testmod.stp >/dev/null
+    # guru mode: a module global written before stm_pointers reads it, a register parameter at entry
+    sed -e "s|KO|$ko|g" >guru.stp <<'STP'
+probe module("KO").function("stm_ints_signed") { @var("stm_int_target@stap_testmod.c", "KO") = 4343 }
+probe module("KO").function("stm_pointers") { printf("ip %d\n", $ip[0]) }
+probe module("KO").function("stm_return") { $x = 20 }
+probe module("KO").function("stm_return").return { printf("return %d\n", $return) }
+STP
+    $STAP -p4 -g -m t_dvguru guru.stp >/dev/null
 }
 
 guest() {
@@ -137,12 +146,16 @@ guest() {
     insmod "$(cat testmod.path)"
     staprun -c 'echo 1 >/sys/module/stap_testmod/parameters/run' t_dvtestmod.ko >testmod.out 2>testmod.err
     rmmod stap_testmod
+    insmod "$(cat testmod.path)"
+    staprun -c 'echo 1 >/sys/module/stap_testmod/parameters/run' t_dvguru.ko >guru.out 2>guru.err
+    rmmod stap_testmod
     # the modules are gone after each error and the kernel is fine: a last run works
     staprun -c 'dd if=/dev/zero of=/dev/null bs=1 count=5 2>/dev/null' t_dvcount.ko >again.out
 }
 
 # Each line of stap_testmod's expected output (tests/kmod/README.md) must be printed exactly once.
 TESTMOD_EXPECTED=$(cat <<'EOF'
+var 4242 -4
 ints_signed -5 -300 -70000 -5000000000|sc=0xfffffffffffffffb ss=0xfffffffffffffed4 si=0xfffffffffffeee90 sll=0xfffffffed5fa0e00|sc='\373' ss=-300 si=-70000 sll=-5000000000
 ints_unsigned 250 65000 4000000000 -446744073709551616|uc=0xfa us=0xfde8 ui=0xee6b2800 ull=0xf9ccd8a1c5080000|uc='\372' us=65000 ui=4000000000 ull=18000000000000000000
 longs -9000000000 -81985529216486896 65 1|l=-9000000000 ul=18364758544493064720 ch='A' flag=1
@@ -227,5 +240,8 @@ check_testmod() {
     grep -qxE 'struct top \{\.id=-1234567890123, \.in=\{\.\.\.\}, \.pin=0x[0-9a-f]{16}, \.arr=\[\.\.\.\], \.nums=\[\.\.\.\], \.name=\[\.\.\.\], \.label="the label", \.u=\{\.\.\.\}, \.bits=\{\.\.\.\}, \.color=2, \.self=0x[0-9a-f]{16}, \.nothing=0x0{16}, \.ul=18364758544493064720\}' testmod.out
     grep -qxE "struct full \{\.id=-1234567890123, \.in=\{\.x=7, \.y=-8, \.tag='q'\}, \.pin=0x[0-9a-f]{16}, \.arr=\[\{\.x=100, \.y=101, \.tag='x'\}, \.\.\.\], \.nums=\[1000, \.\.\.\], \.name=\"testmod-name\", \.label=\"the label\", \.u=\{\.word=287454020, \.halves=\[13124, \.\.\.\], \.bytes=.*\}, \.bits=\{\.u3=5, \.s5=-7, \.u1=1, \.s1=-1, \.u12=2748, \.s10=-300, \.u40=78187493530, \.s20=-400000, \.uc4=9\}, \.color=2, \.self=0x[0-9a-f]{16}, \.nothing=0x0{16}, \.ul=18364758544493064720\}" testmod.out
     # the statement in stm_locals: registers, frame slots, a module address (DW_OP_addr); n is only an entry value
+    # guru mode: what was written is what the module saw (stm_return(x) is 2x + 8)
+    cat guru.out guru.err
+    [[ $(cat guru.out) == $'ip 4343\nreturn 48' && ! -s guru.err ]]
     grep -qxE "locals 25 15 255 hello from stap_testmod local \{\.x=5, \.y=-5, \.tag='L'\}\|pt=\{\.\.\.\} word=\[\.\.\.\] sq=0x19 total=0xf small=0xff msg=0xffff[0-9a-f]+\|0" testmod.out
 }
