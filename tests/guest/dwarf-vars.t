@@ -49,6 +49,44 @@ probe kernel.function("vfs_read") { if (execname() == "dd") println($buf[0]) }' 
     # a global through KASLR: compared with /proc/sys/kernel/threads-max in the guest
     $STAP -p4 -m t_dvglobal -e 'probe begin { println(@var("max_threads@kernel/fork.c")); exit() }' >/dev/null
     build_testmod
+    build_pieces
+}
+
+# A struct passed by value in two registers (DW_OP_piece) and a small one in one register.
+build_pieces() {
+    mkdir -p pieces
+    cat >pieces/dvpieces.c <<'C'
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+struct dv_pair { long a; long b; };
+struct dv_small { int x; int y; };
+static volatile long dv_sink;
+static noinline __attribute__((__noipa__)) long dv_pieces(struct dv_pair p, struct dv_small s)
+{
+	dv_sink = p.a;
+	dv_sink = p.b;
+	dv_sink = s.x;
+	return p.a + p.b + s.x + s.y;
+}
+static int go_set(const char *val, const struct kernel_param *kp)
+{
+	struct dv_pair p = { 11, -22 };
+	struct dv_small s = { 3, -4 };
+
+	dv_sink = dv_pieces(p, s);
+	return 0;
+}
+static const struct kernel_param_ops go_ops = { .set = go_set };
+module_param_cb(go, &go_ops, NULL, 0200);
+MODULE_LICENSE("GPL");
+C
+    echo 'obj-m := dvpieces.o' >pieces/Kbuild
+    make -s -C "/lib/modules/$KVER/build" M="$PWD/pieces" modules >pieces/build.log 2>&1
+    $STAP -p4 -m t_dvpieces -e '
+probe module("'"$PWD"'/pieces/dvpieces.ko").function("dv_pieces") {
+    printf("pair %d %d %s %s %d %d|%s|%s\n", $p->a, $p->b, $p$, $s$, $s->x, $s->y, $$parms, $$parms$)
+}
+probe module("'"$PWD"'/pieces/dvpieces.ko").function("dv_pieces").return { printf("sum %d %d\n", $return, $p->b) }' >/dev/null
 }
 
 # One probe per stm_* function of stap_testmod printing what tests/kmod/README.md documents.
@@ -149,6 +187,9 @@ guest() {
     insmod "$(cat testmod.path)"
     staprun -c 'echo 1 >/sys/module/stap_testmod/parameters/run' t_dvguru.ko >guru.out 2>guru.err
     rmmod stap_testmod
+    insmod pieces/dvpieces.ko
+    staprun -c 'echo 1 >/sys/module/dvpieces/parameters/go' t_dvpieces.ko >pieces.out 2>pieces.err
+    rmmod dvpieces
     # the modules are gone after each error and the kernel is fine: a last run works
     staprun -c 'dd if=/dev/zero of=/dev/null bs=1 count=5 2>/dev/null' t_dvcount.ko >again.out
 }
@@ -227,6 +268,9 @@ check() {
     echo "max_threads $(cat global.out), threads-max $(cat threads-max)"
     [[ $(cat global.out) == "$(cat threads-max)" ]]
     check_testmod
+    # a struct in two registers (pieces), one in a register: members are parts of them
+    cat pieces.out pieces.err
+    [[ $(cat pieces.out) == $'pair 11 -22 {.a=11, .b=-22} {.x=3, .y=-4} 3 -4|p={...} s={...}|p={.a=11, .b=-22} s={.x=3, .y=-4}\nsum -12 -22' ]]
 }
 
 check_testmod() {

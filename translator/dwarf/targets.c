@@ -823,6 +823,10 @@ static DwAccess *return_access(Bind *b, Expr *e, Where *w)
 		berr(b, e->loc, "$return is only available in .return probes");
 		return NULL;
 	}
+	if (b->entry) {
+		berr(b, e->loc, "$return has no value yet when the function is entered (inside @entry)");
+		return NULL;
+	}
 	if (!dwarf_offdie(b->site->mod->dw, b->site->scope, &fn)) {
 		berr(b, e->loc, "cannot read the debuginfo of %s", b->site->function);
 		return NULL;
