@@ -32,11 +32,13 @@ EOF
 
 build() {
     have_vmlinux || { echo "no /usr/lib/debug/boot/vmlinux-$KVER" >SKIP; return 0; }
-    # a line of vfs_read every call passes: the second line with code (the first is the entry)
-    local line
+    # a line of vfs_read every call passes: the first line with code after its opening brace
+    local decl line
+    decl=$($STAP -l 'kernel.function("vfs_read")' | sed -n 's/.*read_write\.c:\([0-9]*\)")$/\1/p')
     line=$($STAP -p2 -e 'probe kernel.statement("vfs_read@fs/read_write.c:*") {}' |
-        sed -n 's/^kernel\.statement("vfs_read@fs\/read_write\.c:\([0-9]*\)").*/\1/p' | sort -n | sed -n 2p)
-    [[ -n $line ]]
+        sed -n 's/^kernel\.statement("vfs_read@fs\/read_write\.c:\([0-9]*\)").*/\1/p' |
+        awk -v d="$decl" '$1 > d + 1' | sort -n | head -n 1)
+    [[ -n $decl && -n $line ]]
     echo "$line" >line
     $STAP -p4 -m t_dwcount -e '
 global f, fr, k, st
@@ -100,7 +102,7 @@ check() {
     grep -qx '3 kernel.function("vfs_fsync@fs/sync.c:[0-9]*").inline' inline.out
     # module probes: a clear error while the module is not loaded, then two calls, two returns
     grep -q 'dwtmod' nomod.err
-    grep -q 'module not loaded' nomod.err
+    grep -q '^ERROR: module dwtmod is not loaded' nomod.err
     cat mod.out
     [[ $(grep -c '^module(".*/kmod/dwtmod.ko").function("tmod_poke@.*dwtmod.c:4")$' mod.out) == 2 ]]
     grep -qx 'hits 4' mod.out
