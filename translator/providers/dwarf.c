@@ -539,21 +539,20 @@ static int on_name(const DwarfName *n, void *arg)
 	return 0;
 }
 
-static int report_skipped(Query *q, const char *written, int wild)
+/* -v: what was left out (kprobes would refuse it), one line each; many only with -vv. */
+static void report_skipped(Query *q, const char *written)
 {
 	int n = q->skipped.len;
 
 	if (!n || !q->s->verbose)
-		return n;
+		return;
 	if (n <= 10 || q->s->verbose >= 2) {
 		for (int i = 0; i < n; i++)
-			fprintf(stderr, "Skipping %s (kprobes refuse it)\n", (char *)q->skipped.items[i]);
+			fprintf(stderr, "Skipping %s\n", (char *)q->skipped.items[i]);
 	} else {
 		fprintf(stderr, "%s: skipping %d locations kprobes refuse (-vv lists them), e.g. %s\n", written, n,
 			(char *)q->skipped.items[0]);
 	}
-	(void)wild;
-	return n;
 }
 
 /* ---- the point's components ---------------------------------------------------------------------- */
@@ -701,7 +700,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 		return -1;
 	dwarf_index_each(q.mod, q.pat.func, on_name, &q);
 	wild = has_wildcard(q.pat.func) || (q.pat.file && has_wildcard(q.pat.file));
-	report_skipped(&q, what->arg->str, wild);
+	report_skipped(&q, what->arg->str);
 	if (out->len > before)
 		return out->len - before;
 	/* nothing: say why, unless a wildcard simply matched nothing */
