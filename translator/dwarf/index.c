@@ -596,7 +596,8 @@ static char *build_index(DwarfModule *m, size_t *size_out)
 		off = next;
 	}
 	sort_strings = b.strings.data;
-	qsort(b.e, b.n, sizeof *b.e, cmp_entry);
+	if (b.n)
+		qsort(b.e, b.n, sizeof *b.e, cmp_entry);
 
 	memcpy(h.magic, IDX_MAGIC, 8);
 	h.version = IDX_VERSION;

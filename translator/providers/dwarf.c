@@ -213,7 +213,8 @@ static Instances *instances_of(DwarfModule *m, Dwarf_Off cu, Dwarf_Off origin)
 		d->scanned = 1;
 		if (dwarf_offdie(m->dw, cu, &cudie))
 			collect_inlined(&cudie, &v, &n, &cap, 0);
-		qsort(v, n, sizeof *v, cmp_pair);
+		if (n)
+			qsort(v, n, sizeof *v, cmp_pair);
 		for (size_t i = 0; i < n; i++) {
 			if (!d->ninl || d->inl[d->ninl - 1].origin != v[i].origin) {
 				d->inl = xrealloc(d->inl, (d->ninl + 1) * sizeof *d->inl);
