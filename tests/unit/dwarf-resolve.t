@@ -153,4 +153,16 @@ run() {
     [[ $(grep -o ' \$[a-z_0-9]*:' list | tr -d '\n') == ' $file: $buf: $count: $pos: $ret:' ]]
     "$STAP" -r "$KVER" -L 'kernel.function("vfs_read").return' >list
     [[ $(grep -o ' \$[a-z_0-9]*:' list | tr -d '\n') == ' $return: $file: $buf: $count: $pos:' ]]
+
+    # staprun refuses a module whose probes were placed with another kernel build's debuginfo (here
+    # the module claims to be for this host, whose build id differs from the debuginfo's)
+    if (( EUID == 0 )) && [[ -r /sys/kernel/notes ]]; then
+        source "$TOP/tests/lib/module-edit.sh"
+        "$STAP" -p4 -m dw_bid -r "$KVER" -e 'probe kernel.function("vfs_read") { println(pp()) }' >/dev/null
+        mkdir -p host
+        set_vermagic dw_bid.ko host/dw_bid.ko "$(uname -r)"
+        not "$(dirname "$STAP")/staprun" host/dw_bid.ko >out 2>err
+        cat err
+        grep -q "^staprun: cannot load module host/dw_bid.ko: its probes were placed with the debuginfo of a kernel with build id $id; the running kernel's build id is [0-9a-f]*: rebuild" err
+    fi
 }
