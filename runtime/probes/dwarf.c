@@ -87,8 +87,7 @@ static const char *stp_dwarf_errtext(const struct stp_dwarf_probe *p, int rc)
 {
 	switch (rc) {
 	case -ENOENT:
-		return p->module ? "module not loaded (load it before starting the probes)"
-				 : "no such symbol in the running kernel";
+		return "no such symbol in the running kernel";
 	case -EINVAL: return "the kernel does not allow probing there (blacklisted, notrace, not an instruction boundary)";
 	case -EILSEQ: return "not an instruction boundary";
 	case -EEXIST: return "already probed";
@@ -128,12 +127,17 @@ static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
 		if (rc && p->optional)
 			continue;
 		if (rc) {
-			if (p->symbol)
-				stp_startup_error("probe point %s: %s+0x%lx: %s (%d)", p->desc->pp, p->symbol, p->offset,
-						  stp_dwarf_errtext(p, rc), rc);
+			/* the reason first: a long probe point may not fit the line */
+			if (p->module && rc == -ENOENT)
+				stp_startup_error("module %s is not loaded (load it before starting the probes): "
+						  "cannot probe %s+0x%lx for %s", p->module, p->symbol, p->offset,
+						  p->desc->pp);
+			else if (p->symbol)
+				stp_startup_error("%s (%d): cannot probe %s+0x%lx for %s", stp_dwarf_errtext(p, rc), rc,
+						  p->symbol, p->offset, p->desc->pp);
 			else
-				stp_startup_error("probe point %s: address 0x%lx: %s (%d)", p->desc->pp, p->addr,
-						  stp_dwarf_errtext(p, rc), rc);
+				stp_startup_error("%s (%d): cannot probe address 0x%lx for %s", stp_dwarf_errtext(p, rc),
+						  rc, p->addr, p->desc->pp);
 			stp_dwarf_stop(probes, i);
 			return rc;
 		}

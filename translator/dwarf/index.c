@@ -378,6 +378,38 @@ static int cu_file_table(const Sections *sec, Dwarf_Die *cu, PtrVec *files, int 
 
 /* ---- building ------------------------------------------------------------------------------------ */
 
+/* A hash map keyed by (pointer, tag): names as libdw returns them point into .debug_str, where the
+ * linker merged equal strings, so one pointer stands for one name almost always (names held in the
+ * DIE itself are the exception: the types among them are merged after sorting). */
+typedef struct PtrMap {
+	struct { const char *key; int tag; uint32_t value; } *slots;
+	size_t len, cap;
+} PtrMap;
+
+static uint32_t *ptrmap_slot(PtrMap *m, const char *key, int tag)
+{
+	size_t i;
+
+	if ((m->len + 1) * 2 > m->cap) {
+		PtrMap bigger = { .cap = m->cap ? m->cap * 2 : 4096 };
+		bigger.slots = xcalloc(bigger.cap, sizeof *bigger.slots);
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->slots[k].key)
+				*ptrmap_slot(&bigger, m->slots[k].key, m->slots[k].tag) = m->slots[k].value;
+		free(m->slots);
+		*m = bigger;
+	}
+	for (i = (size_t)((((uintptr_t)key >> 2) ^ (uintptr_t)tag) * 0x9e3779b97f4a7c15ULL >> 17) & (m->cap - 1);
+	     m->slots[i].key; i = (i + 1) & (m->cap - 1))
+		if (m->slots[i].key == key && m->slots[i].tag == tag)
+			return &m->slots[i].value;
+	m->slots[i].key = key;
+	m->slots[i].tag = tag;
+	m->slots[i].value = 0;
+	m->len++;
+	return &m->slots[i].value;
+}
+
 typedef struct Builder {
 	StrBuf strings;
 	StrMap interned;               /* string -> offset + 1 */
@@ -385,7 +417,8 @@ typedef struct Builder {
 	size_t n, cap;
 	IdxCU *cus;
 	size_t ncus, capcus;
-	StrMap types[5];               /* name -> entry index + 1, one map per type tag */
+	PtrMap types;                  /* (name pointer, tag) -> entry index + 1 */
+	PtrMap names;                  /* name pointer -> string offset + 1 */
 	uint32_t *files;               /* this CU's file table as string offsets */
 	int nfiles, first_file;
 	uint32_t nfunctions;
@@ -407,6 +440,16 @@ static uint32_t intern(Builder *b, const char *s)
 		strmap_put(&b->interned, key, (void *)(uintptr_t)(off + 1));
 		return off;
 	}
+}
+
+/* A name libdw returned (stable while the file is open): memoized by its address. */
+static uint32_t intern_name(Builder *b, const char *s)
+{
+	uint32_t *v = ptrmap_slot(&b->names, s, 0);
+
+	if (!*v)
+		*v = intern(b, s) + 1;
+	return *v - 1;
 }
 
 static IdxEntry *new_entry(Builder *b)
@@ -471,7 +514,7 @@ static void add_subprogram(Builder *b, uint32_t cu, Dwarf_Die *d)
 	if (dwarf_formflag(dwarf_attr_integrate(d, DW_AT_external, &a), &ext) == 0 && ext)
 		flags |= DWARF_NAME_EXTERNAL;
 	e = new_entry(b);
-	e->name = intern(b, name);
+	e->name = intern_name(b, name);
 	e->cu = cu;
 	e->die = dwarf_dieoffset(d);
 	e->tag = DW_TAG_subprogram;
@@ -483,19 +526,19 @@ static void add_subprogram(Builder *b, uint32_t cu, Dwarf_Die *d)
 	b->nfunctions++;
 }
 
-static void add_type(Builder *b, uint32_t cu, Dwarf_Die *d, int tag, int slot)
+static void add_type(Builder *b, uint32_t cu, Dwarf_Die *d, int tag)
 {
 	const char *name = dwarf_diename(d);
-	void **v;
+	uint32_t *v;
 	int decl;
 	IdxEntry *e;
 
 	if (!name)
 		return;
 	decl = dwarf_hasattr(d, DW_AT_declaration);
-	v = strmap_slot(&b->types[slot], name, 1);
+	v = ptrmap_slot(&b->types, name, tag);
 	if (*v) {
-		e = &b->e[(uintptr_t)*v - 1];
+		e = &b->e[*v - 1];
 		if (!decl && (e->flags & DWARF_NAME_DECLARATION)) {
 			e->cu = cu;
 			e->die = dwarf_dieoffset(d);
@@ -506,14 +549,45 @@ static void add_type(Builder *b, uint32_t cu, Dwarf_Die *d, int tag, int slot)
 		return;
 	}
 	e = new_entry(b);
-	*v = (void *)(uintptr_t)b->n;
-	e->name = intern(b, name);
+	*v = (uint32_t)b->n;
+	e->name = intern_name(b, name);
 	e->cu = cu;
 	e->die = dwarf_dieoffset(d);
 	e->tag = (uint16_t)tag;
 	e->flags = decl ? DWARF_NAME_DECLARATION : 0;
 	e->file = decl_file(b, d);
 	e->line = decl_line(d);
+}
+
+static int is_type_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
+	       tag == DW_TAG_typedef || tag == DW_TAG_base_type;
+}
+
+/* After sorting: one entry per (name, type tag), the first complete one when there is one. */
+static size_t merge_types(IdxEntry *e, size_t n, const char *strings)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+		if (!is_type_tag(e[i].tag)) {
+			e[out++] = e[i];
+			continue;
+		}
+		/* an earlier kept entry of this name and tag (entries of one name are adjacent) */
+		for (k = out; k-- > 0 && !strcmp(strings + e[k].name, strings + e[i].name);)
+			if (e[k].tag == e[i].tag)
+				break;
+		if (k != (size_t)-1 && !strcmp(strings + e[k].name, strings + e[i].name) && e[k].tag == e[i].tag) {
+			if ((e[k].flags & DWARF_NAME_DECLARATION) && !(e[i].flags & DWARF_NAME_DECLARATION))
+				e[k] = e[i];
+			continue;
+		}
+		e[out++] = e[i];
+	}
+	return out;
 }
 
 static const char *sort_strings;
@@ -563,11 +637,13 @@ static void index_cu(Builder *b, const Sections *sec, Dwarf_Die *cudie)
 		int tag = dwarf_tag(&d);
 		switch (tag) {
 		case DW_TAG_subprogram: add_subprogram(b, cu, &d); break;
-		case DW_TAG_structure_type: add_type(b, cu, &d, tag, 0); break;
-		case DW_TAG_union_type: add_type(b, cu, &d, tag, 1); break;
-		case DW_TAG_enumeration_type: add_type(b, cu, &d, tag, 2); break;
-		case DW_TAG_typedef: add_type(b, cu, &d, tag, 3); break;
-		case DW_TAG_base_type: add_type(b, cu, &d, tag, 4); break;
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_enumeration_type:
+		case DW_TAG_typedef:
+		case DW_TAG_base_type:
+			add_type(b, cu, &d, tag);
+			break;
 		default: break;
 		}
 	} while (dwarf_siblingof(&d, &d) == 0);
@@ -596,7 +672,9 @@ static char *build_index(DwarfModule *m, size_t *size_out)
 		off = next;
 	}
 	sort_strings = b.strings.data;
-	qsort(b.e, b.n, sizeof *b.e, cmp_entry);
+	if (b.n)
+		qsort(b.e, b.n, sizeof *b.e, cmp_entry);
+	b.n = merge_types(b.e, b.n, b.strings.data);
 
 	memcpy(h.magic, IDX_MAGIC, 8);
 	h.version = IDX_VERSION;
@@ -622,10 +700,8 @@ static char *build_index(DwarfModule *m, size_t *size_out)
 		free(b.interned.keys[i]);
 	free(b.interned.keys);
 	free(b.interned.values);
-	for (int t = 0; t < 5; t++) {
-		free(b.types[t].keys);
-		free(b.types[t].values);
-	}
+	free(b.types.slots);
+	free(b.names.slots);
 	free(b.e);
 	free(b.cus);
 	free(b.files);

@@ -213,7 +213,8 @@ static Instances *instances_of(DwarfModule *m, Dwarf_Off cu, Dwarf_Off origin)
 		d->scanned = 1;
 		if (dwarf_offdie(m->dw, cu, &cudie))
 			collect_inlined(&cudie, &v, &n, &cap, 0);
-		qsort(v, n, sizeof *v, cmp_pair);
+		if (n)
+			qsort(v, n, sizeof *v, cmp_pair);
 		for (size_t i = 0; i < n; i++) {
 			if (!d->ninl || d->inl[d->ninl - 1].origin != v[i].origin) {
 				d->inl = xrealloc(d->inl, (d->ninl + 1) * sizeof *d->inl);
@@ -282,33 +283,37 @@ typedef struct Query {
 	char *suffix;           /* the components after function(...)/statement(...) as written */
 	int matched_name;       /* names matching, before file/line filters */
 	int matched_file;
+	int with_code, inlined;     /* of those: with out-of-line code, inlined somewhere */
 	PtrVec skipped;         /* char*: why locations were left out */
-	uint64_t *seen;         /* addresses given a site: a hash set (0 = empty slot) */
+	uint64_t (*seen)[2];    /* (scope DIE, address) of each site made: a hash set (pc 0 = empty slot) */
 	size_t nseen, capseen;
 	PtrVec nolines;         /* char*: "func" with no code at the line, for the error */
 	int errors;
 } Query;
 
-static int seen_before(Query *q, Dwarf_Addr pc)
+/* The same DIE at the same address (one site found twice) gets one probe; different DIEs at one
+ * address (a function and an inline instance at its start) get one each. */
+static int seen_before(Query *q, Dwarf_Off scope, Dwarf_Addr pc)
 {
 	size_t i;
 
 	if ((q->nseen + 1) * 2 > q->capseen) {
-		uint64_t *old = q->seen;
+		uint64_t (*old)[2] = q->seen;
 		size_t oldcap = q->capseen;
 		q->capseen = oldcap ? oldcap * 2 : 256;
 		q->seen = xcalloc(q->capseen, sizeof *q->seen);
 		q->nseen = 0;
 		for (size_t k = 0; k < oldcap; k++)
-			if (old[k])
-				seen_before(q, old[k]);
+			if (old[k][1])
+				seen_before(q, old[k][0], old[k][1]);
 		free(old);
 	}
-	for (i = (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 20) & (q->capseen - 1); q->seen[i];
-	     i = (i + 1) & (q->capseen - 1))
-		if (q->seen[i] == pc)
+	for (i = (size_t)(((pc ^ scope * 0x100000001b3ULL) * 0x9e3779b97f4a7c15ULL) >> 20) & (q->capseen - 1);
+	     q->seen[i][1]; i = (i + 1) & (q->capseen - 1))
+		if (q->seen[i][0] == scope && q->seen[i][1] == pc)
 			return 1;
-	q->seen[i] = pc;
+	q->seen[i][0] = scope;
+	q->seen[i][1] = pc;
 	q->nseen++;
 	return 0;
 }
@@ -343,7 +348,7 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 	DwarfSite *site;
 	DerivedProbe *dp;
 
-	if (seen_before(q, pc)) {
+	if (seen_before(q, scope, pc)) {
 		free(name);
 		return;
 	}
@@ -510,6 +515,10 @@ static int on_name(const DwarfName *n, void *arg)
 			return 0;
 	}
 	q->matched_file++;
+	if (n->flags & DWARF_NAME_HAS_PC)
+		q->with_code++;
+	if (n->flags & DWARF_NAME_INLINE)
+		q->inlined++;
 	if (q->statement) {
 		if (n->flags & DWARF_NAME_HAS_PC)
 			statement_sites(q, n, &info);
@@ -539,21 +548,20 @@ static int on_name(const DwarfName *n, void *arg)
 	return 0;
 }
 
-static int report_skipped(Query *q, const char *written, int wild)
+/* -v: what was left out (kprobes would refuse it), one line each; many only with -vv. */
+static void report_skipped(Query *q, const char *written)
 {
 	int n = q->skipped.len;
 
 	if (!n || !q->s->verbose)
-		return n;
+		return;
 	if (n <= 10 || q->s->verbose >= 2) {
 		for (int i = 0; i < n; i++)
-			fprintf(stderr, "Skipping %s (kprobes refuse it)\n", (char *)q->skipped.items[i]);
+			fprintf(stderr, "Skipping %s\n", (char *)q->skipped.items[i]);
 	} else {
 		fprintf(stderr, "%s: skipping %d locations kprobes refuse (-vv lists them), e.g. %s\n", written, n,
 			(char *)q->skipped.items[0]);
 	}
-	(void)wild;
-	return n;
 }
 
 /* ---- the point's components ---------------------------------------------------------------------- */
@@ -701,7 +709,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 		return -1;
 	dwarf_index_each(q.mod, q.pat.func, on_name, &q);
 	wild = has_wildcard(q.pat.func) || (q.pat.file && has_wildcard(q.pat.file));
-	report_skipped(&q, what->arg->str, wild);
+	report_skipped(&q, what->arg->str);
 	if (out->len > before)
 		return out->len - before;
 	/* nothing: say why, unless a wildcard simply matched nothing */
@@ -729,17 +737,21 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 			diag_at(what->arg->loc, "semantic error", "%s", (char *)q.nolines.items[0]);
 			return -1;
 		}
-		if (q.want == WANT_CALL && !q.exported) {
+		if (q.exported && q.with_code) {
+			diag_at(what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q.pat.func);
+			return -1;
+		}
+		if (!q.with_code && !q.inlined) {
+			diag_at(what->arg->loc, "semantic error", "'%s' has no code in the debuginfo (declared only, or its "
+				"code was dropped)", q.pat.func);
+			return -1;
+		}
+		if (!q.with_code) {
 			diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code (it is always inlined%s)",
 				q.pat.func, q.is_return ? "; .return needs a call" : ": use .inline");
 			return -1;
 		}
-		if (q.exported) {
-			diag_at(what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q.pat.func);
-			return -1;
-		}
-		diag_at(what->arg->loc, "semantic error", "'%s' is never inlined%s", q.pat.func,
-			q.want == WANT_INLINE ? ": drop .inline" : "");
+		diag_at(what->arg->loc, "semantic error", "'%s' is never inlined: drop .inline", q.pat.func);
 		return -1;
 	}
 }
