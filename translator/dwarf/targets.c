@@ -88,48 +88,74 @@ static void add_entry_expr(const DerivedProbe *dp, Expr *e)
 
 /* ---- scopes and variables at the site ---- */
 
+/* The top-level subprogram of the compile unit holding the DIE at offset `off` (an inline
+ * instance's out-of-line caller, whose frame base its variables use). */
+static int containing_subprogram(Dwarf_Die *cudie, Dwarf_Off off, Dwarf_Die *out)
+{
+	Dwarf_Die child, best;
+	int have = 0;
+
+	if (dwarf_child(cudie, &child) != 0)
+		return -1;
+	do {
+		if (dwarf_dieoffset(&child) > off)
+			break;
+		if (dwarf_tag(&child) == DW_TAG_subprogram) {
+			best = child;
+			have = 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (!have)
+		return -1;
+	*out = best;
+	return 0;
+}
+
+/* The scopes whose variables are visible at the site's pc: its function (or inline instance) and
+ * the lexical blocks inside it that hold the pc, innermost first. Walking only the function's
+ * own DIEs keeps this cheap when one probe has thousands of sites. */
 static int site_scopes(Bind *b, SrcLoc loc)
 {
 	DwarfModule *m = b->site->mod;
-	Dwarf_Die *all = NULL;
-	int n, k = -1;
+	PtrVec chain = { 0 };
+	Dwarf_Die cur;
 
 	if (b->have_scopes)
 		return b->nscopes > 0 ? 0 : -1;
 	b->have_scopes = 1;
-	if (!dwarf_offdie(m->dw, b->site->cu, &b->cudie)) {
-		berr(b, loc, "cannot read the compile unit of %s in %s", b->site->function, m->path);
+	if (!dwarf_offdie(m->dw, b->site->cu, &b->cudie) || !dwarf_offdie(m->dw, b->site->scope, &cur)) {
+		berr(b, loc, "cannot read the debuginfo of %s in %s", b->site->function, m->path);
 		return -1;
 	}
-	n = dwarf_getscopes(&b->cudie, b->site->pc, &all);
-	for (int i = 0; i < n; i++) {
-		if (dwarf_dieoffset(&all[i]) == b->site->scope) {
-			k = i;
+	for (int depth = 0; depth < 64; depth++) {
+		Dwarf_Die *d = xmalloc(sizeof *d), child;
+		int deeper = 0;
+		*d = cur;
+		vec_push(&chain, d);
+		if (dwarf_child(&cur, &child) != 0)
 			break;
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		if (dwarf_tag(&all[i]) == DW_TAG_subprogram) {
-			b->frame_fn = all[i];
-			b->have_frame_fn = 1;
+		do {
+			if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, b->site->pc) == 1) {
+				cur = child;
+				deeper = 1;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
 			break;
-		}
 	}
-	if (k >= 0) {
-		b->scopes = all;
-		b->nscopes = k + 1;
-	} else {
-		/* the pc is outside what the scope DIE covers (a .return probe's entry): the scope alone */
-		free(all);
-		b->scopes = xcalloc(1, sizeof *b->scopes);
-		if (!dwarf_offdie(m->dw, b->site->scope, &b->scopes[0])) {
-			berr(b, loc, "cannot read the debuginfo of %s in %s", b->site->function, m->path);
-			return -1;
-		}
-		b->nscopes = 1;
+	b->nscopes = chain.len;
+	b->scopes = xcalloc((size_t)chain.len, sizeof *b->scopes);
+	for (int i = 0; i < chain.len; i++) {
+		b->scopes[chain.len - 1 - i] = *(Dwarf_Die *)chain.items[i];
+		free(chain.items[i]);
 	}
-	if (!b->have_frame_fn && dwarf_tag(&b->scopes[b->nscopes - 1]) == DW_TAG_subprogram) {
-		b->frame_fn = b->scopes[b->nscopes - 1];
+	free(chain.items);
+	cur = b->scopes[b->nscopes - 1];
+	if (dwarf_tag(&cur) == DW_TAG_subprogram) {
+		b->frame_fn = cur;
+		b->have_frame_fn = 1;
+	} else if (containing_subprogram(&b->cudie, b->site->scope, &b->frame_fn) == 0) {
 		b->have_frame_fn = 1;
 	}
 	return 0;
