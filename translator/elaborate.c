@@ -818,12 +818,13 @@ static int unsupported_expr(Expr *e, void *ctx)
 	Elab *el = ctx;
 
 	switch (e->kind) {
-	case EX_TARGET:
-		sem_error(el, e->loc, "target variable '%s' needs DWARF probes, which are not supported yet", e->str);
+	case EX_TARGET:   /* dwarf_bind_program() binds those of the script's probes and functions */
+		sem_error(el, e->loc, "target variable '%s' is only available in kernel.function(), "
+			  "module().function() and kernel.statement() probes", e->str);
 		break;
 	case EX_AT:
 		if (!is_stats_op(e->str))
-			sem_error(el, e->loc, "@%s needs DWARF type information, which is not supported yet", e->str);
+			sem_error(el, e->loc, "@%s is not supported", e->str);
 		break;
 	case EX_EMBEDDED:
 		if (!embedded_allowed(el, e->loc))

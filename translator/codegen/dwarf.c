@@ -514,7 +514,8 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 	return dst;
 }
 
-/* $$vars and friends: "name=0x1 other=?" or, with $ / $$, each pretty-printed. */
+/* $$vars and friends: "name=0x1 other=?" or, with $ / $$, each pretty-printed ("ERROR" for one
+ * whose memory cannot be read, as a single $var$ gives). */
 static char *gen_vars(Gen *g, DwAccess *list)
 {
 	char *dst = str_tmp(g);
@@ -565,7 +566,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 				pp_lit(&pp, "?");
 			}
 		}
-		pp_end(&pp, mark, "?");
+		pp_end(&pp, mark, list->pretty_full ? "ERROR" : "?");
 	}
 	line(g, "stp_out_end_str(&%s);", o);
 	return dst;
