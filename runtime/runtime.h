@@ -32,6 +32,7 @@
 #include "core/deref.h"
 #include "core/strfuncs.h"
 #include "core/regs.h"
+#include "core/symbols.h"
 #include "core/errnames.h"
 #include "core/probe.c"
 #include "maps/map.c"

@@ -102,7 +102,9 @@ ensure_kernel_dwarf() {
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
     # apt's download sandbox user must be able to write there
     chmod 0755 "$tmp"
-    getent passwd _apt >/dev/null && chown _apt "$tmp" 2>/dev/null || true
+    if getent passwd _apt >/dev/null; then
+        chown _apt "$tmp" 2>/dev/null || true
+    fi
     if ! (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >"$tmp/apt.log" 2>&1; then
         # stale or empty package lists: update once and try again
         apt-get update -qq >>"$tmp/apt.log" 2>&1 || true

@@ -14,11 +14,18 @@ struct stp_kprobe {
 };
 
 /* One trampoline per probe point (n = its index in stp_descs[]): each hit
- * runs with its descriptor known at compile time. */
+ * runs with its descriptor known at compile time.  As in SystemTap, the
+ * handler sees the probed address as the instruction pointer (the kernel
+ * leaves it past the breakpoint), and in a .return hit the function's entry,
+ * the return address being kept for backtraces (core/symbols.h). */
 #define STP_KPROBE_TRAMPOLINE(n)						\
 	static int stp_kprobe_hit_##n(struct kprobe *kp, struct pt_regs *regs)	\
 	{									\
+		unsigned long ip = instruction_pointer(regs);			\
+										\
+		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
 		stp_run_probe(&stp_descs[n], regs, false);			\
+		instruction_pointer_set(regs, ip);				\
 		return 0;							\
 	}
 
@@ -26,7 +33,12 @@ struct stp_kprobe {
 	static int stp_kretprobe_hit_##n(struct kretprobe_instance *ri,	\
 					 struct pt_regs *regs)			\
 	{									\
+		struct stp_return_site saved;					\
+										\
+		stp_return_site_enter(&saved, regs,				\
+				      (unsigned long)get_kretprobe(ri)->kp.addr); \
 		stp_run_probe(&stp_descs[n], regs, false);			\
+		stp_return_site_leave(&saved, regs);				\
 		return 0;							\
 	}
 
