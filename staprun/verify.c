@@ -20,6 +20,66 @@ static void printable_word(const char *s, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* The running kernel's build id (hex) from /sys/kernel/notes: its NT_GNU_BUILD_ID note.
+ * 0, or -1 when it cannot be read (then there is nothing to compare). */
+static int running_build_id(char *out, size_t size)
+{
+	unsigned char notes[4096];
+	size_t len = 0, off = 0;
+	ssize_t n;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(notes) && (n = read(fd, notes + len, sizeof(notes) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	while (off + 12 <= len) {
+		unsigned int namesz, descsz, type;
+		size_t name_off = off + 12, desc_off, next;
+
+		memcpy(&namesz, notes + off, 4);
+		memcpy(&descsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3u);
+		next = desc_off + ((descsz + 3) & ~3u);
+		if (namesz > len || descsz > len || next > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4) &&
+		    descsz > 0 && 2 * descsz < size) {
+			for (size_t i = 0; i < descsz; i++)
+				snprintf(out + 2 * i, 3, "%02x", notes[desc_off + i]);
+			return 0;
+		}
+		off = next;
+	}
+	return -1;
+}
+
+/* A module with DWARF probes records the build id of the kernel debuginfo its addresses came from;
+ * another build of the same release would put its probes at wrong places. */
+static int kernel_build_id_matches(const struct modinfo *mi, const char *path)
+{
+	const char *want = modinfo_get(mi, "stap_kernel_build_id");
+	char running[130], shown[130];
+
+	if (!want)
+		return 1;
+	if (running_build_id(running, sizeof(running)) < 0) {
+		say("module %s: cannot read the running kernel's build id (/sys/kernel/notes): not checked", path);
+		return 1;
+	}
+	printable_word(want, shown, sizeof(shown));
+	if (strcmp(shown, running)) {
+		err("cannot load module %s: its probes were placed with the debuginfo of a kernel with build id %s;"
+		    " the running kernel's build id is %s: rebuild the module with stap against this kernel's"
+		    " debuginfo", path, shown, running);
+		return 0;
+	}
+	say("module %s: kernel build id %s matches", path, running);
+	return 1;
+}
+
 int module_verify(int fd, const char *path, const char *name)
 {
 	struct modinfo mi;
@@ -57,7 +117,7 @@ int module_verify(int fd, const char *path, const char *name)
 			err("cannot load module %s: module %s was built for kernel %s; this is kernel %s:"
 			    " rebuild it with stap -r %s (or -p4 on a matching machine)",
 			    path, name, built_for, u.release, u.release);
-		} else {
+		} else if (kernel_build_id_matches(&mi, path)) {
 			say("module %s: built by stap (transport %s) for kernel %s", name, transport,
 			    built_for);
 			rc = 0;

@@ -202,6 +202,15 @@ void print_expr(const Expr *e, StrBuf *out)
 	case EX_WILDCARD:
 		sb_putc(out, '*');
 		break;
+	case EX_DWARF:   /* only after pass 2: what it was bound from */
+		if (e->left) {
+			sb_puts(out, "@entry(");
+			print_expr(e->left, out);
+			sb_putc(out, ')');
+		} else {
+			sb_printf(out, "%s%s", e->str && e->str[0] == '$' ? "" : "@", e->str ? e->str : "?");
+		}
+		break;
 	case EX_NUMBER:
 		sb_printf(out, "%lld", (long long)e->num);
 		break;

@@ -37,6 +37,9 @@ typedef enum ExprKind {
 	EX_EMBEDDED,     /* %{ str %} as an expression */
 	EX_AUTOCAST,     /* (left)->member...: chain on a value of inferred pointer type */
 	EX_WILDCARD,     /* '*' as an array key: a[*, 1] slices */
+	EX_DWARF,        /* pass 2: a target variable, @cast, @var, $$vars or @entry bound to DWARF
+	                  * (dwarf/vars.h DwAccess in dwarf); args: @cast's address, computed indexes;
+	                  * left: the expression @entry saves */
 } ExprKind;
 
 /* One step after a target variable, @cast or @var: ->name, [index], $ or $$. */
@@ -65,6 +68,7 @@ typedef struct Expr {
 	Symbol *sym;            /* resolved variable for EX_IDENT / EX_INDEX */
 	Function *fn;           /* resolved user function for EX_CALL */
 	const Builtin *builtin; /* resolved builtin for EX_CALL */
+	struct DwAccess *dwarf; /* EX_DWARF: what it reads (dwarf/vars.h) */
 } Expr;
 
 typedef enum StmtKind {

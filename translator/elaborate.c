@@ -4,7 +4,7 @@
 #include "builtins.h"
 #include "expand.h"
 #include "optimize.h"
-#include "dwarf/dwarf.h"
+#include "dwarf/vars.h"
 #include "tapsets.h"
 #include "format.h"
 #include "parser.h"
@@ -286,6 +286,11 @@ static void resolve_expr(Elab *el, Expr *e)
 			}
 		}
 		break;   /* the others need DWARF: check_supported() */
+	case EX_DWARF:   /* bound by dwarf_bind_program(): indexes, @cast's address, @entry's value */
+		resolve_args(el, &e->args);
+		if (e->left)
+			resolve_expr(el, e->left);
+		break;
 	case EX_TARGET:
 	case EX_EMBEDDED:
 	case EX_AUTOCAST:
@@ -693,6 +698,15 @@ static Type infer(Elab *el, Expr *e, Type want)
 	case EX_EMBEDDED:   /* a C expression: long unless marked string */
 		t = strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
 		break;
+	case EX_DWARF:
+		for (int i = 0; i < e->args.len; i++)
+			expect(el, e->args.items[i], TY_LONG, i == 0 && e->dwarf->base == DWB_POINTER ?
+			       "the address given to @cast" : "an index");
+		if (e->left)   /* @entry(expr): the type of what it saves */
+			t = infer(el, e->left, want);
+		else
+			t = e->type;
+		break;
 	case EX_TARGET:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
@@ -804,12 +818,13 @@ static int unsupported_expr(Expr *e, void *ctx)
 	Elab *el = ctx;
 
 	switch (e->kind) {
-	case EX_TARGET:
-		sem_error(el, e->loc, "target variable '%s' needs DWARF probes, which are not supported yet", e->str);
+	case EX_TARGET:   /* dwarf_bind_program() binds those of the script's probes and functions */
+		sem_error(el, e->loc, "target variable '%s' is only available in kernel.function(), "
+			  "module().function() and kernel.statement() probes", e->str);
 		break;
 	case EX_AT:
 		if (!is_stats_op(e->str))
-			sem_error(el, e->loc, "@%s needs DWARF type information, which is not supported yet", e->str);
+			sem_error(el, e->loc, "@%s is not supported", e->str);
 		break;
 	case EX_EMBEDDED:
 		if (!embedded_allowed(el, e->loc))

@@ -5,6 +5,9 @@
 #include "expand.h"
 #include "providers/provider.h"
 #include "tapsets.h"
+#include "dwarf/dwarf.h"
+
+#include <dwarf.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +107,69 @@ static Symbol *find_local(Probe *p, const char *name)
 	return NULL;
 }
 
+/* -L for a DWARF site: " $name:type" for each variable there, parameters then locals ($return
+ * first for .return probes), as SystemTap lists them. */
+static void add_var(StrBuf *sb, StrMap *seen, Dwarf_Die *var)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Attribute a;
+	Dwarf_Die type;
+	char *tname;
+
+	if (!name || strmap_get(seen, name))
+		return;
+	strmap_put(seen, name, (void *)1);
+	if (dwarf_formref_die(dwarf_attr_integrate(var, DW_AT_type, &a), &type))
+		tname = dwarf_type_name(&type);
+	else
+		tname = xstrdup("void");
+	sb_printf(sb, " $%s:%s", name, tname);
+	free(tname);
+}
+
+static void add_vars(StrBuf *sb, StrMap *seen, Dwarf_Die *scope, Dwarf_Addr pc, int tag, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(scope, &child) != 0)
+		return;
+	do {
+		int t = dwarf_tag(&child);
+		if (t == tag)
+			add_var(sb, seen, &child);
+		else if (tag == DW_TAG_variable && t == DW_TAG_lexical_block && dwarf_haspc(&child, pc) > 0)
+			add_vars(sb, seen, &child, pc, tag, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void site_vars(const DwarfSite *site, StrBuf *sb)
+{
+	Dwarf_Die scope, type;
+	Dwarf_Attribute a;
+	StrMap seen = { 0 };
+
+	if (!site->mod || !dwarf_offdie(site->mod->dw, site->scope, &scope))
+		return;
+	if (site->is_return) {
+		if (dwarf_formref_die(dwarf_attr_integrate(&scope, DW_AT_type, &a), &type)) {
+			char *tname = dwarf_type_name(&type);
+			sb_printf(sb, " $return:%s", tname);
+			free(tname);
+		}
+	}
+	if (site->is_inline) {
+		/* the abstract function lists its parameters in declaration order; its instances may not */
+		Dwarf_Die origin;
+		if (dwarf_formref_die(dwarf_attr(&scope, DW_AT_abstract_origin, &a), &origin))
+			add_vars(sb, &seen, &origin, site->pc, DW_TAG_formal_parameter, 0);
+	}
+	add_vars(sb, &seen, &scope, site->pc, DW_TAG_formal_parameter, 0);
+	if (!site->is_return)
+		add_vars(sb, &seen, &scope, site->pc, DW_TAG_variable, 0);
+	free(seen.keys);
+	free(seen.values);
+}
+
 /* One line per probe point the pattern stands for: the alias name it matched,
  * else the provider's point; with -L, the variables an alias sets. */
 int run_listing(Session *s)
@@ -122,6 +188,8 @@ int run_listing(Session *s)
 		StrBuf sb;
 		sb_init(&sb);
 		sb_puts(&sb, p->alias_name ? p->alias_name : dp->name);
+		if (s->list_vars && dp->site && !p->alias_name)
+			site_vars(dp->site, &sb);
 		if (s->list_vars) {
 			for (int j = 0; j < p->alias_locals.len; j++) {
 				const char *name = p->alias_locals.items[j];

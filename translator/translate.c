@@ -224,7 +224,7 @@ int translate(Session *s, StrBuf *out)
 	Program *prog = &s->prog;
 	StrBuf frames, code, gdecl, ginit, gfini, tables, data;
 	/* armed in this order, disarmed in reverse: error probes run last */
-	const char *families[] = { "error", "end", "begin", "timer", "kprobe" };
+	const char *families[] = { "error", "end", "begin", "timer", "kprobe", "kernel" };
 
 	if (check_generated(s))
 		return diag_error_count();

@@ -25,6 +25,7 @@ struct stp_context {
 	int busy;                           /* a probe runs on this CPU */
 	const struct stp_probe_desc *probe;
 	struct pt_regs *regs;
+	void *entry_data;                   /* .return probes: @entry values saved at the call */
 	long actioncount;
 	long maxaction;                     /* MAXACTION, or MAXACTION_INTERRUPTIBLE in begin/end */
 	cycles_t overload_window;           /* start of the current overload interval */

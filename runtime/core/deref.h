@@ -251,4 +251,6 @@ static __maybe_unused size_t stp_quote_mem(char *dst, size_t size, unsigned long
 	return scnprintf(dst, size, "0x%lx", addr);
 }
 
+#include "dwarf_vars.h"   /* target variables: reads of any size, bit fields, pretty printing */
+
 #endif

@@ -74,20 +74,24 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 }
 #endif
 
-/* Runs one hit of d's handler on this CPU.  Preemption must be disabled.
- * once = a begin/end probe, which runs outside the RUNNING state.  Always
- * inlined into a per-probe trampoline with d constant, so the compiler
- * unrolls the lock loops and calls the handler directly. */
-static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
+/* Runs one hit of handler (d's, or the entry half of a .return probe) on this CPU with d's locks.
+ * Preemption must be disabled.  once = a begin/end probe, which runs outside the RUNNING state;
+ * data = the hit's saved @entry values (kretprobe instance data), NULL for most probes.  Always
+ * inlined into a per-probe trampoline with d, handler and data's nullness known at compile time,
+ * so the compiler unrolls the lock loops, calls the handler directly and drops what is unused.
+ * Returns whether the handler ran to its end without error. */
+static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
+				      struct pt_regs *regs, bool once, void *data)
 {
 	struct stp_context *c;
+	bool ok = false;
 
 	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
-		return;
+		return false;
 	c = stp_contexts[smp_processor_id()];
 	if (unlikely(c->busy)) {
 		stp_probe_skipped(&stp_skipped_reentrant);
-		return;
+		return false;
 	}
 	c->busy = 1;
 	barrier();
@@ -97,6 +101,8 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 	}
 	c->probe = d;
 	c->regs = regs;
+	if (data)
+		c->entry_data = data;
 	c->actioncount = 0;
 	c->maxaction = once ? MAXACTION_INTERRUPTIBLE : MAXACTION;
 	c->nesting = 0;
@@ -110,18 +116,43 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 		cycles_t start = get_cycles();
 
 		c->overload_tick = 0;
-		d->handler(c);
+		handler(c);
 		stp_overload_charge(c, start);
 	} else
 #endif
-		d->handler(c);
+		handler(c);
 	stp_unlock_all(d);
+	ok = !c->last_error;
 	if (unlikely(c->last_error))
 		stp_report_error(c);
 	stp_flush(c);
 out:
 	barrier();
 	c->busy = 0;
+	return ok;
+}
+
+/* One hit of d's handler (see __stp_run). */
+static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
+{
+	__stp_run(d, d->handler, regs, once, NULL);
+}
+
+/* One hit of d's handler with the @entry values saved at the call in data (c->entry_data). */
+static __always_inline __maybe_unused void stp_run_probe_data(const struct stp_probe_desc *d, struct pt_regs *regs,
+							      void *data)
+{
+	__stp_run(d, d->handler, regs, false, data);
+}
+
+/* The call side of a .return probe with @entry values: entry (generated) reads c->regs and fills
+ * c->entry_data = data, under the same per-CPU guard and locks as d's handler.  Returns whether it
+ * ran: when it did not (reentrant, stopping, an error), the return must not be probed. */
+static __always_inline __maybe_unused bool stp_run_entry(const struct stp_probe_desc *d,
+							 void (*entry)(struct stp_context *), struct pt_regs *regs,
+							 void *data)
+{
+	return __stp_run(d, entry, regs, false, data);
 }
 
 /* begin and end probes: process context, in order. */

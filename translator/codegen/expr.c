@@ -2,6 +2,7 @@
  * temporary holding the value, emitting statements before it.  Used by stmt.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
+#include "dwarf/vars.h"
 #include "parser.h"
 
 #include <string.h>
@@ -362,6 +363,8 @@ char *gen_expr(Gen *g, Expr *e)
 	case EX_ASSIGN:
 		if (e->op == AGG_ASSIGN)
 			return gen_stats_add(g, e);
+		if (e->left->kind == EX_DWARF)
+			return gen_dwarf_assign(g, e);
 		return gen_assign(g, e);
 	case EX_INCDEC:
 		return gen_incdec(g, e);
@@ -378,6 +381,8 @@ char *gen_expr(Gen *g, Expr *e)
 		if (is_stats_op(e->str))
 			return gen_stats_op(g, e);
 		break;
+	case EX_DWARF:
+		return gen_dwarf(g, e);
 	case EX_TARGET:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:

@@ -19,6 +19,11 @@ typedef struct DwarfModule {
 	Dwarf_CFI *cfi;             /* .debug_frame/.eh_frame, NULL when there is none */
 	char build_id[41];          /* hex, "" when the file has none */
 	struct DwarfIndex *index;   /* names of functions and types (index.c) */
+	/* debuginfo.c's own (additions) */
+	struct Dwfl *dwfl;          /* a module .ko: the libdwfl session that relocated it; NULL for vmlinux */
+	struct Dwfl_Module *dwfl_mod;  /* and the module in it */
+	struct DwarfSymtab *syms;   /* ELF symbols, loaded on first use (anchors, blacklist) */
+	int is_kernel;
 } DwarfModule;
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
@@ -46,6 +51,21 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
 
+/* The symbol kprobes can resolve for pc: "sym" (kernel) or "MOD:sym" with pc - sym in *offset; the
+ * function's own symbol when its name is unique, else a unique symbol of the same section below pc
+ * ("_stext" in the kernel). Returns NULL when there is none. */
+char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset);
+/* Why kprobes would refuse pc ("in .noinstr.text", "blacklisted (NOKPROBE_SYMBOL)", "in __init code,
+ * gone after boot"...), or NULL when it can be probed. */
+const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
+/* The name is exported (EXPORT_SYMBOL*: a __ksymtab_NAME symbol). */
+int dwarf_exported(DwarfModule *m, const char *name);
+/* The ELF section holding pc (".text", ".init.text"), or NULL. */
+const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc);
+/* Every kernel build id recorded by the DWARF probes of this run ("" when none): for the module's
+ * MODULE_INFO(stap_kernel_build_id, ...), which staprun checks before loading. */
+const char *dwarf_kernel_build_id(void);
+
 /* ---- index.c: names of functions and types in a DwarfModule ---------------------------------- */
 
 typedef struct DwarfName {
@@ -54,6 +74,7 @@ typedef struct DwarfName {
 	Dwarf_Off die;              /* the DIE */
 	int tag;                    /* DW_TAG_subprogram, DW_TAG_structure_type, union, enumeration, typedef, base */
 	int flags;                  /* DWARF_NAME_* */
+	uint32_t idx;               /* index.c: its position in the index */
 } DwarfName;
 
 enum {
@@ -63,7 +84,29 @@ enum {
 	DWARF_NAME_DECLARATION = 8, /* declaration only (types: incomplete) */
 };
 
-/* Calls fn for every indexed name matching the shell glob pattern (exact names are fast). */
+/* index.c additions: where the name is declared and its entry address */
+typedef struct DwarfNameInfo {
+	const char *decl_file;      /* relative to the build directory when possible, "" when unknown */
+	int decl_line;
+	Dwarf_Addr pc;              /* subprograms with code: the entry address, else 0 */
+	const char *cu_name;        /* the compile unit's source file */
+} DwarfNameInfo;
+
+/* Extra data about n (valid during the dwarf_index_each callback, or while m is open). */
+void dwarf_name_info(DwarfModule *m, const DwarfName *n, DwarfNameInfo *info);
+/* The index of m, loaded from or saved to the cache, or built in memory (index.c). 0 or -1. */
+int dwarf_index_open(Session *s, DwarfModule *m);
+/* The decl_file of a DIE as the index spells file names (relative to the build directory). */
+const char *dwarf_decl_file_of(DwarfModule *m, Dwarf_Die *die);
+/* The file of a line table row, spelled as the index spells file names. */
+const char *dwarf_line_source(DwarfModule *m, Dwarf_Die *cudie, Dwarf_Line *line);
+/* Normalizes a source path of a CU with compilation directory comp_dir; returns a new string. */
+char *dwarf_normalize_path(const char *comp_dir, const char *path);
+
+/* Calls fn for every indexed name matching the shell glob pattern (exact names are fast), in name
+ * order; fn returns 0 to go on, non-zero to stop. Returns how many names fn was called for.
+ * Subprograms: declarations are not indexed; a nameless concrete instance (DW_AT_abstract_origin)
+ * has its origin's name. Types: one DIE per (name, tag), a complete one when there is one. */
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
 
 /* ---- types.c / loc.c / targets.c: target variables (pass 2) ----------------------------------- */

@@ -45,7 +45,7 @@ const ProbeProvider *provider_find(const char *family);
 const ProbeProvider *provider_at(int i);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
-	kprobe_provider;
+	kprobe_provider, dwarf_provider;
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -11,6 +11,15 @@ static const ProbeProvider *const providers[] = {
 	&never_provider,
 	&timer_provider,
 	&kprobe_provider,
+	&dwarf_provider,
+};
+
+/* Families served by a provider registered under another name. */
+static const struct {
+	const char *family;
+	const ProbeProvider *provider;
+} also[] = {
+	{ "module", &dwarf_provider },   /* module("m").function(...): the kernel family's provider */
 };
 
 const ProbeProvider *provider_find(const char *family)
@@ -18,6 +27,10 @@ const ProbeProvider *provider_find(const char *family)
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++) {
 		if (!strcmp(providers[i]->family, family))
 			return providers[i];
+	}
+	for (size_t i = 0; i < sizeof also / sizeof also[0]; i++) {
+		if (!strcmp(also[i].family, family))
+			return also[i].provider;
 	}
 	return NULL;
 }

@@ -1,0 +1,236 @@
+/* dwarf_vars.h - run-time side of target variables ($var, @cast, $var$, $$vars): fault-safe reads
+ * and writes of any size, bit fields, and the pieces of pretty-printed values.  Included by deref.h;
+ * used by the C that translator/codegen/dwarf.c generates. */
+#ifndef STP_DWARF_VARS_H
+#define STP_DWARF_VARS_H
+
+/* Reads size (1..8) bytes at addr as a little-endian number, sign- or zero-extended; true when
+ * the memory could not be read (no error is set). */
+static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool is_signed, int64_t *out)
+{
+	union { u8 b[8]; u16 h; u32 w; u64 q; s8 sb; s16 sh; s32 sw; } v;
+
+	v.q = 0;
+	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, false)))
+		return true;
+	switch (size) {
+	case 1: *out = is_signed ? (int64_t)v.sb : (int64_t)v.b[0]; break;
+	case 2: *out = is_signed ? (int64_t)v.sh : (int64_t)v.h; break;
+	case 4: *out = is_signed ? (int64_t)v.sw : (int64_t)v.w; break;
+	case 8: *out = (int64_t)v.q; break;
+	default:
+		*out = (int64_t)v.q;
+		if (is_signed && (v.q >> (size * 8 - 1)) & 1)
+			*out = (int64_t)(v.q | (~0ULL << (size * 8)));
+		break;
+	}
+	return false;
+}
+
+/* A target-variable read: on a fault, "read fault at 0x..." becomes this hit's error (reported
+ * near the operator the generated code named in c->last_stmt) and the value is 0. */
+static __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long addr, int size, bool is_signed)
+{
+	int64_t v;
+
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v))) {
+		stp_deref_fault(c, "read fault", addr);
+		return 0;
+	}
+	return v;
+}
+
+/* The same read for pretty printers: *bad set on a fault, no error. */
+static __maybe_unused int64_t stp_dw_peek(unsigned long addr, int size, bool is_signed, bool *bad)
+{
+	int64_t v = 0;
+
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v)))
+		*bad = true;
+	return v;
+}
+
+/* Writes size bytes of v (little-endian) at kernel address addr without oopsing (the kernel does not
+ * export copy_to_kernel_nofault: its exception-table store, inlined here); true on a fault. */
+static __maybe_unused bool stp_dw_put_nofault(unsigned long addr, u64 v, int size)
+{
+	int i;
+
+	if (addr < TASK_SIZE_MAX || size < 1 || size > 8)
+		return true;
+	pagefault_disable();
+	switch (size) {
+	case 1: __put_kernel_nofault((void *)addr, &v, u8, fault); break;
+	case 2: __put_kernel_nofault((void *)addr, &v, u16, fault); break;
+	case 4: __put_kernel_nofault((void *)addr, &v, u32, fault); break;
+	case 8: __put_kernel_nofault((void *)addr, &v, u64, fault); break;
+	default:
+		for (i = 0; i < size; i++) {
+			u8 byte = (u8)(v >> (8 * i));
+
+			__put_kernel_nofault((void *)(addr + i), &byte, u8, fault);
+		}
+		break;
+	}
+	pagefault_enable();
+	return false;
+fault:
+	pagefault_enable();
+	return true;
+}
+
+/* A guru-mode write of size bytes (little-endian) at addr; "write fault at 0x..." on a fault. */
+static __maybe_unused void stp_dw_write(struct stp_context *c, unsigned long addr, int size, int64_t value)
+{
+	if (unlikely(stp_dw_put_nofault(addr, (u64)value, size)))
+		stp_deref_fault(c, "write fault", addr);
+}
+
+/* size bytes of a value held in a register or computed, starting off bytes in. */
+static __always_inline int64_t stp_dw_extract(u64 v, int off, int size, bool is_signed)
+{
+	if (off > 0)
+		v = off >= 8 ? 0 : v >> (off * 8);
+	if (size >= 8)
+		return (int64_t)v;
+	v &= (1ULL << (size * 8)) - 1;
+	if (is_signed && (v >> (size * 8 - 1)) & 1)
+		v |= ~0ULL << (size * 8);
+	return (int64_t)v;
+}
+
+/* A bit field: bits bits from bit `shift` of the bytes read. */
+static __always_inline int64_t stp_dw_bits(u64 v, int shift, int bits, bool is_signed)
+{
+	v >>= shift;
+	if (bits < 64) {
+		v &= (1ULL << bits) - 1;
+		if (is_signed && (v >> (bits - 1)) & 1)
+			v |= ~0ULL << bits;
+	}
+	return (int64_t)v;
+}
+
+/* v with bits bits from `shift` replaced by the low bits of x (guru-mode writes to bit fields). */
+static __always_inline u64 stp_dw_set_bits(u64 v, int shift, int bits, u64 x)
+{
+	u64 mask = (bits < 64 ? (1ULL << bits) - 1 : ~0ULL) << shift;
+
+	return (v & ~mask) | ((x << shift) & mask);
+}
+
+/* The loaded module called modname, found on the kernel's module list from our own entry (the
+ * list's head, the kernel's own variable, is outside the module area and skipped). The caller
+ * holds rcu_read_lock_sched(). NULL when it is not loaded. */
+static struct module *stp_dw_find_module(const char *modname)
+{
+	struct list_head *p = READ_ONCE(THIS_MODULE->list.next);
+	int guard;
+
+	for (guard = 0; p != &THIS_MODULE->list && guard < 65536; guard++, p = READ_ONCE(p->next)) {
+		struct module *m;
+
+		if ((unsigned long)p < MODULES_VADDR || (unsigned long)p >= MODULES_END)
+			continue;
+		m = list_entry(p, struct module, list);
+		if (m->state != MODULE_STATE_UNFORMED && !strcmp(m->name, modname))
+			return m;
+	}
+	return NULL;
+}
+
+/* The run-time address of symbol `name` of module modname (a module global named by a location
+ * expression); cache[] keeps the module and the address found.  0 with an error when the module
+ * is not loaded or lacks the symbol. */
+static __maybe_unused unsigned long stp_dw_module_symbol(struct stp_context *c, const char *modname,
+							 const char *name, unsigned long cache[2])
+{
+	struct module *mod;
+	struct mod_kallsyms *ks;
+	unsigned long addr = 0;
+	unsigned int i;
+
+	rcu_read_lock_sched();
+	mod = stp_dw_find_module(modname);
+	if (mod && READ_ONCE(cache[0]) == (unsigned long)mod) {
+		smp_rmb();
+		addr = READ_ONCE(cache[1]);
+	} else if (mod) {
+		ks = rcu_dereference_sched(mod->kallsyms);
+		for (i = 0; ks && i < ks->num_symtab; i++) {
+			if (strcmp(ks->strtab + ks->symtab[i].st_name, name))
+				continue;
+			addr = ks->symtab[i].st_value;
+			WRITE_ONCE(cache[1], addr);
+			smp_wmb();
+			WRITE_ONCE(cache[0], (unsigned long)mod);
+			break;
+		}
+	}
+	rcu_read_unlock_sched();
+	if (!addr && !c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), mod ? "module %s has no symbol %s" :
+			  "module %s is not loaded (reading its global %s)", modname, name);
+		stp_error(c, c->error_buf);
+	}
+	return addr;
+}
+
+/* ---- pretty printing into a string value ---- */
+
+static __maybe_unused void stp_dw_put_dec(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, &stp_fmt_d, v);
+}
+
+static __maybe_unused void stp_dw_put_udec(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'u'), v);
+}
+
+/* $$vars style: 0x prefix, no padding ("0x0" for zero). */
+static __maybe_unused void stp_dw_put_hex(struct stp_out *o, int64_t v)
+{
+	stp_out_str(o, "0x");
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'x'), v);
+}
+
+/* A pointer as %p prints it: 0x and 16 digits. */
+static __maybe_unused void stp_dw_put_ptr(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'p'), v);
+}
+
+/* A character in single quotes, escaped like a C literal. */
+static __maybe_unused void stp_dw_put_char(struct stp_out *o, int64_t v)
+{
+	char esc[8];
+	int n = stp_escape_char(esc, (unsigned char)v);
+
+	if ((unsigned char)v == '\'') {
+		esc[0] = '\\';
+		esc[1] = '\'';
+		n = 2;
+	} else if ((unsigned char)v == '"') {
+		esc[0] = '"';
+		n = 1;
+	}
+	stp_out_bytes(o, "'", 1);
+	stp_out_bytes(o, esc, n);
+	stp_out_bytes(o, "'", 1);
+}
+
+/* The string at addr, quoted (at most maxlen bytes; "NULL" for 0, the address when it cannot be
+ * read), written straight into what is left of the output. */
+static __maybe_unused void stp_dw_put_string(struct stp_out *o, unsigned long addr, int64_t maxlen)
+{
+	unsigned int room = o->cap - o->len;
+
+	if (room < 8)
+		return;
+	o->len += stp_quote_mem(o->buf + o->len, room + 1, addr, maxlen, false);
+	if (o->len > o->cap)
+		o->len = o->cap;
+}
+
+#endif

@@ -1,0 +1,157 @@
+/* dwarf.c - kernel.function/statement and module(...).function probes: kprobes at symbol+offset
+ * (or an absolute address), kretprobes for .return.  Included by generated code using the family. */
+#include <linux/kprobes.h>
+
+/* Instances per .return probe: calls in flight at once (sleeping ones count); a return missed
+ * for lack of one is counted (nmissed) and reported at the end. */
+#ifndef KRETACTIVE
+#define KRETACTIVE max_t(int, 32, 8 * num_possible_cpus())
+#endif
+
+struct stp_dwarf_probe {
+	const struct stp_probe_desc *desc;
+	const char *symbol;                 /* "vfs_read", "_stext", "ext4:ext4_file_open"; NULL = .addr */
+	unsigned long offset;
+	unsigned long addr;                 /* kernel.statement(ADDR).absolute */
+	const char *module;                 /* module("name") probes: the module, which must be loaded */
+	kprobe_pre_handler_t entry;         /* function/statement probes */
+	kretprobe_handler_t ret;            /* .return */
+	kretprobe_handler_t ret_entry;      /* .return saving @entry values at the call */
+	int entry_size;                     /* bytes of those values per instance */
+	int maxactive;
+	int optional;                       /* '?': a location the kernel refuses is skipped */
+	int registered;
+	struct kprobe kp;
+	struct kretprobe rp;
+};
+
+#define STP_DWARF_KPROBE(n)							\
+	static int stp_dwarf_hit_##n(struct kprobe *kp, struct pt_regs *regs)	\
+	{									\
+		stp_run_probe(&stp_descs[n], regs, false);			\
+		return 0;							\
+	}
+
+#define STP_DWARF_KRETPROBE(n)							\
+	static int stp_dwarf_ret_##n(struct kretprobe_instance *ri,		\
+				     struct pt_regs *regs)			\
+	{									\
+		stp_run_probe(&stp_descs[n], regs, false);			\
+		return 0;							\
+	}
+
+/* The call side runs stp_dwarf_entry_n (generated with the target variables) to fill ri->data;
+ * when it could not run (reentrant, not running, an error), nonzero leaves the return unprobed. */
+#define STP_DWARF_KRETPROBE_ENTRY(n)						\
+	static int stp_dwarf_ret_entry_##n(struct kretprobe_instance *ri,	\
+					   struct pt_regs *regs)		\
+	{									\
+		return stp_run_entry(&stp_descs[n], stp_dwarf_entry_##n, regs,	\
+				     (void *)ri->data) ? 0 : 1;			\
+	}									\
+	static int stp_dwarf_ret_##n(struct kretprobe_instance *ri,		\
+				     struct pt_regs *regs)			\
+	{									\
+		stp_run_probe_data(&stp_descs[n], regs, (void *)ri->data);	\
+		return 0;							\
+	}
+
+static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
+{
+	unsigned long missed = 0, kmissed = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct stp_dwarf_probe *p = &probes[i];
+
+		if (!p->registered)
+			continue;
+		if (p->ret) {
+			unregister_kretprobe(&p->rp);
+			missed += p->rp.nmissed;
+			kmissed += p->rp.kp.nmissed;
+		} else {
+			unregister_kprobe(&p->kp);
+			kmissed += p->kp.nmissed;
+		}
+		p->registered = 0;
+	}
+	if (missed)
+		stp_report_line("WARNING: Missed .return probe hits: %lu (more calls in flight than"
+				" kretprobe instances; -DKRETACTIVE=N raises them)\n", missed);
+	if (kmissed)
+		stp_report_line("WARNING: Missed kprobe hits: %lu (hit while another kprobe ran)\n", kmissed);
+}
+
+static const char *stp_dwarf_errtext(const struct stp_dwarf_probe *p, int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "no such symbol in the running kernel";
+	case -EINVAL: return "the kernel does not allow probing there (blacklisted, notrace, not an instruction boundary)";
+	case -EILSEQ: return "not an instruction boundary";
+	case -EEXIST: return "already probed";
+	case -EBUSY: return "busy (reserved by jump labels, static calls or another tracer)";
+	case -ENOMEM: return "out of memory";
+	default: return "registration failed";
+	}
+}
+
+static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		struct stp_dwarf_probe *p = &probes[i];
+		struct kprobe *kp = p->ret ? &p->rp.kp : &p->kp;
+
+		memset(&p->kp, 0, sizeof(p->kp));
+		memset(&p->rp, 0, sizeof(p->rp));
+		if (p->symbol) {
+			kp->symbol_name = p->symbol;
+			kp->offset = p->offset;
+		} else {
+			kp->addr = (kprobe_opcode_t *)p->addr;
+		}
+		if (p->ret) {
+			p->rp.handler = p->ret;
+			p->rp.entry_handler = p->ret_entry;
+			p->rp.data_size = p->entry_size;
+			p->rp.maxactive = p->maxactive > 0 ? p->maxactive : KRETACTIVE;
+			rc = register_kretprobe(&p->rp);
+		} else {
+			p->kp.pre_handler = p->entry;
+			rc = register_kprobe(&p->kp);
+		}
+		if (rc && p->optional)
+			continue;
+		if (rc) {
+			/* the reason first: a long probe point may not fit the line */
+			if (p->module && rc == -ENOENT)
+				stp_startup_error("module %s is not loaded (load it before starting the probes): "
+						  "cannot probe %s+0x%lx for %s", p->module, p->symbol, p->offset,
+						  p->desc->pp);
+			else if (p->symbol)
+				stp_startup_error("%s (%d): cannot probe %s+0x%lx for %s", stp_dwarf_errtext(p, rc), rc,
+						  p->symbol, p->offset, p->desc->pp);
+			else
+				stp_startup_error("%s (%d): cannot probe address 0x%lx for %s", stp_dwarf_errtext(p, rc),
+						  rc, p->addr, p->desc->pp);
+			stp_dwarf_stop(probes, i);
+			return rc;
+		}
+		p->registered = 1;
+	}
+	return 0;
+}
+
+#define STP_DWARF_FAMILY(table)						\
+	static int stp_kernel_register(void)				\
+	{								\
+		return stp_dwarf_start(table, ARRAY_SIZE(table));	\
+	}								\
+	static void stp_kernel_unregister(void)				\
+	{								\
+		stp_dwarf_stop(table, ARRAY_SIZE(table));		\
+	}

@@ -1,0 +1,801 @@
+/* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
+ * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
+#include "dwarf.h"
+
+#include <dirent.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- build ids ----------------------------------------------------------------------------------- */
+
+static void hex_of(const unsigned char *p, size_t n, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < n && 2 * i + 2 < size; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * i] = 0;
+}
+
+/* NT_GNU_BUILD_ID in a raw notes blob (/sys/kernel/notes, a .notes section): hex into out. */
+static int build_id_in_notes(const unsigned char *p, size_t len, char *out, size_t size)
+{
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
+		size_t next = desc_off + ((descsz + 3) & ~3u);
+		if (next > len || desc_off > len || desc_off + descsz > len)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4) && descsz > 0) {
+			hex_of(p + desc_off, descsz, out, size);
+			return 0;
+		}
+		off = next;
+	}
+	return -1;
+}
+
+static void elf_build_id(Elf *elf, char *out, size_t size)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	out[0] = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (d && d->d_buf && build_id_in_notes(d->d_buf, d->d_size, out, size) == 0)
+			return;
+	}
+}
+
+/* The running kernel's build id from /sys/kernel/notes; -1 when unreadable. */
+static int file_build_id(const char *path, char *out, size_t size)
+{
+	size_t len;
+	unsigned char *text = (unsigned char *)read_file(path, &len);
+	int rc;
+
+	if (!text)
+		return -1;
+	rc = build_id_in_notes(text, len, out, size);
+	free(text);
+	return rc;
+}
+
+/* ---- opening ------------------------------------------------------------------------------------- */
+
+static int has_debug_info(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 = an ELF file with DWARF, 0 = an ELF file without, -1 = not there / not ELF. */
+static int probe_file(const char *path)
+{
+	static int ready;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = -1;
+	Elf *elf;
+
+	if (!ready) {
+		elf_version(EV_CURRENT);
+		ready = 1;
+	}
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		ok = has_debug_info(elf);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+static DwarfModule *open_vmlinux(const char *path, char **why)
+{
+	DwarfModule *m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Dwarf *dw;
+
+	if (fd < 0) {
+		*why = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	if (!dw) {
+		*why = xasprintf("cannot read the DWARF of %s: %s", path, dwarf_errmsg(-1));
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	m = xcalloc(1, sizeof *m);
+	m->name = xstrdup("kernel");
+	m->path = xstrdup(path);
+	m->fd = fd;
+	m->elf = elf;
+	m->dw = dw;
+	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
+	if (!m->cfi)
+		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame */
+	m->is_kernel = 1;
+	elf_build_id(elf, m->build_id, sizeof m->build_id);
+	return m;
+}
+
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+				 const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+				 char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)debuglink_file;
+	(void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = no_separate_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* A .ko (ET_REL): libdwfl lays its sections out and relocates the DWARF and the symbol table alike. */
+static DwarfModule *open_ko(const char *path, const char *name, char **why)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	DwarfModule *m;
+	Dwarf *dw;
+
+	if (!dwfl) {
+		*why = xasprintf("libdwfl: %s", dwfl_errmsg(-1));
+		return NULL;
+	}
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_offline(dwfl, name, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (!dw) {
+		*why = xasprintf("cannot read the DWARF of %s: %s", path, dwfl_errmsg(-1));
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	m = xcalloc(1, sizeof *m);
+	m->name = xstrdup(name);
+	m->path = xstrdup(path);
+	m->fd = -1;
+	m->dw = dw;
+	m->elf = dwarf_getelf(dw);
+	m->dwfl = dwfl;
+	m->dwfl_mod = mod;
+	m->cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (!m->cfi)
+		m->cfi = dwfl_module_eh_cfi(mod, &bias);
+	elf_build_id(m->elf, m->build_id, sizeof m->build_id);
+	return m;
+}
+
+/* ---- the kernel ---------------------------------------------------------------------------------- */
+
+static DwarfModule *kernel_module;
+static char *kernel_error;       /* set once opening failed: repeated at every later probe point */
+static char kernel_build_id[41];
+
+DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
+{
+	StrBuf looked, notes;
+	const char *found = NULL;
+	char *paths[4];
+	int npaths = 0;
+
+	if (kernel_module || kernel_error) {
+		if (!kernel_module)
+			diag_at(loc, "semantic error", "%s", kernel_error);
+		return kernel_module;
+	}
+	paths[npaths++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
+	paths[npaths++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
+	paths[npaths++] = xasprintf("/boot/vmlinux-%s", s->kver);
+	if (s->kbuild_dir)
+		paths[npaths++] = path_join(s->kbuild_dir, "vmlinux");
+	sb_init(&looked);
+	sb_init(&notes);
+	for (int i = 0; i < npaths && !found; i++) {
+		int r = probe_file(paths[i]);
+		if (r == 1)
+			found = paths[i];
+		else if (r == 0)
+			sb_printf(&notes, "; %s has no DWARF", paths[i]);
+		sb_printf(&looked, "%s%s", i ? ", " : "", paths[i]);
+	}
+	if (!found) {
+		kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)", s->kver,
+					 s->kver, looked.data, notes.data ? notes.data : "");
+	} else {
+		double t0 = now_ms();
+		char *why = NULL;
+		kernel_module = open_vmlinux(found, &why);
+		if (!kernel_module)
+			kernel_error = why;
+		else if (s->verbose >= 2)
+			fprintf(stderr, "Kernel debuginfo: %s (build id %s) opened in %.1f ms\n", found,
+				kernel_module->build_id[0] ? kernel_module->build_id : "none", now_ms() - t0);
+	}
+	if (kernel_module && s->target_is_running && kernel_module->build_id[0]) {
+		char running[41];
+		if (file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
+		    strcmp(running, kernel_module->build_id)) {
+			kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
+						 "%s, the kernel's is %s (install the matching linux-image-%s-dbg)",
+						 found, s->kver, kernel_module->build_id, running, s->kver);
+			kernel_module = NULL;   /* left open: exits soon */
+		}
+	}
+	if (kernel_module && dwarf_index_open(s, kernel_module) != 0) {
+		kernel_error = xasprintf("cannot index the kernel debuginfo %s", found);
+		kernel_module = NULL;
+	}
+	if (kernel_module)
+		snprintf(kernel_build_id, sizeof kernel_build_id, "%s", kernel_module->build_id);
+	for (int i = 0; i < npaths; i++)
+		free(paths[i]);
+	sb_free(&looked);
+	sb_free(&notes);
+	if (!kernel_module)
+		diag_at(loc, "semantic error", "%s", kernel_error);
+	return kernel_module;
+}
+
+const char *dwarf_kernel_build_id(void)
+{
+	return kernel_build_id;
+}
+
+/* ---- modules ------------------------------------------------------------------------------------- */
+
+/* "ext4", "nf-conntrack" and "nf_conntrack" are one module to the kernel. */
+static int same_module_name(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen && a[i]; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+		if (x != y)
+			return 0;
+	}
+	return i == blen && !a[i];
+}
+
+static struct {
+	const char *want;       /* module name */
+	char *plain;            /* NAME.ko or NAME.ko.debug */
+	char *compressed;       /* NAME.ko.xz/.zst/.gz */
+} search;
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	static const char *const plain_ext[] = { ".ko", ".ko.debug" };
+	static const char *const packed_ext[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t n = strlen(base);
+
+	(void)st;
+	if (type != FTW_F)
+		return 0;
+	for (size_t i = 0; i < sizeof plain_ext / sizeof plain_ext[0]; i++) {
+		size_t e = strlen(plain_ext[i]);
+		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search.want, base, n - e) &&
+		    !search.plain) {
+			search.plain = xstrdup(path);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof packed_ext / sizeof packed_ext[0]; i++) {
+		size_t e = strlen(packed_ext[i]);
+		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search.want, base, n - e) &&
+		    !search.compressed)
+			search.compressed = xstrdup(path);
+	}
+	return 0;
+}
+
+/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are). */
+static void find_module_file(const char *dir, const char *name)
+{
+	search.want = name;
+	if (dir_exists(dir))
+		nftw(dir, visit, 16, FTW_PHYS);
+}
+
+/* The name the kernel gives a .ko: its .modinfo name=, else the file name with '-' as '_'. */
+static char *module_name_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	char *name = NULL;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while (!name && (scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *sname;
+			Elf_Data *d;
+			if (!gelf_getshdr(scn, &sh) || !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+			    strcmp(sname, ".modinfo") || !(d = elf_rawdata(scn, NULL)) || !d->d_buf)
+				continue;
+			for (size_t off = 0; off < d->d_size;) {
+				const char *str = (const char *)d->d_buf + off;
+				size_t len = strnlen(str, d->d_size - off);
+				if (len > 5 && !strncmp(str, "name=", 5) && off + len < d->d_size)
+					name = xstrndup(str + 5, len - 5);
+				off += len + 1;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	if (!name) {
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		size_t n = strlen(base);
+		if (n > 3 && !strcmp(base + n - 3, ".ko"))
+			n -= 3;
+		name = xstrndup(base, n);
+	}
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+typedef struct OpenedModule {
+	char *key;              /* as written in module("...") */
+	DwarfModule *mod;
+	char *error;
+} OpenedModule;
+
+static PtrVec opened_modules;   /* OpenedModule* */
+
+static char *open_module(Session *s, const char *arg, DwarfModule **out)
+{
+	char *path = NULL, *name = NULL, *why = NULL;
+
+	*out = NULL;
+	if (strchr(arg, '/')) {
+		int r = probe_file(arg);
+		if (r < 0)
+			return xasprintf("module file %s: %s", arg, access(arg, R_OK) ? strerror(errno) : "not an ELF file");
+		if (r == 0)
+			return xasprintf("module file %s has no DWARF debuginfo (build it with debug information, "
+					 "CONFIG_DEBUG_INFO)", arg);
+		path = xstrdup(arg);
+		name = module_name_of(arg);
+	} else {
+		char *dbg = xasprintf("/usr/lib/debug/lib/modules/%s", s->kver);
+		char *lib = xasprintf("/lib/modules/%s", s->kver);
+		const char *found = NULL;
+
+		memset(&search, 0, sizeof search);
+		find_module_file(dbg, arg);
+		if (search.plain && probe_file(search.plain) == 1)
+			found = search.plain;
+		if (!found) {
+			char *nodwarf = search.plain;
+			search.plain = NULL;
+			find_module_file(lib, arg);
+			if (search.plain && probe_file(search.plain) == 1) {
+				found = search.plain;
+			} else if (search.plain || nodwarf) {
+				why = xasprintf("no debuginfo for module %s: %s has no DWARF; install linux-image-%s-dbg "
+						"(looked in %s and %s)", arg, search.plain ? search.plain : nodwarf,
+						s->kver, dbg, lib);
+			} else if (search.compressed) {
+				why = xasprintf("module %s is compressed (%s), which is not supported: install "
+						"linux-image-%s-dbg for its debuginfo (looked in %s)", arg, search.compressed,
+						s->kver, dbg);
+			} else {
+				why = xasprintf("no module %s for kernel %s (looked for %s.ko in %s and %s; a module file "
+						"can be named by its path: module(\"/path/%s.ko\"))", arg, s->kver, arg, dbg, lib,
+						arg);
+			}
+		}
+		if (found) {
+			path = xstrdup(found);
+			name = module_name_of(found);
+		}
+		free(search.plain);
+		free(search.compressed);
+		memset(&search, 0, sizeof search);
+		free(dbg);
+		free(lib);
+		if (!found)
+			return why;
+	}
+	{
+		double t0 = now_ms();
+		DwarfModule *m = open_ko(path, name, &why);
+		if (!m) {
+			free(path);
+			free(name);
+			return why;
+		}
+		if (s->verbose >= 2)
+			fprintf(stderr, "Module debuginfo: %s for module %s (build id %s) opened in %.1f ms\n", path, name,
+				m->build_id[0] ? m->build_id : "none", now_ms() - t0);
+		if (s->target_is_running && m->build_id[0]) {
+			char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", name);
+			char running[41];
+			if (file_build_id(notes, running, sizeof running) == 0 && strcmp(running, m->build_id))
+				why = xasprintf("module %s debuginfo %s does not match the loaded module: its build id is %s, "
+						"the loaded module's is %s", name, path, m->build_id, running);
+			free(notes);
+			if (why)
+				return why;
+		}
+		if (dwarf_index_open(s, m) != 0)
+			return xasprintf("cannot index the debuginfo of module %s (%s)", name, path);
+		*out = m;
+	}
+	free(path);
+	free(name);
+	return NULL;
+}
+
+DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
+{
+	OpenedModule *om = NULL;
+
+	for (int i = 0; i < opened_modules.len && !om; i++) {
+		OpenedModule *o = opened_modules.items[i];
+		if (!strcmp(o->key, name))
+			om = o;
+	}
+	if (!om) {
+		om = xcalloc(1, sizeof *om);
+		om->key = xstrdup(name);
+		om->error = open_module(s, name, &om->mod);
+		vec_push(&opened_modules, om);
+	}
+	if (!om->mod)
+		diag_at(loc, "semantic error", "%s", om->error);
+	return om->mod;
+}
+
+/* ---- symbols ------------------------------------------------------------------------------------- */
+
+typedef struct Sym {
+	const char *name;
+	Dwarf_Addr addr;
+	uint64_t size;
+	int shndx;
+	int type;               /* STT_FUNC, STT_NOTYPE, STT_OBJECT */
+} Sym;
+
+typedef struct Range {
+	Dwarf_Addr lo, hi;
+	const char *why;
+} Range;
+
+struct DwarfSymtab {
+	Sym *syms;              /* sorted by address */
+	size_t n;
+	StrMap count;           /* name -> how many symbols have it */
+	Range *refused;         /* kernel: ranges kprobes refuse */
+	size_t nrefused;
+	int anchor_shndx;       /* kernel: _stext's section */
+	Dwarf_Addr stext;
+};
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const Sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->type != y->type)
+		return x->type == STT_FUNC ? -1 : y->type == STT_FUNC ? 1 : 0;
+	return strcmp(x->name, y->name);
+}
+
+static void add_sym(struct DwarfSymtab *t, size_t *cap, const char *name, Dwarf_Addr addr, uint64_t size, int shndx,
+		    int type)
+{
+	void **slot;
+
+	if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS ||
+	    (type != STT_FUNC && type != STT_NOTYPE && type != STT_OBJECT))
+		return;
+	if (t->n == *cap) {
+		*cap = *cap ? *cap * 2 : 4096;
+		t->syms = xrealloc(t->syms, *cap * sizeof *t->syms);
+	}
+	t->syms[t->n++] = (Sym){ name, addr, size, shndx, type };
+	slot = strmap_slot(&t->count, name, 1);
+	*slot = (void *)((intptr_t)*slot + 1);
+}
+
+/* Symbol containing addr (largest start <= addr with addr < start+size), FUNC preferred. */
+static const Sym *sym_containing(const struct DwarfSymtab *t, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {             /* first symbol with start > addr */
+		size_t mid = (lo + hi) / 2;
+		if (t->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const Sym *s = &t->syms[i];
+		if (s->type == STT_FUNC && addr < s->addr + (s->size ? s->size : 1))
+			return s;
+		if (lo - i > 64)
+			break;
+	}
+	return NULL;
+}
+
+static Dwarf_Addr sym_value(const struct DwarfSymtab *t, const char *name, int *found)
+{
+	*found = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!strcmp(t->syms[i].name, name)) {
+			*found = 1;
+			return t->syms[i].addr;
+		}
+	}
+	return 0;
+}
+
+static void add_refused(struct DwarfSymtab *t, Dwarf_Addr lo, Dwarf_Addr hi, const char *why)
+{
+	if (hi <= lo)
+		return;
+	t->refused = xrealloc(t->refused, (t->nrefused + 1) * sizeof *t->refused);
+	t->refused[t->nrefused++] = (Range){ lo, hi, why };
+}
+
+static void add_refused_between(struct DwarfSymtab *t, const char *start, const char *end, const char *why)
+{
+	int f1, f2;
+	Dwarf_Addr lo = sym_value(t, start, &f1), hi = sym_value(t, end, &f2);
+	if (f1 && f2)
+		add_refused(t, lo, hi, why);
+}
+
+/* The kernel's NOKPROBE_SYMBOL list: addresses between __start/__stop_kprobe_blacklist (in .init.data);
+ * kprobes refuses the whole function around each. */
+static void load_kprobe_blacklist(DwarfModule *m, struct DwarfSymtab *t)
+{
+	int f1, f2;
+	Dwarf_Addr lo = sym_value(t, "__start_kprobe_blacklist", &f1), hi = sym_value(t, "__stop_kprobe_blacklist", &f2);
+	Elf_Scn *scn = NULL;
+
+	if (!f1 || !f2 || hi <= lo)
+		return;
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || lo < sh.sh_addr || hi > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < hi - sh.sh_addr)
+			return;
+		for (Dwarf_Addr a = lo; a + 8 <= hi; a += 8) {
+			uint64_t v;
+			const Sym *s;
+			memcpy(&v, (const char *)d->d_buf + (a - sh.sh_addr), 8);
+			s = sym_containing(t, v);
+			add_refused(t, s ? s->addr : v, s ? s->addr + (s->size ? s->size : 1) : v + 1,
+				    "blacklisted for kprobes (NOKPROBE_SYMBOL)");
+		}
+		return;
+	}
+}
+
+static struct DwarfSymtab *symtab(DwarfModule *m)
+{
+	struct DwarfSymtab *t;
+	size_t cap = 0;
+
+	if (m->syms)
+		return m->syms;
+	t = m->syms = xcalloc(1, sizeof *t);
+	if (m->dwfl) {
+		Dwfl_Module *mod = m->dwfl_mod;
+		int n = mod ? dwfl_module_getsymtab(mod) : -1;
+		for (int i = 1; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr addr;
+			GElf_Word shndx;
+			Elf *elf;
+			Dwarf_Addr bias;
+			const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+			if (name)
+				add_sym(t, &cap, name, addr, sym.st_size, (int)shndx, GELF_ST_TYPE(sym.st_info));
+		}
+	} else {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(m->elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+				continue;
+			size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			for (size_t i = 1; i < n; i++) {
+				GElf_Sym sym;
+				if (!gelf_getsym(d, (int)i, &sym))
+					continue;
+				add_sym(t, &cap, elf_strptr(m->elf, sh.sh_link, sym.st_name), sym.st_value, sym.st_size,
+					sym.st_shndx, GELF_ST_TYPE(sym.st_info));
+			}
+			break;
+		}
+	}
+	if (t->n)
+		qsort(t->syms, t->n, sizeof *t->syms, cmp_sym);
+	if (m->is_kernel) {
+		int found;
+		t->stext = sym_value(t, "_stext", &found);
+		t->anchor_shndx = -1;
+		for (size_t i = 0; found && i < t->n; i++) {
+			if (!strcmp(t->syms[i].name, "_stext")) {
+				t->anchor_shndx = t->syms[i].shndx;
+				break;
+			}
+		}
+		add_refused_between(t, "__noinstr_text_start", "__noinstr_text_end", "in .noinstr.text (noinstr code)");
+		add_refused_between(t, "__entry_text_start", "__entry_text_end", "in .entry.text (entry code)");
+		add_refused_between(t, "__kprobes_text_start", "__kprobes_text_end", "in .kprobes.text (__kprobes code)");
+		load_kprobe_blacklist(m, t);
+	}
+	return t;
+}
+
+/* The section holding pc: its index in *shndx and its name. */
+static const char *section_of(DwarfModule *m, Dwarf_Addr pc, int *shndx)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	*shndx = -1;
+	if (m->dwfl) {
+		Dwarf_Addr rel = pc, bias;
+		Elf *elf = dwfl_module_getelf(m->dwfl_mod, &bias);
+		scn = dwfl_module_address_section(m->dwfl_mod, &rel, &bias);
+		if (!scn || !elf || elf_getshdrstrndx(elf, &shstrndx) != 0 || !gelf_getshdr(scn, &sh))
+			return NULL;
+		*shndx = (int)elf_ndxscn(scn);
+		return elf_strptr(elf, shstrndx, sh.sh_name);
+	}
+	if (elf_getshdrstrndx(m->elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || pc < sh.sh_addr || pc >= sh.sh_addr + sh.sh_size)
+			continue;
+		*shndx = (int)elf_ndxscn(scn);
+		return elf_strptr(m->elf, shstrndx, sh.sh_name);
+	}
+	return NULL;
+}
+
+const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc)
+{
+	int shndx;
+	return section_of(m, pc, &shndx);
+}
+
+static int name_count(struct DwarfSymtab *t, const char *name)
+{
+	return (int)(intptr_t)strmap_get(&t->count, name);
+}
+
+char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset)
+{
+	struct DwarfSymtab *t = symtab(m);
+	size_t lo = 0, hi = t->n;
+	int shndx;
+
+	section_of(m, pc, &shndx);
+	while (lo < hi) {             /* first symbol past pc */
+		size_t mid = (lo + hi) / 2;
+		if (t->syms[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* a function symbol of its own at pc, or (modules) the nearest one below in the same section:
+	 * kprobes moves symbol+offset to the symbol containing it anyway */
+	for (size_t i = lo, walked = 0; i-- > 0 && walked < 256; walked++) {
+		const Sym *s = &t->syms[i];
+		if (s->type != STT_FUNC || s->shndx != shndx || name_count(t, s->name) != 1)
+			continue;
+		if (m->is_kernel && s->addr + (s->size ? s->size : 1) <= pc)
+			break;           /* the kernel: only the containing function, else _stext */
+		*offset = pc - s->addr;
+		return m->is_kernel ? xstrdup(s->name) : xasprintf("%s:%s", m->name, s->name);
+	}
+	if (m->is_kernel && t->stext && pc >= t->stext && shndx == t->anchor_shndx) {
+		*offset = pc - t->stext;
+		return xstrdup("_stext");
+	}
+	return NULL;
+}
+
+const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc)
+{
+	struct DwarfSymtab *t = symtab(m);
+	int shndx;
+	const char *sec = section_of(m, pc, &shndx);
+
+	if (!pc)
+		return "it has no address";
+	if (!sec)
+		return "its address is in no section";
+	if (!strcmp(sec, ".init.text") || !strncmp(sec, ".init.text.", 11))
+		return m->is_kernel ? "in __init code (.init.text), freed after boot"
+				    : "in __init code (.init.text), freed once the module is loaded";
+	if (!strcmp(sec, ".exit.text") && m->is_kernel)
+		return "in __exit code (.exit.text), not in the running kernel";
+	if (!strcmp(sec, ".noinstr.text"))
+		return "in .noinstr.text (noinstr code)";
+	if (!strcmp(sec, ".entry.text"))
+		return "in .entry.text (entry code)";
+	if (!strcmp(sec, ".kprobes.text"))
+		return "in .kprobes.text (__kprobes code)";
+	if (m->is_kernel && strcmp(sec, ".text"))
+		return "not in the kernel's .text";
+	for (size_t i = 0; i < t->nrefused; i++) {
+		if (pc >= t->refused[i].lo && pc < t->refused[i].hi)
+			return t->refused[i].why;
+	}
+	if (!sym_containing(t, pc))
+		return "no function symbol covers its address";
+	return NULL;
+}
+
+int dwarf_exported(DwarfModule *m, const char *name)
+{
+	struct DwarfSymtab *t = symtab(m);
+	char *key = xasprintf("__ksymtab_%s", name);
+	int n = name_count(t, key);
+	free(key);
+	return n > 0;
+}

@@ -1,0 +1,672 @@
+/* loc.c - DWARF location expressions (and the pieces of location lists picked at a pc) compiled
+ * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
+ * and the CFA from the module's CFI; symbol addresses with KASLR. Used by targets.c and codegen. */
+#include "vars.h"
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_STACK 16
+
+const char *dwloc_reg_name(int reg)
+{
+	static const char *const names[] = {
+		"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip",
+	};
+	if (reg < 0 || reg >= (int)(sizeof names / sizeof names[0]))
+		return NULL;
+	return names[reg];
+}
+
+static const char *op_name(unsigned atom)
+{
+	switch (atom) {
+	case DW_OP_entry_value: return "DW_OP_entry_value";
+	case DW_OP_GNU_entry_value: return "DW_OP_GNU_entry_value";
+	case DW_OP_GNU_parameter_ref: return "DW_OP_GNU_parameter_ref";
+	case DW_OP_form_tls_address: return "DW_OP_form_tls_address";
+	case DW_OP_GNU_push_tls_address: return "DW_OP_GNU_push_tls_address";
+	case DW_OP_push_object_address: return "DW_OP_push_object_address";
+	case DW_OP_call2: return "DW_OP_call2";
+	case DW_OP_call4: return "DW_OP_call4";
+	case DW_OP_call_ref: return "DW_OP_call_ref";
+	case DW_OP_const_type: case DW_OP_GNU_const_type: return "DW_OP_const_type";
+	case DW_OP_regval_type: case DW_OP_GNU_regval_type: return "DW_OP_regval_type";
+	case DW_OP_deref_type: case DW_OP_GNU_deref_type: return "DW_OP_deref_type";
+	case DW_OP_convert: case DW_OP_GNU_convert: return "DW_OP_convert";
+	case DW_OP_reinterpret: case DW_OP_GNU_reinterpret: return "DW_OP_reinterpret";
+	case DW_OP_xderef: return "DW_OP_xderef";
+	case DW_OP_xderef_size: return "DW_OP_xderef_size";
+	case DW_OP_addrx: case DW_OP_GNU_addr_index: return "DW_OP_addrx";
+	case DW_OP_constx: case DW_OP_GNU_const_index: return "DW_OP_constx";
+	case DW_OP_GNU_variable_value: return "DW_OP_GNU_variable_value";
+	default: return NULL;
+	}
+}
+
+static int is_reg_op(const Dwarf_Op *op)
+{
+	return (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) || op->atom == DW_OP_regx;
+}
+
+static int classify(DwPiece *p, char **err)
+{
+	const Dwarf_Op *ops = p->ops;
+	size_t n = p->nops;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
+		    ops[i].atom == DW_OP_GNU_parameter_ref) {
+			*err = xstrdup("its value here is only described as the value it had when the function was "
+				       "entered (DW_OP_entry_value), which is not available");
+			return -1;
+		}
+	}
+	if (n == 0) {
+		p->kind = DWLOC_EMPTY;
+	} else if (n == 1 && is_reg_op(&ops[0])) {
+		p->kind = DWLOC_REG;
+		p->reg = ops[0].atom == DW_OP_regx ? (int)ops[0].number : (int)(ops[0].atom - DW_OP_reg0);
+	} else if (n == 1 && ops[0].atom == DW_OP_implicit_value) {
+		p->kind = DWLOC_IMPLICIT;
+		p->nbytes = ops[0].number;
+		p->bytes = (const uint8_t *)(uintptr_t)ops[0].number2;
+	} else if (ops[0].atom == DW_OP_implicit_pointer || ops[0].atom == DW_OP_GNU_implicit_pointer) {
+		p->kind = DWLOC_EMPTY;
+	} else if (ops[n - 1].atom == DW_OP_stack_value) {
+		p->kind = DWLOC_VALUE;
+		p->nops = n - 1;
+	} else {
+		p->kind = DWLOC_ADDR;
+	}
+	return 0;
+}
+
+int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err)
+{
+	PtrVec pieces = { 0 };
+	size_t start = 0;
+	uint64_t offset = 0;
+
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < nops; i++) {
+		DwPiece *p;
+		uint64_t size;
+		if (ops[i].atom != DW_OP_piece && ops[i].atom != DW_OP_bit_piece)
+			continue;
+		if (ops[i].atom == DW_OP_bit_piece) {
+			if (ops[i].number % 8 || ops[i].number2) {
+				*err = xstrdup("it is split into bit pieces (DW_OP_bit_piece), which are not supported");
+				return -1;
+			}
+			size = ops[i].number / 8;
+		} else {
+			size = ops[i].number;
+		}
+		p = xcalloc(1, sizeof *p);
+		p->ops = ops + start;
+		p->nops = i - start;
+		p->offset = offset;
+		p->size = size;
+		if (classify(p, err) != 0)
+			return -1;
+		vec_push(&pieces, p);
+		offset += size;
+		start = i + 1;
+	}
+	if (!pieces.len) {
+		DwPiece *p = xcalloc(1, sizeof *p);
+		p->ops = ops;
+		p->nops = nops;
+		if (classify(p, err) != 0)
+			return -1;
+		vec_push(&pieces, p);
+	} else {
+		out->has_pieces = 1;
+	}
+	out->npieces = pieces.len;
+	out->pieces = xcalloc((size_t)pieces.len, sizeof *out->pieces);
+	for (int i = 0; i < pieces.len; i++) {
+		out->pieces[i] = *(DwPiece *)pieces.items[i];
+		free(pieces.items[i]);
+	}
+	free(pieces.items);
+	return 0;
+}
+
+/* ---- symbols ---- */
+
+typedef struct SymTable {
+	DwarfModule *mod;
+	StrMap syms;            /* name -> uint64_t* */
+} SymTable;
+
+static PtrVec symtables;   /* SymTable* */
+
+static SymTable *symtable(DwarfModule *m)
+{
+	SymTable *t;
+	Elf_Scn *scn = NULL;
+
+	for (int i = 0; i < symtables.len; i++) {
+		t = symtables.items[i];
+		if (t->mod == m)
+			return t;
+	}
+	t = xcalloc(1, sizeof *t);
+	t->mod = m;
+	vec_push(&symtables, t);
+	while (m->elf && (scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int type;
+			if (!gelf_getsym(data, (int)i, &sym))
+				continue;
+			type = GELF_ST_TYPE(sym.st_info);
+			if ((type != STT_OBJECT && type != STT_FUNC) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(m->elf, sh.sh_link, sym.st_name);
+			if (!name || !*name || strmap_get(&t->syms, name))
+				continue;
+			uint64_t *a = xmalloc(sizeof *a);
+			*a = sym.st_value;
+			strmap_put(&t->syms, name, a);
+		}
+	}
+	return t;
+}
+
+int dwloc_symbol(DwarfModule *m, const char *name, uint64_t *addr)
+{
+	uint64_t *a = strmap_get(&symtable(m)->syms, name);
+
+	if (!a)
+		return -1;
+	*addr = *a;
+	return 0;
+}
+
+char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err)
+{
+	uint64_t anchor;
+
+	if (m && !m->is_kernel && m->dwfl_mod) {
+		/* a module's sections land anywhere: the symbol holding addr, found at run time in the
+		 * loaded module's symbol table */
+		GElf_Sym sym;
+		const char *name = dwfl_module_addrsym(m->dwfl_mod, addr, &sym, NULL);
+		if (!name || !*name) {
+			*err = xasprintf("no symbol of module '%s' holds address 0x%llx", m->name, (unsigned long long)addr);
+			return NULL;
+		}
+		return xasprintf("(({ static unsigned long cache[2]; stp_dw_module_symbol(c, \"%s\", \"%s\", cache); }) "
+				 "+ %lldUL)", m->name, name, (long long)(addr - sym.st_value));
+	}
+	if (!m || !m->is_kernel) {
+		*err = xasprintf("addresses of globals in module '%s' are not supported", m ? m->name : "?");
+		return NULL;
+	}
+	if (addr < 0xffff800000000000ULL) {
+		*err = xstrdup("it is a per-CPU variable, which is not supported");
+		return NULL;
+	}
+	if (dwloc_symbol(m, "_printk", &anchor) != 0) {
+		*err = xstrdup("the kernel's symbol table lacks _printk, needed to relocate global addresses");
+		return NULL;
+	}
+	/* KASLR moves the whole kernel: the run-time address of an exported function minus its
+	 * link-time address is the shift */
+	return xasprintf("(0x%llxUL + ((unsigned long)&_printk - 0x%llxUL))", (unsigned long long)addr,
+			 (unsigned long long)anchor);
+}
+
+/* ---- compiling ops to C ---- */
+
+typedef struct Cmp {
+	DwLocCtx *ctx;
+	StrBuf *code;
+	char **err;
+	char *pfx;              /* C names of this expansion: pfx_s[], pfx_L3 */
+	int nest;               /* frame base -> CFA */
+	const char *fb;         /* C variable holding the frame base, once computed */
+	const char *cfa;        /* ... the CFA */
+} Cmp;
+
+static int cmp_error(Cmp *cm, char *msg)
+{
+	if (!*cm->err)
+		*cm->err = msg;
+	else
+		free(msg);
+	return -1;
+}
+
+static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst);
+
+/* The CFA at the pc into a fresh variable (its name in *out). */
+static int emit_cfa(Cmp *cm, const char **out)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t n;
+	int rc;
+	char *var;
+
+	if (cm->cfa) {
+		*out = cm->cfa;
+		return 0;
+	}
+	if (cm->nest > 2)
+		return cmp_error(cm, xstrdup("its frame base refers to itself"));
+	if (!cm->ctx->mod->cfi)
+		return cmp_error(cm, xasprintf("its frame address needs call frame information, which %s lacks",
+					       cm->ctx->mod->path));
+	if (dwarf_cfi_addrframe(cm->ctx->mod->cfi, cm->ctx->pc, &frame) != 0 ||
+	    dwarf_frame_cfa(frame, &ops, &n) != 0) {
+		free(frame);
+		return cmp_error(cm, xasprintf("no call frame information covers pc 0x%llx",
+					       (unsigned long long)cm->ctx->pc));
+	}
+	var = xasprintf("%s_cfa", cm->pfx);
+	sb_printf(cm->code, "\tunsigned long %s;\n", var);
+	{
+		Cmp sub = *cm;
+		sub.pfx = xasprintf("%s_c", cm->pfx);
+		sub.nest = cm->nest + 1;
+		sub.fb = sub.cfa = NULL;
+		rc = compile_ops(&sub, ops, n, var);
+	}
+	free(frame);
+	if (rc)
+		return rc;
+	cm->cfa = var;
+	*out = var;
+	return 0;
+}
+
+static int emit_frame_base(Cmp *cm, const char **out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t n;
+	char *var;
+	int rc;
+
+	if (cm->fb) {
+		*out = cm->fb;
+		return 0;
+	}
+	if (!cm->ctx->frame_fn || !dwarf_attr_integrate(cm->ctx->frame_fn, DW_AT_frame_base, &attr))
+		return cmp_error(cm, xstrdup("it is addressed from a frame base that its function does not give"));
+	if (dwarf_getlocation_addr(&attr, cm->ctx->pc, &ops, &n, 1) != 1)
+		return cmp_error(cm, xasprintf("its function's frame base is not known at pc 0x%llx",
+					       (unsigned long long)cm->ctx->pc));
+	var = xasprintf("%s_fb", cm->pfx);
+	sb_printf(cm->code, "\tunsigned long %s;\n", var);
+	if (n == 1 && is_reg_op(&ops[0])) {
+		int reg = ops[0].atom == DW_OP_regx ? (int)ops[0].number : (int)(ops[0].atom - DW_OP_reg0);
+		const char *r = dwloc_reg_name(reg);
+		if (!r)
+			return cmp_error(cm, xasprintf("its frame base is in DWARF register %d, which is not supported", reg));
+		sb_printf(cm->code, "\t%s = c->regs->%s;\n", var, r);
+	} else {
+		Cmp sub = *cm;
+		sub.pfx = xasprintf("%s_f", cm->pfx);
+		sub.nest = cm->nest + 1;
+		sub.fb = NULL;
+		rc = compile_ops(&sub, ops, n, var);
+		if (rc)
+			return rc;
+		if (sub.cfa)
+			cm->cfa = sub.cfa;
+	}
+	cm->fb = var;
+	*out = var;
+	return 0;
+}
+
+#define S(k) xasprintf("%s_s[%d]", cm->pfx, (k))
+
+static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
+{
+	int *depth = xcalloc(n + 1, sizeof *depth);   /* stack depth before each op, -1 unknown */
+	int *target = xcalloc(n + 1, sizeof *target); /* op is the target of a branch */
+	int d = 0, maxd = 0, rc = 0;
+	StrBuf body;
+	uint64_t end_off = n ? ops[n - 1].offset + 1 : 0;
+
+	sb_init(&body);
+	for (size_t i = 0; i <= n; i++)
+		depth[i] = -1;
+	/* branch targets: byte offsets of the expression to op indexes */
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].atom == DW_OP_skip || ops[i].atom == DW_OP_bra) {
+			uint64_t to = ops[i].offset + 3 + (uint64_t)(int64_t)(int16_t)ops[i].number;
+			size_t k;
+			for (k = 0; k < n && ops[k].offset != to; k++)
+				;
+			if (k == n && to < end_off + 64 && to > ops[n - 1].offset)
+				k = n;   /* just past the last op */
+			else if (k == n) {
+				rc = cmp_error(cm, xstrdup("its location expression branches outside itself"));
+				goto done;
+			}
+			target[k] = 1;
+		}
+	}
+	depth[0] = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const Dwarf_Op *op = &ops[i];
+		unsigned a = op->atom;
+		const char *name = op_name(a);
+		char *t, *u;
+
+		if (depth[i] < 0) {
+			rc = cmp_error(cm, xstrdup("its location expression has unreachable parts"));
+			break;
+		}
+		d = depth[i];
+		if (target[i])
+			sb_printf(&body, "%s_L%zu:\n", cm->pfx, i);
+#define NEED(k) do { if (d < (k)) { rc = cmp_error(cm, xstrdup("its location expression underflows its stack")); goto next; } } while (0)
+#define PUSH(...) do { if (d >= MAX_STACK) { rc = cmp_error(cm, xstrdup("its location expression is too deep")); goto next; } \
+			t = S(d); sb_printf(&body, "\t%s = ", t); sb_printf(&body, __VA_ARGS__); sb_puts(&body, ";\n"); free(t); d++; } while (0)
+#define BIN(fmt) do { NEED(2); t = S(d - 2); u = S(d - 1); sb_printf(&body, "\t%s = ", t); sb_printf(&body, fmt, t, u); \
+			sb_puts(&body, ";\n"); free(t); free(u); d--; } while (0)
+		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			PUSH("%uUL", a - DW_OP_lit0);
+		} else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+			const char *r = dwloc_reg_name((int)(a - DW_OP_breg0));
+			if (!r) {
+				rc = cmp_error(cm, xasprintf("it is addressed from DWARF register %u, which is not supported",
+							     a - DW_OP_breg0));
+				break;
+			}
+			PUSH("c->regs->%s + (unsigned long)%lldL", r, (long long)(int64_t)op->number);
+		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+			rc = cmp_error(cm, xstrdup("its location expression uses a register location inside a computation"));
+		} else if (name) {
+			rc = cmp_error(cm, xasprintf("its location uses %s, which is not supported", name));
+		} else {
+			switch (a) {
+			case DW_OP_addr: {
+				char *err = NULL;
+				char *r = dwloc_reloc(cm->ctx->mod, op->number, &err);
+				if (!r) {
+					rc = cmp_error(cm, err);
+					break;
+				}
+				PUSH("%s", r);
+				break;
+			}
+			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u: case DW_OP_constu:
+			case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s: case DW_OP_consts:
+				PUSH("0x%llxUL", (unsigned long long)op->number);
+				break;
+			case DW_OP_bregx: {
+				const char *r = dwloc_reg_name((int)op->number);
+				if (!r) {
+					rc = cmp_error(cm, xasprintf("it is addressed from DWARF register %llu, which is not "
+								     "supported", (unsigned long long)op->number));
+					break;
+				}
+				PUSH("c->regs->%s + (unsigned long)%lldL", r, (long long)(int64_t)op->number2);
+				break;
+			}
+			case DW_OP_fbreg: {
+				const char *fb;
+				if ((rc = emit_frame_base(cm, &fb)) != 0)
+					break;
+				PUSH("%s + (unsigned long)%lldL", fb, (long long)(int64_t)op->number);
+				break;
+			}
+			case DW_OP_call_frame_cfa: {
+				const char *cfa;
+				if ((rc = emit_cfa(cm, &cfa)) != 0)
+					break;
+				PUSH("%s", cfa);
+				break;
+			}
+			case DW_OP_dup:
+				NEED(1);
+				u = S(d - 1);
+				PUSH("%s", u);
+				free(u);
+				break;
+			case DW_OP_over:
+				NEED(2);
+				u = S(d - 2);
+				PUSH("%s", u);
+				free(u);
+				break;
+			case DW_OP_pick:
+				NEED((int)op->number + 1);
+				u = S(d - 1 - (int)op->number);
+				PUSH("%s", u);
+				free(u);
+				break;
+			case DW_OP_drop:
+				NEED(1);
+				d--;
+				break;
+			case DW_OP_swap:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t{ unsigned long x = %s; %s = %s; %s = x; }\n", t, t, u, u);
+				free(t);
+				free(u);
+				break;
+			case DW_OP_rot: {
+				char *x;
+				NEED(3);
+				x = S(d - 3);
+				t = S(d - 2);
+				u = S(d - 1);
+				/* (x t u) -> (u x t) */
+				sb_printf(&body, "\t{ unsigned long y = %s; %s = %s; %s = %s; %s = y; }\n", u, u, t, t, x, x);
+				free(x);
+				free(t);
+				free(u);
+				break;
+			}
+			case DW_OP_deref:
+			case DW_OP_deref_size: {
+				int size = a == DW_OP_deref ? 8 : (int)op->number;
+				NEED(1);
+				if (size < 1 || size > 8) {
+					rc = cmp_error(cm, xstrdup("its location reads memory of a size that is not supported"));
+					break;
+				}
+				t = S(d - 1);
+				sb_printf(&body, "\t%s = (unsigned long)stp_dw_read(c, %s, %d, 0);\n", t, t, size);
+				sb_printf(&body, "\tif (unlikely(c->last_error)) goto %s;\n", cm->ctx->fail);
+				free(t);
+				break;
+			}
+			case DW_OP_abs:
+				NEED(1);
+				t = S(d - 1);
+				sb_printf(&body, "\tif ((long)%s < 0) %s = -%s;\n", t, t, t);
+				free(t);
+				break;
+			case DW_OP_neg:
+				NEED(1);
+				t = S(d - 1);
+				sb_printf(&body, "\t%s = -%s;\n", t, t);
+				free(t);
+				break;
+			case DW_OP_not:
+				NEED(1);
+				t = S(d - 1);
+				sb_printf(&body, "\t%s = ~%s;\n", t, t);
+				free(t);
+				break;
+			case DW_OP_plus_uconst:
+				NEED(1);
+				t = S(d - 1);
+				sb_printf(&body, "\t%s += 0x%llxUL;\n", t, (unsigned long long)op->number);
+				free(t);
+				break;
+			case DW_OP_and: BIN("%s & %s"); break;
+			case DW_OP_or: BIN("%s | %s"); break;
+			case DW_OP_xor: BIN("%s ^ %s"); break;
+			case DW_OP_plus: BIN("%s + %s"); break;
+			case DW_OP_minus: BIN("%s - %s"); break;
+			case DW_OP_mul: BIN("%s * %s"); break;
+			case DW_OP_div:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t%s = %s ? (unsigned long)((long)%s / (long)%s) : 0;\n", t, u, t, u);
+				free(t);
+				free(u);
+				d--;
+				break;
+			case DW_OP_mod:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t%s = %s ? %s %% %s : 0;\n", t, u, t, u);
+				free(t);
+				free(u);
+				d--;
+				break;
+			case DW_OP_shl:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t%s = %s < 64 ? %s << %s : 0;\n", t, u, t, u);
+				free(t);
+				free(u);
+				d--;
+				break;
+			case DW_OP_shr:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t%s = %s < 64 ? %s >> %s : 0;\n", t, u, t, u);
+				free(t);
+				free(u);
+				d--;
+				break;
+			case DW_OP_shra:
+				NEED(2);
+				t = S(d - 2);
+				u = S(d - 1);
+				sb_printf(&body, "\t%s = (unsigned long)((long)%s >> (%s < 64 ? %s : 63));\n", t, t, u, u);
+				free(t);
+				free(u);
+				d--;
+				break;
+			case DW_OP_eq: BIN("(long)%s == (long)%s"); break;
+			case DW_OP_ne: BIN("(long)%s != (long)%s"); break;
+			case DW_OP_lt: BIN("(long)%s < (long)%s"); break;
+			case DW_OP_gt: BIN("(long)%s > (long)%s"); break;
+			case DW_OP_le: BIN("(long)%s <= (long)%s"); break;
+			case DW_OP_ge: BIN("(long)%s >= (long)%s"); break;
+			case DW_OP_nop:
+				break;
+			case DW_OP_skip:
+			case DW_OP_bra: {
+				uint64_t to = op->offset + 3 + (uint64_t)(int64_t)(int16_t)op->number;
+				size_t k;
+				for (k = 0; k < n && ops[k].offset != to; k++)
+					;
+				if (a == DW_OP_bra) {
+					NEED(1);
+					d--;
+					t = S(d);
+					sb_printf(&body, "\tif (%s) goto %s_L%zu;\n", t, cm->pfx, k);
+					free(t);
+				} else {
+					sb_printf(&body, "\tgoto %s_L%zu;\n", cm->pfx, k);
+				}
+				if (depth[k] >= 0 && depth[k] != d) {
+					rc = cmp_error(cm, xstrdup("its location expression joins with different stack depths"));
+					break;
+				}
+				depth[k] = d;
+				if (a == DW_OP_skip) {
+					if (maxd < d)
+						maxd = d;
+					continue;   /* the next op is reached only by a branch */
+				}
+				break;
+			}
+			case DW_OP_stack_value:
+			case DW_OP_piece:
+			case DW_OP_bit_piece:
+			case DW_OP_implicit_value:
+			case DW_OP_regx:
+				rc = cmp_error(cm, xstrdup("its location expression is malformed"));
+				break;
+			default:
+				rc = cmp_error(cm, xasprintf("its location uses DWARF operation 0x%x, which is not supported", a));
+				break;
+			}
+		}
+next:
+		if (rc)
+			break;
+		if (maxd < d)
+			maxd = d;
+		if (depth[i + 1] >= 0 && depth[i + 1] != d) {
+			rc = cmp_error(cm, xstrdup("its location expression joins with different stack depths"));
+			break;
+		}
+		depth[i + 1] = d;
+	}
+#undef NEED
+#undef PUSH
+#undef BIN
+	if (!rc && depth[n] != 1)
+		rc = cmp_error(cm, xstrdup(n ? "its location expression does not leave one value" :
+					   "its location expression is empty"));
+	if (!rc && n == 1 && maxd == 1 && !target[0] && !target[1]) {
+		/* one value pushed: no stack needed */
+		char *head = xasprintf("\t%s_s[0] = ", cm->pfx);
+		if (!strncmp(body.data, head, strlen(head)) && body.data[body.len - 1] == '\n' &&
+		    !strchr(body.data + strlen(head), '\n')[1]) {
+			sb_printf(cm->code, "\t%s = %.*s\n", dst, (int)(body.len - strlen(head) - 1), body.data + strlen(head));
+			free(head);
+			goto done;
+		}
+		free(head);
+	}
+	if (!rc) {
+		if (target[n])
+			sb_printf(&body, "%s_L%zu:\n", cm->pfx, n);
+		sb_printf(cm->code, "\t{\n\tunsigned long %s_s[%d];\n", cm->pfx, maxd ? maxd : 1);
+		sb_puts(cm->code, body.data);
+		sb_printf(cm->code, "\t%s = %s_s[0];\n\t}\n", dst, cm->pfx);
+	}
+done:
+	sb_free(&body);
+	free(depth);
+	free(target);
+	return rc;
+}
+
+#undef S
+
+int dwloc_emit(DwLocCtx *ctx, const DwPiece *p, const char *dst, StrBuf *code, char **err)
+{
+	Cmp cm = { .ctx = ctx, .code = code, .err = err };
+
+	*err = NULL;
+	cm.pfx = xasprintf("dw%d", ctx->uniq);
+	if (p->kind != DWLOC_ADDR && p->kind != DWLOC_VALUE) {
+		*err = xstrdup("internal: only addresses and values are computed");
+		return -1;
+	}
+	return compile_ops(&cm, p->ops, p->nops, dst);
+}
