@@ -29,6 +29,7 @@ typedef struct Bind {
 } Bind;
 
 static int bind_visit(Expr *e, void *ctx);
+static int const_cond(const Expr *e, int64_t *val);
 
 static void berr(Bind *b, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -1352,12 +1353,91 @@ static int bind_visit(Expr *e, void *ctx)
 		     e->op == INC ? "++" : "--");
 		return AST_WALK_SKIP;
 	}
+	if (e->kind == EX_TERNARY) {
+		int64_t val;
+		ast_walk_expr(e->cond, &b->v);
+		if (!const_cond(e->cond, &val)) {
+			ast_walk_expr(e->left, &b->v);
+			ast_walk_expr(e->right, &b->v);
+		} else {
+			*e = *(val ? e->left : e->right);
+			ast_walk_expr(e, &b->v);
+		}
+		return AST_WALK_SKIP;
+	}
 	if (e->kind == EX_AT) {
 		int rc = bind_at(b, e);
 		if (rc <= 0)
 			return AST_WALK_SKIP;
 	}
 	return 0;
+}
+
+/* ---- branches that @defined rules out ---- */
+
+/* The value of a condition made of numbers (what @defined became), !, && and ||; 0 when it is not
+ * such a constant. */
+static int const_cond(const Expr *e, int64_t *val)
+{
+	int64_t l, r;
+
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case EX_NUMBER:
+		*val = e->num;
+		return 1;
+	case EX_UNARY:
+		if (e->op != '!' || !const_cond(e->left, &l))
+			return 0;
+		*val = !l;
+		return 1;
+	case EX_BINARY:
+		if (e->op != ANDAND && e->op != OROR)
+			return 0;
+		if (!const_cond(e->left, &l))
+			return 0;
+		if (e->op == ANDAND && !l) {
+			*val = 0;
+			return 1;
+		}
+		if (e->op == OROR && l) {
+			*val = 1;
+			return 1;
+		}
+		if (!const_cond(e->right, &r))
+			return 0;
+		*val = !!r;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* "if (@defined($x)) use($x)": once the condition is bound, a branch it rules out is dropped
+ * unbound, so the target variables there are no errors (as in SystemTap, where such a branch is
+ * elided before its errors count). */
+static int bind_stmt(Stmt *st, void *ctx)
+{
+	Bind *b = ctx;
+	int64_t val;
+
+	if (st->kind != ST_IF)
+		return 0;
+	ast_walk_expr(st->expr, &b->v);
+	if (!const_cond(st->expr, &val)) {
+		ast_walk_stmt(st->then, &b->v);
+		ast_walk_stmt(st->els, &b->v);
+		return AST_WALK_SKIP;
+	}
+	if (val) {
+		st->els = NULL;
+		ast_walk_stmt(st->then, &b->v);
+	} else {
+		st->then = stmt_new(ST_EMPTY, st->loc);
+		ast_walk_stmt(st->els, &b->v);
+	}
+	return AST_WALK_SKIP;
 }
 
 /* ---- driver ---- */
@@ -1383,7 +1463,7 @@ int dwarf_bind_program(Session *s)
 	Program *prog = &s->prog;
 	Bind b = { .s = s };
 
-	b.v = (AstVisitor){ NULL, bind_visit, &b };
+	b.v = (AstVisitor){ bind_stmt, bind_visit, &b };
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		b.probe = p;
