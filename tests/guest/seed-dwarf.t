@@ -95,8 +95,9 @@ check() {
     want 039 "^name: [A-Za-z_0-9.]+, addr: [A-Za-z_0-9.]+\+$hex/$hex( \[[a-z_0-9]+\])?, mod: [a-z_0-9]+$" || bad=1
     # 041: a path link_path_walk got, then a kernel backtrace starting in the function link_path_walk
     # is inlined into (6.1: path_openat, path_lookupat, path_parentat). The run ends with the
-    # script's kernel_string fault when $name is an error pointer (see seed-status: the first such
-    # hit comes before cat's "symlink")
+    # script's kernel_string fault when $name is an error pointer: 6.1 calls link_path_walk with
+    # lookup_last()'s ERR_PTR(-ENOENT) when a name is missing (the loader's /etc/ld.so.preload, before
+    # cat's "symlink"), and link_path_walk itself starts by returning that error
     want 041 '^/' || bad=1
     want 041 "^ $hex : (path_openat|path_lookupat|path_parentat|link_path_walk)\+$hex/$hex \[kernel\]$" || bad=1
     if [[ $(cat 041.rc) != 0 ]]; then
