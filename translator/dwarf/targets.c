@@ -1353,6 +1353,23 @@ static int bind_visit(Expr *e, void *ctx)
 		     e->op == INC ? "++" : "--");
 		return AST_WALK_SKIP;
 	}
+	if (e->kind == EX_BINARY && (e->op == ANDAND || e->op == OROR)) {
+		/* "@defined($x) && $x": a left side that decides leaves the right one unbound */
+		int64_t val;
+		ast_walk_expr(e->left, &b->v);
+		if (const_cond(e->left, &val) && (e->op == ANDAND ? !val : val)) {
+			SrcLoc loc = e->loc;
+			int64_t num = e->op == ANDAND ? 0 : 1;
+			memset(e, 0, sizeof(*e));
+			e->kind = EX_NUMBER;
+			e->loc = loc;
+			e->num = num;
+			e->type = TY_LONG;
+			return AST_WALK_SKIP;
+		}
+		ast_walk_expr(e->right, &b->v);
+		return AST_WALK_SKIP;
+	}
 	if (e->kind == EX_TERNARY) {
 		int64_t val;
 		ast_walk_expr(e->cond, &b->v);
