@@ -249,6 +249,20 @@ static const char *entry_value(Reader *r, const Sections *sec, uint64_t form, in
 
 /* The file table of the line program at off: normalized names into *files (char*, caller frees), and
  * the number of the first entry (0 for DWARF 5, 1 before). -1 when it cannot be read. */
+/* Appends file PATH of a line table to files, joined to its directory entry DIR (entry 0 and
+ * absolute paths stand alone) and normalized against the CU's comp_dir. */
+static void add_file(PtrVec *files, const PtrVec *dirs, const char *comp_dir, const char *path, uint64_t dir)
+{
+	char *full;
+
+	if (path[0] == '/' || dir == 0 || dir >= (uint64_t)dirs->len)
+		full = xstrdup(path);
+	else
+		full = xasprintf("%s/%s", (char *)dirs->items[dir], path);
+	vec_push(files, dwarf_normalize_path(comp_dir, full));
+	free(full);
+}
+
 static int read_file_table(const Sections *sec, uint64_t off, const char *comp_dir, PtrVec *files, int *first)
 {
 	Reader r;
@@ -306,13 +320,7 @@ static int read_file_table(const Sections *sec, uint64_t off, const char *comp_d
 				if (pass == 0) {
 					vec_push(&dirs, (void *)path);
 				} else {
-					char *full;
-					if (path[0] == '/' || dir == 0 || dir >= (uint64_t)dirs.len)
-						full = xstrdup(path);
-					else
-						full = xasprintf("%s/%s", (char *)dirs.items[dir], path);
-					vec_push(files, dwarf_normalize_path(comp_dir, full));
-					free(full);
+					add_file(files, &dirs, comp_dir, path, dir);
 				}
 			}
 		}
@@ -325,15 +333,9 @@ static int read_file_table(const Sections *sec, uint64_t off, const char *comp_d
 		while (!r.bad && r.p < r.end && *r.p) {
 			const char *path = cstr(&r);
 			uint64_t dir = uleb(&r);
-			char *full;
 			uleb(&r);
 			uleb(&r);
-			if (path[0] == '/' || dir == 0 || dir >= (uint64_t)dirs.len)
-				full = xstrdup(path);
-			else
-				full = xasprintf("%s/%s", (char *)dirs.items[dir], path);
-			vec_push(files, dwarf_normalize_path(comp_dir, full));
-			free(full);
+			add_file(files, &dirs, comp_dir, path, dir);
 		}
 		*first = 1;
 	}

@@ -379,6 +379,9 @@ static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
 #define NEED(k) do { if (d < (k)) { rc = cmp_error(cm, xstrdup("its location expression underflows its stack")); goto next; } } while (0)
 #define PUSH(...) do { if (d >= MAX_STACK) { rc = cmp_error(cm, xstrdup("its location expression is too deep")); goto next; } \
 			t = S(d); sb_printf(&body, "\t%s = ", t); sb_printf(&body, __VA_ARGS__); sb_puts(&body, ";\n"); free(t); d++; } while (0)
+/* BINP: a binary op whose C names its operands positionally: %1$s the lower (and result), %2$s the top */
+#define BINP(fmt) do { NEED(2); t = S(d - 2); u = S(d - 1); sb_printf(&body, "\t%1$s = " fmt ";\n", t, u); \
+			free(t); free(u); d--; } while (0)
 #define BIN(fmt) do { NEED(2); t = S(d - 2); u = S(d - 1); sb_printf(&body, "\t%s = ", t); sb_printf(&body, fmt, t, u); \
 			sb_puts(&body, ";\n"); free(t); free(u); d--; } while (0)
 		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
@@ -522,51 +525,11 @@ static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
 			case DW_OP_plus: BIN("%s + %s"); break;
 			case DW_OP_minus: BIN("%s - %s"); break;
 			case DW_OP_mul: BIN("%s * %s"); break;
-			case DW_OP_div:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t%s = %s ? (unsigned long)((long)%s / (long)%s) : 0;\n", t, u, t, u);
-				free(t);
-				free(u);
-				d--;
-				break;
-			case DW_OP_mod:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t%s = %s ? %s %% %s : 0;\n", t, u, t, u);
-				free(t);
-				free(u);
-				d--;
-				break;
-			case DW_OP_shl:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t%s = %s < 64 ? %s << %s : 0;\n", t, u, t, u);
-				free(t);
-				free(u);
-				d--;
-				break;
-			case DW_OP_shr:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t%s = %s < 64 ? %s >> %s : 0;\n", t, u, t, u);
-				free(t);
-				free(u);
-				d--;
-				break;
-			case DW_OP_shra:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t%s = (unsigned long)((long)%s >> (%s < 64 ? %s : 63));\n", t, t, u, u);
-				free(t);
-				free(u);
-				d--;
-				break;
+			case DW_OP_div: BINP("%2$s ? (unsigned long)((long)%1$s / (long)%2$s) : 0"); break;
+			case DW_OP_mod: BINP("%2$s ? %1$s %% %2$s : 0"); break;
+			case DW_OP_shl: BINP("%2$s < 64 ? %1$s << %2$s : 0"); break;
+			case DW_OP_shr: BINP("%2$s < 64 ? %1$s >> %2$s : 0"); break;
+			case DW_OP_shra: BINP("(unsigned long)((long)%1$s >> (%2$s < 64 ? %2$s : 63))"); break;
 			case DW_OP_eq: BIN("(long)%s == (long)%s"); break;
 			case DW_OP_ne: BIN("(long)%s != (long)%s"); break;
 			case DW_OP_lt: BIN("(long)%s < (long)%s"); break;
@@ -628,6 +591,7 @@ next:
 #undef NEED
 #undef PUSH
 #undef BIN
+#undef BINP
 	if (!rc && depth[n] != 1)
 		rc = cmp_error(cm, xstrdup(n ? "its location expression does not leave one value" :
 					   "its location expression is empty"));

@@ -430,10 +430,29 @@ static int struct_type(Bind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *out, Sr
 	return 0;
 }
 
+/* The struct or union (in *su) whose member '->NAME' of item it reads, from type; 0, or -1 after
+ * an error naming a's type. */
+static int member_owner(Bind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *su, const ChainItem *it)
+{
+	int rc = struct_type(b, a, type, su, it->loc);
+	char *tn;
+
+	if (rc == -2)
+		return -1;
+	if (rc != 0) {
+		tn = dwt_name(&a->type);
+		berr(b, it->loc, "'->%s' needs a struct or union, or a pointer to one: '%s' is %s", it->name,
+		     a->name, tn);
+		free(tn);
+		return -1;
+	}
+	return 0;
+}
+
 static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 {
 	Dwarf_Die t, su, pointee;
-	int tag, rc;
+	int tag;
 	DwMember m;
 	char *tn;
 
@@ -453,16 +472,8 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 			     "(use @cast)", a->name, it->name);
 			return -1;
 		}
-		rc = struct_type(b, a, &pointee, &su, it->loc);
-		if (rc == -2)
+		if (member_owner(b, a, &pointee, &su, it) != 0)
 			return -1;
-		if (rc != 0) {
-			tn = dwt_name(&a->type);
-			berr(b, it->loc, "'->%s' needs a struct or union, or a pointer to one: '%s' is %s", it->name,
-			     a->name, tn);
-			free(tn);
-			return -1;
-		}
 		if (w->kind == W_LOC && check_readable(b, a, w, 8, it->loc) != 0)
 			return -1;
 		add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
@@ -472,16 +483,8 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 		tn = dwt_name(&pointee);
 	} else {
 		Dwarf_Die plain;
-		rc = struct_type(b, a, &a->type, &su, it->loc);
-		if (rc == -2)
+		if (member_owner(b, a, &a->type, &su, it) != 0)
 			return -1;
-		if (rc != 0) {
-			tn = dwt_name(&a->type);
-			berr(b, it->loc, "'->%s' needs a struct or union, or a pointer to one: '%s' is %s", it->name,
-			     a->name, tn);
-			free(tn);
-			return -1;
-		}
 		dwt_strip_cv(&a->type, &plain);
 		tn = dwt_name(&plain);
 	}
