@@ -47,6 +47,7 @@ static void usage(FILE *out)
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
 		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
 		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
+		"  --all-modules    accepted for compatibility: symbols of every loaded module are always known\n"
 		"  -I DIR      also look for tapsets in DIR\n"
 		"  -u          unoptimized: keep unused variables, functions and statements\n"
 		"  -l PATTERN  list the probe points matching PATTERN\n"
@@ -248,6 +249,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "disable-cache", no_argument, NULL, 'C' + 256 },
+		{ "all-modules", no_argument, NULL, 'M' + 256 },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,6 +315,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'C' + 256: session.disable_cache = 1; break;
+		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
