@@ -93,4 +93,9 @@ run() {
     # @cast in a tapset-style function, any probe
     expect_ok -p2 "${R[@]}" -e 'function pid_of(t) { return @cast(t, "task_struct", "kernel<linux/sched.h>")->pid }
 probe begin { println(pid_of(task_current())) }'
+    # stap -L: each variable at the site with its C type, in SystemTap's spelling
+    expect_ok "${R[@]}" -L 'kernel.function("vfs_read")'
+    grep -qE '^kernel\.function\("vfs_read@fs/read_write\.c:[0-9]+"\) \$file:struct file\* \$buf:char\* \$count:size_t \$pos:loff_t\*( |$)' stdout
+    expect_ok "${R[@]}" -L 'kernel.function("vfs_read").return'
+    grep -qE '^kernel\.function\("vfs_read@fs/read_write\.c:[0-9]+"\)\.return \$return:ssize_t \$file:struct file\*' stdout
 }
