@@ -1,6 +1,7 @@
 /* cache.c - the pass-4 module cache: a SHA-256 key over everything a module depends on, lookup and
  * atomic store as CACHE/HH/KEY.ko (+ KEY.c), oldest-first cleanup to cache_mb_limit. Used by build.c, main.c. */
 #include "cache.h"
+#include "filecache.h"
 #include "sha256.h"
 
 #include <dirent.h>
@@ -276,18 +277,6 @@ char *cache_module_name(const Session *s, const char *script_text)
 
 /* ---- files ---- */
 
-static char *cache_dir(void)
-{
-	const char *dir = getenv("SYSTEMTAP_DIR");
-	const char *home = getenv("HOME");
-
-	if (dir && *dir)
-		return path_join(dir, "cache");
-	if (home && *home)
-		return path_join(home, ".systemtap/cache");
-	return NULL;
-}
-
 /* mkdir -p; 0 when path is a directory at the end, else -1 with errno. */
 static int make_dirs(const char *path)
 {
@@ -395,7 +384,7 @@ int cache_fetch(Session *s, const char *kbuild_text)
 	s->module_cache = mc;
 	if (s->disable_cache)
 		return 0;
-	mc->dir = cache_dir();
+	mc->dir = filecache_dir();
 	if (!mc->dir) {
 		mc->why_not = xstrdup("no cache directory (neither SYSTEMTAP_DIR nor HOME is set)");
 		return 0;

@@ -1,11 +1,13 @@
 /* kernel.c - finds the target kernel's build tree and, when it can, its
  * symbols (/proc/kallsyms of the running kernel, or a vmlinux with symbols). */
 #include "kernel.h"
+#include "filecache.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,25 +100,105 @@ const char *kernel_config_value(void *session, const char *name)
 	return NULL;
 }
 
-/* ---- symbol table, loaded once ---- */
+/* ---- symbol table, loaded once ----
+ *
+ * The names are kept sorted for bsearch: strs[off[i]] is the i-th name.  A vmlinux's
+ * function symbols (100k+ names in a 600 MB file: 15-20 ms to read) are also saved in the
+ * cache directory as "symbols/<hash of the file's path, size and mtime>":
+ *   "STAPSYM1", u32 count, u32 strings_len, u32 off[count], strings (NUL-terminated)
+ * which later runs map and search in place. */
 
-static char **symbols;
+#define SYM_MAGIC "STAPSYM1"
+
+typedef struct {
+	char magic[8];
+	uint32_t count;
+	uint32_t strings_len;
+} SymHeader;
+
+static const uint32_t *sym_off;
+static const char *sym_str;
 static size_t nsymbols;
 static int symbols_state;      /* 0 not loaded, 1 loaded, -1 unavailable */
+static StrBuf sym_build;       /* names while loading: NUL-separated */
+static PtrVec sym_build_off;   /* their offsets (as pointers-sized ints) */
 
-static void add_symbol(const char *name, size_t cap_hint)
+static void add_symbol(const char *name, size_t len)
 {
-	static size_t cap;
-	if (nsymbols == cap) {
-		cap = cap ? cap * 2 : (cap_hint ? cap_hint : 65536);
-		symbols = xrealloc(symbols, cap * sizeof *symbols);
-	}
-	symbols[nsymbols++] = xstrdup(name);
+	if (!sym_build.data)
+		sb_init(&sym_build);
+	vec_push(&sym_build_off, (void *)(uintptr_t)sym_build.len);
+	sb_putn(&sym_build, name, len);
+	sb_putc(&sym_build, 0);
 }
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_off(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+
+	return strcmp(sym_build.data + x, sym_build.data + y);
+}
+
+/* Sorts what add_symbol collected, drops duplicates and makes it the table; also returns it
+ * serialized (header, offsets, strings) in *blob for the cache. */
+static void finish_symbols(char **blob, size_t *blob_size)
+{
+	size_t n = 0, head;
+	SymHeader h;
+	uint32_t *off;
+	char *out;
+
+	qsort(sym_build_off.items, (size_t)sym_build_off.len, sizeof(void *), cmp_off);
+	for (int i = 0; i < sym_build_off.len; i++)
+		if (!n || cmp_off(&sym_build_off.items[i], &sym_build_off.items[n - 1]))
+			sym_build_off.items[n++] = sym_build_off.items[i];
+	head = sizeof h + n * sizeof(uint32_t);
+	out = xmalloc(head + sym_build.len);
+	memcpy(h.magic, SYM_MAGIC, sizeof h.magic);
+	h.count = (uint32_t)n;
+	h.strings_len = (uint32_t)sym_build.len;
+	memcpy(out, &h, sizeof h);
+	off = (uint32_t *)(out + sizeof h);
+	for (size_t i = 0; i < n; i++)
+		off[i] = (uint32_t)(uintptr_t)sym_build_off.items[i];
+	memcpy(out + head, sym_build.data, sym_build.len);
+	sb_free(&sym_build);
+	free(sym_build_off.items);
+	sym_off = off;
+	sym_str = out + head;
+	nsymbols = n;
+	*blob = out;
+	*blob_size = head + h.strings_len;
+}
+
+/* A saved table: used in place when its header, offsets and strings hold together. */
+static int map_symbols(const char *path)
+{
+	size_t size;
+	const char *map = filecache_map(path, &size);
+	SymHeader h;
+	const uint32_t *off;
+
+	if (!map)
+		return -1;
+	if (size < sizeof h)
+		goto bad;
+	memcpy(&h, map, sizeof h);
+	if (memcmp(h.magic, SYM_MAGIC, sizeof h.magic) || !h.count || !h.strings_len ||
+	    size != sizeof h + (size_t)h.count * sizeof(uint32_t) + h.strings_len ||
+	    map[size - 1] != 0)
+		goto bad;
+	off = (const uint32_t *)(map + sizeof h);
+	for (uint32_t i = 0; i < h.count; i++)
+		if (off[i] >= h.strings_len)
+			goto bad;
+	sym_off = off;
+	sym_str = (const char *)(off + h.count);
+	nsymbols = h.count;
+	return 0;
+bad:
+	filecache_unmap(map, size);
+	return -1;
 }
 
 /* /proc/kallsyms of the running kernel: "ADDR TYPE NAME[\t[MODULE]]" lines;
@@ -140,15 +222,13 @@ static int load_kallsyms(void)
 			stop = name;
 			while (stop < eol && *stop != '\t' && *stop != ' ')
 				stop++;
-			if (stop == eol) {   /* no [module] suffix: vmlinux */
-				*stop = 0;
-				add_symbol(name, 0);
-			}
+			if (stop == eol)   /* no [module] suffix: vmlinux */
+				add_symbol(name, (size_t)(stop - name));
 		}
 		p = eol + 1;
 	}
 	free(text);
-	return nsymbols ? 0 : -1;
+	return sym_build_off.len ? 0 : -1;
 }
 
 static int load_elf_symbols(const char *path)
@@ -160,7 +240,7 @@ static int load_elf_symbols(const char *path)
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -174,13 +254,38 @@ static int load_elf_symbols(const char *path)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (name && *name)
-				add_symbol(name, sh.sh_size / sh.sh_entsize);
+				add_symbol(name, strlen(name));
 		}
 	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	return nsymbols ? 0 : -1;
+	return sym_build_off.len ? 0 : -1;
+}
+
+/* A vmlinux's table: from the cache, else read and saved there. */
+static int load_elf_symbols_cached(Session *s, const char *path)
+{
+	char name[64], *cache, *blob;
+	const char *how = "read, not cached";
+	double t0 = now_ms();
+	size_t size;
+	int rc = 0;
+
+	snprintf(name, sizeof name, "symbols/%016llx", filecache_hash_stat(FILECACHE_HASH_INIT, path));
+	cache = filecache_path(s, name);
+	if (cache && map_symbols(cache) == 0) {
+		how = "from the cache";
+	} else if ((rc = load_elf_symbols(path)) == 0) {
+		finish_symbols(&blob, &size);
+		if (cache && filecache_write(cache, blob, size) == 0)
+			how = "read and cached in";
+	}
+	if (rc == 0 && s->verbose)
+		fprintf(stderr, "Kernel symbols: %zu functions of %s, %s%s%s (%.0f ms)\n", nsymbols, path, how,
+			cache ? " " : "", cache ? cache : "", now_ms() - t0);
+	free(cache);
+	return rc;
 }
 
 static void load_symbols(Session *s)
@@ -190,18 +295,21 @@ static void load_symbols(Session *s)
 		"/usr/lib/debug/lib/modules/%s/vmlinux",
 		"/boot/vmlinux-%s",
 	};
+	char *blob;
+	size_t size;
 
 	symbols_state = -1;
 	char *in_tree = path_join(s->kbuild_dir, "vmlinux");
 
 	if (s->target_is_running && load_kallsyms() == 0) {
+		finish_symbols(&blob, &size);
 		symbols_state = 1;
-	} else if (file_exists(in_tree) && load_elf_symbols(in_tree) == 0) {
+	} else if (file_exists(in_tree) && load_elf_symbols_cached(s, in_tree) == 0) {
 		symbols_state = 1;
 	} else {
 		for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
 			char *path = xasprintf(candidates[i], s->kver);
-			int rc = file_exists(path) ? load_elf_symbols(path) : -1;
+			int rc = file_exists(path) ? load_elf_symbols_cached(s, path) : -1;
 			free(path);
 			if (rc == 0) {
 				symbols_state = 1;
@@ -210,8 +318,11 @@ static void load_symbols(Session *s)
 		}
 	}
 	free(in_tree);
-	if (symbols_state == 1)
-		qsort(symbols, nsymbols, sizeof *symbols, cmp_str);
+}
+
+static int cmp_key(const void *key, const void *elem)
+{
+	return strcmp(key, sym_str + *(const uint32_t *)elem);
 }
 
 int kernel_symbol_known(Session *s, const char *name)
@@ -220,5 +331,5 @@ int kernel_symbol_known(Session *s, const char *name)
 		load_symbols(s);
 	if (symbols_state < 0)
 		return -1;
-	return bsearch(&name, symbols, nsymbols, sizeof *symbols, cmp_str) != NULL;
+	return bsearch(name, sym_off, nsymbols, sizeof *sym_off, cmp_key) != NULL;
 }

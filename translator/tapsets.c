@@ -2,6 +2,7 @@
  * defines (cached on disk), and loading only the files a script needs. */
 #include "tapsets.h"
 #include "builtins.h"
+#include "filecache.h"
 #include "parse.h"
 #include "pointmatch.h"
 
@@ -185,53 +186,22 @@ static int index_file(TapsetLibrary *lib, TapsetFile *f)
 	return 0;
 }
 
-static unsigned long long fnv(unsigned long long h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
-}
-
-static unsigned long long hash_stat(unsigned long long h, const char *path)
-{
-	struct stat st;
-	long long v[3] = { 0, 0, 0 };
-
-	if (stat(path, &st) == 0) {
-		v[0] = (long long)st.st_size;
-		v[1] = (long long)st.st_mtim.tv_sec;
-		v[2] = (long long)st.st_mtim.tv_nsec;
-	}
-	h = fnv(h, path, strlen(path) + 1);
-	return fnv(h, v, sizeof v);
-}
-
 /* The cache file for this library state: every file's path, size and mtime,
  * the kernel and the modes %( conditions can test are in its name. */
 static char *cache_path(Session *s, TapsetLibrary *lib)
 {
-	const char *dir = getenv("SYSTEMTAP_DIR");
-	const char *home = getenv("HOME");
-	unsigned long long h = 1469598103934665603ULL;
-	char *base;
+	unsigned long long h = FILECACHE_HASH_INIT;
+	char name[64];
 
-	if (s->disable_cache)
-		return NULL;
-	if (dir && *dir)
-		base = xstrdup(dir);
-	else if (home && *home)
-		base = path_join(home, ".systemtap");
-	else
-		return NULL;
-	h = fnv(h, INDEX_MAGIC, sizeof INDEX_MAGIC);
-	h = fnv(h, s->kver, strlen(s->kver) + 1);
-	h = fnv(h, &s->guru, sizeof s->guru);
+	h = filecache_hash(h, INDEX_MAGIC, sizeof INDEX_MAGIC);
+	h = filecache_hash(h, s->kver, strlen(s->kver) + 1);
+	h = filecache_hash(h, &s->guru, sizeof s->guru);
 	for (int i = 0; i < lib->files.len; i++)
-		h = hash_stat(h, ((TapsetFile *)lib->files.items[i])->path);
+		h = filecache_hash_stat(h, ((TapsetFile *)lib->files.items[i])->path);
 	for (int i = 0; i < lib->macro_files.len; i++)
-		h = hash_stat(h, lib->macro_files.items[i]);
-	return xasprintf("%s/cache/tapset-index-%016llx", base, h);
+		h = filecache_hash_stat(h, lib->macro_files.items[i]);
+	snprintf(name, sizeof name, "tapset-index-%016llx", h);
+	return filecache_path(s, name);
 }
 
 static int read_cache(TapsetLibrary *lib, const char *path)
@@ -267,37 +237,24 @@ static int read_cache(TapsetLibrary *lib, const char *path)
 
 static void write_cache(TapsetLibrary *lib, const char *path)
 {
-	char *dir, *tmp;
-	FILE *f;
+	StrBuf sb;
 
 	if (!path)
 		return;
-	dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-	{
-		char *parent = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-		mkdir(parent, 0755);
-		mkdir(dir, 0755);
-		free(parent);
-	}
-	tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return;
-	fprintf(f, "%s\n", INDEX_MAGIC);
+	sb_init(&sb);
+	sb_printf(&sb, "%s\n", INDEX_MAGIC);
 	for (int i = 0; i < lib->files.len; i++) {
 		TapsetFile *tf = lib->files.items[i];
-		fprintf(f, "F %s\n", tf->path);
+		sb_printf(&sb, "F %s\n", tf->path);
 		for (int j = 0; j < tf->aliases.len; j++)
-			fprintf(f, "a %s\n", (char *)tf->aliases.items[j]);
+			sb_printf(&sb, "a %s\n", (char *)tf->aliases.items[j]);
 		for (int j = 0; j < tf->functions.len; j++)
-			fprintf(f, "f %s\n", (char *)tf->functions.items[j]);
+			sb_printf(&sb, "f %s\n", (char *)tf->functions.items[j]);
 		for (int j = 0; j < tf->globals.len; j++)
-			fprintf(f, "g %s\n", (char *)tf->globals.items[j]);
+			sb_printf(&sb, "g %s\n", (char *)tf->globals.items[j]);
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0)
-		unlink(tmp);
-	free(tmp);
-	free(dir);
+	filecache_write(path, sb.data, sb.len);
+	sb_free(&sb);
 }
 
 static void build_lookup(TapsetLibrary *lib)

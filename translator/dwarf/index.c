@@ -1,6 +1,7 @@
 /* index.c - the names of a debuginfo file's functions and types: built from the top-level DIEs of each
  * CU, kept in a compact file cached by build id and mmap'd.  Used by providers/dwarf.c and targets.c. */
 #include "dwarf.h"
+#include "../filecache.h"
 
 #include <dwarf.h>
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -739,100 +739,30 @@ static void attach(struct DwarfIndex *idx, const char *base, size_t size, int ma
 
 static char *cache_file(Session *s, DwarfModule *m)
 {
-	const char *dir = getenv("SYSTEMTAP_DIR");
-	const char *home = getenv("HOME");
-	char *base, *path;
+	char name[80];
 
-	if (s->disable_cache)
-		return NULL;
-	if (dir && *dir)
-		base = path_join(dir, "cache/dwarf");
-	else if (home && *home)
-		base = path_join(home, ".systemtap/cache/dwarf");
-	else
-		return NULL;
 	if (m->build_id[0]) {
-		path = xasprintf("%s/%s.idx", base, m->build_id);
+		snprintf(name, sizeof name, "dwarf/%.64s.idx", m->build_id);
 	} else {
 		/* no build id: the file's path, size and time name it */
-		struct stat st;
-		unsigned long long h = 1469598103934665603ULL;
-		if (stat(m->path, &st) != 0) {
-			free(base);
-			return NULL;
-		}
-		for (const char *p = m->path; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		h = (h ^ (unsigned long long)st.st_size) * 1099511628211ULL;
-		h = (h ^ (unsigned long long)st.st_mtime) * 1099511628211ULL;
-		path = xasprintf("%s/nobuildid-%016llx.idx", base, h);
+		snprintf(name, sizeof name, "dwarf/nobuildid-%016llx.idx",
+			 filecache_hash_stat(FILECACHE_HASH_INIT, m->path));
 	}
-	free(base);
-	return path;
-}
-
-static void make_parents(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		mkdir(p, 0755);
-		*slash = '/';
-	}
-	free(p);
-}
-
-static int save(const char *path, const char *blob, size_t size)
-{
-	char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-	int fd, ok;
-
-	make_parents(path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
-	ok = 1;
-	for (size_t done = 0; ok && done < size;) {
-		ssize_t w = write(fd, blob + done, size - done);
-		if (w < 0 && errno != EINTR)
-			ok = 0;
-		else if (w > 0)
-			done += (size_t)w;
-	}
-	if (close(fd) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
-		ok = 0;
-	}
-	free(tmp);
-	return ok ? 0 : -1;
+	return filecache_path(s, name);
 }
 
 static int load(const char *path, const char *build_id, struct DwarfIndex *idx)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *map;
+	size_t size;
+	const char *map = filecache_map(path, &size);
 
-	if (fd < 0)
+	if (!map)
 		return -1;
-	if (fstat(fd, &st) != 0 || st.st_size <= 0) {
-		close(fd);
-		return -1;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -1;
-	if (!valid(map, (size_t)st.st_size, build_id)) {
-		munmap(map, (size_t)st.st_size);
+	if (!valid(map, size, build_id)) {
+		filecache_unmap(map, size);
 		return -1;
 	}
-	attach(idx, map, (size_t)st.st_size, 1);
+	attach(idx, map, size, 1);
 	return 0;
 }
 
@@ -855,7 +785,7 @@ int dwarf_index_open(Session *s, DwarfModule *m)
 		attach(idx, blob, size, 0);
 		if (!path)
 			how = "built in memory";
-		else if (save(path, blob, size) == 0)
+		else if (filecache_write(path, blob, size) == 0)
 			how = "built and saved to";
 		else
 			how = "built (not saved) for";
