@@ -24,6 +24,18 @@ probe timer.ms(50) { ticks++ }
 probe end { printf("end ran, ticks>0: %d\n", ticks > 0) }' >/dev/null
 }
 
+# asleep PID: waits (up to 20 s) until PID sits in nanosleep or clock_nanosleep (x86_64 syscalls 35, 230).
+asleep() {
+    local nr _ i
+    for ((i = 0; i < 200; i++)); do
+        read -r nr _ <"/proc/$1/syscall" || return 1
+        [[ $nr == 35 || $nr == 230 ]] && return 0
+        sleep 0.1
+    done
+    echo "process $1 never went to sleep" >&2
+    return 1
+}
+
 # ended NAME HOW: an endless run ended by HOW (a signal to stapio or staprun, or rmmod).
 ended() {
     local name=$1 how=$2 pid io rc=0
@@ -60,6 +72,8 @@ guest() {
     # -x: target() is an existing process
     sleep 30 & victim=$!
     echo $victim >x.pid
+    # its start-up reads (the dynamic loader's) must be over before the probes are armed
+    asleep $victim
     staprun -x $victim lc_target.ko >x.out 2>x.err & run=$!
     stapio_of $run >/dev/null
     sleep 1
