@@ -267,7 +267,7 @@ static int load_elf_symbols(const char *path)
 static int load_elf_symbols_cached(Session *s, const char *path)
 {
 	char name[64], *cache, *blob;
-	const char *how = "read, not cached";
+	const char *how = "read", *where = "";
 	double t0 = now_ms();
 	size_t size;
 	int rc = 0;
@@ -275,15 +275,18 @@ static int load_elf_symbols_cached(Session *s, const char *path)
 	snprintf(name, sizeof name, "symbols/%016llx", filecache_hash_stat(FILECACHE_HASH_INIT, path));
 	cache = filecache_path(s, name);
 	if (cache && map_symbols(cache) == 0) {
-		how = "from the cache";
+		how = "from the cache ";
+		where = cache;
 	} else if ((rc = load_elf_symbols(path)) == 0) {
 		finish_symbols(&blob, &size);
-		if (cache && filecache_write(cache, blob, size) == 0)
-			how = "read and cached in";
+		if (cache && filecache_write(cache, blob, size) == 0) {
+			how = "read and saved to ";
+			where = cache;
+		}
 	}
-	if (rc == 0 && s->verbose)
-		fprintf(stderr, "Kernel symbols: %zu functions of %s, %s%s%s (%.0f ms)\n", nsymbols, path, how,
-			cache ? " " : "", cache ? cache : "", now_ms() - t0);
+	if (rc == 0 && s->verbose >= 2)
+		fprintf(stderr, "Kernel symbols: %zu functions of %s, %s%s (%.0f ms)\n", nsymbols, path, how, where,
+			now_ms() - t0);
 	free(cache);
 	return rc;
 }
