@@ -139,8 +139,9 @@ full_re='^ 0x[0-9a-f]{16} : [A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[kernel\]$'
 check() {
     local o=t_sym.out s=t_sym_small.out
     [[ $(cat rc) == 0 ]]
-    not test -s t_sym.err
-    not test -s t_sym_small.err
+    # the timer probe may fire inside a kprobe hit on the same CPU: that hit is skipped (reported)
+    only_skip_warnings t_sym.err
+    only_skip_warnings t_sym_small.err
 
     # begin: no registers; the stack of the process that started the session, without the
     # module's own frames; errors of the functions that need a probed address
