@@ -332,7 +332,7 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	}
 	if (has_wildcard(pat[0].name))
 		return 0;
-	prov = provider_find(pat[0].name);
+	prov = provider_find(pat[0].name, np > 1 ? pat[1].name : NULL);
 	if (!prov)
 		return 0;
 	dp = xcalloc(1, sizeof *dp);

@@ -267,10 +267,18 @@ int run_dump(Session *s)
 			printf("%s\n", (char *)lines.items[i]);
 		return 0;
 	}
-	for (int i = 0; provider_at(i); i++) {
-		const ProbeProvider *p = provider_at(i);
-		for (int j = 0; p->forms && p->forms[j]; j++)
-			printf("%s\n", p->forms[j]);
+	{
+		PtrVec forms = { 0 };
+		for (int i = 0; provider_at(i); i++) {
+			const ProbeProvider *p = provider_at(i);
+			for (int j = 0; p->forms && p->forms[j]; j++)
+				vec_push(&forms, (void *)p->forms[j]);
+		}
+		if (forms.len)
+			qsort(forms.items, (size_t)forms.len, sizeof(char *), compare_strings);
+		for (int i = 0; i < forms.len; i++)
+			printf("%s\n", (char *)forms.items[i]);
+		free(forms.items);
 	}
 	return 0;
 }

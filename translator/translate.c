@@ -223,8 +223,6 @@ int translate(Session *s, StrBuf *out)
 {
 	Program *prog = &s->prog;
 	StrBuf frames, code, gdecl, ginit, gfini, tables, data;
-	/* armed in this order, disarmed in reverse: error probes run last */
-	const char *families[] = { "error", "end", "begin", "timer", "kprobe", "kernel" };
 
 	if (check_generated(s))
 		return diag_error_count();
@@ -325,8 +323,9 @@ int translate(Session *s, StrBuf *out)
 	{
 		StrBuf reg;
 		sb_init(&reg);
-		for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
-			const ProbeProvider *prov = provider_find(families[f]);
+		/* armed in the registry's order, disarmed in reverse */
+		for (int f = 0; provider_at(f); f++) {
+			const ProbeProvider *prov = provider_at(f);
 			DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
 			int n = 0;
 			for (int i = 0; i < s->derived.len; i++) {
@@ -335,9 +334,9 @@ int translate(Session *s, StrBuf *out)
 					dps[n++] = dp;
 			}
 			if (n) {
+				const char *cname = provider_cname(prov);
 				prov->emit(s, dps, n, out);
-				sb_printf(&reg, "\t{ \"%s\", stp_%s_register, stp_%s_unregister },\n", prov->family,
-					  prov->family, prov->family);
+				sb_printf(&reg, "\t{ \"%s\", stp_%s_register, stp_%s_unregister },\n", cname, cname, cname);
 			}
 			free(dps);
 		}

@@ -13,12 +13,14 @@ static int resolve_never(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	return 1;
 }
 
+/* Nothing to arm: the family's entry in stp_providers[] does nothing. */
 static void emit_never(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
 	(void)dps;
 	(void)n;
-	(void)out;
+	sb_puts(out, "static int stp_never_register(void)\n{\n\treturn 0;\n}\n"
+		     "static void stp_never_unregister(void)\n{\n}\n\n");
 }
 
 static const char *const never_forms[] = { "never", NULL };

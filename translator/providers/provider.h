@@ -23,7 +23,12 @@ typedef struct DerivedProbe {
 } DerivedProbe;
 
 struct ProbeProvider {
-	const char *family;          /* "begin", "end", "timer", "kprobe" */
+	const char *family;          /* first component: "begin", "end", "timer", "kprobe", "kernel" */
+	/* A second component that selects this provider within its family ("trace" for kernel.trace,
+	 * "profile" for timer.profile), NULL when the family's first component is enough. */
+	const char *member;
+	/* The runtime's name: stp_<cname>_register/unregister and stp_providers[]; NULL: family. */
+	const char *cname;
 	/* Claims points whose first component is its family; validates the rest.
 	 * Returns 1 and fills dp when the point is valid, 0 with a diagnostic. */
 	int (*resolve)(Session *s, ProbePoint *pp, DerivedProbe *dp);
@@ -39,10 +44,14 @@ struct ProbeProvider {
 	int (*resolve_many)(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out);
 };
 
-/* The registry: every provider, looked up by the first component. */
-const ProbeProvider *provider_find(const char *family);
-/* The i-th provider, NULL past the last. */
+/* The registry: the provider of a point whose first component is `family` and second `member`
+ * (NULL when there is none): one registered for both names wins over the family's general one. */
+const ProbeProvider *provider_find(const char *family, const char *member);
+/* The i-th provider, NULL past the last. The registry's order is the order families are armed in
+ * when a run starts (disarmed in reverse): error, end, begin first, so end probes run last. */
 const ProbeProvider *provider_at(int i);
+/* The runtime name of p (cname, else family). */
+const char *provider_cname(const ProbeProvider *p);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
 	kprobe_provider, dwarf_provider;

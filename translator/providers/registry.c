@@ -4,10 +4,13 @@
 
 #include <string.h>
 
+/* In the order families are armed: error and end before begin, so that disarming (the reverse)
+ * stops every other family before the end probes run and the error probes run last. A new family
+ * is one line here; nothing else lists them. */
 static const ProbeProvider *const providers[] = {
-	&begin_provider,
-	&end_provider,
 	&error_provider,
+	&end_provider,
+	&begin_provider,
 	&never_provider,
 	&timer_provider,
 	&kprobe_provider,
@@ -22,17 +25,31 @@ static const struct {
 	{ "module", &dwarf_provider },   /* module("m").function(...): the kernel family's provider */
 };
 
-const ProbeProvider *provider_find(const char *family)
+const ProbeProvider *provider_find(const char *family, const char *member)
 {
+	const ProbeProvider *general = NULL;
+
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++) {
-		if (!strcmp(providers[i]->family, family))
-			return providers[i];
+		const ProbeProvider *p = providers[i];
+		if (strcmp(p->family, family))
+			continue;
+		if (!p->member && !general)
+			general = p;
+		else if (p->member && member && !strcmp(p->member, member))
+			return p;
 	}
+	if (general)
+		return general;
 	for (size_t i = 0; i < sizeof also / sizeof also[0]; i++) {
 		if (!strcmp(also[i].family, family))
 			return also[i].provider;
 	}
 	return NULL;
+}
+
+const char *provider_cname(const ProbeProvider *p)
+{
+	return p->cname ? p->cname : p->family;
 }
 
 const ProbeProvider *provider_at(int i)
