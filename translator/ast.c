@@ -202,6 +202,9 @@ void print_expr(const Expr *e, StrBuf *out)
 	case EX_WILDCARD:
 		sb_putc(out, '*');
 		break;
+	case EX_CONTEXT:   /* only after pass 2: its name */
+		sb_puts(out, e->str);
+		break;
 	case EX_DWARF:   /* only after pass 2: what it was bound from */
 		if (e->left) {
 			sb_puts(out, "@entry(");

@@ -40,6 +40,8 @@ typedef enum ExprKind {
 	EX_DWARF,        /* pass 2: a target variable, @cast, @var, $$vars or @entry bound to DWARF
 	                  * (dwarf/vars.h DwAccess in dwarf); args: @cast's address, computed indexes;
 	                  * left: the expression @entry saves */
+	EX_CONTEXT,      /* pass 2: a probe family's context variable ($value in procfs probes, $skb in
+	                  * netfilter ones): str its name, ctxvar how it is read and written */
 } ExprKind;
 
 /* One step after a target variable, @cast or @var: ->name, [index], $ or $$. */
@@ -69,6 +71,7 @@ typedef struct Expr {
 	Function *fn;           /* resolved user function for EX_CALL */
 	const Builtin *builtin; /* resolved builtin for EX_CALL */
 	struct DwAccess *dwarf; /* EX_DWARF: what it reads (dwarf/vars.h) */
+	const struct ContextVar *ctxvar; /* EX_CONTEXT: the family's description (providers/provider.h) */
 } Expr;
 
 typedef enum StmtKind {

@@ -293,6 +293,7 @@ static void resolve_expr(Elab *el, Expr *e)
 		break;
 	case EX_TARGET:
 	case EX_EMBEDDED:
+	case EX_CONTEXT:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
 		break;
@@ -694,6 +695,9 @@ static Type infer(Elab *el, Expr *e, Type want)
 			/* a histogram is printed whole; indexed, it is a bucket count */
 			t = strncmp(e->str, "hist_", 5) || e->chain.len ? TY_LONG : TY_UNKNOWN;
 		}
+		break;
+	case EX_CONTEXT:
+		t = e->ctxvar->type;
 		break;
 	case EX_EMBEDDED:   /* a C expression: long unless marked string */
 		t = strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;

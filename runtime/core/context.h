@@ -25,7 +25,9 @@ struct stp_context {
 	int busy;                           /* a probe runs on this CPU */
 	const struct stp_probe_desc *probe;
 	struct pt_regs *regs;
-	void *entry_data;                   /* .return probes: @entry values saved at the call */
+	void *entry_data;                   /* the hit's own data, given to stp_run_probe_data(): @entry
+	                                     * values saved at the call (.return probes), a tracepoint's
+	                                     * arguments, a family's state behind its context variables */
 	long actioncount;
 	long maxaction;                     /* MAXACTION, or MAXACTION_INTERRUPTIBLE in begin/end */
 	cycles_t overload_window;           /* start of the current overload interval */

@@ -138,7 +138,8 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 	__stp_run(d, d->handler, regs, once, NULL);
 }
 
-/* One hit of d's handler with the @entry values saved at the call in data (c->entry_data). */
+/* One hit of d's handler with the hit's own data in c->entry_data: the @entry values saved at the
+ * call, a tracepoint's arguments, the state a family's context variables read ($value, $skb). */
 static __always_inline __maybe_unused void stp_run_probe_data(const struct stp_probe_desc *d, struct pt_regs *regs,
 							      void *data)
 {

@@ -3,6 +3,7 @@
 #include "codegen/gen.h"
 #include "builtins.h"
 #include "dwarf/vars.h"
+#include "providers/provider.h"
 #include "parser.h"
 
 #include <string.h>
@@ -304,6 +305,29 @@ static char *gen_incdec(Gen *g, Expr *e)
 	return t;
 }
 
+/* A family's context variable ($value, $skb ...): its C expression as the provider gave it. */
+static char *gen_context(Gen *g, Expr *e)
+{
+	if (e->type == TY_STRING) {
+		char *t = str_tmp(g);
+		line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->ctxvar->read);
+		return t;
+	}
+	return materialize(g, xasprintf("((int64_t)(%s))", e->ctxvar->read), TY_LONG);
+}
+
+/* $value = v: the provider's write statement with the new value in place of its "%s"; the
+ * expression's value is v. */
+static char *gen_context_assign(Gen *g, Expr *e)
+{
+	const char *w = e->left->ctxvar->write;
+	const char *at = strstr(w, "%s");
+	char *v = gen_expr(g, e->right);
+
+	line(g, "%.*s%s%s;", (int)(at - w), w, v, at + 2);
+	return v;
+}
+
 static char *gen_ternary(Gen *g, Expr *e)
 {
 	char *t = e->type == TY_STRING ? str_tmp(g) : long_tmp(g);
@@ -365,6 +389,8 @@ char *gen_expr(Gen *g, Expr *e)
 			return gen_stats_add(g, e);
 		if (e->left->kind == EX_DWARF)
 			return gen_dwarf_assign(g, e);
+		if (e->left->kind == EX_CONTEXT)
+			return gen_context_assign(g, e);
 		return gen_assign(g, e);
 	case EX_INCDEC:
 		return gen_incdec(g, e);
@@ -383,6 +409,8 @@ char *gen_expr(Gen *g, Expr *e)
 		break;
 	case EX_DWARF:
 		return gen_dwarf(g, e);
+	case EX_CONTEXT:
+		return gen_context(g, e);
 	case EX_TARGET:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:

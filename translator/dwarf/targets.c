@@ -1234,6 +1234,82 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 	return 0;
 }
 
+/* ---- context variables of families without DWARF ($value, $skb ...) ---- */
+
+/* The context variable e names in every probe point of the current probe, when its family has
+ * context variables: returns 1 with *out set, 1 with *out NULL after an error, 0 when the
+ * probe's family has none (e is then a DWARF target variable, or not available). */
+static int find_context_var(Bind *b, Expr *e, const ContextVar **out)
+{
+	const ContextVar *found = NULL;
+	int any = 0;
+
+	*out = NULL;
+	if (!b->probe || e->kind != EX_TARGET || !strncmp(e->str, "$$", 2))
+		return 0;
+	for (int i = 0; i < b->s->derived.len; i++) {
+		DerivedProbe *dp = b->s->derived.items[i];
+		const ContextVar *cv;
+		if (dp->probe != b->probe)
+			continue;
+		if (!dp->provider->context_var) {
+			if (any) {
+				berr(b, e->loc, "context variable '%s' is not available in probe point '%s'", e->str, dp->name);
+				return 1;
+			}
+			return 0;
+		}
+		any = 1;
+		cv = dp->provider->context_var(b->s, dp, e->str);
+		if (!cv) {
+			berr(b, e->loc, "context variable '%s' is not available in probe point '%s'", e->str, dp->name);
+			return 1;
+		}
+		if (found && (found->type != cv->type || strcmp(found->read, cv->read))) {
+			berr(b, e->loc, "context variable '%s' differs between the probe's points: write one probe each",
+			     e->str);
+			return 1;
+		}
+		found = cv;
+	}
+	*out = found;
+	return any;
+}
+
+/* Binds e to a family's context variable; returns 0 when e is not one (see find_context_var). */
+static int bind_context(Bind *b, Expr *e, BindMode mode)
+{
+	const ContextVar *cv;
+
+	if (!find_context_var(b, e, &cv))
+		return 0;
+	if (!cv)
+		return 1;
+	if (e->chain.len) {
+		ChainItem *it = e->chain.items[0];
+		berr(b, it->loc, "'%s' is a %s: '%s' cannot be applied to it", e->str,
+		     cv->type == TY_STRING ? "string" : "number",
+		     it->kind == CH_MEMBER ? "->" : it->kind == CH_INDEX ? "[" : it->name);
+		return 1;
+	}
+	if (mode == BM_ADDRESS) {
+		berr(b, e->loc, "the context variable '%s' has no address", e->str);
+		return 1;
+	}
+	if (mode == BM_WRITE && !cv->write) {
+		berr(b, e->loc, "the context variable '%s' cannot be written", e->str);
+		return 1;
+	}
+	if (mode == BM_WRITE && cv->write_needs_guru && !b->s->guru) {
+		berr(b, e->loc, "writing to the context variable '%s' needs guru mode (-g)", e->str);
+		return 1;
+	}
+	e->kind = EX_CONTEXT;
+	e->ctxvar = cv;
+	e->type = cv->type;
+	return 1;
+}
+
 /* ---- @defined, @choose_defined, @entry ---- */
 
 static int script_variable(Expr *e, void *ctx)
@@ -1328,11 +1404,14 @@ static int bind_visit(Expr *e, void *ctx)
 	Bind *b = ctx;
 
 	if (is_target(e)) {
-		bind_target(b, e, BM_VALUE);
+		if (!bind_context(b, e, BM_VALUE))
+			bind_target(b, e, BM_VALUE);
 		return AST_WALK_SKIP;
 	}
 	if (e->kind == EX_UNARY && e->op == '&' && is_target(e->left)) {
 		Expr *t = e->left;
+		if (bind_context(b, t, BM_ADDRESS))
+			return AST_WALK_SKIP;
 		if (bind_target(b, t, BM_ADDRESS) == 0) {
 			SrcLoc amp = e->loc;
 			*e = *t;
@@ -1342,6 +1421,10 @@ static int bind_visit(Expr *e, void *ctx)
 	}
 	if (e->kind == EX_ASSIGN && is_target(e->left) && e->op != AGG_ASSIGN) {
 		const char *shown = e->left->kind == EX_TARGET ? e->left->str : "@cast";
+		if (e->op == '=' && bind_context(b, e->left, BM_WRITE)) {
+			ast_walk_expr(e->right, &b->v);
+			return AST_WALK_SKIP;
+		}
 		if (e->op != '=')
 			berr(b, e->loc, "only '=' can assign to the target variable '%s'", shown);
 		else if (!b->s->guru)

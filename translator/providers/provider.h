@@ -22,6 +22,18 @@ typedef struct DerivedProbe {
 	int index;                   /* position among all derived probes */
 } DerivedProbe;
 
+/* A context variable a family gives its probes without DWARF: $value in procfs probes, $skb in
+ * netfilter ones. Becomes an EX_CONTEXT node in pass 2 (dwarf/targets.c asks the provider). */
+typedef struct ContextVar {
+	const char *name;            /* "$value" */
+	Type type;                   /* TY_LONG or TY_STRING */
+	const char *read;            /* C expression of its value in a handler (c: the struct stp_context *);
+	                              * a string's is a const char * */
+	const char *write;           /* C statement with "%s" where the new value goes (an int64_t, or a
+	                              * const char * for strings); NULL: read-only */
+	int write_needs_guru;        /* writing it needs -g ($verdict) */
+} ContextVar;
+
 struct ProbeProvider {
 	const char *family;          /* first component: "begin", "end", "timer", "kprobe", "kernel" */
 	/* A second component that selects this provider within its family ("trace" for kernel.trace,
@@ -42,6 +54,9 @@ struct ProbeProvider {
 	 * of tmpl with its own data; each then gets its own copy of the probe body. Returns the count
 	 * pushed (0: matches nothing, no diagnostic needed), or -1 after an error was reported. */
 	int (*resolve_many)(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out);
+	/* The context variable `name` ("$value") of dp's probes, or NULL when they have none of
+	 * that name. NULL: the family has no context variables. */
+	const ContextVar *(*context_var)(Session *s, const DerivedProbe *dp, const char *name);
 };
 
 /* The registry: the provider of a point whose first component is `family` and second `member`
