@@ -569,12 +569,13 @@ component_name:
 	  }
 	;
 
-/* keywords may name components, e.g. kernel.function("f").return */
+/* keywords may name components, e.g. kernel.function("f").return, netfilter.arp.in */
 name_piece:
 	  IDENT
 	| '*' { $$ = xstrdup("*"); }
 	| RETURN { $$ = xstrdup("return"); }
 	| FUNCTION { $$ = xstrdup("function"); }
+	| IN { $$ = xstrdup("in"); }
 	;
 
 /* ---- statements ---- */
