@@ -159,9 +159,9 @@ static int nf_priority(const NfFamily *f, const ProbePointComponent *c, int *out
 			return 1;
 	}
 	diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "unsupported netfilter priority%s%s%s for protocol "
-		"family %s: a 32-bit number%s", c->arg && c->arg->kind == EX_STRING ? " \"" : "",
+		"family %s: a 32-bit number%s%s", c->arg && c->arg->kind == EX_STRING ? " \"" : "",
 		c->arg && c->arg->kind == EX_STRING ? c->arg->str : "", c->arg && c->arg->kind == EX_STRING ? "\"" : "",
-		f->name, f->prios[0].name ? " or a name such as NF_IP_PRI_FIRST" : "");
+		f->name, f->prios[0].name ? " or a name such as " : "", f->prios[0].name ? f->prios[0].name : "");
 	return 0;
 }
 
