@@ -102,10 +102,14 @@ static int stp_nf_start(struct pernet_operations *ops)
 	rc = register_pernet_subsys(ops);
 	stp_nf_starting = false;
 	stp_nf_armed = !rc;
+	if (rc)
+		synchronize_net();   /* the hooks armed before the failure were unregistered: see stp_nf_stop */
 	return rc;
 }
 
-/* Disarms every namespace's hooks; each nf_unregister_net_hook() waits until no CPU runs the hook. */
+/* Disarms every namespace's hooks, then waits until no CPU is still in one: the kernel calls hooks
+ * under rcu_read_lock() and frees its tables after a grace period, but does not wait for the callers
+ * itself, and the contexts a running handler uses are freed when the run ends. */
 static void stp_nf_stop(struct pernet_operations *ops)
 {
 	int unarmed;
@@ -113,6 +117,7 @@ static void stp_nf_stop(struct pernet_operations *ops)
 	if (!stp_nf_armed)
 		return;
 	unregister_pernet_subsys(ops);
+	synchronize_net();
 	stp_nf_armed = false;
 	unarmed = atomic_read(&stp_nf_unarmed);
 	if (unarmed)
