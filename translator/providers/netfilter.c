@@ -186,7 +186,8 @@ static int resolve_netfilter(Session *s, ProbePoint *pp, DerivedProbe *dp)
 		pf = nf_string_part(pp, 1, "pf");
 	}
 	if (!hook || !pf || (pri && (!pri->name || strcmp(pri->name, "priority"))) || pp->components.len > 4) {
-		const ProbePointComponent *at = pp->components.len > 4 ? pp_component(pp, 4) : pp_component(pp, 1);
+		const ProbePointComponent *at = pp->components.len > 4 ? pp_component(pp, 4)
+			: hook && pf ? pri : pp_component(pp, 1);
 		diag_at(at ? at->loc : pp->loc, "semantic error", "netfilter probes are written "
 			"netfilter.hook(\"NF_INET_PRE_ROUTING\").pf(\"NFPROTO_IPV4\") (hook and pf in either order), "
 			"optionally followed by .priority(\"N\")");
