@@ -150,6 +150,23 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 
 	if (!site->mod || !dwarf_offdie(site->mod->dw, site->scope, &scope))
 		return;
+	if (site->is_tracepoint) {
+		/* the prototype's parameters after the probe data */
+		Dwarf_Die child;
+		int first = 1;
+		if (dwarf_child(&scope, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+					continue;
+				if (!first)
+					add_var(sb, &seen, &child);
+				first = 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		free(seen.keys);
+		free(seen.values);
+		return;
+	}
 	if (site->is_return) {
 		if (dwarf_formref_die(dwarf_attr_integrate(&scope, DW_AT_type, &a), &type)) {
 			char *tname = dwarf_type_name(&type);
