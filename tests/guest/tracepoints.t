@@ -23,6 +23,8 @@ EOF
 build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
     write_tpswitch
+    # every tracepoint the kernel's DWARF describes, as SYSTEM:NAME
+    $STAP -l 'kernel.trace("*")' | sed 's/^kernel\.trace("\(.*\)")$/\1/' | sort >ours.list
     # every switch of tpswitch (out or in), and the pids it ran as; exec: the file and old pid
     $STAP -p4 -m t_tpswitch -e '
 global sw, pids
@@ -61,6 +63,8 @@ guest() {
     grep -m 3 'sched_switch:' /sys/kernel/tracing/trace >tracefs.sample || true
     cat /sys/kernel/tracing/per_cpu/cpu*/stats >tracefs.stats
     staprun -c 'sh -c "ls / >/dev/null; sleep 0.2; true"' t_tpsched.ko >sched.out
+    # the kernel's own list of trace events: SYSTEM:NAME
+    (cd /sys/kernel/tracing/events && for d in */*/; do d=${d%/}; echo "${d%%/*}:${d#*/}"; done) | sort >tracefs.list
 }
 
 check() {
@@ -81,6 +85,13 @@ check() {
     # sched_process_exec: the file run, old_pid == pid(), $$parms in SystemTap's form (numbers in hex)
     grep -Eq "^exec \./tpswitch old_pid_is_pid 1 parms p=0x[0-9a-f]+ old_pid=$(printf '0x%x' "$pid") bprm=0x[0-9a-f]+$" \
         switch.out
+    # every trace event of the kernel that we list has the system the kernel gives it (the events of
+    # modules and the ftrace-internal ones are not in the kernel's DWARF as tracepoints)
+    local mismatch
+    mismatch=$(join -t' ' -1 2 -2 2 -o 1.1,2.1,1.2 <(sed 's/:/ /' ours.list | sort -k2) <(sed 's/:/ /' tracefs.list | sort -k2) |
+               awk '$1 != $2' | head -n 5)
+    [[ -z $mismatch ]] || { echo "systems differ (ours tracefs name): $mismatch"; false; }
+    (( $(join -t' ' -1 2 -2 2 <(sed 's/:/ /' ours.list | sort -k2) <(sed 's/:/ /' tracefs.list | sort -k2) | wc -l) >= 400 ))
     # the wildcard: one probe per sched tracepoint, several of them hit by a shell running programs
     for tp in sched_switch sched_process_fork sched_process_exec sched_process_exit sched_wakeup \
               sched_process_wait; do

@@ -195,6 +195,24 @@ static int tracepoint_arg_index(Bind *b, Dwarf_Die *var)
 	return -1;
 }
 
+/* "$prev $next": the arguments of a tracepoint site, for messages. */
+static char *tracepoint_arg_names(Bind *b)
+{
+	StrBuf sb;
+	Dwarf_Die child;
+
+	sb_init(&sb);
+	if (dwarf_child(&b->scopes[0], &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter && tracepoint_arg_index(b, &child) >= 0)
+				sb_printf(&sb, "%s$%s", sb.len ? " " : "", dwarf_diename(&child) ? dwarf_diename(&child) : "?");
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!sb.len)
+		sb_puts(&sb, "none");
+	return sb_steal(&sb);
+}
+
 /* The variable `name` visible at the pc: innermost scope first, then the compile unit's. */
 static int find_variable(Bind *b, const char *name, Dwarf_Die *out)
 {
@@ -1237,6 +1255,11 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 			Dwarf_Die var;
 			if (site_scopes(b, e->loc) != 0)
 				return -1;
+			if (find_variable(b, e->str + 1, &var) != 0 && b->site->is_tracepoint) {
+				berr(b, e->loc, "tracepoint %s has no argument '%s' (its arguments: %s)",
+				     b->site->function + strlen("__traceiter_"), e->str + 1, tracepoint_arg_names(b));
+				return -1;
+			}
 			if (find_variable(b, e->str + 1, &var) != 0) {
 				berr(b, e->loc, "no variable '%s' is visible in %s at this point (%s@%s:%d)", e->str + 1,
 				     b->site->function, b->site->function, b->site->decl_file ? b->site->decl_file : "?",
