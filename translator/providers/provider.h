@@ -13,6 +13,7 @@ typedef struct DerivedProbe {
 	ProbePoint *point;           /* the point as written */
 	const ProbeProvider *provider;
 	char *name;                  /* canonical text of the point, for pp() */
+	char *written;               /* the point as the script wrote it, or the alias it matched: pn() */
 	/* provider data */
 	int64_t number;              /* timer period in ns; begin/end priority */
 	char *symbol;                /* kprobe symbol */
