@@ -70,6 +70,7 @@ const char *provider_cname(const ProbeProvider *p);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
 	kprobe_provider, dwarf_provider;
+extern const ProbeProvider procfs_provider;
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

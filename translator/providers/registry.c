@@ -15,6 +15,7 @@ static const ProbeProvider *const providers[] = {
 	&timer_provider,
 	&kprobe_provider,
 	&dwarf_provider,
+	&procfs_provider,
 };
 
 /* Families served by a provider registered under another name. */
