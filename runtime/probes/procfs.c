@@ -9,6 +9,9 @@
 #ifndef STP_PROCFS_BUFSIZE
 #define STP_PROCFS_BUFSIZE MAXSTRINGLEN
 #endif
+#if STP_PROCFS_BUFSIZE < 1 || STP_PROCFS_BUFSIZE > (1 << 20) + 1
+#error "STP_PROCFS_BUFSIZE must be between 1 and 1048577"
+#endif
 
 /* A write takes at most this many bytes (the longest string $value holds); a longer one fails
  * with EFBIG and runs no probe. */

@@ -56,6 +56,10 @@ guest() {
     cat $D/counter >after-write.read
     cat $D/command >command.read
     printf 'sub' >$D/dir/w
+    # a file without a write probe takes no write (root opens it whatever its mode), one without
+    # a read probe gives no read
+    not sh -c "printf x >$D/command" 2>nowrite.err
+    not cat $D/dir/w 2>noread.err
     # a read in 3-byte pieces: one value, run once (offset 0), continued from the buffer
     dd if=$D/counter bs=3 2>/dev/null >pieces.read
     # concurrent readers of one file: every value whole, each count once
@@ -95,6 +99,8 @@ EOF
     cat par1.read par2.read par3.read | sort -k2n >par.all
     diff par.all <(for i in $(seq 5 64); do echo "reads $i"; done)
     grep -q 'Input/output error' stale.err
+    grep -q 'Invalid argument' nowrite.err
+    grep -q 'Invalid argument' noread.err
     # the writes the script saw, in order; the refused one is not among them
     local hammered
     hammered=$(sed -n 's/^end reads \([0-9]*\) writes 3$/\1/p' run.out)
