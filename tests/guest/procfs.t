@@ -58,7 +58,8 @@ guest() {
     printf 'sub' >$D/dir/w
     # a file without a write probe takes no write (root opens it whatever its mode), one without
     # a read probe gives no read
-    not sh -c "printf x >$D/command" 2>nowrite.err
+    printf x >onebyte
+    not dd if=onebyte of=$D/command 2>nowrite.err
     not cat $D/dir/w 2>noread.err
     # a read in 3-byte pieces: one value, run once (offset 0), continued from the buffer
     dd if=$D/counter bs=3 2>/dev/null >pieces.read
