@@ -19,12 +19,13 @@
 
 /*
  * One file: its probes, its mode and its buffer, allocated when the session starts.  A read at
- * offset 0 runs the read probe, which fills the buffer through $value; that read and the later
- * ones of the same open file (offset > 0) return it.  A write puts the bytes written in the buffer
- * and runs the write probe, whose $value they are.  lock serializes the file's reads and writes
- * (process context, outside any probe handler), so a handler has the buffer to itself.  It reaches
- * it as value (c->entry_data), a string destination: the translator's $value C uses only struct
- * stp_out, as the handlers come before this file in the module.
+ * offset 0 runs the read probe, which fills the buffer through $value; the open file keeps a copy
+ * (struct stp_procfs_snap), which that read and the later ones at offsets > 0 return, so a reader
+ * reading in pieces gets one whole value whatever other readers do.  A write puts the bytes
+ * written in the buffer and runs the write probe, whose $value they are.  lock serializes the
+ * file's reads and writes (process context, outside any probe handler), so a handler has the
+ * buffer to itself.  It reaches it as value (c->entry_data), a string destination: the
+ * translator's $value C uses only struct stp_out, as the handlers come before this file.
  */
 struct stp_procfs_file {
 	const char *path;                    /* under /proc/systemtap/MODULE/ */
@@ -37,6 +38,13 @@ struct stp_procfs_file {
 	unsigned int size;                   /* max(maxsize, STP_PROCFS_WRITE_MAX with a write probe) */
 	struct stp_out value;                /* buf as $value: value.len bytes, at most value.cap */
 	struct proc_dir_entry *pde;
+};
+
+/* An open file's copy of the value its last read at offset 0 produced (file->private_data);
+ * allocated by that read (process context, outside the handler), freed at release. */
+struct stp_procfs_snap {
+	size_t len;
+	char data[];
 };
 
 /* A subdirectory a NAME with '/' needs ("a" for "a/f"), parents before children. */
@@ -57,24 +65,52 @@ static int stp_procfs_run(struct stp_procfs_file *pf, const struct stp_probe_des
 	return 0;
 }
 
+/* Runs the read probe and replaces the open file's copy of the value.  pf->lock held. */
+static int stp_procfs_fill(struct stp_procfs_file *pf, struct file *file)
+{
+	struct stp_procfs_snap *snap;
+	int rc;
+
+	stp_out_init_str(&pf->value, pf->buf, pf->maxsize + 1);
+	stp_out_end_str(&pf->value);
+	rc = stp_procfs_run(pf, pf->read);
+	if (rc)
+		return rc;
+	snap = kvmalloc(struct_size(snap, data, pf->value.len), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	snap->len = pf->value.len;
+	memcpy(snap->data, pf->buf, snap->len);
+	kvfree(file->private_data);
+	file->private_data = snap;
+	return 0;
+}
+
 static ssize_t stp_procfs_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
 {
 	struct stp_procfs_file *pf = pde_data(file_inode(file));
+	struct stp_procfs_snap *snap;
 	ssize_t rc = 0;
 
 	if (!pf->read)
 		return -EINVAL;
 	if (mutex_lock_interruptible(&pf->lock))
 		return -ERESTARTSYS;
-	if (*ppos == 0) {
-		stp_out_init_str(&pf->value, pf->buf, pf->maxsize + 1);
-		stp_out_end_str(&pf->value);
-		rc = stp_procfs_run(pf, pf->read);
-	}
+	if (*ppos == 0 || !file->private_data)
+		rc = stp_procfs_fill(pf, file);
+	snap = file->private_data;
 	if (!rc)
-		rc = simple_read_from_buffer(ubuf, count, ppos, pf->buf, pf->value.len);
+		rc = simple_read_from_buffer(ubuf, count, ppos, snap->data, snap->len);
 	mutex_unlock(&pf->lock);
 	return rc;
+}
+
+/* Called at close, or by proc_remove for a file still open when the run ends. */
+static int stp_procfs_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	file->private_data = NULL;
+	return 0;
 }
 
 static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf, size_t count, loff_t *ppos)
@@ -106,11 +142,13 @@ static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf, size
 static const struct proc_ops stp_procfs_ops = {
 	.proc_read	= stp_procfs_read,
 	.proc_write	= stp_procfs_write,
+	.proc_release	= stp_procfs_release,
 	.proc_lseek	= default_llseek,
 };
 
 /* Removes what stp_procfs_start created, files before the directories holding them.  proc_remove
- * waits for reads and writes in flight and fails later ones with EIO, so buf can go after it. */
+ * waits for reads and writes in flight, releases the files still open and fails their later
+ * operations with EIO, so buf can go after it. */
 static void stp_procfs_stop(struct stp_procfs_file *files, unsigned int n, struct stp_procfs_dir *dirs)
 {
 	unsigned int i, nd = 0;
