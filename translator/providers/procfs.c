@@ -283,6 +283,8 @@ static void emit_procfs(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "STP_PROCFS_FAMILY(stp_procfs_files, stp_procfs_dirs)\n\n");
 }
 
+static const char *const procfs_context_vars[] = { "$value", NULL };
+
 static const char *const procfs_forms[] = {
 	"procfs(string).read", "procfs(string).read.maxsize(number)", "procfs(string).umask(number).read",
 	"procfs(string).umask(number).read.maxsize(number)", "procfs(string).write",
@@ -296,4 +298,5 @@ const ProbeProvider procfs_provider = {
 	.emit = emit_procfs,
 	.forms = procfs_forms,
 	.context_var = procfs_context_var,
+	.context_vars = procfs_context_vars,
 };

@@ -57,6 +57,8 @@ struct ProbeProvider {
 	/* The context variable `name` ("$value") of dp's probes, or NULL when they have none of
 	 * that name. NULL: the family has no context variables. */
 	const ContextVar *(*context_var)(Session *s, const DerivedProbe *dp, const char *name);
+	/* The names context_var knows, for -L; NULL-terminated, NULL when none. */
+	const char *const *context_vars;
 };
 
 /* The registry: the provider of a point whose first component is `family` and second `member`
