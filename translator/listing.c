@@ -187,6 +187,18 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 	free(seen.values);
 }
 
+/* -L for a family's context variables without DWARF ($value of procfs probes): " $name:type". */
+static void context_vars(Session *s, const DerivedProbe *dp, StrBuf *sb)
+{
+	const char *const *names = dp->provider->context_vars;
+
+	for (; names && *names && dp->provider->context_var; names++) {
+		const ContextVar *cv = dp->provider->context_var(s, dp, *names);
+		if (cv)
+			sb_printf(sb, " %s:%s", cv->name, cv->type == TY_STRING ? "string" : "long");
+	}
+}
+
 /* One line per probe point the pattern stands for: the alias name it matched,
  * else the provider's point; with -L, the variables an alias sets. */
 int run_listing(Session *s)
@@ -207,6 +219,8 @@ int run_listing(Session *s)
 		sb_puts(&sb, p->alias_name ? p->alias_name : dp->name);
 		if (s->list_vars && dp->site && !p->alias_name)
 			site_vars(dp->site, &sb);
+		if (s->list_vars && !p->alias_name)
+			context_vars(s, dp, &sb);
 		if (s->list_vars) {
 			for (int j = 0; j < p->alias_locals.len; j++) {
 				const char *name = p->alias_locals.items[j];

@@ -58,6 +58,8 @@ struct ProbeProvider {
 	/* The context variable `name` ("$value") of dp's probes, or NULL when they have none of
 	 * that name. NULL: the family has no context variables. */
 	const ContextVar *(*context_var)(Session *s, const DerivedProbe *dp, const char *name);
+	/* The names context_var knows, for -L; NULL-terminated, NULL when none. */
+	const char *const *context_vars;
 };
 
 /* The registry: the provider of a point whose first component is `family` and second `member`
@@ -71,6 +73,7 @@ const char *provider_cname(const ProbeProvider *p);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
 	kprobe_provider, dwarf_provider, tracepoint_provider;
+extern const ProbeProvider procfs_provider;
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

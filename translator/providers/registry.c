@@ -16,6 +16,7 @@ static const ProbeProvider *const providers[] = {
 	&kprobe_provider,
 	&dwarf_provider,
 	&tracepoint_provider,
+	&procfs_provider,
 };
 
 /* Families served by a provider registered under another name. */
