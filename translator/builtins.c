@@ -26,6 +26,7 @@ static const Builtin builtins[] = {
 	{ "uid", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)from_kuid_munged(current_user_ns(), current_uid()))", 0, 0 },
 	{ "cpu", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)smp_processor_id())", 0, 0 },
 	{ "pp", BI_TEMPLATE, TY_STRING, 0, {0}, "c->probe->pp", 0, 0 },
+	{ "pn", BI_TEMPLATE, TY_STRING, 0, {0}, "(c->probe->pn ? c->probe->pn : c->probe->pp)", 0, 0 },
 	{ "gettimeofday_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns())", 0, 0 },
 	{ "gettimeofday_us", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns() / 1000)", 0, 0 },
 	{ "gettimeofday_ms", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_ns() / 1000000)", 0, 0 },

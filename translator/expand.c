@@ -254,6 +254,15 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 	return produced ? produced : failed ? -1 : 0;
 }
 
+/* pn(): the alias the script's point matched, else the point as the script wrote it. */
+static char *written_name(const Chain *chain, const ProbePoint *user_point, const ProbePoint *pp)
+{
+	for (const Chain *c = chain; c; c = c->up)
+		if (!c->up)
+			return xstrdup(c->shown);
+	return point_path(user_point ? user_point : pp);
+}
+
 /* A point of a family whose points become many probes (DWARF sites): one
  * expansion, with its own copy of the body, per site. */
 static int expand_sites(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
@@ -340,6 +349,7 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	dp->provider = prov;
 	dp->optional = w->optional;
 	dp->name = point_path(pp);
+	dp->written = written_name(chain, user_point, pp);
 	if (prov->resolve_many)
 		return expand_sites(ex, pp, w, chain, user_point, dp);
 	if (!prov->resolve(ex->s, pp, dp)) {

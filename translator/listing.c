@@ -150,6 +150,23 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 
 	if (!site->mod || !dwarf_offdie(site->mod->dw, site->scope, &scope))
 		return;
+	if (site->is_tracepoint) {
+		/* the prototype's parameters after the probe data */
+		Dwarf_Die child;
+		int first = 1;
+		if (dwarf_child(&scope, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+					continue;
+				if (!first)
+					add_var(sb, &seen, &child);
+				first = 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		free(seen.keys);
+		free(seen.values);
+		return;
+	}
 	if (site->is_return) {
 		if (dwarf_formref_die(dwarf_attr_integrate(&scope, DW_AT_type, &a), &type)) {
 			char *tname = dwarf_type_name(&type);
@@ -168,6 +185,18 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 		add_vars(sb, &seen, &scope, site->pc, DW_TAG_variable, 0);
 	free(seen.keys);
 	free(seen.values);
+}
+
+/* -L for a family's context variables without DWARF ($value of procfs probes): " $name:type". */
+static void context_vars(Session *s, const DerivedProbe *dp, StrBuf *sb)
+{
+	const char *const *names = dp->provider->context_vars;
+
+	for (; names && *names && dp->provider->context_var; names++) {
+		const ContextVar *cv = dp->provider->context_var(s, dp, *names);
+		if (cv)
+			sb_printf(sb, " %s:%s", cv->name, cv->type == TY_STRING ? "string" : "long");
+	}
 }
 
 /* One line per probe point the pattern stands for: the alias name it matched,
@@ -190,6 +219,8 @@ int run_listing(Session *s)
 		sb_puts(&sb, p->alias_name ? p->alias_name : dp->name);
 		if (s->list_vars && dp->site && !p->alias_name)
 			site_vars(dp->site, &sb);
+		if (s->list_vars && !p->alias_name)
+			context_vars(s, dp, &sb);
 		if (s->list_vars) {
 			for (int j = 0; j < p->alias_locals.len; j++) {
 				const char *name = p->alias_locals.items[j];

@@ -49,6 +49,7 @@ static void usage(FILE *out)
 		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
 		"  --all-modules    accepted for compatibility: symbols of every loaded module are always known\n"
 		"  -I DIR      also look for tapsets in DIR\n"
+		"  -d MODULE   also use the debuginfo of MODULE (a name or a .ko path): its tracepoints\n"
 		"  -u          unoptimized: keep unused variables, functions and statements\n"
 		"  -l PATTERN  list the probe points matching PATTERN\n"
 		"  -L PATTERN  list them with their variables and types\n"
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
 
 	session.last_pass = 5;
 	session.version = STAP_VERSION;
-	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:F", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T' + 256: session.dump = "probe-types"; break;
 		case 'A' + 256: session.dump = "probe-aliases"; break;
@@ -321,6 +322,7 @@ int main(int argc, char **argv)
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
 		case 'g': session.guru = 1; break;
 		case 'I': vec_push(&session.include_dirs, optarg); break;
+		case 'd': vec_push(&session.debug_modules, optarg); break;
 		case 'V':
 			printf("stap (SystemTap-compatible translator) version %s\n", STAP_VERSION);
 			return 0;

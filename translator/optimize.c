@@ -107,43 +107,51 @@ void prune_unused(Session *s)
 
 static int function_pure(Function *f, int depth);
 
-int expr_has_side_effects(const Expr *e)
+int expr_effects(const Expr *e)
 {
+	int fx = 0;
+
 	if (!e)
 		return 0;
 	switch (e->kind) {
 	case EX_ASSIGN:
 	case EX_INCDEC:
 	case EX_EMBEDDED:
-		return 1;
+		fx |= EFFECT_WRITE;
+		break;
 	case EX_BINARY:
 		/* a division may raise "division by 0": kept, so the error still happens */
 		if ((e->op == '/' || e->op == '%') && !(e->right->kind == EX_NUMBER && e->right->num != 0))
-			return 1;
+			fx |= EFFECT_FAIL;
 		/* =~ and !~ set what matched() and ngroups() return */
 		if (e->op == MATCH || e->op == NOMATCH)
-			return 1;
+			fx |= EFFECT_WRITE;
 		break;
 	case EX_CALL:
 		if (e->str) {
 			if (e->fn && !function_pure(e->fn, 0))
-				return 1;
-			if (e->builtin && (e->builtin->ret == TY_UNKNOWN || e->builtin->can_fail))
-				return 1;
+				fx |= EFFECT_WRITE;
+			if (e->builtin && e->builtin->ret == TY_UNKNOWN)
+				fx |= EFFECT_WRITE;
+			if (e->builtin && e->builtin->can_fail)
+				fx |= EFFECT_FAIL;
 			if (!e->fn && !e->builtin)
-				return 1;
+				fx |= EFFECT_WRITE;
 		}
 		break;
 	default:
 		break;
 	}
 	for (int i = 0; i < e->args.len; i++)
-		if (expr_has_side_effects(e->args.items[i]))
-			return 1;
+		fx |= expr_effects(e->args.items[i]);
 	for (int i = 0; i < e->chain.len; i++)
-		if (expr_has_side_effects(((ChainItem *)e->chain.items[i])->index))
-			return 1;
-	return expr_has_side_effects(e->left) || expr_has_side_effects(e->right) || expr_has_side_effects(e->cond);
+		fx |= expr_effects(((ChainItem *)e->chain.items[i])->index);
+	return fx | expr_effects(e->left) | expr_effects(e->right) | expr_effects(e->cond);
+}
+
+int expr_has_side_effects(const Expr *e)
+{
+	return expr_effects(e) != 0;
 }
 
 typedef struct PureCheck {

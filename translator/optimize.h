@@ -16,6 +16,12 @@ void elide_unused_locals(Session *s);
 /* The function name visible from a file (private ones only there). */
 Function *find_function_from(Program *prog, const char *name, const SourceFile *from);
 
+/* What evaluating e may do besides giving its value: change state (a variable, matched(), anything
+ * an impure function or embedded C may touch) or end the hit with an error. The one answer both
+ * the optimizer (what may be dropped) and code generation (what must be evaluated in order) use. */
+enum { EFFECT_WRITE = 1, EFFECT_FAIL = 2 };
+int expr_effects(const Expr *e);
+/* expr_effects(e) != 0: e cannot be dropped. */
 int expr_has_side_effects(const Expr *e);
 
 #endif

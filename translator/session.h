@@ -18,6 +18,8 @@ typedef struct Session {
 	int suppress_warnings;       /* -w */
 	int unoptimized;             /* -u: keep unused variables, functions, statements */
 	PtrVec include_dirs;         /* char*: -I DIR, searched after the tapset directory */
+	PtrVec debug_modules;        /* char*: -d MODULE (a name or a .ko path): also read its debuginfo
+	                              * (its tracepoints for kernel.trace) */
 	const char *list_pattern;    /* -l / -L PATTERN */
 	int list_vars;               /* -L */
 	const char *dump;            /* --dump-probe-types / -aliases / -functions */

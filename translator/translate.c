@@ -314,6 +314,10 @@ int translate(Session *s, StrBuf *out)
 		sb_printf(out, "\t{ .handler = probe_%d, .locks = locks_probe_%d, .nlocks = NLOCKS_probe_%d, .pp = ",
 			  dp->probe->index, dp->probe->index, dp->probe->index);
 		emit_c_string(out, dp->name);
+		if (dp->written && strcmp(dp->written, dp->name)) {
+			sb_puts(out, ", .pn = ");
+			emit_c_string(out, dp->written);
+		}
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n\n");

@@ -11,6 +11,8 @@ struct stp_probe_desc {
 	const struct stp_lock_req *locks;   /* sorted by global, no duplicates */
 	unsigned int nlocks;
 	const char *pp;                     /* probe point text, for pp() */
+	const char *pn;                     /* the point as the script wrote it (or the alias), for pn();
+	                                     * NULL when it is pp */
 };
 
 /* An output destination: the context's print buffer (ctx set: flushed as a

@@ -98,7 +98,7 @@ run() {
     while read -r off line; do
         addr2line -i -e "$V" "$(printf '0x%x' $((0x$addr + off)))" | grep -q "fs/read_write\.c:$line\$"
     done < <(paste <(grep -o '\.symbol = "vfs_read", \.offset = 0x[0-9a-f]*' c | sed 's/.*= //') \
-                   <(grep -o 'kernel.statement(\\"vfs_read@fs/read_write.c:[0-9]*' c | sed 's/.*://'))
+                   <(grep -o '\.pp = "kernel.statement(\\"vfs_read@fs/read_write.c:[0-9]*' c | sed 's/.*://'))
 
     # what kprobes refuses is left out, with a -v note; alone, it is an error
     "$STAP" -v -p2 -r "$KVER" -e 'probe kernel.function("kprobe_int3_handler")?, kernel.function("vfs_read") {}' >out 2>err

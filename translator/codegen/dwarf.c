@@ -149,6 +149,9 @@ static Place base_place(Gen *g, Expr *e, DwAccess *a)
 	case DWB_CONST:
 		pl.c = xasprintf("0x%llxULL", (unsigned long long)a->const_value);
 		break;
+	case DWB_ARG:
+		pl.c = xasprintf("((const unsigned long *)c->entry_data)[%d]", a->arg_index);
+		break;
 	case DWB_SYMBOL: {
 		char *err = NULL;
 		pl.kind = PL_MEM;
@@ -712,8 +715,16 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 
 void dwarf_emit_support(Session *s, StrBuf *out)
 {
-	int any = 0;
+	int any = 0, any_kernel = 0;
 
+	/* probes placed or typed with the kernel's DWARF: staprun checks the running kernel is that one */
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		if (dp->site && dp->site->mod && dp->site->mod->is_kernel)
+			any_kernel = 1;
+	}
+	if (any_kernel && dwarf_kernel_build_id()[0])
+		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id());
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		PtrVec *exprs = dp->site && dp->site->entry_size ? dwarf_entry_exprs(dp) : NULL;

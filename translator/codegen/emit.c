@@ -1,6 +1,7 @@
 /* emit.c - code generation helpers: indented lines, temporaries, error
  * locations, literals and array keys.  Used by every translator/codegen file. */
 #include "codegen/gen.h"
+#include "optimize.h"
 #include "parser.h"
 #include "providers/provider.h"
 
@@ -94,21 +95,7 @@ void set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
 
 int has_side_effects(const Expr *e)
 {
-	if (!e)
-		return 0;
-	switch (e->kind) {
-	case EX_ASSIGN:
-	case EX_INCDEC:
-	case EX_CALL:
-		return e->str != NULL || has_side_effects(e->left);
-	case EX_INDEX:
-		for (int i = 0; i < e->args.len; i++)
-			if (has_side_effects(e->args.items[i]))
-				return 1;
-		return 0;
-	default:
-		return has_side_effects(e->left) || has_side_effects(e->right) || has_side_effects(e->cond);
-	}
+	return (expr_effects(e) & EFFECT_WRITE) != 0;
 }
 
 char *var_ref(const Symbol *sym)

@@ -40,7 +40,7 @@ void goto_out(Gen *g);                        /* leave the handler (next, return
 void check_error(Gen *g);                     /* leave it when a script error is set */
 void set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
 char *location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
-int has_side_effects(const Expr *e);
+int has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */
 char *var_ref(const Symbol *sym);
 char *materialize(Gen *g, const char *val, Type t);
 char *c_long_literal(int64_t v);

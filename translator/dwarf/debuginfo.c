@@ -265,12 +265,11 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 			kernel_module = NULL;   /* left open: exits soon */
 		}
 	}
-	if (kernel_module && dwarf_index_open(s, kernel_module) != 0) {
-		kernel_error = xasprintf("cannot index the kernel debuginfo %s", found);
-		kernel_module = NULL;
-	}
-	if (kernel_module)
+	/* its index is built or loaded on first use (tracepoints need none) */
+	if (kernel_module) {
+		kernel_module->session = s;
 		snprintf(kernel_build_id, sizeof kernel_build_id, "%s", kernel_module->build_id);
+	}
 	for (int i = 0; i < npaths; i++)
 		free(paths[i]);
 	sb_free(&looked);

@@ -24,6 +24,7 @@ typedef struct DwarfModule {
 	struct Dwfl_Module *dwfl_mod;  /* and the module in it */
 	struct DwarfSymtab *syms;   /* ELF symbols, loaded on first use (anchors, blacklist) */
 	int is_kernel;
+	Session *session;           /* the run it was opened for: its index is built on first use */
 } DwarfModule;
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
@@ -40,6 +41,8 @@ typedef struct DwarfSite {
 	int is_return;              /* .return: a kretprobe on the function (not for inline sites) */
 	int is_inline;              /* an inline instance */
 	int is_statement;           /* .statement(...) */
+	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
+	                             * whose parameters after the first are the tracepoint's arguments */
 	int entry_size;             /* .return with @entry values: bytes saved at entry (targets.c sets it) */
 } DwarfSite;
 
@@ -108,6 +111,25 @@ char *dwarf_normalize_path(const char *comp_dir, const char *path);
  * Subprograms: declarations are not indexed; a nameless concrete instance (DW_AT_abstract_origin)
  * has its origin's name. Types: one DIE per (name, tag), a complete one when there is one. */
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
+
+/* ---- tracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
+
+/* One tracepoint and where its prototype is described. Today the DWARF of its __traceiter_NAME
+ * function; a BTF source would give the same fields from the btf_trace_NAME typedef. */
+typedef struct Tracepoint {
+	char *system;               /* TRACE_SYSTEM: "sched" */
+	char *name;                 /* "sched_switch" */
+	int nargs;                  /* its arguments (the probe function's parameters after its data) */
+	DwarfModule *mod;
+	Dwarf_Off cu, die;          /* the __traceiter_NAME DIE and its compile unit */
+} Tracepoint;
+
+/* Pushes onto out (Tracepoint*, owned by the catalog) the tracepoints of m whose system matches
+ * system_glob (NULL: any) and name matches name_glob, sorted by system and name; returns how many.
+ * The catalog is read once per run, cached in $SYSTEMTAP_DIR/cache/dwarf/BUILDID.tp. */
+int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const char *name_glob, PtrVec *out);
+/* Whether m defines a tracepoint of a system matching system_glob. */
+int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob);
 
 /* ---- types.c / loc.c / targets.c: target variables (pass 2) ----------------------------------- */
 

@@ -834,9 +834,17 @@ static void fill_name(const struct DwarfIndex *idx, uint32_t i, DwarfName *n)
 	n->idx = i;
 }
 
+/* The index of m, opened on first use. */
+static struct DwarfIndex *index_of(DwarfModule *m)
+{
+	if (!m->index && m->session)
+		dwarf_index_open(m->session, m);
+	return m->index;
+}
+
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg)
 {
-	const struct DwarfIndex *idx = m->index;
+	const struct DwarfIndex *idx = index_of(m);
 	size_t plen = strcspn(glob, "*?[\\");
 	int calls = 0;
 	DwarfName n;
@@ -887,7 +895,7 @@ typedef struct CuFiles {
 
 static CuFiles *cu_files(DwarfModule *m, Dwarf_Die *cudie)
 {
-	struct DwarfIndex *idx = m->index;
+	struct DwarfIndex *idx = index_of(m);
 	char key[32];
 	void **slot;
 
@@ -912,7 +920,7 @@ const char *dwarf_decl_file_of(DwarfModule *m, Dwarf_Die *die)
 	Dwarf_Die cudie;
 	CuFiles *cf;
 
-	if (!m->index || dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &a), &f) != 0 ||
+	if (!index_of(m) || dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &a), &f) != 0 ||
 	    !dwarf_diecu(die, &cudie, NULL, NULL))
 		return "";
 	cf = cu_files(m, &cudie);

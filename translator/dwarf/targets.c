@@ -128,6 +128,15 @@ static int site_scopes(Bind *b, SrcLoc loc)
 		berr(b, loc, "cannot read the debuginfo of %s in %s", b->site->function, m->path);
 		return -1;
 	}
+	if (b->site->is_tracepoint) {
+		/* only the prototype's parameters: the function's own locals are not the tracepoint's */
+		b->nscopes = 1;
+		b->scopes = xmalloc(sizeof *b->scopes);
+		b->scopes[0] = cur;
+		b->frame_fn = cur;
+		b->have_frame_fn = 1;
+		return 0;
+	}
 	for (int depth = 0; depth < 64; depth++) {
 		Dwarf_Die *d = xmalloc(sizeof *d), child;
 		int deeper = 0;
@@ -167,10 +176,61 @@ static int is_var_tag(int tag)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
+/* A tracepoint's argument: the position among the tracepoint's parameters (the prototype's after its
+ * first, the probe data) of parameter DIE var, or -1 when var is not one of them. */
+static int tracepoint_arg_index(Bind *b, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+	int i = -1;
+
+	if (!b->site || !b->site->is_tracepoint || dwarf_child(&b->scopes[0], &child) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		if (i >= 0 && dwarf_dieoffset(&child) == dwarf_dieoffset(var))
+			return i;
+		i++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* "$prev $next": the arguments of a tracepoint site, for messages. */
+static char *tracepoint_arg_names(Bind *b)
+{
+	StrBuf sb;
+	Dwarf_Die child;
+
+	sb_init(&sb);
+	if (dwarf_child(&b->scopes[0], &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter && tracepoint_arg_index(b, &child) >= 0)
+				sb_printf(&sb, "%s$%s", sb.len ? " " : "", dwarf_diename(&child) ? dwarf_diename(&child) : "?");
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!sb.len)
+		sb_puts(&sb, "none");
+	return sb_steal(&sb);
+}
+
 /* The variable `name` visible at the pc: innermost scope first, then the compile unit's. */
 static int find_variable(Bind *b, const char *name, Dwarf_Die *out)
 {
 	Dwarf_Die child;
+
+	if (b->site->is_tracepoint) {
+		if (dwarf_child(&b->scopes[0], &child) != 0)
+			return -1;
+		do {
+			const char *n = dwarf_diename(&child);
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter && n && !strcmp(n, name) &&
+			    tracepoint_arg_index(b, &child) >= 0) {
+				*out = child;
+				return 0;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		return -1;
+	}
 
 	for (int i = 0; i < b->nscopes; i++) {
 		if (dwarf_child(&b->scopes[i], &child) != 0)
@@ -260,6 +320,13 @@ static int bind_location(Bind *b, DwAccess *a, Dwarf_Die *var, const char *shown
 	char *err = NULL;
 	int n;
 
+	if (b->site && b->site->is_tracepoint) {
+		a->base = DWB_ARG;
+		a->arg_index = tracepoint_arg_index(b, var);
+		w->kind = W_VAL;
+		w->off = 0;
+		return a->arg_index >= 0 ? 0 : -1;
+	}
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
 		Dwarf_Sword sv;
 		Dwarf_Word uv;
@@ -670,6 +737,10 @@ static int bind_final(Bind *b, Expr *e, DwAccess *a, Where *w, BindMode mode)
 			const DwPiece *p = piece_at(a, w->off, a->size);
 			storage = p && (p->kind == DWLOC_ADDR || (p->kind == DWLOC_REG && !a->bit_size));
 		}
+		if (!storage && a->base == DWB_ARG && w->kind == W_VAL) {
+			berr(b, e->loc, "'%s' is a tracepoint argument, which cannot be written", a->name);
+			return -1;
+		}
 		if (!storage) {
 			berr(b, e->loc, "'%s' cannot be written at %s: it is a computed value, not stored anywhere", a->name,
 			     pc_text(a));
@@ -739,8 +810,8 @@ static int in_dwarf_probe(Bind *b, Expr *e, const char *what)
 		berr(b, e->loc, "%s can only be used in probes on kernel functions and statements, not in a function",
 		     what);
 	else
-		berr(b, e->loc, "%s can only be used in kernel.function(), module().function() and kernel.statement() "
-		     "probes", what);
+		berr(b, e->loc, "%s can only be used in kernel.function(), module().function(), kernel.statement() "
+		     "and kernel.trace() probes", what);
 	return 0;
 }
 
@@ -768,6 +839,8 @@ static void add_vars_of(Bind *b, DwAccess *list, Dwarf_Die *scope, int params, S
 		int q = b->quiet, f = b->failed;
 		if ((params ? tag != DW_TAG_formal_parameter : tag != DW_TAG_variable) || !name ||
 		    strmap_get(seen, name) || dwarf_hasattr_integrate(&child, DW_AT_declaration))
+			continue;
+		if (b->site->is_tracepoint && (!params || tracepoint_arg_index(b, &child) < 0))
 			continue;
 		strmap_put(seen, name, (void *)name);
 		b->quiet = 1;
@@ -1182,6 +1255,11 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 			Dwarf_Die var;
 			if (site_scopes(b, e->loc) != 0)
 				return -1;
+			if (find_variable(b, e->str + 1, &var) != 0 && b->site->is_tracepoint) {
+				berr(b, e->loc, "tracepoint %s has no argument '%s' (its arguments: %s)",
+				     b->site->function + strlen("__traceiter_"), e->str + 1, tracepoint_arg_names(b));
+				return -1;
+			}
 			if (find_variable(b, e->str + 1, &var) != 0) {
 				berr(b, e->loc, "no variable '%s' is visible in %s at this point (%s@%s:%d)", e->str + 1,
 				     b->site->function, b->site->function, b->site->decl_file ? b->site->decl_file : "?",

@@ -110,6 +110,7 @@ typedef enum DwBaseKind {
 	DWB_RETURN,          /* $return: the return value register */
 	DWB_CONST,           /* a variable with DW_AT_const_value */
 	DWB_SYMBOL,          /* a global known by its symbol (extern declaration in the CU) */
+	DWB_ARG,             /* a tracepoint's argument: arg_index in the hit's arguments (c->entry_data) */
 } DwBaseKind;
 
 typedef enum DwStepKind {
@@ -145,6 +146,7 @@ typedef struct DwAccess {
 	DwLoc loc;               /* DWB_LOCATION */
 	int64_t const_value;     /* DWB_CONST */
 	uint64_t sym_addr;       /* DWB_SYMBOL (link address) */
+	int arg_index;           /* DWB_ARG */
 	PtrVec steps;            /* DwStep* */
 	Dwarf_Die type;          /* the designated object's type (unstripped) */
 	int has_type;

@@ -760,14 +760,10 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 
 static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
-	int any_kernel = 0;
-
 	(void)s;
 	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
-		if (site->mod && site->mod->is_kernel)
-			any_kernel = 1;
 		if (!site->is_return)
 			sb_printf(out, "STP_DWARF_KPROBE(%d)\n", dps[i]->index);
 		else if (site->entry_size > 0)
@@ -775,8 +771,6 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		else
 			sb_printf(out, "STP_DWARF_KRETPROBE(%d)\n", dps[i]->index);
 	}
-	if (any_kernel && dwarf_kernel_build_id()[0])
-		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n", dwarf_kernel_build_id());
 	sb_puts(out, "static struct stp_dwarf_probe stp_dwarf_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];

@@ -249,7 +249,11 @@ static const char *const netfilter_forms[] = {
 	"netfilter.pf(string).hook(string)", "netfilter.pf(string).hook(string).priority(string)", NULL,
 };
 
+static const char *const netfilter_context_vars[] = {
+	"$hooknum", "$skb", "$in", "$out", "$okfn", "$verdict", NULL,
+};
+
 const ProbeProvider netfilter_provider = {
 	.family = "netfilter", .resolve = resolve_netfilter, .emit = emit_netfilter, .forms = netfilter_forms,
-	.context_var = netfilter_context_var,
+	.context_var = netfilter_context_var, .context_vars = netfilter_context_vars,
 };

@@ -13,6 +13,7 @@ typedef struct DerivedProbe {
 	ProbePoint *point;           /* the point as written */
 	const ProbeProvider *provider;
 	char *name;                  /* canonical text of the point, for pp() */
+	char *written;               /* the point as the script wrote it, or the alias it matched: pn() */
 	/* provider data */
 	int64_t number;              /* timer period in ns; begin/end priority */
 	char *symbol;                /* kprobe symbol */
@@ -57,6 +58,8 @@ struct ProbeProvider {
 	/* The context variable `name` ("$value") of dp's probes, or NULL when they have none of
 	 * that name. NULL: the family has no context variables. */
 	const ContextVar *(*context_var)(Session *s, const DerivedProbe *dp, const char *name);
+	/* The names context_var knows, for -L; NULL-terminated, NULL when none. */
+	const char *const *context_vars;
 };
 
 /* The registry: the provider of a point whose first component is `family` and second `member`
@@ -69,7 +72,8 @@ const ProbeProvider *provider_at(int i);
 const char *provider_cname(const ProbeProvider *p);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
-	kprobe_provider, dwarf_provider;
+	kprobe_provider, dwarf_provider, tracepoint_provider;
+extern const ProbeProvider procfs_provider;
 extern const ProbeProvider netfilter_provider;
 
 /* Helpers shared by providers. */

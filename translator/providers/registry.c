@@ -15,6 +15,8 @@ static const ProbeProvider *const providers[] = {
 	&timer_provider,
 	&kprobe_provider,
 	&dwarf_provider,
+	&tracepoint_provider,
+	&procfs_provider,
 	&netfilter_provider,
 };
 

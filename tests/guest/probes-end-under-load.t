@@ -1,0 +1,54 @@
+# Runs on hot tracepoints (sched_switch, sys_enter, sys_exit) end under load 20 times in a row: no oops, hang or warning
+# Used by tests/run (issue 14): unregistration and tracepoint_synchronize_unregister() while handlers run on both CPUs.
+
+timeout_s=240
+
+RUNS=20
+
+build() {
+    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    # every hit does a little work on shared state; half the runs end by exit(), half by SIGINT
+    $STAP -p4 -m t_tphot -e '
+global sw, sys, names, by_exit = 0
+probe kernel.trace("sched:sched_switch") { sw <<< 1; names[kernel_string($next->comm)] <<< $next->pid }
+probe kernel.trace("raw_syscalls:sys_enter") { sys <<< $id }
+probe kernel.trace("raw_syscalls:sys_exit") { sys <<< $ret }
+probe timer.ms(300) { if (by_exit) exit() }
+probe end { printf("hits %d %d\n", @count(sw), @count(sys)) }' >/dev/null
+}
+
+guest() {
+    local i pid stapio dd1 dd2
+    # dd on both CPUs for the whole test: a syscall and a switch every few microseconds
+    (while :; do dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null; done) &
+    dd1=$!
+    (while :; do dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null; done) &
+    dd2=$!
+    for i in $(seq $RUNS); do
+        if (( i % 2 )); then
+            staprun t_tphot.ko by_exit=1 >>runs.out 2>>runs.err
+        else
+            staprun t_tphot.ko >>runs.out 2>>runs.err &
+            pid=$!
+            stapio=$(stapio_of $pid)
+            sleep 0.3
+            kill -INT "$stapio"
+            wait $pid
+        fi
+        echo "run $i rc $?" >>runs.out
+    done
+    kill $dd1 $dd2
+    wait $dd1 $dd2 2>/dev/null || true
+    not grep -q '^t_tphot ' /proc/modules
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    local i
+    for i in $(seq $RUNS); do
+        grep -qx "run $i rc 0" runs.out
+    done
+    # every run counted switches and syscalls
+    [[ $(grep -Ec '^hits [1-9][0-9]* [1-9][0-9]*$' runs.out) == "$RUNS" ]]
+    only_skip_warnings runs.err
+}

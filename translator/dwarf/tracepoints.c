@@ -1,0 +1,312 @@
+/* tracepoints.c - the tracepoints of the kernel or a module from its DWARF: each one's system, name
+ * and prototype (the __traceiter_NAME function), cached by build id.  Used by providers/tracepoint.c. */
+#include "dwarf.h"
+#include "../filecache.h"
+
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one tracepoint is described by. The kernel defines each with DEFINE_TRACE, which leaves a
+ * function `int __traceiter_NAME(void *__data, PROTO)` in the compile unit that created it (the one
+ * defining CREATE_TRACE_POINTS before including the header); the header's TRACE_SYSTEM leaves a
+ * variable `str__SYSTEM__trace_system_name` in that unit. The function's DIE gives the prototype:
+ * its parameters after __data are the tracepoint's. A unit creating the tracepoints of several
+ * headers has several systems: the one named like the header wins ("sched" for events/sched.h). */
+#define TP_FUNC_PREFIX "__traceiter_"
+#define TP_SYS_PREFIX "str__"
+#define TP_SYS_SUFFIX "__trace_system_name"
+#define TP_CACHE_MAGIC "STPTP 1"
+
+static int tp_compare(const void *a, const void *b)
+{
+	const Tracepoint *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* ---- reading the DWARF ---------------------------------------------------------------------------- */
+
+/* "include/trace/events/sched.h" -> "sched": the header's name without its directory and suffix. */
+static char *tp_header_name(Dwarf_Die *die)
+{
+	const char *f = dwarf_decl_file(die), *base;
+	size_t n;
+
+	if (!f)
+		return xstrdup("unknown");
+	base = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+	n = strcspn(base, ".");
+	return n ? xstrndup(base, n) : xstrdup("unknown");
+}
+
+/* The system of a tracepoint declared in header `header` in a unit defining systems sys[0..n). */
+static char *tp_system_of(char **sys, int n, char *header)
+{
+	if (n == 1)
+		return xstrdup(sys[0]);
+	for (int k = 0; k < n; k++)
+		if (!strcmp(sys[k], header))
+			return xstrdup(sys[k]);
+	return xstrdup(header);
+}
+
+/* Adds the tracepoints of one compile unit to out. */
+static void tp_scan_cu(DwarfModule *m, Dwarf_Die *cudie, PtrVec *out)
+{
+	Dwarf_Die child;
+	PtrVec funcs = { 0 };        /* Dwarf_Die* of __traceiter_ functions */
+	char *sys[64];
+	int nsys = 0;
+
+	if (dwarf_child(cudie, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		const char *name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
+		if (!name)
+			continue;
+		if (tag == DW_TAG_subprogram && !strncmp(name, TP_FUNC_PREFIX, strlen(TP_FUNC_PREFIX)) &&
+		    (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges))) {
+			/* the function with code; an out-of-line instance's abstract origin has the prototype
+			 * with its names and types */
+			Dwarf_Die *d = xmalloc(sizeof *d);
+			if (!dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), d))
+				*d = child;
+			vec_push(&funcs, d);
+		} else if (tag == DW_TAG_variable && nsys < 64 && !strncmp(name, TP_SYS_PREFIX, strlen(TP_SYS_PREFIX))) {
+			size_t n = strlen(name), pre = strlen(TP_SYS_PREFIX), suf = strlen(TP_SYS_SUFFIX);
+			if (n > pre + suf && !strcmp(name + n - suf, TP_SYS_SUFFIX))
+				sys[nsys++] = xstrndup(name + pre, n - pre - suf);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+
+	for (int i = 0; i < funcs.len; i++) {
+		Dwarf_Die *f = funcs.items[i], param;
+		Tracepoint *tp = xcalloc(1, sizeof *tp);
+		char *header = tp_header_name(f);
+
+		tp->name = xstrdup(dwarf_diename(f) + strlen(TP_FUNC_PREFIX));
+		tp->mod = m;
+		tp->cu = dwarf_dieoffset(cudie);
+		tp->die = dwarf_dieoffset(f);
+		if (dwarf_child(f, &param) == 0) {
+			do {
+				if (dwarf_tag(&param) == DW_TAG_formal_parameter)
+					tp->nargs++;
+			} while (dwarf_siblingof(&param, &param) == 0);
+		}
+		tp->nargs = tp->nargs > 0 ? tp->nargs - 1 : 0;   /* __data */
+		tp->system = tp_system_of(sys, nsys, header);
+		free(header);
+		vec_push(out, tp);
+		free(f);
+	}
+	for (int k = 0; k < nsys; k++)
+		free(sys[k]);
+	free(funcs.items);
+}
+
+/* The kernel: only the compile units holding a __traceiter_ function (found through the symbol
+ * table and .debug_aranges), not the whole DWARF. */
+static void tp_scan_kernel(DwarfModule *m, PtrVec *out)
+{
+	Elf_Scn *scn = NULL;
+	StrMap done = { 0 };
+
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+			continue;
+		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+			Dwarf_Die cudie;
+			char key[32];
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !(name = elf_strptr(m->elf, sh.sh_link, sym.st_name)) ||
+			    strncmp(name, TP_FUNC_PREFIX, strlen(TP_FUNC_PREFIX)) ||
+			    !dwarf_addrdie(m->dw, sym.st_value, &cudie))
+				continue;
+			snprintf(key, sizeof key, "%llx", (unsigned long long)dwarf_dieoffset(&cudie));
+			if (strmap_get(&done, key))
+				continue;
+			strmap_put(&done, xstrdup(key), (void *)1);
+			tp_scan_cu(m, &cudie, out);
+		}
+		break;
+	}
+	for (int i = 0; i < done.cap; i++)
+		free(done.keys ? done.keys[i] : NULL);
+	free(done.keys);
+	free(done.values);
+}
+
+/* A module: every compile unit (a module has few). */
+static void tp_scan_all(DwarfModule *m, PtrVec *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cudie;
+		if (dwarf_offdie(m->dw, off + hsize, &cudie))
+			tp_scan_cu(m, &cudie, out);
+		off = next;
+	}
+}
+
+/* ---- the cache: "system name nargs cu die" lines after a header naming the build id ------------- */
+
+static char *tp_cache_path(Session *s, DwarfModule *m)
+{
+	char name[96];
+
+	if (!m->build_id[0])
+		return NULL;
+	snprintf(name, sizeof name, "dwarf/%.64s.tp", m->build_id);
+	return filecache_path(s, name);
+}
+
+static int tp_cache_load(const char *path, DwarfModule *m, PtrVec *out)
+{
+	size_t size;
+	const char *map = filecache_map(path, &size);
+	char *text, *line, *save = NULL;
+	char header[128];
+	int ok = 1;
+
+	if (!map)
+		return -1;
+	text = xstrndup(map, size);
+	filecache_unmap(map, size);
+	snprintf(header, sizeof header, "%s %s", TP_CACHE_MAGIC, m->build_id);
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, header)) {
+		free(text);
+		return -1;
+	}
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char sys[256], name[256];
+		unsigned long long cu, die;
+		int nargs;
+		Tracepoint *tp;
+		if (sscanf(line, "%255s %255s %d %llx %llx", sys, name, &nargs, &cu, &die) != 5 || nargs < 0) {
+			ok = 0;
+			break;
+		}
+		tp = xcalloc(1, sizeof *tp);
+		tp->system = xstrdup(sys);
+		tp->name = xstrdup(name);
+		tp->nargs = nargs;
+		tp->cu = cu;
+		tp->die = die;
+		tp->mod = m;
+		vec_push(out, tp);
+	}
+	free(text);
+	if (!ok) {
+		for (int i = 0; i < out->len; i++)
+			free(out->items[i]);
+		out->len = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void tp_cache_save(const char *path, DwarfModule *m, const PtrVec *tps)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	sb_printf(&sb, "%s %s\n", TP_CACHE_MAGIC, m->build_id);
+	for (int i = 0; i < tps->len; i++) {
+		const Tracepoint *tp = tps->items[i];
+		sb_printf(&sb, "%s %s %d %llx %llx\n", tp->system, tp->name, tp->nargs, (unsigned long long)tp->cu,
+			  (unsigned long long)tp->die);
+	}
+	filecache_write(path, sb.data, (size_t)sb.len);
+	sb_free(&sb);
+}
+
+/* ---- the catalog ---------------------------------------------------------------------------------- */
+
+typedef struct TpCatalog {
+	DwarfModule *mod;
+	Tracepoint *tps;             /* sorted by system, then name */
+	int n;
+} TpCatalog;
+
+static PtrVec catalogs;          /* TpCatalog*: one per debuginfo file, read once per run */
+
+static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
+{
+	TpCatalog *cat;
+	PtrVec found = { 0 };
+	char *path;
+	double t0 = now_ms();
+	const char *how = "read from the DWARF";
+
+	for (int i = 0; i < catalogs.len; i++) {
+		cat = catalogs.items[i];
+		if (cat->mod == m)
+			return cat;
+	}
+	path = tp_cache_path(s, m);
+	if (path && tp_cache_load(path, m, &found) == 0) {
+		how = "loaded from the cache";
+	} else {
+		if (m->is_kernel)
+			tp_scan_kernel(m, &found);
+		else
+			tp_scan_all(m, &found);
+		if (path)
+			tp_cache_save(path, m, &found);
+	}
+	cat = xcalloc(1, sizeof *cat);
+	cat->mod = m;
+	cat->n = found.len;
+	cat->tps = xcalloc((size_t)found.len + 1, sizeof *cat->tps);
+	for (int i = 0; i < found.len; i++) {
+		cat->tps[i] = *(Tracepoint *)found.items[i];
+		free(found.items[i]);
+	}
+	free(found.items);
+	qsort(cat->tps, (size_t)cat->n, sizeof *cat->tps, tp_compare);
+	vec_push(&catalogs, cat);
+	if (s->verbose >= 2)
+		fprintf(stderr, "Tracepoints of %s: %d, %s in %.1f ms\n", m->path, cat->n, how, now_ms() - t0);
+	free(path);
+	return cat;
+}
+
+int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const char *name_glob, PtrVec *out)
+{
+	TpCatalog *cat = tp_catalog(s, m);
+	int n = 0;
+
+	for (int i = 0; i < cat->n; i++) {
+		Tracepoint *tp = &cat->tps[i];
+		if ((system_glob && fnmatch(system_glob, tp->system, 0)) || fnmatch(name_glob, tp->name, 0))
+			continue;
+		vec_push(out, tp);
+		n++;
+	}
+	return n;
+}
+
+int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob)
+{
+	TpCatalog *cat = tp_catalog(s, m);
+
+	for (int i = 0; i < cat->n; i++)
+		if (!fnmatch(system_glob, cat->tps[i].system, 0))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,193 @@
+/* tracepoint.c - the "kernel.trace" family: kernel.trace("SYSTEM:NAME") and kernel.trace("NAME")
+ * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes. */
+#include "provider.h"
+#include "../dwarf/vars.h"
+
+#include <string.h>
+
+/* Each argument is passed as one 8-byte register or stack slot (the probe function declares them
+ * all unsigned long), as long as none is larger than 8 bytes or a floating point value. */
+#define TP_MAX_ARGS 16
+
+static int tp_has_wildcard(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* Whether every argument of tp is passed as one register-sized value; *why names one that is not. */
+static int tp_args_supported(const Tracepoint *tp, char **why)
+{
+	Dwarf_Die fn, param;
+	int i = 0;
+
+	if (tp->nargs > TP_MAX_ARGS) {
+		*why = xasprintf("it has %d arguments (at most %d are supported)", tp->nargs, TP_MAX_ARGS);
+		return 0;
+	}
+	if (!dwarf_offdie(tp->mod->dw, tp->die, &fn) || dwarf_child(&fn, &param) != 0)
+		return 1;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Die type, stripped;
+		int tag;
+		if (dwarf_tag(&param) != DW_TAG_formal_parameter || i++ == 0)
+			continue;
+		if (!dwarf_formref_die(dwarf_attr_integrate(&param, DW_AT_type, &a), &type))
+			continue;
+		tag = dwt_strip(&type, &stripped);
+		if (dwt_size(&type) > 8 || (tag == DW_TAG_base_type && dwt_is_float(&stripped))) {
+			*why = xasprintf("its argument '%s' is passed by value as %s", dwarf_diename(&param) ?
+					 dwarf_diename(&param) : "?", dwarf_type_name(&type));
+			return 0;
+		}
+	} while (dwarf_siblingof(&param, &param) == 0);
+	return 1;
+}
+
+static DerivedProbe *tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp)
+{
+	DerivedProbe *dp = xmalloc(sizeof *dp);
+	DwarfSite *site = xcalloc(1, sizeof *site);
+	Dwarf_Die fn;
+
+	*dp = *tmpl;
+	dp->name = xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name);
+	dp->symbol = xstrdup(tp->name);
+	dp->number = tp->nargs;
+	site->mod = tp->mod;
+	site->cu = tp->cu;
+	site->scope = tp->die;
+	site->function = xasprintf("__traceiter_%s", tp->name);
+	site->is_tracepoint = 1;
+	if (dwarf_offdie(tp->mod->dw, tp->die, &fn)) {
+		Dwarf_Addr pc;
+		if (dwarf_entrypc(&fn, &pc) == 0)
+			site->pc = pc;
+		site->decl_file = xstrdup(dwarf_decl_file(&fn) ? dwarf_decl_file(&fn) : "");
+		dwarf_decl_line(&fn, &site->decl_line);
+	}
+	dp->site = site;
+	return dp;
+}
+
+/* The tracepoints of m matching the pattern onto out; -1 after an error. */
+static int tp_collect(Session *s, DwarfModule *m, const char *sys, const char *name, const DerivedProbe *tmpl,
+		      SrcLoc loc, PtrVec *out)
+{
+	PtrVec found = { 0 };
+	int n = dwarf_tracepoints(s, m, sys, name, &found), errors = 0;
+
+	for (int i = 0; i < n; i++) {
+		const Tracepoint *tp = found.items[i];
+		char *why = NULL;
+		if (!tp_args_supported(tp, &why)) {
+			if (!tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
+				diag_at(loc, "semantic error", "tracepoint %s:%s cannot be probed: %s", tp->system, tp->name, why);
+				errors++;
+			}
+			free(why);
+			continue;
+		}
+		vec_push(out, tp_derive(tmpl, tp));
+	}
+	free(found.items);
+	return errors ? -1 : 0;
+}
+
+static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
+{
+	const ProbePointComponent *c0 = pp_component(pp, 0), *c1 = pp_component(pp, 1);
+	const char *arg, *colon;
+	char *sys = NULL, *name;
+	DwarfModule *kernel;
+	int before = out->len, rc;
+
+	if (c0->arg) {
+		diag_at(c0->loc, "semantic error", "'kernel' takes no argument");
+		return -1;
+	}
+	if (!c1->arg || c1->arg->kind != EX_STRING || !c1->arg->str[0]) {
+		diag_at(c1->loc, "semantic error", "tracepoint probes are written kernel.trace(\"SYSTEM:NAME\") or "
+			"kernel.trace(\"NAME\")");
+		return -1;
+	}
+	if (pp->components.len > 2) {
+		const ProbePointComponent *extra = pp_component(pp, 2);
+		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after kernel.trace(...)",
+			extra->name ? extra->name : "{...}");
+		return -1;
+	}
+	arg = c1->arg->str;
+	colon = strchr(arg, ':');
+	name = xstrdup(colon ? colon + 1 : arg);
+	if (colon)
+		sys = xstrndup(arg, (size_t)(colon - arg));
+	if ((sys && !sys[0]) || !name[0] || strchr(name, ':')) {
+		diag_at(c1->arg->loc, "semantic error", "'%s' is not a tracepoint: write \"SYSTEM:NAME\" or \"NAME\"", arg);
+		return -1;
+	}
+	kernel = dwarf_kernel(s, c1->arg->loc);
+	if (!kernel)
+		return -1;
+	rc = tp_collect(s, kernel, sys, name, tmpl, c1->arg->loc, out);
+	/* the modules named with -d, then a module named as a system the kernel lacks ("xfs:*") */
+	for (int i = 0; rc == 0 && i < s->debug_modules.len; i++) {
+		DwarfModule *m = dwarf_module(s, s->debug_modules.items[i], c1->arg->loc);
+		if (!m)
+			return -1;
+		rc = tp_collect(s, m, sys, name, tmpl, c1->arg->loc, out);
+	}
+	if (rc == 0 && out->len == before && sys && !tp_has_wildcard(sys) &&
+	    !dwarf_tracepoint_system_known(s, kernel, sys)) {
+		DwarfModule *m;
+		diag_mute(1);
+		m = dwarf_module(s, sys, c1->arg->loc);
+		diag_mute(-1);
+		if (m)
+			rc = tp_collect(s, m, sys, name, tmpl, c1->arg->loc, out);
+	}
+	if (rc < 0)
+		return -1;
+	if (out->len == before && !tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
+		diag_at(c1->arg->loc, "semantic error", "no tracepoint '%s' in kernel %s%s%s", arg, s->kver,
+			sys ? " or in a module named " : "", sys ? sys : "");
+		return -1;
+	}
+	return out->len - before;
+}
+
+static void emit_tracepoint(Session *s, DerivedProbe **dps, int n, StrBuf *out)
+{
+	(void)s;
+	sb_puts(out, "#include \"probes/tracepoints.c\"\n");
+	for (int i = 0; i < n; i++) {
+		int k = dps[i]->index, nargs = (int)dps[i]->number;
+		sb_printf(out, "static void stp_tracepoint_hit_%d(void *data", k);
+		for (int a = 0; a < nargs; a++)
+			sb_printf(out, ", unsigned long a%d", a);
+		sb_printf(out, ")\n{\n\tunsigned long args[%d] = { ", nargs ? nargs : 1);
+		for (int a = 0; a < nargs; a++)
+			sb_printf(out, "%sa%d", a ? ", " : "", a);
+		sb_printf(out, "%s };\n\n\tstp_tracepoint_hit(&stp_descs[%d], args);\n}\n", nargs ? "" : "0", k);
+	}
+	sb_puts(out, "static struct stp_tracepoint stp_tracepoint_probes[] = {\n");
+	for (int i = 0; i < n; i++) {
+		const DerivedProbe *dp = dps[i];
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .probe = (void *)stp_tracepoint_hit_%d, .name = ", dp->index,
+			  dp->index);
+		emit_c_string(out, dp->symbol);
+		if (!dp->site->mod->is_kernel) {
+			sb_puts(out, ", .module = ");
+			emit_c_string(out, dp->site->mod->name);
+		}
+		sb_puts(out, dp->optional ? ", .optional = 1 },\n" : " },\n");
+	}
+	sb_puts(out, "};\n");
+	sb_puts(out, "STP_TRACEPOINT_FAMILY(stp_tracepoint_probes)\n\n");
+}
+
+static const char *const tracepoint_forms[] = { "kernel.trace(string)", NULL };
+
+const ProbeProvider tracepoint_provider = { .family = "kernel", .member = "trace", .cname = "tracepoint",
+					    .resolve_many = resolve_tracepoint, .emit = emit_tracepoint,
+					    .forms = tracepoint_forms };
