@@ -12,6 +12,31 @@
 
 /* ---- whole functions ---- */
 
+/* A comment naming where in the script the C below comes from: "probe POINT at FILE:LINE:COL". */
+static void source_comment(StrBuf *code, const char *what, const char *name, SrcLoc loc)
+{
+	char *safe = xasprintf("%s %s at %s:%d:%d", what, name ? name : "", loc.file ? loc.file->name : "?", loc.line,
+			       loc.col);
+
+	/* a point or file name may hold "*" followed by "/": never end the comment early */
+	for (char *p = safe; *p; p++)
+		if (p[0] == '*' && p[1] == '/')
+			p[1] = '|';
+	sb_printf(code, "/* %s */\n", safe);
+	free(safe);
+}
+
+/* The text of the first point of probe p, for its source comment. */
+static const char *probe_point_text(Session *s, const Probe *p)
+{
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		if (dp->probe == p)
+			return dp->written ? dp->written : dp->name;
+	}
+	return "";
+}
+
 static void frame_members(StrBuf *frame, PtrVec *syms)
 {
 	for (int i = 0; i < syms->len; i++) {
@@ -250,6 +275,7 @@ int translate(Session *s, StrBuf *out)
 		}
 		char *name = xasprintf("fn_%s", f->name);
 		char *sig = xasprintf("static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)", f->name, f->name);
+		source_comment(&code, "function", f->name, f->loc);
 		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, &frames, &code, &data);
 	}
 	for (int i = 0; i < prog->probes.len; i++) {
@@ -259,6 +285,7 @@ int translate(Session *s, StrBuf *out)
 		/* the handler's frame is the bottom of the context's frame stack */
 		char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n",
 					   p->index, p->index);
+		source_comment(&code, "probe", probe_point_text(s, p), p->loc);
 		gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, &frames, &code, &data);
 		gen_locks(s, p, &tables);
 	}

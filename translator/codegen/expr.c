@@ -320,12 +320,12 @@ static char *gen_context(Gen *g, Expr *e)
  * expression's value is v. */
 static char *gen_context_assign(Gen *g, Expr *e)
 {
-	const char *w = e->left->ctxvar->write;
+	const char *w = e->op == CAT_ASSIGN ? e->left->ctxvar->append : e->left->ctxvar->write;
 	const char *at = strstr(w, "%s");
 	char *v = gen_expr(g, e->right);
 
 	line(g, "%.*s%s%s;", (int)(at - w), w, v, at + 2);
-	return v;
+	return e->op == CAT_ASSIGN ? gen_context(g, e->left) : v;
 }
 
 static char *gen_ternary(Gen *g, Expr *e)

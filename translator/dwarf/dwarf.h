@@ -25,6 +25,7 @@ typedef struct DwarfModule {
 	struct DwarfSymtab *syms;   /* ELF symbols, loaded on first use (anchors, blacklist) */
 	int is_kernel;
 	Session *session;           /* the run it was opened for: its index is built on first use */
+	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (tracepoints.c) */
 } DwarfModule;
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */

@@ -1499,7 +1499,9 @@ static int bind_visit(Expr *e, void *ctx)
 	}
 	if (e->kind == EX_ASSIGN && is_target(e->left) && e->op != AGG_ASSIGN) {
 		const char *shown = e->left->kind == EX_TARGET ? e->left->str : "@cast";
-		if (e->op == '=' && bind_context(b, e->left, BM_WRITE)) {
+		if ((e->op == '=' || e->op == CAT_ASSIGN) && bind_context(b, e->left, BM_WRITE)) {
+			if (e->op == CAT_ASSIGN && e->left->kind == EX_CONTEXT && !e->left->ctxvar->append)
+				berr(b, e->loc, "only '=' can assign to the context variable '%s'", e->left->str);
 			ast_walk_expr(e->right, &b->v);
 			return AST_WALK_SKIP;
 		}

@@ -238,12 +238,9 @@ static void tp_cache_save(const char *path, DwarfModule *m, const PtrVec *tps)
 /* ---- the catalog ---------------------------------------------------------------------------------- */
 
 typedef struct TpCatalog {
-	DwarfModule *mod;
 	Tracepoint *tps;             /* sorted by system, then name */
 	int n;
 } TpCatalog;
-
-static PtrVec catalogs;          /* TpCatalog*: one per debuginfo file, read once per run */
 
 static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 {
@@ -253,11 +250,8 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 	double t0 = now_ms();
 	const char *how = "read from the DWARF";
 
-	for (int i = 0; i < catalogs.len; i++) {
-		cat = catalogs.items[i];
-		if (cat->mod == m)
-			return cat;
-	}
+	if (m->tracepoints)
+		return m->tracepoints;
 	path = tp_cache_path(s, m);
 	if (path && tp_cache_load(path, m, &found) == 0) {
 		how = "loaded from the cache";
@@ -269,8 +263,7 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 		if (path)
 			tp_cache_save(path, m, &found);
 	}
-	cat = xcalloc(1, sizeof *cat);
-	cat->mod = m;
+	cat = m->tracepoints = xcalloc(1, sizeof *cat);
 	cat->n = found.len;
 	cat->tps = xcalloc((size_t)found.len + 1, sizeof *cat->tps);
 	for (int i = 0; i < found.len; i++) {
@@ -279,7 +272,6 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 	}
 	free(found.items);
 	qsort(cat->tps, (size_t)cat->n, sizeof *cat->tps, tp_compare);
-	vec_push(&catalogs, cat);
 	if (s->verbose >= 2)
 		fprintf(stderr, "Tracepoints of %s: %d, %s in %.1f ms\n", m->path, cat->n, how, now_ms() - t0);
 	free(path);

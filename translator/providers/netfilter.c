@@ -225,12 +225,12 @@ static void emit_netfilter(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	"number in bits 16-31)\"); } while (0)"
 
 static const ContextVar nf_vars[] = {
-	{ "$hooknum", TY_LONG, NF_SLOT(0), NULL, 0 },
-	{ "$skb", TY_LONG, NF_SLOT(1), NULL, 0 },
-	{ "$in", TY_LONG, NF_SLOT(2), NULL, 0 },
-	{ "$out", TY_LONG, NF_SLOT(3), NULL, 0 },
-	{ "$okfn", TY_LONG, NF_SLOT(4), NULL, 0 },
-	{ "$verdict", TY_LONG, NF_SLOT(5), NF_VERDICT_WRITE, 1 },
+	{ .name = "$hooknum", .type = TY_LONG, .read = NF_SLOT(0) },
+	{ .name = "$skb", .type = TY_LONG, .read = NF_SLOT(1) },
+	{ .name = "$in", .type = TY_LONG, .read = NF_SLOT(2) },
+	{ .name = "$out", .type = TY_LONG, .read = NF_SLOT(3) },
+	{ .name = "$okfn", .type = TY_LONG, .read = NF_SLOT(4) },
+	{ .name = "$verdict", .type = TY_LONG, .read = NF_SLOT(5), .write = NF_VERDICT_WRITE, .write_needs_guru = 1 },
 };
 
 static const ContextVar *netfilter_context_var(Session *s, const DerivedProbe *dp, const char *name)

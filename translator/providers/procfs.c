@@ -194,6 +194,8 @@ static const ContextVar procfs_value = {
 	.read = "((const char *)((struct stp_out *)c->entry_data)->buf)",
 	.write = "do { struct stp_out *stp_pv_ = c->entry_data; stp_pv_->len = 0; stp_out_str(stp_pv_, %s); "
 		 "stp_out_end_str(stp_pv_); } while (0)",
+	.append = "do { struct stp_out *stp_pv_ = c->entry_data; stp_out_str(stp_pv_, %s); "
+		  "stp_out_end_str(stp_pv_); } while (0)",
 };
 
 static const ContextVar *procfs_context_var(Session *s, const DerivedProbe *dp, const char *name)

@@ -33,6 +33,8 @@ typedef struct ContextVar {
 	const char *write;           /* C statement with "%s" where the new value goes (an int64_t, or a
 	                              * const char * for strings); NULL: read-only */
 	int write_needs_guru;        /* writing it needs -g ($verdict) */
+	const char *append;          /* a string's `.=`: C statement with "%s" for what is appended;
+	                              * NULL: only '=' assigns it */
 } ContextVar;
 
 struct ProbeProvider {
