@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # guest-hits.sh - runs inside the QEMU guest: one per-hit measurement (hitloop with or without a probe module).
-# Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM].
+# Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]
+# | stap-tp KO (a stap module with a kernel.trace probe).
 #
 # Environment (set by the guest-run script): HITLOOP (path), CALLS, ROUNDS, SYM (the probed function).
-# Output lines (parsed by bench/run): "round NS_PER_CALL", "sym ...", "kprobe ...", "hits N", "note ...".
+# Output lines (parsed by bench/run): "round NS_PER_CALL", "sym ...", "kprobe ...", "tracepoint ...", "hits N", "note ...".
 set -euo pipefail
 
 note() { echo "note $*"; }
@@ -72,39 +73,65 @@ stop_stap() {
     return "$rc"
 }
 
-run_kmod() {  # KO [PARAM=VALUE...]
-    local ko=$1 name before
+run_kmod() {  # KO [PARAM=VALUE...]; with tp=TRACEPOINT the module probes that tracepoint, not SYM
+    local ko=$1 name before arg label=$SYM
     name=$(basename "$ko" .ko)
     shift
+    for arg; do [[ $arg == tp=* ]] && label="tracepoint ${arg#tp=}"; done
     # only this case's messages: the earlier cases of the boot loaded the same module
     before=$(dmesg | wc -l)
     insmod "$ko" "sym=$SYM" "$@"
-    echo "kprobe $(kprobe_line || echo "not listed")"
+    # insmod returns once the module's init has registered its probe
+    if [[ $label == tracepoint* ]]; then
+        echo "$label registered by insmod"
+    else
+        echo "kprobe $(kprobe_line || echo "not listed")"
+    fi
     hitloop
     rmmod "$name"
-    # "NAME: SYM hits N" gives the hits line, the module's other lines about SYM become notes
-    dmesg | tail -n "+$((before + 1))" | awk -v n="$name: $SYM " 'index($0, n) {
+    # "NAME: LABEL hits N" gives the hits line, the module's other lines about LABEL become notes
+    dmesg | tail -n "+$((before + 1))" | awk -v n="$name: $label " 'index($0, n) {
         if (/ hits [0-9]+$/) h = $NF; else print "note", substr($0, index($0, n)) }
         END { if (h != "") print "hits", h }'
 }
 
-run_stap() {  # KO [SYM]: SYM given = the module has a kprobe on it
-    local ko=$1 probed=${2:-} name rc=0
+# started: stapio -v has logged the module's "started" message (stp_session_start() has returned:
+# every probe family is armed). Reads stap.err with builtins only.
+started() {
+    local line
+    [[ -f stap.err ]] || return 1
+    while IFS= read -r line; do
+        [[ $line == *'got "started"'* ]] && return 0
+    done <stap.err
+    return 1
+}
+
+# run_stap KO [SYM|-tp]: SYM given = the module has a kprobe on it (ready when the kprobe is
+# listed); -tp = a kernel.trace probe (ready when stapio, run with -v, logs "started": no
+# kernel file lists a tracepoint's probes)
+run_stap() {
+    local ko=$1 probed=${2:-} name rc=0 verbose=()
     name=$(basename "$ko" .ko)
+    [[ $probed == -tp ]] && verbose=(-v)
     # job control: staprun and stapio in their own process group, SIGINT not ignored
     set -m
-    staprun "$ko" >stap.out 2>stap.err &
+    staprun "${verbose[@]}" "$ko" >stap.out 2>stap.err &
     STAPRUN=$!
     set +m
     # if this script fails or is killed, the module must not stay loaded for the next case
     trap '[[ -n ${STAPRUN:-} ]] && stop_stap "$STAPRUN"' EXIT
     trap 'exit 1' TERM INT
     # ready: the control file is there and, for a kprobe variant, the kprobe is registered
-    until [[ -e /proc/systemtap/$name/.cmd ]] && { [[ -z $probed ]] || has_kprobe; }; do
+    until [[ -e /proc/systemtap/$name/.cmd ]] &&
+            case $probed in '') true ;; -tp) started ;; *) has_kprobe ;; esac; do
         kill -0 "$STAPRUN" 2>/dev/null || { note "staprun ended early: $(tr '\n' ' ' <stap.err)"; return 1; }
         nap 0.05
     done
-    [[ -z $probed ]] || echo "kprobe $(kprobe_line)"
+    case $probed in
+    '') ;;
+    -tp) echo "tracepoint armed (stapio: started)" ;;
+    *) echo "kprobe $(kprobe_line)" ;;
+    esac
     # the session is started (probes armed) once the kprobe is listed; a moment for stapio
     nap 0.5
     hitloop
@@ -120,7 +147,8 @@ main() {
     baseline) sym_check; hitloop ;;
     kmod)     shift; run_kmod "$@" ;;
     stap)     shift; run_stap "$@" ;;
-    *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]" >&2; exit 2 ;;
+    stap-tp)  run_stap "$2" -tp ;;
+    *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM] | stap-tp KO" >&2; exit 2 ;;
     esac
 }
 

@@ -1,5 +1,6 @@
-/* bench_kcount.c - hand-written kprobes doing by hand what the measured stap scripts do: nothing, a per-CPU count,
- * a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko sym=SYMBOL mode=MODE). */
+/* bench_kcount.c - hand-written kprobes and tracepoint probes doing by hand what the measured stap scripts do: nothing,
+ * a per-CPU count, a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko sym=SYMBOL
+ * mode=MODE, or mode=tp-empty|tp-count tp=TRACEPOINT). */
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -7,6 +8,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 
 static char *sym = "__x64_sys_getppid";
 module_param(sym, charp, 0444);
@@ -15,7 +17,12 @@ MODULE_PARM_DESC(sym, "kernel function to probe");
 static char *mode = "count";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "empty (return at once), count (per-CPU counter: c++), "
-		 "comm (count per current->comm: a[execname()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid())");
+		 "comm (count per current->comm: a[execname()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); "
+		 "tp-empty, tp-count: the same as empty and count on the tracepoint tp instead of a kprobe");
+
+static char *tp = "sys_enter";
+module_param(tp, charp, 0444);
+MODULE_PARM_DESC(tp, "kernel tracepoint of the tp-* modes (its probe takes two arguments: sys_enter, sys_exit)");
 
 /* ---- mode=empty ---- */
 
@@ -147,14 +154,77 @@ static void stats_report(void)
 	pr_info("bench_kcount: %s hits %llu\n", sym, all.count);
 }
 
+/* ---- mode=tp-empty, tp-count: a probe on a kernel tracepoint ----
+ * Found by name with for_each_kernel_tracepoint, as a tracepoint of the kernel (not of a module)
+ * is found by stap's runtime. The probe's prototype is the tracepoint's, after the private data:
+ * sys_enter(struct pt_regs *regs, long id), sys_exit(struct pt_regs *regs, long ret). Tracepoints
+ * call their probes with preemption disabled; this_cpu_inc needs no more. */
+
+static struct tracepoint *bench_tp;
+static void *bench_tp_probe;
+
+static void bench_tp_empty(void *data, struct pt_regs *regs, long arg)
+{
+}
+
+static void bench_tp_count(void *data, struct pt_regs *regs, long arg)
+{
+	this_cpu_inc(bench_hits);
+}
+
+static void bench_tp_lookup(struct tracepoint *t, void *priv)
+{
+	if (!bench_tp && !strcmp(t->name, tp))
+		bench_tp = t;
+}
+
+static int bench_tp_register(void *probe)
+{
+	int rc;
+
+	for_each_kernel_tracepoint(bench_tp_lookup, NULL);
+	if (!bench_tp) {
+		pr_err("bench_kcount: no kernel tracepoint %s\n", tp);
+		return -ENOENT;
+	}
+	rc = tracepoint_probe_register(bench_tp, probe, NULL);
+	if (rc) {
+		pr_err("bench_kcount: tracepoint_probe_register(%s): %d\n", tp, rc);
+		return rc;
+	}
+	bench_tp_probe = probe;
+	return 0;
+}
+
+static void bench_tp_unregister(void)
+{
+	tracepoint_probe_unregister(bench_tp, bench_tp_probe, NULL);
+	/* no probe is still running in this module when this returns */
+	tracepoint_synchronize_unregister();
+}
+
 /* ---- the module ---- */
 
 static struct kprobe bench_kp;
+
+static unsigned long bench_count_total(void)
+{
+	unsigned long total = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		total += per_cpu(bench_hits, cpu);
+	return total;
+}
 
 static int __init bench_init(void)
 {
 	int rc;
 
+	if (!strcmp(mode, "tp-empty"))
+		return bench_tp_register(bench_tp_empty);
+	if (!strcmp(mode, "tp-count"))
+		return bench_tp_register(bench_tp_count);
 	if (!strcmp(mode, "empty"))
 		bench_kp.pre_handler = bench_pre_empty;
 	else if (!strcmp(mode, "count"))
@@ -164,7 +234,7 @@ static int __init bench_init(void)
 	else if (!strcmp(mode, "stats"))
 		bench_kp.pre_handler = bench_pre_stats;
 	else {
-		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats)\n", mode);
+		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats, tp-empty, tp-count)\n", mode);
 		return -EINVAL;
 	}
 	bench_kp.symbol_name = sym;
@@ -176,15 +246,16 @@ static int __init bench_init(void)
 
 static void __exit bench_exit(void)
 {
-	unsigned long total = 0;
-	int cpu;
-
+	if (bench_tp_probe) {
+		bench_tp_unregister();
+		if (bench_tp_probe == bench_tp_count)
+			pr_info("bench_kcount: tracepoint %s hits %lu\n", tp, bench_count_total());
+		return;
+	}
 	/* waits for running handlers: the tables are quiet from here on */
 	unregister_kprobe(&bench_kp);
 	if (bench_kp.pre_handler == bench_pre_count) {
-		for_each_possible_cpu(cpu)
-			total += per_cpu(bench_hits, cpu);
-		pr_info("bench_kcount: %s hits %lu\n", sym, total);
+		pr_info("bench_kcount: %s hits %lu\n", sym, bench_count_total());
 	} else if (bench_kp.pre_handler == bench_pre_comm) {
 		comm_report();
 	} else if (bench_kp.pre_handler == bench_pre_stats) {
@@ -195,4 +266,4 @@ static void __exit bench_exit(void)
 module_init(bench_init);
 module_exit(bench_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("per-hit references for bench/run: kprobes doing by hand what the stap variants do");
+MODULE_DESCRIPTION("per-hit references for bench/run: kprobes and tracepoint probes doing by hand what the stap variants do");
