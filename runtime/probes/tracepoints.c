@@ -4,6 +4,14 @@
 #include <linux/module.h>
 #include <linux/notifier.h>
 
+/* The generated hit functions keep the arguments in a small array on the stack: the compiler would
+ * add a stack protector to each, for no gain (nothing is written through the array). */
+#ifdef __no_stack_protector
+#define STP_TRACEPOINT_HIT_ATTRS __no_stack_protector
+#else
+#define STP_TRACEPOINT_HIT_ATTRS
+#endif
+
 struct stp_tracepoint {
 	const struct stp_probe_desc *desc;
 	const char *name;                   /* "sched_switch" */

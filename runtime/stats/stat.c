@@ -103,8 +103,16 @@ static inline int64_t stp_shl_wrap(int64_t v, int shift)
 	return (int64_t)((uint64_t)v << shift);
 }
 
-static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_data *sd, int64_t v)
+/* Adds v; variance and htype are sh's, given apart so that a caller that knows them at compile
+ * time (generated code: x <<< v) gets only the work its global's shape needs; count_only: only
+ * @count ever reads it (sum, min and max are left as they are). */
+static __always_inline void stp_stat_data_add_as(const struct stp_stat_shape *sh, struct stp_stat_data *sd,
+						 int64_t v, bool variance, int htype, bool count_only)
 {
+	if (count_only) {
+		sd->count++;
+		return;
+	}
 	if (sd->count == 0) {
 		sd->count = 1;
 		sd->sum = sd->min = sd->max = v;
@@ -117,7 +125,7 @@ static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_d
 			sd->max = v;
 		if (v < sd->min)
 			sd->min = v;
-		if (sh->variance) {
+		if (variance) {
 			/* Welford's online update, in integers scaled by 2^shift */
 			int64_t vs = stp_shl_wrap(v, sh->shift);
 			int64_t delta = (int64_t)((uint64_t)vs - (uint64_t)sd->avg_s);
@@ -128,8 +136,13 @@ static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_d
 			sd->variance_s = div64_s64(sd->m2, sd->count - 1);
 		}
 	}
-	if (sh->htype != STP_HIST_NONE)
+	if (htype != STP_HIST_NONE)
 		sd->hist[stp_hist_bucket(sh, v)]++;
+}
+
+static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_data *sd, int64_t v)
+{
+	stp_stat_data_add_as(sh, sd, v, sh->variance, sh->htype, false);
 }
 
 /* ---- merging ---- */
@@ -263,6 +276,14 @@ static __maybe_unused void stp_stat_free(struct stp_stat *st)
 static __maybe_unused void stp_stat_add(struct stp_stat *st, int64_t v)
 {
 	stp_stat_data_add(&st->shape, this_cpu_ptr(st->pcpu), v);
+}
+
+/* The same with the global's shape known at compile time (variance and htype as in st->shape;
+ * count_only: read by @count alone). */
+static __always_inline __maybe_unused void stp_stat_add_as(struct stp_stat *st, int64_t v, bool variance, int htype,
+							   bool count_only)
+{
+	stp_stat_data_add_as(&st->shape, this_cpu_ptr(st->pcpu), v, variance, htype, count_only);
 }
 
 /* All CPUs merged (the global's write lock held); count 0 when empty. */

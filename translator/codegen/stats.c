@@ -20,6 +20,8 @@ typedef struct StatInfo {
 	int variance;           /* @variance is used */
 	int shift;              /* its bit shift */
 	int shift_set;          /* a nonzero shift was given */
+	int uses_count;         /* @count reads it */
+	int uses_other;         /* another operator reads it (@sum, @min, @hist_log ...) */
 } StatInfo;
 
 /* A histogram argument of print/println/sprint and that call: errors name the call. */
@@ -152,6 +154,10 @@ static int check_expr(Expr *e, void *ctx)
 			check_hist(ck, e, si);
 		else if (!strcmp(e->str, "variance"))
 			check_variance(ck, e, si);
+		if (!strcmp(e->str, "count"))
+			si->uses_count = 1;
+		else
+			si->uses_other = 1;
 	}
 	if (e->kind == EX_CALL && e->builtin && e->builtin->kind == BI_PRINT) {
 		for (int i = 0; i < e->args.len; i++) {
@@ -343,7 +349,13 @@ char *gen_stats_add(Gen *g, Expr *e)
 		k = gen_keys(g, sym, &lhs->args);
 	v = materialize(g, gen_expr(g, e->right), TY_LONG);
 	if (!k) {
-		line(g, "stp_stat_add(g_%s, %s);", sym->name, v);
+		/* the global's shape is known here: the runtime skips what it does not need */
+		static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
+		StatInfo *si = stat_info(sym, 0);
+		/* read by @count alone: the count is all it keeps */
+		int count_only = si && si->uses_count && !si->uses_other;
+		line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
+		     types[si ? si->htype : HIST_NONE], count_only);
 		return v;
 	}
 	set_location(g, "identifier", lhs->str, lhs->loc);
