@@ -70,6 +70,8 @@ const char *provider_cname(const ProbeProvider *p);
 
 extern const ProbeProvider begin_provider, end_provider, error_provider, never_provider, timer_provider,
 	kprobe_provider, dwarf_provider;
+extern const ProbeProvider profile_provider;   /* timer.profile: providers/profile.c */
+extern const ProbeProvider perf_provider;      /* perf.type(N).config(M): providers/perf.c */
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -1,0 +1,163 @@
+/* perf.c - perf.type(N).config(M) probes: one in-kernel perf event per online CPU whose overflow
+ * runs the handler (NMI for hardware events, irq or the event's own context for software ones),
+ * and .counter("NAME") events read by @perf("NAME").  Included by generated code. */
+#include <linux/perf_event.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+
+struct stp_perf_probe {
+	const struct stp_probe_desc *desc;
+	u32 type;
+	u64 config;
+	u64 period;                         /* events per hit (hits per second when freq); 0: counter */
+	int freq;                           /* .hz(F) */
+	int counter;                        /* .counter("NAME"): counts only, read by @perf */
+	int optional;                       /* '?': an event the kernel refuses is skipped */
+	perf_overflow_handler_t fire;
+	struct perf_event **events;         /* nr_cpu_ids, NULL where not created */
+};
+
+/* One hit.  May run in NMI context (hardware events) or under the scheduler's locks (context
+ * switches, migrations): stp_run_probe takes no sleeping lock and does not wake anyone. */
+static __always_inline void stp_perf_fire(struct perf_event *event, struct pt_regs *regs,
+					  const struct stp_probe_desc *d)
+{
+	stp_run_probe(d, regs, false);
+}
+
+static const char *stp_perf_errtext(int rc)
+{
+	switch (rc) {
+	case -ENOENT: return "the kernel knows no such event (type/config)";
+	case -EOPNOTSUPP: return "this CPU or kernel does not support it (no hardware counter, or no sampling)";
+	case -EINVAL: return "the kernel rejected the event's attributes";
+	case -ENODEV: return "no such CPU or PMU";
+	case -EBUSY: return "the counters are in use";
+	case -EACCES: case -EPERM: return "not permitted";
+	default: return "event creation failed";
+	}
+}
+
+static void stp_perf_release(struct stp_perf_probe *p)
+{
+	int cpu;
+
+	if (!p->events)
+		return;
+	for_each_possible_cpu(cpu) {
+		if (p->events[cpu])
+			perf_event_release_kernel(p->events[cpu]);
+	}
+	kfree(p->events);
+	p->events = NULL;
+}
+
+static void stp_perfs_stop(struct stp_perf_probe *probes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		stp_perf_release(&probes[i]);
+}
+
+/* Creates p's event on every online CPU.  Returns 0, or the error of the first CPU that failed. */
+static int stp_perf_create(struct stp_perf_probe *p)
+{
+	struct perf_event_attr attr;
+	int cpu;
+
+	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
+	if (!p->events)
+		return -ENOMEM;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = p->type;
+	attr.size = sizeof(attr);
+	attr.config = p->config;
+	attr.freq = p->freq;
+	if (p->freq)
+		attr.sample_freq = p->period;
+	else
+		attr.sample_period = p->period;
+	for_each_online_cpu(cpu) {
+		struct perf_event *e = perf_event_create_kernel_counter(&attr, cpu, NULL, p->fire, p);
+
+		if (IS_ERR(e))
+			return PTR_ERR(e);
+		p->events[cpu] = e;
+	}
+	return 0;
+}
+
+static int stp_perfs_start(struct stp_perf_probe *probes, unsigned int n)
+{
+	unsigned int i;
+	int rc = 0;
+
+	cpus_read_lock();
+	for (i = 0; i < n; i++) {
+		struct stp_perf_probe *p = &probes[i];
+
+		rc = stp_perf_create(p);
+		if (rc && p->optional) {
+			stp_perf_release(p);
+			rc = 0;
+			continue;
+		}
+		if (rc) {
+			stp_startup_error("probe point %s: perf event type %u config %llu: %s (%d)", p->desc->pp,
+					  p->type, (unsigned long long)p->config, stp_perf_errtext(rc), rc);
+			break;
+		}
+	}
+	cpus_read_unlock();
+	if (rc)
+		stp_perfs_stop(probes, i + 1);
+	return rc;
+}
+
+/* @perf("NAME"): counter k's count on this CPU (the counters count system-wide, one event per
+ * CPU).  Safe in any probe context, NMI included.  An error when it cannot be read. */
+static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_probe *p)
+{
+	struct perf_event *e;
+	u64 value = 0;
+	int rc;
+
+	e = p->events ? p->events[smp_processor_id()] : NULL;
+	if (!e) {
+		stp_error(c, "@perf: the counter is not running on this CPU");
+		return 0;
+	}
+	rc = perf_event_read_local(e, &value, NULL, NULL);
+	if (rc) {
+		if (!c->last_error) {
+			snprintf(c->error_buf, sizeof(c->error_buf), "@perf: cannot read the counter (%d)", rc);
+			stp_error(c, c->error_buf);
+		}
+		return 0;
+	}
+	return (int64_t)value;
+}
+
+/* One trampoline per probe (n = its index in stp_descs[]). */
+#define STP_PERF_TRAMPOLINE(n)							\
+	static void stp_perf_hit_##n(struct perf_event *event,			\
+				     struct perf_sample_data *data,		\
+				     struct pt_regs *regs)			\
+	{									\
+		stp_perf_fire(event, regs, &stp_descs[n]);			\
+	}
+
+#define STP_PERF_FAMILY(table)						\
+	static int stp_perf_register(void)				\
+	{								\
+		return stp_perfs_start(table, ARRAY_SIZE(table));	\
+	}								\
+	static void stp_perf_unregister(void)				\
+	{								\
+		stp_perfs_stop(table, ARRAY_SIZE(table));		\
+	}								\
+	static __maybe_unused int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k) \
+	{								\
+		return stp_perf_counter_value(c, &table[k]);		\
+	}
