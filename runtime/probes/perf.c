@@ -4,6 +4,8 @@
 #include <linux/perf_event.h>
 #include <linux/cpu.h>
 #include <linux/slab.h>
+#include <linux/pid.h>
+#include <linux/sched/task.h>
 
 struct stp_perf_probe {
 	const struct stp_probe_desc *desc;
@@ -11,10 +13,12 @@ struct stp_perf_probe {
 	u64 config;
 	u64 period;                         /* events per hit (hits per second when freq); 0: counter */
 	int freq;                           /* .hz(F) */
+	int task;                           /* .process: one event on the target process, any CPU */
 	int counter;                        /* .counter("NAME"): counts only, read by @perf */
 	int optional;                       /* '?': an event the kernel refuses is skipped */
 	perf_overflow_handler_t fire;
 	struct perf_event **events;         /* nr_cpu_ids, NULL where not created */
+	struct perf_event *task_event;      /* .process */
 };
 
 /* One hit.  May run in NMI context (hardware events) or under the scheduler's locks (context
@@ -25,8 +29,11 @@ static __always_inline void stp_perf_fire(struct perf_event *event, struct pt_re
 	stp_run_probe(d, regs, false);
 }
 
-static const char *stp_perf_errtext(int rc)
+static const char *stp_perf_errtext(const struct stp_perf_probe *p, int rc)
 {
+	if (rc == -ENOENT && (p->type == PERF_TYPE_HARDWARE || p->type == PERF_TYPE_HW_CACHE))
+		return "no PMU of this machine counts it (hardware events need a hardware PMU; "
+		       "virtual machines often have none)";
 	switch (rc) {
 	case -ENOENT: return "the kernel knows no such event (type/config)";
 	case -EOPNOTSUPP: return "this CPU or kernel does not support it (no hardware counter, or no sampling)";
@@ -34,6 +41,7 @@ static const char *stp_perf_errtext(int rc)
 	case -ENODEV: return "no such CPU or PMU";
 	case -EBUSY: return "the counters are in use";
 	case -EACCES: case -EPERM: return "not permitted";
+	case -ESRCH: return "no target process (.process needs stap -c CMD or -x PID, and the process alive)";
 	default: return "event creation failed";
 	}
 }
@@ -42,6 +50,10 @@ static void stp_perf_release(struct stp_perf_probe *p)
 {
 	int cpu;
 
+	if (p->task_event) {
+		perf_event_release_kernel(p->task_event);
+		p->task_event = NULL;
+	}
 	if (!p->events)
 		return;
 	for_each_possible_cpu(cpu) {
@@ -60,15 +72,31 @@ static void stp_perfs_stop(struct stp_perf_probe *probes, unsigned int n)
 		stp_perf_release(&probes[i]);
 }
 
-/* Creates p's event on every online CPU.  Returns 0, or the error of the first CPU that failed. */
+/* .process: p's one event, on the target process (target()) wherever it runs. */
+static int stp_perf_create_task(struct stp_perf_probe *p, struct perf_event_attr *attr)
+{
+	struct pid *pid = stp_target > 0 ? find_get_pid(stp_target) : NULL;
+	struct task_struct *t = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
+	struct perf_event *e;
+
+	put_pid(pid);
+	if (!t)
+		return -ESRCH;
+	e = perf_event_create_kernel_counter(attr, -1, t, p->fire, p);
+	put_task_struct(t);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	p->task_event = e;
+	return 0;
+}
+
+/* Creates p's event on every online CPU (or on the target process).  Returns 0, or the error of
+ * the first event the kernel refused. */
 static int stp_perf_create(struct stp_perf_probe *p)
 {
 	struct perf_event_attr attr;
 	int cpu;
 
-	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
-	if (!p->events)
-		return -ENOMEM;
 	memset(&attr, 0, sizeof(attr));
 	attr.type = p->type;
 	attr.size = sizeof(attr);
@@ -78,6 +106,11 @@ static int stp_perf_create(struct stp_perf_probe *p)
 		attr.sample_freq = p->period;
 	else
 		attr.sample_period = p->period;
+	if (p->task)
+		return stp_perf_create_task(p, &attr);
+	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
+	if (!p->events)
+		return -ENOMEM;
 	for_each_online_cpu(cpu) {
 		struct perf_event *e = perf_event_create_kernel_counter(&attr, cpu, NULL, p->fire, p);
 
@@ -105,7 +138,7 @@ static int stp_perfs_start(struct stp_perf_probe *probes, unsigned int n)
 		}
 		if (rc) {
 			stp_startup_error("probe point %s: perf event type %u config %llu: %s (%d)", p->desc->pp,
-					  p->type, (unsigned long long)p->config, stp_perf_errtext(rc), rc);
+					  p->type, (unsigned long long)p->config, stp_perf_errtext(p, rc), rc);
 			break;
 		}
 	}
@@ -115,27 +148,26 @@ static int stp_perfs_start(struct stp_perf_probe *probes, unsigned int n)
 	return rc;
 }
 
-/* @perf("NAME"): counter k's count on this CPU (the counters count system-wide, one event per
- * CPU).  Safe in any probe context, NMI included.  An error when it cannot be read. */
+/* @perf("NAME"): counter k's count: the target process's (.process), else this CPU's (one event
+ * per CPU, counting whatever runs there).  What the kernel's perf_event_read_local() does (not exported to modules): a counter
+ * active on this CPU is brought up to date by its PMU, then read.  Safe in any probe context,
+ * NMI included. */
 static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_probe *p)
 {
 	struct perf_event *e;
-	u64 value = 0;
-	int rc;
+	unsigned long flags;
+	u64 value;
 
-	e = p->events ? p->events[smp_processor_id()] : NULL;
+	e = p->task_event ? p->task_event : p->events ? p->events[smp_processor_id()] : NULL;
 	if (!e) {
-		stp_error(c, "@perf: the counter is not running on this CPU");
+		stp_error(c, "@perf: the counter is not running (on this CPU)");
 		return 0;
 	}
-	rc = perf_event_read_local(e, &value, NULL, NULL);
-	if (rc) {
-		if (!c->last_error) {
-			snprintf(c->error_buf, sizeof(c->error_buf), "@perf: cannot read the counter (%d)", rc);
-			stp_error(c, c->error_buf);
-		}
-		return 0;
-	}
+	local_irq_save(flags);
+	if (READ_ONCE(e->oncpu) == smp_processor_id())
+		e->pmu->read(e);
+	value = local64_read(&e->count);
+	local_irq_restore(flags);
 	return (int64_t)value;
 }
 

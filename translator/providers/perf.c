@@ -1,5 +1,5 @@
-/* perf.c - the "perf" probe family: perf.type(N).config(M)[.sample(S)|.hz(F)][.counter("NAME")]
- * on the kernel's perf events, one per online CPU.  Plugged into the provider registry. */
+/* perf.c - the "perf" probe family: perf.type(N).config(M)[.sample(S)|.hz(F)][.process][.counter("NAME")]
+ * on the kernel's perf events: one per online CPU, or one on the target process.  In the registry. */
 #include "provider.h"
 #include "perf.h"
 
@@ -12,6 +12,7 @@ typedef struct PerfSpec {
 	int64_t type, config;
 	int64_t period;              /* events per hit, or hits per second when freq */
 	int freq;                    /* .hz(F) */
+	int process;                 /* .process: the target process (-c CMD, -x PID) only */
 	const char *counter;         /* .counter("NAME"): read with @perf("NAME"), no handler */
 } PerfSpec;
 
@@ -24,7 +25,7 @@ static int perf_number(const ProbePoint *pp, int i, const char *name, int64_t mi
 		if (report)
 			diag_at(c ? c->loc : pp->loc, "semantic error",
 				"perf probes are written perf.type(N).config(M), optionally followed by .sample(S) or "
-				".hz(F), then .counter(\"NAME\")");
+				".hz(F), .process and .counter(\"NAME\")");
 		return -1;
 	}
 	if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num < min) {
@@ -37,11 +38,50 @@ static int perf_number(const ProbePoint *pp, int i, const char *name, int64_t mi
 	return 0;
 }
 
+/* One component after config: .sample(S)/.hz(F), .process or .counter("NAME"), each at most once and
+ * in any order.  Returns 1 when it is valid. */
+static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen, int report)
+{
+	const ProbePointComponent *c = pp_component(pp, i);
+	const char *n = c->name ? c->name : "{...}";
+	unsigned bit = !strcmp(n, "sample") || !strcmp(n, "hz") ? 1 : !strcmp(n, "process") ? 2
+		: !strcmp(n, "counter") ? 4 : 0;
+
+	if (!bit || (*seen & bit)) {
+		if (report && bit == 1)
+			diag_at(c->loc, "semantic error", "a perf probe point has one sampling rate: .sample(S) or .hz(F)");
+		else if (report)
+			diag_at(c->loc, "semantic error", bit ? "perf probe point component '%s' given twice"
+				: "unknown probe point component '%s' in a perf probe point", n);
+		return 0;
+	}
+	*seen |= bit;
+	if (bit == 1) {
+		sp->freq = !strcmp(n, "hz");
+		return !perf_number(pp, i, n, 1, &sp->period, report);
+	}
+	if (bit == 2 && c->arg) {
+		if (report)
+			diag_at(c->loc, "semantic error", "perf probes on a named process (.process(\"PROC\")) are not "
+				"supported: .process without a name binds the probe to the target process (stap -c CMD "
+				"or -x PID)");
+		return 0;
+	}
+	sp->process |= bit == 2;
+	if (bit == 4 && (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0])) {
+		if (report)
+			diag_at(c->loc, "semantic error", "perf .counter needs a name: .counter(\"NAME\")");
+		return 0;
+	}
+	if (bit == 4)
+		sp->counter = c->arg->str;
+	return 1;
+}
+
 /* Parses pp into sp; with report, a bad point gets a diagnostic.  Returns 1 when valid. */
 static int perf_parse(const ProbePoint *pp, PerfSpec *sp, int report)
 {
-	int i = 3;
-	const ProbePointComponent *c;
+	unsigned seen = 0;
 
 	memset(sp, 0, sizeof *sp);
 	sp->period = PERF_DEFAULT_SAMPLE;
@@ -53,31 +93,9 @@ static int perf_parse(const ProbePoint *pp, PerfSpec *sp, int report)
 				(long long)sp->type);
 		return 0;
 	}
-	c = pp_component(pp, i);
-	if (c && c->name && (!strcmp(c->name, "sample") || !strcmp(c->name, "hz"))) {
-		sp->freq = !strcmp(c->name, "hz");
-		if (perf_number(pp, i, c->name, 1, &sp->period, report))
+	for (int i = 3; i < pp->components.len; i++)
+		if (!perf_option(pp, i, sp, &seen, report))
 			return 0;
-		c = pp_component(pp, ++i);
-	}
-	if (c && c->name && !strcmp(c->name, "counter")) {
-		if (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0]) {
-			if (report)
-				diag_at(c->loc, "semantic error", "perf .counter needs a name: .counter(\"NAME\")");
-			return 0;
-		}
-		sp->counter = c->arg->str;
-		c = pp_component(pp, ++i);
-	}
-	if (c) {
-		if (report && c->name && !strcmp(c->name, "process"))
-			diag_at(c->loc, "semantic error", "perf probes bound to a process (.process) are not supported: "
-				"perf probes count system-wide, on every CPU");
-		else if (report)
-			diag_at(c->loc, "semantic error", "unknown probe point component '%s' in a perf probe point",
-				c->name ? c->name : "{...}");
-		return 0;
-	}
 	return 1;
 }
 
@@ -134,9 +152,9 @@ static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 
 		perf_parse(dps[i]->point, &sp, 0);
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .type = %lldU, .config = %lldULL, .period = %lldULL, "
-			  ".freq = %d, .counter = %d, .optional = %d, .fire = stp_perf_hit_%d },\n",
+			  ".freq = %d, .task = %d, .counter = %d, .optional = %d, .fire = stp_perf_hit_%d },\n",
 			  dps[i]->index, (long long)sp.type, (long long)sp.config, sp.counter ? 0LL : (long long)sp.period,
-			  sp.counter ? 0 : sp.freq, sp.counter != NULL, dps[i]->optional, dps[i]->index);
+			  sp.counter ? 0 : sp.freq, sp.process, sp.counter != NULL, dps[i]->optional, dps[i]->index);
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_PERF_FAMILY(stp_perf_probes)\n\n");
@@ -145,7 +163,9 @@ static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 static const char *const perf_forms[] = {
 	"perf.type(number).config(number)", "perf.type(number).config(number).sample(number)",
 	"perf.type(number).config(number).hz(number)", "perf.type(number).config(number).counter(string)",
-	"perf.type(number).config(number).sample(number).counter(string)", NULL,
+	"perf.type(number).config(number).sample(number).counter(string)", "perf.type(number).config(number).process",
+	"perf.type(number).config(number).sample(number).process", "perf.type(number).config(number).process.counter(string)",
+	NULL,
 };
 
 const ProbeProvider perf_provider = { .family = "perf", .resolve = resolve_perf, .emit = emit_perf, .forms = perf_forms };

@@ -27,7 +27,9 @@ static int resolve_profile(Session *s, ProbePoint *pp, DerivedProbe *dp)
 		dp->number = 0;
 		return 1;
 	}
-	if (!strcmp(kind->name, "tick") && !kind->arg && pp->components.len == 3) {
+	if (!strcmp(kind->name, "tick") && !kind->arg) {
+		if (pp->components.len > 3)
+			return profile_refuse(hz, pp);
 		dp->number = 0;
 		return 1;
 	}
