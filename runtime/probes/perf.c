@@ -19,6 +19,9 @@ struct stp_perf_probe {
 	perf_overflow_handler_t fire;
 	struct perf_event **events;         /* nr_cpu_ids, NULL where not created */
 	struct perf_event *task_event;      /* .process */
+	u64 __percpu *final;                /* counters: each CPU's last count, once stopped */
+	u64 task_final;                     /* counters: the process's last count, once stopped */
+	int stopped;                        /* counters: @perf reads final / task_final */
 };
 
 /* One hit.  May run in NMI context (hardware events) or under the scheduler's locks (context
@@ -64,12 +67,41 @@ static void stp_perf_release(struct stp_perf_probe *p)
 	p->events = NULL;
 }
 
+/* A counter's last values, kept for @perf in the end probes (which run after the families are
+ * disarmed): each event stopped and read, then the readers switched to the kept values. */
+static void stp_perf_keep_final(struct stp_perf_probe *p)
+{
+	u64 enabled, running;
+	int cpu;
+
+	if (p->task_event) {
+		perf_event_disable(p->task_event);
+		p->task_final = perf_event_read_value(p->task_event, &enabled, &running);
+	}
+	if (p->events) {
+		for_each_possible_cpu(cpu) {
+			if (!p->events[cpu])
+				continue;
+			perf_event_disable(p->events[cpu]);
+			*per_cpu_ptr(p->final, cpu) = perf_event_read_value(p->events[cpu], &enabled, &running);
+		}
+	}
+	smp_store_release(&p->stopped, 1);
+}
+
+/* Handlers and @perf readers run with preemption off (or in NMI): once synchronize_rcu() returns,
+ * none still uses an event or the events array, and none runs in this module's handlers. */
 static void stp_perfs_stop(struct stp_perf_probe *probes, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
+		if (probes[i].counter)
+			stp_perf_keep_final(&probes[i]);
+	synchronize_rcu();
+	for (i = 0; i < n; i++)
 		stp_perf_release(&probes[i]);
+	synchronize_rcu();
 }
 
 /* .process: p's one event, on the target process (target()) wherever it runs. */
@@ -158,6 +190,8 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 	unsigned long flags;
 	u64 value;
 
+	if (smp_load_acquire(&p->stopped))
+		return p->task ? (int64_t)p->task_final : (int64_t)*this_cpu_ptr(p->final);
 	e = p->task_event ? p->task_event : p->events ? p->events[smp_processor_id()] : NULL;
 	if (!e) {
 		stp_error(c, "@perf: the counter is not running (on this CPU)");
@@ -171,8 +205,9 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 	return (int64_t)value;
 }
 
-/* One trampoline per probe (n = its index in stp_descs[]). */
+/* One trampoline per probe (n = its index in stp_descs[]), and its counter's kept values. */
 #define STP_PERF_TRAMPOLINE(n)							\
+	static DEFINE_PER_CPU(u64, stp_perf_final_##n);				\
 	static void stp_perf_hit_##n(struct perf_event *event,			\
 				     struct perf_sample_data *data,		\
 				     struct pt_regs *regs)			\

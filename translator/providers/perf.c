@@ -152,9 +152,11 @@ static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 
 		perf_parse(dps[i]->point, &sp, 0);
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .type = %lldU, .config = %lldULL, .period = %lldULL, "
-			  ".freq = %d, .task = %d, .counter = %d, .optional = %d, .fire = stp_perf_hit_%d },\n",
+			  ".freq = %d, .task = %d, .counter = %d, .optional = %d, .fire = stp_perf_hit_%d, "
+			  ".final = &stp_perf_final_%d },\n",
 			  dps[i]->index, (long long)sp.type, (long long)sp.config, sp.counter ? 0LL : (long long)sp.period,
-			  sp.counter ? 0 : sp.freq, sp.process, sp.counter != NULL, dps[i]->optional, dps[i]->index);
+			  sp.counter ? 0 : sp.freq, sp.process, sp.counter != NULL, dps[i]->optional, dps[i]->index,
+			  dps[i]->index);
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_PERF_FAMILY(stp_perf_probes)\n\n");
