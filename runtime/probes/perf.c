@@ -138,8 +138,10 @@ static int stp_perf_create(struct stp_perf_probe *p)
 		attr.sample_freq = p->period;
 	else
 		attr.sample_period = p->period;
-	if (p->task)
+	if (p->task) {
+		attr.inherit = 1;   /* the threads and children it starts once armed too */
 		return stp_perf_create_task(p, &attr);
+	}
 	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
 	if (!p->events)
 		return -ENOMEM;
@@ -180,8 +182,8 @@ static int stp_perfs_start(struct stp_perf_probe *probes, unsigned int n)
 	return rc;
 }
 
-/* @perf("NAME"): counter k's count: the target process's (.process), else this CPU's (one event
- * per CPU, counting whatever runs there).  What the kernel's perf_event_read_local() does (not exported to modules): a counter
+/* @perf("NAME"): counter k's count: the target process's with its exited children and threads
+ * (.process), else this CPU's (one event per CPU, counting whatever runs there).  What the kernel's perf_event_read_local() does (not exported to modules): a counter
  * active on this CPU is brought up to date by its PMU, then read.  Safe in any probe context,
  * NMI included. */
 static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_probe *p)
@@ -200,7 +202,7 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 	local_irq_save(flags);
 	if (READ_ONCE(e->oncpu) == smp_processor_id())
 		e->pmu->read(e);
-	value = local64_read(&e->count);
+	value = local64_read(&e->count) + atomic64_read(&e->child_count);   /* + exited children */
 	local_irq_restore(flags);
 	return (int64_t)value;
 }
