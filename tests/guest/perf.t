@@ -86,7 +86,10 @@ probe timer.s(3) {
     # it starts, no one else's; its counter read at the end
     $STAP -p4 -m t_pproc -e '
 global n, other
-probe perf.sw.page_faults.process.sample(1) { n++; if (execname() != "sh" && execname() != "pftouch") other++ }
+probe perf.sw.page_faults.process.sample(1) {
+    n++   # the target: stapio's child until it execs sh, sh, then pftouch
+    if (execname() != "stapio" && execname() != "sh" && execname() != "pftouch") other++
+}
 probe perf.type(1).config(2).process.counter("tpf") { }
 probe end { printf("proc %d other %d counter %d\n", n, other, @perf("tpf")) }' >/dev/null
     # hardware events: each of PERF_TYPE_HARDWARE's configs alone, not optional (the begin probe
