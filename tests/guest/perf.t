@@ -87,7 +87,7 @@ probe timer.s(3) {
     $STAP -p4 -m t_pproc -e '
 global n, other
 probe perf.sw.page_faults.process.sample(1) {
-    n++   # the target: stapio's child until it execs sh, sh, then pftouch
+    n++   # the target: the child of stapio until it execs sh, sh, then pftouch
     if (execname() != "stapio" && execname() != "sh" && execname() != "pftouch") other++
 }
 probe perf.type(1).config(2).process.counter("tpf") { }
