@@ -168,7 +168,7 @@ check() {
     # .process under -c: pftouch's 4096 faults and a few hundred of the shell's and the loader's, no
     # other process's; the counter saw as many; without a target the run does not start
     awk '$1 == "proc" && $2 >= 4096 && $2 <= 5000 && $4 == 0 && $6 == $2 { ok = 1 } END { exit !ok }' proc.out
-    grep -q 'probe point perf.type(1).config(2).sample(1).process: .*no target process' noproc.err
+    grep -q 'probe point perf.type(1).config(2).process.sample(1): .*no target process' noproc.err
 
     # hardware events: without a hardware PMU ("cpu" in /sys/bus/event_source/devices) each one
     # fails at start with the probe point and the kernel's reason; with one, each that starts runs
