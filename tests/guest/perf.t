@@ -92,6 +92,13 @@ probe perf.sw.page_faults.process.sample(1) {
 }
 probe perf.type(1).config(2).process.counter("tpf") { }
 probe end { printf("proc %d other %d counter %d\n", n, other, @perf("tpf")) }' >/dev/null
+    # ended under load: fast clocks, every context switch and page fault, the profile timer, and
+    # .process events on a live target (-x) that keeps running after the run
+    $STAP -p4 -m t_pload -e '
+global hits
+probe perf.sw.cpu_clock.sample(200000), perf.sw.context_switches.sample(1), perf.sw.page_faults.sample(1),
+      timer.profile, perf.sw.task_clock.process.sample(1000000), perf.sw.page_faults.process.sample(1) { hits <<< 1 }
+probe timer.ms(700) { printf("load %d\n", @count(hits) > 0); exit() }' >/dev/null
     # hardware events: each of PERF_TYPE_HARDWARE's configs alone, not optional (the begin probe
     # runs before the perf probes are armed, as in SystemTap)
     for i in 0 1 2 3 4 5 6 7 8 9; do
@@ -128,6 +135,14 @@ guest() {
 
     staprun -c ./pftouch t_pproc.ko >proc.out 2>proc.err
     not staprun t_pproc.ko >noproc.out 2>noproc.err
+
+    ./spin 8 & spin=$!
+    (while kill -0 $spin 2>/dev/null; do ls / >/dev/null; done) & churn=$!
+    for i in 1 2 3; do
+        staprun -x $spin t_pload.ko >>load.out 2>>load.err
+    done
+    kill -0 $spin   # the target outlived the runs
+    kill $spin; wait $spin $churn || true
 
     ls /sys/bus/event_source/devices >pmus
     dmesg | grep -i 'performance events' >pmu.dmesg || true
@@ -169,6 +184,10 @@ check() {
     # other process's; the counter saw as many; without a target the run does not start
     awk '$1 == "proc" && $2 >= 4096 && $2 <= 5000 && $4 == 0 && $6 == $2 { ok = 1 } END { exit !ok }' proc.out
     grep -q 'probe point perf.type(1).config(2).process.sample(1): .*no target process' noproc.err
+
+    # three runs ended under load, each with hits
+    [[ $(grep -cx 'load 1' load.out) == 3 ]]
+    only_skip_warnings load.err
 
     # hardware events: without a hardware PMU ("cpu" in /sys/bus/event_source/devices) each one
     # fails at start with the probe point and the kernel's reason; with one, each that starts runs
