@@ -26,8 +26,7 @@ struct stp_perf_probe {
 
 /* One hit.  May run in NMI context (hardware events) or under the scheduler's locks (context
  * switches, migrations): stp_run_probe takes no sleeping lock and does not wake anyone. */
-static __always_inline void stp_perf_fire(struct perf_event *event, struct pt_regs *regs,
-					  const struct stp_probe_desc *d)
+static __always_inline void stp_perf_fire(struct pt_regs *regs, const struct stp_probe_desc *d)
 {
 	stp_run_probe(d, regs, false);
 }
@@ -214,7 +213,7 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 				     struct perf_sample_data *data,		\
 				     struct pt_regs *regs)			\
 	{									\
-		stp_perf_fire(event, regs, &stp_descs[n]);			\
+		stp_perf_fire(regs, &stp_descs[n]);			\
 	}
 
 #define STP_PERF_FAMILY(table)						\

@@ -60,7 +60,7 @@ probe timer.s(2) {
 }' >/dev/null
     # perf software events: an alias with .sample, the raw form, the default period, context switches
     $STAP -p4 -m t_psw -e '
-global pfsum, pf1, pf64, clk, clkdef, csw, pfmin, pfmax, pfback, ran
+global pfsum, pf1, pf64, clk, clkdef, clkhz, csw, pfmin, pfmax, pfback, ran
 probe begin { println("armed") }
 probe perf.sw.page_faults.counter("pf") { ran++ }
 probe timer.profile {
@@ -73,6 +73,7 @@ probe perf.sw.page_faults.sample(1) { if (execname() == "pftouch") pf1++ }
 probe perf.type(1).config(2).sample(64) { if (execname() == "pftouch") pf64++ }
 probe perf.sw.cpu_clock.sample(10000000) { clk[cpu()]++ }
 probe perf.sw.cpu_clock { clkdef[cpu()]++ }
+probe perf.type(1).config(0).hz(50) { clkhz[cpu()]++ }
 probe perf.sw.context_switches.sample(1) { csw++ }
 probe timer.s(3) {
     printf("pf1 %d\npf64 %d\ncsw %d\n", pf1, pf64, csw)
@@ -80,6 +81,7 @@ probe timer.s(3) {
     printf("counter %d back %d ran %d\n", pfsum, pfback, ran)
     foreach (c+ in clk) printf("clk %d %d\n", c, clk[c])
     foreach (c+ in clkdef) printf("clkdef %d %d\n", c, clkdef[c])
+    foreach (c+ in clkhz) printf("clkhz %d %d\n", c, clkhz[c])
     exit()
 }' >/dev/null
     # .process: the page faults of the target process (staprun -c: sh -c CMD) and of the children
@@ -174,6 +176,8 @@ check() {
     # cpu_clock every 10 ms: ~300 a CPU in 3 s; by default every 1 ms: ~3000
     awk '$1 == "clk" && $3 >= 150 && $3 <= 400 { n++ } END { exit n != 2 }' psw.out
     awk '$1 == "clkdef" && $3 >= 1500 && $3 <= 4000 { n++ } END { exit n != 2 }' psw.out
+    # .hz(50) on the cpu clock: the kernel turns it into a 20 ms period, ~150 a CPU in 3 s
+    awk '$1 == "clkhz" && $3 >= 75 && $3 <= 200 { n++ } END { exit n != 2 }' psw.out
     # @perf("pf") in timer.profile: this CPU's page fault count, never going back, grew by at
     # least pftouch's faults; the counter probe's own body never runs
     awk -v pf1="$(awk '$1 == "pf1" { print $2 }' psw.out)" \
