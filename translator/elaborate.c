@@ -9,6 +9,7 @@
 #include "format.h"
 #include "parser.h"
 #include "providers/provider.h"
+#include "providers/perf.h"
 #include "regex.h"
 
 #include <string.h>
@@ -694,6 +695,8 @@ static Type infer(Elab *el, Expr *e, Type want)
 			}
 			/* a histogram is printed whole; indexed, it is a bucket count */
 			t = strncmp(e->str, "hist_", 5) || e->chain.len ? TY_LONG : TY_UNKNOWN;
+		} else if (!strcmp(e->str, "perf")) {
+			t = TY_LONG;   /* a counter's value */
 		}
 		break;
 	case EX_CONTEXT:
@@ -817,6 +820,20 @@ static int embedded_allowed(Elab *el, SrcLoc loc)
 	return el->s->guru || (loc.file && loc.file->is_tapset);
 }
 
+/* @perf("NAME"): a counter some probe of the program defines with perf....counter("NAME"). */
+static void check_perf_counter(Elab *el, Expr *e)
+{
+	Expr *arg = e->args.len == 1 ? e->args.items[0] : NULL;
+
+	if (!arg || arg->kind != EX_STRING) {
+		sem_error(el, e->loc, "@perf needs the name of a counter as a literal string: @perf(\"NAME\")");
+		return;
+	}
+	if (perf_counter_index(el->s, arg->str) < 0)
+		sem_error(el, arg->loc, "@perf(\"%s\"): no perf counter of that name; one is defined by a probe "
+			  "perf.type(N).config(M).counter(\"%s\")", arg->str, arg->str);
+}
+
 static int unsupported_expr(Expr *e, void *ctx)
 {
 	Elab *el = ctx;
@@ -827,7 +844,9 @@ static int unsupported_expr(Expr *e, void *ctx)
 			  "module().function() and kernel.statement() probes", e->str);
 		break;
 	case EX_AT:
-		if (!is_stats_op(e->str))
+		if (!strcmp(e->str, "perf"))
+			check_perf_counter(el, e);
+		else if (!is_stats_op(e->str))
 			sem_error(el, e->loc, "@%s is not supported", e->str);
 		break;
 	case EX_EMBEDDED:

@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "dwarf/vars.h"
 #include "providers/provider.h"
+#include "providers/perf.h"
 #include "parser.h"
 
 #include <string.h>
@@ -328,6 +329,22 @@ static char *gen_context_assign(Gen *g, Expr *e)
 	return e->op == CAT_ASSIGN ? gen_context(g, e->left) : v;
 }
 
+/* @perf("NAME"): the counter's value on this CPU, read by the perf family's runtime (defined with
+ * its table, after the handlers: declared here first). */
+static char *gen_perf_counter(Gen *g, Expr *e)
+{
+	static const char proto[] = "static int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k);\n";
+	int k = perf_counter_index(g->s, ((Expr *)e->args.items[0])->str);
+	char *v;
+
+	if (!g->tables->data || !strstr(g->tables->data, proto))
+		sb_puts(g->tables, proto);
+	set_location(g, "operator", "@perf", e->loc);
+	v = materialize(g, xasprintf("stp_perf_counter_read(c, %d)", k), TY_LONG);
+	check_error(g);
+	return v;
+}
+
 static char *gen_ternary(Gen *g, Expr *e)
 {
 	char *t = e->type == TY_STRING ? str_tmp(g) : long_tmp(g);
@@ -406,6 +423,8 @@ char *gen_expr(Gen *g, Expr *e)
 	case EX_AT:
 		if (is_stats_op(e->str))
 			return gen_stats_op(g, e);
+		if (!strcmp(e->str, "perf"))
+			return gen_perf_counter(g, e);
 		break;
 	case EX_DWARF:
 		return gen_dwarf(g, e);

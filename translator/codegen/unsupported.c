@@ -3,6 +3,8 @@
 #include "codegen/gen.h"
 #include "parser.h"
 
+#include <string.h>
+
 static int not_generated(SrcLoc loc, const char *what)
 {
 	diag_at(loc, "error", "%s not supported by the code generator yet", what);
@@ -12,7 +14,7 @@ static int not_generated(SrcLoc loc, const char *what)
 static int unsupported_expr(Expr *e, void *ctx)
 {
 	(void)ctx;
-	if (e->kind == EX_AT && !is_stats_op(e->str))
+	if (e->kind == EX_AT && !is_stats_op(e->str) && strcmp(e->str, "perf"))
 		not_generated(e->loc, xasprintf("@%s is", e->str));
 	return 0;
 }

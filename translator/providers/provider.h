@@ -77,6 +77,8 @@ extern const ProbeProvider begin_provider, end_provider, error_provider, never_p
 	kprobe_provider, dwarf_provider, tracepoint_provider;
 extern const ProbeProvider procfs_provider;
 extern const ProbeProvider netfilter_provider;
+extern const ProbeProvider profile_provider;   /* timer.profile: providers/profile.c */
+extern const ProbeProvider perf_provider;      /* perf.type(N).config(M): providers/perf.c */
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

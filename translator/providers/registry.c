@@ -13,6 +13,8 @@ static const ProbeProvider *const providers[] = {
 	&begin_provider,
 	&never_provider,
 	&timer_provider,
+	&profile_provider,
+	&perf_provider,
 	&kprobe_provider,
 	&dwarf_provider,
 	&tracepoint_provider,
