@@ -37,7 +37,7 @@ run() {
 
     # the generated probe function takes the tracepoint's arguments; the table names it
     expect_ok $R -p3 -e 'probe kernel.trace("sched:sched_switch") { println($next->pid) }'
-    grep -q '^static void stp_tracepoint_hit_0(void \*data, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3)$' stdout
+    grep -q '^static STP_TRACEPOINT_HIT_ATTRS void stp_tracepoint_hit_0(void \*data, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3)$' stdout
     grep -q '\.name = "sched_switch"' stdout
     grep -q '^MODULE_INFO(stap_kernel_build_id, ' stdout
 
