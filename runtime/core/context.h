@@ -47,6 +47,18 @@ struct stp_context {
 	struct stp_regex_state regex;       /* =~: the last match (matched(), ngroups()), work area */
 };
 
+/* A family's stp_<cname>_register/unregister (its entry in stp_providers[]) over a table of its
+ * probes, armed with start(table, n) and disarmed with stop(table, n). */
+#define STP_FAMILY(cname, start, stop, table)					\
+	static int stp_##cname##_register(void)					\
+	{									\
+		return start(table, ARRAY_SIZE(table));				\
+	}									\
+	static void stp_##cname##_unregister(void)				\
+	{									\
+		stop(table, ARRAY_SIZE(table));					\
+	}
+
 /* A probe family as generated code lists it in stp_providers[]. */
 struct stp_provider {
 	const char *family;

@@ -146,12 +146,4 @@ static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
 	return 0;
 }
 
-#define STP_DWARF_FAMILY(table)						\
-	static int stp_kernel_register(void)				\
-	{								\
-		return stp_dwarf_start(table, ARRAY_SIZE(table));	\
-	}								\
-	static void stp_kernel_unregister(void)				\
-	{								\
-		stp_dwarf_stop(table, ARRAY_SIZE(table));		\
-	}
+#define STP_DWARF_FAMILY(table) STP_FAMILY(kernel, stp_dwarf_start, stp_dwarf_stop, table)

@@ -99,12 +99,4 @@ static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
 	return 0;
 }
 
-#define STP_KPROBE_FAMILY(table)					\
-	static int stp_kprobe_register(void)				\
-	{								\
-		return stp_kprobes_start(table, ARRAY_SIZE(table));	\
-	}								\
-	static void stp_kprobe_unregister(void)				\
-	{								\
-		stp_kprobes_stop(table, ARRAY_SIZE(table));		\
-	}
+#define STP_KPROBE_FAMILY(table) STP_FAMILY(kprobe, stp_kprobes_start, stp_kprobes_stop, table)

@@ -217,14 +217,7 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 	}
 
 #define STP_PERF_FAMILY(table)						\
-	static int stp_perf_register(void)				\
-	{								\
-		return stp_perfs_start(table, ARRAY_SIZE(table));	\
-	}								\
-	static void stp_perf_unregister(void)				\
-	{								\
-		stp_perfs_stop(table, ARRAY_SIZE(table));		\
-	}								\
+	STP_FAMILY(perf, stp_perfs_start, stp_perfs_stop, table)	\
 	static __maybe_unused int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k) \
 	{								\
 		return stp_perf_counter_value(c, &table[k]);		\

@@ -98,12 +98,4 @@ static int stp_profiles_start(struct stp_profile_probe *probes, unsigned int n)
 		return stp_profile_fire(t, &stp_descs[n]);			\
 	}
 
-#define STP_PROFILE_FAMILY(table)					\
-	static int stp_profile_register(void)				\
-	{								\
-		return stp_profiles_start(table, ARRAY_SIZE(table));	\
-	}								\
-	static void stp_profile_unregister(void)			\
-	{								\
-		stp_profiles_stop(table, ARRAY_SIZE(table));		\
-	}
+#define STP_PROFILE_FAMILY(table) STP_FAMILY(profile, stp_profiles_start, stp_profiles_stop, table)

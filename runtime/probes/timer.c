@@ -48,12 +48,4 @@ static void stp_timers_stop(struct stp_timer_probe *probes, unsigned int n)
 		return stp_timer_fire(t, &stp_descs[n]);			\
 	}
 
-#define STP_TIMER_FAMILY(table)						\
-	static int stp_timer_register(void)				\
-	{								\
-		return stp_timers_start(table, ARRAY_SIZE(table));	\
-	}								\
-	static void stp_timer_unregister(void)				\
-	{								\
-		stp_timers_stop(table, ARRAY_SIZE(table));		\
-	}
+#define STP_TIMER_FAMILY(table) STP_FAMILY(timer, stp_timers_start, stp_timers_stop, table)

@@ -628,6 +628,36 @@ static void load_kprobe_blacklist(DwarfModule *m, struct DwarfSymtab *t)
 	}
 }
 
+void dwarf_elf_symbols(DwarfModule *m, void (*fn)(const char *name, const GElf_Sym *sym, void *arg), void *arg)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+			continue;
+		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym sym;
+			if (gelf_getsym(d, (int)i, &sym))
+				fn(elf_strptr(m->elf, sh.sh_link, sym.st_name), &sym, arg);
+		}
+		return;
+	}
+}
+
+typedef struct SymtabFill {
+	struct DwarfSymtab *t;
+	size_t cap;
+} SymtabFill;
+
+static void symtab_add_elf(const char *name, const GElf_Sym *sym, void *arg)
+{
+	SymtabFill *f = arg;
+	add_sym(f->t, &f->cap, name, sym->st_value, sym->st_size, sym->st_shndx, GELF_ST_TYPE(sym->st_info));
+}
+
 static struct DwarfSymtab *symtab(DwarfModule *m)
 {
 	struct DwarfSymtab *t;
@@ -650,22 +680,8 @@ static struct DwarfSymtab *symtab(DwarfModule *m)
 				add_sym(t, &cap, name, addr, sym.st_size, (int)shndx, GELF_ST_TYPE(sym.st_info));
 		}
 	} else {
-		Elf_Scn *scn = NULL;
-		while ((scn = elf_nextscn(m->elf, scn))) {
-			GElf_Shdr sh;
-			Elf_Data *d;
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-				continue;
-			size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-			for (size_t i = 1; i < n; i++) {
-				GElf_Sym sym;
-				if (!gelf_getsym(d, (int)i, &sym))
-					continue;
-				add_sym(t, &cap, elf_strptr(m->elf, sh.sh_link, sym.st_name), sym.st_value, sym.st_size,
-					sym.st_shndx, GELF_ST_TYPE(sym.st_info));
-			}
-			break;
-		}
+		SymtabFill fill = { t, cap };
+		dwarf_elf_symbols(m, symtab_add_elf, &fill);
 	}
 	if (t->n)
 		qsort(t->syms, t->n, sizeof *t->syms, cmp_sym);

@@ -6,6 +6,7 @@
 #include "../session.h"
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <stdint.h>
 
 /* One debuginfo file open for the run: the kernel ("kernel") or one module. Owned by debuginfo.c;
@@ -64,6 +65,8 @@ char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset);
 const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
 /* The name is exported (EXPORT_SYMBOL*: a __ksymtab_NAME symbol). */
 int dwarf_exported(DwarfModule *m, const char *name);
+/* Calls fn for each symbol of the ELF symbol table of m's own file (not a libdwfl-relocated module). */
+void dwarf_elf_symbols(DwarfModule *m, void (*fn)(const char *name, const GElf_Sym *sym, void *arg), void *arg);
 /* The ELF section holding pc (".text", ".init.text"), or NULL. */
 const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc);
 /* Every kernel build id recorded by the DWARF probes of this run ("" when none): for the module's

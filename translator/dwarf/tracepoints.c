@@ -113,39 +113,37 @@ static void tp_scan_cu(DwarfModule *m, Dwarf_Die *cudie, PtrVec *out)
 
 /* The kernel: only the compile units holding a __traceiter_ function (found through the symbol
  * table and .debug_aranges), not the whole DWARF. */
+typedef struct TpScan {
+	DwarfModule *m;
+	PtrVec *out;
+	StrMap done;                 /* CU offsets (hex) already read */
+} TpScan;
+
+static void tp_scan_symbol(const char *name, const GElf_Sym *sym, void *arg)
+{
+	TpScan *sc = arg;
+	Dwarf_Die cudie;
+	char key[32];
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || !name || strncmp(name, TP_FUNC_PREFIX, strlen(TP_FUNC_PREFIX)) ||
+	    !dwarf_addrdie(sc->m->dw, sym->st_value, &cudie))
+		return;
+	snprintf(key, sizeof key, "%llx", (unsigned long long)dwarf_dieoffset(&cudie));
+	if (strmap_get(&sc->done, key))
+		return;
+	strmap_put(&sc->done, xstrdup(key), (void *)1);
+	tp_scan_cu(sc->m, &cudie, sc->out);
+}
+
 static void tp_scan_kernel(DwarfModule *m, PtrVec *out)
 {
-	Elf_Scn *scn = NULL;
-	StrMap done = { 0 };
+	TpScan sc = { .m = m, .out = out };
 
-	while ((scn = elf_nextscn(m->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-			continue;
-		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t i = 1; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			Dwarf_Die cudie;
-			char key[32];
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !(name = elf_strptr(m->elf, sh.sh_link, sym.st_name)) ||
-			    strncmp(name, TP_FUNC_PREFIX, strlen(TP_FUNC_PREFIX)) ||
-			    !dwarf_addrdie(m->dw, sym.st_value, &cudie))
-				continue;
-			snprintf(key, sizeof key, "%llx", (unsigned long long)dwarf_dieoffset(&cudie));
-			if (strmap_get(&done, key))
-				continue;
-			strmap_put(&done, xstrdup(key), (void *)1);
-			tp_scan_cu(m, &cudie, out);
-		}
-		break;
-	}
-	for (int i = 0; i < done.cap; i++)
-		free(done.keys ? done.keys[i] : NULL);
-	free(done.keys);
-	free(done.values);
+	dwarf_elf_symbols(m, tp_scan_symbol, &sc);
+	for (int i = 0; i < sc.done.cap; i++)
+		free(sc.done.keys ? sc.done.keys[i] : NULL);
+	free(sc.done.keys);
+	free(sc.done.values);
 }
 
 /* A module: every compile unit (a module has few). */
