@@ -23,11 +23,12 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   linux-image-amd64                the guest kernel (/boot/vmlinuz-KVER + /lib/modules/KVER)
 #   linux-headers-amd64              /lib/modules/KVER/build, to compile modules for it
 #   kmod                             modprobe --show-depends, insmod/rmmod in the guest
+#   iproute2                         `ip` in the guest: network namespaces, veth, bridges (netfilter tests)
 #   clang-14 libclang-rt-14-dev      the parser's libFuzzer target (make fuzz, tests/unit/fuzz-smoke.t):
 #                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
 #                                    and the ASan/UBSan runtimes for clang
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
-          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod clang-14 libclang-rt-14-dev)
+          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev)
 
 is_installed() {
     local status
