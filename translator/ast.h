@@ -182,7 +182,8 @@ typedef struct Program {
 	PtrVec files;           /* SourceFile* */
 	PtrVec embedded;        /* Expr* (EX_EMBEDDED): top-level %{ ... %} blocks */
 	PtrVec aliases;         /* Probe*: alias definitions, moved out of probes by pass 2 */
-	int call_depth;         /* pass 2: deepest call chain, -1 with recursion */
+	int call_depth;         /* pass 2: deepest call chain (a recursive call counts 1) */
+	int recursive;          /* pass 2: the call graph has a cycle */
 } Program;
 
 Expr *expr_new(ExprKind kind, SrcLoc loc);

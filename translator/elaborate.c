@@ -921,7 +921,7 @@ static int call_depth(Function *f, PtrVec *stack, int *recursive)
 			for (int j = i; j < stack->len; j++)
 				((Function *)stack->items[j])->recursive = 1;
 			*recursive = 1;
-			return 0;
+			return 1;   /* the recursive call itself is one level */
 		}
 	}
 	if (f->depth_memo)
@@ -943,7 +943,8 @@ static void analyze_calls(Program *prog)
 		if (d > depth)
 			depth = d;
 	}
-	prog->call_depth = recursive ? -1 : depth;
+	prog->call_depth = depth;
+	prog->recursive = recursive;
 	free(stack.items);
 }
 

@@ -84,8 +84,9 @@ void print_resolved(Session *s, StrBuf *out)
 		print_locals(&dp->probe->locals, out);
 		free(written);
 	}
-	if (prog->call_depth < 0)
-		sb_puts(out, "# calls: recursive (bounded by MAXNESTING at run time)\n");
+	if (prog->recursive)
+		sb_printf(out, "# calls: recursive (bounded by MAXNESTING at run time, %d by default)\n",
+			  prog->call_depth + 10);
 	else
 		sb_printf(out, "# calls: at most %d deep\n", prog->call_depth);
 }

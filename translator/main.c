@@ -42,6 +42,7 @@ static void usage(FILE *out)
 		"  -S SIZE_MB[,N]  switch output files at SIZE_MB, keep at most N of them\n"
 		"  -c CMD      run CMD once the probes are armed; target() is its pid; stop when it exits\n"
 		"  -x PID      target() is PID\n"
+		"  -T SECONDS  end the run after SECONDS (its end probes run), as exit() would\n"
 		"  -F          flight recorder: load, start and detach (staprun -A NAME reattaches)\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
@@ -127,6 +128,19 @@ static int valid_define(const char *d)
 	while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
 		p++;
 	return (*p == '\0' || *p == '=') && !strchr(d, '\n');
+}
+
+/* stap -T SECONDS: as SystemTap does it, one more probe that calls exit() when
+ * the time is up, so the end probes run. */
+static SourceFile *timeout_probe(void)
+{
+	static SourceFile *file;
+
+	if (!file) {
+		char *text = xasprintf("probe timer.s(%ld) { exit() }\n", session.timeout_s);
+		file = source_new("<timeout>", text, strlen(text));
+	}
+	return file;
 }
 
 static SourceFile *load_script(void)
@@ -257,7 +271,7 @@ int main(int argc, char **argv)
 
 	session.last_pass = 5;
 	session.version = STAP_VERSION;
-	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T' + 256: session.dump = "probe-types"; break;
 		case 'A' + 256: session.dump = "probe-aliases"; break;
@@ -274,6 +288,16 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'S': session.size_arg = optarg; break;
+		case 'T': {
+			char *end;
+			long secs = strtol(optarg, &end, 10);
+			if (end == optarg || *end || secs < 1 || secs > 1000000000L / 1000) {
+				diag_plain("error", "-T needs a timeout in whole seconds from 1 to 1000000, got '%s'", optarg);
+				return 1;
+			}
+			session.timeout_s = secs;
+			break;
+		}
 		case 'c': session.command = optarg; break;
 		case 'x': session.target_pid = optarg; break;
 		case 'F': session.flight = 1; break;
@@ -363,6 +387,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (parse_source(file, &session.prog) > 0)
 		return 1;
+	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
+		return 1;
 	for (int i = 1; i <= session.script_args.len; i++)
 		if (!parse_arg_used(i))
 			diag_plain("warning", "unused command line option $%d/@%d", i, i);
@@ -405,7 +431,8 @@ int main(int argc, char **argv)
 	/* pass 3 */
 	t = timer_start();
 	if (!session.module_name)
-		session.module_name = cache_module_name(&session, file->text);
+		session.module_name = cache_module_name(&session, session.timeout_s ?
+			xasprintf("%s\n%s", file->text, timeout_probe()->text) : file->text);
 	sb_init(&out);
 	if (translate(&session, &out) > 0)
 		return 1;

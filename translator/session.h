@@ -26,6 +26,7 @@ typedef struct Session {
 	char *module_name;           /* -m NAME or generated */
 	const char *output_file;     /* -o FILE, passed to staprun */
 	const char *size_arg;        /* -S SIZE_MB[,N], passed to staprun */
+	long timeout_s;              /* -T SECONDS: the run ends after that long (0: no limit) */
 	const char *command;         /* -c CMD, passed to staprun */
 	const char *target_pid;      /* -x PID, passed to staprun */
 	int flight;                  /* -F: staprun -F (flight recorder, detached) */

@@ -302,8 +302,8 @@ int translate(Session *s, StrBuf *out)
 	}
 	if (s->suppress_handler_errors)
 		sb_puts(out, "#define STP_SUPPRESS_HANDLER_ERRORS 1\n");
-	if (prog->call_depth >= 0)
-		sb_printf(out, "#define STP_CALL_DEPTH %d   /* no recursion: the deepest call chain */\n", prog->call_depth);
+	sb_printf(out, "#define STP_CALL_DEPTH %d   /* the deepest call chain */\n", prog->call_depth);
+	sb_printf(out, "#define STP_RECURSIVE %d\n", prog->recursive);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
 	if (prog->embedded.len) {
 		sb_puts(out, "/* embedded C of the script (guru mode) and the tapset library */\n");

@@ -36,6 +36,7 @@ struct stp_context {
 	cycles_t overload_used;             /* cycles spent in handlers since then (estimated) */
 	unsigned int overload_tick;         /* hits since the last timed one */
 	int nesting;                        /* frames pushed by function calls */
+	unsigned long stack_top;            /* kernel stack address when the handler started */
 	const char *last_error;             /* set = the hit is ending in error */
 	const char *last_stmt;              /* "identifier 'x' at file:l:c" */
 	void *frames;                       /* union stp_frame[MAXNESTING + 1] */

@@ -10,6 +10,10 @@ static inline union stp_frame *stp_push_frame(struct stp_context *c)
 		stp_error(c, "MAXNESTING exceeded");
 		return (union stp_frame *)c->frames + c->nesting;
 	}
+	if (unlikely(c->stack_top - (unsigned long)__builtin_frame_address(0) > STP_STACK_BUDGET)) {
+		stp_error(c, "MAXNESTING exceeded (kernel stack budget STP_STACK_BUDGET)");
+		return (union stp_frame *)c->frames + c->nesting;
+	}
 	return (union stp_frame *)c->frames + ++c->nesting;
 }
 

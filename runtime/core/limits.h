@@ -12,8 +12,25 @@
 #ifndef MAXACTION_INTERRUPTIBLE
 #define MAXACTION_INTERRUPTIBLE (MAXACTION * 10)  /* in begin and end probes */
 #endif
+/* nested function calls: as SystemTap sizes it, the deepest call chain of the
+ * script (STP_CALL_DEPTH, the translator's count, a recursive call counting one
+ * level) plus 10 more when the script recurses */
 #ifndef MAXNESTING
-#define MAXNESTING 10           /* nested function calls */
+#if defined(STP_CALL_DEPTH) && defined(STP_RECURSIVE)
+#define MAXNESTING (STP_CALL_DEPTH + (STP_RECURSIVE ? 10 : 0))
+#else
+#define MAXNESTING 10
+#endif
+#endif
+/* bytes of kernel stack that the C calls of nested script functions may use
+ * below the probe handler's own frame, whatever MAXNESTING says: deeper calls
+ * end the hit with "MAXNESTING exceeded" instead of overflowing the stack */
+#ifndef STP_STACK_BUDGET
+#define STP_STACK_BUDGET 4096
+#endif
+/* per-CPU bytes of the function-call frames (MAXNESTING + 1 of them) */
+#ifndef STP_FRAMES_MAX_BYTES
+#define STP_FRAMES_MAX_BYTES (16 << 20)
 #endif
 #ifndef MAXMAPENTRIES
 #define MAXMAPENTRIES 2048      /* elements of an array without a declared size */
@@ -55,7 +72,7 @@
 
 /* Frames a context needs: without recursion the translator knows the
  * deepest call chain (STP_CALL_DEPTH), so no more than that is allocated. */
-#if defined(STP_CALL_DEPTH) && STP_CALL_DEPTH < MAXNESTING
+#if defined(STP_CALL_DEPTH) && !STP_RECURSIVE && STP_CALL_DEPTH < MAXNESTING
 #define STP_FRAME_SLOTS (STP_CALL_DEPTH + 1)
 #else
 #define STP_FRAME_SLOTS (MAXNESTING + 1)
@@ -66,6 +83,9 @@
 #endif
 #if MAXNESTING < 0 || MAXACTION < 1
 #error "MAXNESTING must be >= 0 and MAXACTION >= 1"
+#endif
+#if MAXNESTING > 100000
+#error "MAXNESTING must be at most 100000"
 #endif
 
 #endif

@@ -106,6 +106,7 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*han
 	c->actioncount = 0;
 	c->maxaction = once ? MAXACTION_INTERRUPTIBLE : MAXACTION;
 	c->nesting = 0;
+	c->stack_top = (unsigned long)__builtin_frame_address(0);
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 #ifndef STP_NO_OVERLOAD
@@ -191,6 +192,12 @@ static int stp_contexts_alloc(size_t frame_bytes)
 {
 	int cpu;
 
+	if (frame_bytes * (STP_FRAME_SLOTS) > STP_FRAMES_MAX_BYTES) {
+		pr_err("%s: %zu bytes of function frames per CPU (MAXNESTING %d) exceed STP_FRAMES_MAX_BYTES %lu\n",
+		       STP_MODULE_NAME, frame_bytes * (STP_FRAME_SLOTS), (int)(MAXNESTING),
+		       (unsigned long)(STP_FRAMES_MAX_BYTES));
+		return -E2BIG;
+	}
 	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
 	if (!stp_contexts)
 		return -ENOMEM;
