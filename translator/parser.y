@@ -915,6 +915,9 @@ primary:
 		if (!strcmp($1, "print") || !strcmp($1, "println") || !strcmp($1, "sprint"))   /* they draw histograms */
 			for (int i = 0; i < $$->args.len; i++)
 				((Expr *)$$->args.items[i])->op &= ~HIST_BARE;
+		/* as in SystemTap, a pass-1 rule: the delimited prints need their delimiter */
+		if ((!strcmp($1, "printd") || !strcmp($1, "printdln") || !strcmp($1, "sprintd")) && $$->args.len < 2)
+			syntax_error(ctx, LOC(@1), "%s needs a delimiter and at least one value", $1);
 	  }
 	| AT_NAME '(' opt_args ')' {
 		$$ = mk_at(ctx, @1, $1, $3);

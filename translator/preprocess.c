@@ -491,6 +491,11 @@ static int skip_branch(Preproc *pp, int stop_at_else)
 			if (!depth)
 				pp_error(pp, t.loc, "a second '%%:' in one conditional");
 			break;
+		case PP_THEN:
+			/* %( a %? b %? c %): one %? per %( */
+			if (!depth)
+				pp_error(pp, t.loc, "a second '%%?' in one conditional");
+			break;
 		case PP_END:
 			if (!depth)
 				return PP_END;
@@ -541,16 +546,21 @@ static void define_macro(Preproc *pp, const Token *at)
 {
 	Macro *m = xcalloc(1, sizeof *m);
 	Token t;
-	int depth = 0;
+	int depth = 0, refused = 0;
 
 	if (pull(pp, &t) != IDENT) {
 		pp_error(pp, t.loc, "expected a macro name after @define");
 		return;
 	}
 	m->name = t.val.str;
-	if (find_macro(m->name)) {
+	/* refused names: the definition is still read, so that its body is
+	 * not taken for script text */
+	if (!strcmp(m->name, "define")) {
+		pp_error(pp, t.loc, "'@define' cannot be redefined");
+		refused = 1;
+	} else if (find_macro(m->name)) {
 		pp_error(pp, t.loc, "macro @%s redefined", m->name);
-		return;
+		refused = 1;
 	}
 	pull(pp, &t);
 	if (t.kind == '(') {
@@ -581,7 +591,8 @@ static void define_macro(Preproc *pp, const Token *at)
 			break;
 		case PP_END:
 			if (!depth--) {
-				add_macro(m);
+				if (!refused)
+					add_macro(m);
 				return;
 			}
 			break;
@@ -762,7 +773,10 @@ static int next_token(Preproc *pp, Token *t)
 			begin_conditional(pp, t);
 			continue;
 		case PP_THEN:
-			pp_error(pp, t->loc, "'%%?' without a '%%(' before it");
+			if (pp->nconds)
+				pp_error(pp, t->loc, "a second '%%?' in one conditional");
+			else
+				pp_error(pp, t->loc, "'%%?' without a '%%(' before it");
 			continue;
 		case PP_ELSE:
 			if (!pp->nconds || pp->conds[pp->nconds - 1].in_else) {
