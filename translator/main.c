@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 	file = load_script();
 	if (!file)
 		return 1;
-	if (parse_source(file, &session.prog) > 0)
+	if (parse_script(file, &session.prog) > 0)
 		return 1;
 	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
 		return 1;

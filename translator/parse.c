@@ -85,6 +85,21 @@ int parse_source(SourceFile *file, Program *prog)
 	return run(file, prog, 0);
 }
 
+/* The user's script: as in SystemTap, a script that declares nothing (empty,
+ * or only comments and macro definitions) is a pass-1 error. */
+int parse_script(SourceFile *file, Program *prog)
+{
+	int before = prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len;
+	int errors = parse_source(file, prog);
+
+	if (!errors && prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len == before) {
+		diag_at((SrcLoc){ file, 1, 1 }, "parse error",
+			"the script is empty: no probe, function, global or %%{ %%} block in it");
+		errors++;
+	}
+	return errors;
+}
+
 int parse_macro_library(SourceFile *file)
 {
 	Program unused = { 0 };

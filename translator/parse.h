@@ -54,6 +54,7 @@ int parse_macro_library(SourceFile *file);
 
 /* Parses one file into prog; returns the number of errors reported. */
 int parse_source(SourceFile *file, Program *prog);
+int parse_script(SourceFile *file, Program *prog);   /* also refuses an empty script */
 
 /* Location helpers used by the grammar actions. */
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col);
