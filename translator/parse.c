@@ -12,18 +12,11 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only);
 void preproc_free(Preproc *pp);
 int preproc_definitions(Preproc *pp);
 
-int parse_big_number_marker(void);
 int parse_bare_histogram_marker(void);
 
-/* 9223372036854775808 is only valid right after a minus (the grammar folds
- * that case): any left is out of range. */
-static int report_big_number(Expr *e, void *ctx)
+/* A bare histogram operator left where a value is expected. */
+static int report_bare_histogram(Expr *e, void *ctx)
 {
-	if (e->kind == EX_NUMBER && e->op == parse_big_number_marker()) {
-		diag_at(e->loc, "parse error", "number out of range");
-		e->op = 0;
-		(*(int *)ctx)++;
-	}
 	if (e->kind == EX_AT && (e->op & parse_bare_histogram_marker())) {
 		diag_at(e->loc, "parse error", "histogram operator @%s where a value is expected (print it, "
 			"index a bucket with @%s(...)[N], or iterate it with foreach)", e->str, e->str);
@@ -34,10 +27,10 @@ static int report_big_number(Expr *e, void *ctx)
 }
 
 /* Walks the probes and functions this file added (from the given counts on). */
-static int check_numbers(Program *prog, int first_probe, int first_function)
+static int check_bare_histograms(Program *prog, int first_probe, int first_function)
 {
 	int errors = 0;
-	AstVisitor v = { NULL, report_big_number, &errors };
+	AstVisitor v = { NULL, report_bare_histogram, &errors };
 
 	for (int i = first_probe; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
@@ -75,7 +68,7 @@ static int run(SourceFile *file, Program *prog, int defs_only)
 	preproc_free(ctx.pp);
 	sb_free(&ctx.embedded);
 	if (!defs_only)
-		ctx.errors += check_numbers(prog, first_probe, first_function);
+		ctx.errors += check_bare_histograms(prog, first_probe, first_function);
 	return ctx.errors;
 }
 

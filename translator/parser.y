@@ -286,7 +286,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
 %token TRY "try" CATCH "catch"
 %token <str> IDENT "identifier" STRING "string" TARGET "target variable" AT_NAME "@operator"
 %token <str> PRETTY "'$'" EMBEDDED_C "embedded C"
-%token <num> NUMBER "number" BIG_NUMBER "9223372036854775808"
+%token <num> NUMBER "number"
 %token <num> ARG_NUMBER "$N" ARG_STRING "@N"
 %token ARGC_NUMBER "$#" ARGC_STRING "@#"
 %token PP_IF "%(" PP_THEN "%?" PP_ELSE "%:" PP_END "%)"
@@ -332,7 +332,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
  * that can continue it or start a new statement (- + ! ~ & ++ -- ( [ literal
  * name target @op embedded-C), and a simple statement followed by the
  * optional ";" that may end it, and the dangling else (bound to the nearest if). */
-%expect 37
+%expect 36
 
 %%
 
@@ -435,11 +435,6 @@ global_decl:
 literal:
 	  NUMBER { $$ = mk_number(ctx, @1, $1); }
 	| '-' NUMBER { $$ = mk_number(ctx, @1, (int64_t)(0 - (uint64_t)$2)); }
-	| '-' BIG_NUMBER { $$ = mk_number(ctx, @1, INT64_MIN); }
-	| BIG_NUMBER {
-		syntax_error(ctx, LOC(@1), "number out of range");
-		$$ = mk_number(ctx, @1, 0);
-	  }
 	| STRING { $$ = expr_new(EX_STRING, LOC(@1)); $$->str = $1; }
 	;
 
@@ -896,11 +891,6 @@ member_name:
 
 primary:
 	  NUMBER { $$ = mk_number(ctx, @1, $1); }
-	| BIG_NUMBER {
-		/* valid only after a minus: the parse checks that none is left */
-		$$ = mk_number(ctx, @1, INT64_MIN);
-		$$->op = BIG_NUMBER;
-	  }
 	| STRING { $$ = expr_new(EX_STRING, LOC(@1)); $$->str = $1; }
 	| IDENT  { $$ = mk_ident(ctx, @1, $1); }
 	| IDENT '[' index_args ']' {
@@ -946,10 +936,6 @@ args:
 
 %%
 
-int parse_big_number_marker(void)
-{
-	return BIG_NUMBER;
-}
 
 int parse_bare_histogram_marker(void)
 {
