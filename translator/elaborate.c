@@ -1,6 +1,7 @@
 /* elaborate.c - pass 2: binds identifiers to locals and globals, calls to
  * functions and builtins, probe points to providers, then infers types. */
 #include "elaborate.h"
+#include "autocast.h"
 #include "builtins.h"
 #include "expand.h"
 #include "optimize.h"
@@ -854,8 +855,8 @@ static int unsupported_expr(Expr *e, void *ctx)
 			sem_error(el, e->loc, "embedded C is only allowed in guru mode (-g) or in the tapset library");
 		break;
 	case EX_AUTOCAST:
-		sem_error(el, e->loc, "'->' on a value that is not a target variable needs DWARF type "
-			  "information, which is not supported yet");
+		sem_error(el, e->loc, "'->' on a value whose type is not known: write @cast(value, \"type\") "
+			  "(autocast knows calls of functions returning a @cast, and locals assigned only those)");
 		break;
 	default:
 		break;
@@ -1174,6 +1175,7 @@ int elaborate(Session *s)
 	if (el.errors)
 		return el.errors;
 	prune_unused(s);
+	autocast_program(prog);
 	el.errors += dwarf_bind_program(s);
 	if (el.errors)
 		return el.errors;
