@@ -30,7 +30,7 @@
 #endif
 /* per-CPU bytes of the function-call frames (MAXNESTING + 1 of them) */
 #ifndef STP_FRAMES_MAX_BYTES
-#define STP_FRAMES_MAX_BYTES (16 << 20)
+#define STP_FRAMES_MAX_BYTES (4 << 20)
 #endif
 #ifndef MAXMAPENTRIES
 #define MAXMAPENTRIES 2048      /* elements of an array without a declared size */
