@@ -114,9 +114,9 @@ probe signal.flush { if (pid_name == "sigprog") printf("flush name=%s\n", name) 
 probe begin { printf("names %s %s %s %s %s\n", signal_str(10), _signal_name(34), _signal_name(64), _signal_name(99), sigset_mask_str(0x202)) }
 SEOF
     cat >sched.stp <<'SEOF'
-global sw_out, sw_in, on, off, ticks, wk, wkn, mig, fk, ex, fr, wt, ss
+global sp, sw_out, sw_in, on, off, ticks, wk, wkn, mig, fk, ex, fr, wt, ss
 probe scheduler.ctxswitch {
-	if (prev_task_name == "sigprog" && prevtsk_state == 1 && !sw_out++)
+	if (sp && prev_pid == sp && (prevtsk_state & 0xff) == 1 && !sw_out++)
 		printf("ctxswitch out name=%s prev_pid=%d prev_tid=%d prev_task_name=%s prev_priority=%d prevtsk_state=%d\n",
 		       name, prev_pid, prev_tid, prev_task_name, prev_priority, prevtsk_state)
 	if (next_task_name == "sigprog" && !sw_in++)
@@ -126,7 +126,7 @@ probe scheduler.ctxswitch {
 probe scheduler.cpu_on { if (execname() == "sigprog" && !on++) printf("cpu_on name=%s prev_ok=%d prev_not_cur=%d idle=%d\n", name, task_prev != 0, task_prev != task_current(), idle) }
 probe scheduler.cpu_off { if (execname() == "sigprog" && !off++) printf("cpu_off name=%s prev_is_cur=%d next_ok=%d idle=%d\n", name, task_prev == task_current(), task_next != 0, idle) }
 probe scheduler.tick { if (execname() == "sigprog" && !ticks++) printf("tick name=%s idle=%d\n", name, idle) }
-probe scheduler.wakeup { if (task_pid == target() && !wk++) printf("wakeup name=%s task_pid=%d task_tid=%d task_priority=%d task_cpu_ok=%d task_state=%d\n", name, task_pid, task_tid, task_priority, task_cpu == 0 || task_cpu == 1, task_state) }
+probe scheduler.wakeup { if (sp && task_pid == sp && !wk++) printf("wakeup name=%s task_pid=%d task_tid=%d task_priority=%d task_cpu_ok=%d task_state=%d\n", name, task_pid, task_tid, task_priority, task_cpu == 0 || task_cpu == 1, task_state) }
 probe scheduler.wakeup_new { if (execname() == "sigprog" && !wkn++) printf("wakeup_new name=%s task_pid=%d task_tid=%d task_priority=%d task_cpu_ok=%d task_state=%d\n", name, task_pid, task_tid, task_priority, task_cpu == 0 || task_cpu == 1, task_state) }
 probe scheduler.migrate { if (task_execname(task) == "sigprog" && cpu_from == 0 && cpu_to == 1 && !mig++) printf("migrate name=%s pid=%d priority=%d cpu_from=%d cpu_to=%d\n", name, pid, priority, cpu_from, cpu_to) }
 probe scheduler.process_fork { if (execname() == "sigprog" && !fk++) printf("process_fork name=%s parent_pid=%d child_pid=%d\n", name, parent_pid, child_pid) }
@@ -139,7 +139,8 @@ probe scheduler.kthread_stop.return { printf("kthread_stop.return name=%s return
 probe kprocess.create { if (execname() == "sigprog") printf("create new_pid=%d new_tid=%d task_ok=%d\n", new_pid, new_tid, task_pid(task) == new_pid) }
 probe kprocess.start { if (execname() == "sigprog") printf("start pid=%d ppid=%d pexecname=%s\n", pid(), ppid(), pexecname()) }
 probe kprocess.exec { if (execname() == "sigprog") printf("exec name=%s filename=%s args=%s\n", name, filename, args) }
-probe kprocess.exec_complete { if (execname() == "sigprog" || execname() == "true") printf("exec_complete name=%s errno=%d success=%d retstr=%s execname=%s\n", name, errno, success, retstr, execname()) }
+probe kprocess.exec_complete { if (success && execname() == "sigprog") sp = pid()
+	if (execname() == "sigprog" || execname() == "true") printf("exec_complete name=%s errno=%d success=%d retstr=%s execname=%s\n", name, errno, success, retstr, execname()) }
 probe kprocess.exit { if (execname() == "sigprog") printf("exit pid=%d code=%d\n", pid(), code) }
 probe kprocess.release { if (task_execname(task) == "sigprog") printf("release released_pid=%d released_tid=%d pid=%d\n", released_pid, released_tid, pid) }
 SEOF
@@ -190,7 +191,7 @@ guest() {
     staprun -c ./sigprog t_sigtap.ko >sig.out
     staprun -c ./sigprog t_schedtap.ko >sched.out
     staprun -c ./sigprog t_forktrack.ko >forktrack.out
-    staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
+    staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; sleep 0.3; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
     staprun -c ./sigprog t_swcount.ko >swcount.out
 }
 
@@ -202,8 +203,9 @@ check() {
     local p t h a b
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sig.out)
     [[ -n $p && -n $h ]]
+    h=$(printf '0x%016x' "$h")
     has sig.out "got 30 pending_usr2 1"
-    has sig.out "names SIGUSR1 SIGRTMIN+2 SIGRTMAX SIG_99 [SIGUSR1|SIGUSR2]"
+    has sig.out "names SIGUSR1 SIGRTMIN+2 SIGRTMAX SIG_99 [SIGINT|SIGUSR1]"
     has sig.out "send name=send_signal sig=10 sig_name=SIGUSR1 sig_pid=$p pid_name=sigprog si_code=0 shared=1 send2queue=0 task_ok=1 sinfo_ok=1"
     has sig.out "send name=send_signal sig=10 sig_name=SIGUSR1 sig_pid=$p pid_name=sigprog si_code=-6 shared=0 send2queue=0 task_ok=1 sinfo_ok=1"
     has sig.out "send name=send_signal sig=12 sig_name=SIGUSR2 sig_pid=$p pid_name=sigprog si_code=-2 shared=1 send2queue=0 task_ok=1 sinfo_ok=1"
@@ -226,12 +228,13 @@ check() {
     # child b asleep in pause() is woken by SIGTERM
     read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sig.out)
     [[ -n $b ]]
-    grep -qx "wakeup name=signal_wake_up sig_pid=$b pid_name=sigprog resume=[01] state_mask=TASK_INTERRUPTIBLE.*" sig.out
+    grep -Eqx "wakeup name=signal_wake_up sig_pid=$b pid_name=sigprog resume=(-1|0|1) state_mask=TASK_INTERRUPTIBLE.*" sig.out
 
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sched.out)
     read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sched.out)
     [[ -n $p && -n $b ]]
-    has sched.out "ctxswitch out name=ctxswitch prev_pid=$p prev_tid=$p prev_task_name=sigprog prev_priority=120 prevtsk_state=1"
+    # a sleep: TASK_INTERRUPTIBLE, with TASK_FREEZABLE (0x2000) on 6.1's nanosleep
+    grep -Eqx "ctxswitch out name=ctxswitch prev_pid=$p prev_tid=$p prev_task_name=sigprog prev_priority=120 prevtsk_state=(1|8193)" sched.out
     has sched.out "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=120 nexttsk_state=0"
     has sched.out "cpu_on name=cpu_on prev_ok=1 prev_not_cur=1 idle=0"
     has sched.out "cpu_off name=cpu_off prev_is_cur=1 next_ok=1 idle=0"
