@@ -180,6 +180,9 @@ build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
     write_sigprog
     write_scripts
+    # -L lists each alias with SystemTap's variables (internal __names hidden)
+    local a
+    for a in 'scheduler.*' 'scheduler.*.return' 'kprocess.*' 'signal.*' 'signal.*.return'; do $STAP -L "$a"; done >L.out
     $STAP -p4 -m t_sigtap sig.stp >/dev/null
     $STAP -p4 -m t_schedtap sched.stp >/dev/null
     $STAP -p4 -m t_forktrack forktrack.stp >/dev/null
@@ -200,6 +203,16 @@ has() { grep -qxF -- "$2" "$1" || { echo "$1 lacks: $2"; grep -F "${2%% *}" "$1"
 
 check() {
     [[ $(cat rc) == 0 ]]
+    has L.out "scheduler.ctxswitch name:string prev_pid:long prev_tid:long prev_task_name:string prev_priority:long prevtsk_state:long next_pid:long next_tid:long next_task_name:string next_priority:long nexttsk_state:long"
+    has L.out "scheduler.wakeup name:string task_pid:long task_tid:long task_priority:long task_cpu:long task_state:long"
+    has L.out "scheduler.kthread_stop.return name:string return_value:long"
+    has L.out "kprocess.create task:long new_pid:long new_tid:long"
+    has L.out "kprocess.release task:long released_pid:long released_tid:long pid:long"
+    has L.out "signal.send name:string sig:long sig_name:string task:long sig_pid:long pid_name:string sinfo:long si_code:long shared:long send2queue:long"
+    has L.out "signal.handle name:string sig:long sig_name:string sinfo:long ka_addr:long sig_code:long oldset_addr:long regs:long sig_mode:string"
+    has L.out "signal.send_sig_queue name:string sigqueue_addr:long sig:long sig_name:string sig_pid:long pid_name:string"
+    [[ $(grep -c '^scheduler\.' L.out) == 14 && $(grep -c '^kprocess\.' L.out) == 6 ]]
+    (( $(grep -c '^signal\.' L.out) >= 22 ))
     local p t h a b
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sig.out)
     [[ -n $p && -n $h ]]
