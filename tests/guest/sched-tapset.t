@@ -79,6 +79,39 @@ CEOF
     gcc -O2 -o sigprog sigprog.c
 }
 
+# schedtap_kt.ko: a kernel thread that sleeps until kthread_stop(), flushes its signals and returns 42
+write_kmod() {
+    mkdir -p kmod
+    cat >kmod/schedtap_kt.c <<'CEOF'
+#include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/sched/signal.h>
+#include <linux/delay.h>
+static struct task_struct *kt;
+static int kt_fn(void *unused)
+{
+	while (!kthread_should_stop())
+		msleep_interruptible(20);
+	flush_signals(current);
+	return 42;
+}
+static int __init kt_init(void)
+{
+	kt = kthread_run(kt_fn, NULL, "schedtap_kt");
+	return IS_ERR(kt) ? PTR_ERR(kt) : 0;
+}
+static void __exit kt_exit(void)
+{
+	pr_info("schedtap_kt: stopped with %d\n", kthread_stop(kt));
+}
+module_init(kt_init);
+module_exit(kt_exit);
+MODULE_LICENSE("GPL");
+CEOF
+    echo 'obj-m := schedtap_kt.o' >kmod/Kbuild
+    make -s -C "/lib/modules/$KVER/build" M="$PWD/kmod" modules >kmod/build.log 2>&1
+}
+
 write_scripts() {
     cat >sig.stp <<'SEOF'
 probe signal.send {
@@ -134,8 +167,6 @@ probe scheduler.process_exit { if (execname() == "sigprog" && !ex++) printf("pro
 probe scheduler.process_free { if (!fr[pid]++) printf("process_free name=%s pid=%d priority=%d\n", name, pid, priority) }
 probe scheduler.process_wait { if (execname() == "sigprog" && !wt++) printf("process_wait name=%s pid=%d\n", name, pid) }
 probe scheduler.signal_send { if (execname() == "sigprog" && !ss++) printf("signal_send name=%s pid=%d signal_number=%d\n", name, pid, signal_number) }
-probe scheduler.kthread_stop { printf("kthread_stop name=%s thread_pid=%d thread_priority=%d\n", name, thread_pid, thread_priority) }
-probe scheduler.kthread_stop.return { printf("kthread_stop.return name=%s return_value=%d\n", name, return_value) }
 probe kprocess.create { if (execname() == "sigprog") printf("create new_pid=%d new_tid=%d task_ok=%d\n", new_pid, new_tid, task_pid(task) == new_pid) }
 probe kprocess.start { if (execname() == "sigprog") printf("start pid=%d ppid=%d pexecname=%s\n", pid(), ppid(), pexecname()) }
 probe kprocess.exec { if (execname() == "sigprog") printf("exec name=%s filename=%s args=%s\n", name, filename, args) }
@@ -143,6 +174,12 @@ probe kprocess.exec_complete { if (success && execname() == "sigprog") sp = pid(
 	if (execname() == "sigprog" || execname() == "true") printf("exec_complete name=%s errno=%d success=%d retstr=%s execname=%s\n", name, errno, success, retstr, execname()) }
 probe kprocess.exit { if (execname() == "sigprog") printf("exit pid=%d code=%d\n", pid(), code) }
 probe kprocess.release { if (task_execname(task) == "sigprog") printf("release released_pid=%d released_tid=%d pid=%d\n", released_pid, released_tid, pid) }
+SEOF
+    # kthread_stop and flush: on schedtap_kt.ko's thread
+    cat >kthread.stp <<'SEOF'
+probe scheduler.kthread_stop { printf("kthread_stop name=%s thread_pid=%d thread_priority=%d\n", name, thread_pid, thread_priority) }
+probe scheduler.kthread_stop.return { printf("kthread_stop.return name=%s return_value=%d\n", name, return_value) }
+probe signal.flush { if (pid_name == "schedtap_kt") printf("flush name=%s sig_pid=%d pid_name=%s task_ok=%d\n", name, sig_pid, pid_name, task_pid(task) == sig_pid) }
 SEOF
     # published-kind scripts, written afresh: who forks and execs what; who sends a given signal to whom;
     # context switches per process
@@ -180,11 +217,13 @@ build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
     write_sigprog
     write_scripts
+    write_kmod
     # -L lists each alias with SystemTap's variables (internal __names hidden)
     local a
     for a in 'scheduler.*' 'scheduler.*.return' 'kprocess.*' 'signal.*' 'signal.*.return'; do $STAP -L "$a"; done >L.out
     $STAP -p4 -m t_sigtap sig.stp >/dev/null
     $STAP -p4 -m t_schedtap sched.stp >/dev/null
+    $STAP -p4 -m t_kthread kthread.stp >/dev/null
     $STAP -p4 -m t_forktrack forktrack.stp >/dev/null
     $STAP -p4 -m t_sigmon sigmon.stp SIGTERM >/dev/null
     $STAP -p4 -m t_swcount swcount.stp >/dev/null
@@ -193,6 +232,9 @@ build() {
 guest() {
     staprun -c ./sigprog t_sigtap.ko >sig.out
     staprun -c ./sigprog t_schedtap.ko >sched.out
+    insmod kmod/schedtap_kt.ko
+    grep -lx schedtap_kt /proc/[0-9]*/comm | cut -d/ -f3 >ktpid
+    staprun -c 'rmmod schedtap_kt' t_kthread.ko >kthread.out
     staprun -c ./sigprog t_forktrack.ko >forktrack.out
     staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; sleep 0.3; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
     staprun -c ./sigprog t_swcount.ko >swcount.out
@@ -270,6 +312,14 @@ check() {
     has sched.out "exit pid=$a code=768"
     has sched.out "exit pid=$b code=15"
     has sched.out "release released_pid=$a released_tid=$a pid=$a"
+
+    # the module's kernel thread: stopped (thread id, nice 0), flushed its signals, returned 42
+    local k
+    k=$(cat ktpid)
+    [[ -n $k ]]
+    has kthread.out "kthread_stop name=kthread_stop thread_pid=$k thread_priority=120"
+    has kthread.out "kthread_stop.return name=kthread_stop return_value=42"
+    has kthread.out "flush name=flush_signals sig_pid=$k pid_name=schedtap_kt task_ok=1"
 
     # forktracker: both children, then the execs
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' forktrack.out)
