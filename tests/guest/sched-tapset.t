@@ -144,7 +144,8 @@ probe signal.checkperm { if (execname() == "sigprog" && sig == 10) printf("check
 probe signal.checkperm.return { if (execname() == "sigprog") printf("checkperm.return name=%s retstr=%s\n", name, retstr) }
 probe signal.do_action { if (execname() == "sigprog" && sig == 10 && sigact_addr) printf("do_action name=%s sig=%d sig_name=%s handler=%p\n", name, sig, sig_name, sa_handler) }
 probe signal.flush { if (pid_name == "sigprog") printf("flush name=%s\n", name) }
-probe begin { printf("names %s %s %s %s %s\n", signal_str(10), _signal_name(34), _signal_name(64), _signal_name(99), sigset_mask_str(0x202)) }
+probe begin { printf("names %s %s %s %s %s\n", signal_str(10), _signal_name(34), _signal_name(64), _signal_name(99), sigset_mask_str(0x202))
+	printf("sa %s %s %s %s [%s] %s\n", sa_handler_str(0), sa_handler_str(1), sa_handler_str(-1), sa_handler_str(0x1000), sa_flags_str(0), sa_flags_str(0x14000005 | 0x100)) }
 SEOF
     cat >sched.stp <<'SEOF'
 global sp, sw_out, sw_in, on, off, ticks, wk, wkn, mig, fk, ex, fr, wt, ss
@@ -236,7 +237,7 @@ guest() {
     grep -lx schedtap_kt /proc/[0-9]*/comm | cut -d/ -f3 >ktpid
     staprun -c 'rmmod schedtap_kt' t_kthread.ko >kthread.out
     staprun -c ./sigprog t_forktrack.ko >forktrack.out
-    staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; sleep 0.3; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
+    staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; sleep 0.5; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
     staprun -c ./sigprog t_swcount.ko >swcount.out
 }
 
@@ -260,6 +261,7 @@ check() {
     [[ -n $p && -n $h ]]
     h=$(printf '0x%016x' "$h")
     has sig.out "got 30 pending_usr2 1"
+    has sig.out "sa default ignored error 0x0000000000001000 [] SA_NOCLDSTOP|SA_SIGINFO|SA_RESTORER|SA_RESTART|0x100"
     has sig.out "names SIGUSR1 SIGRTMIN+2 SIGRTMAX SIG_99 [SIGINT|SIGUSR1]"
     has sig.out "send name=send_signal sig=10 sig_name=SIGUSR1 sig_pid=$p pid_name=sigprog si_code=0 shared=1 send2queue=0 task_ok=1 sinfo_ok=1"
     has sig.out "send name=send_signal sig=10 sig_name=SIGUSR1 sig_pid=$p pid_name=sigprog si_code=-6 shared=0 send2queue=0 task_ok=1 sinfo_ok=1"
