@@ -176,6 +176,18 @@ probe kprocess.exec_complete { if (success && execname() == "sigprog") sp = pid(
 probe kprocess.exit { if (execname() == "sigprog") printf("exit pid=%d code=%d\n", pid(), code) }
 probe kprocess.release { if (task_execname(task) == "sigprog") printf("release released_pid=%d released_tid=%d pid=%d\n", released_pid, released_tid, pid) }
 SEOF
+    # the task_* functions on a sleep run at nice 7 as uid 1234 by setpriv
+    cat >task.stp <<'SEOF'
+probe kprocess.exec_complete {
+	if (success && execname() == "sleep") {
+		t = task_current()
+		printf("task pid=%d tid=%d execname=%s nice=%d prio=%d uid=%d euid=%d state=%d cpu_ok=%d parent_ok=%d pexecname=%s pid2execname=%s pid2task_ok=%d nopid=%d\n",
+		       task_pid(t), task_tid(t), task_execname(t), task_nice(t), task_prio(t), task_uid(t), task_euid(t), task_state(t),
+		       task_cpu(t) == cpu(), task_pid(task_parent(t)) == ppid(), pexecname(), pid2execname(pid()), pid2task(tid()) == t,
+		       pid2task(-5))
+	}
+}
+SEOF
     # kthread_stop and flush: on schedtap_kt.ko's thread
     cat >kthread.stp <<'SEOF'
 probe scheduler.kthread_stop { printf("kthread_stop name=%s thread_pid=%d thread_priority=%d\n", name, thread_pid, thread_priority) }
@@ -225,6 +237,7 @@ build() {
     $STAP -p4 -m t_sigtap sig.stp >/dev/null
     $STAP -p4 -m t_schedtap sched.stp >/dev/null
     $STAP -p4 -m t_kthread kthread.stp >/dev/null
+    $STAP -p4 -m t_task task.stp >/dev/null
     $STAP -p4 -m t_forktrack forktrack.stp >/dev/null
     $STAP -p4 -m t_sigmon sigmon.stp SIGTERM >/dev/null
     $STAP -p4 -m t_swcount swcount.stp >/dev/null
@@ -234,6 +247,7 @@ guest() {
     nproc >ncpu
     staprun -c ./sigprog t_sigtap.ko >sig.out
     staprun -c ./sigprog t_schedtap.ko >sched.out
+    staprun -c "sh -c 'nice -n 7 setpriv --reuid=1234 --regid=1234 --clear-groups sleep 0.1 & echo sleep \$!; wait'" t_task.ko >task.out
     insmod kmod/schedtap_kt.ko
     grep -lx schedtap_kt /proc/[0-9]*/comm | cut -d/ -f3 >ktpid
     staprun -c 'rmmod schedtap_kt' t_kthread.ko >kthread.out
@@ -247,6 +261,7 @@ has() { grep -qxF -- "$2" "$1" || { echo "$1 lacks: $2"; grep -F "${2%% *}" "$1"
 
 check() {
     [[ $(cat rc) == 0 ]]
+    local k
     has L.out "scheduler.ctxswitch name:string prev_pid:long prev_tid:long prev_task_name:string prev_priority:long prevtsk_state:long next_pid:long next_tid:long next_task_name:string next_priority:long nexttsk_state:long"
     has L.out "scheduler.wakeup name:string task_pid:long task_tid:long task_priority:long task_cpu:long task_state:long"
     has L.out "scheduler.kthread_stop.return name:string return_value:long"
@@ -317,8 +332,11 @@ check() {
     has sched.out "exit pid=$b code=15"
     has sched.out "release released_pid=$a released_tid=$a pid=$a"
 
+    # task_*: the sleep's pid, nice 7 (priority 20 + 7), uid 1234, running on this CPU; its parent sh
+    k=$(sed -n 's/^sleep \([0-9]*\)$/\1/p' task.out)
+    [[ -n $k ]]
+    has task.out "task pid=$k tid=$k execname=sleep nice=7 prio=27 uid=1234 euid=1234 state=0 cpu_ok=1 parent_ok=1 pexecname=sh pid2execname=sleep pid2task_ok=1 nopid=0"
     # the module's kernel thread: stopped (thread id, nice 0), flushed its signals, returned 42
-    local k
     k=$(cat ktpid)
     [[ -n $k ]]
     has kthread.out "kthread_stop name=kthread_stop thread_pid=$k thread_priority=120"
