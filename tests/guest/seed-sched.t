@@ -4,21 +4,13 @@
 
 timeout_s=120
 
-corpus() { echo "${SEED_CORPUS:-$TOP/../shared/seed-scripts}"; }
-
 build() {
-    local dir n
-    dir=$(corpus)
-    [[ -f $dir/INDEX.md ]] || { echo "no seed corpus at $dir"; exit 77; }
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER"; exit 77; }
-    for n in 014 022 049 050; do
-        [[ -f $(echo "$dir/${n}"_*.stp) ]] || { echo "no ${n}_*.stp in $dir"; return 1; }
-    done
-    $STAP -p4 -m seed_049 "$(echo "$dir"/049_*.stp)" >/dev/null
-    $STAP -p4 -m seed_050 "$(echo "$dir"/050_*.stp)" >/dev/null
+    seed_need 014 022 049 050
+    $STAP -p4 -m seed_049 "$(seed_file 049)" >/dev/null
+    $STAP -p4 -m seed_050 "$(seed_file 050)" >/dev/null
     # 014: empty bodies on vfs_*, a timer and scheduler.cpu_on; 022: syscall.open with task_parent and pid2task
-    $STAP -p4 -m seed_014 "$(echo "$dir"/014_*.stp)" >/dev/null
-    $STAP -p4 -m seed_022 "$(echo "$dir"/022_*.stp)" >/dev/null
+    $STAP -p4 -m seed_014 "$(seed_file 014)" >/dev/null
+    $STAP -p4 -m seed_022 "$(seed_file 022)" >/dev/null
 }
 
 guest() {
