@@ -1,5 +1,5 @@
 # tapset vfs.*: read, write, readv, writev, open and their .return with every variable, for a helper's known calls and dd on ext2 on /dev/ram0
-# Used by tests/run (issue 15): tapset/linux/vfs.stp, dev.stp (bdevname, MKDEV), the @define'd alias bodies and @entry values.
+# Used by tests/run (issue 15): tapset/linux/vfs.stp, dev.stp (bdevname, MKDEV), dentry.stp (fullpath_struct_file, task_dentry_path), @entry values.
 
 timeout_s=90
 
@@ -56,7 +56,7 @@ want_vfs() {
 check() {
     [[ $(cat rc) == 0 ]]
     want_vfs >want.out
-    grep '^[a-z.]* vfsio ' vfs.out >got.out
+    grep "^[a-z.]* vfsio " vfs.out >got.out
     diff want.out got.out
     # dd's 4096-byte reads of the 10000-byte file: 4096, 4096, 1808, then 0 at the end
     local ino
@@ -65,4 +65,7 @@ check() {
     [[ $(grep '^read.ret dd ' vfs.out | awk '{print $4, $5, $8, $9, $10}' | tr '\n' ' ') == \
         "4096 0 4096 4096 0 4096 4096 4096 4096 0 4096 8192 1808 1808 0 4096 10000 0 0 0 " ]]
     [[ $(grep -c "^read.ret dd vfs.read 4096 [0-9]* [0-9]* $ino " vfs.out) == 4 ]]
+    # 4 opens, 3 reads by vfsio: all /tmp/vfsmnt/data, across the ram0 mount
+    [[ $(grep '^path ' vfs.out) == "path /tmp/vfsmnt/data 7" ]]
+    [[ $(grep '^d_path ' vfs.out) == "d_path /tmp/vfsmnt/data 3" ]]
 }
