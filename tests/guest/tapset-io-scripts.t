@@ -31,6 +31,12 @@ guest() {
     staprun -c "sh -c 'dd if=/dev/nullb0 of=/dev/null bs=4096 count=6 iflag=direct status=none;
         dd if=/dev/zero of=/dev/nullb0 bs=8192 count=3 oflag=direct status=none'" t_blkstat.ko >blkstat.out
     rmmod null_blk
+    # iotop again, ended while a loop keeps reading: its vfs_read kretprobes go away under load
+    (while :; do cat /etc/passwd; done >/dev/null) &
+    local loop=$!
+    staprun -c 'sleep 2' t_iotop.ko >load.out
+    kill $loop
+    wait $loop || true
 }
 
 check() {
@@ -49,6 +55,11 @@ check() {
     [[ $(sed 1d disktop.out | awk '{print $2, $3, $4, $5, $6}' | sort) == \
         "$sh cat ram0 R 20000"$'\n'"$sh dd ram0 W 20000" ]]
     [[ $(sed 1d disktop.out | awk '$1 > '"$sh"' {n++} END {print n}') == 2 ]]
+    # iotop under load: each cat wrote the file to /dev/null whole, after reading it (and its libraries)
+    local size
+    size=$(stat -c %s /etc/passwd)
+    read -r _ r w < <(grep '^ *cat ' load.out)
+    (( w >= 5 * size && w % size == 0 && r > w ))
     # blkstat: the direct reads and writes to nullb0, each completed in full
     [[ $(sed -n 1p blkstat.out) == "DEVICE     RW        REQS        BYTES      AVG         DONE" ]]
     [[ $(grep '^nullb0 ' blkstat.out | sort) == \
