@@ -26,6 +26,8 @@ aliases=(
     "ioblock_trace.bounce|$blk_req q:long"
     "ioblock_trace.end|$blk_end q:long"
     "ioscheduler.elv_add_request|$rq"
+    "ioscheduler.elv_add_request.tp|$rq"
+    "ioscheduler.elv_add_request.kp|$rq"
     "ioscheduler.elv_completed_request|$rq"
     "ioscheduler_trace.elv_issue_request|$rq"
     "ioscheduler_trace.elv_completed_request|$rq"
