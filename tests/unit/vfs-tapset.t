@@ -46,6 +46,8 @@ signatures=(
     'task_dentry_path:string (task:long, dentry:long, vfsmnt:long)'
     'fullpath_struct_file:string (task:long, file:long)'
     'd_path:string (nd:long)'
+    'real_mount:long (vfsmnt:long)'
+    'inode_name:string (inode:long)'
 )
 
 sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
