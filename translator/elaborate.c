@@ -25,6 +25,7 @@ typedef struct Elab {
 	int changed;             /* type inference made progress */
 	int reporting;           /* last inference round: report type errors */
 	int errors;
+	int library;             /* --dump-functions: no DWARF binding, @cast and friends left as is */
 } Elab;
 
 static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -847,7 +848,7 @@ static int unsupported_expr(Expr *e, void *ctx)
 	case EX_AT:
 		if (!strcmp(e->str, "perf"))
 			check_perf_counter(el, e);
-		else if (!is_stats_op(e->str))
+		else if (!is_stats_op(e->str) && !el->library)
 			sem_error(el, e->loc, "@%s is not supported", e->str);
 		break;
 	case EX_EMBEDDED:
@@ -1205,7 +1206,7 @@ int elaborate(Session *s)
 /* --dump-functions: every function of the library, resolved and typed. */
 int elaborate_library(Session *s)
 {
-	Elab el = { .s = s, .prog = &s->prog };
+	Elab el = { .s = s, .prog = &s->prog, .library = 1 };
 
 	s->prog.probes.len = 0;   /* alias bodies are checked when a script uses them */
 	check_supported(&el);

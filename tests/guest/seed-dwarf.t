@@ -7,35 +7,17 @@
 
 timeout_s=120
 
-corpus() { echo "${SEED_CORPUS:-$TOP/../shared/seed-scripts}"; }
-
 # The scripts run here (NNN of NNN_*.stp).
 SEEDS="008 017 019 026 039 041 056 057 058 085"
 
 build() {
-    local dir n f
-    dir=$(corpus)
-    if [[ ! -f $dir/INDEX.md ]]; then
-        echo "no seed corpus at $dir"
-        exit 77
-    fi
-    if [[ ! -e /usr/lib/debug/boot/vmlinux-$KVER ]]; then
-        echo "no /usr/lib/debug/boot/vmlinux-$KVER"
-        exit 77
-    fi
+    local n
+    # shellcheck disable=SC2086
+    seed_need $SEEDS
     for n in $SEEDS; do
-        f=$(echo "$dir/${n}"_*.stp)
-        [[ -f $f ]] || { echo "no ${n}_*.stp in $dir"; return 1; }
-        $STAP -p4 -m "seed_$n" "$f" >/dev/null
+        $STAP -p4 -m "seed_$n" "$(seed_file "$n")" >/dev/null
     done
     stat -c %s /etc/passwd >passwd.size
-}
-
-# run N WORKLOAD: staprun -c WORKLOAD seed_N.ko, stdout to N.out, stderr to N.err, status to N.rc.
-run() {
-    local rc=0
-    staprun -c "$2" "seed_$1.ko" >"$1.out" 2>"$1.err" || rc=$?
-    echo "$rc" >"$1.rc"
 }
 
 guest() {
@@ -43,16 +25,16 @@ guest() {
     mkdir dir
     echo data >dir/target
     ln -s dir/target symlink
-    run 008 'cat /etc/passwd'
-    run 017 'cat /proc/version'
-    run 019 'cat /proc/version'
-    run 026 'dd if=/dev/zero of=/dev/null bs=1 count=3'
-    run 039 'cat /etc/passwd'
-    run 041 'cat symlink'
-    run 056 'cat /etc/passwd > /dev/null'
-    run 057 "mkdir $CASE_DIR/test4"
-    run 058 "mkdir $CASE_DIR/test3"
-    run 085 'sleep 2'
+    seed_run 008 'cat /etc/passwd'
+    seed_run 017 'cat /proc/version'
+    seed_run 019 'cat /proc/version'
+    seed_run 026 'dd if=/dev/zero of=/dev/null bs=1 count=3'
+    seed_run 039 'cat /etc/passwd'
+    seed_run 041 'cat symlink'
+    seed_run 056 'cat /etc/passwd > /dev/null'
+    seed_run 057 "mkdir $CASE_DIR/test4"
+    seed_run 058 "mkdir $CASE_DIR/test3"
+    seed_run 085 'sleep 2'
 }
 
 # want N ERE [FILE]: a line of N.out (or FILE) matches the extended regex.

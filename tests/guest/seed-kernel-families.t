@@ -5,43 +5,29 @@
 
 timeout_s=120
 
-corpus() { echo "${SEED_CORPUS:-$TOP/../shared/seed-scripts}"; }
-
 SEEDS="042 043 055 068"
 
 build() {
-    local dir n f
-    dir=$(corpus)
-    [[ -f $dir/INDEX.md ]] || { echo "no seed corpus at $dir"; exit 77; }
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER"; exit 77; }
-    for n in $SEEDS; do
-        f=$(echo "$dir/${n}"_*.stp)
-        [[ -f $f ]] || { echo "no ${n}_*.stp in $dir"; return 1; }
-    done
-    $STAP -p4 -m seed_042 "$(echo "$dir"/042_*.stp)" >/dev/null
+    # shellcheck disable=SC2086
+    seed_need $SEEDS
+    $STAP -p4 -m seed_042 "$(seed_file 042)" >/dev/null
     # 043's cmd: stap -v -e SCRIPT -d <path-to-lib> (the library path is a placeholder)
-    $STAP -p4 -m seed_043 "$(echo "$dir"/043_*.stp)" >/dev/null
-    $STAP -p4 -m seed_055 "$(echo "$dir"/055_*.stp)" >/dev/null
+    $STAP -p4 -m seed_043 "$(seed_file 043)" >/dev/null
+    $STAP -p4 -m seed_055 "$(seed_file 055)" >/dev/null
     # 068's cmd: stap --all-modules -e SCRIPT
-    $STAP --all-modules -p4 -m seed_068 "$(echo "$dir"/068_*.stp)" >/dev/null
-}
-
-run() {
-    local rc=0
-    staprun -c "$2" "seed_$1.ko" >"$1.out" 2>"$1.err" || rc=$?
-    echo "$rc" >"$1.rc"
+    $STAP --all-modules -p4 -m seed_068 "$(seed_file 068)" >/dev/null
 }
 
 guest() {
     # 042 samples every CPU for its 20 s (timer.s(20) ends it) while a shell loop keeps one busy
     (end=$((SECONDS + 22)); while (( SECONDS < end )); do :; done) &
-    run 042 'sleep 21'
+    seed_run 042 'sleep 21'
     wait
     # 043: the guest's emulated CPU has no PMU: the hardware cache event cannot be armed
-    run 043 'true'
-    run 055 'cat /etc/passwd >/dev/null'
+    seed_run 043 'true'
+    seed_run 055 'cat /etc/passwd >/dev/null'
     # the kernel runs its periodic work (vmstat_update ...) at least once a second
-    run 068 'sleep 2'
+    seed_run 068 'sleep 2'
 }
 
 check() {

@@ -27,3 +27,30 @@ stapio_of() {
 only_skip_warnings() {
     not grep -Evx 'WARNING: Skipped probes: [0-9]+ \(reentrancy [0-9]+, lock contention [0-9]+\)|WARNING: Number of errors: 0, skipped probes: [0-9]+' "$1"
 }
+
+# ---- the shared seed corpus (tests/guest/seed-*.t) ----
+
+# seed_dir: the corpus beside the repository (SEED_CORPUS, default TOP/../shared/seed-scripts).
+seed_dir() { echo "${SEED_CORPUS:-$TOP/../shared/seed-scripts}"; }
+
+# seed_need N...: skips the case (exit 77) without the corpus or the kernel's DWARF; fails when one
+# of the scripts NNN_*.stp is missing from the corpus.
+seed_need() {
+    local dir n
+    dir=$(seed_dir)
+    [[ -f $dir/INDEX.md ]] || { echo "no seed corpus at $dir"; exit 77; }
+    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER"; exit 77; }
+    for n in "$@"; do
+        [[ -f $(echo "$dir/${n}"_*.stp) ]] || { echo "no ${n}_*.stp in $dir"; return 1; }
+    done
+}
+
+# seed_file N: the path of the corpus's script NNN_*.stp.
+seed_file() { echo "$(seed_dir)/$1"_*.stp; }
+
+# seed_run N WORKLOAD (guest): staprun -c WORKLOAD seed_N.ko, stdout to N.out, stderr to N.err, status to N.rc.
+seed_run() {
+    local rc=0
+    staprun -c "$2" "seed_$1.ko" >"$1.out" 2>"$1.err" || rc=$?
+    echo "$rc" >"$1.rc"
+}
