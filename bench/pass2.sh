@@ -33,7 +33,7 @@
 # Environment: BENCH_RUNS (default 5), KVER (default: scripts/guest-kver.sh), BENCH_SYSTEMTAP
 # (SystemTap's stap, default /usr/bin/stap), BENCH_PASS2_NOINSTALL=1 (do not install systemtap),
 # BENCH_PASS2_SCRIPTS (only these rows, by name: "begin syscall syscall-opt demo large vfs_read vfs_star
-# tp_sched").
+# tp_sched tapsets").
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -404,6 +404,8 @@ main() {
     printf '%s\n' 'probe kernel.function("vfs_read") { printf("%d\n", $count) }' >"$DIR/src/vfs_read.stp"
     printf 'global n\nprobe kernel.function("vfs_*") { n++ }\n' >"$DIR/src/vfs_star.stp"
     printf 'global n\nprobe kernel.trace("sched:*") { n++ }\n' >"$DIR/src/tp_sched.stp"
+    # the tapset aliases of issue 15's target (vfs, ioblock, scheduler, signal)
+    printf 'probe vfs.read, vfs.write, ioblock.request, scheduler.cpu_on, signal.send {\n}\n' >"$DIR/src/tapsets.stp"
 
     local start=$SECONDS
     compare begin begin.stp
@@ -414,6 +416,7 @@ main() {
     compare vfs_read vfs_read.stp "$TARGET_SPEED_DWARF" cold
     compare vfs_star vfs_star.stp "$TARGET_SPEED_DWARF" cold
     compare tp_sched tp_sched.stp - cold "$TARGET_TP_WARM_MS/$TARGET_TP_COLD_MS"
+    compare tapsets tapsets.stp "$TARGET_SPEED" cold
 
     local row
     echo "Pass 2 compared with SystemTap: stap -p2 -r $KVER FILE >/dev/null, median of $RUNS runs each, load average $(cut -d' ' -f1 /proc/loadavg)"
