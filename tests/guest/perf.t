@@ -138,13 +138,15 @@ guest() {
     staprun -c ./pftouch t_pproc.ko >proc.out 2>proc.err
     not staprun t_pproc.ko >noproc.out 2>noproc.err
 
-    ./spin 8 & spin=$!
+    # the target spins longer than the three runs take, even on a slow host; it is killed after
+    ./spin 60 & spin=$!
     (while kill -0 $spin 2>/dev/null; do ls / >/dev/null; done) & churn=$!
     for i in 1 2 3; do
         staprun -x $spin t_pload.ko >>load.out 2>>load.err
     done
     kill -0 $spin   # the target outlived the runs
-    kill $spin; wait $spin $churn || true
+    kill $spin 2>/dev/null || true
+    wait $spin $churn || true
 
     ls /sys/bus/event_source/devices >pmus
     dmesg | grep -i 'performance events' >pmu.dmesg || true
