@@ -67,39 +67,49 @@ ensure_groups() {
 }
 
 # The guest kernel's DWARF (kernel.function probes, target variables; `stap -r KVER`):
-# /usr/lib/debug/boot/vmlinux-KVER, which only linux-image-KVER-dbg ships. That package is 858 MB
-# to download and 5.6 GB installed, nearly all of it the modules' debuginfo, which nothing here
-# reads: so the .deb is downloaded (apt-get download: no install, no root needed), that one file
-# (633 MB) extracted, and the .deb deleted. About 10 s + 55 s. KVER is scripts/guest-kver.sh's.
-# INSTALL_DEPS_ROOT (default /) is the root the file goes under; set it to test this part
-# without touching the real file.
+# /usr/lib/debug/boot/vmlinux-KVER, which only linux-image-KVER-dbg ships, and the DWARF of the few
+# modules the tapsets and tests probe (DEBUG_MODULES, under usr/lib/debug/lib/modules/KVER/). That
+# package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
+# which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
+# those files (633 MB + 6 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
+# scripts/guest-kver.sh's. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
+# test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
+# module debuginfo, relative to usr/lib/debug/lib/modules/KVER/ (scsi_mod: tapset/linux/scsi.stp)
+DEBUG_MODULES=(kernel/drivers/scsi/scsi_mod.ko)
 
 # is_elf FILE: FILE starts with the ELF magic
 is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]]; }
 
-# ensure_kernel_dwarf: the file present (quiet), or downloaded and extracted; 1 with a message if not
+# ensure_kernel_dwarf: the files present (quiet), or downloaded and extracted; 1 with a message if not
 ensure_kernel_dwarf() {
-    local kver file pkg tmp deb rc=0
+    local kver pkg tmp deb rc=0 m f root=${DEBUG_ROOT%/}
+    local -a want=() missing=()
     if ! kver=$("$TOP/scripts/guest-kver.sh"); then
         echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
         return 1
     fi
-    file=${DEBUG_ROOT%/}/usr/lib/debug/boot/vmlinux-$kver
     pkg=linux-image-$kver-dbg
-    if [[ -s $file ]] && is_elf "$file"; then
-        return 0
-    fi
-    if ! mkdir -p "$(dirname "$file")" 2>/dev/null || [[ ! -w $(dirname "$file") ]]; then
-        echo "install-deps: missing $file (the guest kernel's DWARF, from $pkg);" >&2
-        if (( EUID != 0 )); then
-            echo "install-deps: run as root to download it (only that file is kept)" >&2
-        else
-            echo "install-deps: cannot write to $(dirname "$file")" >&2
+    want=("usr/lib/debug/boot/vmlinux-$kver")
+    for m in "${DEBUG_MODULES[@]}"; do
+        want+=("usr/lib/debug/lib/modules/$kver/$m")
+    done
+    for f in "${want[@]}"; do
+        [[ -s $root/$f ]] && is_elf "$root/$f" || missing+=("$f")
+    done
+    (( ${#missing[@]} == 0 )) && return 0
+    for f in "${missing[@]}"; do
+        if ! mkdir -p "$root/$(dirname "$f")" 2>/dev/null || [[ ! -w $root/$(dirname "$f") ]]; then
+            echo "install-deps: missing $root/$f (the guest kernel's DWARF, from $pkg);" >&2
+            if (( EUID != 0 )); then
+                echo "install-deps: run as root to download it (only the files needed are kept)" >&2
+            else
+                echo "install-deps: cannot write to $root/$(dirname "$f")" >&2
+            fi
+            return 1
         fi
-        return 1
-    fi
-    echo "install-deps: downloading $pkg (858 MB) for $file alone"
+    done
+    echo "install-deps: downloading $pkg (858 MB) for ${missing[*]}"
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
     # apt's download sandbox user must be able to write there
     chmod 0755 "$tmp"
@@ -114,23 +124,31 @@ ensure_kernel_dwarf() {
     deb=$(find "$tmp" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
     if (( rc != 0 )) || [[ -z $deb ]]; then
         echo "install-deps: apt-get download $pkg failed: $(grep -m 1 -E '^(E|W):' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")" >&2
-        echo "install-deps: without $file, kernel.function probes and target variables cannot work" >&2
+        echo "install-deps: without $root/${missing[0]}, kernel.function probes and target variables cannot work" >&2
         rm -rf "$tmp"
         return 1
     fi
-    # extracted beside the target under a temporary name, renamed once complete: an interrupted
-    # run never leaves a truncated file that a later run would take as present
+    # extracted in one pass into a directory beside the targets, each moved into place once complete:
+    # an interrupted run never leaves a truncated file that a later run would take as present
     rc=0
-    dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$kver" >"$file.partial" || rc=$?
+    mkdir -p "$root/usr/lib/debug"
+    local stage
+    stage=$(mktemp -d "$root/usr/lib/debug/.install-deps.XXXXXX")
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$stage" "${missing[@]/#/./}" || rc=$?
     rm -rf "$tmp"
-    if (( rc != 0 )) || ! is_elf "$file.partial"; then
-        rm -f "$file.partial"
-        echo "install-deps: extracting usr/lib/debug/boot/vmlinux-$kver from $pkg failed (disk space?)" >&2
-        return 1
-    fi
-    chmod 0644 "$file.partial"
-    mv -f "$file.partial" "$file"
-    echo "install-deps: installed $file"
+    for f in "${missing[@]}"; do
+        if (( rc != 0 )) || ! is_elf "$stage/$f"; then
+            echo "install-deps: extracting $f from $pkg failed (disk space?)" >&2
+            rm -rf "$stage"
+            return 1
+        fi
+    done
+    for f in "${missing[@]}"; do
+        chmod 0644 "$stage/$f"
+        mv -f "$stage/$f" "$root/$f"
+        echo "install-deps: installed $root/$f"
+    done
+    rm -rf "$stage"
 }
 
 # install_packages: the missing packages installed (as root), or a message and 1
