@@ -9,12 +9,36 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "stapio.h"
 
 /*
+ * Runs CMD in the (already unprivileged) child, as SystemTap does: a plain command line
+ * ("./prog -a 'x y'") is split into words (quotes and $VARIABLES expanded, never a command
+ * substitution) and executed directly, so target() is the program's own pid; a line using the
+ * shell's syntax (; | & < > ( ) and the like) is given to /bin/sh -c, and target() is that shell.
+ */
+static void target_exec(const char *command)
+{
+	wordexp_t words;
+
+	if (wordexp(command, &words, WRDE_NOCMD | WRDE_UNDEF) == 0) {
+		if (words.we_wordc > 0) {
+			execvp(words.we_wordv[0], words.we_wordv);
+			fprintf(stderr, "stapio: cannot run %s: %s\n", words.we_wordv[0], strerror(errno));
+			_exit(127);
+		}
+		wordfree(&words);
+	}
+	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+	fprintf(stderr, "stapio: cannot run /bin/sh: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/*
  * The child is forked before "start" so its pid can be sent as the target;
- * it waits for one byte on a pipe and then execs /bin/sh -c CMD, with the
+ * it waits for one byte on a pipe and then execs CMD (target_exec), with the
  * real uid and gid (stapio may run with staprun's privileges).  If the run
  * cannot start, the pipe is closed without a byte and the child exits 127
  * without running anything.
@@ -56,9 +80,7 @@ int target_spawn(struct target *t, const char *command)
 			fprintf(stderr, "stapio: cannot drop privileges for -c: %s\n", strerror(errno));
 			_exit(127);
 		}
-		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-		fprintf(stderr, "stapio: cannot run /bin/sh: %s\n", strerror(errno));
-		_exit(127);
+		target_exec(command);
 	}
 	close(go[0]);
 	t->go_fd = go[1];

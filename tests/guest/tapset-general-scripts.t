@@ -1,0 +1,73 @@
+# published-kind scripts on the syscall tapset and DWARF probes: syscalls_by_proc, errsnoop, para-callgraph, functioncallcount, wait4time, topsys under a program with known calls
+# Used by tests/run (issue 15): tests/guest/scripts/general/*.stp (written for these tests) and pubprog.c.
+
+timeout_s=180
+
+build() {
+    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    local d=$TOP/tests/guest/scripts/general
+    cc -O2 -Wall -Wextra -Werror -o pubprog "$d/pubprog.c"
+    # compiled in parallel: errsnoop and the syscall.* ones are large (two probes per system call)
+    $STAP -p4 -m t_sbp "$d/syscalls_by_proc.stp" >/dev/null &
+    $STAP -p4 -m t_errsnoop "$d/errsnoop.stp" >/dev/null &
+    $STAP -p4 -m t_pcg "$d/para-callgraph.stp" '*@fs/read_write.c' >/dev/null &
+    $STAP -p4 -m t_fcc "$d/functioncallcount.stp" 'vfs_*' >/dev/null &
+    $STAP -p4 -m t_w4 "$d/wait4time.stp" >/dev/null &
+    $STAP -p4 -m t_topsys "$d/topsys.stp" >/dev/null &
+    local p rc=0
+    for p in $(jobs -p); do
+        wait "$p" || rc=1
+    done
+    return $rc
+}
+
+guest() {
+    local m
+    for m in sbp errsnoop pcg fcc w4 topsys; do
+        staprun -c ./pubprog "t_$m.ko" >"$m.out"
+    done
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    local pid
+    # syscalls_by_proc: pubprog's 1000 getppid calls and a few dozen more (its start, its child's)
+    grep -qx "#SysCalls  Process Name" sbp.out
+    local n
+    n=$(awk '$2 == "pubprog" {print $1}' sbp.out)
+    (( n >= 1008 && n < 1300 ))
+    # errsnoop: the open of the missing file, with its decoded arguments; nothing else of pubprog failed
+    # but the dynamic loader's probes of absent files
+    [[ $(sed -n 1p errsnoop.out) == "PROCESS             PID SYSCALL      ERROR    ARGUMENTS" ]]
+    pid=$(sed -n 's/^pubprog \([0-9]*\) child.*/\1/p' errsnoop.out)
+    grep -qE "^pubprog +$pid openat +ENOENT +AT_FDCWD, \"/nonexistent/errsnoop-probe\", O_RDONLY$" errsnoop.out
+    # only the -c command's calls (target() is pubprog's pid, not a shell's)
+    [[ -z $(sed '1d' errsnoop.out | grep -v "^pubprog ") ]]
+    # para-callgraph: the last read(2), of /etc/hostname: __x64_sys_read calls ksys_read, which calls
+    # vfs_read one level deeper; both return what the file holds (64 bytes at most). The -c command is
+    # pubprog itself (target()), no shell (the same pid is still "stapio" while it execs pubprog)
+    [[ -z $(grep -v ' pubprog(' pcg.out | grep -v '^pubprog ' | grep -v ' stapio(') ]]
+    local size last
+    size=$(stat -c %s /etc/hostname)
+    (( size > 64 )) && size=64
+    last=$(grep -nE '^ *[0-9]+ pubprog\([0-9]+\): ->ksys_read fd=0x3 buf=0x[0-9a-f]+ count=0x40$' pcg.out | tail -n 1 | cut -d: -f1)
+    [[ -n $last ]]
+    sed -n "$last,\$p" pcg.out | sed -n '/<-ksys_read/q;p' >pcg.read
+    grep -qE '^ *[0-9]+ pubprog\([0-9]+\):  ->vfs_read file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x40 pos=0x[0-9a-f]+$' pcg.read
+    grep -qE "^ *[0-9]+ pubprog\\([0-9]+\\):  <-vfs_read return=$(printf '0x%x' "$size")\$" pcg.read
+    sed -n "$last,\$p" pcg.out | grep -m 1 -- '<-ksys_read' |
+        grep -qE "^ *[0-9]+ pubprog\\([0-9]+\\): <-ksys_read return=$(printf '0x%x' "$size")\$"
+    # functioncallcount: vfs_read for the 50 reads of /dev/zero, the hostname, the loader's reads
+    n=$(awk '$1 == "vfs_read" {print $2}' fcc.out)
+    (( n >= 51 && n < 80 ))
+    # wait4time: pubprog waited at least the child's 300 ms for it, which exited with 7
+    pid=$(sed -n 's/^pubprog \([0-9]*\) child \([0-9]*\) status 7$/\2/p' w4.out)
+    [[ -n $pid ]]
+    local us
+    us=$(sed -n "s/^pubprog([0-9]*) wait4($pid, 0x[0-9a-f]*, [^,]*, 0x0*) = $pid after \\([0-9]*\\) us\$/\\1/p" w4.out)
+    (( us >= 300000 && us < 30000000 ))
+    # topsys: getppid's 1000 calls, over however many 5 s intervals the run took
+    grep -qx "                  SYSCALL      COUNT" topsys.out
+    n=$(awk '$1 == "getppid" {n += $2} END {print n + 0}' topsys.out)
+    (( n >= 1000 && n < 1010 ))
+}
