@@ -1,4 +1,4 @@
-# vm.* tapset aliases and proc_mem_* functions: a program's known page faults, mmaps, munmap, brk; a sysrq sync's kmalloc/kfree
+# vm.* tapset aliases and proc_mem_* functions: a program's known page faults, mmaps, munmap, brk; a sysrq sync's kmalloc/kfree; an io-wq worker's node allocations
 # Used by tests/run (issue 15): tapset/linux/memory.stp, plus three published-kind scripts (tests/guest/scripts/vm: pfaults, vmtrack, kmtop).
 
 timeout_s=180
@@ -62,8 +62,76 @@ CEOF
     gcc -O2 -o vmprog vmprog.c
 }
 
+# uringprog: an io_uring NOP forced to the async workers (raw system calls): the ring's first io-wq worker is then
+# made on the ring's NUMA node, 0 (kzalloc_node in create_io_worker, its task_struct by kmem_cache_alloc_node)
+write_uringprog() {
+    cat >uringprog.c <<'CEOF'
+#define _GNU_SOURCE
+#include <linux/io_uring.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void)
+{
+	struct io_uring_params p;
+	struct io_uring_sqe *sqes;
+	unsigned *sq_tail, *sq_array, *cq_head, *cq_tail;
+	struct io_uring_cqe *cqes;
+	char *sq, *cq;
+	int fd, n;
+
+	memset(&p, 0, sizeof(p));
+	fd = (int)syscall(__NR_io_uring_setup, 4, &p);
+	if (fd < 0)
+		return 1;
+	sq = mmap(NULL, p.sq_off.array + p.sq_entries * sizeof(unsigned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		    fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
+		return 1;
+	sq_tail = (unsigned *)(sq + p.sq_off.tail);
+	sq_array = (unsigned *)(sq + p.sq_off.array);
+	cq_head = (unsigned *)(cq + p.cq_off.head);
+	cq_tail = (unsigned *)(cq + p.cq_off.tail);
+	cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	/* a NOP forced to the async workers: the ring's first io-wq worker is created for it */
+	memset(&sqes[0], 0, sizeof(sqes[0]));
+	sqes[0].opcode = IORING_OP_NOP;
+	sqes[0].flags = IOSQE_ASYNC;
+	sqes[0].user_data = 42;
+	sq_array[0] = 0;
+	__atomic_store_n(sq_tail, 1, __ATOMIC_RELEASE);
+	n = (int)syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0);
+	if (n != 1 || __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
+		return 1;
+	printf("uringprog pid %d nop done %llu res %d\n", (int)getpid(), (unsigned long long)cqes[*cq_head & (p.cq_entries - 1)].user_data,
+	       cqes[*cq_head & (p.cq_entries - 1)].res);
+	return 0;
+}
+CEOF
+    gcc -O2 -o uringprog uringprog.c
+}
+
 write_scripts() {
     # the aliases' variables for vmprog's two regions (a at 0x100000000000, b at 0x100010000000, 4 KiB pages)
+    cat >node.stp <<'SEOF'
+probe vm.kmalloc_node {
+	if (execname() == "uringprog")
+		printf("kmalloc_node name=%s caller=%s node=%d sizes_ok=%d ptr_node=%d gfp=%s\n", name, caller_function, node,
+		       bytes_req > 0 && bytes_alloc >= bytes_req, addr_to_node(ptr), gfp_flag_name)
+}
+probe vm.kmem_cache_alloc_node {
+	if (execname() == "uringprog")
+		printf("kmem_cache_alloc_node name=%s caller=%s node=%d sizes_ok=%d ptr_node=%d gfp=%s\n", name, caller_function, node,
+		       bytes_req > 0 && bytes_alloc >= bytes_req, addr_to_node(ptr), gfp_flag_name)
+}
+probe vm.kmalloc { if (execname() == "uringprog" && node != -1) printf("kmalloc caller=%s node=%d\n", caller_function, node) }
+SEOF
     # hot probes (page faults, slab calls) touch no global but statistics (a read lock): a write lock there
     # would make the other CPU's hits skip; lines are printed instead, for the check to count
     cat >vm.stp <<'SEOF'
@@ -134,10 +202,12 @@ SEOF
 build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
     write_vmprog
+    write_uringprog
     write_scripts
     $STAP -L 'vm.*' >L.out
     $STAP -L 'vm.*.return' >>L.out
     $STAP -p4 -m t_vm -DMAXSKIPPED=1000000 vm.stp >/dev/null
+    $STAP -p4 -m t_node -DMAXSKIPPED=1000000 node.stp >/dev/null
     local d=$TOP/tests/guest/scripts/vm
     $STAP -p4 -m t_pfaults -DMAXSKIPPED=1000000 "$d/pfaults.stp" >/dev/null
     $STAP -p4 -m t_vmtrack "$d/vmtrack.stp" >/dev/null
@@ -147,6 +217,7 @@ build() {
 guest() {
     # the sync of sysrq 's' kmallocs a work_struct (32 bytes) in emergency_sync; do_sync_work, run by a kworker, frees it
     staprun -c "sh -c './vmprog; echo s >/proc/sysrq-trigger; sleep 3'" t_vm.ko >vm.out
+    staprun -c ./uringprog t_node.ko >node.out
     staprun -c ./vmprog t_pfaults.ko >pfaults.out
     # exec: the target is vmprog itself, not the shell staprun starts it with
     staprun -c 'exec ./vmprog' t_vmtrack.ko >vmtrack.out
@@ -225,6 +296,14 @@ check() {
     (( freed >= 1 ))
     not grep -q '^node -1 in' vm.out
     has vm.out "mem_nopid 0 0 size:     0, rss:     0, shr:     0, txt:     0, data:     0"
+
+    # explicit NUMA nodes: the io-wq worker of uringprog's ring (its kzalloc_node, its task_struct), also seen by
+    # vm.kmalloc with their node
+    has node.out "uringprog pid $(sed -n 's/^uringprog pid \([0-9]*\) .*/\1/p' node.out) nop done 42 res 0"
+    has node.out "kmalloc_node name=kmalloc_node caller=create_io_worker node=0 sizes_ok=1 ptr_node=0 gfp=GFP_KERNEL|__GFP_ZERO"
+    has node.out "kmalloc caller=create_io_worker node=0"
+    grep -Eqx 'kmem_cache_alloc_node name=kmem_cache_alloc_node caller=(dup_task_struct|copy_process) node=0 sizes_ok=1 ptr_node=0 gfp=GFP_KERNEL' node.out
+    not grep -q 'node=-1' node.out
 
     # pfaults: the header, rows by decreasing total; vmprog with at least its 96 minor faults
     read -r p _ < <(vmprog_line pfaults.out)
