@@ -49,8 +49,28 @@ probe begin { printf("flags %s %s %s\n", irqflags_str(0), irqflags_str(0x80 | 0x
 SEOF
 }
 
+# wqnice.sh FILE NICE: the workqueue of sysfs attribute FILE at nice NICE for a second, then back at its old nice;
+# then waits (60 s at most) until no unbound kworker at NICE is left (its pool is released by queued work)
+write_wqnice() {
+    cat >wqnice.sh <<'SHEOF'
+#!/bin/sh
+old=$(cat "$1")
+echo "$2" >"$1"
+sleep 1
+echo "$old" >"$1"
+w=0
+while [ $w -lt 240 ] && cat /proc/[0-9]*/stat 2>/dev/null | awk -v n="$2" '$2 ~ /^\(kworker\/u/ && $19 == n { f = 1 } END { exit !f }'; do
+	sleep 0.25
+	w=$((w + 1))
+done
+sleep 0.5
+SHEOF
+    chmod +x wqnice.sh
+}
+
 build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    write_wqnice
     write_scripts
     local a
     for a in 'irq_handler.*' 'softirq.*' 'workqueue.*'; do $STAP -L "$a"; done >L.out
@@ -76,9 +96,8 @@ guest() {
     staprun -c "bash -c 'for i in 1 2 3 4 5; do echo x >/dev/udp/127.0.0.1/9; sleep 0.2; done'" t_softirqtime.ko >softirqtime.out
     # worker pools: the writeback workqueue at nice 3 gets a new unbound pool and its first kworker; back at its
     # old nice, the pool is released with its worker
-    local f=/sys/devices/virtual/workqueue/writeback/nice n
-    n=$(cat $f)
-    staprun -c "sh -c 'echo 3 >$f; sleep 1; echo $n >$f; sleep 3'" t_wq.ko >wq.out
+    local f=/sys/devices/virtual/workqueue/writeback/nice
+    staprun -c "./wqnice.sh $f 3" t_wq.ko >wq.out
 }
 
 # has FILE LINE: FILE holds LINE exactly

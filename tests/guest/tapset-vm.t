@@ -199,8 +199,24 @@ probe end { foreach (n in nodes) printf("%s hits %d\n", n, @count(nodes[n])) }
 SEOF
 }
 
+# syncs.sh N: N emergency syncs (sysrq s), then waits (60 s at most) until the kernel logged the end of each
+write_syncs() {
+    cat >syncs.sh <<'SHEOF'
+#!/bin/sh
+done_count() { dmesg | grep -c 'Emergency Sync complete'; }
+n0=$(done_count)
+i=0
+while [ $i -lt "$1" ]; do echo s >/proc/sysrq-trigger; i=$((i + 1)); done
+w=0
+while [ "$(done_count)" -lt $((n0 + $1)) ] && [ $w -lt 240 ]; do sleep 0.25; w=$((w + 1)); done
+sleep 0.5
+SHEOF
+    chmod +x syncs.sh
+}
+
 build() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    write_syncs
     write_vmprog
     write_uringprog
     write_scripts
@@ -216,12 +232,12 @@ build() {
 
 guest() {
     # the sync of sysrq 's' kmallocs a work_struct (32 bytes) in emergency_sync; do_sync_work, run by a kworker, frees it
-    staprun -c "sh -c './vmprog; echo s >/proc/sysrq-trigger; sleep 3'" t_vm.ko >vm.out
+    staprun -c "sh -c './vmprog; ./syncs.sh 1'" t_vm.ko >vm.out
     staprun -c ./uringprog t_node.ko >node.out
     staprun -c ./vmprog t_pfaults.ko >pfaults.out
     # exec: the target is vmprog itself, not the shell staprun starts it with
     staprun -c 'exec ./vmprog' t_vmtrack.ko >vmtrack.out
-    staprun -c "sh -c 'for i in 1 2 3 4 5; do echo s >/proc/sysrq-trigger; done; sleep 3'" t_kmtop.ko >kmtop.out
+    staprun -c './syncs.sh 5' t_kmtop.ko >kmtop.out
 }
 
 # has FILE LINE: FILE holds LINE exactly
