@@ -235,8 +235,8 @@ guest() {
     staprun -c "sh -c './vmprog; ./syncs.sh 1'" t_vm.ko >vm.out
     staprun -c ./uringprog t_node.ko >node.out
     staprun -c ./vmprog t_pfaults.ko >pfaults.out
-    # exec: the target is vmprog itself, not the shell staprun starts it with
-    staprun -c 'exec ./vmprog' t_vmtrack.ko >vmtrack.out
+    # the target is vmprog itself: the redirection makes any stapio hand the line to sh -c, whose exec keeps the pid
+    staprun -c 'exec ./vmprog </dev/null' t_vmtrack.ko >vmtrack.out
     staprun -c './syncs.sh 5' t_kmtop.ko >kmtop.out
 }
 
