@@ -206,6 +206,13 @@ static const char *stp_type(Type t)
 	return t == TY_STRING ? "STP_STRING" : "STP_LONG";
 }
 
+/* A scalar global as a module parameter (name=value at load). A global named like a kernel macro
+ * (the tapset's VM_FAULT_ERROR...) would be expanded inside module_param_cb(): it is then no parameter. */
+static void emit_param(StrBuf *decl, const char *name, const char *ops, const char *ref)
+{
+	sb_printf(decl, "#ifndef %s\nmodule_param_cb(%s, &%s, %s%s, 0444);\n#endif\n", name, name, ops, ref, name);
+}
+
 static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 {
 	Program *prog = &s->prog;
@@ -234,10 +241,11 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 				sb_puts(decl, " = ");
 				emit_c_string(decl, g->init->str);
 			}
-			sb_printf(decl, ";\nmodule_param_cb(%s, &stp_param_ops_string, g_%s, 0444);\n", g->name, g->name);
+			sb_puts(decl, ";\n");
+			emit_param(decl, g->name, "stp_param_ops_string", "g_");
 		} else {
 			sb_printf(decl, "static int64_t g_%s = %s;\n", g->name, g->init ? c_long_literal(g->init->num) : "0");
-			sb_printf(decl, "module_param_cb(%s, &stp_param_ops_long, &g_%s, 0444);\n", g->name, g->name);
+			emit_param(decl, g->name, "stp_param_ops_long", "&g_");
 		}
 	}
 }
