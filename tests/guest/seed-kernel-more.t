@@ -28,9 +28,9 @@ guest() {
     timeout 60 staprun seed_007.ko >007.out 2>007.err || rc=$?
     echo $rc >007.rc
     seed_run 010 'sleep 3.5'
-    seed_run 090 'cat /etc/passwd'
-    seed_run 091 'taskset -c 0 cat /etc/passwd'
-    seed_run 092 'cat /etc/passwd'
+    seed_run 090 'cat /etc/passwd >/dev/null'
+    seed_run 091 'taskset -c 0 cat /etc/passwd >/dev/null'
+    seed_run 092 'cat /etc/passwd >/dev/null'
     # block I/O: direct reads of null_blk; writes to and reads of ext2 on a scsi_debug disk
     modprobe null_blk nr_devices=1 gb=1 bs=4096
     local io="dd if=/dev/nullb0 of=/dev/null bs=4096 count=8 skip=100 iflag=direct status=none; sleep 1.5"
