@@ -69,10 +69,10 @@ run() {
     for sig in "${signatures[@]}"; do
         grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
     done
-    # the probe points each alias takes on this kernel (6.1: the kmem, irq and workqueue tracepoints, do_mas_munmap)
+    # the probe points each alias takes on this kernel (6.1: handle_mm_fault, the kmem, irq and workqueue tracepoints,
+    # do_mas_munmap)
     $STAP -r "$KVER" -p2 -e 'probe vm.pagefault, vm.munmap, vm.kmalloc_node, softirq.entry, workqueue.create { next }' >p2.out
-    grep -q '^kernel.trace("exceptions:page_fault_user")' p2.out
-    grep -q '^kernel.trace("exceptions:page_fault_kernel")' p2.out
+    grep -q '^kernel.function("handle_mm_fault@' p2.out
     grep -q '^kernel.trace("irq:softirq_entry")' p2.out
     grep -q '^kernel.trace("kmem:kmalloc")' p2.out
     grep -q 'do_mas_munmap\|do_vmi_munmap' p2.out
