@@ -54,3 +54,22 @@ seed_run() {
     staprun -c "$2" "seed_$1.ko" >"$1.out" 2>"$1.err" || rc=$?
     echo "$rc" >"$1.rc"
 }
+
+# tapset_listing_matches (unit tests of a tapset): each entry "ALIAS|VAR:TYPE VAR:TYPE..." of the array
+# `aliases` lists exactly the variables `stap -L ALIAS` shows (in any order), and each entry of the array
+# `signatures` ("NAME:TYPE (ARG:TYPE, ...)") is a line of `stap --dump-functions`. Says what differs.
+tapset_listing_matches() {
+    local a name want got sig
+    _sorted_words() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
+    for a in "${aliases[@]}"; do
+        name=${a%%|*}
+        want=$(_sorted_words <<<"${a#*|}")
+        $STAP -r "$KVER" -L "$name" >list.out 2>list.err || { echo "stap -L $name failed:"; cat list.err; return 1; }
+        got=$(grep "^$name " list.out | cut -d' ' -f2- | _sorted_words)
+        [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
+    done
+    $STAP --dump-functions >functions.out
+    for sig in "${signatures[@]}"; do
+        grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
+    done
+}

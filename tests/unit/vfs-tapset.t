@@ -50,22 +50,9 @@ signatures=(
     'inode_name:string (inode:long)'
 )
 
-sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
-
 run() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
-    local a name want got sig
-    for a in "${aliases[@]}"; do
-        name=${a%%|*}
-        want=$(sorted <<<"${a#*|}")
-        $STAP -r "$KVER" -L "$name" >list.out 2>list.err || { echo "stap -L $name failed:"; cat list.err; return 1; }
-        got=$(grep "^$name " list.out | cut -d' ' -f2- | sorted)
-        [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
-    done
-    $STAP --dump-functions >functions.out
-    for sig in "${signatures[@]}"; do
-        grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
-    done
+    tapset_listing_matches
     # the constants and conversions, run in pass 2 only: folded values are checked by the guest tests
     $STAP -r "$KVER" -p2 -e 'probe begin { printf("%d %d %d %d %d\n", MAJOR(MKDEV(259, 3)), MINOR(MKDEV(259, 3)),
         usrdev2kerndev(0x803), BIO_READ, BIO_WRITE) }' >p2.out

@@ -53,22 +53,9 @@ signatures=(
     'softirq_vec_str:string (vec_nr:long)'
 )
 
-sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
-
 run() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
-    local a name want got sig
-    for a in "${aliases[@]}"; do
-        name=${a%%|*}
-        want=$(sorted <<<"${a#*|}")
-        $STAP -r "$KVER" -L "$name" >list.out 2>list.err || { echo "stap -L $name failed:"; cat list.err; return 1; }
-        got=$(grep "^$name " list.out | cut -d' ' -f2- | sorted)
-        [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
-    done
-    $STAP --dump-functions >functions.out
-    for sig in "${signatures[@]}"; do
-        grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
-    done
+    tapset_listing_matches
     # the probe points each alias takes on this kernel (6.1: handle_mm_fault, the kmem, irq and workqueue tracepoints,
     # do_mas_munmap)
     $STAP -r "$KVER" -p2 -e 'probe vm.pagefault, vm.munmap, vm.kmalloc_node, softirq.entry, workqueue.create { next }' >p2.out
