@@ -1,0 +1,96 @@
+# tapset tcp.*, udp.*, socket.*, netdev.*, tcpmib.*, ipmib.*, linuxmib.*: netio's loopback TCP, UDP, refused and overflowing connections with every variable, and MIB counts equal to the kernel's own
+# Used by tests/run (issue 15): tapset/linux/{tcp,udp,socket,networking,inet_sock,tcpmib,ipmib,linuxmib}.stp and the *-filter-default.stp files.
+
+timeout_s=150
+
+build() {
+    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    gcc -O1 -Wall -o netio "$TOP/tests/guest/scripts/net/netio.c"
+    $STAP -p4 -m t_netvars "$TOP/tests/guest/scripts/net/net-vars.stp" >/dev/null
+    # the default filters count everything: the same totals as the kernel's for the MIBs only netio moves
+    $STAP -p4 -m t_netmib -e '
+probe tcpmib.ActiveOpens, tcpmib.PassiveOpens, tcpmib.AttemptFails, linuxmib.ListenOverflows { }
+probe end {
+    foreach (k in ActiveOpens) printf("mib Tcp.ActiveOpens %d\n", ActiveOpens[k])
+    foreach (k in PassiveOpens) printf("mib Tcp.PassiveOpens %d\n", PassiveOpens[k])
+    foreach (k in AttemptFails) printf("mib Tcp.AttemptFails %d\n", AttemptFails[k])
+    foreach (k in ListenOverflows) printf("mib TcpExt.ListenOverflows %d\n", ListenOverflows[k])
+}' >/dev/null
+    $STAP -p4 -m t_netdev -e '
+global stats
+probe netdev.change_mtu { if (execname() == "ip") printf("change_mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
+probe netdev.get_stats { if (execname() == "ip" && dev_name == "lo") stats++ }
+probe end { printf("get_stats %d\n", stats > 0) }' >/dev/null
+}
+
+guest() {
+    ip link set lo up
+    staprun -c "exec $PWD/netio 7711 7712 7713 7714" t_netvars.ko >vars.out 2>vars.err
+    staprun -c "exec $PWD/netio 7721 7722 7723 7724" t_netmib.ko >mib.out 2>mib.err
+    staprun -c "sh -c 'ip link set lo mtu 60000; ip link set lo mtu 65536; ip -s link show lo >/dev/null'" \
+        t_netdev.ko >netdev.out 2>netdev.err
+    not loaded t_netvars
+    not loaded t_netmib
+    not loaded t_netdev
+}
+
+# mib_matches FILE NAME...: each MIB's count (summed over keys; 0 when absent) equals the kernel's delta
+mib_matches() {
+    local f=$1 n want got
+    shift
+    for n in "$@"; do
+        want=$(awk -v n="$n" '$1 == "snmp" && $2 == n { print $3 }' "$f")
+        got=$(awk -v n="$n" '$1 == "mib" && $2 == n { s += $3 } END { print s + 0 }' "$f")
+        echo "$n kernel=$want tapset=$got"
+        [[ -n $want && $want == "$got" ]]
+    done
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    only_skip_warnings vars.err
+    only_skip_warnings mib.err
+    # the process-context lines, ports named: netio's clients' ports and other ephemeral ones
+    local cli dis udp
+    cli=$(awk '$1 == "tcp_client_port" { print $2 }' vars.out)
+    dis=$(awk '$1 == "tcp_disconnect_port" { print $2 }' vars.out)
+    udp=$(awk '$1 == "udp_client_port" { print $2 }' vars.out)
+    grep -E '^(tcp\.(sendmsg|recvmsg|disconnect|ipv4\.setsockopt)|udp\.|socket\.)' vars.out |
+        sed -E "s/\<$cli\>/CLI/g; s/\<$dis\>/DIS/g; s/\<$udp\>/UDPC/g; s/\<(3[2-9]|[45][0-9]|60)[0-9]{3}\>/EPH/g" >got.out
+    diff "$TOP/tests/guest/scripts/net/net-vars.expected" got.out
+    grep -qx 'refused -1 Connection refused' vars.out
+    grep -qx 'overflow -1 Operation now in progress' vars.out
+    # segments seen by tcp.receive: each handshake, the refused SYN answered by RST|ACK
+    grep -qx 'tcp.ipv4.receive 6 2 127.0.0.1 127.0.0.1 to_refused:1 urg=0 ack=0 psh=0 rst=0 syn=1 fin=0' vars.out
+    grep -qx 'tcp.ipv4.receive 6 2 127.0.0.1 127.0.0.1 from_refused:1 urg=0 ack=1 psh=0 rst=1 syn=0 fin=0' vars.out
+    [[ $(grep -c "^tcp.ipv4.receive .* syn=1 fin=0$" vars.out) == 10 ]]   # 6 SYNs, 4 SYN-ACKs (none to the refused or dropped ones)
+    [[ $(grep -c '^tcp.ipv4.receive ' vars.out) == $(awk '$1 == "snmp" && $2 == "Tcp.InSegs" { print $3 }' vars.out) ]]
+    # the datagrams on lo: 1111, 1234, 1357 bytes + UDP 8 + IP 20 (+ ethernet 14 on the way out), ETH_P_IP
+    for len in 1153 1276 1399; do
+        grep -qx "nd netdev.transmit lo $len 8 truesize_ok=1 1" vars.out
+        grep -qx "nd netdev.hard_transmit lo $len 8 truesize_ok=1 1" vars.out
+    done
+    for len in 1139 1262 1385; do
+        grep -qx "nd netdev.receive lo $len 8 truesize_ok=1 1" vars.out
+    done
+    [[ $(grep -c '^nd netdev\.' vars.out) == 9 ]]
+    awk -v want="$(awk '$1 == "snmp" && $2 == "Ip.InReceives" { print $3 }' vars.out)" \
+        '$1 == "nd" && $2 == "rx" && $3 == "lo" && $4 == 8 && $5 == "netdev=1" && $6 >= want { ok = 1 } END { exit !ok }' vars.out
+    [[ $(grep -c '^socket.close ' vars.out) == $(awk '$2 == "close.return" { print $3 }' vars.out) ]]
+    # the MIBs: netio's ports (script filters) and everything (default filters) equal the kernel's deltas
+    mib_matches vars.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails Tcp.EstabResets Tcp.CurrEstab \
+        Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests \
+        TcpExt.ListenOverflows TcpExt.ListenDrops TcpExt.DelayedACKs
+    mib_matches mib.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails TcpExt.ListenOverflows
+    grep -qx 'snmp Tcp.ActiveOpens 6' vars.out
+    grep -qx 'snmp Tcp.PassiveOpens 4' vars.out
+    grep -qx 'snmp Tcp.AttemptFails 1' vars.out
+    grep -qx 'snmp TcpExt.ListenOverflows 1' vars.out
+    grep -qx 'snmp TcpExt.ListenDrops 1' vars.out
+    # netdev.change_mtu, netdev.get_stats for ip(8)
+    diff - netdev.out <<'OUT'
+change_mtu lo 65536 60000
+change_mtu lo 60000 65536
+get_stats 1
+OUT
+}
