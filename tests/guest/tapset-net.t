@@ -16,19 +16,34 @@ probe end {
     foreach (k in AttemptFails) printf("mib Tcp.AttemptFails %d\n", AttemptFails[k])
     foreach (k in ListenOverflows) printf("mib TcpExt.ListenOverflows %d\n", ListenOverflows[k])
 }' >/dev/null
+    [[ -e /lib/modules/$KVER/kernel/drivers/net/dummy.ko ]] || { echo "no dummy module for $KVER"; exit 77; }
+    # a dummy device's life: added, up, MTU, promiscuous on and off, ifconfig's ioctls, statistics, down, deleted
     $STAP -p4 -m t_netdev -e '
-global stats
-probe netdev.change_mtu { if (execname() == "ip") printf("change_mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
-probe netdev.get_stats { if (execname() == "ip" && dev_name == "lo") stats++ }
-probe end { printf("get_stats %d\n", stats > 0) }' >/dev/null
+global stats, ioctls
+function ours() { return execname() == "ip" || execname() == "busybox" }
+probe netdev.register, netdev.unregister, netdev.open, netdev.close {
+    if (ours() && dev_name == "stpdum0") printf("%s %s\n", pn(), dev_name)
+}
+probe netdev.change_mtu { if (ours()) printf("change_mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
+probe netdev.set_promiscuity {
+    if (ours()) printf("set_promiscuity %s enable=%d disable=%d inc=%d\n", dev_name, enable, disable, inc)
+}
+probe netdev.change_rx_flag { if (ours()) printf("change_rx_flag %s %d\n", dev_name, flags) }
+probe netdev.ioctl { if (execname() == "busybox" && cmd == 0x8913 && arg != 0) ioctls++ }
+probe netdev.get_stats { if (ours() && dev_name == "stpdum0") stats++ }
+probe end { printf("get_stats %d\n", stats > 0); printf("ioctl SIOCGIFFLAGS %d\n", ioctls > 0) }' >/dev/null
 }
 
 guest() {
     ip link set lo up
     staprun -c "exec $PWD/netio 7711 7712 7713 7714" t_netvars.ko >vars.out 2>vars.err
     staprun -c "exec $PWD/netio 7721 7722 7723 7724" t_netmib.ko >mib.out 2>mib.err
-    staprun -c "sh -c 'ip link set lo mtu 60000; ip link set lo mtu 65536; ip -s link show lo >/dev/null'" \
-        t_netdev.ko >netdev.out 2>netdev.err
+    modprobe dummy
+    staprun -c "sh -c 'ip link add stpdum0 type dummy; ip link set stpdum0 up; ip link set stpdum0 mtu 1400
+                       ip link set stpdum0 promisc on; ip link set stpdum0 promisc off
+                       busybox ifconfig stpdum0 >/dev/null; ip -s link show stpdum0 >/dev/null
+                       ip link set stpdum0 down; ip link del stpdum0'" t_netdev.ko >netdev.out 2>netdev.err
+    rmmod dummy
     not loaded t_netvars
     not loaded t_netmib
     not loaded t_netdev
@@ -91,10 +106,19 @@ check() {
     grep -qx 'snmp Tcp.AttemptFails 1' vars.out
     grep -qx 'snmp TcpExt.ListenOverflows 1' vars.out
     grep -qx 'snmp TcpExt.ListenDrops 1' vars.out
-    # netdev.change_mtu, netdev.get_stats for ip(8)
+    # the dummy device through ip(8) and ifconfig
+    only_skip_warnings netdev.err
     diff - netdev.out <<'OUT'
-change_mtu lo 65536 60000
-change_mtu lo 60000 65536
+netdev.register stpdum0
+netdev.open stpdum0
+change_mtu stpdum0 1500 1400
+set_promiscuity stpdum0 enable=1 disable=0 inc=1
+change_rx_flag stpdum0 256
+set_promiscuity stpdum0 enable=0 disable=1 inc=-1
+change_rx_flag stpdum0 256
+netdev.close stpdum0
+netdev.unregister stpdum0
 get_stats 1
+ioctl SIOCGIFFLAGS 1
 OUT
 }
