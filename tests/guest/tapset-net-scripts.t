@@ -1,4 +1,4 @@
-# published-kind networking scripts (nettop, socket-trace, tcp_connections, tcpdumplike, socktop) over netio's loopback traffic: their output shape and known values
+# published-kind networking scripts (nettop, socket-trace, tcp_connections, tcpdumplike, socktop) over netio's loopback traffic (IPv4 and IPv6): their output shape and known values
 # Used by tests/run (issue 15): tests/guest/scripts/net/*.stp on tapset/linux/{networking,socket,tcp,inet_sock}.stp.
 
 timeout_s=200
@@ -34,7 +34,7 @@ check() {
     pid=$(netio_pid nettop.out)
     grep -qE '^  PID   UID DEV     XMIT_PK RECV_PK XMIT_KB RECV_KB COMMAND +$' nettop.out
     awk -v pid="$pid" '$1 == pid && $2 == 0 && $3 == "lo" && $4 >= 12 && $6 >= 3 && $8 == "netio" { ok = 1 } END { exit !ok }' nettop.out
-    not grep -vE '^ *[0-9]+ +[0-9]+ [a-z0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ [^ ]+ *$|^  PID |^$|^(pid|tcp_[a-z_]+|udp_[a-z_]+|refused|overflow|snmp) ' nettop.out
+    not grep -vE '^ *[0-9]+ +[0-9]+ [a-z0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ [^ ]+ *$|^  PID |^$|^(pid|tcp6?_[a-z_]+|udp_[a-z_]+|refused|overflow|snmp) ' nettop.out
 
     # socket-trace: indented calls of netio (pid in each line), the 1000-byte send and its return nested once
     pid=$(netio_pid socket_trace.out)
@@ -45,17 +45,19 @@ check() {
     [[ $(grep -c ' -> socket.recvmsg INET UDP size=65536$' socket_trace.out) == 3 ]]
     [[ $(grep -c ' -> ' socket_trace.out) == $(grep -c ' <- ' socket_trace.out) ]]
 
-    # tcp_connections: the header, netio's two accepted connections on 7750 from 127.0.0.1
+    # tcp_connections: the header, netio's accepted connections on 7750: two from 127.0.0.1, one from ::1
     pid=$(netio_pid tcp_connections.out)
     grep -qE '^   UID              CMD    PID   PORT        IP_SOURCE$' tcp_connections.out
     [[ $(grep -cE "^ +0 +netio +$pid +7750 +127\\.0\\.0\\.1\$" tcp_connections.out) == 2 ]]
-    [[ $(grep -cE '^ +[0-9]+ +[^ ]+ +[0-9]+ +[0-9]+ +[0-9.]+$' tcp_connections.out) == 2 ]]
+    [[ $(grep -cE "^ +0 +netio +$pid +7750 +::1\$" tcp_connections.out) == 1 ]]
+    [[ $(grep -cE '^ +[0-9]+ +[^ ]+ +[0-9]+ +[0-9]+ +[0-9a-f.:]+$' tcp_connections.out) == 3 ]]
 
     # tcpdumplike: the header, the SYN to the refused port 7762 and its RST|ACK answer
     grep -qE '^      Source IP         Dest IP SPort DPort  U  A  P  R  S  F$' tcpdumplike.out
     grep -qE '^      127\.0\.0\.1       127\.0\.0\.1 +[0-9]+  7762  0  0  0  0  1  0$' tcpdumplike.out
     grep -qE '^      127\.0\.0\.1       127\.0\.0\.1  7762 +[0-9]+  0  1  0  1  0  0$' tcpdumplike.out
-    [[ $(grep -cE '^ +127\.0\.0\.1 +127\.0\.0\.1 +[0-9]+ +[0-9]+( +[01]){6}$' tcpdumplike.out) == \
+    grep -qE '^            ::1             ::1 +[0-9]+  7760  0  0  0  0  1  0$' tcpdumplike.out
+    [[ $(grep -cE '^ +[0-9a-f.:]+ +[0-9a-f.:]+ +[0-9]+ +[0-9]+( +[01]){6}$' tcpdumplike.out) == \
         $(awk '$1 == "snmp" && $2 == "Tcp.InSegs" { print $3 }' tcpdumplike.out) ]]
 
     # socktop: netio's UDP row: 3 sends and 3 receives of 1111 + 1234 + 1357 = 3702 bytes
@@ -64,4 +66,5 @@ check() {
     grep -qE "^ +$pid +0 +3 +3 +3702 +3702 UDP +INET +netio +\$" socktop.out
     # TCP: send 1000, 2000, write 300 (socket.send fires for socket.write_iter and socket.sendmsg): 3600 bytes
     grep -qE "^ +$pid +0 +4 +4 +3600 +3600 TCP +INET +netio +\$" socktop.out
+    grep -qE "^ +$pid +0 +2 +2 +1000 +1000 TCP +INET6 +netio +\$" socktop.out   # 500 each way on ::1
 }

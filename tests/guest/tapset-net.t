@@ -1,4 +1,4 @@
-# tapset tcp.*, udp.*, socket.*, netdev.*, tcpmib.*, ipmib.*, linuxmib.*: netio's loopback TCP, UDP, refused and overflowing connections with every variable, and MIB counts equal to the kernel's own
+# tapset tcp.*, udp.*, socket.*, netdev.*, tcpmib.*, ipmib.*, linuxmib.*: netio's loopback TCP (IPv4 and IPv6), UDP, refused and overflowing connections with every variable, and MIB counts equal to the kernel's own
 # Used by tests/run (issue 15): tapset/linux/{tcp,udp,socket,networking,inet_sock,tcpmib,ipmib,linuxmib}.stp and the *-filter-default.stp files.
 
 timeout_s=150
@@ -70,12 +70,13 @@ check() {
     only_skip_warnings vars.err
     only_skip_warnings mib.err
     # the process-context lines, ports named: netio's clients' ports and other ephemeral ones
-    local cli dis udp
+    local cli dis udp c6
     cli=$(awk '$1 == "tcp_client_port" { print $2 }' vars.out)
     dis=$(awk '$1 == "tcp_disconnect_port" { print $2 }' vars.out)
     udp=$(awk '$1 == "udp_client_port" { print $2 }' vars.out)
+    c6=$(awk '$1 == "tcp6_client_port" { print $2 }' vars.out)
     grep -E '^(tcp\.(sendmsg|recvmsg|disconnect|ipv4\.setsockopt)|udp\.|socket\.)' vars.out |
-        sed -E "s/\<$cli\>/CLI/g; s/\<$dis\>/DIS/g; s/\<$udp\>/UDPC/g; s/\<(3[2-9]|[45][0-9]|60)[0-9]{3}\>/EPH/g" >got.out
+        sed -E "s/\<$cli\>/CLI/g; s/\<$dis\>/DIS/g; s/\<$udp\>/UDPC/g; s/\<$c6\>/C6/g; s/\<(3[2-9]|[45][0-9]|60)[0-9]{3}\>/EPH/g" >got.out
     diff "$TOP/tests/guest/scripts/net/net-vars.expected" got.out
     grep -qx 'refused -1 Connection refused' vars.out
     grep -qx 'overflow -1 Operation now in progress' vars.out
@@ -83,7 +84,8 @@ check() {
     grep -qx 'tcp.ipv4.receive 6 2 127.0.0.1 127.0.0.1 to_refused:1 urg=0 ack=0 psh=0 rst=0 syn=1 fin=0' vars.out
     grep -qx 'tcp.ipv4.receive 6 2 127.0.0.1 127.0.0.1 from_refused:1 urg=0 ack=1 psh=0 rst=1 syn=0 fin=0' vars.out
     [[ $(grep -c "^tcp.ipv4.receive .* syn=1 fin=0$" vars.out) == 10 ]]   # 6 SYNs, 4 SYN-ACKs (none to the refused or dropped ones)
-    [[ $(grep -c '^tcp.ipv4.receive ' vars.out) == $(awk '$1 == "snmp" && $2 == "Tcp.InSegs" { print $3 }' vars.out) ]]
+    [[ $(grep -c "^tcp.ipv6.receive 6 10 ::1 ::1 .* syn=1 fin=0$" vars.out) == 2 ]]   # SYN, SYN-ACK on ::1
+    [[ $(grep -c '^tcp.ipv[46].receive ' vars.out) == $(awk '$1 == "snmp" && $2 == "Tcp.InSegs" { print $3 }' vars.out) ]]
     # the datagrams on lo: 1111, 1234, 1357 bytes + UDP 8 + IP 20 (+ ethernet 14 on the way out), ETH_P_IP
     for len in 1153 1276 1399; do
         grep -qx "nd netdev.transmit lo $len 8 truesize_ok=1 1" vars.out
@@ -101,8 +103,8 @@ check() {
         Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests \
         TcpExt.ListenOverflows TcpExt.ListenDrops TcpExt.DelayedACKs
     mib_matches mib.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails TcpExt.ListenOverflows
-    grep -qx 'snmp Tcp.ActiveOpens 6' vars.out
-    grep -qx 'snmp Tcp.PassiveOpens 4' vars.out
+    grep -qx 'snmp Tcp.ActiveOpens 7' vars.out
+    grep -qx 'snmp Tcp.PassiveOpens 5' vars.out
     grep -qx 'snmp Tcp.AttemptFails 1' vars.out
     grep -qx 'snmp TcpExt.ListenOverflows 1' vars.out
     grep -qx 'snmp TcpExt.ListenDrops 1' vars.out

@@ -150,6 +150,28 @@ int main(int argc, char **argv)
 	close(cli);
 	close(acc);
 
+	/* the same over IPv6 on ::1: 500 bytes each way */
+	{
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(tport), .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+		struct sockaddr_in6 l6;
+		socklen_t len = sizeof(l6);
+		int s6 = socket(AF_INET6, SOCK_STREAM, 0), c6 = socket(AF_INET6, SOCK_STREAM, 0), a;
+
+		if (s6 < 0 || c6 < 0 || setsockopt(s6, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+		    bind(s6, (struct sockaddr *)&a6, sizeof(a6)) || listen(s6, 8) ||
+		    connect(c6, (struct sockaddr *)&a6, sizeof(a6)) || (a = accept(s6, NULL, NULL)) < 0)
+			die("tcp6");
+		if (getsockname(c6, (struct sockaddr *)&l6, &len))
+			die("getsockname6");
+		printf("tcp6_client_port %d\n", ntohs(l6.sin6_port));
+		if (send(c6, buf, 500, 0) != 500 || recv(a, buf, 500, MSG_WAITALL) != 500 ||
+		    send(a, buf, 500, 0) != 500 || recv(c6, buf, 500, MSG_WAITALL) != 500)
+			die("tcp6 500");
+		close(c6);
+		close(a);
+		close(s6);
+	}
+
 	/* a connection disconnected with connect(AF_UNSPEC): tcp_disconnect and a RST */
 	cli = connected(SOCK_STREAM, tport);
 	acc = accept(srv, NULL, NULL);
