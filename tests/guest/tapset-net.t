@@ -75,7 +75,7 @@ check() {
     dis=$(awk '$1 == "tcp_disconnect_port" { print $2 }' vars.out)
     udp=$(awk '$1 == "udp_client_port" { print $2 }' vars.out)
     c6=$(awk '$1 == "tcp6_client_port" { print $2 }' vars.out)
-    grep -E '^(tcp\.(sendmsg|recvmsg|disconnect|ipv4\.setsockopt)|udp\.|socket\.)' vars.out |
+    grep -E '^(tcp\.(sendmsg|recvmsg|disconnect|ipv[46]\.setsockopt)|udp\.|socket\.)' vars.out |
         sed -E "s/\<$cli\>/CLI/g; s/\<$dis\>/DIS/g; s/\<$udp\>/UDPC/g; s/\<$c6\>/C6/g; s/\<(3[2-9]|[45][0-9]|60)[0-9]{3}\>/EPH/g" >got.out
     diff "$TOP/tests/guest/scripts/net/net-vars.expected" got.out
     grep -qx 'refused -1 Connection refused' vars.out
@@ -100,7 +100,7 @@ check() {
     [[ $(grep -c '^socket.close ' vars.out) == $(awk '$2 == "close.return" { print $3 }' vars.out) ]]
     # the MIBs: netio's ports (script filters) and everything (default filters) equal the kernel's deltas
     mib_matches vars.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails Tcp.EstabResets Tcp.CurrEstab \
-        Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests \
+        Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests Ip.InUnknownProtos \
         TcpExt.ListenOverflows TcpExt.ListenDrops TcpExt.DelayedACKs
     mib_matches mib.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails TcpExt.ListenOverflows
     grep -qx 'snmp Tcp.ActiveOpens 7' vars.out
@@ -108,6 +108,7 @@ check() {
     grep -qx 'snmp Tcp.AttemptFails 1' vars.out
     grep -qx 'snmp TcpExt.ListenOverflows 1' vars.out
     grep -qx 'snmp TcpExt.ListenDrops 1' vars.out
+    grep -qx 'snmp Ip.InUnknownProtos 1' vars.out
     # the dummy device through ip(8) and ifconfig
     only_skip_warnings netdev.err
     diff - netdev.out <<'OUT'

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,9 +156,10 @@ int main(int argc, char **argv)
 		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(tport), .sin6_addr = IN6ADDR_LOOPBACK_INIT };
 		struct sockaddr_in6 l6;
 		socklen_t len = sizeof(l6);
-		int s6 = socket(AF_INET6, SOCK_STREAM, 0), c6 = socket(AF_INET6, SOCK_STREAM, 0), a;
+		int s6 = socket(AF_INET6, SOCK_STREAM, 0), c6 = socket(AF_INET6, SOCK_STREAM, 0), a, hops = 64;
 
 		if (s6 < 0 || c6 < 0 || setsockopt(s6, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+		    setsockopt(c6, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &hops, sizeof(hops)) ||
 		    bind(s6, (struct sockaddr *)&a6, sizeof(a6)) || listen(s6, 8) ||
 		    connect(c6, (struct sockaddr *)&a6, sizeof(a6)) || (a = accept(s6, NULL, NULL)) < 0)
 			die("tcp6");
@@ -204,6 +206,19 @@ int main(int argc, char **argv)
 	unconnect(cli);
 	close(cli);
 	close(srv);
+
+	/* an IPv4 packet of protocol 253, which nothing handles: answered by ICMP protocol unreachable */
+	{
+		unsigned char pkt[28] = { 0x45, 0, 0, 28, 0, 0, 0, 0, 64, 253 };
+		struct iphdr *ip = (struct iphdr *)pkt;
+		int r = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+
+		ip->saddr = ip->daddr = htonl(INADDR_LOOPBACK);
+		a = addr(0);
+		if (r < 0 || sendto(r, pkt, sizeof(pkt), 0, (struct sockaddr *)&a, sizeof(a)) != sizeof(pkt))
+			die("raw 253");
+		close(r);
+	}
 
 	/* an accept queue of 1 with 2 connections in it: a third SYN overflows it */
 	srv = listener(lport, 1);
