@@ -56,17 +56,21 @@ seed_run() {
 }
 
 # tapset_listing_matches (unit tests of a tapset): each entry "ALIAS|VAR:TYPE VAR:TYPE..." of the array
-# `aliases` lists exactly the variables `stap -L ALIAS` shows (in any order), and each entry of the array
+# `aliases` lists exactly the variables `stap -L ALIAS` shows (in any order; on every line when the alias
+# expands to several probe points), and each entry of the array
 # `signatures` ("NAME:TYPE (ARG:TYPE, ...)") is a line of `stap --dump-functions`. Says what differs.
 tapset_listing_matches() {
-    local a name want got sig
+    local a name want got sig line
     _sorted_words() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
     for a in "${aliases[@]}"; do
         name=${a%%|*}
         want=$(_sorted_words <<<"${a#*|}")
         $STAP -r "$KVER" -L "$name" >list.out 2>list.err || { echo "stap -L $name failed:"; cat list.err; return 1; }
-        got=$(grep "^$name " list.out | cut -d' ' -f2- | _sorted_words)
-        [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
+        grep -q "^$name " list.out || { echo "$name: not listed"; return 1; }
+        while read -r line; do
+            got=$(cut -d' ' -f2- <<<"$line" | _sorted_words)
+            [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
+        done < <(grep "^$name " list.out)
     done
     $STAP --dump-functions >functions.out
     for sig in "${signatures[@]}"; do

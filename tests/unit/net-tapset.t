@@ -76,25 +76,9 @@ signatures=(
     'ipmib_tcp_local_port:long (skb:long, SourceIsLocal:long)'
 )
 
-sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
-
 run() {
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
-    local a name want got sig line
-    for a in "${aliases[@]}"; do
-        name=${a%%|*}
-        want=$(sorted <<<"${a#*|}")
-        $STAP -r "$KVER" -L "$name" >list.out 2>list.err || { echo "stap -L $name failed:"; cat list.err; return 1; }
-        grep -q "^$name " list.out || { echo "$name: not listed"; return 1; }
-        while read -r line; do
-            got=$(cut -d' ' -f2- <<<"$line" | sorted)
-            [[ $got == "$want" ]] || { echo "$name: got '$got', want '$want'"; return 1; }
-        done < <(grep "^$name " list.out)
-    done
-    $STAP --dump-functions >functions.out
-    for sig in "${signatures[@]}"; do
-        grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
-    done
+    tapset_listing_matches
     # a script's tcpmib_filter_key replaces the default: the default file is not loaded
     $STAP -r "$KVER" -p2 -e 'function tcpmib_filter_key(sk, op) { return tcpmib_local_port(sk) == 80 ? op : 0 }
 probe tcpmib.PassiveOpens { } probe end { foreach (k in PassiveOpens) println(PassiveOpens[k]) }' >override.out
