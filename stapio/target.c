@@ -13,18 +13,35 @@
 
 #include "stapio.h"
 
+/* Whether WORD names what only a shell can run: a builtin that changes the shell itself
+ * ("exec prog", "ulimit -c 0") or a reserved word. */
+static int target_is_shell_word(const char *word)
+{
+	static const char *const shell_words[] = {
+		"exec", "cd", ".", "source", "eval", "export", "set", "unset", "readonly", "ulimit",
+		"umask", "trap", "command", "builtin", "alias", "shift", "wait", "time", "!",
+		"if", "for", "while", "until", "case",
+	};
+
+	for (size_t i = 0; i < sizeof(shell_words) / sizeof(shell_words[0]); i++)
+		if (!strcmp(word, shell_words[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * Runs CMD in the (already unprivileged) child, as SystemTap does: a plain command line
  * ("./prog -a 'x y'") is split into words (quotes and $VARIABLES expanded, never a command
  * substitution) and executed directly, so target() is the program's own pid; a line using the
- * shell's syntax (; | & < > ( ) and the like) is given to /bin/sh -c, and target() is that shell.
+ * shell's syntax (; | & < > ( ) and the like) or starting with a shell builtin ("exec prog") is
+ * given to /bin/sh -c, and target() is that shell (the program, after an exec).
  */
 static void target_exec(const char *command)
 {
 	wordexp_t words;
 
 	if (wordexp(command, &words, WRDE_NOCMD | WRDE_UNDEF) == 0) {
-		if (words.we_wordc > 0) {
+		if (words.we_wordc > 0 && !target_is_shell_word(words.we_wordv[0])) {
 			execvp(words.we_wordv[0], words.we_wordv);
 			fprintf(stderr, "stapio: cannot run %s: %s\n", words.we_wordv[0], strerror(errno));
 			_exit(127);
