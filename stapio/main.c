@@ -157,6 +157,11 @@ static void emit(void *ctx, const struct stp_record_header *h, const char *paylo
 		outfile_request_switch(&io->out);   /* switch_file(): at this point of the output */
 		return;
 	}
+	if (h->flags & STP_REC_SYSTEM) {
+		outfile_flush(&io->out);            /* system(): after what was printed before it */
+		system_run(payload, h->len);
+		return;
+	}
 	take_switch(io);
 	if (h->flags & STP_REC_STDERR) {
 		if (!io->out.bulk)
@@ -313,6 +318,7 @@ static void check_events(struct stapio *io)
 	}
 	if (got_child) {
 		got_child = 0;
+		system_poll();
 		if (target_exited(&io->cmd))
 			request_stop(io, "the -c command exited");
 	}
@@ -452,6 +458,8 @@ int main(int argc, char **argv)
 	}
 	run(&io);
 	target_finish(&io.cmd);
+	outfile_flush(&io.out);
+	system_finish();
 	relay_close(&io.relay);
 	control_close(&io.ctl);
 	if (outfile_close(&io.out) < 0 && !io.output_error_reported) {

@@ -52,6 +52,7 @@ struct stp_record_header {
 #define STP_REC_STDOUT  0x0   /* script output (print, printf...) */
 #define STP_REC_STDERR  0x1   /* warnings and errors, for stderr */
 #define STP_REC_SWITCH  0x2   /* no payload: switch_file(), output goes on in the next file */
+#define STP_REC_SYSTEM  0x4   /* system(CMD): the payload is CMD, for stapio to run as the user */
 
 /* Largest payload of one record (longer writes are dropped and counted as lost).
  * A read() of a trace file returns only whole records, so a reader must offer at
