@@ -61,10 +61,15 @@ function page(kind, name, summary, synopsis,    file, i) {
     nlist++
     lkind[nlist] = kind; lname[nlist] = name; lsum[nlist] = summary
 }
-NR == 1 { generated = ($0 ~ /generated/) }
-NR <= 3 && /^\/\/ / && filedesc == "" {
-    filedesc = $0
-    sub(/^\/\/ [^ ]* - /, "", filedesc)
+NR == 1 { generated = (tolower($0) ~ /generated/) }
+# The summary of the file: its header comment (the "// NAME.stp - what it is" lines at the top).
+NR == headend + 1 && /^\/\/ ./ {
+    line = $0
+    sub(/^\/\/ /, "", line)
+    if (NR == 1)
+        sub(/^[^ ]* - /, "", line)
+    filedesc = filedesc (NR == 1 ? "" : " ") line
+    headend = NR
 }
 /^\/\*\*[ \t]*$/ { indoc = 1; dkind = ""; dname = ""; dsum = ""; nvars = 0; desc = ""; inv = 0; next }
 indoc && /^[ \t]*\*\/[ \t]*$/ { indoc = 0; havedoc = 1; next }
@@ -77,10 +82,12 @@ indoc {
         dsum = line; sub(/^[a-z]+ [^ ]+ - /, "", dsum)
         next
     }
-    if (match(line, /^@[A-Za-z0-9_]+(, *@[A-Za-z0-9_]+)*:/)) {
+    if (match(line, /^@[A-Za-z0-9_]+((, *|: +)@[A-Za-z0-9_]+)*:/)) {
         nvars++
         vname[nvars] = substr(line, 1, RLENGTH - 1)
+        gsub(/:? +/, " ", vname[nvars])
         gsub(/@/, "", vname[nvars])
+        gsub(/,? /, ", ", vname[nvars])
         vtext[nvars] = substr(line, RLENGTH + 1)
         sub(/^ +/, "", vtext[nvars])
         inv = 1
@@ -93,8 +100,8 @@ indoc {
         next
     }
     if (inv) {
+        sub(/^[ \t]+/, "", line)
         vtext[nvars] = vtext[nvars] " " line
-        sub(/^ +/, " ", vtext[nvars])
     } else {
         desc = (desc == "" || desc ~ /\.PP$/) ? desc (desc == "" ? "" : "\n") esc(line) : desc "\n" esc(line)
     }
@@ -139,7 +146,7 @@ END {
     printf(".TH \"TAPSET::%s\" 3stap \"\" \"stap\" \"Tapset Reference\"\n", upper(base)) > file
     printf(".SH NAME\ntapset::%s \\- %s\n.SH DESCRIPTION\n", esc(base), esc(filedesc)) > file
     for (i = 1; i <= nlist; i++)
-        printf(".TP\n\\fB%s\\fR\n%s\n.IR \"See %s::%s\" (3stap).\n", esc(lname[i]), esc(lsum[i]),
+        printf(".TP\n\\fB%s\\fR\n%s\n.br\nSee\n.IR %s::%s (3stap).\n", esc(lname[i]), esc(lsum[i]),
                lkind[i], esc(lname[i])) > file
     printf(".SH SEE ALSO\n.BR stapprobes (3stap),\n.BR stapfuncs (3stap)\n") > file
     close(file)
