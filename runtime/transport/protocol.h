@@ -25,6 +25,7 @@ typedef uint64_t __u64;
 #define STP_CMD_START      "start"    /* run begin probes, arm the other probes */
 #define STP_CMD_STOP       "stop"     /* disarm, drain, run end probes, reply "stopped" */
 #define STP_CMD_TARGET     "target"   /* "target <pid>" before start: target() */
+#define STP_CMD_TZ         "tz"       /* "tz <secs west of UTC> <name>" before start: tz_gmtoff(), tz_name() */
 #define STP_CMD_DETACH     "detach"   /* "detach [flight]": the run outlives the reader */
 #define STP_CMD_FLIGHT     "flight"
 #define STP_CMD_ATTACH     "attach"   /* take over a detached run */

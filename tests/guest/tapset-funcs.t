@@ -1,5 +1,5 @@
-# tapset functions of a known process: cmdline_*, env_var, sid, pgrp, task_ns_*, task_*_file_handles, task_start_time, @uregister/@kregister, @kderef/@uderef, @container_of, @cast_sizeof, system()
-# Used by tests/run (issue 15): tapset/linux/context-cmdline.stp, context-ids.stp, task2.stp, task_time.stp, target.stpm, x86_64/dwarf-registers.stp, target-deref.stp, logging.stp (system) and stapio/system.c.
+# tapset functions of a known process: cmdline_*, env_var, sid, pgrp, task_ns_*, task_*_file_handles, task_start_time, @uregister/@kregister, @kderef/@uderef, @container_of, @cast_sizeof, system(), tz_*
+# Used by tests/run (issue 15): tapset/linux/context-cmdline.stp, context-ids.stp, task2.stp, task_time.stp, target.stpm, x86_64/dwarf-registers.stp, target-deref.stp, logging.stp (system) and stapio/system.c, tz.stp (stapio's "tz" command).
 
 timeout_s=90
 
@@ -11,12 +11,16 @@ build() {
 probe begin { println("before") system("echo sys-$((6 * 7)) $(id -u)") println("after") }
 probe timer.ms(200) { exit() }
 probe end { println("end") }' >/dev/null
+    $STAP -p4 -m t_tz -e 'probe begin { println(tz_gmtoff(), " ", tz_name()) println(tz_ctime(0)) println(tz_ctime(1000000000)) exit() }' >/dev/null
 }
 
 guest() {
     staprun -c "env -i FUNCS_VAR=hello42 PATH=/usr/bin:/bin $PWD/funcs_helper alpha beta gamma >$PWD/helper.out" \
         t_funcs.ko >funcs.out
     staprun t_system.ko >system.out 2>system.err
+    # a POSIX TZ string, 3 hours west of UTC: no tzdata needed; UTC when stapio has no zone name
+    TZ=ABC+3 staprun t_tz.ko >tz.out
+    TZ=UTC0 staprun t_tz.ko >tz-utc.out
 }
 
 check() {
@@ -54,4 +58,7 @@ EOW
     [[ $(grep -c '^[0-9]*:sys-42 0$' numbered.out) == 1 ]]
     [[ $(grep -n '^before$' system.out | cut -d: -f1) -lt $(grep -n '^sys-42 0$' system.out | cut -d: -f1) ]]
     grep -q '^after$' system.out && grep -q '^end$' system.out
+    # tz_*: the zone stapio saw at the start (the "tz" command)
+    [[ $(cat tz.out) == "10800 ABC"$'\n'"Wed Dec 31 21:00:00 ABC 1969"$'\n'"Sat Sep  8 22:46:40 ABC 2001" ]]
+    [[ $(cat tz-utc.out) == "0 UTC"$'\n'"Thu Jan  1 00:00:00 UTC 1970"$'\n'"Sun Sep  9 01:46:40 UTC 2001" ]]
 }
