@@ -27,8 +27,17 @@ MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
 
 PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge
 
-.PHONY: all check check-unit check-guest check-asan deps trace install clean bench
-all: $(PROGRAMS)
+.PHONY: all check check-unit check-guest check-asan deps trace install clean bench man-tapset
+all: $(PROGRAMS) man-tapset
+
+# probe::NAME.3stap, function::NAME.3stap and tapset::FILE.3stap from the tapset's doc comments
+# (scripts/gen-tapset-man.sh), rebuilt when a tapset file changes.
+TAPSET_FILES = $(shell find tapset -name '*.stp')
+man-tapset: $(B)/man/.stamp
+$(B)/man/.stamp: $(TAPSET_FILES) scripts/gen-tapset-man.sh
+	@rm -rf $(B)/man
+	@scripts/gen-tapset-man.sh $(B)/man
+	@touch $@
 
 $(B)/bin/stap: $(TRANSLATOR_OBJ)
 	@mkdir -p $(@D)
@@ -88,7 +97,7 @@ install: all
 	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
 	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 man/*.3stap $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 man/*.3stap $(B)/man/*.3stap $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 
 clean:

@@ -27,8 +27,10 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   clang-14 libclang-rt-14-dev      the parser's libFuzzer target (make fuzz, tests/unit/fuzz-smoke.t):
 #                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
 #                                    and the ASan/UBSan runtimes for clang
+#   man-db groff-base                `man -l` renders the generated tapset pages (tests/unit/tapset-man.t)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
-          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev)
+          busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
+          man-db groff-base)
 
 is_installed() {
     local status

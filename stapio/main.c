@@ -157,6 +157,11 @@ static void emit(void *ctx, const struct stp_record_header *h, const char *paylo
 		outfile_request_switch(&io->out);   /* switch_file(): at this point of the output */
 		return;
 	}
+	if (h->flags & STP_REC_SYSTEM) {
+		outfile_flush(&io->out);            /* system(): after what was printed before it */
+		system_run(payload, h->len);
+		return;
+	}
 	take_switch(io);
 	if (h->flags & STP_REC_STDERR) {
 		if (!io->out.bulk)
@@ -313,6 +318,7 @@ static void check_events(struct stapio *io)
 	}
 	if (got_child) {
 		got_child = 0;
+		system_poll();
 		if (target_exited(&io->cmd))
 			request_stop(io, "the -c command exited");
 	}
@@ -406,7 +412,24 @@ static int check_target_pid(long pid)
 	return 0;
 }
 
-/* Sends what the mode needs: attach (-A), or target and start. */
+/* "tz <seconds west of UTC> <name>" for the local time zone now (TZ, /etc/localtime), for
+ * tz_gmtoff(), tz_name() and tz_ctime(); 0 when it has no usable name. */
+static int tz_line(char *line, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	if (!localtime_r(&now, &tm) || !tm.tm_zone || !tm.tm_zone[0] || strlen(tm.tm_zone) > 15)
+		return 0;
+	for (i = 0; tm.tm_zone[i]; i++)
+		if (tm.tm_zone[i] <= ' ' || tm.tm_zone[i] > '~')
+			return 0;
+	snprintf(line, size, "%s %ld %s", STP_CMD_TZ, -(long)tm.tm_gmtoff, tm.tm_zone);
+	return 1;
+}
+
+/* Sends what the mode needs: attach (-A), or target, tz and start. */
 static int begin_session(struct stapio *io)
 {
 	char line[64];
@@ -431,6 +454,8 @@ static int begin_session(struct stapio *io)
 		if (control_send(&io->ctl, line) < 0)
 			return -1;
 	}
+	if (tz_line(line, sizeof(line)) && control_send(&io->ctl, line) < 0)
+		return -1;
 	return control_send(&io->ctl, STP_CMD_START);
 }
 
@@ -452,6 +477,8 @@ int main(int argc, char **argv)
 	}
 	run(&io);
 	target_finish(&io.cmd);
+	outfile_flush(&io.out);
+	system_finish();
 	relay_close(&io.relay);
 	control_close(&io.ctl);
 	if (outfile_close(&io.out) < 0 && !io.output_error_reported) {

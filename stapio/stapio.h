@@ -1,5 +1,5 @@
 /* stapio.h - declarations shared by stapio's source files.
- * Used by the stapio sources (main.c, control.c, relay.c, output.c, outfile.c, target.c)
+ * Used by the stapio sources (main.c, control.c, relay.c, output.c, outfile.c, target.c, system.c)
  * and by tests/unit/outfile.t's driver. */
 #ifndef STAPIO_H
 #define STAPIO_H
@@ -114,6 +114,11 @@ int target_spawn(struct target *t, const char *command);
 void target_release(struct target *t);
 int target_exited(struct target *t);    /* 1 once, when it has exited (reaped) */
 void target_finish(struct target *t);   /* end of run: reap or terminate it */
+
+/* system.c: the script's system(CMD) commands (STP_REC_SYSTEM records). */
+void system_run(const char *cmd, size_t len);
+void system_poll(void);     /* reap the ones that exited */
+void system_finish(void);   /* end of run: wait (bounded) for the rest */
 
 long now_ms(void);      /* main.c: CLOCK_MONOTONIC in ms */
 

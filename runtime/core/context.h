@@ -80,6 +80,10 @@ static atomic_t stp_run_state = ATOMIC_INIT(STP_STARTING);
 /* target(): the process given with stap -x PID / -c CMD, set at load. */
 static int stp_target;
 module_param_named(_stp_target, stp_target, int, 0444);
+
+/* tz_gmtoff(), tz_name(): the time zone of the user running stapio ("tz" command), else UTC. */
+static long stp_tz_gmtoff;
+static char stp_tz_name[16] = "UTC";
 static struct stp_context **stp_contexts;   /* indexed by CPU */
 
 #endif

@@ -94,6 +94,12 @@ void stp_session_set_target(long pid)
 	stp_target = pid;
 }
 
+void stp_session_set_tz(long gmtoff, const char *name)
+{
+	stp_tz_gmtoff = gmtoff;
+	strscpy(stp_tz_name, name, sizeof(stp_tz_name));
+}
+
 static int __init stp_module_init(void)
 {
 	int rc;

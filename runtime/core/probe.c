@@ -55,6 +55,15 @@ static __maybe_unused void stp_switch_file(struct stp_context *c)
 	stp_transport_write(STP_REC_SWITCH, "", 0);
 }
 
+/* system(cmd): what the handler printed so far, then an STP_REC_SYSTEM record holding the
+ * command, in seq order with the output: stapio runs it (as the user who ran stap) once it
+ * has written everything before it.  Commands longer than MAXSTRINGLEN - 1 are cut. */
+static __maybe_unused void stp_system(struct stp_context *c, const char *cmd)
+{
+	stp_flush(c);
+	stp_transport_write(STP_REC_SYSTEM, cmd, strnlen(cmd, MAXSTRINGLEN - 1));
+}
+
 #ifndef STP_NO_OVERLOAD
 /* Charges a hit's cycles to this CPU; past the threshold, the run ends. */
 static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t start)

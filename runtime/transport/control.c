@@ -238,6 +238,25 @@ static int stp_ctl_target(const char *arg)
 	return 0;
 }
 
+/* "tz <seconds west of UTC> <name>": the local time zone of stapio's user, before start. */
+static int stp_ctl_tz(const char *arg)
+{
+	char buf[STP_CMD_MAX], *name;
+	long gmtoff;
+
+	strscpy(buf, arg, sizeof(buf));
+	name = strchr(buf, ' ');
+	if (!name)
+		return -EINVAL;
+	*name++ = 0;
+	if (kstrtol(buf, 10, &gmtoff) || gmtoff < -86400 || gmtoff > 86400 || !*name || strchr(name, ' '))
+		return -EINVAL;
+	if (READ_ONCE(stp_session_state) != STP_SESSION_IDLE)
+		return -EBUSY;
+	stp_session_set_tz(gmtoff, name);
+	return 0;
+}
+
 /* "detach [flight]": the run goes on when the reader closes the file. */
 static int stp_ctl_detach(bool flight)
 {
@@ -305,6 +324,8 @@ static int stp_ctl_command(const char *cmd)
 		return stp_ctl_stop();
 	if (!strncmp(cmd, STP_CMD_TARGET " ", strlen(STP_CMD_TARGET " ")))
 		return stp_ctl_target(cmd + strlen(STP_CMD_TARGET " "));
+	if (!strncmp(cmd, STP_CMD_TZ " ", strlen(STP_CMD_TZ " ")))
+		return stp_ctl_tz(cmd + strlen(STP_CMD_TZ " "));
 	if (!strcmp(cmd, STP_CMD_DETACH))
 		return stp_ctl_detach(false);
 	if (!strcmp(cmd, STP_CMD_DETACH " " STP_CMD_FLIGHT))

@@ -25,6 +25,7 @@ typedef uint64_t __u64;
 #define STP_CMD_START      "start"    /* run begin probes, arm the other probes */
 #define STP_CMD_STOP       "stop"     /* disarm, drain, run end probes, reply "stopped" */
 #define STP_CMD_TARGET     "target"   /* "target <pid>" before start: target() */
+#define STP_CMD_TZ         "tz"       /* "tz <secs west of UTC> <name>" before start: tz_gmtoff(), tz_name() */
 #define STP_CMD_DETACH     "detach"   /* "detach [flight]": the run outlives the reader */
 #define STP_CMD_FLIGHT     "flight"
 #define STP_CMD_ATTACH     "attach"   /* take over a detached run */
@@ -52,6 +53,7 @@ struct stp_record_header {
 #define STP_REC_STDOUT  0x0   /* script output (print, printf...) */
 #define STP_REC_STDERR  0x1   /* warnings and errors, for stderr */
 #define STP_REC_SWITCH  0x2   /* no payload: switch_file(), output goes on in the next file */
+#define STP_REC_SYSTEM  0x4   /* system(CMD): the payload is CMD, for stapio to run as the user */
 
 /* Largest payload of one record (longer writes are dropped and counted as lost).
  * A read() of a trace file returns only whole records, so a reader must offer at

@@ -34,5 +34,6 @@ void stp_session_disarm(void); /* disarm probes: no probe output once it returns
 void stp_session_end(void);    /* after disarm: end probes and the summary, once */
 unsigned long stp_session_errors(void);   /* script errors so far, reported in "stopped" */
 void stp_session_set_target(long pid);    /* "target <pid>", before start */
+void stp_session_set_tz(long gmtoff, const char *name);   /* "tz <secs west> <name>", before start */
 
 #endif /* STP_TRANSPORT_H */

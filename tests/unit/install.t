@@ -10,6 +10,11 @@ run() {
     [[ -f $PWD/root/usr/share/systemtap/runtime/runtime.h && -d $PWD/root/usr/share/systemtap/tapset ]]
     [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 &&
        -f $PWD/root/usr/share/man/man3/stapfuncs.3stap ]]
+    # the tapset's pages, generated from its doc comments (scripts/gen-tapset-man.sh)
+    [[ -f "$PWD/root/usr/share/man/man3/probe::vfs.read.3stap" &&
+       -f "$PWD/root/usr/share/man/man3/function::task_parent.3stap" &&
+       -f "$PWD/root/usr/share/man/man3/tapset::vfs.3stap" ]]
+    MANWIDTH=80 man -l "$PWD/root/usr/share/man/man3/probe::vfs.read.3stap" | grep -q 'bytes_to_read'
     # the installed translator compiles a module with the installed runtime
     (cd "$PWD" && "$bin/stap" -k -p4 -m t_inst -r "$KVER" -e 'probe begin { exit() }') >p4.out 2>p4.err ||
         { cat p4.err; return 1; }

@@ -265,6 +265,7 @@ typedef struct Where {
 	int kind;
 	int64_t off;
 	int dims_used;           /* indexes applied to the current (multi-dimensional) array type */
+	int cast_ptr;            /* at @cast's own address, nothing applied yet: '[i]' steps over whole objects */
 } Where;
 
 static DwAccess *access_new(DwWhat what)
@@ -586,7 +587,12 @@ static int bind_index(Bind *b, Expr *e, DwAccess *a, Where *w, ChainItem *it)
 		return -1;
 	}
 	tag = dwt_strip(&a->type, &t);
-	if (tag == DW_TAG_array_type) {
+	if (w->cast_ptr) {
+		/* @cast(p, "T")[i]: p is a T *, so element i is at p + i * sizeof(T) (SystemTap's
+		 * meaning; &@cast(0, "T")[1] is sizeof(T)) */
+		elem = a->type;
+		stride = dwt_size(&elem);
+	} else if (tag == DW_TAG_array_type) {
 		dims = dwt_array_dims(&t, &elem, counts, 8);
 		if (!dims || w->dims_used >= dims) {
 			berr(b, it->loc, "the array '%s' has no dimensions described", a->name);
@@ -767,6 +773,7 @@ static int bind_chain(Bind *b, Expr *e, DwAccess *a, Where *w, PtrVec *chain, Bi
 			a->pretty_full = !strcmp(it->name, "$$");
 			break;
 		}
+		w->cast_ptr = 0;
 		if (rc)
 			return -1;
 	}
@@ -1122,6 +1129,7 @@ static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 	a->op_last = "@cast";
 	w->kind = W_MEM;
 	w->off = 0;
+	w->cast_ptr = 1;
 	return a;
 }
 

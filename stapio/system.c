@@ -1,0 +1,116 @@
+/* system.c - the script's system(CMD) calls: each STP_REC_SYSTEM record's command run with
+ * /bin/sh -c as the invoking user, in the background.  Used by stapio/main.c (emit, exit). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+/* Commands still running; past this many stapio first waits for the oldest. */
+#define SYSTEM_MAX 64
+
+static pid_t running[SYSTEM_MAX];
+static int nrunning;
+
+/* Reaps the commands that have exited (never the -c command: only our own pids). */
+static void system_reap(int block_oldest)
+{
+	int i = 0;
+
+	while (i < nrunning) {
+		pid_t r = waitpid(running[i], NULL, block_oldest && i == 0 ? 0 : WNOHANG);
+		if (r == running[i] || (r < 0 && errno == ECHILD)) {
+			memmove(&running[i], &running[i + 1], (nrunning - i - 1) * sizeof(running[0]));
+			nrunning--;
+			block_oldest = 0;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		i++;
+	}
+}
+
+/*
+ * Runs the len bytes at cmd (not terminated) as "/bin/sh -c CMD".  The child takes the real
+ * uid and gid (stapio has already dropped a setuid staprun's privileges; this makes sure),
+ * default signal handling, and /dev/null as its standard input; its output shares stapio's
+ * standard output and error (stapio flushes its own output first).
+ */
+void system_run(const char *cmd, size_t len)
+{
+	char *copy;
+	pid_t pid;
+
+	if (!len)
+		return;
+	copy = strndup(cmd, len);
+	if (!copy || memchr(cmd, 0, len)) {
+		warnx_("system(): bad command record");
+		free(copy);
+		return;
+	}
+	system_reap(nrunning == SYSTEM_MAX);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		warnx_("system(): fork: %s", strerror(errno));
+		free(copy);
+		return;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int fd;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGUSR2, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (setgid(getgid()) < 0 || setuid(getuid()) < 0) {
+			fprintf(stderr, "stapio: system(): cannot drop privileges: %s\n", strerror(errno));
+			_exit(127);
+		}
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && fd != STDIN_FILENO) {
+			dup2(fd, STDIN_FILENO);
+			close(fd);
+		}
+		execl("/bin/sh", "sh", "-c", copy, (char *)NULL);
+		fprintf(stderr, "stapio: system(): cannot run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	say("system(): \"%s\" is pid %ld", copy, (long)pid);
+	free(copy);
+	running[nrunning++] = pid;
+}
+
+/* Reaps commands that have exited (on SIGCHLD). */
+void system_poll(void)
+{
+	system_reap(0);
+}
+
+/* The end of the run: waits at most 10 s for the commands still running, then leaves them. */
+void system_finish(void)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	int i;
+
+	for (i = 0; i < 1000 && nrunning; i++) {
+		system_reap(0);
+		if (nrunning)
+			nanosleep(&ts, NULL);
+	}
+	if (nrunning)
+		say("system(): %d command(s) still running at exit", nrunning);
+}
