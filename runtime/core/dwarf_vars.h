@@ -5,13 +5,14 @@
 #define STP_DWARF_VARS_H
 
 /* Reads size (1..8) bytes at addr as a little-endian number, sign- or zero-extended; true when
- * the memory could not be read (no error is set). */
+ * the memory could not be read (no error is set).  An address below TASK_SIZE_MAX is the current
+ * process's: read as user memory (a syscall's `$buf->field`, a __user pointer). */
 static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool is_signed, int64_t *out)
 {
 	union { u8 b[8]; u16 h; u32 w; u64 q; s8 sb; s16 sh; s32 sw; } v;
 
 	v.q = 0;
-	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, false)))
+	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, addr < TASK_SIZE_MAX)))
 		return true;
 	switch (size) {
 	case 1: *out = is_signed ? (int64_t)v.sb : (int64_t)v.b[0]; break;
