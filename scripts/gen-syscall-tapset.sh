@@ -256,7 +256,7 @@ function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
 # generate(NAME, ENTRY): the entry and .return aliases of one syscall.
 function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, base, stars, kind,
-                  body, fmt, args, v, f, isconst, key, given, decls) {
+                  body, fmt, args, v, f, isconst, key, given, decls, a, dfn) {
     body = "\tname = \"" name "\"\n"
     decls = ""
     fmt = ""; args = ""
@@ -328,8 +328,12 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
             else if (kind == "uint" || kind == "ulong" || kind == "ushort") f = "%u"
             else f = "%d"
         }
+        a = v
+        if (kind != "string" && kind != "ptr" && (dfn = decoder(name, pname)) != "") {
+            f = "%s"; a = dfn "(" v ")"
+        }
         fmt = fmt (k > 1 ? ", " : "") f
-        args = args ", " v
+        args = args ", " a
     }
     if (n == 0)
         body = body "\targstr = \"\"\n"
@@ -344,6 +348,23 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
     # the same probes under SystemTap's no-debuginfo names (these need no DWARF either)
     printf "probe nd_syscall.%s = syscall.%s {}\nprobe nd_syscall.%s.return = syscall.%s.return {}\n", name, name, name, name
     print ""
+}
+
+# decoder(NAME, PARAM): the aux_syscalls.stp function argstr shows integer PARAM of syscall NAME
+# with ("" for a plain number), as SystemTap's argstr does.
+function decoder(name, pname) {
+    if (pname ~ /^(dfd|olddfd|newdfd)$/) return "_dfd_str"
+    if (pname == "sig" && name != "rseq") return "_signal_name"   # (rseq's sig is a signature)
+    if (pname == "which_clock") return "_get_wc_str"
+    if (name == "lseek" && pname == "whence") return "_seek_whence_str"
+    if ((name == "mmap" || name == "mprotect" || name == "pkey_mprotect") && pname == "prot") return "_mprotect_prot_str"
+    if (name == "mmap" && pname == "flags") return "_mmap_flags"
+    if ((name == "wait4" || name == "waitid") && pname == "options") return "_wait4_opt_str"
+    if ((name == "socket" || name == "socketpair") && pname == "family") return "_sock_family_str"
+    if ((name == "socket" || name == "socketpair") && pname == "type") return "_sock_type_str"
+    if ((name == "access" || name == "faccessat" || name == "faccessat2") && pname == "mode") return "_access_mode_str"
+    if (name == "fcntl" && pname == "cmd") return "_fcntl_cmd_str"
+    return ""
 }
 
 # any_probes(): syscall_name() from the numbers of the table, and the syscall_any probes.
