@@ -12,9 +12,23 @@
 
 #include "stapio.h"
 
+/* A simple command: no list, pipeline, subshell, group or command substitution, and no
+ * assignment before its name. The shell is told to exec it, so the command itself is the target
+ * (target() is its pid, as SystemTap's -c gives: `pid() == target()` selects its calls). */
+static int simple_command(const char *cmd)
+{
+	const char *p = cmd + strspn(cmd, " \t");
+	size_t word = strcspn(p, " \t");
+
+	if (!*p || strpbrk(cmd, ";&|\n(){}`!#"))
+		return 0;
+	return !memchr(p, '=', word) && strncmp(p, "exec ", 5);
+}
+
 /*
  * The child is forked before "start" so its pid can be sent as the target;
- * it waits for one byte on a pipe and then execs /bin/sh -c CMD, with the
+ * it waits for one byte on a pipe and then execs /bin/sh -c CMD (`exec CMD` for a simple
+ * command, so the command keeps the pid), with the
  * real uid and gid (stapio may run with staprun's privileges).  If the run
  * cannot start, the pipe is closed without a byte and the child exits 127
  * without running anything.
@@ -55,6 +69,14 @@ int target_spawn(struct target *t, const char *command)
 		if (setgid(getgid()) < 0 || setuid(getuid()) < 0) {
 			fprintf(stderr, "stapio: cannot drop privileges for -c: %s\n", strerror(errno));
 			_exit(127);
+		}
+		if (simple_command(command)) {
+			size_t n = strlen(command) + sizeof("exec ");
+			char *line = malloc(n);
+			if (line) {
+				snprintf(line, n, "exec %s", command);
+				execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+			}
 		}
 		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
 		fprintf(stderr, "stapio: cannot run /bin/sh: %s\n", strerror(errno));
