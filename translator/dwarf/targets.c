@@ -1396,6 +1396,24 @@ static int bind_context(Bind *b, Expr *e, BindMode mode)
  * they are), `$fd->member` a @cast of VALUE to the type it points to (user addresses are read
  * from user memory), `$$parms`/`$$vars` list them all. For probes with no DWARF of their own
  * (kprobe.function on a syscall wrapper), whose C type the alias knows. */
+/* A declared C type as -L shows it: without __user, "long" when none is given. */
+static char *param_type_shown(Expr *type)
+{
+	StrBuf sb;
+	char *copy, *save = NULL;
+
+	if (!type || type->kind != EX_STRING)
+		return xstrdup("long");
+	sb_init(&sb);
+	copy = xstrdup(type->str);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (strcmp(w, "__user"))
+			sb_printf(&sb, "%s%s", sb.len && strcmp(w, "*") ? " " : "", w);
+	}
+	free(copy);
+	return sb_steal(&sb);
+}
+
 static int declare_param(Bind *b, Stmt *st)
 {
 	Expr *e = st->expr, *name, *type;
@@ -1410,8 +1428,10 @@ static int declare_param(Bind *b, Stmt *st)
 		berr(b, type->loc, "@param's third argument is the variable's C type, a literal string");
 	else if (!b->probe)
 		berr(b, e->loc, "@param declares a target variable of a probe: it belongs in a probe alias's body");
-	else
+	else {
 		vec_push(&b->params, e);
+		vec_push(&b->probe->params, xasprintf("%s:%s", name->str, param_type_shown(type)));
+	}
 	st->kind = ST_EMPTY;
 	st->expr = NULL;
 	return 1;
