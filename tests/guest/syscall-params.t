@@ -102,7 +102,7 @@ probe syscall.kill {
 }
 probe syscall.fstat {
     if (pid() == target() && execname() == "scprog")
-        printf("fstat|%d|%d\n", $fd, $statbuf->st_size)
+        printf("fstat|%d|%d\nfstat.pretty|%s\n", $fd, $statbuf->st_size, $statbuf$)
 }
 probe syscall_any {
     if (pid() == target() && execname() == "scprog")
@@ -174,6 +174,7 @@ nd_openat|"/dev/null"|AT_FDCWD, "/dev/null", O_WRONLY|O_CLOEXEC' ]] || { grep '^
     grep -qx 'rt_sigaction|SIGUSR1, ' scp.out || { grep '^rt_sig' scp.out; return 1; }
     # $statbuf->st_size: the user's struct stat, read at entry
     grep -qx "fstat|$zfd|4242" scp.out || { grep '^fstat' scp.out; return 1; }
+    grep -Eqx 'fstat.pretty\|\{.*[{ ]\.st_size=4242, .*\}' scp.out || { grep '^fstat' scp.out; return 1; }
     # syscall_any: exactly the program's 17 getppid calls, one kill, its two openat; each returns ppid()
     grep -qx 'any|getppid|17' scp.out && grep -qx 'anyret|getppid|17' scp.out && grep -qx 'ppid_ok|17' scp.out ||
         { grep -E '^(any|anyret|ppid_ok)\|' scp.out; return 1; }

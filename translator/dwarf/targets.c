@@ -1393,8 +1393,8 @@ static int bind_context(Bind *b, Expr *e, BindMode mode)
 
 /* `@param("$fd", VALUE, "C type")` in an alias body (the generated syscall aliases) declares the
  * target variable $fd for the rest of the probe: its uses become copies of VALUE (evaluated where
- * they are), `$fd->member` a @cast of VALUE to the type it points to (user addresses are read
- * from user memory), `$$parms`/`$$vars` list them all. For probes with no DWARF of their own
+ * they are), `$fd->member` a @cast of VALUE to the type it points to (read from the process's
+ * memory when the type says __user), `$$parms`/`$$vars` list them all. For probes with no DWARF of their own
  * (kprobe.function on a syscall wrapper), whose C type the alias knows. */
 /* A declared C type as -L shows it: without __user, "long" when none is given. */
 static char *param_type_shown(Expr *type)
@@ -1574,7 +1574,9 @@ static int bind_param(Bind *b, Expr *e, BindMode mode)
 		vec_push(&e->args, string_expr(loc, pointee));
 		e->chain = chain;
 	}
-	bind_target(b, e, mode);
+	if (bind_target(b, e, mode) == 0 && e->kind == EX_DWARF &&
+	    strstr(((Expr *)decl->args.items[2])->str, "__user"))
+		e->dwarf->user_mem = 1;   /* a user pointer: what it points to is in the process's memory */
 	return 1;
 }
 
