@@ -109,7 +109,7 @@ EOF
 # table from syscall_64.tbl: "NAME ENTRY" (64-bit and common ABI).
 cat >"$tmp/tbl.awk" <<'EOF'
 /^[ \t]*#/ || NF < 4 { next }
-$2 == "common" || $2 == "64" { e = $4; sub(/^__x64_/, "", e); print $3, e }
+$2 == "common" || $2 == "64" { e = $4; sub(/^__x64_/, "", e); print $3, e, $1 }
 EOF
 
 # table from unistd_64.h + syscalls_64.h: "NAME ENTRY".
@@ -119,7 +119,7 @@ fileno == 1 && $1 == "#define" && $2 ~ /^__NR_/ && $3 ~ /^[0-9]+$/ { n = $2; sub
 fileno == 2 && /^__SYSCALL/ {
     s = $0; sub(/^[A-Z_0-9]*\(/, "", s); gsub(/[ \t)]/, "", s)
     split(s, f, ","); e = f[2]; sub(/^__x64_/, "", e)
-    if (f[1] in name) print name[f[1]], e
+    if (f[1] in name) print name[f[1]], e, f[1]
 }
 EOF
 
@@ -195,6 +195,8 @@ fileno == 1 {
 }
 fileno == 2 { i = index($0, "|"); n = substr($0, 1, i - 1); if (!(n in proto)) proto[n] = substr($0, i + 1); next }
 fileno == 3 {
+    # the number's name for syscall_any (the kernel's name: newfstatat, pread64), first tree wins
+    if ($3 ~ /^[0-9]+$/ && !($3 in nrname)) { nrname[$3] = $1; if ($3 + 0 > maxnr) maxnr = $3 + 0 }
     if ($2 == "sys_ni_syscall" || $2 == "") next
     name = ($1 in rename) ? rename[$1] : $1
     if (name in done) next
@@ -230,6 +232,7 @@ BEGIN {
     for (i in t) itype[t[i]] = "ulong"
     split("cap_user_header_t cap_user_data_t __sighandler_t", t, " ")
     for (i in t) ptrtype[t[i]] = 1
+    retdecl = "\t@param(\"$return\", returnval(), \"long\")\n"
     # names for the parameters the headers leave unnamed (SystemTap's where it has them)
     pnames["socket"] = "family type protocol"
     pnames["socketpair"] = "family type protocol sv"
@@ -253,8 +256,9 @@ function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
 # generate(NAME, ENTRY): the entry and .return aliases of one syscall.
 function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, base, stars, kind,
-                  body, fmt, args, v, f, isconst, key, given) {
+                  body, fmt, args, v, f, isconst, key, given, decls, a, dfn) {
     body = "\tname = \"" name "\"\n"
+    decls = ""
     fmt = ""; args = ""
     params = (("sys_" entry) in proto) ? proto["sys_" entry] : ((entry in proto) ? proto[entry] : "?")
     if (params == "?") {
@@ -301,6 +305,8 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
             key = base
             if (!(key in unknown)) { unknown[key] = 1; unknownlist = unknownlist " " key }
         }
+        # $pname: the raw argument as its C type says (@param: the translator binds $NAME to it)
+        decls = decls "\t@param(\"$" pname "\", __sc_" ((kind == "string" || kind == "ptr") ? "long" : kind) "(" k "), \"" ptype "\")\n"
         # SystemTap shows file descriptors as signed ints
         if ((kind == "uint" || kind == "ulong") && pname ~ /fd$/) kind = "int"
         if (kind == "string") {
@@ -322,36 +328,107 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
             else if (kind == "uint" || kind == "ulong" || kind == "ushort") f = "%u"
             else f = "%d"
         }
+        a = v
+        if (kind != "string" && kind != "ptr" && (dfn = decoder(name, pname)) != "") {
+            f = "%s"; a = dfn "(" v ")"
+        }
         fmt = fmt (k > 1 ? ", " : "") f
-        args = args ", " v
+        args = args ", " a
     }
     if (n == 0)
         body = body "\targstr = \"\"\n"
     else
         body = body "\targstr = sprintf(\"" fmt "\"" args ")\n"
-    if (!override(name, entry))
-        printf "probe syscall.%s = kprobe.function(\"__x64_%s\") ?\n{\n%s}\n", name, entry, body
-    if (!override(name ".return", entry)) {
-        printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n", name, entry
+    if (!override(name, entry, decls))
+        printf "probe syscall.%s = kprobe.function(\"__x64_%s\") ?\n{\n%s%s}\n", name, entry, decls, body
+    if (!override(name ".return", entry, retdecl)) {
+        printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n%s", name, entry, retdecl
         printf "\tname = \"%s\"\n\tretval = returnval()\n\tretstr = returnstr(%d)\n}\n", name, (name in hexret) ? 2 : 1
     }
+    # the same probes under SystemTap's no-debuginfo names (these need no DWARF either)
+    printf "probe nd_syscall.%s = syscall.%s {}\nprobe nd_syscall.%s.return = syscall.%s.return {}\n", name, name, name, name
     print ""
 }
 
-# override(ALIAS, ENTRY): prints the hand-written ALIAS if there is one.
-function override(alias, entry,   text) {
+# decoder(NAME, PARAM): the aux_syscalls.stp function argstr shows integer PARAM of syscall NAME
+# with ("" for a plain number), as SystemTap's argstr does.
+function decoder(name, pname) {
+    if (pname ~ /^(dfd|olddfd|newdfd)$/) return "_dfd_str"
+    if (pname == "sig" && name != "rseq") return "_signal_name"   # (rseq's sig is a signature)
+    if (pname == "which_clock") return "_get_wc_str"
+    if (name == "lseek" && pname == "whence") return "_seek_whence_str"
+    if ((name == "mmap" || name == "mprotect" || name == "pkey_mprotect") && pname == "prot") return "_mprotect_prot_str"
+    if (name == "mmap" && pname == "flags") return "_mmap_flags"
+    if ((name == "wait4" || name == "waitid") && pname == "options") return "_wait4_opt_str"
+    if ((name == "socket" || name == "socketpair") && pname == "family") return "_sock_family_str"
+    if ((name == "socket" || name == "socketpair") && pname == "type") return "_sock_type_str"
+    if ((name == "access" || name == "faccessat" || name == "faccessat2") && pname == "mode") return "_access_mode_str"
+    if (name == "fcntl" && pname == "cmd") return "_fcntl_cmd_str"
+    return ""
+}
+
+# any_probes(): syscall_name() from the numbers of the table, and the syscall_any probes.
+function any_probes(   i) {
+    print "/**"
+    print " * function syscall_name - the name of x86_64 system call number nr (\"syscall_NR\" if unknown)"
+    print " * @nr: the number (raw_syscalls tracepoints' id, pt_regs orig_ax)"
+    print " */"
+    print "function syscall_name:string(nr:long) %{ /* pure */"
+    print "\tstatic const char *const names[] = {"
+    for (i = 0; i <= maxnr; i++)
+        if (i in nrname) printf "\t\t[%d] = \"%s\",\n", i, nrname[i]
+    print "\t};"
+    print "\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < (int64_t)ARRAY_SIZE(names) && names[STAP_ARG_nr])"
+    print "\t\tstp_strlcpy(STAP_RETVALUE, names[STAP_ARG_nr], MAXSTRINGLEN);"
+    print "\telse"
+    print "\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"syscall_%lld\", (long long)STAP_ARG_nr);"
+    print "%}"
+    print ""
+    print "/**"
+    print " * probe syscall_any - entry into any system call (the raw_syscalls:sys_enter tracepoint)"
+    print " * @name: the call's name (the kernel's: newfstatat, pread64)"
+    print " * @syscall_nr: its number"
+    print " */"
+    print "probe syscall_any = kernel.trace(\"raw_syscalls:sys_enter\")"
+    print "{"
+    print "\tsyscall_nr = $id"
+    print "\tname = syscall_name(syscall_nr)"
+    print "}"
+    print ""
+    print "/**"
+    print " * probe syscall_any.return - exit from any system call (the raw_syscalls:sys_exit tracepoint)"
+    print " * @name: the call's name"
+    print " * @syscall_nr: its number"
+    print " * @retval: the value it returns"
+    print " */"
+    print "probe syscall_any.return = kernel.trace(\"raw_syscalls:sys_exit\")"
+    print "{"
+    print "\tsyscall_nr = $regs->orig_ax"
+    print "\tname = syscall_name(syscall_nr)"
+    print "\tretval = $ret"
+    print "}"
+}
+
+# override(ALIAS, ENTRY, DECLS): prints the hand-written ALIAS if there is one, with the generated
+# @param declarations DECLS at the top of its body.
+function override(alias, entry, decls,   text, i) {
     if (!(alias in ov))
         return 0
     if (oventry[alias] !~ ("^__x64_" entry "(\"|$)"))
         print "gen-syscall-tapset: override syscall." alias " probes " oventry[alias] ", the table says __x64_" entry > "/dev/stderr"
     text = ov[alias]
     sub(/^\n+/, "", text)
+    if (decls != "") {
+        i = index(text, "\n{\n")
+        if (i) text = substr(text, 1, i + 2) decls substr(text, i + 3)
+    }
     printf "%s", text
     used[alias] = 1
     return 1
 }
 
 END {
+    any_probes()
     for (i = 1; i <= novs; i++)
         if (!(ovorder[i] in used)) print "gen-syscall-tapset: override syscall." ovorder[i] " matches no syscall of the table" > "/dev/stderr"
     if (unknownlist != "") print "gen-syscall-tapset: types read as long:" unknownlist > "/dev/stderr"

@@ -133,6 +133,7 @@ typedef struct Probe {
 	char *alias_name;       /* the alias the script's point matched (stap -l), or NULL */
 	char *note;             /* "in probe ...", shown under its diagnostics */
 	PtrVec alias_locals;    /* char*: variables the aliases' bodies assign (stap -L) */
+	PtrVec params;          /* char*: "$fd:unsigned int", the aliases' @param declarations (pass 2, stap -L) */
 } Probe;
 
 typedef enum SymbolKind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM } SymbolKind;

@@ -231,6 +231,8 @@ int run_listing(Session *s)
 				sb_putc(&sb, ' ');
 				print_type(sym, &sb);
 			}
+			for (int j = 0; j < p->params.len; j++)
+				sb_printf(&sb, " %s", (const char *)p->params.items[j]);
 		}
 		if (!strmap_get(&seen, sb.data)) {
 			strmap_put(&seen, sb.data, (void *)1);

@@ -149,7 +149,7 @@ static Expr *mk_at(ParseCtx *ctx, STP_YYLTYPE l, char *name, PtrVec *args)
 		{ "var", 1, 2 }, { "count", 1, 1 }, { "sum", 1, 1 }, { "min", 1, 1 }, { "max", 1, 1 },
 		{ "avg", 1, 1 }, { "variance", 1, 2 }, { "hist_log", 1, 1 }, { "hist_linear", 4, 4 },
 		{ "kregister", 1, 1 }, { "uregister", 1, 1 }, { "module", 0, 1 }, { "const", 1, 1 },
-		{ "probewrite", 1, 1 }, { "perf", 1, 1 },
+		{ "probewrite", 1, 1 }, { "perf", 1, 1 }, { "param", 2, 3 },
 	};
 	Expr *e = expr_new(EX_AT, LOC(l));
 	size_t i;

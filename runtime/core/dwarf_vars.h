@@ -4,14 +4,14 @@
 #ifndef STP_DWARF_VARS_H
 #define STP_DWARF_VARS_H
 
-/* Reads size (1..8) bytes at addr as a little-endian number, sign- or zero-extended; true when
- * the memory could not be read (no error is set). */
-static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool is_signed, int64_t *out)
+/* Reads size (1..8) bytes at addr (of the current process's memory when user) as a little-endian
+ * number, sign- or zero-extended; true when the memory could not be read (no error is set). */
+static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool is_signed, int64_t *out, bool user)
 {
 	union { u8 b[8]; u16 h; u32 w; u64 q; s8 sb; s16 sh; s32 sw; } v;
 
 	v.q = 0;
-	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, false)))
+	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, user)))
 		return true;
 	switch (size) {
 	case 1: *out = is_signed ? (int64_t)v.sb : (int64_t)v.b[0]; break;
@@ -33,8 +33,20 @@ static __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long a
 {
 	int64_t v;
 
-	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v))) {
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, false))) {
 		stp_deref_fault(c, "read fault", addr);
+		return 0;
+	}
+	return v;
+}
+
+/* The same read of user memory (a syscall parameter's __user pointer: `$statbuf->st_size`). */
+static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long addr, int size, bool is_signed)
+{
+	int64_t v;
+
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, true))) {
+		stp_deref_fault(c, "user read fault", addr);
 		return 0;
 	}
 	return v;
@@ -45,7 +57,16 @@ static __maybe_unused int64_t stp_dw_peek(unsigned long addr, int size, bool is_
 {
 	int64_t v = 0;
 
-	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v)))
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, false)))
+		*bad = true;
+	return v;
+}
+
+static __maybe_unused int64_t stp_dw_upeek(unsigned long addr, int size, bool is_signed, bool *bad)
+{
+	int64_t v = 0;
+
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, true)))
 		*bad = true;
 	return v;
 }

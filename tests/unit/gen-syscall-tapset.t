@@ -63,6 +63,11 @@ run() {
     frob=$(sed -n '/^probe syscall.frob = /,/^}/p;/^probe syscall.frob.return = /,/^}/p' out.stp)
     [[ $frob == 'probe syscall.frob = kprobe.function("__x64_sys_frob") ?
 {
+	@param("$fd", __sc_uint(1), "unsigned int")
+	@param("$path", __sc_long(2), "const char __user *")
+	@param("$flags", __sc_ulong(3), "unsigned long")
+	@param("$mode", __sc_ushort(4), "umode_t")
+	@param("$buf", __sc_long(5), "char __user *")
 	name = "frob"
 	fd = __sc_int(1)
 	path_uaddr = __sc_long(2)
@@ -74,6 +79,7 @@ run() {
 }
 probe syscall.frob.return = kprobe.function("__x64_sys_frob").return ?
 {
+	@param("$return", returnval(), "long")
 	name = "frob"
 	retval = returnval()
 	retstr = returnstr(1)
@@ -90,6 +96,19 @@ probe syscall.frob.return = kprobe.function("__x64_sys_frob").return ?
     grep -q '^probe syscall.fstatat = kprobe.function("__x64_sys_newfstatat") ?$' out.stp
     grep -q '^	flags_str = _at_flag_str(flags)$' out.stp
     grep -q '^probe syscall.read.return = kprobe.function("__x64_sys_read").return ?$' out.stp
+    # the hand-written aliases get the prototype's @param declarations too; unnamed parameters are
+    # declared by the names the aliases use
+    sed -n '/^probe syscall.fstatat = /,/^}/p' out.stp | grep -qx '	@param("$statbuf", __sc_long(3), "struct stat __user \*")'
+    grep -qx '	@param("$arg1", __sc_uint(1), "unsigned int")' out.stp
+    # nd_syscall.NAME for every syscall.NAME
+    [[ $(grep -c '^probe nd_syscall\.[a-z0-9_]* = syscall\.[a-z0-9_]* {}$' out.stp) == 7 ]]
+    [[ $(grep -c '^probe nd_syscall\.[a-z0-9_]*\.return = syscall\.[a-z0-9_]*\.return {}$' out.stp) == 7 ]]
+    grep -qx 'probe nd_syscall.fstatat = syscall.fstatat {}' out.stp
+    # syscall_name(): the table's numbers with the kernel's names (x32 and entry-less lines left out)
+    [[ $(sed -n '/^function syscall_name/,/^%}/p' out.stp | grep -o '\[[0-9]*\] = "[a-z0-9_]*"' | tr '\n' ' ') == \
+        '[0] = "read" [1] = "write" [2] = "frob" [5] = "newfstatat" [6] = "nothing" [7] = "setname" [8] = "noproto" [9] = "unnamed" ' ]]
+    grep -qx 'probe syscall_any = kernel.trace("raw_syscalls:sys_enter")' out.stp
+    grep -qx 'probe syscall_any.return = kernel.trace("raw_syscalls:sys_exit")' out.stp
     # the output parses
     expect_ok -p1 out.stp
 

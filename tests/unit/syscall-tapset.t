@@ -102,6 +102,24 @@ run() {
     expect_ok -p2 -r "$KVER" -e 'probe syscall.*stat { printf("%s %s\n", name, filename) }'
     grep -qx 'kprobe.function("__x64_sys_newlstat") /\* <- syscall.lstat <- syscall.\*stat \*/' stdout
 
+    # $params: -L lists them after the alias's variables (nd_syscall.* the same); one bound to its register
+    [[ $($STAP -L 'syscall.write') == 'syscall.write name:string fd:long buf_uaddr:long count:long argstr:string $fd:unsigned int $buf:const char* $count:size_t' ]]
+    [[ $($STAP -L 'nd_syscall.write') == 'nd_syscall.write name:string fd:long buf_uaddr:long count:long argstr:string $fd:unsigned int $buf:const char* $count:size_t' ]]
+    [[ $($STAP -L 'syscall.read.return') == 'syscall.read.return name:string retval:long retstr:string $return:long' ]]
+    expect_ok -p2 -e 'probe nd_syscall.write { if ($fd == 1) println($count, user_string($buf), $$parms) }'
+    grep -qx 'kprobe.function("__x64_sys_write") /\* <- syscall.write <- nd_syscall.write \*/' stdout
+    expect_ok -p2 -r "$KVER" -e 'probe nd_syscall.* {} probe nd_syscall.*.return {}'
+    [[ $(grep -c '^kprobe.function("__x64_sys_[a-z0-9_]*") /\* <- syscall\.[a-z0-9_]* <- nd_syscall\.[a-z0-9_]* <- nd_syscall\.\* \*/$' stdout) == "$nalias" ]]
+    "$STAP" -p2 -e 'probe syscall.openat { println($fd) }' 2>stderr && { echo 'accepted $fd in syscall.openat'; return 1; }
+    grep -q "semantic error: '\$fd' is not a parameter of this probe (its parameters: \$dfd, \$filename, \$flags, \$mode)" stderr
+    if [[ -r $vmlinux ]]; then
+        # syscall_any: the raw_syscalls tracepoints; $statbuf->member through the kernel's struct stat
+        expect_ok -p2 -r "$KVER" -e 'probe syscall_any { println(name, syscall_nr) } probe syscall_any.return { println(name, retval) }
+            probe syscall.fstat { println($statbuf->st_size) }'
+        grep -qx 'kernel.trace("raw_syscalls:sys_enter") /\* <- syscall_any \*/' stdout
+        grep -qx 'kernel.trace("raw_syscalls:sys_exit") /\* <- syscall_any.return \*/' stdout
+    fi
+
     # every documented function, called with its documented types
     for sig in "${signatures[@]}"; do
         local name=${sig%%:*} params=${sig#*(} args=""
@@ -122,7 +140,9 @@ run() {
     not grep -q 'syscalls.stp' stdout
     # their embedded C (and the syscall decoders') compiles against the target kernel's headers
     calls+='println(_sys_open_flag_str(1), _at_flag_str(1), _dfd_str(1), __fork_flags(1), __get_argv(1, 0),
-        __count_envp(1), __sc_long(1) + __sc_ulong(1) + __sc_int(1) + __sc_uint(1) + __sc_ushort(1))'
+        __count_envp(1), __sc_long(1) + __sc_ulong(1) + __sc_int(1) + __sc_uint(1) + __sc_ushort(1))
+        println(_get_wc_str(1), _seek_whence_str(2), _mprotect_prot_str(3), _mmap_flags(0x22), _wait4_opt_str(1),
+        _sock_family_str(2), _sock_type_str(0x80001), _access_mode_str(6), _fcntl_cmd_str(3), syscall_name(1))'
     expect_ok -p4 -m t_tapset_all -r "$KVER" -e "probe kprobe.function(\"ksys_read\") { $calls }"
     [[ -f t_tapset_all.ko ]]
 }

@@ -193,7 +193,8 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 	}
 	if (pl.kind == PL_MEM) {
 		where(g, op, name, loc);
-		line(g, "%s = stp_dw_read(c, %s, %d, %d);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed);
+		line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, pl.a && pl.a->user_mem ? "uread" : "read", mem_addr(&pl), n,
+		     bit_size ? 0 : is_signed);
 		check_error(g);
 	} else {
 		line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
@@ -286,7 +287,8 @@ static char *pp_read(PP *pp, Place pl, int size, int is_signed, int bit_size, in
 	pp_flush(pp);
 	t = long_tmp(g);
 	if (pl.kind == PL_MEM) {
-		line(g, "%s = stp_dw_peek(%s, %d, %d, &%s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed, pp->bad);
+		line(g, "%s = stp_dw_%s(%s, %d, %d, &%s);", t, pl.a && pl.a->user_mem ? "upeek" : "peek", mem_addr(&pl), n,
+		     bit_size ? 0 : is_signed, pp->bad);
 		line(g, "if (unlikely(%s)) goto %s;", pp->bad, pp->fail);
 		pp->fail_used = 1;
 	} else {

@@ -25,6 +25,7 @@ typedef struct Bind {
 	Dwarf_Die frame_fn;      /* the (out-of-line) subprogram holding the pc: its frame base */
 	int have_frame_fn;
 	AstVisitor v;
+	PtrVec params;           /* Expr* (EX_AT "param"): the target variables the probe's alias declared */
 	StrMap reported;         /* "file:line:col" of errors shown: one per place, not one per site */
 } Bind;
 
@@ -1396,6 +1397,197 @@ static int bind_context(Bind *b, Expr *e, BindMode mode)
 	return 1;
 }
 
+/* ---- @param: target variables a probe alias declares ---- */
+
+/* `@param("$fd", VALUE, "C type")` in an alias body (the generated syscall aliases) declares the
+ * target variable $fd for the rest of the probe: its uses become copies of VALUE (evaluated where
+ * they are), `$fd->member` a @cast of VALUE to the type it points to (read from the process's
+ * memory when the type says __user), `$$parms`/`$$vars` list them all. For probes with no DWARF of their own
+ * (kprobe.function on a syscall wrapper), whose C type the alias knows. */
+/* A declared C type as -L shows it: without __user, "long" when none is given. */
+static char *param_type_shown(Expr *type)
+{
+	StrBuf sb;
+	char *copy, *save = NULL;
+
+	if (!type || type->kind != EX_STRING)
+		return xstrdup("long");
+	sb_init(&sb);
+	copy = xstrdup(type->str);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (strcmp(w, "__user"))
+			sb_printf(&sb, "%s%s", sb.len && strcmp(w, "*") ? " " : "", w);
+	}
+	free(copy);
+	return sb_steal(&sb);
+}
+
+static int declare_param(Bind *b, Stmt *st)
+{
+	Expr *e = st->expr, *name, *type;
+
+	if (!e || e->kind != EX_AT || strcmp(e->str, "param"))
+		return 0;
+	name = e->args.items[0];
+	type = e->args.len > 2 ? e->args.items[2] : NULL;
+	if (name->kind != EX_STRING || name->str[0] != '$' || name->str[1] == '$' || !name->str[1])
+		berr(b, name->loc, "@param declares a target variable: its first argument is its name, \"$name\"");
+	else if (type && type->kind != EX_STRING)
+		berr(b, type->loc, "@param's third argument is the variable's C type, a literal string");
+	else if (!b->probe)
+		berr(b, e->loc, "@param declares a target variable of a probe: it belongs in a probe alias's body");
+	else {
+		vec_push(&b->params, e);
+		vec_push(&b->probe->params, xasprintf("%s:%s", name->str, param_type_shown(type)));
+	}
+	st->kind = ST_EMPTY;
+	st->expr = NULL;
+	return 1;
+}
+
+static Expr *find_param(Bind *b, const char *name)
+{
+	for (int i = b->params.len - 1; i >= 0; i--) {
+		Expr *d = b->params.items[i];
+		if (!strcmp(((Expr *)d->args.items[0])->str, name))
+			return d;
+	}
+	return NULL;
+}
+
+/* "$fd, $buf, $count" (or "none") */
+static char *param_names(Bind *b)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	for (int i = 0; i < b->params.len; i++) {
+		Expr *d = b->params.items[i];
+		sb_printf(&sb, "%s%s", i ? ", " : "", ((Expr *)d->args.items[0])->str);
+	}
+	if (!b->params.len)
+		sb_printf(&sb, "none");
+	return sb_steal(&sb);
+}
+
+/* The type a declared pointer type points to: "const struct stat __user *" -> "struct stat";
+ * NULL when it is not a pointer (or points to void). */
+static char *param_pointee(Expr *decl)
+{
+	const char *t = decl->args.len > 2 ? ((Expr *)decl->args.items[2])->str : "";
+	StrBuf sb;
+	char *copy, *save = NULL, *star = strrchr(t, '*');
+	size_t words = 0;
+
+	if (!star)
+		return NULL;
+	sb_init(&sb);
+	copy = xstrndup(t, (size_t)(star - t));
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(w, "const") || !strcmp(w, "volatile") || !strcmp(w, "__user"))
+			continue;
+		sb_printf(&sb, "%s%s", words++ ? " " : "", w);
+	}
+	free(copy);
+	if (!words || !strcmp(sb.data, "void")) {
+		free(sb_steal(&sb));
+		return NULL;
+	}
+	return sb_steal(&sb);
+}
+
+static Expr *string_expr(SrcLoc loc, char *s)
+{
+	Expr *e = expr_new(EX_STRING, loc);
+	e->str = s;
+	return e;
+}
+
+/* $$parms / $$vars of a probe with declared parameters: "fd=0x1 buf=0x7ffd... count=0x5" */
+static void bind_param_list(Bind *b, Expr *e)
+{
+	StrBuf fmt;
+	Expr *call = expr_new(EX_CALL, e->loc);
+
+	sb_init(&fmt);
+	for (int i = 0; i < e->chain.len; i++) {
+		ChainItem *it = e->chain.items[i];
+		if (it->kind != CH_PRETTY) {
+			berr(b, it->loc, "'%s' is a string: '->' and '[' cannot be applied to it", e->str);
+			return;
+		}
+	}
+	call->str = xstrdup("sprintf");
+	vec_push(&call->args, NULL);
+	for (int i = 0; i < b->params.len; i++) {
+		Expr *d = b->params.items[i];
+		sb_printf(&fmt, "%s%s=0x%%x", i ? " " : "", ((Expr *)d->args.items[0])->str + 1);
+		vec_push(&call->args, expr_clone(d->args.items[1]));
+	}
+	call->args.items[0] = string_expr(e->loc, sb_steal(&fmt));
+	*e = *call;
+	ast_walk_expr(e, &b->v);
+}
+
+/* Binds e to a declared parameter; returns 0 when the probe declares none (or e is not one and the
+ * probe has DWARF variables of its own). */
+static int bind_param(Bind *b, Expr *e, BindMode mode)
+{
+	Expr *decl, *value;
+	char *pointee;
+	SrcLoc loc = e->loc;
+
+	if (!b->params.len || e->kind != EX_TARGET)
+		return 0;
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars")) {
+		if (mode != BM_VALUE)
+			berr(b, e->loc, "'%s' is a string: it cannot be %s", e->str,
+			     mode == BM_ADDRESS ? "addressed" : "assigned");
+		else
+			bind_param_list(b, e);
+		return 1;
+	}
+	decl = find_param(b, e->str);
+	if (!decl) {
+		if (b->site)
+			return 0;
+		berr(b, e->loc, "'%s' is not a parameter of this probe (its parameters: %s)", e->str, param_names(b));
+		return 1;
+	}
+	if (mode != BM_VALUE) {
+		berr(b, e->loc, "the parameter '%s' cannot be %s", e->str, mode == BM_ADDRESS ? "addressed" : "assigned");
+		return 1;
+	}
+	value = expr_clone(decl->args.items[1]);
+	if (!e->chain.len) {
+		*e = *value;
+		e->loc = loc;
+		ast_walk_expr(e, &b->v);
+		return 1;
+	}
+	pointee = param_pointee(decl);
+	if (!pointee) {
+		ChainItem *it = e->chain.items[0];
+		berr(b, it->loc, "'%s' is not a pointer (%s): '%s' cannot be applied to it", e->str,
+		     decl->args.len > 2 ? ((Expr *)decl->args.items[2])->str : "no type declared",
+		     it->kind == CH_MEMBER ? "->" : it->kind == CH_INDEX ? "[" : it->name);
+		return 1;
+	}
+	{
+		PtrVec chain = e->chain;
+		e->kind = EX_AT;
+		e->str = xstrdup("cast");
+		e->args = (PtrVec){ 0 };
+		vec_push(&e->args, value);
+		vec_push(&e->args, string_expr(loc, pointee));
+		e->chain = chain;
+	}
+	if (bind_target(b, e, mode) == 0 && e->kind == EX_DWARF &&
+	    strstr(((Expr *)decl->args.items[2])->str, "__user"))
+		e->dwarf->user_mem = 1;   /* a user pointer: what it points to is in the process's memory */
+	return 1;
+}
+
 /* ---- @defined, @choose_defined, @entry ---- */
 
 static int script_variable(Expr *e, void *ctx)
@@ -1490,13 +1682,13 @@ static int bind_visit(Expr *e, void *ctx)
 	Bind *b = ctx;
 
 	if (is_target(e)) {
-		if (!bind_context(b, e, BM_VALUE))
+		if (!bind_param(b, e, BM_VALUE) && !bind_context(b, e, BM_VALUE))
 			bind_target(b, e, BM_VALUE);
 		return AST_WALK_SKIP;
 	}
 	if (e->kind == EX_UNARY && e->op == '&' && is_target(e->left)) {
 		Expr *t = e->left;
-		if (bind_context(b, t, BM_ADDRESS))
+		if (bind_param(b, t, BM_ADDRESS) || bind_context(b, t, BM_ADDRESS))
 			return AST_WALK_SKIP;
 		if (bind_target(b, t, BM_ADDRESS) == 0) {
 			SrcLoc amp = e->loc;
@@ -1507,6 +1699,10 @@ static int bind_visit(Expr *e, void *ctx)
 	}
 	if (e->kind == EX_ASSIGN && is_target(e->left) && e->op != AGG_ASSIGN) {
 		const char *shown = e->left->kind == EX_TARGET ? e->left->str : "@cast";
+		if (bind_param(b, e->left, BM_WRITE)) {
+			ast_walk_expr(e->right, &b->v);
+			return AST_WALK_SKIP;
+		}
 		if ((e->op == '=' || e->op == CAT_ASSIGN) && bind_context(b, e->left, BM_WRITE)) {
 			if (e->op == CAT_ASSIGN && e->left->kind == EX_CONTEXT && !e->left->ctxvar->append)
 				berr(b, e->loc, "only '=' can assign to the context variable '%s'", e->left->str);
@@ -1613,6 +1809,8 @@ static int bind_stmt(Stmt *st, void *ctx)
 	Bind *b = ctx;
 	int64_t val;
 
+	if (st->kind == ST_EXPR && declare_param(b, st))
+		return AST_WALK_SKIP;
 	if (st->kind != ST_IF)
 		return 0;
 	ast_walk_expr(st->expr, &b->v);
@@ -1637,7 +1835,7 @@ static int program_needs_binding(Expr *e, void *ctx)
 {
 	(void)ctx;
 	return is_target(e) || (e->kind == EX_AT && (!strcmp(e->str, "defined") || !strcmp(e->str, "choose_defined") ||
-						     !strcmp(e->str, "entry")));
+						     !strcmp(e->str, "entry") || !strcmp(e->str, "param")));
 }
 
 static void bind_body(Bind *b, Stmt *body)
@@ -1668,6 +1866,7 @@ int dwarf_bind_program(Session *s)
 				break;
 			}
 		}
+		b.params.len = 0;
 		b.have_scopes = 0;
 		b.have_frame_fn = 0;
 		b.nscopes = 0;
@@ -1684,10 +1883,12 @@ int dwarf_bind_program(Session *s)
 	b.probe = NULL;
 	b.dp = NULL;
 	b.site = NULL;
+	b.params.len = 0;
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		if (f->body)
 			bind_body(&b, f->body);
 	}
+	free(b.params.items);
 	return b.errors;
 }

@@ -154,6 +154,7 @@ typedef struct DwAccess {
 	int size, is_signed;     /* DWA_READ of a scalar: bytes read */
 	int array_address;       /* DWA_READ of an array: its address */
 	int pretty_full;         /* $$ rather than $ */
+	int user_mem;            /* its memory is the current process's (@param's __user pointers) */
 	char *name;              /* "$file", "@cast" ...: for messages */
 	SrcLoc loc_base;         /* the target's own location ($var) */
 	const char *op_base;     /* "@var" for @var(...), NULL for $var (named as an identifier) */
