@@ -1,16 +1,16 @@
-# seed corpus, more kernel-side scripts: 004 (syscall.*stat), 007 (array overflow), 010 (timer counter), 045/046/060 (ioblock), 066 (irq_handler), 084 (vm.pagefault), 086/087 (vfs, ioblock, scsi), 090-092 (syscall.read fd) as their INDEX.md rows describe; 015 translates
+# seed corpus, more kernel-side scripts: 004 (syscall.*stat), 007 (array overflow), 010 (timer counter), 045/046/060 (ioblock), 066 (irq_handler), 083 (fork/exec timing), 084 (vm.pagefault), 086/087 (vfs, ioblock, scsi), 090-092 (syscall.read fd) as their INDEX.md rows describe; 015 translates
 # Used by tests/run (issue 15). The corpus lives beside the repository (SEED_CORPUS, default TOP/../shared/seed-scripts);
 # without it, or without the kernel's DWARF, the case is skipped.
 
 timeout_s=240
 
 build() {
-    seed_need 004 007 010 015 045 046 060 066 084 086 087 090 091 092
+    seed_need 004 007 010 015 045 046 060 066 083 084 086 087 090 091 092
     [[ -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
         { echo "no scsi_mod debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     cc -O2 -Wall -Wextra -Werror -o statmiss "$TOP/tests/guest/scripts/seed/statmiss.c"
     local n p rc=0
-    for n in 004 007 010 015 045 046 060 084 086 087 090; do
+    for n in 004 007 010 015 045 046 060 083 084 086 087 090; do
         $STAP -p4 -m "seed_$n" "$(seed_file $n)" >/dev/null &
     done
     $STAP --all-modules -p4 -m seed_066 "$(seed_file 066)" >/dev/null &
@@ -31,6 +31,7 @@ guest() {
     seed_run 010 'sleep 3.5'
     # 066: reads over 9p (the root file system) interrupt through virtio
     seed_run 066 "sh -c 'cat /etc/passwd /etc/group >/dev/null; sleep 0.5'"
+    seed_run 083 "sh -c '/bin/true a b; /bin/true c; sleep 1.5'"
     seed_run 084 "sh -c 'cat /etc/passwd >/dev/null; sleep 1.5'"
     seed_run 090 'cat /etc/passwd >/dev/null'
     seed_run 091 'taskset -c 0 cat /etc/passwd >/dev/null'
@@ -65,7 +66,7 @@ guest() {
 check() {
     [[ $(cat rc) == 0 ]]
     local n pid dev
-    for n in 004 010 045 046 060 066 084 086 087 090 091 092; do
+    for n in 004 010 045 046 060 066 083 084 086 087 090 091 092; do
         [[ $(cat $n.rc) == 0 ]] || { echo "seed $n: staprun exit $(cat $n.rc)"; cat $n.err; return 1; }
     done
     # 004: "<execname>(<pid>) <probefunc>(<args>) -> <ret> (<ERRNAME>)" for the failing stat and lstat
@@ -83,6 +84,9 @@ check() {
     not grep -vE '^irq_handler\.(entry|exit) +[^ ]+ irq [0-9]+ dev .+$' 066.out
     grep -qE '^irq_handler\.entry +vring_interrupt irq [0-9]+ dev virtio[0-9]+-requests$' 066.out
     grep -qE '^irq_handler\.exit +vring_interrupt irq [0-9]+ dev virtio[0-9]+-requests$' 066.out
+    # 083: every second "COMMAND FORK POSTFORK EXEC PROC" and "<exec> <args> Nus Nus Nus Nus" rows: both trues
+    grep -qE '^ {41}COMMAND +FORK POSTFORK +EXEC +PROC$' 083.out
+    [[ $(grep -cE '^ +true +.* +-?[0-9]+us +-?[0-9]+us +-?[0-9]+us +-?[0-9]+us$' 083.out) -ge 2 ]]
     # 084: every second "  FAULTS VMFILE" and "<count> <file>" rows: cat's faults in libc among them
     grep -qx '  FAULTS VMFILE' 084.out
     not grep -vE '^ *[0-9]+ [^ ]+$|^  FAULTS VMFILE$' 084.out
