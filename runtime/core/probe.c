@@ -3,14 +3,14 @@
  * (or, for a handler proven simple, the light path: no context).  Also the
  * macros the generated handlers use for it. */
 
-/* A light handler's body may be run on the full path too (its STP_LIGHT_PROBE_n is 0 when
- * -DSTP_NO_LIGHT is given or MAXACTION is below the body's statements): there it charges its
- * actions as any handler does; on the light path (light = 1) nothing is charged, the translator
- * having counted them all (actions <= MAXACTION, so the limit cannot be reached). */
+/* A body generated for the light path says STP_LIGHT_PROBE_n = STP_LIGHT_OK(all its actions):
+ * 0 when -DSTP_NO_LIGHT is given or a limit is below them, and then it runs on the full path and
+ * charges its actions as any handler does.  Otherwise nothing is charged, on either path (a
+ * begin/end hit of the same body takes the full one): it cannot reach either limit. */
 #ifdef STP_NO_LIGHT
 #define STP_LIGHT_OK(actions) 0
 #else
-#define STP_LIGHT_OK(actions) ((actions) <= (MAXACTION))
+#define STP_LIGHT_OK(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
 #endif
 #define STP_LIGHT_ACTIONS(light, n, stmt, label)				\
 	do {									\
@@ -95,10 +95,10 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 #endif
 
 /* The light hit path, for a handler the translator proved simple (its STP_LIGHT_PROBE_n, the
- * descriptor's light): a bounded straight-line body (if/else at most, STP_LIGHT_MAX_ACTIONS
- * statements) of arithmetic on script globals and statistics, with no locals, no function calls,
- * no context variables, no output and nothing that can fail.  Such a handler needs none of the
- * per-CPU context, and is run with c = NULL.  What stays is what every hit owes the session:
+ * descriptor's light): a bounded straight-line body (if/else at most, 16 statements and 64
+ * expression nodes: translator/codegen/light.c) of arithmetic on script globals and statistics,
+ * with no locals, no function calls, no context variables, no output and nothing that can fail.
+ * Such a handler needs none of the per-CPU context, and is run with c = NULL.  What stays is what every hit owes the session:
  *   - the state check: it runs only while the session is RUNNING;
  *   - the reentrancy guard: stp_busy claims the CPU as for any handler (a heavy handler
  *     interrupted on this CPU skips it, counted as reentrancy, and it skips them alike);
@@ -108,12 +108,12 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
  *   - the context reset (action count, nesting, error, stack top, probe, registers, the hit's
  *     data): nothing in the body reads them.  The body charges its actions with
  *     STP_LIGHT_ACTIONS, which is nothing at all when the translator's sum of all of them is
- *     within MAXACTION (STP_LIGHT_OK; otherwise the probe is not light);
+ *     within MAXACTION (STP_LIGHT_OK above; otherwise the probe is not light);
  *   - the error report and the output flush: the body cannot fail and prints nothing;
- *   - the overload sample: the guard limits the time spent in handlers, and this handler is a
- *     few dozen instructions at most, no more than the probe machinery's own cost per hit
- *     (which the guard never counted).  Build with -DSTP_NO_LIGHT to run every probe on the
- *     full path (and under the guard).
+ *   - the overload sample: the guard limits the time spent in handlers, and this handler has
+ *     no loop and no call: a few hundred instructions at the very most, usually a handful, of
+ *     the order of the probe machinery's own cost per hit (which the guard never counted).
+ *     Build with -DSTP_NO_LIGHT to run every probe on the full path (and under the guard).
  * Preemption must be disabled.  Returns whether the handler ran. */
 static __always_inline bool __stp_run_light(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
 					    bool once)
