@@ -21,19 +21,31 @@
 		}								\
 	} while (0)
 
+/* r's lock, after a first attempt failed: MAXTRYLOCK attempts in all, TRYLOCKDELAY ns apart.
+ * Out of line and cold, so that the hit function's fast path (the first attempt) keeps no
+ * registers for the loop. */
+static noinline __cold bool stp_lock_retry(const struct stp_lock_req *r)
+{
+	int tries;
+
+	for (tries = MAXTRYLOCK - 1; tries > 0; tries--) {
+		ndelay(TRYLOCKDELAY);
+		if (r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))
+			return true;
+	}
+	return false;
+}
+
 static __always_inline bool stp_lock_all(const struct stp_probe_desc *d)
 {
 	unsigned int i;
 
 	for (i = 0; i < d->nlocks; i++) {
 		const struct stp_lock_req *r = &d->locks[i];
-		int tries = MAXTRYLOCK;
 
-		while (!(r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))) {
-			if (--tries <= 0)
-				goto fail;
-			ndelay(TRYLOCKDELAY);
-		}
+		if (unlikely(!(r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))) &&
+		    !stp_lock_retry(r))
+			goto fail;
 	}
 	return true;
 fail:
