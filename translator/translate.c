@@ -59,12 +59,15 @@ static void init_locals(Gen *g, PtrVec *syms)
 	}
 }
 
-/* Generates one C function; frame struct text goes to frames, code to code. */
-static void gen_function_body(Session *s, const char *name, const char *signature, const char *prologue,
-			      PtrVec *params, PtrVec *locals, Stmt *body, Function *fn, StrBuf *frames, StrBuf *code,
-			      StrBuf *tables)
+/* Generates one C function; frame struct text goes to frames, code to code.  light = a probe's
+ * index + 1 to generate its body for the light hit path (no prologue: neither context nor frame
+ * is used), 0 otherwise.  Returns 0, having written nothing, when a light body turns out to need
+ * the context or the frame after all (the caller then generates it normally). */
+static int gen_function_body(Session *s, const char *name, const char *signature, const char *prologue,
+			     PtrVec *params, PtrVec *locals, Stmt *body, Function *fn, StrBuf *frames, StrBuf *code,
+			     StrBuf *tables, int light)
 {
-	Gen g = { .s = s, .fn = fn, .indent = 1, .tables = tables };
+	Gen g = { .s = s, .fn = fn, .indent = 1, .tables = tables, .light = light };
 	StrBuf frame;
 
 	sb_init(&g.body);
@@ -85,8 +88,21 @@ static void gen_function_body(Session *s, const char *name, const char *signatur
 		line(&g, "f->retval = 0;");
 	gen_block(&g, body);
 
-	sb_printf(frames, "struct frame_%s {\n\tchar unused_;\n%s};\n\n", name, frame.data);
-	sb_printf(code, "%s\n{\n%s%s", signature, prologue, g.decls.data);
+	if (light && (frame.len || !light_code_ok(g.decls.data ? g.decls.data : "") ||
+		      !light_code_ok(g.body.data ? g.body.data : ""))) {
+		sb_free(&g.body);
+		sb_free(&g.decls);
+		sb_free(&frame);
+		return 0;
+	}
+	sb_printf(frames, "struct frame_%s {\n\tchar unused_;\n%s};\n\n", name, frame.data ? frame.data : "");
+	if (light) {
+		/* 1 unless -DSTP_NO_LIGHT, or MAXACTION below its statements (runtime/core/probe.c) */
+		sb_printf(code, "#define STP_LIGHT_PROBE_%d STP_LIGHT_OK(%d)   /* the light hit path */\n", light - 1,
+			  g.light_actions);
+		prologue = "";
+	}
+	sb_printf(code, "%s\n{\n%s%s", signature, prologue, g.decls.data ? g.decls.data : "");
 	sb_puts(code, g.body.data);
 	if (g.out_used)
 		sb_puts(code, "out:\n\t;\n");
@@ -94,6 +110,7 @@ static void gen_function_body(Session *s, const char *name, const char *signatur
 	sb_free(&g.body);
 	sb_free(&g.decls);
 	sb_free(&frame);
+	return 1;
 }
 
 /* An embedded-C function: the same frame and calling convention as script
@@ -161,8 +178,11 @@ static int access_in_expr(Expr *e, void *ctx)
 
 	if (e->kind == EX_IDENT || e->kind == EX_INDEX)
 		access_sym(a, e->sym, 0);
-	/* x <<< v adds to this CPU's accumulator: a read lock is enough; reading
-	 * statistics merges every CPU's, which needs the write lock */
+	/* x <<< v adds to this CPU's accumulator: a read lock is enough, and none at all for a
+	 * statistic that only counts (stats_lockfree); reading statistics merges every CPU's, which
+	 * needs the write lock */
+	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(e->left->sym))
+		return ast_walk_expr(e->right, &a->v) ? 1 : AST_WALK_SKIP;
 	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != AGG_ASSIGN)
 		access_sym(a, e->left->sym, 1);
 	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)
@@ -256,6 +276,7 @@ int translate(Session *s, StrBuf *out)
 {
 	Program *prog = &s->prog;
 	StrBuf frames, code, gdecl, ginit, gfini, tables, data;
+	char *light;            /* per probe body: generated for the light hit path */
 
 	if (check_generated(s))
 		return diag_error_count();
@@ -284,8 +305,9 @@ int translate(Session *s, StrBuf *out)
 		char *name = xasprintf("fn_%s", f->name);
 		char *sig = xasprintf("static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)", f->name, f->name);
 		source_comment(&code, "function", f->name, f->loc);
-		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, &frames, &code, &data);
+		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, &frames, &code, &data, 0);
 	}
+	light = xcalloc((size_t)prog->probes.len + 1, 1);
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		char *name = xasprintf("probe_%d", p->index);
@@ -294,7 +316,11 @@ int translate(Session *s, StrBuf *out)
 		char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n",
 					   p->index, p->index);
 		source_comment(&code, "probe", probe_point_text(s, p), p->loc);
-		gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, &frames, &code, &data);
+		light[p->index] = light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body,
+									 NULL, &frames, &code, &data, p->index + 1);
+		if (!light[p->index])
+			gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, &frames, &code, &data,
+					  0);
 		gen_locks(s, p, &tables);
 	}
 
@@ -353,6 +379,8 @@ int translate(Session *s, StrBuf *out)
 			sb_puts(out, ", .pn = ");
 			emit_c_string(out, dp->written);
 		}
+		if (light[dp->probe->index])
+			sb_printf(out, ", .light = STP_LIGHT_PROBE_%d", dp->probe->index);
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n\n");
@@ -402,5 +430,6 @@ int translate(Session *s, StrBuf *out)
 	sb_free(&gfini);
 	sb_free(&tables);
 	sb_free(&data);
+	free(light);
 	return 0;
 }

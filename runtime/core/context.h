@@ -13,6 +13,8 @@ struct stp_probe_desc {
 	const char *pp;                     /* probe point text, for pp() */
 	const char *pn;                     /* the point as the script wrote it (or the alias), for pn();
 	                                     * NULL when it is pp */
+	bool light;                         /* the handler needs no context: the light hit path
+	                                     * (core/probe.c); the translator's STP_LIGHT_PROBE_n */
 };
 
 /* An output destination: the context's print buffer (ctx set: flushed as a
@@ -24,7 +26,6 @@ struct stp_out {
 };
 
 struct stp_context {
-	int busy;                           /* a probe runs on this CPU */
 	const struct stp_probe_desc *probe;
 	struct pt_regs *regs;
 	void *entry_data;                   /* the hit's own data, given to stp_run_probe_data(): @entry
@@ -85,5 +86,10 @@ module_param_named(_stp_target, stp_target, int, 0444);
 static long stp_tz_gmtoff;
 static char stp_tz_name[16] = "UTC";
 static struct stp_context **stp_contexts;   /* indexed by CPU */
+
+/* A probe handler runs on this CPU (set by every hit path, light or not, while it runs): a hit
+ * that would nest on it is skipped and counted.  Apart from the context so that the light hit
+ * path can claim the CPU without looking the context up. */
+static DEFINE_PER_CPU(int, stp_busy);
 
 #endif

@@ -99,7 +99,9 @@ static __maybe_unused void stp_report_overload(void)
 	stp_abort_run();
 }
 
-static void stp_probe_skipped(atomic_t *reason)
+/* Out of line and cold: inlined into a hit function, it made the hot path keep a register for
+ * it (a push and a pop on every hit of a light probe). */
+static noinline __cold void stp_probe_skipped(atomic_t *reason)
 {
 	atomic_inc(reason);
 	if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {

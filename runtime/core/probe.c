@@ -1,5 +1,40 @@
 /* probe.c - what every probe hit does around the script's handler: claim
- * this CPU's context, take the globals' locks, then flush output and errors. */
+ * this CPU's context, take the globals' locks, then flush output and errors
+ * (or, for a handler proven simple, the light path: no context).  Also the
+ * macros the generated handlers use for it. */
+
+/* A body generated for the light path says STP_LIGHT_PROBE_n = STP_LIGHT_OK(all its actions):
+ * 0 when -DSTP_NO_LIGHT is given or a limit is below them, and then it runs on the full path and
+ * charges its actions as any handler does.  Otherwise nothing is charged, on either path (a
+ * begin/end hit of the same body takes the full one): it cannot reach either limit. */
+#ifdef STP_NO_LIGHT
+#define STP_LIGHT_OK(actions) 0
+#else
+#define STP_LIGHT_OK(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
+#endif
+#define STP_LIGHT_ACTIONS(light, n, stmt, label)				\
+	do {									\
+		if (!(light) && unlikely((c->actioncount += (n)) > c->maxaction)) { \
+			c->last_stmt = (stmt);					\
+			stp_action_limit(c);					\
+			goto label;						\
+		}								\
+	} while (0)
+
+/* r's lock, after a first attempt failed: MAXTRYLOCK attempts in all, TRYLOCKDELAY ns apart.
+ * Out of line and cold, so that the hit function's fast path (the first attempt) keeps no
+ * registers for the loop. */
+static noinline __cold bool stp_lock_retry(const struct stp_lock_req *r)
+{
+	int tries;
+
+	for (tries = MAXTRYLOCK - 1; tries > 0; tries--) {
+		ndelay(TRYLOCKDELAY);
+		if (r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))
+			return true;
+	}
+	return false;
+}
 
 static __always_inline bool stp_lock_all(const struct stp_probe_desc *d)
 {
@@ -7,13 +42,10 @@ static __always_inline bool stp_lock_all(const struct stp_probe_desc *d)
 
 	for (i = 0; i < d->nlocks; i++) {
 		const struct stp_lock_req *r = &d->locks[i];
-		int tries = MAXTRYLOCK;
 
-		while (!(r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))) {
-			if (--tries <= 0)
-				goto fail;
-			ndelay(TRYLOCKDELAY);
-		}
+		if (unlikely(!(r->write ? stp_write_trylock(r->lock) : stp_read_trylock(r->lock))) &&
+		    !stp_lock_retry(r))
+			goto fail;
 	}
 	return true;
 fail:
@@ -83,27 +115,77 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 }
 #endif
 
-/* Runs one hit of handler (d's, or the entry half of a .return probe) on this CPU with d's locks.
- * Preemption must be disabled.  once = a begin/end probe, which runs outside the RUNNING state;
- * data = the hit's saved @entry values (kretprobe instance data), NULL for most probes.  Always
- * inlined into a per-probe trampoline with d, handler and data's nullness known at compile time,
- * so the compiler unrolls the lock loops, calls the handler directly and drops what is unused.
- * Returns whether the handler ran to its end without error. */
-static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
-				      struct pt_regs *regs, bool once, void *data)
+/* The light hit path, for a handler the translator proved simple (its STP_LIGHT_PROBE_n, the
+ * descriptor's light): a bounded straight-line body (if/else at most, 16 statements and 64
+ * expression nodes: translator/codegen/light.c) of arithmetic on script globals and statistics,
+ * with no locals, no function calls, no context variables, no output and nothing that can fail.
+ * Such a handler needs none of the per-CPU context, and is run with c = NULL.  What stays is what every hit owes the session:
+ *   - the state check: it runs only while the session is RUNNING;
+ *   - the reentrancy guard: stp_busy claims the CPU as for any handler (a heavy handler
+ *     interrupted on this CPU skips it, counted as reentrancy, and it skips them alike);
+ *   - the globals' locks, taken and released as for any handler (lock contention counted);
+ *     a statistic that only @count reads and that is never deleted takes none (stats/stat.c).
+ * What it leaves out, and why that is safe:
+ *   - the context reset (action count, nesting, error, stack top, probe, registers, the hit's
+ *     data): nothing in the body reads them.  The body charges its actions with
+ *     STP_LIGHT_ACTIONS, which is nothing at all when the translator's sum of all of them is
+ *     within MAXACTION (STP_LIGHT_OK above; otherwise the probe is not light);
+ *   - the error report and the output flush: the body cannot fail and prints nothing;
+ *   - the overload sample: the guard limits the time spent in handlers, and this handler has
+ *     no loop and no call: a few hundred instructions at the very most, usually a handful, of
+ *     the order of the probe machinery's own cost per hit (which the guard never counted).
+ *     Build with -DSTP_NO_LIGHT to run every probe on the full path (and under the guard).
+ * Preemption must be disabled.  Returns whether the handler ran. */
+static __always_inline bool __stp_run_light(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
+					    bool once)
 {
-	struct stp_context *c;
 	bool ok = false;
 
 	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
 		return false;
-	c = stp_contexts[smp_processor_id()];
-	if (unlikely(c->busy)) {
+	if (unlikely(this_cpu_read(stp_busy))) {
 		stp_probe_skipped(&stp_skipped_reentrant);
 		return false;
 	}
-	c->busy = 1;
+	this_cpu_write(stp_busy, 1);
 	barrier();
+	if (unlikely(!stp_lock_all(d))) {
+		stp_probe_skipped(&stp_skipped_lock);
+		goto out;
+	}
+	handler(NULL);
+	stp_unlock_all(d);
+	ok = true;
+out:
+	barrier();
+	this_cpu_write(stp_busy, 0);
+	return ok;
+}
+
+/* Runs one hit of handler (d's, or the entry half of a .return probe) on this CPU with d's locks.
+ * Preemption must be disabled.  once = a begin/end probe, which runs outside the RUNNING state;
+ * data = the hit's saved @entry values (kretprobe instance data), NULL for most probes; light =
+ * handler is d's own and d->light (see __stp_run_light).  Always inlined into a per-probe
+ * trampoline with d, handler and data's nullness known at compile time, so the compiler unrolls
+ * the lock loops, calls the handler directly, takes one of the two paths and drops what is
+ * unused.  Returns whether the handler ran to its end without error. */
+static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
+				      struct pt_regs *regs, bool once, void *data, bool light)
+{
+	struct stp_context *c;
+	bool ok = false;
+
+	if (light)
+		return __stp_run_light(d, handler, once);
+	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
+		return false;
+	if (unlikely(this_cpu_read(stp_busy))) {
+		stp_probe_skipped(&stp_skipped_reentrant);
+		return false;
+	}
+	this_cpu_write(stp_busy, 1);
+	barrier();
+	c = stp_contexts[smp_processor_id()];
 	if (unlikely(!stp_lock_all(d))) {
 		stp_probe_skipped(&stp_skipped_lock);
 		goto out;
@@ -138,14 +220,14 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*han
 	stp_flush(c);
 out:
 	barrier();
-	c->busy = 0;
+	this_cpu_write(stp_busy, 0);
 	return ok;
 }
 
 /* One hit of d's handler (see __stp_run). */
 static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
 {
-	__stp_run(d, d->handler, regs, once, NULL);
+	__stp_run(d, d->handler, regs, once, NULL, d->light && !once);
 }
 
 /* One hit of d's handler with the hit's own data in c->entry_data: the @entry values saved at the
@@ -153,7 +235,7 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 static __always_inline __maybe_unused void stp_run_probe_data(const struct stp_probe_desc *d, struct pt_regs *regs,
 							      void *data)
 {
-	__stp_run(d, d->handler, regs, false, data);
+	__stp_run(d, d->handler, regs, false, data, d->light);
 }
 
 /* The call side of a .return probe with @entry values: entry (generated) reads c->regs and fills
@@ -163,7 +245,7 @@ static __always_inline __maybe_unused bool stp_run_entry(const struct stp_probe_
 							 void (*entry)(struct stp_context *), struct pt_regs *regs,
 							 void *data)
 {
-	return __stp_run(d, entry, regs, false, data);
+	return __stp_run(d, entry, regs, false, data, false);
 }
 
 /* begin and end probes: process context, in order. */

@@ -32,7 +32,7 @@
 
 /*
  * Work space of the functions below, one per CPU.  Only probe handlers use it,
- * and a handler owns its CPU's probe context (c->busy) until it ends: a hit
+ * and a handler owns its CPU's probe context (stp_busy) until it ends: a hit
  * that would nest on the same CPU is skipped by stp_run_probe() before its
  * handler runs, so nothing else touches this CPU's copy meanwhile.
  */

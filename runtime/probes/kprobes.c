@@ -23,6 +23,10 @@ struct stp_kprobe {
 	{									\
 		unsigned long ip = instruction_pointer(regs);			\
 										\
+		if (stp_descs[n].light) {	/* reads no registers */	\
+			stp_run_probe(&stp_descs[n], regs, false);		\
+			return 0;						\
+		}								\
 		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
 		stp_run_probe(&stp_descs[n], regs, false);			\
 		instruction_pointer_set(regs, ip);				\

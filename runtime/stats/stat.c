@@ -159,19 +159,21 @@ static void stp_stat_merge_begin(const struct stp_stat_shape *sh, struct stp_sta
 static void stp_stat_merge_one(const struct stp_stat_shape *sh, struct stp_stat_data *agg,
 			       const struct stp_stat_data *sd)
 {
+	/* read once: a statistic counted without a lock (stp_stat_count_inc) may grow meanwhile */
+	int64_t count = READ_ONCE(sd->count);
 	int i;
 
-	if (!sd->count)
+	if (!count)
 		return;
 	if (!agg->count || sd->min < agg->min)
 		agg->min = sd->min;
 	if (!agg->count || sd->max > agg->max)
 		agg->max = sd->max;
-	agg->count += sd->count;
+	agg->count += count;
 	agg->sum = (int64_t)((uint64_t)agg->sum + (uint64_t)sd->sum);
-	agg->t1 = (int64_t)((uint64_t)agg->t1 + (uint64_t)sd->count * (uint64_t)sd->avg_s * (uint64_t)sd->avg_s);
-	agg->t2 = (int64_t)((uint64_t)agg->t2 + (uint64_t)sd->count * (uint64_t)sd->avg_s);
-	agg->s2 = (int64_t)((uint64_t)agg->s2 + (uint64_t)(sd->count - 1) * (uint64_t)sd->variance_s);
+	agg->t1 = (int64_t)((uint64_t)agg->t1 + (uint64_t)count * (uint64_t)sd->avg_s * (uint64_t)sd->avg_s);
+	agg->t2 = (int64_t)((uint64_t)agg->t2 + (uint64_t)count * (uint64_t)sd->avg_s);
+	agg->s2 = (int64_t)((uint64_t)agg->s2 + (uint64_t)(count - 1) * (uint64_t)sd->variance_s);
 	for (i = 0; i < sh->buckets; i++)
 		agg->hist[i] += sd->hist[i];
 }
@@ -284,6 +286,30 @@ static __always_inline __maybe_unused void stp_stat_add_as(struct stp_stat *st, 
 							   bool count_only)
 {
 	stp_stat_data_add_as(&st->shape, this_cpu_ptr(st->pcpu), v, variance, htype, count_only);
+}
+
+/* x <<< v on a statistic that only @count reads and that is never deleted (the translator's
+ * choice, translator/codegen/stats.c: stats_lockfree): this CPU's count alone, with one
+ * this_cpu_inc and without the global's read lock.  Why no lock is needed:
+ *   - Each CPU's count is written only by that CPU, here, with a single read-modify-write
+ *     instruction (incq %gs:... on x86-64), which an interrupt or NMI on the same CPU cannot
+ *     split; other CPUs only read it.  Nothing else ever writes it: it starts at 0 (alloc_percpu
+ *     zeroes) and no `delete x` exists in the script (a clear racing with an add could lose the
+ *     clear, so a deleted statistic keeps the lock); sum, min, max and the rest stay 0.
+ *   - A reader (stp_stat_get, under the global's write lock, which still serializes the readers
+ *     and their shared agg) loads each CPU's count once, whole (READ_ONCE of an aligned 64-bit
+ *     word, which x86-64 never tears).  The total it sees is the count of every add that ended
+ *     before it read that CPU plus possibly some that ran meanwhile: as if each add overlapping
+ *     the read had happened wholly before or after it.  With the lock, such an add would have
+ *     waited for the reader (or been skipped for contention): the same set of outcomes, minus
+ *     the skips.
+ *   - At the end of the session the probes are unregistered (and their hits finished) before
+ *     the end probes read it, so @count there is exact.
+ * The counter is 64 bits: this relies on this_cpu_inc being one instruction on it (64-bit
+ * architectures). */
+static __always_inline __maybe_unused void stp_stat_count_inc(struct stp_stat *st)
+{
+	this_cpu_inc(st->pcpu->count);
 }
 
 /* All CPUs merged (the global's write lock held); count 0 when empty. */

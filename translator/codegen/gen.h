@@ -23,6 +23,8 @@ typedef struct Gen {
 	PtrVec trys;            /* int*: ids of the enclosing try blocks, innermost last */
 	int ntrys;
 	StrBuf *tables;         /* static data of the module (regex programs ...), before the code */
+	int light;              /* a light probe body (light.c): its probe's index + 1, else 0 */
+	int light_actions;      /* the actions all its blocks charge, summed */
 } Gen;
 
 typedef struct LoopLabels {
@@ -68,6 +70,7 @@ void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, del
 char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
 int gen_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
+int stats_lockfree(const Symbol *sym);                /* x <<< v counts without the lock (after the check) */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *gen_regex_match(Gen *g, Expr *e);
@@ -78,6 +81,10 @@ void add_display_probe(Session *s);                 /* the end probe calling it 
 
 /* unsupported.c: reports constructs not generated yet; returns their count */
 int check_generated(Session *s);
+
+/* light.c: probe bodies that run on the light hit path (runtime/core/probe.c) */
+int light_eligible(const Probe *p);                   /* the body qualifies (before generating it) */
+int light_code_ok(const char *code);                  /* its generated C uses neither c nor f */
 
 /* stmt.c */
 void gen_stmt(Gen *g, Stmt *st);

@@ -22,6 +22,7 @@ typedef struct StatInfo {
 	int shift_set;          /* a nonzero shift was given */
 	int uses_count;         /* @count reads it */
 	int uses_other;         /* another operator reads it (@sum, @min, @hist_log ...) */
+	int deleted;            /* delete x appears (scalars) */
 } StatInfo;
 
 /* A histogram argument of print/println/sprint and that call: errors name the call. */
@@ -177,6 +178,9 @@ static int check_stmt(Stmt *st, void *ctx)
 {
 	Check *ck = ctx;
 
+	if (st->kind == ST_DELETE && st->expr && st->expr->kind == EX_IDENT && st->expr->sym &&
+	    st->expr->sym->type == TY_STATS)
+		stat_info(st->expr->sym, 1)->deleted = 1;
 	if (st->kind != ST_FOREACH)
 		return 0;
 	if (st->array->kind == EX_AT && is_stats_op(st->array->str) && st->keys.len != 1)
@@ -198,6 +202,19 @@ int gen_stats_check(Session *s)
 	for (int i = 0; i < prog->probes.len; i++)
 		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
 	return ck.errors;
+}
+
+/* x <<< v on sym can count on this CPU without the global's lock (stp_stat_count_inc, whose
+ * comment in runtime/stats/stat.c has the argument): a scalar statistic that only @count reads,
+ * so the count is all it keeps, and that no `delete` clears. */
+int stats_lockfree(const Symbol *sym)
+{
+	StatInfo *si;
+
+	if (!sym || sym->kind != SYM_GLOBAL || sym->type != TY_STATS || sym->is_array == 1)
+		return 0;
+	si = stat_info((Symbol *)sym, 0);
+	return si && si->uses_count && !si->uses_other && !si->deleted;
 }
 
 /* ---- globals ---- */
@@ -348,6 +365,10 @@ char *gen_stats_add(Gen *g, Expr *e)
 	if (lhs->kind == EX_INDEX)
 		k = gen_keys(g, sym, &lhs->args);
 	v = materialize(g, gen_expr(g, e->right), TY_LONG);
+	if (!k && stats_lockfree(sym)) {
+		line(g, "stp_stat_count_inc(g_%s);", sym->name);
+		return v;
+	}
 	if (!k) {
 		/* the global's shape is known here: the runtime skips what it does not need */
 		static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };

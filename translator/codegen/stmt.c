@@ -31,6 +31,13 @@ static char *stmt_location(const Stmt *st)
 /* Charges n actions against MAXACTION; at the limit, the error names st. */
 static void charge_actions(Gen *g, int n, const Stmt *st)
 {
+	if (g->light) {
+		/* nothing on the light path, where the translator's sum is within MAXACTION */
+		g->light_actions += n;
+		line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, stmt_location(st),
+		     error_label(g));
+		return;
+	}
 	line(g, "if (unlikely((c->actioncount += %d) > c->maxaction)) {", n);
 	line(g, "\tc->last_stmt = %s;", stmt_location(st));
 	line(g, "\tstp_action_limit(c);");
