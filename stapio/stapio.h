@@ -111,6 +111,9 @@ struct target {
 	int done;               /* reaped */
 };
 int target_spawn(struct target *t, const char *command);
+
+/* child.c: a forked child's signals reset and privileges dropped (-1: it must exit) */
+int child_prepare(const char *what);
 void target_release(struct target *t);
 int target_exited(struct target *t);    /* 1 once, when it has exited (reaped) */
 void target_finish(struct target *t);   /* end of run: reap or terminate it */

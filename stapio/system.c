@@ -65,21 +65,10 @@ void system_run(const char *cmd, size_t len)
 		return;
 	}
 	if (pid == 0) {
-		sigset_t none;
 		int fd;
 
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGUSR2, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (setgid(getgid()) < 0 || setuid(getuid()) < 0) {
-			fprintf(stderr, "stapio: system(): cannot drop privileges: %s\n", strerror(errno));
+		if (child_prepare("system()") < 0)
 			_exit(127);
-		}
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0 && fd != STDIN_FILENO) {
 			dup2(fd, STDIN_FILENO);

@@ -80,23 +80,9 @@ int target_spawn(struct target *t, const char *command)
 		return -1;
 	}
 	if (t->pid == 0) {
-		sigset_t none;
-
 		close(go[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGUSR2, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (read(go[0], &byte, 1) != 1)
+		if (child_prepare("-c") < 0 || read(go[0], &byte, 1) != 1)
 			_exit(127);
-		if (setgid(getgid()) < 0 || setuid(getuid()) < 0) {
-			fprintf(stderr, "stapio: cannot drop privileges for -c: %s\n", strerror(errno));
-			_exit(127);
-		}
 		target_exec(command);
 	}
 	close(go[0]);

@@ -27,29 +27,29 @@ static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool i
 	return false;
 }
 
-/* A target-variable read: on a fault, "read fault at 0x..." becomes this hit's error (reported
- * near the operator the generated code named in c->last_stmt) and the value is 0. */
-static __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long addr, int size, bool is_signed)
+/* A target-variable read of kernel memory (or, user, of user memory: a syscall parameter's __user
+ * pointer, `$statbuf->st_size`): on a fault, "read fault at 0x..." ("user read fault") becomes this
+ * hit's error (reported near the operator the generated code named in c->last_stmt), the value 0. */
+static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned long addr, int size, bool is_signed,
+					       bool user)
 {
 	int64_t v;
 
-	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, false))) {
-		stp_deref_fault(c, "read fault", addr);
+	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, user))) {
+		stp_deref_fault(c, user ? "user read fault" : "read fault", addr);
 		return 0;
 	}
 	return v;
 }
 
-/* The same read of user memory (a syscall parameter's __user pointer: `$statbuf->st_size`). */
+static __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long addr, int size, bool is_signed)
+{
+	return stp_dw_read_mem(c, addr, size, is_signed, false);
+}
+
 static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long addr, int size, bool is_signed)
 {
-	int64_t v;
-
-	if (unlikely(stp_dw_peek_raw(addr, size, is_signed, &v, true))) {
-		stp_deref_fault(c, "user read fault", addr);
-		return 0;
-	}
-	return v;
+	return stp_dw_read_mem(c, addr, size, is_signed, true);
 }
 
 /* The same read for pretty printers: *bad set on a fault, no error. */

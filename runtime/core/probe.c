@@ -115,6 +115,22 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 }
 #endif
 
+/* The start of every hit: only in the RUNNING state (begin/end probes: once), and not while
+ * another handler runs on this CPU (a counted reentrancy skip); then this CPU is marked busy
+ * until the caller clears stp_busy.  Returns whether the hit may run. */
+static __always_inline bool __stp_claim_cpu(bool once)
+{
+	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
+		return false;
+	if (unlikely(this_cpu_read(stp_busy))) {
+		stp_probe_skipped(&stp_skipped_reentrant);
+		return false;
+	}
+	this_cpu_write(stp_busy, 1);
+	barrier();
+	return true;
+}
+
 /* The light hit path, for a handler the translator proved simple (its STP_LIGHT_PROBE_n, the
  * descriptor's light): a bounded straight-line body (if/else at most, 16 statements and 64
  * expression nodes: translator/codegen/light.c) of arithmetic on script globals and statistics,
@@ -141,14 +157,8 @@ static __always_inline bool __stp_run_light(const struct stp_probe_desc *d, void
 {
 	bool ok = false;
 
-	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
+	if (!__stp_claim_cpu(once))
 		return false;
-	if (unlikely(this_cpu_read(stp_busy))) {
-		stp_probe_skipped(&stp_skipped_reentrant);
-		return false;
-	}
-	this_cpu_write(stp_busy, 1);
-	barrier();
 	if (unlikely(!stp_lock_all(d))) {
 		stp_probe_skipped(&stp_skipped_lock);
 		goto out;
@@ -177,14 +187,8 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*han
 
 	if (light)
 		return __stp_run_light(d, handler, once);
-	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
+	if (!__stp_claim_cpu(once))
 		return false;
-	if (unlikely(this_cpu_read(stp_busy))) {
-		stp_probe_skipped(&stp_skipped_reentrant);
-		return false;
-	}
-	this_cpu_write(stp_busy, 1);
-	barrier();
 	c = stp_contexts[smp_processor_id()];
 	if (unlikely(!stp_lock_all(d))) {
 		stp_probe_skipped(&stp_skipped_lock);

@@ -6,7 +6,7 @@ timeout_s=240
 RUNS=20
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     # every hit does a little work on shared state; half the runs end by exit(), half by SIGINT
     $STAP -p4 -m t_tphot -e '
 global sw, sys, names, by_exit = 0

@@ -4,7 +4,7 @@
 timeout_s=120
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     [[ -e /lib/modules/$KVER/kernel/drivers/block/brd.ko ]] || { echo "no brd module for $KVER"; exit 77; }
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
     local d=$TOP/tests/guest/scripts/general p rc=0

@@ -227,7 +227,7 @@ SEOF
 }
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     write_sigprog
     write_scripts
     write_kmod

@@ -4,7 +4,7 @@
 timeout_s=90
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     gcc -O1 -Wall -o funcs_helper "$TOP/tests/guest/scripts/funcs/funcs_helper.c"
     $STAP -p4 -m t_funcs "$TOP/tests/guest/scripts/funcs/funcs.stp" >/dev/null
     $STAP -p4 -m t_system -e '

@@ -4,7 +4,7 @@
 timeout_s=180
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     local d=$TOP/tests/guest/scripts/general
     cc -O2 -Wall -Wextra -Werror -o pubprog "$d/pubprog.c"
     # compiled in parallel: errsnoop and the syscall.* ones are large (two probes per system call)

@@ -69,7 +69,7 @@ SHEOF
 }
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     write_wqnice
     write_scripts
     local a

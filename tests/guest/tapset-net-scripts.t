@@ -4,7 +4,7 @@
 timeout_s=200
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     gcc -O1 -Wall -o netio "$TOP/tests/guest/scripts/net/netio.c"
     local s
     for s in nettop socket-trace tcp_connections tcpdumplike socktop; do

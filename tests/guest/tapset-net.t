@@ -4,7 +4,7 @@
 timeout_s=150
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     gcc -O1 -Wall -o netio "$TOP/tests/guest/scripts/net/netio.c"
     $STAP -p4 -m t_netvars "$TOP/tests/guest/scripts/net/net-vars.stp" >/dev/null
     # the default filters count everything: the same totals as the kernel's for the MIBs only netio moves

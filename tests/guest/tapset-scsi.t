@@ -4,7 +4,7 @@
 timeout_s=120
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     [[ -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
         { echo "no scsi_mod debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     [[ -n $(find "/lib/modules/$KVER" -name 'scsi_debug.ko*' 2>/dev/null) ]] || { echo "no scsi_debug module for $KVER"; exit 77; }

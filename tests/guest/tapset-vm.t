@@ -215,7 +215,7 @@ SHEOF
 }
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     write_syncs
     write_vmprog
     write_uringprog

@@ -4,7 +4,7 @@
 timeout_s=120
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     [[ -e /lib/modules/$KVER/kernel/drivers/block/null_blk/null_blk.ko ]] || { echo "no null_blk module for $KVER"; exit 77; }
     # each request dd issues to nullb0: its first sector and length; each completion: its bytes
     $STAP -p4 -m t_tpblock -e '

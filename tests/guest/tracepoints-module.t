@@ -4,7 +4,7 @@
 timeout_s=120
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     source "$TOP/tests/lib/testmod.sh"
     kmod_build tpmod "$TOP/build/tests/tpmod" >ko.path
     local ko

@@ -21,7 +21,7 @@ EOF
 }
 
 build() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     write_tpswitch
     # every tracepoint the kernel's DWARF describes, as SYSTEM:NAME
     $STAP -l 'kernel.trace("*")' | sed 's/^kernel\.trace("\(.*\)")$/\1/' | sort >ours.list

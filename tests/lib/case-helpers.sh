@@ -77,3 +77,8 @@ tapset_listing_matches() {
         grep -qxF "$sig" functions.out || { echo "missing function $sig"; return 1; }
     done
 }
+
+# need_kernel_dwarf: skip the case (exit 77, saying why) without the guest kernel's DWARF.
+need_kernel_dwarf() {
+    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+}

@@ -77,7 +77,7 @@ signatures=(
 )
 
 run() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     tapset_listing_matches
     # a script's tcpmib_filter_key replaces the default: the default file is not loaded
     $STAP -r "$KVER" -p2 -e 'function tcpmib_filter_key(sk, op) { return tcpmib_local_port(sk) == 80 ? op : 0 }

@@ -51,7 +51,7 @@ signatures=(
 )
 
 run() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     tapset_listing_matches
     # the constants and conversions, run in pass 2 only: folded values are checked by the guest tests
     $STAP -r "$KVER" -p2 -e 'probe begin { printf("%d %d %d %d %d\n", MAJOR(MKDEV(259, 3)), MINOR(MKDEV(259, 3)),

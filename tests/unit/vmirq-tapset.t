@@ -54,7 +54,7 @@ signatures=(
 )
 
 run() {
-    [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
+    need_kernel_dwarf
     tapset_listing_matches
     # the probe points each alias takes on this kernel (6.1: handle_mm_fault, the kmem, irq and workqueue tracepoints,
     # do_mas_munmap)
