@@ -1,11 +1,11 @@
-# seed corpus, more kernel-side scripts: 004 (syscall.*stat), 007 (array overflow), 010 (timer counter), 045/046/060 (ioblock), 066 (irq_handler), 083 (fork/exec timing), 084 (vm.pagefault), 086/087 (vfs, ioblock, scsi), 090-092 (syscall.read fd) as their INDEX.md rows describe; 015 translates
+# seed corpus, more kernel-side scripts: 004 (syscall.*stat), 007 (array overflow), 010 (timer counter), 023 (guru embedded C, THIS->__retvalue), 045/046/060 (ioblock), 066 (irq_handler), 083 (fork/exec timing), 084 (vm.pagefault), 086/087 (vfs, ioblock, scsi), 090-092 (syscall.read fd) as their INDEX.md rows describe; 015 translates
 # Used by tests/run (issue 15). The corpus lives beside the repository (SEED_CORPUS, default TOP/../shared/seed-scripts);
 # without it, or without the kernel's DWARF, the case is skipped.
 
 timeout_s=240
 
 build() {
-    seed_need 004 007 010 015 045 046 060 066 083 084 086 087 090 091 092
+    seed_need 004 007 010 015 023 045 046 060 066 083 084 086 087 090 091 092
     [[ -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
         { echo "no scsi_mod debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     cc -O2 -Wall -Wextra -Werror -o statmiss "$TOP/tests/guest/scripts/seed/statmiss.c"
@@ -13,6 +13,7 @@ build() {
     for n in 004 007 010 015 045 046 060 083 084 086 087 090; do
         $STAP -p4 -m "seed_$n" "$(seed_file $n)" >/dev/null &
     done
+    $STAP -g -p4 -m seed_023 "$(seed_file 023)" >/dev/null &
     $STAP --all-modules -p4 -m seed_066 "$(seed_file 066)" >/dev/null &
     $STAP -p4 -m seed_091 "$(seed_file 091)" 0 >/dev/null &
     $STAP -p4 -m seed_092 "$(seed_file 092)" cat >/dev/null &
@@ -29,6 +30,7 @@ guest() {
     timeout 60 staprun seed_007.ko >007.out 2>007.err || rc=$?
     echo $rc >007.rc
     seed_run 010 'sleep 3.5'
+    seed_run 023 'sleep 0.3'
     # 066: reads over 9p (the root file system) interrupt through virtio
     seed_run 066 "sh -c 'cat /etc/passwd /etc/group >/dev/null; sleep 0.5'"
     seed_run 083 "sh -c '/bin/true a b; /bin/true c; sleep 1.5'"
@@ -66,7 +68,7 @@ guest() {
 check() {
     [[ $(cat rc) == 0 ]]
     local n pid dev
-    for n in 004 010 045 046 060 066 083 084 086 087 090 091 092; do
+    for n in 004 010 023 045 046 060 066 083 084 086 087 090 091 092; do
         [[ $(cat $n.rc) == 0 ]] || { echo "seed $n: staprun exit $(cat $n.rc)"; cat $n.err; return 1; }
     done
     # 004: "<execname>(<pid>) <probefunc>(<args>) -> <ret> (<ERRNAME>)" for the failing stat and lstat
@@ -91,6 +93,10 @@ check() {
     grep -qx '  FAULTS VMFILE' 084.out
     not grep -vE '^ *[0-9]+ [^ ]+$|^  FAULTS VMFILE$' 084.out
     grep -qE '^ *[0-9]+ libc\.so\.6$' 084.out
+    # 023: "The time is N jiffies" every 400 us, N never going back
+    not grep -vxE 'The time is [0-9]+ jiffies' 023.out
+    (( $(wc -l <023.out) >= 10 ))
+    sort -c -n -k4 023.out
     # 090: one fd per read of every process: numbers only, cat's file among them
     not grep -vxE '[0-9]+' 090.out
     grep -qx 3 090.out
