@@ -43,20 +43,29 @@ check() {
     grep -qE "^pubprog +$pid openat +ENOENT +AT_FDCWD, \"/nonexistent/errsnoop-probe\", O_RDONLY$" errsnoop.out
     # only the -c command's calls (target() is pubprog's pid, not a shell's)
     [[ -z $(sed '1d' errsnoop.out | grep -v "^pubprog ") ]]
-    # para-callgraph: the last read(2), of /etc/hostname: __x64_sys_read calls ksys_read, which calls
-    # vfs_read one level deeper; both return what the file holds (64 bytes at most). The -c command is
-    # pubprog itself (target()), no shell (the same pid is still "stapio" while it execs pubprog)
+    # para-callgraph: the 50 reads of /dev/zero: ksys_read calls vfs_read one level deeper (which calls
+    # rw_verify_area deeper still), both return 0x40 at their own depth. Every hit of the *@fs/read_write.c
+    # probes, any process's, takes the script's locks, so a few hits are skipped (counted, reported) under
+    # TCG and a lost return shifts thread_indent's later depths: depths are compared with each other, and
+    # most of the 50 calls must be complete. The -c command is pubprog itself (target()), no shell (the same
+    # pid is still "stapio" while it execs pubprog).
     [[ -z $(grep -v ' pubprog(' pcg.out | grep -v '^pubprog ' | grep -v ' stapio(') ]]
-    local size last
-    size=$(stat -c %s /etc/hostname)
-    (( size > 64 )) && size=64
-    last=$(grep -nE '^ *[0-9]+ pubprog\([0-9]+\): ->ksys_read fd=0x3 buf=0x[0-9a-f]+ count=0x40$' pcg.out | tail -n 1 | cut -d: -f1)
-    [[ -n $last ]]
-    sed -n "$last,\$p" pcg.out | sed -n '/<-ksys_read/q;p' >pcg.read
-    grep -qE '^ *[0-9]+ pubprog\([0-9]+\):  ->vfs_read file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x40 pos=0x[0-9a-f]+$' pcg.read
-    grep -qE "^ *[0-9]+ pubprog\\([0-9]+\\):  <-vfs_read return=$(printf '0x%x' "$size")\$" pcg.read
-    sed -n "$last,\$p" pcg.out | grep -m 1 -- '<-ksys_read' |
-        grep -qE "^ *[0-9]+ pubprog\\([0-9]+\\): <-ksys_read return=$(printf '0x%x' "$size")\$"
+    n=$(awk '
+        / pubprog\([0-9]+\):/ {
+            line = $0
+            sub(/^ *[0-9]+ pubprog\([0-9]+\):/, "", line)
+            match(line, /^ */)
+            d = RLENGTH
+            rest = substr(line, d + 1)
+            if (rest ~ /^->ksys_read fd=0x3 buf=0x[0-9a-f]+ count=0x40$/) { st = 1; kd = d; next }
+            if (st == 1 && d == kd + 1 && rest ~ /^->vfs_read file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x40 pos=0x[0-9a-f]+$/) { st = 2; next }
+            if (st == 2 && d >= kd + 2) next
+            if (st == 2 && d == kd + 1 && rest == "<-vfs_read return=0x40") { st = 3; next }
+            if (st == 3 && d == kd && rest == "<-ksys_read return=0x40") { ok++ }
+            st = 0
+        }
+        END { print ok + 0 }' pcg.out)
+    (( n >= 40 && n <= 51 ))
     # functioncallcount: vfs_read for the 50 reads of /dev/zero, the hostname, the loader's reads
     n=$(awk '$1 == "vfs_read" {print $2}' fcc.out)
     (( n >= 51 && n < 80 ))
@@ -66,8 +75,9 @@ check() {
     local us
     us=$(sed -n "s/^pubprog([0-9]*) wait4($pid, 0x[0-9a-f]*, [^,]*, 0x0*) = $pid after \\([0-9]*\\) us\$/\\1/p" w4.out)
     (( us >= 300000 && us < 30000000 ))
-    # topsys: getppid's 1000 calls, over however many 5 s intervals the run took
+    # topsys: getppid's 1000 calls, over however many 5 s intervals the run took (less the few a report's
+    # write lock may make skip, counted and reported)
     grep -qx "                  SYSCALL      COUNT" topsys.out
     n=$(awk '$1 == "getppid" {n += $2} END {print n + 0}' topsys.out)
-    (( n >= 1000 && n < 1010 ))
+    (( n >= 990 && n < 1010 ))
 }
