@@ -1,4 +1,5 @@
-# syscall.* $param target variables ($fd, $count, $filename, $statbuf->st_size, $return, $$parms), decoded
+# syscall.* $param target variables ($fd, $count, $filename, $statbuf->st_size, $return, $$parms; in .return
+# their values at entry), decoded
 # argstr (signals, modes, mmap prot/flags, whence, clock ids, socket, access, fcntl, wait options), nd_syscall.*
 # and syscall_any counts, all against what a test program (scprog) knows it did.
 # Used by tests/run (issue 15): scripts/gen-syscall-tapset.sh's output tapset/linux/x86_64/syscalls.stp,
@@ -78,6 +79,18 @@ probe syscall.read {
 probe syscall.read.return {
     if (pid() == target() && execname() == "scprog" && $return == 37)
         printf("read.return|%d\n", $return)
+}
+probe syscall.read.return {
+    if (pid() == target() && execname() == "scprog" && $count == 37)
+        printf("read.return.entry|%d|%d|%d\n", $fd, $count, $return)
+}
+probe syscall.openat.return {
+    if (pid() == target() && execname() == "scprog")
+        printf("openat.return.entry|%s|%d|%d|%d\n", user_string($filename), $flags, $dfd, $return)
+}
+probe syscall.write.return {
+    if (pid() == target() && execname() == "scprog" && $count == 23)
+        printf("write.return.entry|%s|%s|%d\n", user_string_n($buf, 5), $$parms, $return)
 }
 probe syscall.write {
     if (pid() == target() && execname() == "scprog" && $count == 23)
@@ -160,6 +173,12 @@ nd_openat|"/dev/null"|AT_FDCWD, "/dev/null", O_WRONLY|O_CLOEXEC' ]] || { grep '^
     grep -qx "read|$zfd|37|$zfd" scp.out && grep -qx 'read.return|37' scp.out || { grep '^read' scp.out; return 1; }
     grep -Eqx "write\|$nfd\|23\|hello\|fd=0x$(printf %x "$nfd") buf=0x[0-9a-f]+ count=0x17" scp.out ||
         { grep '^write' scp.out; return 1; }
+    # the .return probes: the arguments' values at entry ($fd, $count, $filename...), saved by the kretprobe
+    grep -qx "read.return.entry|$zfd|37|37" scp.out || { grep '^read.return' scp.out; return 1; }
+    grep -qx "openat.return.entry|/dev/zero|524288|-100|$zfd" scp.out &&
+        grep -qx "openat.return.entry|/dev/null|524289|-100|$nfd" scp.out || { grep '^openat.return' scp.out; return 1; }
+    grep -Eqx "write.return.entry\|hello\|fd=0x$(printf %x "$nfd") buf=0x[0-9a-f]+ count=0x17\|23" scp.out ||
+        { grep '^write.return' scp.out; return 1; }
     grep -qx "nd_write|$nfd|23" scp.out || { grep '^nd_write' scp.out; return 1; }
     # decoded argstr
     grep -qx "lseek|$zfd, 0, SEEK_END" scp.out || { grep '^lseek' scp.out; return 1; }
