@@ -148,6 +148,16 @@ build() {
     grep -q "semantic error: '\$count' is not a pointer (size_t): '->' cannot be applied to it" err3
     not $STAP -p2 -e 'function f() { @param("$x", 1) } probe begin { f() }' 2>err4
     grep -q "@param declares a target variable of a probe" err4 || cat err4
+    # .return: the kretprobe saves values at entry only when the body uses a parameter; @entry in
+    # kprobe.function(...).return probes (one body of several shares its entry values), not at an entry
+    $STAP -p3 -e 'probe syscall.read.return { println($count) }' >p3count
+    grep -q '\.ret_entry = stp_kretprobe_entry_[0-9]*, \.entry_size = 8' p3count
+    $STAP -p3 -e 'probe syscall.read.return { println(retval) }' >p3plain
+    not grep -q ret_entry p3plain
+    $STAP -p3 -e 'probe kprobe.function("ksys_read").return, kprobe.function("ksys_write").return { println(@entry(1)) }' >p3shared
+    grep -q '^STP_KRETPROBE_ENTRY_TRAMPOLINE(0, 0)$' p3shared && grep -q '^STP_KRETPROBE_ENTRY_TRAMPOLINE(1, 0)$' p3shared
+    not $STAP -p2 -e 'probe kprobe.function("ksys_read"), kprobe.function("ksys_write").return { println(@entry(1)) }' 2>err5
+    grep -q "@entry is only available in .return probes" err5
 }
 
 guest() {
