@@ -256,9 +256,10 @@ function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
 # generate(NAME, ENTRY): the entry and .return aliases of one syscall.
 function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, base, stars, kind,
-                  body, fmt, args, v, f, isconst, key, given, decls, a, dfn) {
+                  body, fmt, args, v, f, isconst, key, given, decls, a, dfn, rdecls, sc) {
     body = "\tname = \"" name "\"\n"
     decls = ""
+    rdecls = ""
     fmt = ""; args = ""
     params = (("sys_" entry) in proto) ? proto["sys_" entry] : ((entry in proto) ? proto[entry] : "?")
     if (params == "?") {
@@ -306,7 +307,10 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
             if (!(key in unknown)) { unknown[key] = 1; unknownlist = unknownlist " " key }
         }
         # $pname: the raw argument as its C type says (@param: the translator binds $NAME to it)
-        decls = decls "\t@param(\"$" pname "\", __sc_" ((kind == "string" || kind == "ptr") ? "long" : kind) "(" k "), \"" ptype "\")\n"
+        sc = "__sc_" ((kind == "string" || kind == "ptr") ? "long" : kind) "(" k ")"
+        decls = decls "\t@param(\"$" pname "\", " sc ", \"" ptype "\")\n"
+        # in .return: its value at entry (the kretprobe saves it when the body uses it)
+        rdecls = rdecls "\t@param(\"$" pname "\", @entry(" sc "), \"" ptype "\")\n"
         # SystemTap shows file descriptors as signed ints
         if ((kind == "uint" || kind == "ulong") && pname ~ /fd$/) kind = "int"
         if (kind == "string") {
@@ -341,8 +345,8 @@ function generate(name, entry,   params, n, p, i, k, words, nw, pname, ptype, ba
         body = body "\targstr = sprintf(\"" fmt "\"" args ")\n"
     if (!override(name, entry, decls))
         printf "probe syscall.%s = kprobe.function(\"__x64_%s\") ?\n{\n%s%s}\n", name, entry, decls, body
-    if (!override(name ".return", entry, retdecl)) {
-        printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n%s", name, entry, retdecl
+    if (!override(name ".return", entry, rdecls retdecl)) {
+        printf "probe syscall.%s.return = kprobe.function(\"__x64_%s\").return ?\n{\n%s", name, entry, rdecls retdecl
         printf "\tname = \"%s\"\n\tretval = returnval()\n\tretstr = returnstr(%d)\n}\n", name, (name in hexret) ? 2 : 1
     }
     # the same probes under SystemTap's no-debuginfo names (these need no DWARF either)

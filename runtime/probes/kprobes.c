@@ -7,6 +7,8 @@ struct stp_kprobe {
 	const char *symbol;
 	kprobe_pre_handler_t entry;         /* kprobe.function(...) */
 	kretprobe_handler_t ret;            /* kprobe.function(...).return */
+	kretprobe_handler_t ret_entry;      /* .return saving @entry values at the call */
+	int entry_size;                     /* bytes of those values per instance */
 	int optional;                       /* '?': a symbol the kernel lacks is skipped */
 	int registered;
 	struct kprobe kp;
@@ -42,6 +44,28 @@ struct stp_kprobe {
 		stp_return_site_enter(&saved, regs,				\
 				      (unsigned long)get_kretprobe(ri)->kp.addr); \
 		stp_run_probe(&stp_descs[n], regs, false);			\
+		stp_return_site_leave(&saved, regs);				\
+		return 0;							\
+	}
+
+/* A .return probe with @entry values (the syscall.*.return aliases' $fd...): the call side runs
+ * stp_dwarf_entry_e (generated: e is the first probe sharing the body) to fill ri->data, and
+ * nonzero when it could not run leaves the return unprobed; the return side reads ri->data. */
+#define STP_KRETPROBE_ENTRY_TRAMPOLINE(n, e)					\
+	static int stp_kretprobe_entry_##n(struct kretprobe_instance *ri,	\
+					   struct pt_regs *regs)		\
+	{									\
+		return stp_run_entry(&stp_descs[n], stp_dwarf_entry_##e, regs,	\
+				     (void *)ri->data) ? 0 : 1;			\
+	}									\
+	static int stp_kretprobe_hit_##n(struct kretprobe_instance *ri,	\
+					 struct pt_regs *regs)			\
+	{									\
+		struct stp_return_site saved;					\
+										\
+		stp_return_site_enter(&saved, regs,				\
+				      (unsigned long)get_kretprobe(ri)->kp.addr); \
+		stp_run_probe_data(&stp_descs[n], regs, (void *)ri->data);	\
 		stp_return_site_leave(&saved, regs);				\
 		return 0;							\
 	}
@@ -83,6 +107,8 @@ static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
 			memset(&p->rp, 0, sizeof(p->rp));
 			p->rp.kp.symbol_name = p->symbol;
 			p->rp.handler = p->ret;
+			p->rp.entry_handler = p->ret_entry;
+			p->rp.data_size = p->entry_size;
 			rc = register_kretprobe(&p->rp);
 		} else {
 			memset(&p->kp, 0, sizeof(p->kp));

@@ -270,7 +270,7 @@ check() {
     has L.out "signal.send name:string sig:long sig_name:string task:long sig_pid:long pid_name:string sinfo:long si_code:long shared:long send2queue:long"
     has L.out "signal.handle name:string sig:long sig_name:string sinfo:long ka_addr:long sig_code:long oldset_addr:long regs:long sig_mode:string"
     has L.out "signal.send_sig_queue name:string sigqueue_addr:long sig:long sig_name:string sig_pid:long pid_name:string"
-    [[ $(grep -c '^scheduler\.' L.out) == 14 && $(grep -c '^kprocess\.' L.out) == 6 ]]
+    [[ $(grep -c '^scheduler\.' L.out) == 15 && $(grep -c '^kprocess\.' L.out) == 6 ]]
     (( $(grep -c '^signal\.' L.out) >= 22 ))
     local p t h a b
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sig.out)

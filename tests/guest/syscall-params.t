@@ -1,4 +1,5 @@
-# syscall.* $param target variables ($fd, $count, $filename, $statbuf->st_size, $return, $$parms), decoded
+# syscall.* $param target variables ($fd, $count, $filename, $statbuf->st_size, $return, $$parms; in .return
+# their values at entry), decoded
 # argstr (signals, modes, mmap prot/flags, whence, clock ids, socket, access, fcntl, wait options), nd_syscall.*
 # and syscall_any counts, all against what a test program (scprog) knows it did.
 # Used by tests/run (issue 15): scripts/gen-syscall-tapset.sh's output tapset/linux/x86_64/syscalls.stp,
@@ -79,6 +80,18 @@ probe syscall.read.return {
     if (pid() == target() && execname() == "scprog" && $return == 37)
         printf("read.return|%d\n", $return)
 }
+probe syscall.read.return {
+    if (pid() == target() && execname() == "scprog" && $count == 37)
+        printf("read.return.entry|%d|%d|%d\n", $fd, $count, $return)
+}
+probe syscall.openat.return {
+    if (pid() == target() && execname() == "scprog")
+        printf("openat.return.entry|%s|%d|%d|%d\n", user_string($filename), $flags, $dfd, $return)
+}
+probe syscall.write.return {
+    if (pid() == target() && execname() == "scprog" && $count == 23)
+        printf("write.return.entry|%s|%s|%d\n", user_string_n($buf, 5), $$parms, $return)
+}
 probe syscall.write {
     if (pid() == target() && execname() == "scprog" && $count == 23)
         printf("write|%d|%d|%s|%s\n", $fd, $count, user_string_n($buf, 5), $$parms)
@@ -135,6 +148,16 @@ build() {
     grep -q "semantic error: '\$count' is not a pointer (size_t): '->' cannot be applied to it" err3
     not $STAP -p2 -e 'function f() { @param("$x", 1) } probe begin { f() }' 2>err4
     grep -q "@param declares a target variable of a probe" err4 || cat err4
+    # .return: the kretprobe saves values at entry only when the body uses a parameter; @entry in
+    # kprobe.function(...).return probes (one body of several shares its entry values), not at an entry
+    $STAP -p3 -e 'probe syscall.read.return { println($count) }' >p3count
+    grep -q '\.ret_entry = stp_kretprobe_entry_[0-9]*, \.entry_size = 8' p3count
+    $STAP -p3 -e 'probe syscall.read.return { println(retval) }' >p3plain
+    not grep -q ret_entry p3plain
+    $STAP -p3 -e 'probe kprobe.function("ksys_read").return, kprobe.function("ksys_write").return { println(@entry(1)) }' >p3shared
+    grep -q '^STP_KRETPROBE_ENTRY_TRAMPOLINE(0, 0)$' p3shared && grep -q '^STP_KRETPROBE_ENTRY_TRAMPOLINE(1, 0)$' p3shared
+    not $STAP -p2 -e 'probe kprobe.function("ksys_read"), kprobe.function("ksys_write").return { println(@entry(1)) }' 2>err5
+    grep -q "@entry is only available in .return probes" err5
 }
 
 guest() {
@@ -160,6 +183,12 @@ nd_openat|"/dev/null"|AT_FDCWD, "/dev/null", O_WRONLY|O_CLOEXEC' ]] || { grep '^
     grep -qx "read|$zfd|37|$zfd" scp.out && grep -qx 'read.return|37' scp.out || { grep '^read' scp.out; return 1; }
     grep -Eqx "write\|$nfd\|23\|hello\|fd=0x$(printf %x "$nfd") buf=0x[0-9a-f]+ count=0x17" scp.out ||
         { grep '^write' scp.out; return 1; }
+    # the .return probes: the arguments' values at entry ($fd, $count, $filename...), saved by the kretprobe
+    grep -qx "read.return.entry|$zfd|37|37" scp.out || { grep '^read.return' scp.out; return 1; }
+    grep -qx "openat.return.entry|/dev/zero|524288|-100|$zfd" scp.out &&
+        grep -qx "openat.return.entry|/dev/null|524289|-100|$nfd" scp.out || { grep '^openat.return' scp.out; return 1; }
+    grep -Eqx "write.return.entry\|hello\|fd=0x$(printf %x "$nfd") buf=0x[0-9a-f]+ count=0x17\|23" scp.out ||
+        { grep '^write.return' scp.out; return 1; }
     grep -qx "nd_write|$nfd|23" scp.out || { grep '^nd_write' scp.out; return 1; }
     # decoded argstr
     grep -qx "lseek|$zfd, 0, SEEK_END" scp.out || { grep '^lseek' scp.out; return 1; }

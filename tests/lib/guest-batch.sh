@@ -11,7 +11,7 @@
 # remaining cases run on a fresh boot.
 set -uo pipefail
 
-# GUEST_CRASH_RE, the signs of kernel trouble, is shared with the host side
+# guest_crash_lines (GUEST_CRASH_RE, the signs of kernel trouble) is shared with the host side
 source "$(dirname "${BASH_SOURCE[0]}")/guest.sh"
 
 console() { echo "$*" >/dev/console; }
@@ -35,7 +35,7 @@ run_case() {
     echo "$rc" >"$dir/rc"
     sync
     console "@@CASE $name end rc=$rc"
-    ! grep -Eq "$GUEST_CRASH_RE" "$dir/dmesg"
+    ! guest_crash_lines "$dir/dmesg" >/dev/null
 }
 
 main() {

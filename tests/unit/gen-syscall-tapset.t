@@ -58,7 +58,8 @@ run() {
 "probe syscall.setname probe syscall.setname.return probe syscall.noproto probe syscall.noproto.return "\
 "probe syscall.unnamed probe syscall.unnamed.return " ]]
     # a generated pair: #elif branch of the config; fd as a signed int; a path string; flags in
-    # hex; mode in octal; a non-const char pointer is a buffer; .return: retval and retstr
+    # hex; mode in octal; a non-const char pointer is a buffer; .return: retval and retstr, the
+    # arguments' $names bound to their values at entry
     local frob
     frob=$(sed -n '/^probe syscall.frob = /,/^}/p;/^probe syscall.frob.return = /,/^}/p' out.stp)
     [[ $frob == 'probe syscall.frob = kprobe.function("__x64_sys_frob") ?
@@ -79,6 +80,11 @@ run() {
 }
 probe syscall.frob.return = kprobe.function("__x64_sys_frob").return ?
 {
+	@param("$fd", @entry(__sc_uint(1)), "unsigned int")
+	@param("$path", @entry(__sc_long(2)), "const char __user *")
+	@param("$flags", @entry(__sc_ulong(3)), "unsigned long")
+	@param("$mode", @entry(__sc_ushort(4)), "umode_t")
+	@param("$buf", @entry(__sc_long(5)), "char __user *")
 	@param("$return", returnval(), "long")
 	name = "frob"
 	retval = returnval()

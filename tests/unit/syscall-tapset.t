@@ -105,7 +105,8 @@ run() {
     # $params: -L lists them after the alias's variables (nd_syscall.* the same); one bound to its register
     [[ $($STAP -L 'syscall.write') == 'syscall.write name:string fd:long buf_uaddr:long count:long argstr:string $fd:unsigned int $buf:const char* $count:size_t' ]]
     [[ $($STAP -L 'nd_syscall.write') == 'nd_syscall.write name:string fd:long buf_uaddr:long count:long argstr:string $fd:unsigned int $buf:const char* $count:size_t' ]]
-    [[ $($STAP -L 'syscall.read.return') == 'syscall.read.return name:string retval:long retstr:string $return:long' ]]
+    # .return: the parameters (their values at entry) and $return
+    [[ $($STAP -L 'syscall.read.return') == 'syscall.read.return name:string retval:long retstr:string $fd:unsigned int $buf:char* $count:size_t $return:long' ]]
     expect_ok -p2 -e 'probe nd_syscall.write { if ($fd == 1) println($count, user_string($buf), $$parms) }'
     grep -qx 'kprobe.function("__x64_sys_write") /\* <- syscall.write <- nd_syscall.write \*/' stdout
     expect_ok -p2 -r "$KVER" -e 'probe nd_syscall.* {} probe nd_syscall.*.return {}'

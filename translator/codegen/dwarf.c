@@ -592,11 +592,12 @@ static int entry_string_size(Session *s)
 static void place_entry_slot(Session *s, Expr *e, DwAccess *a)
 {
 	int size = e->type == TY_STRING ? entry_string_size(s) : 8;
-	int at = (a->site->entry_size + 7) & ~7;
+	int *used = a->site ? &a->site->entry_size : &a->dp->entry_size;   /* DWARF site, or kprobe .return */
+	int at = (*used + 7) & ~7;
 
 	a->slot = at;
 	a->slot_size = size;
-	a->site->entry_size = at + size;
+	*used = at + size;
 }
 
 static char *gen_entry_read(Gen *g, Expr *e, DwAccess *a)
@@ -729,7 +730,7 @@ void dwarf_emit_support(Session *s, StrBuf *out)
 		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id());
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
-		PtrVec *exprs = dp->site && dp->site->entry_size ? dwarf_entry_exprs(dp) : NULL;
+		PtrVec *exprs = (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(dp) : NULL;
 		if (!exprs)
 			continue;
 		if (!any)

@@ -17,6 +17,8 @@ typedef struct Bind {
 	int failed;              /* a quiet binding failed */
 	int errors;
 	int entry;               /* inside what is evaluated at function entry */
+	int kret;                /* no DWARF site, but every point is a kprobe.function(...).return: @entry
+	                          * values are saved by the kretprobe's entry handler (dp is the first) */
 	/* the variables visible at the site's pc, found on first use */
 	int have_scopes;
 	Dwarf_Die *scopes;       /* innermost first, ending with the site's scope DIE */
@@ -1519,9 +1521,12 @@ static void bind_param_list(Bind *b, Expr *e)
 	}
 	call->str = xstrdup("sprintf");
 	vec_push(&call->args, NULL);
-	for (int i = 0; i < b->params.len; i++) {
+	for (int i = 0, n = 0; i < b->params.len; i++) {
 		Expr *d = b->params.items[i];
-		sb_printf(&fmt, "%s%s=0x%%x", i ? " " : "", ((Expr *)d->args.items[0])->str + 1);
+		const char *name = ((Expr *)d->args.items[0])->str;
+		if (!strcmp(name, "$return"))
+			continue;   /* a .return's value is no parameter (as $$parms in DWARF .return probes) */
+		sb_printf(&fmt, "%s%s=0x%%x", n++ ? " " : "", name + 1);
 		vec_push(&call->args, expr_clone(d->args.items[1]));
 	}
 	call->args.items[0] = string_expr(e->loc, sb_steal(&fmt));
@@ -1643,7 +1648,7 @@ static int bind_at(Bind *b, Expr *e)
 		Expr *inner = e->args.items[0];
 		AstVisitor check = { NULL, script_variable, b };
 		DwAccess *a;
-		if (!b->site || !b->site->is_return) {
+		if ((!b->site || !b->site->is_return) && !b->kret) {
 			berr(b, e->loc, "@entry is only available in .return probes on kernel functions");
 			return -1;
 		}
@@ -1847,6 +1852,27 @@ static void bind_body(Bind *b, Stmt *body)
 	ast_walk_stmt(body, &b->v);
 }
 
+/* A body whose points are all kprobe.function(...).return (the syscall.*.return aliases): @entry
+ * works there too, the first such derived probe holding the entry values for all of them. */
+static void kretprobe_body(Session *s, Bind *b)
+{
+	DerivedProbe *first = NULL;
+
+	for (int j = 0; j < s->derived.len; j++) {
+		DerivedProbe *dp = s->derived.items[j];
+		if (dp->probe != b->probe)
+			continue;
+		if (dp->provider != &kprobe_provider || !dp->is_return)
+			return;
+		if (!first)
+			first = dp;
+	}
+	if (first) {
+		b->dp = first;
+		b->kret = 1;
+	}
+}
+
 int dwarf_bind_program(Session *s)
 {
 	Program *prog = &s->prog;
@@ -1858,6 +1884,7 @@ int dwarf_bind_program(Session *s)
 		b.probe = p;
 		b.dp = NULL;
 		b.site = NULL;
+		b.kret = 0;
 		for (int j = 0; j < s->derived.len; j++) {
 			DerivedProbe *dp = s->derived.items[j];
 			if (dp->probe == p && dp->site) {
@@ -1866,6 +1893,8 @@ int dwarf_bind_program(Session *s)
 				break;
 			}
 		}
+		if (!b.site)
+			kretprobe_body(s, &b);
 		b.params.len = 0;
 		b.have_scopes = 0;
 		b.have_frame_fn = 0;
@@ -1883,6 +1912,7 @@ int dwarf_bind_program(Session *s)
 	b.probe = NULL;
 	b.dp = NULL;
 	b.site = NULL;
+	b.kret = 0;
 	b.params.len = 0;
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];

@@ -41,17 +41,39 @@ static int resolve_kprobe(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	return 1;
 }
 
+/* The .return probe holding the @entry values of dp's body (dwarf/targets.c: the first kprobe
+ * return of the body), NULL when it saves none. */
+static const DerivedProbe *entry_holder(Session *s, const DerivedProbe *dp)
+{
+	if (!dp->is_return)
+		return NULL;
+	for (int i = 0; i < s->derived.len; i++) {
+		const DerivedProbe *o = s->derived.items[i];
+		if (o->probe == dp->probe && o->provider == dp->provider && o->is_return)
+			return o->entry_size > 0 ? o : NULL;
+	}
+	return NULL;
+}
+
 static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
-	(void)s;
 	sb_puts(out, "#include \"probes/kprobes.c\"\n");
-	for (int i = 0; i < n; i++)
-		sb_printf(out, "STP_K%sPROBE_TRAMPOLINE(%d)\n", dps[i]->is_return ? "RET" : "", dps[i]->index);
+	for (int i = 0; i < n; i++) {
+		const DerivedProbe *e = entry_holder(s, dps[i]);
+		if (e)
+			sb_printf(out, "STP_KRETPROBE_ENTRY_TRAMPOLINE(%d, %d)\n", dps[i]->index, e->index);
+		else
+			sb_printf(out, "STP_K%sPROBE_TRAMPOLINE(%d)\n", dps[i]->is_return ? "RET" : "", dps[i]->index);
+	}
 	sb_puts(out, "static struct stp_kprobe stp_kprobe_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
+		const DerivedProbe *e = entry_holder(s, dps[i]);
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .%s = stp_k%sprobe_hit_%d, .symbol = ", dps[i]->index,
 			  dps[i]->is_return ? "ret" : "entry", dps[i]->is_return ? "ret" : "", dps[i]->index);
 		emit_c_string(out, dps[i]->symbol);
+		if (e)
+			sb_printf(out, ", .ret_entry = stp_kretprobe_entry_%d, .entry_size = %d", dps[i]->index,
+				  e->entry_size);
 		sb_puts(out, dps[i]->optional ? ", .optional = 1 },\n" : " },\n");
 	}
 	sb_puts(out, "};\n");

@@ -20,6 +20,8 @@ typedef struct DerivedProbe {
 	int is_return;               /* kretprobe */
 	int optional;                /* marked '?' on the way: may fail to arm at run time */
 	struct DwarfSite *site;      /* kernel/module DWARF probes: where it fires (dwarf/dwarf.h) */
+	int entry_size;              /* kprobe.function(...).return with @entry values: bytes saved at entry
+	                              * (on the first such probe of its body, which the others share) */
 	int index;                   /* position among all derived probes */
 } DerivedProbe;
 
