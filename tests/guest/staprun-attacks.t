@@ -13,6 +13,7 @@ build() {
 global n
 probe begin { println("begin") }
 probe timer.ms(50) { n++ }
+probe procfs("state").read { $value = sprintf("ticks>0 %d\n", n > 0) }
 probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     # the attacker's stapio: would leave a marker (and its ids) if it ever ran
     printf '#!/bin/sh\nid >%s/mnt/marks/evil-ran\n' "$CASE_DIR" >evil-stapio
@@ -116,6 +117,21 @@ attacks() {
         "${u1[@]}" "$sa/u/staprun" sa_run
     [[ ! -e $sa/marks/evil-ran ]]
     not loaded sa_run
+    # the race: u/stapio flips between a symbolic link to root's stapio and one to the evil
+    # program while staprun runs (the check and the exec must see the same file)
+    "${u1[@]}" bash -c 'cd "$1/u"; while :; do ln -sfn "$1/bin/stapio" s1; mv -fT s1 stapio
+        ln -sfn evil s2; mv -fT s2 stapio; done' race "$sa" & local flipper=$!
+    local i
+    for i in $(seq 100); do
+        rc=0
+        "${u1[@]}" "$sa/u/staprun" sa_run >race.out 2>race.err || rc=$?
+        [[ $rc == 1 ]] && grep -q "refusing to run $sa/u/stapio for a setuid staprun" race.err ||
+            { echo "race run $i: exit $rc"; cat race.err; kill $flipper; return 1; }
+    done
+    kill $flipper
+    wait $flipper 2>/dev/null || true
+    [[ ! -e $sa/marks/evil-ran ]]
+    not loaded sa_run
     "${u1[@]}" rm -f "$sa/u/staprun"
     sysctl -q fs.protected_hardlinks=1
 
@@ -128,6 +144,9 @@ attacks() {
     [[ $(awk '/^CapEff:/ { print $2 }' /proc/"$io"/status) == 0000000000000000 ]]
     [[ $(cat /proc/"$io"/comm) == stapio ]]
     owner_is sa_endless 65534
+    # the script's procfs files are the run owner's too
+    [[ $(stat -c %u /proc/systemtap/sa_endless/state) == 65534 ]]
+    "${u1[@]}" cat /proc/systemtap/sa_endless/state | grep -qx 'ticks>0 [01]'
     kill -INT "$io"
     rc=0; wait $pid || rc=$?
     [[ $rc == 0 ]] || { echo "ids run: exit $rc"; cat ids.err; return 1; }
@@ -146,6 +165,7 @@ attacks() {
     refused root-dev-d "may not remove module sa_endless: its run belongs to uid 0" "${d1[@]}" "$S" -d sa_endless
     # its files are root's alone: not readable around staprun either
     not "${u1[@]}" cat /proc/systemtap/sa_endless/trace0 2>/dev/null
+    not "${u1[@]}" cat /proc/systemtap/sa_endless/state 2>/dev/null
     not "${u1[@]}" sh -c 'echo stop >/proc/systemtap/sa_endless/.cmd' 2>/dev/null
     loaded sa_endless
     # the run is intact: root attaches and ends it normally
