@@ -213,9 +213,19 @@ int module_open(const char *path, enum privilege p)
 }
 
 /* Module parameters can change what an approved module does: stapusr may
- * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds). */
+ * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds).
+ * Nobody sets the buffer size but through -b, whose size is checked. */
 int params_allowed(enum privilege p, char **params, int n)
 {
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!strncmp(params[i], "_stp_bufsize=", strlen("_stp_bufsize="))) {
+			err("give the buffer size with -b MB, not as the module parameter \"%s\"",
+			    params[i]);
+			return 0;
+		}
+	}
 	if (p != PRIV_USR || n == 0)
 		return 1;
 	err("members of stapusr may not set module parameters (\"%s\"): only root and members"

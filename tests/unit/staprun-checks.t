@@ -216,6 +216,8 @@ run() {
     for b in 1x '' ' 1' +1 0x10 0 1025 -1 99999999999999999999999 '1 x=1' 1k; do
         refused "-b needs a buffer size in MB, a number from 1 to 1024, got \"$b\"" -b "$b" host/sc_ok.ko
     done
+    refused 'give the buffer size with -b MB, not as the module parameter "_stp_bufsize=4096"' \
+        host/sc_ok.ko a=1 _stp_bufsize=4096
     local rc=0
     "$STAPRUN" -b $'\n1' host/sc_ok.ko >out 2>err || rc=$?
     [[ $rc == 1 && ! -s out ]] && grep -q '^staprun: -b needs a buffer size in MB' err
