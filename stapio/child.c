@@ -9,7 +9,7 @@
 #include "stapio.h"
 
 /* In a freshly forked child: the signals stapio handles back to their defaults, none blocked,
- * then stapio's privileges (it may run with staprun's) given up for the real ids. On failure
+ * then the real ids set again (stapio has no others: check_privileges). On failure
  * says so, naming WHAT the child was for, and returns -1: the child must exit. */
 int child_prepare(const char *what)
 {

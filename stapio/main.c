@@ -459,21 +459,42 @@ static int begin_session(struct stapio *io)
 	return control_send(&io->ctl, STP_CMD_START);
 }
 
+/* The process name (/proc/self/comm, what prctl(PR_SET_NAME) sets). */
+static void set_name(void)
+{
+	int fd = open("/proc/self/comm", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, "stapio", 6) < 0)
+			say("cannot set the process name: %s", strerror(errno));
+		close(fd);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct stapio io = { .state = STARTING };
 	io.ctl.fd = -1;
 	io.cmd.go_fd = -1;
+	int early;      /* exit status of a failure before the session began */
+
+	/* staprun executes stapio through an fd (execveat), which names the process after
+	 * the fd's number: its name is "stapio" again for ps, pgrep and top */
+	set_name();
 	parse_args(&io, argc, argv);
+	/* -A: until "attach" is accepted the detached run is untouched, and staprun leaves it */
+	early = io.attach ? STAPIO_NOT_ATTACHED : 1;
+	if (check_privileges() < 0)
+		return early;
 	setup_signals();
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
-	/* the module's files first: a setuid staprun's privileges end here */
+	/* the module's files are the loading user's (or root may open them) */
 	if (control_open(&io.ctl, io.dir) < 0 || relay_open(&io.relay, io.dir) < 0 ||
-	    drop_privileges() < 0 || open_output(&io) < 0)
-		return 1;
+	    open_output(&io) < 0)
+		return early;
 	if (begin_session(&io) < 0) {
 		target_finish(&io.cmd);
-		return 1;
+		return early;
 	}
 	run(&io);
 	target_finish(&io.cmd);

@@ -1,30 +1,31 @@
-/* privileges.c - stapio gives up the privileges of a setuid staprun once the module's files are open.
- * Used by stapio/main.c: output files, -c commands and everything after run as the calling user. */
+/* privileges.c - stapio refuses to run with privileges its caller does not have (setuid, setgid).
+ * Used by stapio/main.c first thing: staprun restores the caller's ids before it executes stapio. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "stapio.h"
 
-/* staprun, when installed setuid root, runs stapio with its effective
- * root: enough to open /proc/systemtap/NAME (root's alone).  Then stapio
- * becomes the real user for good (real, effective and saved ids), so that
- * -o FILE and -c CMD never get more rights than the caller has. */
-int drop_privileges(void)
+/* A setuid staprun gives stapio the caller's real, effective and saved ids
+ * (staprun/setuid.c, become_caller) before executing it; the module's files
+ * are its loader's (runtime/transport/procfs.c).  So stapio never needs more
+ * than its real ids, and refuses to start with anything else: a stapio run
+ * some other way with root's effective or saved ids would open output files
+ * and start -c commands with them. */
+int check_privileges(void)
 {
-	uid_t uid = getuid();
-	gid_t gid = getgid();
+	uid_t r, e, s;
+	gid_t rg, eg, sg;
 
-	if (geteuid() == uid && getegid() == gid)
-		return 0;
-	if (setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0) {
-		warnx_("cannot drop privileges: %s", strerror(errno));
+	if (getresuid(&r, &e, &s) < 0 || getresgid(&rg, &eg, &sg) < 0) {
+		warnx_("cannot read my ids: %s", strerror(errno));
 		return -1;
 	}
-	if (uid != 0 && (setresuid(-1, 0, -1) == 0 || geteuid() == 0)) {
-		warnx_("privileges still there after dropping them");
+	if (e != r || s != r || eg != rg || sg != rg) {
+		warnx_("refusing to run with ids other than the caller's (uid %ld/%ld/%ld,"
+		       " gid %ld/%ld/%ld): staprun starts stapio with the caller's ids",
+		       (long)r, (long)e, (long)s, (long)rg, (long)eg, (long)sg);
 		return -1;
 	}
-	say("running as uid %ld, gid %ld from now on", (long)uid, (long)gid);
 	return 0;
 }

@@ -13,7 +13,10 @@
 extern int verbose;
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace to stderr */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* "stapio: ..." to stderr */
-int drop_privileges(void);      /* privileges.c: become the real user for good */
+int check_privileges(void);     /* privileges.c: -1 unless real = effective = saved ids */
+/* Exit status of stapio -A when it never attached (the run is untouched): staprun
+ * then leaves the module loaded (staprun/staprun.h has the same number). */
+#define STAPIO_NOT_ATTACHED 3
 
 /* output.c: buffered sink with full-write loops. */
 struct sink {

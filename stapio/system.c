@@ -39,7 +39,7 @@ static void system_reap(int block_oldest)
 
 /*
  * Runs the len bytes at cmd (not terminated) as "/bin/sh -c CMD".  The child takes the real
- * uid and gid (stapio has already dropped a setuid staprun's privileges; this makes sure),
+ * uid and gid (stapio never has more: staprun gives it the caller's ids; this makes sure),
  * default signal handling, and /dev/null as its standard input; its output shares stapio's
  * standard output and error (stapio flushes its own output first).
  */

@@ -56,7 +56,7 @@ static void target_exec(const char *command)
 /*
  * The child is forked before "start" so its pid can be sent as the target;
  * it waits for one byte on a pipe and then execs CMD (target_exec), with the
- * real uid and gid (stapio may run with staprun's privileges).  If the run
+ * real uid and gid (stapio's own ids already; this makes sure).  If the run
  * cannot start, the pipe is closed without a byte and the child exits 127
  * without running anything.
  */

@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,14 +15,22 @@
 
 static volatile pid_t child_pid;
 
-/* stapio next to staprun (build tree), else ../libexec/systemtap/stapio (installed). */
+/*
+ * stapio next to staprun (build tree), else ../libexec/systemtap/stapio
+ * (installed), found from /proc/self/exe (never the environment) and opened
+ * there as an O_PATH fd, checked (setuid.c, stapio_open) and later executed
+ * through that fd: the path is never looked up again.  The first candidate
+ * that exists is the one used: a refused one is an error, not skipped.
+ */
 int find_stapio(char *path, size_t size)
 {
 	static const char *const rel[] = { "stapio", "../libexec/systemtap/stapio" };
-	char self[PATH_MAX];
+	char self[PATH_MAX], why[PATH_MAX + 64];
+	struct stat st;
 	ssize_t n;
 	char *slash;
 	size_t i;
+	int fd;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0) {
@@ -31,9 +42,18 @@ int find_stapio(char *path, size_t size)
 	if (slash)
 		*slash = '\0';
 	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		if ((size_t)snprintf(path, size, "%s/%s", self, rel[i]) < size &&
-		    access(path, X_OK) == 0)
-			return 0;
+		if ((size_t)snprintf(path, size, "%s/%s", self, rel[i]) >= size ||
+		    fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		fd = stapio_open(path, why, sizeof(why));
+		if (fd < 0) {
+			if (running_setuid())
+				err("refusing to run %s for a setuid staprun: %s (stapio must be root's"
+				    " alone, in directories root's alone up to /)", path, why);
+			else
+				err("cannot run %s: %s", path, why);
+		}
+		return fd;
 	}
 	err("cannot find stapio in %s or %s/../libexec/systemtap", self, self);
 	return -1;
@@ -127,10 +147,10 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 		argv[n++] = "-v";
 	argv[n] = NULL;
 	env = stapio_environment();
-	if (env)
-		execve(path, (char *const *)argv, env);
-	else
-		execv(path, (char *const *)argv);
+	if (become_caller() < 0)
+		_exit(127);
+	/* the file find_stapio() opened and checked, not the path */
+	syscall(SYS_execveat, a->fd, "", (char *const *)argv, env ? env : environ, AT_EMPTY_PATH);
 	fprintf(stderr, "staprun: cannot run %s: %s\n", path, strerror(errno));
 	_exit(127);
 }

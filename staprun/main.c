@@ -41,7 +41,7 @@ struct options {
 	const char *size_arg;   /* -S SIZE_MB[,N] */
 	const char *command;    /* -c CMD */
 	const char *target_pid; /* -x PID */
-	const char *bufsize;    /* -b MB */
+	unsigned long bufsize;  /* -b MB, 0: not given */
 	int attach;             /* -A: MODULE is the name of a loaded, detached module */
 	int detach;             /* -L */
 	int flight;             /* -F */
@@ -60,7 +60,7 @@ static void usage(void)
 	      "  -v       say what is done (stapio too)\n"
 	      "  -o FILE  write the script's output to FILE (strftime patterns allowed);\n"
 	      "           bulk-mode modules write FILE_cpuN (stpd_cpuN without -o)\n"
-	      "  -b MB    per-CPU trace buffer size in MB (1-1024)\n"
+	      "  -b MB    per-CPU trace buffer size in MB (1-1024; stapusr: 1-64)\n"
 	      "  -S SIZE_MB[,N]  write FILE.0, FILE.1... switching before a file exceeds SIZE_MB,\n"
 	      "           keep at most N files (needs -o)\n"
 	      "  -c CMD   run CMD once the probes are armed; target() is its pid; the run\n"
@@ -73,6 +73,23 @@ static void usage(void)
 	exit(1);
 }
 
+/* -b MB: decimal digits only (no sign, space, base prefix or suffix), 1 to
+ * BUFSIZE_MAX_MB; the caller's own cap is checked later (permissions.c). */
+static unsigned long parse_bufsize(const char *arg)
+{
+	unsigned long mb = 0;
+	const char *p;
+
+	for (p = arg; *p >= '0' && *p <= '9' && mb <= BUFSIZE_MAX_MB; p++)
+		mb = mb * 10 + (unsigned long)(*p - '0');
+	if (p == arg || *p || mb < 1 || mb > BUFSIZE_MAX_MB) {
+		err("-b needs a buffer size in MB, a number from 1 to %d, got \"%s\"",
+		    BUFSIZE_MAX_MB, arg);
+		exit(1);
+	}
+	return mb;
+}
+
 /* '+': options end at MODULE.ko; what follows are module parameters. */
 static void parse_args(struct options *o, int argc, char **argv)
 {
@@ -82,7 +99,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		switch (c) {
 		case 'v': verbose++; break;
 		case 'o': o->outfile = optarg; break;
-		case 'b': o->bufsize = optarg; break;
+		case 'b': o->bufsize = parse_bufsize(optarg); break;
 		case 'S': o->size_arg = optarg; break;
 		case 'c': o->command = optarg; break;
 		case 'x': o->target_pid = optarg; break;
@@ -103,14 +120,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 		err("-L and -F leave the output in the module's buffers: give -o/-S to staprun -A NAME");
 		exit(1);
 	}
-	if (o->bufsize) {
-		char *end;
-		long mb = strtol(o->bufsize, &end, 10);
-		if (*end || mb < 1 || mb > 1024) {
-			err("-b needs a buffer size in MB from 1 to 1024, got \"%s\"", o->bufsize);
-			exit(1);
-		}
-	}
 	o->module = argv[optind];
 	o->params = argv + optind + 1;
 	o->nparams = argc - optind - 1;
@@ -122,22 +131,12 @@ static void parse_args(struct options *o, int argc, char **argv)
 	}
 }
 
-/* A setuid staprun runs stapio with its privileges (stapio drops them once
- * the module's files are open): it must be root's alone. */
-static int stapio_ok(const char *stapio)
-{
-	if (stapio_trusted(stapio))
-		return 1;
-	err("refusing to run %s with root privileges: it or its directory is not owned"
-	    " and writable by root alone", stapio);
-	return 0;
-}
-
 static void fill_stapio_args(struct stapio_args *a, const struct options *o,
-			     const char *stapio, const char *name)
+			     const char *stapio, int fd, const char *name)
 {
 	memset(a, 0, sizeof(*a));
 	a->path = stapio;
+	a->fd = fd;
 	a->name = name;
 	a->outfile = o->outfile;
 	a->size_arg = o->size_arg;
@@ -149,27 +148,22 @@ static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 	a->verbose = verbose;
 }
 
-/* The module parameters: the user's, then _stp_bufsize for -b. */
+/* The module parameters: the user's, then _stp_bufsize=MB for -b, the
+ * number staprun parsed and checked (never the argument's text). */
 static char *build_params(const struct options *o)
 {
 	char **all = calloc((size_t)o->nparams + 1, sizeof(*all));
-	char *bufsize = NULL, *params;
+	char bufsize[48], *params;
 	int n = o->nparams;
 
 	if (!all)
 		return NULL;
 	memcpy(all, o->params, (size_t)o->nparams * sizeof(*all));
 	if (o->bufsize) {
-		bufsize = malloc(strlen(o->bufsize) + sizeof("_stp_bufsize="));
-		if (!bufsize) {
-			free(all);
-			return NULL;
-		}
-		sprintf(bufsize, "_stp_bufsize=%s", o->bufsize);
+		snprintf(bufsize, sizeof(bufsize), "_stp_bufsize=%lu", o->bufsize);
 		all[n++] = bufsize;
 	}
 	params = module_params_join(all, n);
-	free(bufsize);
 	free(all);
 	return params;
 }
@@ -179,14 +173,22 @@ static int run_loaded(const struct options *o, const char *name)
 {
 	struct stapio_args a;
 	char stapio[PATH_MAX];
-	int status;
+	int status, fd;
 
 	if (o->delete)
 		return module_remove(name) < 0 ? 1 : 0;
-	if (find_stapio(stapio, sizeof(stapio)) < 0 || !stapio_ok(stapio))
+	fd = find_stapio(stapio, sizeof(stapio));
+	if (fd < 0)
 		return 1;
-	fill_stapio_args(&a, o, stapio, name);
+	fill_stapio_args(&a, o, stapio, fd, name);
 	status = run_stapio(&a);
+	close(fd);
+	/* stapio never attached (busy, refused, output not opened): not our run to end */
+	if (status == STAPIO_NOT_ATTACHED) {
+		err("did not attach to module %s: its run was left as it was (staprun -A %s tries"
+		    " again, staprun -d %s removes it)", name, name, name);
+		return 1;
+	}
 	if (module_remove(name) < 0 && status == 0)
 		status = 1;
 	return status;
@@ -200,7 +202,7 @@ int main(int argc, char **argv)
 	char name[64];
 	enum privilege priv;
 	char *params;
-	int status, fd;
+	int status, fd, iofd;
 
 	setuid_init();
 	parse_args(&o, argc, argv);
@@ -212,7 +214,8 @@ int main(int argc, char **argv)
 	}
 	say("the caller is %s", privilege_name(priv));
 	if (o.attach || o.delete)
-		return loaded_module_allowed(o.module, name, sizeof(name)) ? run_loaded(&o, name) : 1;
+		return loaded_module_allowed(o.module, name, sizeof(name), o.attach ? "attach to" : "remove")
+			? run_loaded(&o, name) : 1;
 	if (module_name_from_path(o.module, name, sizeof(name)) < 0) {
 		err("cannot load module %s: a module file is named NAME.ko, NAME being 1 to %d"
 		    " letters, digits, '_' or '-'", o.module, MODULE_NAME_MAX);
@@ -220,8 +223,11 @@ int main(int argc, char **argv)
 	}
 	if (!params_allowed(priv, o.params, o.nparams))
 		return 1;
+	if (o.bufsize && !bufsize_allowed(priv, o.bufsize))
+		return 1;
 	/* before loading anything: a module without its reader would be stranded */
-	if (find_stapio(stapio, sizeof(stapio)) < 0 || !stapio_ok(stapio))
+	iofd = find_stapio(stapio, sizeof(stapio));
+	if (iofd < 0)
 		return 1;
 	if (module_locate(o.module, path, sizeof(path)) < 0)
 		return 1;
@@ -243,8 +249,9 @@ int main(int argc, char **argv)
 	close(fd);
 	if (status < 0)
 		return 1;
-	fill_stapio_args(&a, &o, stapio, name);
+	fill_stapio_args(&a, &o, stapio, iofd, name);
 	status = run_stapio(&a);
+	close(iofd);
 	if (o.detach && status == 0) {
 		fprintf(stderr, "Disconnected from module %s, which keeps running%s.\n"
 			"Reattach with: staprun -A %s    Remove with: staprun -d %s\n",

@@ -213,9 +213,19 @@ int module_open(const char *path, enum privilege p)
 }
 
 /* Module parameters can change what an approved module does: stapusr may
- * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds). */
+ * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds).
+ * Nobody sets the buffer size but through -b, whose size is checked. */
 int params_allowed(enum privilege p, char **params, int n)
 {
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!strncmp(params[i], "_stp_bufsize=", strlen("_stp_bufsize="))) {
+			err("give the buffer size with -b MB, not as the module parameter \"%s\"",
+			    params[i]);
+			return 0;
+		}
+	}
 	if (p != PRIV_USR || n == 0)
 		return 1;
 	err("members of stapusr may not set module parameters (\"%s\"): only root and members"
@@ -223,11 +233,43 @@ int params_allowed(enum privilege p, char **params, int n)
 	return 0;
 }
 
-/* -A NAME and -d NAME: a loaded module built by stap, whoever loaded it
- * (every caller staprun accepts may attach to or remove those).  Dashes are
- * taken as '_', as rmmod does. */
-int loaded_module_allowed(const char *arg, char *name, size_t size)
+/* The uid that loaded the module: the owner of /proc/systemtap/NAME, which
+ * the runtime gives to the real uid of the process that loaded it; its
+ * _stp_owner_uid parameter, when there, must say the same.  -1: unknown. */
+long module_owner(const char *name)
 {
+	char path[128], value[32] = "";
+	struct stat st;
+	FILE *f;
+	char *end;
+	unsigned long uid;
+
+	module_proc_dir(name, path, sizeof(path));
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_owner_uid", name);
+	f = fopen(path, "re");
+	if (!f)
+		return (long)st.st_uid;     /* a module without it: its files say */
+	if (!fgets(value, sizeof(value), f))
+		value[0] = '\0';
+	fclose(f);
+	errno = 0;
+	uid = strtoul(value, &end, 10);
+	if (errno || end == value || (*end && *end != '\n') || uid != (unsigned long)st.st_uid)
+		return -1;
+	return (long)st.st_uid;
+}
+
+/*
+ * -A NAME and -d NAME: a loaded module built by stap whose run the caller
+ * owns: root may attach to and remove any; anyone else only a run they
+ * loaded themselves (module_owner).  Dashes are taken as '_', as rmmod does.
+ * WHAT is "attach to" or "remove", for the message.
+ */
+int loaded_module_allowed(const char *arg, char *name, size_t size, const char *what)
+{
+	long owner;
 	char *p;
 
 	name[0] = '\0';
@@ -250,5 +292,92 @@ int loaded_module_allowed(const char *arg, char *name, size_t size)
 		    " attaches to and removes modules built by stap", name, name);
 		return 0;
 	}
+	if (getuid() == 0)
+		return 1;
+	owner = module_owner(name);
+	if (owner < 0 || (uid_t)owner != getuid()) {
+		if (owner < 0)
+			err("may not %s module %s: cannot tell who loaded it; only root may", what,
+			    name);
+		else
+			err("may not %s module %s: its run belongs to uid %ld; only that user and root"
+			    " may attach to it or remove it", what, name, owner);
+		return 0;
+	}
+	return 1;
+}
+
+/* Bytes of memory available for new allocations (MemAvailable), 0: unknown. */
+static unsigned long long mem_available(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb << 10;
+}
+
+/* CPUs the kernel may ever bring up (/sys/devices/system/cpu/possible, "0-3,8"):
+ * the runtime gives each its own buffer. */
+static unsigned long possible_cpus(void)
+{
+	char buf[1024], *p, *end;
+	unsigned long n = 0, lo, hi;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	long conf;
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+		for (p = buf; *p >= '0' && *p <= '9'; p = end + (*end == ',')) {
+			lo = hi = strtoul(p, &end, 10);
+			if (*end == '-')
+				hi = strtoul(end + 1, &end, 10);
+			if (hi >= lo && hi - lo < 65536)
+				n += hi - lo + 1;
+		}
+	}
+	if (n)
+		return n;
+	conf = sysconf(_SC_NPROCESSORS_CONF);
+	return conf > 0 ? (unsigned long)conf : 1;
+}
+
+/*
+ * -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, BUFSIZE_MAX_MB for root and
+ * stapdev; and the buffers the runtime would allocate, one per possible CPU
+ * of MB rounded up to a power of two (runtime/transport/transport.c), must
+ * take at most half of the memory available now (MemAvailable).
+ */
+int bufsize_allowed(enum privilege p, unsigned long mb)
+{
+	unsigned long cap = p == PRIV_USR ? BUFSIZE_STAPUSR_MB : BUFSIZE_MAX_MB;
+	unsigned long long ring = 1, need, avail;
+	unsigned long cpus;
+
+	if (mb > cap) {
+		err("-b %lu: %s may ask for at most %lu MB per CPU", mb, privilege_name(p), cap);
+		return 0;
+	}
+	while (ring < mb)
+		ring <<= 1;
+	cpus = possible_cpus();
+	need = (ring << 20) * cpus;
+	avail = mem_available();
+	if (avail && need > avail / 2) {
+		err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
+		    " CPUs), more than half of the %llu MB of memory available: give a smaller -b",
+		    mb, need >> 20, ring, cpus, avail >> 20);
+		return 0;
+	}
+	say("-b %lu: %llu MB of trace buffers, %llu MB of memory available", mb, need >> 20,
+	    avail >> 20);
 	return 1;
 }

@@ -31,6 +31,7 @@ void modinfo_free(struct modinfo *mi);
 /* verify.c: built by stap, speaking our transport protocol, for this kernel. */
 int module_verify(int fd, const char *path, const char *name);    /* 0, or -1 after a message */
 int module_ours(const char *name);          /* loaded, with /proc/systemtap/NAME/.cmd */
+void module_proc_dir(const char *name, char *buf, size_t size);   /* /proc/systemtap/NAME */
 
 /* permissions.c: the privilege model (man/staprun.8, SAFETY AND SECURITY). */
 enum privilege { PRIV_NONE, PRIV_USR, PRIV_DEV, PRIV_ROOT };
@@ -41,18 +42,24 @@ void systemtap_dir(char *buf, size_t size);
 int module_locate(const char *arg, char *path, size_t size);
 int module_open(const char *path, enum privilege p);              /* fd, or -1 after a message */
 int params_allowed(enum privilege p, char **params, int n);
-int loaded_module_allowed(const char *arg, char *name, size_t size);
+long module_owner(const char *name);        /* uid that loaded it, -1: cannot tell */
+int loaded_module_allowed(const char *arg, char *name, size_t size, const char *what);
+#define BUFSIZE_MAX_MB     1024 /* -b: root and stapdev (the runtime's own limit) */
+#define BUFSIZE_STAPUSR_MB 64   /* -b: stapusr */
+int bufsize_allowed(enum privilege p, unsigned long mb);          /* 0 after a message */
 
 /* setuid.c: when installed setuid root. */
 int running_setuid(void);
 void setuid_init(void);
 int open_as_caller(const char *path, int flags);
-int stapio_trusted(const char *path);
+int stapio_open(const char *path, char *why, size_t size); /* O_PATH fd, or -1 and why */
+int become_caller(void);                    /* 0, or -1 after a message */
 char **stapio_environment(void);            /* NULL: inherit ours */
 
 /* child.c: running stapio and relaying signals to it. */
 struct stapio_args {
-	const char *path;       /* from find_stapio() */
+	const char *path;       /* from find_stapio() (for messages) */
+	int fd;                 /* the stapio file find_stapio() opened and checked */
 	const char *name;
 	const char *outfile;    /* -o FILE */
 	const char *size_arg;   /* -S SIZE_MB[,N] */
@@ -63,7 +70,9 @@ struct stapio_args {
 	int flight;             /* -F */
 	int verbose;
 };
-int find_stapio(char *path, size_t size);      /* 0, or -1 after a message */
+int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed) */
+/* stapio -A's exit status when it never attached (stapio/stapio.h): the run is left alone */
+#define STAPIO_NOT_ATTACHED 3
 
 #endif /* STAPRUN_H */

@@ -135,3 +135,9 @@ int module_ours(const char *name)
 	snprintf(path, sizeof(path), "/proc/%s/%s/%s", STP_PROC_ROOT, name, STP_CTL_FILE);
 	return faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0;
 }
+
+/* /proc/systemtap/NAME, the directory the module NAME makes. */
+void module_proc_dir(const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "/proc/%s/%s", STP_PROC_ROOT, name);
+}

@@ -167,7 +167,8 @@ static void stp_procfs_stop(struct stp_procfs_file *files, unsigned int n, struc
 	}
 }
 
-/* Creates the directories and files in the transport's /proc/systemtap/MODULE (stp_proc_dir). */
+/* Creates the directories and files in the transport's /proc/systemtap/MODULE (stp_proc_dir),
+ * owned by the user who loaded the module (transport/procfs.c, stp_proc_own). */
 static int stp_procfs_start(struct stp_procfs_file *files, unsigned int n, struct stp_procfs_dir *dirs)
 {
 	const char *what = NULL;
@@ -180,6 +181,7 @@ static int stp_procfs_start(struct stp_procfs_file *files, unsigned int n, struc
 		dirs[i].pde = proc_mkdir_mode(what, 0500, stp_proc_dir);
 		if (!dirs[i].pde)
 			goto fail;
+		stp_proc_own(dirs[i].pde);	/* the run's owner's, as stp_proc_dir */
 	}
 	for (i = 0; i < n; i++) {
 		struct stp_procfs_file *pf = &files[i];
@@ -194,6 +196,7 @@ static int stp_procfs_start(struct stp_procfs_file *files, unsigned int n, struc
 		pf->pde = proc_create_data(pf->path, pf->mode, stp_proc_dir, &stp_procfs_ops, pf);
 		if (!pf->pde)
 			goto fail;
+		stp_proc_own(pf->pde);
 	}
 	return 0;
 fail:

@@ -15,6 +15,33 @@
 
 static struct proc_dir_entry *stp_proc_dir;	/* /proc/systemtap/<name> */
 
+/*
+ * The run belongs to whoever loaded the module: the real uid and gid of the
+ * process in finit_module() (module init runs in its context), i.e. the
+ * caller of a setuid staprun, never its root.  Its directory and files are
+ * that user's, so stapio, which runs with the caller's ids, can open them;
+ * staprun lets only root and that user attach (-A) or remove (-d) the run.
+ * _stp_owner_uid shows it; a value given at load time is overwritten.
+ */
+static unsigned int stp_owner_uid;
+module_param_named(_stp_owner_uid, stp_owner_uid, uint, 0444);
+MODULE_PARM_DESC(_stp_owner_uid, "uid of the user who loaded the module (read-only)");
+static kuid_t stp_owner_kuid;
+static kgid_t stp_owner_kgid;
+
+static void stp_proc_owner_init(void)
+{
+	stp_owner_kuid = current_uid();
+	stp_owner_kgid = current_gid();
+	stp_owner_uid = from_kuid_munged(&init_user_ns, stp_owner_kuid);
+}
+
+static void stp_proc_own(struct proc_dir_entry *e)
+{
+	if (e)
+		proc_set_user(e, stp_owner_kuid, stp_owner_kgid);
+}
+
 /* 1: /proc/systemtap exists, 0: it does not, -1: cannot tell. */
 static int stp_proc_root_exists(void)
 {
@@ -45,10 +72,14 @@ static int stp_proc_create_traces(struct stp_ring **rings)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
+		struct proc_dir_entry *e;
+
 		snprintf(file, sizeof(file), STP_TRACE_PREFIX "%u", cpu);
-		if (!proc_create_data(file, 0400, stp_proc_dir, &stp_trace_ops,
-				      rings[cpu]))
+		e = proc_create_data(file, 0400, stp_proc_dir, &stp_trace_ops,
+				     rings[cpu]);
+		if (!e)
 			return -ENOMEM;
+		stp_proc_own(e);
 	}
 	return 0;
 }
@@ -56,16 +87,21 @@ static int stp_proc_create_traces(struct stp_ring **rings)
 static int stp_proc_create(const char *name, struct stp_ring **rings)
 {
 	char dir[MODULE_NAME_LEN + sizeof(STP_PROC_ROOT) + 1];
+	struct proc_dir_entry *ctl;
 	int rc;
 
+	stp_proc_owner_init();
 	stp_proc_root_ensure();
 	snprintf(dir, sizeof(dir), STP_PROC_ROOT "/%s", name);
 	stp_proc_dir = proc_mkdir_mode(dir, 0500, NULL);
 	if (!stp_proc_dir)
 		return -EEXIST;
+	stp_proc_own(stp_proc_dir);
 	rc = -ENOMEM;
-	if (!proc_create_data(STP_CTL_FILE, 0600, stp_proc_dir, &stp_ctl_ops, NULL))
+	ctl = proc_create_data(STP_CTL_FILE, 0600, stp_proc_dir, &stp_ctl_ops, NULL);
+	if (!ctl)
 		goto fail;
+	stp_proc_own(ctl);
 	rc = stp_proc_create_traces(rings);
 	if (rc)
 		goto fail;

@@ -104,6 +104,46 @@ can_load_modules() {
     (( (0x$caps >> 16) & 1 )) && [[ $(cat /proc/sys/kernel/modules_disabled 2>/dev/null || echo 0) == 0 ]]
 }
 
+# setuid_stapio GID: a setuid-root copy of staprun (sbin/) run by uid 65534 in group GID (stapusr)
+# runs only a stapio of root's alone, in directories of root's alone: a hard link of staprun in
+# the user's directory (made here by root, as a user could with fs.protected_hardlinks=0) next to
+# the user's own stapio, root's stapio hard-linked there, a symbolic link, a group-writable stapio
+# or directory are refused before anything is loaded, and the user's stapio never runs.
+setuid_stapio() {
+    local -a u=(--groups="$1" --)
+    local real
+    mkdir -p sbin u
+    cp "$STAPRUN" "$(dirname "$STAPRUN")/stapio" sbin/
+    chown root:root sbin sbin/staprun sbin/stapio
+    chmod 755 sbin sbin/stapio
+    chmod 4755 sbin/staprun
+    chown 65534:65534 u
+    chmod 755 u
+    printf '#!/bin/sh\nid >%s/evil-ran\n' "$PWD" >u/evil
+    chmod 755 u/evil
+    chown 65534 u/evil
+    ln sbin/staprun u/staprun
+    real=$PWD
+    STAPRUN=$real/sbin/staprun as_user "${u[@]}" "members of stapusr may only run modules installed" "$real/host/sc_ok.ko"
+    cp u/evil u/stapio
+    chown 65534 u/stapio
+    STAPRUN=$real/u/staprun as_user "${u[@]}" "refusing to run $real/u/stapio for a setuid staprun: it is not owned by root" host/sc_ok.ko
+    rm u/stapio
+    ln sbin/stapio u/stapio
+    STAPRUN=$real/u/staprun as_user "${u[@]}" "refusing to run $real/u/stapio for a setuid staprun: directory $real/u is not owned by root" host/sc_ok.ko
+    rm u/stapio
+    ln -s evil u/stapio
+    STAPRUN=$real/u/staprun as_user "${u[@]}" "refusing to run $real/u/stapio for a setuid staprun: it is a symbolic link" host/sc_ok.ko
+    [[ ! -e evil-ran ]]
+    chmod 775 sbin/stapio
+    STAPRUN=$real/sbin/staprun as_user "${u[@]}" "refusing to run $real/sbin/stapio for a setuid staprun: it is writable by group or others" host/sc_ok.ko
+    chmod 755 sbin/stapio
+    chmod 1777 sbin
+    STAPRUN=$real/sbin/staprun as_user "${u[@]}" "refusing to run $real/sbin/stapio for a setuid staprun: directory $real/sbin is writable by group or others" host/sc_ok.ko
+    chmod 755 sbin
+    [[ ! -e evil-ran ]]
+}
+
 run() {
     source "$TOP/tests/lib/module-edit.sh"
     [[ -n $KVER ]] || { echo "no guest kernel (scripts/guest-kver.sh) to build modules for"; return 77; }
@@ -171,6 +211,17 @@ run() {
     refused "cannot load module fifo.ko: not a regular file" fifo.ko
     refused "cannot load module ./: a module file is named NAME.ko" ./
 
+    # -b: decimal digits, 1 to 1024, checked before anything else is looked at
+    local b
+    for b in 1x '' ' 1' +1 0x10 0 1025 -1 99999999999999999999999 '1 x=1' 1k; do
+        refused "-b needs a buffer size in MB, a number from 1 to 1024, got \"$b\"" -b "$b" host/sc_ok.ko
+    done
+    refused 'give the buffer size with -b MB, not as the module parameter "_stp_bufsize=4096"' \
+        host/sc_ok.ko a=1 _stp_bufsize=4096
+    local rc=0
+    "$STAPRUN" -b $'\n1' host/sc_ok.ko >out 2>err || rc=$?
+    [[ $rc == 1 && ! -s out ]] && grep -q '^staprun: -b needs a buffer size in MB' err
+
     # broken ELF files: a clean refusal each, never a crash (the ASan run checks memory too);
     # made from the module for kernel 0.0.0-other, so that none can be loaded anywhere
     fuzz other/sc_ok.ko fz
@@ -202,6 +253,18 @@ run() {
     as_user --groups="$usr" -- "module sc_ok is not loaded" -d sc_ok
     as_user --groups="$dev" -- "cannot load module sc_ok (host/sc_ok.ko): " host/sc_ok.ko a=1
     as_user --groups="$dev" -- "module sc_ok was built for kernel 0.0.0-other" other/sc_ok.ko
+    # -b: stapusr's cap is 64 MB per CPU (64 passes on to the next check)
+    as_user --groups="$usr" -- "-b 65: a member of stapusr may ask for at most 64 MB per CPU" -b 65 host/sc_ok.ko
+    as_user --groups="$usr" -- "members of stapusr may only run modules installed" -b 64 "$PWD/host/sc_ok.ko"
+    # stapdev above stapusr's cap (65 MB: 128 MB rings), if memory allows here
+    local cpus avail
+    cpus=$(( $(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1 ))
+    avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    if (( 128 * cpus <= avail / 2 )); then
+        as_user --groups="$dev" -- "cannot load module sc_ok (host/sc_ok.ko): " -b 65 host/sc_ok.ko
+    fi
+    setuid_stapio "$usr"
+
     chmod 600 host/sc_ok.ko
     # the file is opened with the caller's rights
     as_user --groups="$dev" -- "cannot open module host/sc_ok.ko: Permission denied" host/sc_ok.ko
