@@ -75,7 +75,7 @@ ensure_groups() {
 # modules the tapsets and tests probe (DEBUG_MODULES, under usr/lib/debug/lib/modules/KVER/). That
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
-# those files (633 MB + 6 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
+# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
 # scripts/guest-kver.sh's. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
 # test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
