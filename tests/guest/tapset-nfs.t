@@ -25,8 +25,7 @@ M=/run/nfsmnt
 dd if=/dev/zero of=$M/stp-nfs.dat bs=8192 count=3 conv=fsync 2>/dev/null
 stat -c %i $M/stp-nfs.dat >ino.out
 dd if=$M/stp-nfs.dat of=/dev/null bs=4096 count=1 skip=2 iflag=direct 2>/dev/null
-umount $M
-mount -t nfs -o vers=3,proto=tcp,nolock,rsize=8192,wsize=8192 127.0.0.1:/run/nfsexp $M
+nfs_remount
 mountpoint -d $M >dev2.out
 dd if=$M/stp-nfs.dat of=/dev/null bs=8192 2>/dev/null
 stat $M/stp-nfs-none >/dev/null 2>&1 || true
@@ -38,37 +37,13 @@ rmdir $M/stp-nfs.dir
 WL
 }
 
-# nfs_up: a loopback NFSv3 server exporting a tmpfs, mounted at /run/nfsmnt (rsize = wsize = 8 KiB,
-# so the 24 KiB file moves in 3 RPCs each way; nolock: no statd/lockd upcalls)
-nfs_up() {
-    ip link set lo up
-    mount -t tmpfs nfslib /var/lib/nfs
-    : >/var/lib/nfs/etab; : >/var/lib/nfs/rmtab; : >/var/lib/nfs/xtab
-    mkdir -p /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery /run/rpcbind /run/nfsexp /run/nfsmnt
-    mount -t tmpfs nfsexp /run/nfsexp
-    modprobe nfsd; modprobe nfs; modprobe nfsv3
-    mount -t nfsd nfsd /proc/fs/nfsd
-    rpcbind -w
-    exportfs -o rw,no_root_squash,insecure,fsid=77,no_subtree_check 127.0.0.1:/run/nfsexp
-    rpc.mountd --no-nfs-version 4
-    rpc.nfsd --no-nfs-version 4 2
-    timeout 60 mount -t nfs -o vers=3,proto=tcp,nolock,rsize=8192,wsize=8192 127.0.0.1:/run/nfsexp /run/nfsmnt
-}
-
-nfs_down() {
-    umount /run/nfsmnt || true
-    rpc.nfsd 0 || true
-    exportfs -ua || true
-    pkill -x rpc.mountd || true
-    pkill -x rpcbind || true
-    umount /proc/fs/nfsd /run/nfsexp /var/lib/nfs || true
-}
-
 guest() {
-    nfs_up
+    source "$TOP/tests/guest/scripts/nfs/nfs-server.sh"
+    nfs_up 3
     mountpoint -d /run/nfsmnt >dev.out
     local rc=0
-    staprun -c "sh workload.sh" t_nfs.ko >nfs.out || rc=$?
+    export -f nfs_remount; export NFS_MOUNT_OPTS NFS_EXPORT
+    staprun -c "bash workload.sh" t_nfs.ko >nfs.out || rc=$?
     nfs_down >/dev/null 2>&1
     return $rc
 }
@@ -127,7 +102,7 @@ check() {
     grep -qx "nfsd.proc.commit 127.0.0.1 6 3 uid=0 gid=0 count=0 offset=0" nfs.out
     [[ $(grep -c '^nfsd.write ' nfs.out) == 3 ]]
     [[ $(grep -c '^nfsd.read.return 0$' nfs.out) -ge 4 ]]
-    grep -qx "dispatch 127.0.0.1 6 3 100003 xid=set" nfs.out
+    grep -qx "xid_zero 0" nfs.out
     # names: create, lookup, open/release contexts, rename, remove, mkdir/rmdir
     grep -qx "proc.create 127.0.0.1 6 3 stp-nfs.dat 11 mode=666" nfs.out
     grep -qx "nfsd.proc.create 127.0.0.1 6 3 uid=0 gid=0 stp-nfs.dat 11" nfs.out
@@ -161,6 +136,6 @@ check() {
     # RMDIR 13, RENAME 14, COMMIT 21
     local p
     for p in "3 x[1-9]" "6 x[5-9]" "7 x3" "8 x2" "9 x1" "12 x1" "13 x1" "14 x1" "21 x1"; do
-        grep -qxE "proc $p" nfs.out
+        grep -qxE "proc 127.0.0.1 6 3 100003 $p" nfs.out
     done
 }
