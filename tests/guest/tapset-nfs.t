@@ -103,6 +103,17 @@ check() {
     [[ $(grep -c '^nfsd.write ' nfs.out) == 3 ]]
     [[ $(grep -c '^nfsd.read.return 0$' nfs.out) -ge 4 ]]
     grep -qx "xid_zero 0" nfs.out
+    [[ $(grep -c '^fop.write_iter.return 8192$' nfs.out) == 3 ]]
+    [[ $(grep -c '^nfsd.write.return 0$' nfs.out) == 3 ]]
+    grep -qx "fop.open.return 0" nfs.out
+    not grep -q "^fop.open.return -" nfs.out
+    grep -qx "fop.llseek.return 4096" nfs.out
+    grep -qx "dispatch.return 1" nfs.out
+    not grep -q "^dispatch.return [^1]" nfs.out
+    # nfsd opens the file (its open-file cache) for writing (NFSD_MAY_WRITE 2) and reading (NFSD_MAY_READ 4)
+    grep -qx "nfsd.open 127.0.0.1 access=2 type=0" nfs.out
+    grep -qx "nfsd.open 127.0.0.1 access=4 type=0" nfs.out
+    grep -qx "nfsd.close stp-nfs.dat" nfs.out
     # names: create, lookup, open/release contexts, rename, remove, mkdir/rmdir
     grep -qx "proc.create 127.0.0.1 6 3 stp-nfs.dat 11 mode=666" nfs.out
     grep -qx "nfsd.proc.create 127.0.0.1 6 3 uid=0 gid=0 stp-nfs.dat 11" nfs.out
