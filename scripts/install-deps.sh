@@ -28,9 +28,11 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
 #                                    and the ASan/UBSan runtimes for clang
 #   man-db groff-base                `man -l` renders the generated tapset pages (tests/unit/tapset-man.t)
+#   nfs-kernel-server nfs-common     the guest's loopback NFS server and client (exportfs, rpc.nfsd,
+#   rpcbind                          rpc.mountd, mount.nfs, rpcbind; tests/guest/tapset-nfs.t)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
-          man-db groff-base)
+          man-db groff-base nfs-kernel-server nfs-common rpcbind)
 
 is_installed() {
     local status
@@ -73,12 +75,15 @@ ensure_groups() {
 # modules the tapsets and tests probe (DEBUG_MODULES, under usr/lib/debug/lib/modules/KVER/). That
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
-# those files (633 MB + 6 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
+# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
 # scripts/guest-kver.sh's. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
 # test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
-# module debuginfo, relative to usr/lib/debug/lib/modules/KVER/ (scsi_mod: tapset/linux/scsi.stp)
-DEBUG_MODULES=(kernel/drivers/scsi/scsi_mod.ko)
+# module debuginfo, relative to usr/lib/debug/lib/modules/KVER/ (scsi_mod: tapset/linux/scsi.stp;
+# nfs, nfsv3, nfsv4, sunrpc: tapset/linux/nfs.stp and nfs_proc.stp; nfsd, lockd: tapset/linux/nfsd.stp)
+DEBUG_MODULES=(kernel/drivers/scsi/scsi_mod.ko
+               kernel/fs/nfs/nfs.ko kernel/fs/nfs/nfsv3.ko kernel/fs/nfs/nfsv4.ko
+               kernel/fs/nfsd/nfsd.ko kernel/fs/lockd/lockd.ko kernel/net/sunrpc/sunrpc.ko)
 
 # is_elf FILE: FILE starts with the ELF magic
 is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]]; }
