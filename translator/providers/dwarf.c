@@ -168,7 +168,27 @@ typedef struct InlPair {
 	Dwarf_Off origin, die;
 } InlPair;
 
-static void collect_inlined(Dwarf_Die *parent, InlPair **v, size_t *n, size_t *cap, int depth)
+/* An inline instance inside an out-of-line instance of the same function, "called" from the
+ * function's own declaration line, is GCC's copy of the whole body (seen in nfs_readpage_done on
+ * 6.1): every call through the out-of-line entry also enters it, so probing both would fire twice
+ * per call. It is not collected. A recursive call inlined into itself sits on a line of the body;
+ * a macro-made function inlined into a sibling (SYSCALL_DEFINE) sits in another function. */
+static int dwarf_inline_is_own_body(Dwarf_Die *origin, Dwarf_Die *inst, Dwarf_Off enclosing)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word decl_file, decl_line, call_file, call_line;
+
+	if (enclosing != dwarf_dieoffset(origin) ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_file, &a), &decl_file) != 0 ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_line, &a), &decl_line) != 0 ||
+	    dwarf_formudata(dwarf_attr(inst, DW_AT_call_file, &a), &call_file) != 0 ||
+	    dwarf_formudata(dwarf_attr(inst, DW_AT_call_line, &a), &call_line) != 0)
+		return 0;
+	return decl_file == call_file && decl_line == call_line;
+}
+
+/* enclosing: the abstract origin (or the DIE itself) of the out-of-line function around parent. */
+static void collect_inlined(Dwarf_Die *parent, InlPair **v, size_t *n, size_t *cap, int depth, Dwarf_Off enclosing)
 {
 	Dwarf_Die child;
 
@@ -176,10 +196,18 @@ static void collect_inlined(Dwarf_Die *parent, InlPair **v, size_t *n, size_t *c
 		return;
 	do {
 		int tag = dwarf_tag(&child);
+		Dwarf_Off inner = enclosing;
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Attribute a;
+			Dwarf_Die origin;
+			inner = dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &origin)
+				? dwarf_dieoffset(&origin) : dwarf_dieoffset(&child);
+		}
 		if (tag == DW_TAG_inlined_subroutine) {
 			Dwarf_Attribute a;
 			Dwarf_Die origin;
-			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &origin)) {
+			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &origin) &&
+			    !dwarf_inline_is_own_body(&origin, &child, enclosing)) {
 				if (*n == *cap) {
 					*cap = *cap ? *cap * 2 : 256;
 					*v = xrealloc(*v, *cap * sizeof **v);
@@ -189,7 +217,7 @@ static void collect_inlined(Dwarf_Die *parent, InlPair **v, size_t *n, size_t *c
 		}
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_compile_unit)
-			collect_inlined(&child, v, n, cap, depth + 1);
+			collect_inlined(&child, v, n, cap, depth + 1, inner);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -212,7 +240,7 @@ static Instances *instances_of(DwarfModule *m, Dwarf_Off cu, Dwarf_Off origin)
 		size_t n = 0, cap = 0;
 		d->scanned = 1;
 		if (dwarf_offdie(m->dw, cu, &cudie))
-			collect_inlined(&cudie, &v, &n, &cap, 0);
+			collect_inlined(&cudie, &v, &n, &cap, 0, 0);
 		if (n)
 			qsort(v, n, sizeof *v, cmp_pair);
 		for (size_t i = 0; i < n; i++) {
