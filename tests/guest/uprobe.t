@@ -49,6 +49,18 @@ while [ ! -e done ]; do sleep 0.05; done
 ./uprog 5 >/dev/null
 EOF
     chmod +x runner.sh
+    # a hot probe disarmed while two copies of the program call it on both CPUs
+    $STAP -p4 -m t_uphot -e '
+global n
+probe process(@1).function("add") { n++ }
+probe timer.ms(300) { if (n) exit() }
+probe end { printf("hot %s\n", n > 0 ? "yes" : "no") }' "$P-O2" >/dev/null
+    # -x PID: only that process counts, not the other copy running the same file
+    $STAP -p4 -m t_upx -e '
+global n, other
+probe process(@1).function("add") { if (pid() == target()) n++; else other++ }
+probe timer.ms(300) { if (n) exit() }
+probe end { printf("x %s other %d\n", n > 0 ? "yes" : "no", other) }' "$P-O2" >/dev/null
     # a user read fault is a located script error, never an oops
     $STAP -p4 -m t_upfault -e '
 probe process(@1).function("add") { printf("%s\n", user_string($a)) }' "$P" >/dev/null
@@ -62,7 +74,7 @@ probe process(@1).function("add") { printf("%s\n", user_string($a)) }' "$P" >/de
 }
 
 guest() {
-    local i run
+    local i run run2
     staprun -c "$CASE_DIR/uprog 3" t_upval.ko >val.out
     staprun -c "$CASE_DIR/uprog 3" t_upval.ko >val2.out
     staprun -c "$CASE_DIR/uprog-O2 3" t_upvalo2.ko >valo2.out
@@ -83,6 +95,19 @@ guest() {
         staprun -c "$CASE_DIR/runner.sh" t_upscope.ko >scope$i.out 2>scope$i.err
         wait $run
     done
+    # the hot probe, armed and disarmed five times under load; the programs then end normally
+    # (a breakpoint left behind would kill them with SIGTRAP)
+    rm -f stop
+    ./uprog-O2 -1 - stop >hot1.prog &
+    run=$!
+    ./uprog-O2 -1 - stop >hot2.prog &
+    run2=$!
+    for i in 1 2 3 4 5; do staprun t_uphot.ko >>hot.out 2>>hot.err; done
+    staprun -x $run t_upx.ko >x.out 2>x.err
+    staprun -x $run2 t_upx.ko >>x.out 2>>x.err
+    touch stop
+    wait $run
+    wait $run2
     not staprun -c "$CASE_DIR/uprog 1" t_upfault.ko >fault.out 2>fault.err
     # the module is gone and the kernel is fine: a last run works
     staprun -c "$CASE_DIR/uprog 3" t_upval.ko >again.out
@@ -113,6 +138,12 @@ check() {
         grep -qx 'adds 5 pids 1 child-of-target 5' scope$i.out
         only_skip_warnings scope$i.err
     done
+    [[ $(grep -cx 'hot yes' hot.out) == 5 && $(wc -l <hot.out) == 5 ]]
+    only_skip_warnings hot.err
+    [[ $(cat x.out) == $'x yes other 0\nx yes other 0' ]]
+    only_skip_warnings x.err
+    grep -q '^uprog rounds [1-9]' hot1.prog
+    grep -q '^uprog rounds [1-9]' hot2.prog
     grep -q "ERROR: user string copy fault at 0x1 near identifier 'user_string' at <input>:2:" fault.err
     # -L: each function with its parameters; .return lists $return
     grep -qx "process(\"$CASE_DIR/uprog\").function(\"add@$TOP/tests/uprobe/uprog.c:14\") \$a:int \$b:int" list.out

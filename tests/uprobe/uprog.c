@@ -42,8 +42,9 @@ __attribute__((noipa)) void finish(int calls)
 	fflush(stdout);
 }
 
-/* uprog COUNT [WAITFILE [DONEFILE]]: waits until WAITFILE exists (if given), makes COUNT rounds of
- * calls, then creates DONEFILE (if given). */
+/* uprog COUNT [WAITFILE [DONEFILE]]: waits until WAITFILE exists (if given and not "-"), makes
+ * COUNT rounds of calls, then creates DONEFILE (if given).  A negative COUNT makes rounds until
+ * DONEFILE exists instead (a program kept busy while probes come and go). */
 int main(int argc, char **argv)
 {
 	int count = argc > 1 ? atoi(argv[1]) : 3, i;
@@ -52,9 +53,19 @@ int main(int argc, char **argv)
 	 * literal's page of .rodata would be), so the string lives where the process has been */
 	char name[] = "hello-uprobe";
 
-	if (argc > 2)
+	if (argc > 2 && strcmp(argv[2], "-"))
 		while (access(argv[2], F_OK) != 0)
 			usleep(20000);
+	if (count < 0) {
+		long rounds = 0;
+		while (argc > 3 && access(argv[3], F_OK) != 0) {
+			for (i = 1; i <= 100; i++)
+				sink += add(i, 100 * i);
+			rounds++;
+		}
+		printf("uprog rounds %ld\n", rounds);
+		return sink == 0;
+	}
 	for (i = 1; i <= count; i++) {
 		struct point pt = { i, -2 * i };
 		sink += add(i, 100 * i);
