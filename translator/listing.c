@@ -181,8 +181,7 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 		if (dwarf_formref_die(dwarf_attr(&scope, DW_AT_abstract_origin, &a), &origin))
 			add_vars(sb, &seen, &origin, site->pc, DW_TAG_formal_parameter, 0);
 	}
-	if (!(site->is_return && site->is_user))   /* no entry values in process(...).return yet */
-		add_vars(sb, &seen, &scope, site->pc, DW_TAG_formal_parameter, 0);
+	add_vars(sb, &seen, &scope, site->pc, DW_TAG_formal_parameter, 0);
 	if (!site->is_return)
 		add_vars(sb, &seen, &scope, site->pc, DW_TAG_variable, 0);
 	free(seen.keys);

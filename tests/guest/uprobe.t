@@ -11,7 +11,7 @@ build() {
     gcc -g -O2 -o uprog-O2 "$TOP/tests/uprobe/uprog.c"
     local vals='
 probe process(@1).function("add") { printf("add %d %d %s\n", $a, $b, $$parms) }
-probe process(@1).function("add").return { printf("add= %d\n", $return) }
+probe process(@1).function("add").return { printf("add= %d %d+%d %d\n", $return, $a, $b, @entry($a * 2)) }
 probe process(@1).function("scale").call { printf("scale %d %d\n", $x, $k) }
 probe process(@1).function("scale").return { printf("scale= %d %s\n", $return, $$return) }
 probe process(@1).function("greet") { printf("greet %s %d\n", user_string($name), $n) }
@@ -51,10 +51,11 @@ EOF
     chmod +x runner.sh
     # a hot probe disarmed while two copies of the program call it on both CPUs
     $STAP -p4 -m t_uphot -e '
-global n
+global n, r, bad
 probe process(@1).function("add") { n++ }
-probe timer.ms(300) { if (n) exit() }
-probe end { printf("hot %s\n", n > 0 ? "yes" : "no") }' "$P-O2" >/dev/null
+probe process(@1).function("add").return { r++; if ($return != $a + $b) bad++ }
+probe timer.ms(300) { if (n && r) exit() }
+probe end { printf("hot %s %s bad %d\n", n > 0 ? "yes" : "no", r > 0 ? "yes" : "no", bad) }' "$P-O2" >/dev/null
     # -x PID: only that process counts, not the other copy running the same file
     $STAP -p4 -m t_upx -e '
 global n, other
@@ -69,7 +70,6 @@ probe process(@1).function("add") { printf("%s\n", user_string($a)) }' "$P" >/de
     PATH=$CASE_DIR:$PATH $STAP -L 'process("uprog").function("greet").return' >listret.out
     not $STAP -p2 -e 'probe process("uprog-no-such-program").function("add") {}' 2>nofile.err
     not $STAP -p2 -e 'probe process(@1).function("no_such_function") {}' "$P" 2>nofunc.err
-    not $STAP -p2 -e 'probe process(@1).function("add").return { println($a) }' "$P" 2>retparm.err
     not $STAP -p2 -e 'probe process(@1).statement("add@uprog.c:15") {}' "$P" 2>stmt.err
 }
 
@@ -116,7 +116,8 @@ guest() {
 check() {
     local i expect
     expect=$(for i in 1 2 3; do
-        printf 'add %d %d a=0x%x b=0x%x\nadd= %d\n' $i $((100 * i)) $i $((100 * i)) $((101 * i))
+        printf 'add %d %d a=0x%x b=0x%x\nadd= %d %d+%d %d\n' $i $((100 * i)) $i $((100 * i)) $((101 * i)) \
+            $i $((100 * i)) $((2 * i))
         printf 'scale %d -3\nscale= %d return=0x%x\n' $i $((-3 * i)) $(((-3 * i) & 0xffffffffffffffff))
         printf 'greet hello-uprobe %d\ngreet= %d\n' $i $((12 + i))
         printf 'norm1 %d %d\nnorm1= %d\n' $i $((-2 * i)) $((3 * i))
@@ -138,7 +139,7 @@ check() {
         grep -qx 'adds 5 pids 1 child-of-target 5' scope$i.out
         only_skip_warnings scope$i.err
     done
-    [[ $(grep -cx 'hot yes' hot.out) == 5 && $(wc -l <hot.out) == 5 ]]
+    [[ $(grep -cx 'hot yes yes bad 0' hot.out) == 5 && $(wc -l <hot.out) == 5 ]]
     only_skip_warnings hot.err
     [[ $(cat x.out) == $'x yes other 0\nx yes other 0' ]]
     only_skip_warnings x.err
@@ -150,9 +151,8 @@ check() {
     grep -qx "process(\"$CASE_DIR/uprog\").function(\"greet@$TOP/tests/uprobe/uprog.c:27\") \$name:char const\* \$n:int" list.out
     grep -q 'function("norm1@.*") $p:struct point const\*$' list.out
     [[ $(wc -l <list.out) == 6 ]]
-    grep -qx "process(\"$CASE_DIR/uprog\").function(\"greet@$TOP/tests/uprobe/uprog.c:27\").return \$return:int" listret.out
+    grep -qx "process(\"$CASE_DIR/uprog\").function(\"greet@$TOP/tests/uprobe/uprog.c:27\").return \$return:int \$name:char const\* \$n:int" listret.out
     grep -q "no executable 'uprog-no-such-program' in \$PATH" nofile.err
     grep -q "no function 'no_such_function' in the debuginfo of $CASE_DIR/uprog" nofunc.err
-    grep -q 'not supported yet' retparm.err
     grep -q 'process("PATH").statement is not supported yet' stmt.err
 }

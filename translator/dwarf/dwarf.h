@@ -49,7 +49,10 @@ typedef struct DwarfSite {
 	                             * whose parameters after the first are the tracepoint's arguments */
 	int entry_size;             /* .return with @entry values: bytes saved at entry (targets.c sets it) */
 	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
-	uint64_t file_offset;       /* is_user: where pc lies in the file (what the uprobe API takes) */
+	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
+	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
+	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
+	int64_t cfa_offset;
 } DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */

@@ -796,9 +796,6 @@ static void wrap_entry(Bind *b, Expr *e)
 	Expr *inner = xcalloc(1, sizeof *inner);
 	DwAccess *a = access_new(DWA_ENTRY);
 
-	if (b->site && b->site->is_user)
-		berr(b, e->loc, "values at entry (parameters, locals, @entry) in process(...).return probes are not "
-		     "supported yet: read them in a .call probe");
 	*inner = *e;
 	memset(&e->args, 0, sizeof e->args);
 	memset(&e->chain, 0, sizeof e->chain);
@@ -1648,10 +1645,6 @@ static int bind_at(Bind *b, Expr *e)
 		DwAccess *a;
 		if (!b->site || !b->site->is_return) {
 			berr(b, e->loc, "@entry is only available in .return probes on kernel functions");
-			return -1;
-		}
-		if (b->site->is_user) {
-			berr(b, e->loc, "@entry in process(...).return probes is not supported yet");
 			return -1;
 		}
 		if (b->entry) {

@@ -2,6 +2,7 @@
  * against the DWARF of a user binary to uprobes at a file offset (pass 2), and their C table (pass 3). */
 #include "provider.h"
 #include "../dwarf/dwarf.h"
+#include "../dwarf/vars.h"
 #include "../pointmatch.h"
 
 #include <dwarf.h>
@@ -229,6 +230,34 @@ static Dwarf_Addr probe_address(DwarfModule *m, Dwarf_Die *fn, Dwarf_Addr entry)
 	return marked ? marked : other_line ? other_line : any ? any : entry;
 }
 
+/* The CFA at pc as a register plus an offset (the usual rule of x86-64 code: rsp + 8 at an entry,
+ * rbp + 16 after a frame-pointer prologue): the DWARF register, with the offset in *off; -1 when
+ * the call frame information gives no such rule. */
+static int cfa_rule(DwarfModule *m, Dwarf_Addr pc, int64_t *off)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	int reg = -1;
+
+	*off = 0;
+	if (!m->cfi || dwarf_cfi_addrframe(m->cfi, pc, &frame) != 0)
+		return -1;
+	if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1) {
+		if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+			reg = ops[0].atom - DW_OP_breg0;
+			*off = (int64_t)ops[0].number;
+		} else if (ops[0].atom == DW_OP_bregx && ops[0].number < 64) {   /* libdw's form of def_cfa */
+			reg = (int)ops[0].number;
+			*off = (int64_t)ops[0].number2;
+		}
+		if (reg >= 0 && !dwloc_reg_name(reg))
+			reg = -1;
+	}
+	free(frame);
+	return reg;
+}
+
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
 typedef struct UQuery {
@@ -310,7 +339,7 @@ static int on_function(const DwarfName *n, void *arg)
 	DwarfNameInfo info;
 	Dwarf_Die die;
 	Dwarf_Addr entry = 0, pc;
-	uint64_t off;
+	uint64_t off, save;
 	DwarfSite *site;
 	DerivedProbe *dp;
 	StrBuf name;
@@ -339,8 +368,10 @@ static int on_function(const DwarfName *n, void *arg)
 		free(file);
 		return 0;
 	}
-	pc = q->is_return ? entry : probe_address(q->mod, &die, entry);
-	if (file_offset_of(q->mod, pc, &off) != 0) {
+	/* .return: the uretprobe at the entry; values at entry ($param, @entry) are read where a
+	 * .call probe would read them, keyed by the CFA there (the stack pointer at the return) */
+	pc = probe_address(q->mod, &die, entry);
+	if (file_offset_of(q->mod, pc, &save) != 0 || file_offset_of(q->mod, q->is_return ? entry : pc, &off) != 0) {
 		vec_push(&q->skipped, xasprintf("%s: address 0x%" PRIx64 " is in no executable segment of the file",
 						n->name, (uint64_t)pc));
 		free(file);
@@ -357,6 +388,15 @@ static int on_function(const DwarfName *n, void *arg)
 	site->is_return = q->is_return;
 	site->is_user = 1;
 	site->file_offset = off;
+	site->save_offset = save;
+	site->cfa_reg = cfa_rule(q->mod, pc, &site->cfa_offset);
+	if (q->is_return && site->cfa_reg < 0) {
+		/* no rule known there: read them at the entry, where the CFA is the stack pointer + 8 */
+		site->pc = entry;
+		site->save_offset = off;
+		site->cfa_reg = 7;      /* x86-64 DWARF register 7: rsp */
+		site->cfa_offset = 8;
+	}
 	sb_init(&name);
 	sb_printf(&name, "%s.function(\"%s", q->family, n->name);
 	if (site->decl_file[0]) {
@@ -498,6 +538,12 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			  dp->index, k, site->file_offset);
 		if (site->is_return)
 			sb_puts(out, ", .is_return = 1");
+		if (site->is_return && site->entry_size > 0) {
+			sb_printf(out, ", .entry = stp_dwarf_entry_%d, .entry_size = %d", dp->index, site->entry_size);
+			sb_printf(out, ", .save_offset = 0x%" PRIx64 "ULL, .cfa_reg = offsetof(struct pt_regs, %s), "
+				  ".cfa_offset = %lld", site->save_offset, dwloc_reg_name(site->cfa_reg),
+				  (long long)site->cfa_offset);
+		}
 		if (dp->optional)
 			sb_puts(out, ", .optional = 1");
 		sb_puts(out, " },\n");
