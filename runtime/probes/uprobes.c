@@ -9,6 +9,9 @@
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/ptrace.h>
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/cred.h>
 
 #ifndef CONFIG_UPROBES
 #error "process(...) probes need a kernel built with CONFIG_UPROBES"
@@ -18,6 +21,10 @@
  * inode stays the one probed) until the last is disarmed. */
 struct stp_uprobe_file {
 	const char *path;
+	/* its GNU build id as translated, and where it lies in the file (build_id_len 0: none) */
+	loff_t build_id_offset;
+	unsigned int build_id_len;
+	const char *build_id;
 	struct path p;
 	struct inode *inode;
 	int held;
@@ -226,6 +233,24 @@ static int stp_uprobe_hold(struct stp_uprobe_file *f)
 		path_put(&f->p);
 		return -EINVAL;
 	}
+	if (f->build_id_len) {
+		/* the offsets are the translated file's: a file rebuilt since would be probed anywhere */
+		struct file *fp = dentry_open(&f->p, O_RDONLY, current_cred());
+		char id[64];
+		loff_t pos = f->build_id_offset;
+		ssize_t got;
+
+		if (IS_ERR(fp)) {
+			path_put(&f->p);
+			return PTR_ERR(fp);
+		}
+		got = f->build_id_len <= sizeof(id) ? kernel_read(fp, id, f->build_id_len, &pos) : -EINVAL;
+		fput(fp);
+		if (got != f->build_id_len || memcmp(id, f->build_id, f->build_id_len)) {
+			path_put(&f->p);
+			return -ENOEXEC;
+		}
+	}
 	f->inode = inode;
 	f->held = 1;
 	return 0;
@@ -288,6 +313,7 @@ static const char *stp_uprobe_errtext(int rc)
 {
 	switch (rc) {
 	case -ENOENT: return "no such file";
+	case -ENOEXEC: return "the file changed since the script was translated (its build id differs)";
 	case -EACCES: return "permission denied";
 	case -EINVAL: return "not a regular file, or an offset past its end";
 	case -EIO: return "the file system does not support uprobes";

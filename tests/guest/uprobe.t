@@ -63,6 +63,10 @@ global n, other
 probe process(@1).function("add") { if (pid() == target()) n <<< 1; else other <<< 1 }
 probe timer.ms(300) { if (@count(n)) exit() }
 probe end { printf("x %s other %d\n", @count(n) ? "yes" : "no", @count(other)) }' "$P-O2" >/dev/null
+    # a binary rebuilt after translation is refused at start (its build id differs)
+    cp uprog uprog-stale
+    $STAP -p4 -m t_upstale -e 'probe process(@1).function("add") { println($a) }' "$P-stale" >/dev/null
+    cp uprog-O2 uprog-stale
     # a user read fault is a located script error, never an oops
     $STAP -p4 -m t_upfault -e '
 probe process(@1).function("add") { printf("%s\n", user_string($a)) }' "$P" >/dev/null
@@ -110,6 +114,7 @@ guest() {
     wait $run
     wait $run2
     not staprun -c "$CASE_DIR/uprog 1" t_upfault.ko >fault.out 2>fault.err
+    not staprun t_upstale.ko >stale.out 2>stale.err
     # the module is gone and the kernel is fine: a last run works
     staprun -c "$CASE_DIR/uprog 3" t_upval.ko >again.out
 }
@@ -146,6 +151,7 @@ check() {
     only_skip_warnings x.err
     grep -q '^uprog rounds [1-9]' hot1.prog
     grep -q '^uprog rounds [1-9]' hot2.prog
+    grep -q "the file changed since the script was translated (its build id differs) (-8): cannot probe $CASE_DIR/uprog-stale" stale.err
     grep -q "ERROR: user string copy fault at 0x1 near identifier 'user_string' at <input>:2:" fault.err
     # -L: each function with its parameters; .return lists $return
     grep -qx "process(\"$CASE_DIR/uprog\").function(\"add@$TOP/tests/uprobe/uprog.c:14\") \$a:int \$b:int" list.out

@@ -258,6 +258,36 @@ static int cfa_rule(DwarfModule *m, Dwarf_Addr pc, int64_t *off)
 	return reg;
 }
 
+/* Where the GNU build id of m lies in its file: its offset and length (0: the file has none). The
+ * runtime reads those bytes back before arming, so a file rebuilt since is refused. */
+static size_t build_id_place(DwarfModule *m, uint64_t *offset, const unsigned char **bytes)
+{
+	size_t n;
+
+	if (elf_getphdrnum(m->elf, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t at = 0, name_at, desc_at;
+		if (!gelf_getphdr(m->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(m->elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (!d)
+			continue;
+		while ((at = gelf_getnote(d, at, &nh, &name_at, &desc_at)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)d->d_buf + name_at, "GNU", 4) && nh.n_descsz > 0 && nh.n_descsz <= 64) {
+				*offset = ph.p_offset + desc_at;
+				*bytes = (const unsigned char *)d->d_buf + desc_at;
+				return nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
 typedef struct UQuery {
@@ -522,8 +552,22 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	}
 	sb_puts(out, "static struct stp_uprobe_file stp_uprobe_files[] = {\n");
 	for (int k = 0; k < files.len; k++) {
+		DwarfModule *m = NULL;
+		const unsigned char *id = NULL;
+		uint64_t id_at = 0;
+		size_t idlen;
+		for (int i = 0; i < n && !m; i++)
+			if (!strcmp(dps[i]->site->mod->path, files.items[k]))
+				m = dps[i]->site->mod;
 		sb_puts(out, "\t{ .path = ");
 		emit_c_string(out, files.items[k]);
+		idlen = build_id_place(m, &id_at, &id);
+		if (idlen) {
+			sb_printf(out, ", .build_id_offset = 0x%" PRIx64 "ULL, .build_id_len = %zu, .build_id = \"", id_at, idlen);
+			for (size_t b = 0; b < idlen; b++)
+				sb_printf(out, "\\x%02x", id[b]);
+			sb_putc(out, '"');
+		}
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n");
