@@ -179,6 +179,12 @@ static char *mem_addr(Place *pl)
 	return xasprintf("(%s + (unsigned long)%lldL)", pl->c, (long long)pl->off);
 }
 
+/* Memory at pl belongs to the current process: a user pointer, or a variable of a user binary. */
+static int user_place(const Place *pl)
+{
+	return pl->a && (pl->a->user_mem || (pl->a->mod && pl->a->mod->is_user));
+}
+
 /* size bytes at pl as a number (sign-extended when is_signed), then its bit field; faults are
  * script errors reported near op/name at loc. */
 static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size, int bit_off, const char *op,
@@ -193,7 +199,7 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 	}
 	if (pl.kind == PL_MEM) {
 		where(g, op, name, loc);
-		line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, pl.a && pl.a->user_mem ? "uread" : "read", mem_addr(&pl), n,
+		line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, user_place(&pl) ? "uread" : "read", mem_addr(&pl), n,
 		     bit_size ? 0 : is_signed);
 		check_error(g);
 	} else {
@@ -287,7 +293,7 @@ static char *pp_read(PP *pp, Place pl, int size, int is_signed, int bit_size, in
 	pp_flush(pp);
 	t = long_tmp(g);
 	if (pl.kind == PL_MEM) {
-		line(g, "%s = stp_dw_%s(%s, %d, %d, &%s);", t, pl.a && pl.a->user_mem ? "upeek" : "peek", mem_addr(&pl), n,
+		line(g, "%s = stp_dw_%s(%s, %d, %d, &%s);", t, user_place(&pl) ? "upeek" : "peek", mem_addr(&pl), n,
 		     bit_size ? 0 : is_signed, pp->bad);
 		line(g, "if (unlikely(%s)) goto %s;", pp->bad, pp->fail);
 		pp->fail_used = 1;

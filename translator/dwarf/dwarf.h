@@ -27,6 +27,8 @@ typedef struct DwarfModule {
 	int is_kernel;
 	Session *session;           /* the run it was opened for: its index is built on first use */
 	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (tracepoints.c) */
+	int is_user;                /* a user-space binary (process probes, providers/uprobe.c): its
+	                             * variables live in the probed process's memory */
 } DwarfModule;
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
@@ -46,6 +48,11 @@ typedef struct DwarfSite {
 	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
 	                             * whose parameters after the first are the tracepoint's arguments */
 	int entry_size;             /* .return with @entry values: bytes saved at entry (targets.c sets it) */
+	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
+	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
+	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
+	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
+	int64_t cfa_offset;
 } DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */

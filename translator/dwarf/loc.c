@@ -490,7 +490,8 @@ static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
 					break;
 				}
 				t = S(d - 1);
-				sb_printf(&body, "\t%s = (unsigned long)stp_dw_read(c, %s, %d, 0);\n", t, t, size);
+				sb_printf(&body, "\t%s = (unsigned long)stp_dw_%s(c, %s, %d, 0);\n", t,
+					  cm->ctx->mod && cm->ctx->mod->is_user ? "uread" : "read", t, size);
 				sb_printf(&body, "\tif (unlikely(c->last_error)) goto %s;\n", cm->ctx->fail);
 				free(t);
 				break;

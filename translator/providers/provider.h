@@ -81,6 +81,7 @@ extern const ProbeProvider procfs_provider;
 extern const ProbeProvider netfilter_provider;
 extern const ProbeProvider profile_provider;   /* timer.profile: providers/profile.c */
 extern const ProbeProvider perf_provider;      /* perf.type(N).config(M): providers/perf.c */
+extern const ProbeProvider uprobe_provider;    /* process("PATH").function(...): providers/uprobe.c */
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -20,6 +20,7 @@ static const ProbeProvider *const providers[] = {
 	&tracepoint_provider,
 	&procfs_provider,
 	&netfilter_provider,
+	&uprobe_provider,
 };
 
 /* Families served by a provider registered under another name. */
