@@ -277,30 +277,6 @@ char *cache_module_name(const Session *s, const char *script_text)
 
 /* ---- files ---- */
 
-/* mkdir -p; 0 when path is a directory at the end, else -1 with errno. */
-static int make_dirs(const char *path)
-{
-	char *p = xstrdup(path);
-	int err = 0, ok;
-
-	for (char *slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = 0;
-		if (mkdir(p, 0755) != 0 && errno != EEXIST)
-			err = errno;
-		if (!slash)
-			break;
-		*slash = '/';
-	}
-	ok = dir_exists(p);
-	free(p);
-	if (!ok) {
-		errno = err ? err : ENOTDIR;
-		return -1;
-	}
-	return 0;
-}
-
 /* Copies the rest of in to out; -1 with errno on failure. */
 static int copy_fd(int in, int out)
 {
@@ -570,18 +546,26 @@ void cache_store(Session *s)
 {
 	ModuleCache *mc = s->module_cache;
 	char *sub, *c_path;
+	const char *base;
+	int dir;
 
 	if (!mc || !mc->stem || mc->hit)
 		return;
 	sub = xstrndup(mc->stem, strlen(mc->stem) - KEY_HEX - 1);
 	c_path = xasprintf("%s.c", mc->stem);
-	/* the C first: the .ko, which makes the entry usable, comes last */
-	if (make_dirs(sub) != 0)
+	/* DIR/HH made (mkdir -p) only below directories found trusted; the C first: the .ko, which
+	 * makes the entry usable, comes last */
+	dir = filecache_open_dir(mc->ko_path, 1, &base);
+	if (dir < 0 && errno == EPERM)
+		mc->why_not = xstrdup("the cache directory is not safe to use (see the warning)");
+	else if (dir < 0)
 		mc->why_not = xasprintf("cannot create %s: %s", sub, strerror(errno));
 	else if (store_file(s->c_file, c_path) != 0 || store_file(s->ko_file, mc->ko_path) != 0)
 		mc->why_not = xasprintf("cannot write in %s: %s", sub, strerror(errno));
 	else
 		mc->stored = 1;
+	if (dir >= 0)
+		close(dir);
 	free(c_path);
 	free(sub);
 	if (mc->stored)
