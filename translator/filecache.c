@@ -121,7 +121,7 @@ int filecache_open_dir(const char *path, int create, const char **base)
 {
 	char *top = filecache_dir(), *rest, *p;
 	size_t n;
-	int fd;
+	int fd, err, mkerr = 0;   /* mkerr: why a directory could not be made (EROFS...), reported over ENOENT */
 
 	*base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!top)
@@ -137,7 +137,8 @@ int filecache_open_dir(const char *path, int create, const char **base)
 		for (char *slash = strchr(top + 1, '/');; slash = strchr(slash + 1, '/')) {
 			if (slash)
 				*slash = 0;
-			mkdir(top, 0755);
+			if (mkdir(top, 0755) != 0 && errno != EEXIST)
+				mkerr = errno;
 			if (!slash)
 				break;
 			*slash = '/';
@@ -145,7 +146,10 @@ int filecache_open_dir(const char *path, int create, const char **base)
 	}
 	/* the top may be reached through symlinks (~/.systemtap -> elsewhere): what counts is the
 	 * directory opened; every directory below it is opened without following a symlink */
-	fd = trusted_dir(open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC), top);
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && mkerr)
+		errno = mkerr;
+	fd = trusted_dir(fd, top);
 	rest = xstrdup(path + n + 1);
 	for (p = rest; fd >= 0;) {
 		char *slash = strchr(p, '/'), *shown;
@@ -153,17 +157,21 @@ int filecache_open_dir(const char *path, int create, const char **base)
 		if (!slash)
 			break;
 		*slash = 0;
-		if (create)
-			mkdirat(fd, p, 0755);
+		mkerr = create && mkdirat(fd, p, 0755) != 0 && errno != EEXIST ? errno : 0;
 		sub = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		err = sub < 0 && errno == ENOENT && mkerr ? mkerr : errno;
 		close(fd);
 		shown = xstrndup(path, (size_t)(p - rest) + n + 1 + strlen(p));
 		fd = trusted_dir(sub, shown);
 		free(shown);
+		if (sub < 0)
+			errno = err;
 		p = slash + 1;
 	}
+	err = errno;
 	free(rest);
 	free(top);
+	errno = err;
 	return fd;
 }
 
