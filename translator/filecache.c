@@ -117,6 +117,45 @@ static int trusted_dir(int fd, const char *path)
 	return fd;
 }
 
+/* fd, the cache's top directory opened as top, when nobody but its user and root can move it: it is
+ * the directory realpath(top) names, and every directory above that belongs to root or the effective
+ * user and is not writable by group or others unless sticky (like /tmp).  Else closes it, warns, -1. */
+static int trusted_above(int fd, const char *top)
+{
+	char *real = realpath(top, NULL), *slash;
+	struct stat st, at;
+	const char *why = NULL;
+
+	if (!real || stat(real, &st) != 0 || fstat(fd, &at) != 0 || st.st_dev != at.st_dev || st.st_ino != at.st_ino)
+		why = "was moved while it was opened";
+	for (slash = real ? strrchr(real, '/') : NULL; !why && slash; slash = strrchr(real, '/')) {
+		const char *dir;
+		*slash = 0;
+		dir = slash == real ? "/" : real;
+		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			why = "is inside a directory that cannot be checked";
+		} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
+			filecache_warn("cache directory %s is inside %s, which is owned by uid %u: not using the cache", top,
+				       dir, (unsigned)st.st_uid);
+			why = "";
+		} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+			filecache_warn("cache directory %s is inside %s, which is writable by group or others (mode %04o): "
+				       "not using the cache", top, dir, (unsigned)(st.st_mode & 07777));
+			why = "";
+		}
+		if (slash == real)
+			break;
+	}
+	free(real);
+	if (!why)
+		return fd;
+	if (*why)
+		filecache_warn("cache directory %s %s: not using the cache", top, why);
+	close(fd);
+	errno = EPERM;
+	return -1;
+}
+
 int filecache_open_dir(const char *path, int create, const char **base)
 {
 	char *top = filecache_dir(), *rest, *p;
@@ -150,6 +189,8 @@ int filecache_open_dir(const char *path, int create, const char **base)
 	if (fd < 0 && errno == ENOENT && mkerr)
 		errno = mkerr;
 	fd = trusted_dir(fd, top);
+	if (fd >= 0)
+		fd = trusted_above(fd, top);
 	rest = xstrdup(path + n + 1);
 	for (p = rest; fd >= 0;) {
 		char *slash = strchr(p, '/'), *shown;

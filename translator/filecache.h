@@ -22,8 +22,9 @@ unsigned long long filecache_hash(unsigned long long h, const void *data, size_t
 unsigned long long filecache_hash_stat(unsigned long long h, const char *path);
 
 /* Trust: the cache is used only where every directory from filecache_dir() down to an entry, and the
- * entry itself, belongs to the effective user and is not writable by group or others; an entry is
- * never a symlink.  Otherwise a one-line warning says why, and the caller goes on without the cache
+ * entry itself, belongs to the effective user and is not writable by group or others (the directories
+ * above filecache_dir() belong to root or that user, not group/other-writable unless sticky); an
+ * entry is never a symlink.  Otherwise a one-line warning says why, and the caller goes on without the cache
  * (builds what it looked for, and does not store it). */
 
 /* "stap: warning: MSG" on stderr, each distinct message once; shown whatever -w says. */

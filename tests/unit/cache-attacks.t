@@ -1,5 +1,5 @@
-# cache-attacks - the cache against another user who can write in it: planted temp-name symlinks, foreign or shared
-# directories, planted or symlinked KEY.ko entries, damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
+# cache-attacks - the cache against another user who can write in it: planted temp-name symlinks, foreign or shared directories
+# (or parents), planted or symlinked KEY.ko entries, damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
 timeout_s=900
 
 SCRIPT='global n; probe kernel.function("ksys_read") { n++ } probe end { println(n) }'
@@ -174,4 +174,22 @@ run() {
     SYSTEMTAP_DIR=$sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
     grep -q "^DWARF index of .*; loaded from $idx in " stderr
     not grep -q '^stap: warning' stderr
+
+    # 7. a cache of ours inside a directory another user owns, or one everybody may write to without
+    # the sticky bit: they could swap it for anything, so it is not used; inside a sticky one (like
+    # /tmp) it is
+    mkdir -p evil sticky open
+    chown 65534 evil
+    chmod 1777 sticky
+    chmod 777 open
+    SYSTEMTAP_DIR=$PWD/evil/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $PWD/evil/sd/cache is inside $PWD/evil, which is owned by uid 65534: not using the cache"
+    grep -q "^DWARF index of .*; built (not saved) for $PWD/evil/sd/cache/dwarf/" stderr
+    SYSTEMTAP_DIR=$PWD/open/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $PWD/open/sd/cache is inside $PWD/open, which is writable by group or others (mode 0777): not using the cache"
+    [[ -z $(find evil open -type f) ]]
+    SYSTEMTAP_DIR=$PWD/sticky/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    not grep -q '^stap: warning' stderr
+    grep -q "^DWARF index of .*; built and saved to $PWD/sticky/sd/cache/dwarf/" stderr
+    cmp "$PWD"/sticky/sd/cache/dwarf/*.idx good.idx
 }
