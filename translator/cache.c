@@ -277,64 +277,37 @@ char *cache_module_name(const Session *s, const char *script_text)
 
 /* ---- files ---- */
 
-/* mkdir -p; 0 when path is a directory at the end, else -1 with errno. */
-static int make_dirs(const char *path)
+/* Copies the rest of in to out; -1 with errno on failure. */
+static int copy_fd(int in, int out)
 {
-	char *p = xstrdup(path);
-	int err = 0, ok;
+	char buf[65536];
+	ssize_t n;
 
-	for (char *slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = 0;
-		if (mkdir(p, 0755) != 0 && errno != EEXIST)
-			err = errno;
-		if (!slash)
-			break;
-		*slash = '/';
-	}
-	ok = dir_exists(p);
-	free(p);
-	if (!ok) {
-		errno = err ? err : ENOTDIR;
-		return -1;
+	while ((n = read(in, buf, sizeof buf)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (ssize_t done = 0, w; done < n; done += w > 0 ? w : 0) {
+			w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno != EINTR)
+				return -1;
+		}
 	}
 	return 0;
 }
 
-/* Copies src to a new file dst; -1 with errno on failure (dst then removed). */
-static int copy_file(const char *src, const char *dst)
+/* Copies the file open as in to a new file dst; -1 with errno on failure (dst then removed). */
+static int copy_to(int in, const char *dst)
 {
-	char buf[65536];
-	int in = open(src, O_RDONLY | O_CLOEXEC), out, ok = 1, saved;
-	ssize_t n;
+	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), saved;
 
-	if (in < 0)
+	if (out < 0)
 		return -1;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0) {
+	if (copy_fd(in, out) != 0 || close(out) != 0) {
 		saved = errno;
-		close(in);
-		errno = saved;
-		return -1;
-	}
-	while (ok && (n = read(in, buf, sizeof buf)) != 0) {
-		if (n < 0) {
-			ok = errno == EINTR;
-			continue;
-		}
-		for (ssize_t done = 0, w; ok && done < n; done += w > 0 ? w : 0) {
-			w = write(out, buf + done, (size_t)(n - done));
-			if (w < 0)
-				ok = errno == EINTR;
-		}
-	}
-	saved = errno;
-	if (close(out) != 0 && ok) {
-		ok = 0;
-		saved = errno;
-	}
-	close(in);
-	if (!ok) {
+		close(out);
 		unlink(dst);
 		errno = saved;
 		return -1;
@@ -342,37 +315,45 @@ static int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
-/* Stores src as dst so that nobody ever sees a partial dst: a temp file beside it, then rename. */
+/* Stores src as dst so that nobody ever sees a partial dst: a temp file made beside it with
+ * O_EXCL|O_NOFOLLOW in the checked directory, then rename. */
 static int store_file(const char *src, const char *dst)
 {
-	char *tmp = xasprintf("%s.%d.tmp", dst, (int)getpid());
-	int rc;
+	const char *base;
+	char tmp[PATH_MAX];
+	int dir = filecache_open_dir(dst, 0, &base), in = -1, out = -1, rc = -1, saved;
 
-	unlink(tmp);
-	rc = copy_file(src, tmp);
-	if (rc == 0 && rename(tmp, dst) != 0) {
-		int saved = errno;
-		unlink(tmp);
-		errno = saved;
-		rc = -1;
+	if (dir < 0)
+		return -1;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in >= 0)
+		out = filecache_create_tmp(dir, base, tmp, sizeof tmp);
+	if (out >= 0) {
+		rc = copy_fd(in, out);
+		if (close(out) != 0)
+			rc = -1;
+		if (rc == 0)
+			rc = renameat(dir, tmp, dir, base);
+		if (rc != 0) {
+			saved = errno;
+			unlinkat(dir, tmp, 0);
+			errno = saved;
+		}
 	}
-	free(tmp);
+	saved = errno;
+	if (in >= 0)
+		close(in);
+	close(dir);
+	errno = saved;
 	return rc;
 }
 
-/* A cached module worth using: an ELF file of some size (a crash mid-copy can leave less). */
-static int looks_like_module(const char *path)
+/* A cached module worth using, open as fd: an ELF file of some size (a crash mid-copy can leave less). */
+static int looks_like_module(int fd, const struct stat *st)
 {
 	unsigned char magic[4];
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
 
-	if (fd < 0)
-		return 0;
-	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 64 &&
-	     read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4);
-	close(fd);
-	return ok;
+	return st->st_size >= 64 && pread(fd, magic, 4, 0) == 4 && !memcmp(magic, "\177ELF", 4);
 }
 
 /* ---- lookup and store ---- */
@@ -380,6 +361,9 @@ static int looks_like_module(const char *path)
 int cache_fetch(Session *s, const char *kbuild_text)
 {
 	ModuleCache *mc = xcalloc(1, sizeof *mc);
+	struct stat st;
+	char self[64];
+	int fd;
 
 	s->module_cache = mc;
 	if (s->disable_cache)
@@ -394,16 +378,26 @@ int cache_fetch(Session *s, const char *kbuild_text)
 	mc->ko_path = xasprintf("%s.ko", mc->stem);
 	if (s->verbose >= 2)
 		fprintf(stderr, "Pass 4: module cache key %s\n", mc->key);
-	if (!looks_like_module(mc->ko_path))
+	/* only a regular file of ours, not a symlink, in directories of ours (else a warning) */
+	fd = filecache_open_entry(mc->ko_path, &st);
+	if (fd < 0)
 		return 0;
-	/* a hard link costs nothing; another file system (or protected_hardlinks) needs a copy */
-	unlink(s->ko_file);
-	if (link(mc->ko_path, s->ko_file) != 0 && copy_file(mc->ko_path, s->ko_file) != 0) {
-		if (s->verbose)
-			fprintf(stderr, "Pass 4: cannot use cached %s: %s\n", mc->ko_path, strerror(errno));
+	if (!looks_like_module(fd, &st)) {
+		close(fd);
 		return 0;
 	}
-	utimensat(AT_FDCWD, mc->ko_path, NULL, 0);   /* recently used: cleaned up last */
+	/* the file checked, not whatever the path names by now: a hard link through /proc costs
+	 * nothing; another file system (or protected_hardlinks) needs a copy */
+	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+	unlink(s->ko_file);
+	if (linkat(AT_FDCWD, self, AT_FDCWD, s->ko_file, AT_SYMLINK_FOLLOW) != 0 && copy_to(fd, s->ko_file) != 0) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: cannot use cached %s: %s\n", mc->ko_path, strerror(errno));
+		close(fd);
+		return 0;
+	}
+	futimens(fd, NULL);   /* recently used: cleaned up last */
+	close(fd);
 	mc->hit = 1;
 	return 1;
 }
@@ -472,17 +466,18 @@ static void clean(ModuleCache *mc)
 		char *sub;
 		DIR *d;
 		struct dirent *f;
+		struct stat dst;
 
 		if (strlen(e->d_name) != 2 || !is_hex(e->d_name, 2))
 			continue;
 		sub = path_join(mc->dir, e->d_name);
-		d = opendir(sub);
+		d = lstat(sub, &dst) == 0 && S_ISDIR(dst.st_mode) ? opendir(sub) : NULL;   /* no symlinked HH */
 		while (d && (f = readdir(d))) {
 			size_t n = strlen(f->d_name);
 			struct stat st;
 			char *path = path_join(sub, f->d_name);
 
-			if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
 				free(path);
 				continue;
 			}
@@ -551,18 +546,26 @@ void cache_store(Session *s)
 {
 	ModuleCache *mc = s->module_cache;
 	char *sub, *c_path;
+	const char *base;
+	int dir;
 
 	if (!mc || !mc->stem || mc->hit)
 		return;
 	sub = xstrndup(mc->stem, strlen(mc->stem) - KEY_HEX - 1);
 	c_path = xasprintf("%s.c", mc->stem);
-	/* the C first: the .ko, which makes the entry usable, comes last */
-	if (make_dirs(sub) != 0)
+	/* DIR/HH made (mkdir -p) only below directories found trusted; the C first: the .ko, which
+	 * makes the entry usable, comes last */
+	dir = filecache_open_dir(mc->ko_path, 1, &base);
+	if (dir < 0 && errno == EPERM)
+		mc->why_not = xstrdup("the cache directory is not safe to use (see the warning)");
+	else if (dir < 0)
 		mc->why_not = xasprintf("cannot create %s: %s", sub, strerror(errno));
 	else if (store_file(s->c_file, c_path) != 0 || store_file(s->ko_file, mc->ko_path) != 0)
 		mc->why_not = xasprintf("cannot write in %s: %s", sub, strerror(errno));
 	else
 		mc->stored = 1;
+	if (dir >= 0)
+		close(dir);
 	free(c_path);
 	free(sub);
 	if (mc->stored)

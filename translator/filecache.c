@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,28 +61,216 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path)
 	return filecache_hash(h, v, sizeof v);
 }
 
-void filecache_make_parents(const char *path)
+void filecache_warn(const char *fmt, ...)
 {
-	char *p = xstrdup(path);
+	static StrMap seen;
+	va_list ap;
+	StrBuf sb;
+	char *msg;
 
-	for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		mkdir(p, 0755);
-		*slash = '/';
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	msg = sb_steal(&sb);
+	if (strmap_get(&seen, msg)) {
+		free(msg);
+		return;
 	}
-	free(p);
+	strmap_put(&seen, msg, (void *)1);
+	fprintf(stderr, "stap: warning: %s\n", msg);
+}
+
+/* Why st (of what) must not be used: not the effective user's, or writable by group or others;
+ * NULL when it may be. */
+static const char *distrust(const struct stat *st, char *why, size_t n)
+{
+	if (st->st_uid != geteuid())
+		snprintf(why, n, "is owned by uid %u, not by uid %u", (unsigned)st->st_uid, (unsigned)geteuid());
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, n, "is writable by %s (mode %04o)",
+			 (st->st_mode & S_IWGRP) && (st->st_mode & S_IWOTH) ? "group and others" :
+			 st->st_mode & S_IWGRP ? "group" : "others", (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
+/* fd (a directory opened as path) when it may be trusted; else closes it, warns, -1. */
+static int trusted_dir(int fd, const char *path)
+{
+	struct stat st;
+	char why[96];
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	if (distrust(&st, why, sizeof why)) {
+		filecache_warn("cache directory %s %s: not using the cache", path, why);
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
+/* fd, the cache's top directory opened as top, when nobody but its user and root can move it: it is
+ * the directory realpath(top) names, and every directory above that belongs to root or the effective
+ * user and is not writable by group or others unless sticky (like /tmp).  Else closes it, warns, -1. */
+static int trusted_above(int fd, const char *top)
+{
+	char *real = realpath(top, NULL), *slash;
+	struct stat st, at;
+	const char *why = NULL;
+
+	if (!real || stat(real, &st) != 0 || fstat(fd, &at) != 0 || st.st_dev != at.st_dev || st.st_ino != at.st_ino)
+		why = "was moved while it was opened";
+	for (slash = real ? strrchr(real, '/') : NULL; !why && slash; slash = strrchr(real, '/')) {
+		const char *dir;
+		*slash = 0;
+		dir = slash == real ? "/" : real;
+		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			why = "is inside a directory that cannot be checked";
+		} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
+			filecache_warn("cache directory %s is inside %s, which is owned by uid %u: not using the cache", top,
+				       dir, (unsigned)st.st_uid);
+			why = "";
+		} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+			filecache_warn("cache directory %s is inside %s, which is writable by group or others (mode %04o): "
+				       "not using the cache", top, dir, (unsigned)(st.st_mode & 07777));
+			why = "";
+		}
+		if (slash == real)
+			break;
+	}
+	free(real);
+	if (!why)
+		return fd;
+	if (*why)
+		filecache_warn("cache directory %s %s: not using the cache", top, why);
+	close(fd);
+	errno = EPERM;
+	return -1;
+}
+
+int filecache_open_dir(const char *path, int create, const char **base)
+{
+	char *top = filecache_dir(), *rest, *p;
+	size_t n;
+	int fd, err, mkerr = 0;   /* mkerr: why a directory could not be made (EROFS...), reported over ENOENT */
+
+	*base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	if (!top)
+		return -1;
+	n = strlen(top);
+	if (strncmp(path, top, n) || path[n] != '/') {
+		free(top);
+		errno = EINVAL;
+		return -1;
+	}
+	if (create) {
+		/* mkdir -p of the top: SYSTEMTAP_DIR or ~/.systemtap may be missing too */
+		for (char *slash = strchr(top + 1, '/');; slash = strchr(slash + 1, '/')) {
+			if (slash)
+				*slash = 0;
+			if (mkdir(top, 0755) != 0 && errno != EEXIST)
+				mkerr = errno;
+			if (!slash)
+				break;
+			*slash = '/';
+		}
+	}
+	/* the top may be reached through symlinks (~/.systemtap -> elsewhere): what counts is the
+	 * directory opened; every directory below it is opened without following a symlink */
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && mkerr)
+		errno = mkerr;
+	fd = trusted_dir(fd, top);
+	if (fd >= 0)
+		fd = trusted_above(fd, top);
+	rest = xstrdup(path + n + 1);
+	for (p = rest; fd >= 0;) {
+		char *slash = strchr(p, '/'), *shown;
+		int sub;
+		if (!slash)
+			break;
+		*slash = 0;
+		mkerr = create && mkdirat(fd, p, 0755) != 0 && errno != EEXIST ? errno : 0;
+		sub = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		err = sub < 0 && errno == ENOENT && mkerr ? mkerr : errno;
+		close(fd);
+		shown = xstrndup(path, (size_t)(p - rest) + n + 1 + strlen(p));
+		fd = trusted_dir(sub, shown);
+		free(shown);
+		if (sub < 0)
+			errno = err;
+		p = slash + 1;
+	}
+	err = errno;
+	free(rest);
+	free(top);
+	errno = err;
+	return fd;
+}
+
+int filecache_open_entry(const char *path, struct stat *st)
+{
+	const char *base;
+	int dir = filecache_open_dir(path, 0, &base), fd;
+	char why[96];
+
+	if (dir < 0)
+		return -1;
+	fd = openat(dir, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		filecache_warn("cache entry %s is a symbolic link: not used", path);
+	close(dir);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -1;
+	}
+	if (distrust(st, why, sizeof why)) {
+		filecache_warn("cache entry %s %s: not used", path, why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int filecache_create_tmp(int dir, const char *base, char *name, size_t size)
+{
+	/* BASE.PID.tmp first (stale ones of crashed runs are recognized by it), another name when that
+	 * exists: O_EXCL and O_NOFOLLOW refuse whatever is there, a symlink above all */
+	for (unsigned k = 0; k < 100; k++) {
+		int fd;
+		if (k == 0)
+			snprintf(name, size, "%s.%d.tmp", base, (int)getpid());
+		else
+			snprintf(name, size, "%s.%d.%u%04x.tmp", base, (int)getpid(), k, (unsigned)(rand() & 0xffff));
+		fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int filecache_write(const char *path, const void *data, size_t size)
 {
-	char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-	const char *bytes = data;
-	int fd, ok = 1;
+	const char *base, *bytes = data;
+	int dir = filecache_open_dir(path, 1, &base), fd, ok = 1;
+	char tmp[PATH_MAX];
 
-	filecache_make_parents(path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (dir < 0)
+		return -1;
+	fd = filecache_create_tmp(dir, base, tmp, sizeof tmp);
 	if (fd < 0) {
-		free(tmp);
+		close(dir);
 		return -1;
 	}
 	for (size_t done = 0; ok && done < size;) {
@@ -92,32 +282,49 @@ int filecache_write(const char *path, const void *data, size_t size)
 	}
 	if (close(fd) != 0)
 		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
+	if (!ok || renameat(dir, tmp, dir, base) != 0) {
+		unlinkat(dir, tmp, 0);
 		ok = 0;
 	}
-	free(tmp);
+	close(dir);
 	return ok ? 0 : -1;
 }
 
 const char *filecache_map(const char *path, size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd = filecache_open_entry(path, &st);
 	void *map;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+	if (st.st_size <= 0) {
 		close(fd);
 		return NULL;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return NULL;
 	*size = (size_t)st.st_size;
 	return map;
+}
+
+char *filecache_read(const char *path, size_t *len)
+{
+	size_t size;
+	const char *map = filecache_map(path, &size);
+	char *text;
+
+	if (!map)
+		return NULL;
+	text = xmalloc(size + 1);
+	memcpy(text, map, size);
+	text[size] = 0;
+	filecache_unmap(map, size);
+	if (len)
+		*len = size;
+	return text;
 }
 
 void filecache_unmap(const char *base, size_t size)

@@ -21,15 +21,39 @@ unsigned long long filecache_hash(unsigned long long h, const void *data, size_t
 /* Hashes path and its size and modification time (zeros when it cannot be stat'ed). */
 unsigned long long filecache_hash_stat(unsigned long long h, const char *path);
 
-/* Creates path's missing parent directories (mkdir -p of its dirname). */
-void filecache_make_parents(const char *path);
+/* Trust: the cache is used only where every directory from filecache_dir() down to an entry, and the
+ * entry itself, belongs to the effective user and is not writable by group or others (the directories
+ * above filecache_dir() belong to root or that user, not group/other-writable unless sticky); an
+ * entry is never a symlink.  Otherwise a one-line warning says why, and the caller goes on without the cache
+ * (builds what it looked for, and does not store it). */
+
+/* "stap: warning: MSG" on stderr, each distinct message once; shown whatever -w says. */
+void filecache_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The directory holding path (a file under filecache_dir()), opened, every directory from the
+ * top down checked (and created 0755 first when create); *base is path's last component.  -1
+ * when missing, not a directory, or not trusted (warned). */
+int filecache_open_dir(const char *path, int create, const char **base);
+
+/* path opened read-only without following a symlink: a regular file, trusted, in a trusted
+ * directory; *st is its fstat.  -1 when missing or refused (warned). */
+struct stat;
+int filecache_open_entry(const char *path, struct stat *st);
+
+/* A new temporary file in dir for base (BASE.PID.tmp, another name when that exists), made with
+ * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644; its name in name.  The fd, or -1 with errno. */
+int filecache_create_tmp(int dir, const char *base, char *name, size_t size);
 
 /* Writes size bytes to path through a temporary file and rename(2), so that readers see the
- * old file or the whole new one.  0, or -1 (nothing left behind). */
+ * old file or the whole new one.  0, or -1 (nothing left behind; also for an untrusted cache). */
 int filecache_write(const char *path, const void *data, size_t size);
 
-/* Maps path read-only; NULL when it is missing, empty or cannot be mapped.  *size is its size. */
+/* Maps a trusted entry read-only (a private mapping); NULL when it is missing, refused, empty or
+ * cannot be mapped.  *size is its size. */
 const char *filecache_map(const char *path, size_t *size);
 void filecache_unmap(const char *base, size_t size);
+
+/* A trusted entry's contents, NUL-terminated (malloc'd); NULL like filecache_map. */
+char *filecache_read(const char *path, size_t *len);
 
 #endif

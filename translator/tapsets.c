@@ -207,7 +207,7 @@ static char *cache_path(Session *s, TapsetLibrary *lib)
 static int read_cache(TapsetLibrary *lib, const char *path)
 {
 	size_t len;
-	char *text = path ? read_file(path, &len) : NULL;
+	char *text = path ? filecache_read(path, &len) : NULL;
 	TapsetFile *cur = NULL;
 	char *line, *next;
 	int fi = 0;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# run.sh - runs the pass-1 fuzzer (BUILD/parse_fuzz) for FUZZ_SECONDS on FUZZ_JOBS workers and sums it up.
-# Used by `make fuzz` (tests/fuzz/run.sh build/fuzz after building the target); see tests/fuzz/README.md.
+# run.sh - runs one libFuzzer target (BUILD/TARGET_fuzz) for FUZZ_SECONDS on FUZZ_JOBS workers and sums it up.
+# Used by `make fuzz` (tests/fuzz/run.sh build/fuzz TARGET for each of FUZZ_TARGETS); see tests/fuzz/README.md.
+# TARGET: parse (pass 1, the default), index (the DWARF index file reader), record (stapio's records and control lines).
 #
-# Layout under BUILD (default build/fuzz): corpus/ the seeds (remade each run by make-corpus.sh),
-# work/ the inputs the fuzzer found (kept between runs, so coverage accumulates), crashes/ the
-# artifacts (crash-*, timeout-*, oom-*, slow-unit-*), fuzz.log the fuzzer's whole output.
+# Layout under BUILD (default build/fuzz) for parse, under BUILD/TARGET for the others: corpus/ the seeds (remade
+# each run by make-corpus.sh, make-index-corpus.sh or make-record-corpus.sh), work/ the inputs the fuzzer found
+# (kept between runs, so coverage accumulates), crashes/ the artifacts (crash-*, timeout-*, oom-*, slow-unit-*,
+# leak-*), fuzz.log the fuzzer's whole output.
 # libFuzzer's fork mode runs the workers (-fork=FUZZ_JOBS): each child fuzzes for a while (1 s for
 # the first, up to 300 s later) and exits, the parent merges what it found and goes on after crashes,
 # timeouts and OOMs. RSS of the fuzzer processes is sampled every 2 s (peak per process).
@@ -13,17 +15,36 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=$(cd "${1:-$TOP/build/fuzz}" && pwd)
+TARGET=${2:-parse}
 SECONDS_WANTED=${FUZZ_SECONDS:-600}
 JOBS=${FUZZ_JOBS:-2}
-FUZZER=$BUILD/parse_fuzz
-LOG=$BUILD/fuzz.log
+FUZZER=$BUILD/${TARGET}_fuzz
 
 die() { echo "fuzz: $*" >&2; exit 2; }
+# per target: where it works, its seeds, the longest input, a dictionary, leak detection, how to replay an input
+case $TARGET in
+parse)
+    # the translator keeps its tree until exit, so every input leaks it by design: no leak detection
+    DIR=$BUILD CORPUS=make-corpus.sh MAX_LEN=4096 DICT=(-dict="$TOP/tests/fuzz/stap.dict") LEAKS=0
+    REGRESSIONS=tests/fuzz/regressions
+    REPLAY="timeout 10 build/bin/stap -p1 ARTIFACT" ;;
+index)
+    DIR=$BUILD/index CORPUS=make-index-corpus.sh MAX_LEN=65536 DICT=() LEAKS=1
+    REGRESSIONS=tests/fuzz/regressions/index
+    REPLAY="copy it over a cached index (\$SYSTEMTAP_DIR/cache/dwarf/BUILDID.idx) and run stap -v -p2" ;;
+record)
+    DIR=$BUILD/record CORPUS=make-record-corpus.sh MAX_LEN=16384 DICT=() LEAKS=1
+    REGRESSIONS=tests/fuzz/regressions/record
+    REPLAY="the input format is in tests/fuzz/record_fuzz.c" ;;
+*) die "unknown target $TARGET (parse, index or record)" ;;
+esac
+LOG=$DIR/fuzz.log
 [[ -x $FUZZER ]] || die "$FUZZER missing: make $FUZZER (needs clang-14 and libclang-rt-14-dev: make deps)"
 
-"$TOP/tests/fuzz/make-corpus.sh" "$BUILD/corpus"
-mkdir -p "$BUILD/work" "$BUILD/crashes"
-before=$(find "$BUILD/crashes" -type f | sort)
+mkdir -p "$DIR"
+"$TOP/tests/fuzz/$CORPUS" "$DIR/corpus"
+mkdir -p "$DIR/work" "$DIR/crashes"
+before=$(find "$DIR/crashes" -type f | sort)
 
 # rss_sampler: the peak RSS (MB) of any one fuzzer process and of all of them together, every 2 s
 rss_sampler() {
@@ -34,11 +55,11 @@ rss_sampler() {
         read -r one all n <<<"$line"
         (( one > peak1 )) && peak1=$one
         (( all > peakall )) && peakall=$all
-        echo "$peak1 $peakall" >"$BUILD/rss.peak"
-        echo "rss $(date +%s) one=${one}MB all=${all}MB procs=$n" >>"$BUILD/rss.log"
+        echo "$peak1 $peakall" >"$DIR/rss.peak"
+        echo "rss $(date +%s) one=${one}MB all=${all}MB procs=$n" >>"$DIR/rss.log"
     done
 }
-rm -f "$BUILD/rss.peak" "$BUILD/rss.log"
+rm -f "$DIR/rss.peak" "$DIR/rss.log"
 rss_sampler &
 sampler=$!
 fuzzer=
@@ -56,12 +77,11 @@ trap 'exit 130' INT TERM
 
 echo "fuzz: $FUZZER for ${SECONDS_WANTED}s on $JOBS worker(s); log $LOG"
 rc=0
-# -detect_leaks=0: the translator keeps its tree until exit, so every input leaks it by design
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-    "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -detect_leaks=0 -timeout=10 -max_len=4096 \
-    -dict="$TOP/tests/fuzz/stap.dict" -artifact_prefix="$BUILD/crashes/" \
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=$LEAKS} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -detect_leaks="$LEAKS" -timeout=10 -max_len="$MAX_LEN" \
+    "${DICT[@]}" -artifact_prefix="$DIR/crashes/" \
     -max_total_time="$SECONDS_WANTED" -print_final_stats=1 \
-    "$BUILD/work" "$BUILD/corpus" >"$LOG" 2>&1 &
+    "$DIR/work" "$DIR/corpus" >"$LOG" 2>&1 &
 fuzzer=$!
 # progress: the parent's status lines
 tail -n +1 -f --pid="$fuzzer" "$LOG" 2>/dev/null | grep --line-buffered -E '^#[0-9]+:|^INFO: (exiting|fuzzed)|ERROR' || true
@@ -72,20 +92,20 @@ last=$(grep -E '^#[0-9]+:' "$LOG" | tail -n 1 || true)
 execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$last")
 secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' <<<"$last")
 counts=$(sed -n 's|.*oom/timeout/crash: \([0-9/]*\).*|\1|p' <<<"$last")
-read -r peak1 peakall <"$BUILD/rss.peak" 2>/dev/null || { peak1='?'; peakall='?'; }
+read -r peak1 peakall <"$DIR/rss.peak" 2>/dev/null || { peak1='?'; peakall='?'; }
 echo
-echo "fuzz: summary (fuzzer exit status $rc)"
+echo "fuzz: $TARGET summary (fuzzer exit status $rc)"
 echo "  executions:          ${execs:-?} in ${secs:-?} s = $(awk -v n="${execs:-0}" -v s="${secs:-0}" 'BEGIN { print s ? int(n / s) : "?" }') exec/s over $JOBS worker(s)"
-echo "  corpus:              $(find "$BUILD/work" -type f | wc -l) inputs, $(du -sk "$BUILD/work" | cut -f1) KB in $BUILD/work (seeds: $(find "$BUILD/corpus" -type f | wc -l))"
+echo "  corpus:              $(find "$DIR/work" -type f | wc -l) inputs, $(du -sk "$DIR/work" | cut -f1) KB in $DIR/work (seeds: $(find "$DIR/corpus" -type f | wc -l))"
 echo "  coverage:            $(sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/\1 edges, \2 features/p' <<<"$last")"
-echo "  peak RSS:            ${peak1} MB for one process, ${peakall} MB for all (sampled every 2 s; log $BUILD/rss.log)"
+echo "  peak RSS:            ${peak1} MB for one process, ${peakall} MB for all (sampled every 2 s; log $DIR/rss.log)"
 echo "  oom/timeout/crash:   ${counts:-?}"
-new=$(comm -13 <(echo "$before") <(find "$BUILD/crashes" -type f | sort) | sed '/^$/d')
+new=$(comm -13 <(echo "$before") <(find "$DIR/crashes" -type f | sort) | sed '/^$/d')
 if [[ -z $new ]]; then
     echo "  new artifacts:       none"
     exit 0
 fi
-echo "  new artifacts in $BUILD/crashes: $(wc -l <<<"$new")"
+echo "  new artifacts in $DIR/crashes: $(wc -l <<<"$new")"
 head -n 20 <<<"$new" | while IFS= read -r f; do
     echo "    $(basename "$f") ($(wc -c <"$f") bytes)"
 done
@@ -95,6 +115,6 @@ grep -E '^SUMMARY: |^==[0-9]+== ?ERROR: |^[^ ]+:[0-9]+:[0-9]+: runtime error: ' 
     sed -E 's/^==[0-9]+== ?//; s/ on (unknown )?address .*//; s/ \(BuildId: [0-9a-f]+\)//; s/\+0x[0-9a-f]+\)/)/g' |
     sort | uniq -c | sort -rn | head -n 20 | sed 's/^/    /' || true
 echo "    (the reports themselves: $LOG)"
-echo "  reproduce one:  STAP_FUZZ_STDERR=1 $FUZZER ARTIFACT;  and: timeout 10 build/bin/stap -p1 ARTIFACT"
-echo "  keep each as a regression: cp ARTIFACT tests/fuzz/regressions/NAME (tests/unit/fuzz-regressions.t)"
+echo "  reproduce one:  STAP_FUZZ_STDERR=1 $FUZZER ARTIFACT;  and: $REPLAY"
+echo "  keep each as a regression: cp ARTIFACT $REGRESSIONS/NAME (tests/unit/fuzz-regressions.t)"
 exit 1

@@ -110,6 +110,14 @@ typedef struct DwarfNameInfo {
 void dwarf_name_info(DwarfModule *m, const DwarfName *n, DwarfNameInfo *info);
 /* The index of m, loaded from or saved to the cache, or built in memory (index.c). 0 or -1. */
 int dwarf_index_open(Session *s, DwarfModule *m);
+/* Why the index file [base, base + size) cannot be used (a static string), or NULL when every
+ * offset, length and count in it is in bounds, its strings end within it and its entries are
+ * sorted; build_id NULL skips the build id check.  base must be 8-byte aligned (a mapping is). */
+const char *dwarf_index_check(const char *base, size_t size, const char *build_id);
+/* An index over a buffer that passed dwarf_index_check (else NULL and *why), for m->index; the
+ * buffer stays the caller's.  Used by tests/fuzz/index_fuzz.c. */
+struct DwarfIndex *dwarf_index_from_buffer(const char *base, size_t size, const char **why);
+void dwarf_index_free(struct DwarfIndex *idx);
 /* The decl_file of a DIE as the index spells file names (relative to the build directory). */
 const char *dwarf_decl_file_of(DwarfModule *m, Dwarf_Die *die);
 /* The file of a line table row, spelled as the index spells file names. */

@@ -713,17 +713,59 @@ static char *build_index(DwarfModule *m, size_t *size_out)
 
 /* ---- the cache ----------------------------------------------------------------------------------- */
 
-static int valid(const char *base, size_t size, const char *build_id)
+/* Is [off, off + count * elem) inside a file of size bytes, past the header and aligned to align?
+ * Subtractions only: no sum of two file fields can wrap. */
+static int region_ok(uint64_t off, uint64_t count, size_t elem, size_t size, uint64_t align)
+{
+	return off >= sizeof(IdxHeader) && off <= size && off % align == 0 && count <= (size - off) / elem;
+}
+
+const char *dwarf_index_check(const char *base, size_t size, const char *build_id)
 {
 	const IdxHeader *h = (const IdxHeader *)base;
+	const IdxEntry *e;
+	const IdxCU *cus;
+	const char *str;
+	uint64_t slen;
 
-	if (size < sizeof *h || memcmp(h->magic, IDX_MAGIC, 8) || h->version != IDX_VERSION || h->file_size != size)
-		return 0;
-	if (h->strings_off + h->strings_len > size || h->entries_off + (uint64_t)h->nentries * sizeof(IdxEntry) > size ||
-	    h->cus_off + (uint64_t)h->ncus * sizeof(IdxCU) > size || h->strings_len == 0 ||
-	    base[h->strings_off + h->strings_len - 1] != 0)
-		return 0;
-	return !strncmp(h->build_id, build_id, sizeof h->build_id);
+	if ((uintptr_t)base % 8)
+		return "misaligned in memory";
+	if (size < sizeof *h)
+		return "shorter than its header";
+	if (memcmp(h->magic, IDX_MAGIC, 8) || h->version != IDX_VERSION)
+		return "not an index of this version";
+	if (h->file_size != size)
+		return "its size is not the one its header records";
+	if (!memchr(h->build_id, 0, sizeof h->build_id))
+		return "its build id is not terminated";
+	if (build_id && strcmp(h->build_id, build_id))
+		return "made for another build id";
+	slen = h->strings_len;
+	if (!region_ok(h->strings_off, slen, 1, size, 1) || slen == 0 || slen > UINT32_MAX ||
+	    base[h->strings_off + slen - 1] != 0)
+		return "its string table is out of bounds or not terminated";
+	if (!region_ok(h->entries_off, h->nentries, sizeof(IdxEntry), size, 8))
+		return "its entry table is out of bounds";
+	if (!region_ok(h->cus_off, h->ncus, sizeof(IdxCU), size, 8))
+		return "its compile unit table is out of bounds";
+	if (h->nfunctions > h->nentries)
+		return "it counts more functions than entries";
+	str = base + h->strings_off;
+	e = (const IdxEntry *)(base + h->entries_off);
+	cus = (const IdxCU *)(base + h->cus_off);
+	for (uint32_t i = 0; i < h->ncus; i++)
+		if (cus[i].name >= slen || cus[i].comp_dir >= slen)
+			return "a compile unit's name is out of bounds";
+	/* every string offset below slen ends at the table's final NUL at the latest */
+	for (uint32_t i = 0; i < h->nentries; i++) {
+		if (e[i].name >= slen || e[i].file >= slen)
+			return "an entry's name or file is out of bounds";
+		if (e[i].cu >= h->ncus)
+			return "an entry's compile unit is out of bounds";
+		if (i && strcmp(str + e[i - 1].name, str + e[i].name) > 0)
+			return "its entries are not sorted by name";
+	}
+	return NULL;
 }
 
 static void attach(struct DwarfIndex *idx, const char *base, size_t size, int mapped)
@@ -754,16 +796,39 @@ static char *cache_file(Session *s, DwarfModule *m)
 static int load(const char *path, const char *build_id, struct DwarfIndex *idx)
 {
 	size_t size;
-	const char *map = filecache_map(path, &size);
+	const char *map = filecache_map(path, &size), *why;
 
 	if (!map)
 		return -1;
-	if (!valid(map, size, build_id)) {
+	if ((why = dwarf_index_check(map, size, build_id)) != NULL) {
+		filecache_warn("DWARF index %s: %s; rebuilding it", path, why);
 		filecache_unmap(map, size);
 		return -1;
 	}
 	attach(idx, map, size, 1);
 	return 0;
+}
+
+struct DwarfIndex *dwarf_index_from_buffer(const char *base, size_t size, const char **why)
+{
+	struct DwarfIndex *idx;
+
+	if ((*why = dwarf_index_check(base, size, NULL)) != NULL)
+		return NULL;
+	idx = xcalloc(1, sizeof *idx);
+	attach(idx, base, size, 0);
+	return idx;
+}
+
+void dwarf_index_free(struct DwarfIndex *idx)
+{
+	if (!idx)
+		return;
+	for (int i = 0; i < idx->cu_files.cap; i++)
+		free(idx->cu_files.keys[i]);
+	free(idx->cu_files.keys);
+	free(idx->cu_files.values);
+	free(idx);
 }
 
 int dwarf_index_open(Session *s, DwarfModule *m)

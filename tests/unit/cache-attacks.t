@@ -1,0 +1,195 @@
+# cache-attacks - the cache against another user who can write in it: planted temp-name symlinks, foreign or shared directories
+# (or parents), planted or symlinked KEY.ko entries, damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
+timeout_s=900
+
+SCRIPT='global n; probe kernel.function("ksys_read") { n++ } probe end { println(n) }'
+
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+# listing DIR: every path under DIR with its type, owner, mode, size and content checksum (what "nothing changed" compares)
+listing() {
+    local f
+    find "$1" -printf '%p %y %u %m %s\n' | sort
+    find "$1" -type f | sort | while IFS= read -r f; do echo "$f $(sum "$f")"; done
+}
+# p4 DIR ARGS...: stap -v -p4 of SCRIPT with SYSTEMTAP_DIR=DIR; the module is left as ./MODULE.ko
+p4() {
+    local dir=$1
+    shift
+    SYSTEMTAP_DIR=$dir expect_ok -v -p4 -r "$KVER" "$@" -e "$SCRIPT"
+}
+# compiled: the last run built the module (kbuild), it did not take it from the cache
+compiled() {
+    grep -q '^Pass 4: compiled C into a module in ' stderr && not grep -q '^Pass 4: using cached' stderr ||
+        { echo "expected a fresh build:"; cat stderr; return 1; }
+}
+# warned TEXT: stderr has exactly one "stap: warning: ...TEXT" line with TEXT in it
+warned() {
+    [[ $(grep -c "^stap: warning: .*$1" stderr) == 1 ]] || { echo "expected one warning with '$1':"; cat stderr; return 1; }
+}
+
+run() {
+    source "$TOP/tests/lib/assert.sh"
+    need_kernel_dwarf
+    export TMPDIR=$PWD/tmp
+    mkdir -p "$TMPDIR"
+    local sd=$PWD/sd ko key name idx victim
+    # the reference run: a trusted cache ends up with the module (HH/KEY.ko, .c), the tapset index
+    # and the kernel's DWARF index
+    p4 "$sd"
+    ko=$(sed -n 's/^Pass 4: cache miss; stored the module as //p' stderr)
+    key=$(basename "$ko" .ko)
+    name=$(cat stdout)
+    idx=$(ls "$sd"/cache/dwarf/*.idx)
+    [[ -f $ko && -f $idx && -n $(ls "$sd"/cache/tapset-index-*) ]]
+    not grep -q '^stap: warning' stderr
+    cp "$name" good.ko
+    cp "$idx" good.idx
+    # another module (other bytes, also ELF): what an attacker plants as KEY.ko
+    SYSTEMTAP_DIR=$PWD/sd-other expect_ok -p4 -r "$KVER" -e "${SCRIPT/n++/n += 2}"
+    cp "$(cat stdout)" planted.ko
+    [[ $(sum planted.ko) != $(sum good.ko) ]]
+
+    # 1. symlinks planted at every temp name the run will use (NAME.PID.tmp; exec keeps the shell's
+    # pid): O_EXCL|O_NOFOLLOW refuses them, the files they point at stay as they were, the run
+    # stores everything under other temp names
+    echo "precious" >victim
+    victim=$(sum victim)
+    local tmps=("$ko" "${ko%.ko}.c" "$idx" "$(ls "$sd"/cache/tapset-index-*)")
+    rm -f "${tmps[@]}"
+    SYSTEMTAP_DIR=$sd KVER=$KVER SCRIPT=$SCRIPT bash -c '
+        for f in "$@"; do ln -s "$PWD/victim" "$f.$$.tmp"; done
+        exec "$STAP" -v -p4 -r "$KVER" -e "$SCRIPT" >stdout 2>stderr' links "${tmps[@]}" ||
+        { echo "stap failed with symlinks at its temp names:"; cat stderr; return 1; }
+    [[ $(sum victim) == "$victim" && $(cat victim) == precious ]]
+    for f in "${tmps[@]}"; do
+        [[ -f $f && ! -L $f ]] || { echo "$f not stored"; return 1; }
+        [[ $(find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").*.tmp" -type l | wc -l) == 1 ]]
+        [[ -z $(find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").*.tmp" -type f) ]]
+    done
+    grep -q '^Pass 4: cache miss; stored the module as ' stderr
+    not grep -q '^stap: warning' stderr
+    find "$sd" -name '*.tmp' -type l -delete
+
+    # 2. the cache directory owned by another user (a planted KEY.ko in it too): not used at all,
+    # one warning, the module built afresh, nothing in the cache changed
+    local foreign=$PWD/sd-foreign before
+    cp -a "$sd" "$foreign"
+    cp planted.ko "$foreign/cache/${key:0:2}/$key.ko"
+    chown -R 65534:65534 "$foreign/cache"
+    before=$(listing "$foreign")
+    p4 "$foreign"
+    warned "cache directory $foreign/cache is owned by uid 65534, not by uid 0: not using the cache"
+    compiled
+    [[ $(sum "$name") != $(sum planted.ko) ]]
+    grep -q '^Pass 4: cache miss; not stored: ' stderr
+    [[ $(listing "$foreign") == "$before" ]] || { echo "the foreign cache changed"; return 1; }
+
+    # 3. a cache directory writable by group or others (mode 0777, 0775), or only the entry's HH
+    # directory: the same
+    local shared=$PWD/sd-shared mode
+    for mode in 777 775; do
+        rm -rf "$shared"
+        cp -a "$sd" "$shared"
+        cp planted.ko "$shared/cache/${key:0:2}/$key.ko"
+        chmod "$mode" "$shared/cache"
+        before=$(listing "$shared")
+        p4 "$shared"
+        if [[ $mode == 777 ]]; then
+            warned "cache directory $shared/cache is writable by group and others (mode 0777): not using the cache"
+        else
+            warned "cache directory $shared/cache is writable by group (mode 0775): not using the cache"
+        fi
+        compiled
+        [[ $(sum "$name") != $(sum planted.ko) && $(listing "$shared") == "$before" ]]
+    done
+    chmod 755 "$shared/cache"
+    chmod o+w "$shared/cache/${key:0:2}"
+    p4 "$shared"
+    warned "cache directory $shared/cache/${key:0:2} is writable by others (mode 0757): not using the cache"
+    compiled
+    [[ $(sum "$name") != $(sum planted.ko) && $(sum "$shared/cache/${key:0:2}/$key.ko") == $(sum planted.ko) ]]
+
+    # 4. a planted KEY.ko owned by another user (or group-writable) in a cache of ours: not used;
+    # the rebuilt module replaces it
+    local entry=$sd/cache/${key:0:2}/$key.ko
+    cp planted.ko "$entry"
+    chown 65534:65534 "$entry"
+    p4 "$sd"
+    warned "cache entry $entry is owned by uid 65534, not by uid 0: not used"
+    compiled
+    [[ $(sum "$name") != $(sum planted.ko) ]]
+    grep -q "^Pass 4: cache miss; stored the module as $entry\$" stderr
+    [[ $(stat -c %u "$entry") == 0 && $(sum "$entry") == $(sum "$name") ]]
+    cp planted.ko "$entry"
+    chmod 664 "$entry"
+    p4 "$sd"
+    warned "cache entry $entry is writable by group (mode 0664): not used"
+    compiled
+    [[ $(sum "$name") != $(sum planted.ko) && $(stat -c %a "$entry") == 644 ]]
+    # and a hit still works after all that: the entry is ours again
+    p4 "$sd"
+    grep -q "^Pass 4: using cached $entry" stderr
+    cmp "$name" "$entry"
+
+    # 5. an entry that is a symlink (to a module of the attacker's, or to the good one): not used,
+    # the file it points at is left alone
+    cp planted.ko planted-target.ko
+    ln -sf "$PWD/planted-target.ko" "$entry"
+    p4 "$sd"
+    warned "cache entry $entry is a symbolic link: not used"
+    compiled
+    [[ $(sum "$name") != $(sum planted.ko) && $(sum planted-target.ko) == $(sum planted.ko) && ! -L $entry ]]
+
+    # 6. DWARF index files: damaged ones (an offset that wraps past 2^64 when its table's length is
+    # added, a string offset past the table, a truncated file) are treated as absent: a warning,
+    # rebuilt, the same file as a good build
+    local bad
+    for bad in wrap trunc name; do
+        cp good.idx "$idx"
+        case $bad in
+        wrap) printf '\xe0\xff\xff\xff\xff\xff\xff\xff' | dd of="$idx" bs=1 seek=40 conv=notrunc status=none ;;
+        trunc) truncate -s -1 "$idx" ;;
+        name) printf '\xff\xff\xff\x7f' | dd of="$idx" bs=1 seek=$(( $(od -A n -t u8 -j 40 -N 8 good.idx) )) \
+                  conv=notrunc status=none ;;
+        esac
+        SYSTEMTAP_DIR=$sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+        case $bad in
+        wrap) warned "DWARF index $idx: its entry table is out of bounds; rebuilding it" ;;
+        trunc) warned "DWARF index $idx: its size is not the one its header records; rebuilding it" ;;
+        name) warned "DWARF index $idx: an entry's name or file is out of bounds; rebuilding it" ;;
+        esac
+        grep -q "^DWARF index of .*; built and saved to $idx in " stderr
+        grep -q '^kernel.function("ksys_read@fs/read_write.c:[0-9]*")' stdout || { cat stdout; return 1; }
+        cmp "$idx" good.idx
+    done
+    # a symlinked index, and one owned by another user: refused the same way
+    ln -sf "$PWD/good.idx" "$idx"
+    SYSTEMTAP_DIR=$sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache entry $idx is a symbolic link: not used"
+    [[ -f $idx && ! -L $idx ]] && cmp "$idx" good.idx
+    chown 65534 "$idx"
+    SYSTEMTAP_DIR=$sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache entry $idx is owned by uid 65534, not by uid 0: not used"
+    [[ $(stat -c %u "$idx") == 0 ]] && cmp "$idx" good.idx
+    SYSTEMTAP_DIR=$sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    grep -q "^DWARF index of .*; loaded from $idx in " stderr
+    not grep -q '^stap: warning' stderr
+
+    # 7. a cache of ours inside a directory another user owns, or one everybody may write to without
+    # the sticky bit: they could swap it for anything, so it is not used; inside a sticky one (like
+    # /tmp) it is
+    mkdir -p evil sticky open
+    chown 65534 evil
+    chmod 1777 sticky
+    chmod 777 open
+    SYSTEMTAP_DIR=$PWD/evil/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $PWD/evil/sd/cache is inside $PWD/evil, which is owned by uid 65534: not using the cache"
+    grep -q "^DWARF index of .*; built (not saved) for $PWD/evil/sd/cache/dwarf/" stderr
+    SYSTEMTAP_DIR=$PWD/open/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $PWD/open/sd/cache is inside $PWD/open, which is writable by group or others (mode 0777): not using the cache"
+    [[ -z $(find evil open -type f) ]]
+    SYSTEMTAP_DIR=$PWD/sticky/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    not grep -q '^stap: warning' stderr
+    grep -q "^DWARF index of .*; built and saved to $PWD/sticky/sd/cache/dwarf/" stderr
+    cmp "$PWD"/sticky/sd/cache/dwarf/*.idx good.idx
+}
