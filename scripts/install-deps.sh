@@ -177,7 +177,19 @@ install_packages() {
     echo "install-deps: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+    # The packages are for the test guest (which shares this root read-only): their services
+    # (rpcbind, nfs-server) must not start on this host. policy-rc.d's 101 tells invoke-rc.d and
+    # deb-systemd-invoke not to; an administrator's own policy-rc.d is left as it is.
+    local policy=/usr/sbin/policy-rc.d own_policy=0
+    if [[ ! -e $policy ]]; then
+        printf '#!/bin/sh\n# made by install-deps.sh for the length of one apt-get install\nexit 101\n' >"$policy"
+        chmod 755 "$policy"
+        own_policy=1
+    fi
+    local rc=0
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null || rc=$?
+    (( own_policy )) && rm -f "$policy"
+    (( rc == 0 )) || return "$rc"
     mapfile -t missing < <(missing_packages)
     if (( ${#missing[@]} )); then
         echo "install-deps: still missing after apt-get: ${missing[*]}" >&2
