@@ -177,3 +177,22 @@ int comps_match_prefix(const CompText *pat, int np, const CompText *alias, int n
 	}
 	return na;
 }
+
+/* A file pattern matches a file name as written or any trailing part of it ("read_write.c",
+ * "fs/read_write.c" and "fs/read_*.c" all match "fs/read_write.c"). */
+int point_file_matches(const char *pattern, const char *file)
+{
+	char *suffix;
+	int ok;
+
+	if (!file || !*file)
+		return 0;
+	if (fnmatch(pattern, file, 0) == 0)
+		return 1;
+	if (pattern[0] == '/' || pattern[0] == '*')
+		return 0;
+	suffix = xasprintf("*/%s", pattern);
+	ok = fnmatch(suffix, file, 0) == 0;
+	free(suffix);
+	return ok;
+}

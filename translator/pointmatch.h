@@ -31,4 +31,8 @@ int comps_match_prefix(const CompText *pat, int np, const CompText *alias, int n
 /* Does a name contain a '*' or '?' wildcard? */
 int has_wildcard(const char *s);
 
+/* A source file pattern (function("F@PATTERN")) matches a file name as written or any trailing
+ * part of it ("read_write.c", "fs/read_write.c" and "fs/read_*.c" all match "fs/read_write.c"). */
+int point_file_matches(const char *pattern, const char *file);
+
 #endif

@@ -4,15 +4,8 @@
 timeout_s=150
 
 build() {
-    need_kernel_dwarf
-    local m
-    for m in fs/nfs/nfs.ko fs/nfs/nfsv3.ko fs/nfsd/nfsd.ko; do
-        [[ -e /usr/lib/debug/lib/modules/$KVER/kernel/$m ]] ||
-            { echo "no $m debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
-    done
-    for m in exportfs rpc.nfsd rpc.mountd rpcbind mount.nfs; do
-        PATH=$PATH:/usr/sbin:/sbin command -v $m >/dev/null || { echo "no $m (make deps: nfs-kernel-server, nfs-common, rpcbind)"; exit 77; }
-    done
+    source "$TOP/tests/guest/scripts/nfs/nfs-server.sh"
+    nfs_need fs/nfs/nfs.ko fs/nfs/nfsv3.ko fs/nfsd/nfsd.ko
     gcc -O1 -Wall -o nfsmap "$TOP/tests/guest/scripts/nfs/nfsmap.c"
     $STAP -p4 -m t_nfs "$TOP/tests/guest/scripts/nfs/nfs-vars.stp" >/dev/null
     # the workload: 3 x 8 KiB written and fsynced, a 4 KiB O_DIRECT read at 8 KiB, a buffered read of

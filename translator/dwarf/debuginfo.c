@@ -124,6 +124,22 @@ static int probe_file(const char *path)
 	return ok;
 }
 
+DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, Elf *elf, Dwarf *dw)
+{
+	DwarfModule *m = xcalloc(1, sizeof *m);
+
+	m->name = xstrdup(name);
+	m->path = xstrdup(path);
+	m->fd = fd;
+	m->elf = elf;
+	m->dw = dw;
+	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
+	if (!m->cfi)
+		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame, what user binaries usually have */
+	elf_build_id(elf, m->build_id, sizeof m->build_id);
+	return m;
+}
+
 static DwarfModule *open_vmlinux(const char *path, char **why)
 {
 	DwarfModule *m;
@@ -144,17 +160,8 @@ static DwarfModule *open_vmlinux(const char *path, char **why)
 		close(fd);
 		return NULL;
 	}
-	m = xcalloc(1, sizeof *m);
-	m->name = xstrdup("kernel");
-	m->path = xstrdup(path);
-	m->fd = fd;
-	m->elf = elf;
-	m->dw = dw;
-	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
-	if (!m->cfi)
-		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame */
+	m = dwarf_module_from_elf("kernel", path, fd, elf, dw);
 	m->is_kernel = 1;
-	elf_build_id(elf, m->build_id, sizeof m->build_id);
 	return m;
 }
 

@@ -62,6 +62,8 @@ typedef struct DwarfSite {
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
+/* A DwarfModule for an opened file (fd, elf and dw become the module's): CFI and build id read. */
+DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, Elf *elf, Dwarf *dw);
 
 /* The symbol kprobes can resolve for pc: "sym" (kernel) or "MOD:sym" with pc - sym in *offset; the
  * function's own symbol when its name is unique, else a unique symbol of the same section below pc

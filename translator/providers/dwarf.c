@@ -5,7 +5,6 @@
 #include "../pointmatch.h"
 
 #include <dwarf.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,25 +109,6 @@ static int parse_pattern(const char *text, SrcLoc loc, Pattern *p)
 		p->last = p->first;
 	}
 	return 0;
-}
-
-/* A file pattern matches a file name as written or any trailing part of it ("read_write.c",
- * "fs/read_write.c" and "fs/read_*.c" all match "fs/read_write.c"). */
-static int file_matches(const char *pattern, const char *file)
-{
-	char *suffix;
-	int ok;
-
-	if (!file || !*file)
-		return 0;
-	if (fnmatch(pattern, file, 0) == 0)
-		return 1;
-	if (pattern[0] == '/' || pattern[0] == '*')
-		return 0;
-	suffix = xasprintf("*/%s", pattern);
-	ok = fnmatch(suffix, file, 0) == 0;
-	free(suffix);
-	return ok;
 }
 
 /* ---- per-CU data: inline instances and line tables ----------------------------------------------- */
@@ -478,7 +458,7 @@ static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *i
 		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 || line <= 0 ||
 		    dwarf_linebeginstatement(l, &stmt) != 0 || dwarf_haspc(&fn, addr) <= 0)
 			continue;
-		if (q->pat.file ? !file_matches(q->pat.file, dwarf_line_source(q->mod, &cudie, l))
+		if (q->pat.file ? !point_file_matches(q->pat.file, dwarf_line_source(q->mod, &cudie, l))
 				: strcmp(dwarf_line_source(q->mod, &cudie, l), want_file))
 			continue;
 		if (line < first || line > last) {
@@ -529,7 +509,7 @@ static int on_name(const DwarfName *n, void *arg)
 		return 0;
 	q->matched_name++;
 	dwarf_name_info(q->mod, n, &info);
-	if (q->pat.file && !file_matches(q->pat.file, info.decl_file))
+	if (q->pat.file && !point_file_matches(q->pat.file, info.decl_file))
 		return 0;
 	if (!q->statement && (q->pat.lines == LINE_ONE || q->pat.lines == LINE_RANGE)) {
 		/* function("F@FILE:N"): the functions whose code spans line N (or meets the range) */

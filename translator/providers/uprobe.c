@@ -6,10 +6,8 @@
 #include "../pointmatch.h"
 
 #include <dwarf.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -71,8 +69,6 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 {
 	DwarfModule *m;
 	GElf_Ehdr eh;
-	const void *id = NULL;
-	ssize_t idlen;
 	Elf *elf;
 	Dwarf *dw;
 	int fd;
@@ -104,18 +100,7 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 		close(fd);
 		return NULL;
 	}
-	m = xcalloc(1, sizeof *m);
-	m->name = xstrdup(path);
-	m->path = xstrdup(path);
-	m->fd = fd;
-	m->elf = elf;
-	m->dw = dw;
-	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
-	if (!m->cfi)
-		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame, what user binaries usually have */
-	idlen = dwelf_elf_gnu_build_id(elf, &id);
-	for (ssize_t i = 0; id && i < idlen && i < 20; i++)
-		snprintf(m->build_id + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+	m = dwarf_module_from_elf(path, path, fd, elf, dw);
 	m->session = s;
 	m->is_user = 1;
 	vec_push(&user_modules, m);
@@ -303,23 +288,6 @@ typedef struct UQuery {
 	PtrVec skipped;             /* char*: why functions were left out */
 } UQuery;
 
-static int file_matches(const char *pattern, const char *file)
-{
-	char *suffix;
-	int ok;
-
-	if (!file || !*file)
-		return 0;
-	if (fnmatch(pattern, file, 0) == 0)
-		return 1;
-	if (pattern[0] == '/' || pattern[0] == '*')
-		return 0;
-	suffix = xasprintf("*/%s", pattern);
-	ok = fnmatch(suffix, file, 0) == 0;
-	free(suffix);
-	return ok;
-}
-
 /* A source file as SystemTap names it in user probe points: absolute, from the compile unit's
  * directory when the DWARF gives it relative, with "." and ".." components folded. */
 static char *source_path(DwarfModule *m, Dwarf_Off cu, const char *file)
@@ -382,7 +350,7 @@ static int on_function(const DwarfName *n, void *arg)
 	/* the file as the DWARF names it (the index shortens names the kernel's way) */
 	file = source_path(q->mod, n->cu, dwarf_offdie(q->mod->dw, n->die, &die) && dwarf_decl_file(&die) ?
 				   dwarf_decl_file(&die) : info.decl_file);
-	if (q->file && !file_matches(q->file, file) && !file_matches(q->file, info.decl_file)) {
+	if (q->file && !point_file_matches(q->file, file) && !point_file_matches(q->file, info.decl_file)) {
 		free(file);
 		return 0;
 	}

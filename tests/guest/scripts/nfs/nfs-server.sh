@@ -1,5 +1,19 @@
 # nfs-server.sh - bash functions: a loopback NFS server exporting a tmpfs, mounted at /run/nfsmnt, and its teardown.
-# Sourced in guest() by tests/guest/tapset-nfs.t (NFSv3) and tapset-nfs4.t (NFSv4.2); the guest's root is read-only.
+# Sourced by tests/guest/tapset-nfs.t (NFSv3) and tapset-nfs4.t (NFSv4.2), nfs_need in build(); the guest's root is read-only.
+
+# nfs_need MODULE.ko...: in build(), skip the case (exit 77, saying why) without the kernel's DWARF, these
+# modules' debuginfo (paths below kernel/) or the NFS server and client programs.
+nfs_need() {
+    need_kernel_dwarf
+    local m
+    for m in "$@"; do
+        [[ -e /usr/lib/debug/lib/modules/$KVER/kernel/$m ]] ||
+            { echo "no $m debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
+    done
+    for m in exportfs rpc.nfsd rpc.mountd rpcbind mount.nfs; do
+        PATH=$PATH:/usr/sbin:/sbin command -v $m >/dev/null || { echo "no $m (make deps: nfs-kernel-server, nfs-common, rpcbind)"; exit 77; }
+    done
+}
 
 NFS_MOUNT_OPTS="proto=tcp,rsize=8192,wsize=8192"
 
