@@ -82,6 +82,7 @@ extern const ProbeProvider netfilter_provider;
 extern const ProbeProvider profile_provider;   /* timer.profile: providers/profile.c */
 extern const ProbeProvider perf_provider;      /* perf.type(N).config(M): providers/perf.c */
 extern const ProbeProvider uprobe_provider;    /* process("PATH").function(...): providers/uprobe.c */
+extern const ProbeProvider sdt_provider;       /* process("PATH").mark(...): providers/sdt.c */
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

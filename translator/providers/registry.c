@@ -21,6 +21,7 @@ static const ProbeProvider *const providers[] = {
 	&procfs_provider,
 	&netfilter_provider,
 	&uprobe_provider,
+	&sdt_provider,
 };
 
 /* Families served by a provider registered under another name. */

@@ -62,6 +62,13 @@ static char *find_executable(const char *arg, char **why)
 	return real;
 }
 
+/* For the SDT provider (providers/sdt.c): the same lookup of PATH. */
+char *uprobe_find_executable(const char *arg, char **why);
+char *uprobe_find_executable(const char *arg, char **why)
+{
+	return find_executable(arg, why);
+}
+
 static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
 
 /* The DWARF of the user binary at path (resolved), opened once per run; NULL after an error at loc. */
@@ -432,6 +439,8 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 		return not_yet(c0->loc, "process(PID)");
 	if (!what || !what->name)
 		return not_yet(c0->loc, "process(\"PATH\") alone");
+	if (!strcmp(what->name, "provider"))   /* process("PATH").provider("P").mark("NAME"): SDT */
+		return sdt_provider.resolve_many(s, pp, tmpl, out);
 	if (strcmp(what->name, "function")) {
 		char *t = xasprintf("process(\"PATH\").%s", what->name);
 		return not_yet(what->loc, t);
