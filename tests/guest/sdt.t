@@ -7,9 +7,11 @@ PY=/usr/bin/python3.11
 
 build() {
     gcc -Wall -O2 -o sdtprog "$TOP/tests/sdt/sdtprog.c" "$TOP/tests/sdt/sdtsem.c"
+    # unoptimized: the operands are memory on the stack (-4@-8(%rbp)) instead of registers
+    gcc -Wall -O0 -o sdtprog-O0 "$TOP/tests/sdt/sdtprog.c" "$TOP/tests/sdt/sdtsem.c"
     P=$CASE_DIR/sdtprog
     # every argument of every marker of `sdtprog 3`; counted is reached only when its semaphore is set
-    $STAP -p4 -m t_sdtval -e '
+    local vals='
 probe process(@1).mark("values") {
   if (pid() == target())
     printf("values %d %d %d %d %d %s %s %s\n", $arg1, $arg2, $arg3, $arg4, $arg5, user_string($arg6), $$name, $$provider)
@@ -17,7 +19,13 @@ probe process(@1).mark("values") {
 probe process(@1).provider("sdtprog").mark("counted") {
   if (pid() == target())
     printf("counted %d %s %s\n", $arg1, user_string($arg2), $$parms)
-}' "$P" >/dev/null
+}'
+    $STAP -p4 -m t_sdtval -e "$vals" "$P" >/dev/null
+    $STAP -p4 -m t_sdtval0 -e "$vals" "$P-O0" >/dev/null
+    # function and marker probes in one module (the two families share runtime/probes/uprobes.c)
+    gcc -g -O0 -o uprog "$TOP/tests/uprobe/uprog.c"
+    $STAP -p4 -m t_sdtmix -e 'probe process(@1).function("add") { println($a) }
+probe process(@2).mark("done") { println($$name) }' "$CASE_DIR/uprog" "$P" >/dev/null
     # hit counts per marker, through a wildcard and a provider wildcard
     $STAP -p4 -m t_sdtcount -e '
 global n
@@ -75,6 +83,7 @@ guest() {
     for i in 1 2; do
         staprun -c "$CASE_DIR/sdtprog 3" t_sdtval.ko >val$i.out 2>val$i.err
     done
+    staprun -c "$CASE_DIR/sdtprog-O0 3" t_sdtval0.ko >val3.out 2>val3.err
     staprun -c "$CASE_DIR/sdtprog 4" t_sdtcount.ko >count.out 2>count.err
     staprun -c "$CASE_DIR/sdtprog 2" t_sdtnosem.ko >nosem.out 2>nosem.err
     # unloaded: the semaphore is back to zero
@@ -92,7 +101,7 @@ check() {
         printf 'values %d %d %d %d 4000000000 word-%d values sdtprog\n' $((-i)) $((1000 * i)) $((-100000 * i)) \
             $((0x100000000 * i + 7)) $i
     done)
-    for i in 1 2; do
+    for i in 1 2 3; do
         diff <(echo "$expect") <(grep '^values' val$i.out)
         # the semaphore: set in every round while counted is armed, and counted fired each time
         [[ $(grep -c '^round [123] semaphore set$' val$i.out) == 3 ]]
