@@ -14,11 +14,15 @@ build() {
 global ne, te, armed
 probe timer.ms(50) { if (!armed++) println("armed") }   # RUNNING: every family armed
 probe process(@1).begin { printf("begin %d\n", pid()) }
-probe process(@1).end { printf("end %d\n", pid()); ne++; if (ne == 6 && te == 3) exit() }
+probe process(@1).end { printf("end %d\n", pid()); ne++ }
 probe process(@1).thread.begin { printf("tbegin %d %d\n", pid(), tid()) }
 probe process(@1).thread.end { printf("tend %d %d\n", pid(), tid()) }
 probe process(@2).begin { printf("xbegin %d %s\n", pid(), execname()) }
-probe process(@2).end { printf("xend %d\n", pid()); te++; if (ne == 6 && te == 3) exit() }
+probe process(@2).end { printf("xend %d\n", pid()); te++ }
+probe process.begin { printf("abegin %d\n", pid()) }
+probe process.thread.begin { printf("atbegin %d\n", tid()) }
+# last: the probes of one event run in the order written, so this one sees the others counted
+probe process.end { printf("aend %d\n", pid()); if (ne == 6 && te == 3) exit() }
 probe timer.s(200) { println("timeout"); exit() }' "$P" "$CASE_DIR/ptrue" >/dev/null
     # -c: every process and thread, scoped to target() and its descendants
     $STAP -p4 -m t_pcall -e '
@@ -110,7 +114,15 @@ check() {
     diff <(field child rep1 rep2 rep3 | sed 's/$/ ptrue/' | sort -n) \
         <(awk '$1 == "xbegin" { print $2, $3 }' path.out | sort -n)
     diff <(field child rep1 rep2 rep3 | sort -n) <(field xend path.out | sort -n)
-    [[ $(wc -l <path.out) == $((1 + 6 + 6 + 6 + 6 + 3 + 3)) ]]
+    [[ $(grep -vcE '^(abegin|aend|atbegin) ' path.out) == $((1 + 6 + 6 + 6 + 6 + 3 + 3)) ]]
+    # process.begin/.end (no target: every process) saw each of them once, at the fork (the
+    # program from the shell) and at the exit; the threads through process.thread.begin
+    for t in $(field procs rep1 rep2 rep3; field child rep1 rep2 rep3); do
+        [[ $(grep -cx "abegin $t" path.out) == 1 && $(grep -cx "aend $t" path.out) == 1 ]]
+    done
+    for t in $(field thread rep1 rep2 rep3); do
+        [[ $(grep -cx "atbegin $t" path.out) == 1 ]]
+    done
     # -c: the target (and the program, if a shell ran it) and the forked child, nothing else
     for i in 1 2; do
         only_skip_warnings all$i.err
