@@ -21,7 +21,7 @@
 /* PATH as SystemTap finds it: a name with a '/' relative to the working directory, a bare name
  * through $PATH; then every symbolic link resolved, since the kernel probes the file itself.
  * NULL with *why set when there is no such executable file. */
-static char *find_executable(const char *arg, char **why)
+char *find_executable(const char *arg, char **why)
 {
 	char buf[PATH_MAX], *real;
 	struct stat st;
