@@ -22,6 +22,7 @@ static const ProbeProvider *const providers[] = {
 	&netfilter_provider,
 	&uprobe_provider,
 	&sdt_provider,
+	&process_lifecycle_provider,
 };
 
 /* Families served by a provider registered under another name. */
@@ -32,9 +33,23 @@ static const struct {
 	{ "module", &dwarf_provider },   /* module("m").function(...): the kernel family's provider */
 };
 
+/* Second components served by a provider registered under another member of the same family. */
+static const struct {
+	const char *family, *member;
+	const ProbeProvider *provider;
+} also_members[] = {
+	{ "process", "end", &process_lifecycle_provider },      /* process[(...)].end */
+	{ "process", "thread", &process_lifecycle_provider },   /* process[(...)].thread.begin/.end */
+	{ "process", "provider", &sdt_provider },               /* process("PATH").provider("P").mark(...) */
+};
+
 const ProbeProvider *provider_find(const char *family, const char *member)
 {
 	const ProbeProvider *general = NULL;
+
+	for (size_t i = 0; member && i < sizeof also_members / sizeof also_members[0]; i++)
+		if (!strcmp(also_members[i].family, family) && !strcmp(also_members[i].member, member))
+			return also_members[i].provider;
 
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++) {
 		const ProbeProvider *p = providers[i];

@@ -40,8 +40,6 @@ typedef struct SdtMark {
 
 static PtrVec marks;            /* SdtMark*: DerivedProbe.number indexes it */
 
-char *uprobe_find_executable(const char *arg, char **why);   /* providers/uprobe.c */
-
 /* ---- operands ----------------------------------------------------------------------------------- */
 
 /* An x86-64 register name (without %) as a pt_regs member, its width in bytes and bit shift. */
@@ -329,7 +327,7 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 			c->name ? c->name : "{...}");
 		return -1;
 	}
-	path = uprobe_find_executable(c0->arg->str, &why);
+	path = find_executable(c0->arg->str, &why);
 	if (!path) {
 		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
 		return -1;
@@ -474,8 +472,8 @@ static const char *const sdt_forms[] = {
 	NULL,
 };
 
-/* Registered for process(...).mark; process(...).provider(...) reaches it through the general
- * process provider (providers/uprobe.c). */
+/* Registered for process(...).mark; process(...).provider(...) reaches it through registry.c's
+ * also_members. */
 const ProbeProvider sdt_provider = { .family = "process", .member = "mark", .cname = "sdt",
 				     .resolve_many = resolve_sdt, .emit = emit_sdt, .forms = sdt_forms,
 				     .context_var = sdt_context_var, .context_vars = sdt_context_vars };

@@ -21,7 +21,7 @@
 /* PATH as SystemTap finds it: a name with a '/' relative to the working directory, a bare name
  * through $PATH; then every symbolic link resolved, since the kernel probes the file itself.
  * NULL with *why set when there is no such executable file. */
-static char *find_executable(const char *arg, char **why)
+char *find_executable(const char *arg, char **why)
 {
 	char buf[PATH_MAX], *real;
 	struct stat st;
@@ -60,13 +60,6 @@ static char *find_executable(const char *arg, char **why)
 		return NULL;
 	}
 	return real;
-}
-
-/* For the SDT provider (providers/sdt.c): the same lookup of PATH. */
-char *uprobe_find_executable(const char *arg, char **why);
-char *uprobe_find_executable(const char *arg, char **why)
-{
-	return find_executable(arg, why);
 }
 
 static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
@@ -439,8 +432,6 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 		return not_yet(c0->loc, "process(PID)");
 	if (!what || !what->name)
 		return not_yet(c0->loc, "process(\"PATH\") alone");
-	if (!strcmp(what->name, "provider"))   /* process("PATH").provider("P").mark("NAME"): SDT */
-		return sdt_provider.resolve_many(s, pp, tmpl, out);
 	if (strcmp(what->name, "function")) {
 		char *t = xasprintf("process(\"PATH\").%s", what->name);
 		return not_yet(what->loc, t);
