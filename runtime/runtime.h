@@ -30,6 +30,7 @@
 #include "output/output.c"
 #include "core/errors.c"
 #include "core/deref.h"
+#include "core/sdt.h"
 #include "core/strfuncs.h"
 #include "core/regs.h"
 #include "core/symbols.h"

@@ -30,9 +30,10 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   man-db groff-base                `man -l` renders the generated tapset pages (tests/unit/tapset-man.t)
 #   nfs-kernel-server nfs-common     the guest's loopback NFS server and client (exportfs, rpc.nfsd,
 #   rpcbind                          rpc.mountd, mount.nfs, rpcbind; tests/guest/tapset-nfs.t)
+#   systemtap-sdt-dev                <sys/sdt.h>: the SDT markers of tests/sdt/sdtprog.c (tests/guest/sdt.t)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
-          man-db groff-base nfs-kernel-server nfs-common rpcbind)
+          man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev)
 
 is_installed() {
     local status

@@ -1,5 +1,7 @@
 /* uprobes.c - process("PATH").function(...) probes: uprobes and uretprobes on a file's inode at the
  * offsets the translator computed.  Included by generated code using the family (providers/uprobe.c). */
+#ifndef STP_PROBES_UPROBES_C
+#define STP_PROBES_UPROBES_C   /* included by the process("PATH").function and .mark families both */
 #include <linux/uprobes.h>
 #include <linux/namei.h>
 #include <linux/path.h>
@@ -49,6 +51,8 @@ struct stp_uprobe {
 	const struct stp_probe_desc *desc;
 	struct stp_uprobe_file *file;
 	loff_t offset;                      /* in the file */
+	loff_t ref_ctr_offset;              /* SDT: the marker's semaphore in the file, counted up by
+	                                     * the kernel while armed; 0: none */
 	int is_return;                      /* a uretprobe: the handler runs at the function's return */
 	int optional;                       /* '?': a file or location the kernel refuses is skipped */
 	/* .return with entry values ($param, @entry): a second uprobe at save_offset (where a .call
@@ -361,10 +365,13 @@ static int stp_uprobe_start(struct stp_uprobe *probes, unsigned int n)
 		}
 		if (!rc) {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-			p->up = uprobe_register(p->file->inode, p->offset, 0, &p->uc);
+			p->up = uprobe_register(p->file->inode, p->offset, p->ref_ctr_offset, &p->uc);
 			rc = IS_ERR(p->up) ? PTR_ERR(p->up) : 0;
 #else
-			rc = uprobe_register(p->file->inode, p->offset, &p->uc);
+			if (p->ref_ctr_offset)
+				rc = uprobe_register_refctr(p->file->inode, p->offset, p->ref_ctr_offset, &p->uc);
+			else
+				rc = uprobe_register(p->file->inode, p->offset, &p->uc);
 #endif
 		}
 		if (rc && p->optional)
@@ -381,3 +388,4 @@ static int stp_uprobe_start(struct stp_uprobe *probes, unsigned int n)
 }
 
 #define STP_UPROBE_FAMILY(table) STP_FAMILY(uprobe, stp_uprobe_start, stp_uprobe_stop, table)
+#endif

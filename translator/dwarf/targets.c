@@ -1334,7 +1334,7 @@ static int find_context_var(Bind *b, Expr *e, const ContextVar **out)
 	int any = 0;
 
 	*out = NULL;
-	if (!b->probe || e->kind != EX_TARGET || !strncmp(e->str, "$$", 2))
+	if (!b->probe || e->kind != EX_TARGET)
 		return 0;
 	for (int i = 0; i < b->s->derived.len; i++) {
 		DerivedProbe *dp = b->s->derived.items[i];
@@ -1350,6 +1350,8 @@ static int find_context_var(Bind *b, Expr *e, const ContextVar **out)
 		}
 		any = 1;
 		cv = dp->provider->context_var(b->s, dp, e->str);
+		if (!cv && !strncmp(e->str, "$$", 2) && !found)
+			return 0;   /* $$parms and friends of a family that does not define them */
 		if (!cv) {
 			berr(b, e->loc, "context variable '%s' is not available in probe point '%s'", e->str, dp->name);
 			return 1;

@@ -21,6 +21,7 @@ static const ProbeProvider *const providers[] = {
 	&procfs_provider,
 	&netfilter_provider,
 	&uprobe_provider,
+	&sdt_provider,
 	&process_lifecycle_provider,
 };
 
@@ -39,6 +40,7 @@ static const struct {
 } also_members[] = {
 	{ "process", "end", &process_lifecycle_provider },      /* process[(...)].end */
 	{ "process", "thread", &process_lifecycle_provider },   /* process[(...)].thread.begin/.end */
+	{ "process", "provider", &sdt_provider },               /* process("PATH").provider("P").mark(...) */
 };
 
 const ProbeProvider *provider_find(const char *family, const char *member)
