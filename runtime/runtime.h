@@ -23,6 +23,7 @@
 #include "core/lock.h"
 #include "core/regex.h"
 #include "core/context.h"
+#include "core/target.h"
 #include "core/arith.h"
 #include "core/params.h"
 #include "core/strings.h"

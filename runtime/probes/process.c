@@ -58,32 +58,6 @@ static struct {
 	atomic_t overflow;
 } stp_proc;
 
-/* With -c/-x, only target() and its descendants, as SystemTap scopes process probes. */
-static bool stp_proc_in_scope(void)
-{
-	struct task_struct *t;
-	bool in = false;
-	int depth;
-
-	if (stp_target <= 0)
-		return true;
-	rcu_read_lock();
-	for (t = current, depth = 0; t && depth < 4096; depth++) {
-		struct task_struct *parent;
-
-		if (task_tgid_nr(t) == stp_target) {
-			in = true;
-			break;
-		}
-		parent = rcu_dereference(t->real_parent);
-		if (!parent || parent == t || task_pid_nr(t) <= 1)
-			break;
-		t = parent;
-	}
-	rcu_read_unlock();
-	return in;
-}
-
 /* The probed files task t runs (its memory map's executable). */
 static u32 stp_proc_exe_mask(struct task_struct *t)
 {
@@ -154,7 +128,7 @@ static void stp_proc_fire(int kind, u32 files, bool only_files)
 		    only_files || (p->pid && p->pid != task_tgid_nr(current)))
 			continue;
 		if (!scoped) {
-			in = stp_proc_in_scope();
+			in = stp_in_target_tree();
 			scoped = true;
 		}
 		if (in)

@@ -75,39 +75,12 @@ struct stp_uprobe {
 	atomic_t missed;
 };
 
-/* With a target process (-c CMD / -x PID), process probes fire only in it and its descendants,
- * as SystemTap scopes them; without one, in every process running the file. */
-static bool stp_uprobe_in_scope(void)
-{
-	struct task_struct *t;
-	bool in = false;
-	int depth;
-
-	if (stp_target <= 0)
-		return true;
-	rcu_read_lock();
-	for (t = current, depth = 0; t && depth < 4096; depth++) {
-		struct task_struct *parent;
-
-		if (task_tgid_nr(t) == stp_target) {
-			in = true;
-			break;
-		}
-		parent = rcu_dereference(t->real_parent);
-		if (!parent || parent == t || task_pid_nr(t) <= 1)
-			break;
-		t = parent;
-	}
-	rcu_read_unlock();
-	return in;
-}
-
 /* uprobe handlers run in the probed task, preemptible: the hit is pinned to this CPU's context. */
 static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 
-	if (!stp_uprobe_in_scope())
+	if (!stp_in_target_tree())
 		return;
 	preempt_disable();
 	stp_run_probe(p->desc, regs, false);
@@ -166,7 +139,7 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
 	struct stp_uprobe_slot *sl;
 	bool ok;
 
-	if (!stp_uprobe_in_scope())
+	if (!stp_in_target_tree())
 		return;
 	sl = stp_uprobe_slot_find(p, *(unsigned long *)((char *)regs + p->cfa_reg) + p->cfa_offset, true);
 	if (!sl) {
@@ -187,7 +160,7 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 	struct stp_uprobe_slot *sl;
 
-	if (!stp_uprobe_in_scope())
+	if (!stp_in_target_tree())
 		return;
 	sl = stp_uprobe_slot_find(p, user_stack_pointer(regs), false);
 	if (!sl) {
