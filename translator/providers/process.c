@@ -16,7 +16,7 @@ static int resolve_lifecycle(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	const ProbePointComponent *c0 = pp_component(pp, 0), *c1 = pp_component(pp, 1), *c2 = pp_component(pp, 2);
 	int kind, ncomp = 2;
 	int64_t pid = 0;
-	char *path = NULL, *why = NULL;
+	char *path = NULL;
 	StrBuf name;
 
 	(void)s;
@@ -50,11 +50,9 @@ static int resolve_lifecycle(Session *s, ProbePoint *pp, DerivedProbe *dp)
 			return 0;
 		}
 	} else if (c0->arg) {
-		path = find_executable(c0->arg->str, &why);
-		if (!path) {
-			diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
+		path = process_point_path(c0);
+		if (!path)
 			return 0;
-		}
 	}
 	sb_init(&name);
 	if (path)

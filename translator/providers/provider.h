@@ -88,6 +88,9 @@ extern const ProbeProvider process_lifecycle_provider;   /* process[(PATH|PID)].
 /* PATH of a process("PATH") point resolved as SystemTap does ($PATH, symbolic links): malloc'd, or
  * NULL with *why set (providers/uprobe.c). */
 char *find_executable(const char *arg, char **why);
+/* The same for the process("PATH") component c0, reporting "process(\"PATH\"): why" at its
+ * argument when there is none (NULL then). */
+char *process_point_path(const ProbePointComponent *c0);
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -327,11 +327,9 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 			c->name ? c->name : "{...}");
 		return -1;
 	}
-	path = find_executable(c0->arg->str, &why);
-	if (!path) {
-		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
+	path = process_point_path(c0);
+	if (!path)
 		return -1;
-	}
 	if (read_marks(path, &found, &why) != 0) {
 		diag_at(c0->arg->loc, "semantic error", "%s", why);
 		return -1;

@@ -62,6 +62,17 @@ char *find_executable(const char *arg, char **why)
 	return real;
 }
 
+char *process_point_path(const ProbePointComponent *c0)
+{
+	char *why = NULL, *path = find_executable(c0->arg->str, &why);
+
+	if (!path) {
+		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
+		free(why);
+	}
+	return path;
+}
+
 static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
 
 /* The DWARF of the user binary at path (resolved), opened once per run; NULL after an error at loc. */
@@ -423,7 +434,7 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *what = pp_component(pp, 1);
 	UQuery q = { .s = s, .tmpl = tmpl, .out = out, .suffix = "" };
-	char *why = NULL, *path, *at;
+	char *path, *at;
 	int before = out->len, have_call = 0;
 
 	if (!c0->arg)
@@ -458,11 +469,9 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 			return -1;
 		}
 	}
-	path = find_executable(c0->arg->str, &why);
-	if (!path) {
-		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
+	path = process_point_path(c0);
+	if (!path)
 		return -1;
-	}
 	q.mod = user_module(s, path, c0->arg->loc);
 	if (!q.mod)
 		return -1;
