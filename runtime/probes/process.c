@@ -56,6 +56,7 @@ static struct {
 	raw_spinlock_t lock;                /* the tracked set */
 	struct { pid_t tgid; u32 files; } *tracked;
 	atomic_t overflow;
+	atomic_t nomem;                     /* begin checks not queued: no memory at the fork */
 } stp_proc;
 
 /* The probed files task t runs (its memory map's executable). */
@@ -182,8 +183,10 @@ static void stp_proc_queue(struct task_struct *t, int kind, u32 files, enum task
 	if (!stp_proc_wanted(kind, task_tgid_nr(t), files) || (t->flags & (PF_KTHREAD | PF_EXITING)))
 		return;
 	w = kmalloc(sizeof(*w), gfp);
-	if (!w)
+	if (!w) {
+		atomic_inc(&stp_proc.nomem);
 		return;
+	}
 	init_task_work(&w->cb, stp_proc_work_run);
 	w->kind = kind;
 	atomic_inc(&stp_proc.pending);
@@ -273,6 +276,9 @@ static void stp_proc_stop(void)
 			STP_MODULE_NAME, waited, atomic_read(&stp_proc.pending));
 	}
 	synchronize_rcu();
+	if (atomic_read(&stp_proc.nomem))
+		stp_report_line("WARNING: process probes: %d begin probes not run (no memory for them at the fork)\n",
+				atomic_read(&stp_proc.nomem));
 	if (atomic_read(&stp_proc.overflow))
 		stp_report_line("WARNING: process probes: more than %d processes running probed files at once:"
 				" %d not tracked\n", STP_PROC_TRACKED, atomic_read(&stp_proc.overflow));
@@ -303,6 +309,7 @@ static int stp_proc_start(struct stp_proc_probe *probes, unsigned int n, struct 
 	raw_spin_lock_init(&stp_proc.lock);
 	atomic_set(&stp_proc.pending, 0);
 	atomic_set(&stp_proc.overflow, 0);
+	atomic_set(&stp_proc.nomem, 0);
 	for (i = 0; i < n; i++)
 		stp_proc.kinds |= 1u << probes[i].kind;
 	if (nfiles > 32) {
