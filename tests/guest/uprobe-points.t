@@ -1,4 +1,4 @@
-# uprobe-points: the other process probe-point forms on tests/uprobe/upoints.c: .statement("FUNC@FILE:LINE") reading locals, .statement(ADDR).absolute, .function(...).inline/.call/bare counts on an always-inline function, .plt("NAME")/.plt("*") with $$name, process(PID) firing only in that process, .function on binaries without DWARF (symbol table), -L listings
+# uprobe-points: the other process probe-point forms on tests/uprobe/upoints.c: .statement("FUNC@FILE:LINE") reading locals, .statement(ADDR).absolute, .function(...).inline/.call/bare counts on an always-inline function, .plt("NAME")/.plt("*") with $$name, process(PID) .function/.plt/.mark firing only in that process, .function on binaries without DWARF (symbol table), -L listings
 # Used by tests/run (issue 17): translator/providers/uprobe.c, uprobe_elf.c, dwarfpoint.c, runtime/probes/uprobes.c (process(PID) filter).
 
 timeout_s=400
@@ -59,12 +59,16 @@ probe end { foreach (k+ in f) printf("sym %s %d\n", k, f[k]); printf("sym work.r
     # until the child has opened the fifo and exec'd the program
     for i in $(seq 200); do [[ $(readlink /proc/$pid/exe) == "$P" ]] && break; sleep 0.05; done
     $STAP -p4 -m t_upt_pid -e '
-global work, gp, pids, finishes
+global work, gp, pids, finishes, rounds
 probe begin { println("armed") }
 probe process('"$pid"').function("work") { work++; pids[pid()]++ }
 probe process('"$pid"').plt("getpid") { gp++; pids[pid()]++ }
 probe process('"$pid"').function("finish") { finishes++; pids[pid()]++; exit() }
-probe end { foreach (p in pids) printf("pid %d %d\n", p, pids[p]); printf("work %d getpid %d finish %d\n", work, gp, finishes) }' \
+probe process('"$pid"').mark("round") { rounds += $arg1; pids[pid()]++ }
+probe end {
+    foreach (p in pids) printf("pid %d %d\n", p, pids[p])
+    printf("work %d getpid %d finish %d rounds %d\n", work, gp, finishes, rounds)
+}' \
         >/dev/null
     $STAP -L "process($pid).function(\"w*\")" >pidlist.out
     echo go >&3
@@ -79,7 +83,7 @@ probe end { foreach (p in pids) printf("pid %d %d\n", p, pids[p]); printf("work 
 }
 
 guest() {
-    local i pid got
+    local i pid got hold2 run
     staprun -c "$CASE_DIR/upoints 3" t_upt_stmt.ko >stmt.out 2>stmt.err
     staprun -c "$CASE_DIR/upoints 3" t_upt_abs.ko >abs.out 2>abs.err
     staprun -c "$CASE_DIR/upoints 3" t_upt_inl.ko >inl.out 2>inl.err
@@ -88,12 +92,12 @@ guest() {
     staprun -c "$CASE_DIR/upoints-nodebug 2" t_upt_sym.ko >sym2.out 2>sym2.err
     # process(PID): a paused upoints given the pid the module was built for
     pid=$(cat pid)
-    rm -f hold2
-    mkfifo hold2
+    hold2=$(mktemp -d)/hold     # the guest's own /tmp: the shared CASE_DIR has no fifos
+    mkfifo "$hold2"
     got=
     for i in $(seq 50); do
         echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid
-        ./upoints 3 wait <hold2 >pid-prog.out &
+        ./upoints 3 wait <"$hold2" >pid-prog.out &
         got=$!
         [[ $got == "$pid" ]] && break
         kill $got
@@ -105,7 +109,7 @@ guest() {
     for i in $(seq 600); do grep -q '^armed' pid.out && break; sleep 0.1; done
     # another process running the same file, while armed: not counted
     ./upoints 4 >/dev/null
-    echo go >hold2
+    echo go >"$hold2"
     wait $got
     wait $run
 }
@@ -129,7 +133,7 @@ check() {
         'sym work.return 3') <(grep -v '^upoints done' sym.out)
     # the nodebug copy is not probed by the "*" of the stripped one; its twice comes from .symtab
     diff <(printf '%s\n' 'sym twice-static 2' 'sym work.return 0') <(grep -v '^upoints done' sym2.out)
-    diff <(printf '%s\n' "pid $pid 7" 'work 3 getpid 3 finish 1') pid.out
+    diff <(printf "%s\n" armed "pid $pid 10" "work 3 getpid 3 finish 1 rounds 6") pid.out
     grep -qx 'upoints done 3' pid-prog.out
     for f in stmt abs inl plt sym sym2 pid; do only_skip_warnings $f.err; done
     # the translator: listings and the pid's errors

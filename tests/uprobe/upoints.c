@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/sdt.h>
+
 /* twice: inlined into work() and other(), and called out of line through a pointer from main() */
 static inline __attribute__((always_inline)) int twice(int v)
 {
@@ -41,8 +43,8 @@ __attribute__((noipa)) void finish(int rounds)
 int (*volatile twice_ptr)(int) = twice;
 
 /* upoints COUNT [wait]: with "wait", reads one line from stdin first (a process started paused
- * whose pid a test knows); then COUNT rounds of work, other, twice (out of line), measure and
- * getpid, then finish */
+ * whose pid a test knows); then COUNT rounds of the SDT marker upoints:round(i), work, other,
+ * twice (out of line), measure and getpid, then finish */
 int main(int argc, char **argv)
 {
 	int count = argc > 1 ? atoi(argv[1]) : 3, i;
@@ -53,6 +55,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[2], "wait") && !fgets(line, sizeof line, stdin))
 		return 1;
 	for (i = 1; i <= count; i++) {
+		STAP_PROBE1(upoints, round, i);
 		sink += work(i);
 		sink += other(i);
 		sink += twice_ptr(i);

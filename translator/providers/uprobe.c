@@ -64,9 +64,15 @@ char *find_executable(const char *arg, char **why)
 	return real;
 }
 
+static char *pid_executable(const ProbePointComponent *c0);
+
 char *process_point_path(const ProbePointComponent *c0)
 {
-	char *why = NULL, *path = find_executable(c0->arg->str, &why);
+	char *why = NULL, *path;
+
+	if (c0->arg->kind == EX_NUMBER)
+		return pid_executable(c0);
+	path = find_executable(c0->arg->str, &why);
 
 	if (!path) {
 		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
@@ -757,16 +763,15 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 	q.statement = is_stmt;
 	if (user_suffixes(&q, pp, what) != 0)
 		return -1;
-	if (c0->arg->kind == EX_NUMBER) {
-		q.pid = c0->arg->num;
-		path = pid_executable(c0);
-		q.family = xasprintf("process(%" PRId64 ")", q.pid);
-	} else {
-		path = process_point_path(c0);
-		q.family = path ? xasprintf("process(\"%s\")", path) : NULL;
-	}
+	path = process_point_path(c0);
 	if (!path)
 		return -1;
+	if (c0->arg->kind == EX_NUMBER) {
+		q.pid = c0->arg->num;
+		q.family = xasprintf("process(%" PRId64 ")", q.pid);
+	} else {
+		q.family = xasprintf("process(\"%s\")", path);
+	}
 	q.mod = user_module(s, path, c0->arg->loc);
 	if (!q.mod)
 		return -1;
