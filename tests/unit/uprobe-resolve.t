@@ -74,6 +74,10 @@ run() {
     # .statement: a line's address, its canonical name; a line without code; .absolute
     out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16") {}' | sed -n 's@ /\* <- .*@@p')
     [[ $out == "process(\"$PWD/uprog\").statement(\"add@$src:16\")" ]]
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:*") {}' | sed -n 's|.*statement("add@[^:]*:\([0-9]*\)").*|\1|p' | tr '\n' ' ')
+    [[ $out == "15 16 17 " ]]
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16-30") {}' | grep -c 'statement("add@')
+    [[ $out == 2 ]]
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:12") {}' 2>err
     grep -q 'no code for line 12 of .*uprog.c in add (nearest lines with code: 15)' err
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add") {}' 2>err
@@ -99,6 +103,13 @@ run() {
     [[ $out == "process(\"$PWD/uprog\").plt(\"strlen\") \$\$name:string" ]]
     c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./uprog").plt("strlen") { println($$name) }')
     grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog strlen)")ULL" <<<"$c"
+    # with IBT the stubs are in .plt.sec: each one where objdump puts NAME@plt
+    gcc -g -O0 -fcf-protection -Wl,-z,ibtplt -o uprog-ibt "$TOP/tests/uprobe/uprog.c"
+    if readelf -SW uprog-ibt | grep -q '\.plt\.sec'; then
+        c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./uprog-ibt").plt("strlen"), process("./uprog-ibt").plt("atoi") {}')
+        grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt strlen)")ULL" <<<"$c"
+        grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt atoi)")ULL" <<<"$c"
+    fi
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("nosuch") {}' 2>err
     grep -q "no PLT entry 'nosuch' in $PWD/uprog" err
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("strlen") { println($s) }' 2>err
