@@ -351,6 +351,7 @@ static void add_path(PtrVec *mods, const char *path)
 /* Every module: probed files, -d paths, and with --ldd what they need, transitively. */
 static void collect(Session *s, PtrVec *mods)
 {
+	elf_version(EV_CURRENT);
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		const char *q;

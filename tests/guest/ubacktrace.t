@@ -31,6 +31,17 @@ global done
 probe syscall.write { if (pid() == target() && !done) { done = 1; print_ubacktrace() } }'
     $STAP -p4 -d "$P-O2" --ldd -m t_ubtk -e "$kw" >/dev/null
     $STAP -p4 -d "$P-O2" -m t_ubtknolibc -e "$kw" >/dev/null
+    # timer.profile: interrupts in user and kernel mode of the busy program (named up to main),
+    # and of every other task (unknown files: hex, frame pointers over whatever the stack holds)
+    $STAP -p4 -d "$P-O2" --ldd -m t_ubtprof -e '
+global n, named, other
+probe timer.profile {
+	if (pid() == target()) { n++; if (isinstr(sprint_ubacktrace(), "main+")) named++ }
+	else other += strlen(ubacktrace()) > 0
+	if (named >= 20 && other >= 20) exit()
+}
+probe timer.s(60) { exit() }
+probe end { printf("profile named %d other %d (%d samples)\n", named >= 20, other >= 20, n) }' >/dev/null
     # the seed corpus: 038 is refused at translation (cat has no DWARF and no function read);
     # 052 runs with python's symbols
     if [[ -f $(seed_dir)/INDEX.md ]]; then
@@ -48,6 +59,15 @@ guest() {
     staprun -c "$CASE_DIR/ustack 1" t_ubtnolibc.ko >nolibc.out 2>nolibc.err
     staprun -c "$CASE_DIR/ustack-O2 1" t_ubtk.ko >k.out 2>k.err
     staprun -c "$CASE_DIR/ustack-O2 1" t_ubtknolibc.ko >knolibc.out 2>knolibc.err
+    local run
+    local spin
+    ./ustack-O2 100000000 >/dev/null &
+    run=$!
+    sh -c 'while :; do :; done' &
+    spin=$!
+    staprun -x $run t_ubtprof.ko >prof.out 2>prof.err
+    kill $run $spin
+    wait $run $spin || true
     if [[ -e have-seeds ]]; then
         seed_run 052 'python3.11 -c "range(10000)"'
     fi
@@ -100,6 +120,8 @@ check() {
     # without libc: write's frame in hex
     grep '^ 0x' knolibc.out | sed -n 1p | grep -qE '^ 0x[0-9a-f]{16} : 0x[0-9a-f]{16}$' || { echo "knolibc:"; cat knolibc.out; return 1; }
     [[ ! -s k.err && ! -s knolibc.err ]]
+    grep -qE '^profile named 1 other 1 \([0-9]+ samples\)$' prof.out || { cat prof.out prof.err; return 1; }
+    only_skip_warnings prof.err
     if [[ -e have-seeds ]]; then
         grep -q "semantic error" seed038.err
         [[ $(cat 052.rc) == 0 ]] || { cat 052.err; return 1; }
@@ -108,6 +130,6 @@ check() {
         grep -qE '^ +mmap python3.11/[0-9]+ 0x[0-9a-f]+ [0-9]+$' 052.out
         grep -qE '^ 0x[0-9a-f]{16} : [A-Za-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[/usr/lib/x86_64-linux-gnu/libc.so.6\]$' 052.out
         grep -qE '^ 0x[0-9a-f]{16} : [A-Za-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[/usr/bin/python3.11\]$' 052.out
-        grep -qE '^ 0x[0-9a-f]{16} : main\+0x[0-9a-f]+/0x[0-9a-f]+ \[/usr/bin/python3.11\]$' 052.out
+        grep -qE '^ 0x[0-9a-f]{16} : Py_BytesMain\+0x[0-9a-f]+/0x[0-9a-f]+ \[/usr/bin/python3.11\]$' 052.out
     fi
 }
