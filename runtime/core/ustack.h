@@ -54,6 +54,23 @@ static void stp_uwalk_end(struct stp_uwalk *w)
 	w->locked = 0;
 }
 
+/* Once per session, as SystemTap does: the first executable file mapping that has no tables.
+ * Only in task context: d_path() waits for a rename in progress, which an interrupt may have
+ * stopped on this CPU. */
+static atomic_t stp_umods_warned = ATOMIC_INIT(0);
+
+static void stp_umods_warn_missing(struct vm_area_struct *vma)
+{
+	char buf[256];
+	char *p;
+
+	if (!(vma->vm_flags & VM_EXEC) || in_interrupt() || atomic_xchg(&stp_umods_warned, 1))
+		return;
+	p = d_path(&vma->vm_file->f_path, buf, sizeof(buf));
+	if (!IS_ERR(p))
+		stp_report_line("WARNING: Missing unwind data for a module, rerun with 'stap -d %s'\n", p);
+}
+
 /* The embedded module holding the run-time address addr (-1: none known) and its ELF address. */
 static int stp_uwalk_find(struct stp_uwalk *w, unsigned long addr, unsigned long *vaddr)
 {
@@ -80,6 +97,8 @@ static int stp_uwalk_find(struct stp_uwalk *w, unsigned long addr, unsigned long
 					w->mod = i;
 					break;
 				}
+			if (w->mod < 0)
+				stp_umods_warn_missing(vma);
 		}
 	}
 	if (w->mod < 0)
@@ -121,6 +140,7 @@ static int stp_umods_start(void)
 {
 	unsigned int i;
 
+	atomic_set(&stp_umods_warned, 0);
 	for (i = 0; i < STP_UMODS_N; i++) {
 		struct stp_umod *m = &stp_umods[i];
 		struct path p;
