@@ -22,6 +22,8 @@ probe process(@1).function("inner") {
 probe process(@1).function("leaf") { println("LEAF"); print(sprint_usyms(ubacktrace())); println("END") }'
     $STAP -p4 --ldd -m t_ubt -e "$bt" "$P" >/dev/null
     $STAP -p4 --ldd -m t_ubto2 -e "$bt" "$P-O2" >/dev/null
+    # MAXBACKTRACE bounds the user backtrace too
+    $STAP -p4 -DMAXBACKTRACE=3 -m t_ubtmax -e 'probe process(@1).function("leaf") { print_ubacktrace() }' "$P" >/dev/null
     # no -d for libc: its frames in hex
     $STAP -p4 -m t_ubtnolibc -e 'probe process(@1).function("inner") { print_ubacktrace() }' "$P" >/dev/null
     # a kernel probe in the program's context: write(2) from inner(); the program and libc from
@@ -56,6 +58,7 @@ guest() {
     staprun -c "$CASE_DIR/ustack 1" t_ubt.ko >o0.out 2>o0.err
     staprun -c "$CASE_DIR/ustack 1" t_ubt.ko >o0b.out 2>o0b.err
     staprun -c "$CASE_DIR/ustack-O2 1" t_ubto2.ko >o2.out 2>o2.err
+    staprun -c "$CASE_DIR/ustack 1" t_ubtmax.ko >max.out 2>max.err
     staprun -c "$CASE_DIR/ustack 1" t_ubtnolibc.ko >nolibc.out 2>nolibc.err
     staprun -c "$CASE_DIR/ustack-O2 1" t_ubtk.ko >k.out 2>k.err
     staprun -c "$CASE_DIR/ustack-O2 1" t_ubtknolibc.ko >knolibc.out 2>knolibc.err
@@ -108,6 +111,8 @@ check() {
     ubt_check o0.out "$CASE_DIR/ustack"
     ubt_check o0b.out "$CASE_DIR/ustack"
     ubt_check o2.out "$CASE_DIR/ustack-O2"
+    [[ $(grep '^ 0x' max.out | sed 's/^ 0x[0-9a-f]* : \([a-z]*\)+.*/\1/') == $'leaf\nrecurse\nrecurse' && ! -s max.err ]] ||
+        { echo "max:"; cat max.out max.err; return 1; }
     # without libc's tables: the program's frames named, libc's in hex
     grep -qE "^ 0x[0-9a-f]{16} : main\+0x[0-9a-f]+/0x[0-9a-f]+ \[$CASE_DIR/ustack\]\$" nolibc.out
     [[ $(grep '^ 0x' nolibc.out | sed -n 5p) =~ ^\ (0x[0-9a-f]{16})\ :\ (0x[0-9a-f]{16})$ && ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] ||
