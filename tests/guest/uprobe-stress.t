@@ -1,7 +1,12 @@
-# uprobe-stress: uprobes under load on tests/uprobe/hot.c: 20 runs in a row with a hot entry and @entry .return probe ending while the program calls the function on both CPUs (it goes on, every call right), a probed program that execs (itself or a copy), one that exits mid-run (others follow), and -c CMD plain (target() is the program) and through sh -c
+# uprobe-stress: uprobes under load on tests/uprobe/hot.c: 20 runs in a row with a hot entry and @entry .return probe ending while the program calls the function on both CPUs (it goes on, every call right), a probed program that execs (itself or a copy), one that exits mid-run (others follow), and -c CMD (staprun and stap) plain (target() is the program) and through sh -c
 # Used by tests/run (issue 17, robustness of user-space probes): runtime/probes/uprobes.c, runtime/core/target.h, stapio/target.c.
 
 timeout_s=900
+
+# (b), (d): the target, its children, anyone else
+TSCRIPT='global me, kid, other
+probe process(@1).function("hot_fn") { if (pid() == target()) me++; else if (ppid() == target()) kid++; else other++ }
+probe end { printf("target %d me %d kid %d other %d\n", target(), me, kid, other) }'
 
 build() {
     gcc -g -O2 -pthread -o hot "$TOP/tests/uprobe/hot.c"
@@ -17,11 +22,13 @@ probe process(@1).function("hot_fn") { n <<< 1 }
 probe process(@1).function("hot_fn").return { r <<< 1; if ($return != @entry($x) * 3 + 1) bad <<< 1 }
 probe timer.ms(100) { if (@count(n) >= 100 && @count(r) >= 100) exit() }
 probe end { printf("stress %s bad %d\n", @count(n) >= 100 && @count(r) >= 100 ? "ok" : "few", @count(bad)) }' "$P" >/dev/null
-    # (b), (d): the target, its children, anyone else
-    $STAP -p4 -m t_utarget -e '
-global me, kid, other
-probe process(@1).function("hot_fn") { if (pid() == target()) me++; else if (ppid() == target()) kid++; else other++ }
-probe end { printf("target %d me %d kid %d other %d\n", target(), me, kid, other) }' "$P" >/dev/null
+    $STAP -p4 -m t_utarget -e "$TSCRIPT" "$P" >/dev/null
+    # the same for stap -c in the guest: this fills the module cache it hits there (no gcc there)
+    $STAP -p4 -e "$TSCRIPT" "$P" >/dev/null
+    # each probe point has its own handler (the fast path: its descriptor known at compile time)
+    $STAP -p3 -e "$TSCRIPT" "$P" >gen.c
+    grep -q '^STP_UPROBE_TRAMPOLINE(0)$' gen.c
+    grep -q '\.hit = stp_uprobe_hit_0 ' gen.c
     # (c) processes exit while armed: the calls of each main thread, printed at its end; the run
     # goes on until the third has ended
     $STAP -p4 -m t_uexit -e '
@@ -64,6 +71,10 @@ guest() {
     # shell is the target and the program its child
     staprun -c "$CASE_DIR/hot count 1234" t_utarget.ko >plain.out
     staprun -c "cd '$CASE_DIR' && ./hot count 321 >meta.prog; echo \$\$ >meta.sh" t_utarget.ko >meta.out
+    # stap -c, both forms
+    stap -c "$CASE_DIR/hot count 777" -e "$TSCRIPT" "$CASE_DIR/hot" >stapplain.out
+    stap -c "cd '$CASE_DIR' && ./hot count 55 >stapmeta.prog; echo \$\$ >stapmeta.sh" -e "$TSCRIPT" "$CASE_DIR/hot" \
+        >stapmeta.out
 }
 
 check() {
@@ -102,4 +113,10 @@ check() {
     p=$(cat meta.sh)
     grep -qx "hot pid [0-9]* ppid $p calls 321 bad 0" meta.prog
     grep -qx "target $p me 0 kid 321 other 0" meta.out
+    p=$(sed -n 's/^hot pid \([0-9]*\) ppid [0-9]* calls 777 bad 0$/\1/p' stapplain.out)
+    [[ -n $p ]]
+    grep -qx "target $p me 777 kid 0 other 0" stapplain.out
+    p=$(cat stapmeta.sh)
+    grep -qx "hot pid [0-9]* ppid $p calls 55 bad 0" stapmeta.prog
+    grep -qx "target $p me 0 kid 55 other 0" stapmeta.out
 }
