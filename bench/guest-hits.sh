@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # guest-hits.sh - runs inside the QEMU guest: one per-hit measurement (hitloop with or without a probe module).
 # Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]
-# | stap-tp KO (a stap module with a kernel.trace probe).
+# | stap-tp KO (a stap module with a kernel.trace probe) | stap-u KO (a process(...).function probe) | bpftrace SCRIPT.
 #
 # Environment (set by the guest-run script): HITLOOP (path), CALLS, ROUNDS, SYM (the probed function).
 # Output lines (parsed by bench/run): "round NS_PER_CALL", "sym ...", "kprobe ...", "tracepoint ...", "hits N", "note ...".
@@ -77,12 +77,15 @@ run_kmod() {  # KO [PARAM=VALUE...]; with tp=TRACEPOINT the module probes that t
     local ko=$1 name before arg label=$SYM
     name=$(basename "$ko" .ko)
     shift
-    for arg; do [[ $arg == tp=* ]] && label="tracepoint ${arg#tp=}"; done
+    for arg; do
+        [[ $arg == tp=* ]] && label="tracepoint ${arg#tp=}"
+        [[ $arg == path=* ]] && label=uprobe
+    done
     # only this case's messages: the earlier cases of the boot loaded the same module
     before=$(dmesg | wc -l)
     insmod "$ko" "sym=$SYM" "$@"
     # insmod returns once the module's init has registered its probe
-    if [[ $label == tracepoint* ]]; then
+    if [[ $label == tracepoint* || $label == uprobe ]]; then
         echo "$label registered by insmod"
     else
         echo "kprobe $(kprobe_line || echo "not listed")"
@@ -142,13 +145,40 @@ run_stap() {
     cat stap.out
 }
 
+# run_bpftrace SCRIPT: bpftrace in the background, ready once it has printed "Attaching" and a
+# moment more; SIGINT after hitloop makes it print its map: "@c: N" becomes "hits N".
+run_bpftrace() {
+    local rc=0 line
+    set -m
+    bpftrace "$1" >bt.out 2>bt.err &
+    BPFTRACE=$!
+    set +m
+    trap '[[ -n ${BPFTRACE:-} ]] && kill -INT "$BPFTRACE" 2>/dev/null' EXIT
+    until [[ -f bt.out ]] && grep -q '^Attaching' bt.out; do
+        kill -0 "$BPFTRACE" 2>/dev/null || { note "bpftrace ended early: $(tr '\n' ' ' <bt.err)"; return 1; }
+        nap 0.1
+    done
+    echo "bpftrace $(head -n 1 bt.out)"
+    nap 1
+    hitloop
+    kill -INT "$BPFTRACE"
+    wait "$BPFTRACE" || rc=$?
+    BPFTRACE=
+    (( rc == 0 )) || note "bpftrace exited with status $rc: $(tr '\n' ' ' <bt.err)"
+    while read -r line; do
+        [[ $line == '@c: '* ]] && echo "hits ${line#@c: }"
+    done <bt.out
+    return 0
+}
+
 main() {
     case ${1:-} in
     baseline) sym_check; hitloop ;;
     kmod)     shift; run_kmod "$@" ;;
     stap)     shift; run_stap "$@" ;;
-    stap-tp)  run_stap "$2" -tp ;;
-    *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM] | stap-tp KO" >&2; exit 2 ;;
+    stap-tp|stap-u) run_stap "$2" -tp ;;     # both: armed once stapio logs "started"
+    bpftrace) run_bpftrace "$2" ;;
+    *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM] | stap-tp KO | stap-u KO | bpftrace SCRIPT" >&2; exit 2 ;;
     esac
 }
 

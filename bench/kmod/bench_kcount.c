@@ -1,9 +1,12 @@
-/* bench_kcount.c - hand-written kprobes and tracepoint probes doing by hand what the measured stap scripts do: nothing,
- * a per-CPU count, a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko sym=SYMBOL
- * mode=MODE, or mode=tp-empty|tp-count tp=TRACEPOINT). */
+/* bench_kcount.c - hand-written kprobes, tracepoint probes and uprobes doing by hand what the measured stap scripts do:
+ * nothing, a per-CPU count, a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko
+ * sym=SYMBOL mode=MODE, mode=tp-empty|tp-count tp=TRACEPOINT, or mode=u-empty|u-count path=FILE offset=OFFSET). */
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/uprobes.h>
+#include <linux/version.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -18,11 +21,20 @@ static char *mode = "count";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "empty (return at once), count (per-CPU counter: c++), "
 		 "comm (count per current->comm: a[execname()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); "
-		 "tp-empty, tp-count: the same as empty and count on the tracepoint tp instead of a kprobe");
+		 "tp-empty, tp-count: the same as empty and count on the tracepoint tp instead of a kprobe; "
+		 "u-empty, u-count: the same as a uprobe on path at offset");
 
 static char *tp = "sys_enter";
 module_param(tp, charp, 0444);
 MODULE_PARM_DESC(tp, "kernel tracepoint of the tp-* modes (its probe takes two arguments: sys_enter, sys_exit)");
+
+static char *path = "";
+module_param(path, charp, 0444);
+MODULE_PARM_DESC(path, "the executable of the u-* modes (u-empty, u-count: a uprobe returning at once, a per-CPU counter)");
+
+static unsigned long offset;
+module_param(offset, ulong, 0444);
+MODULE_PARM_DESC(offset, "where the uprobe of the u-* modes goes: an offset in the file path");
 
 /* ---- mode=empty ---- */
 
@@ -203,6 +215,82 @@ static void bench_tp_unregister(void)
 	tracepoint_synchronize_unregister();
 }
 
+/* ---- mode=u-empty, u-count: a uprobe on the file path at offset ----
+ * What a kernel programmer writes for a user function: the inode looked up by path and held
+ * while probed, uprobe_register on it and the offset, a handler that counts per CPU. Uprobe
+ * handlers run in the probed task with preemption enabled: this_cpu_inc is one instruction. */
+
+static unsigned long bench_count_total(void);
+
+static struct path bench_upath;
+static struct inode *bench_uinode;
+static struct uprobe_consumer bench_uc;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static struct uprobe *bench_up;
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+static int bench_u_empty(struct uprobe_consumer *self, struct pt_regs *regs, __u64 *data)
+{
+	return 0;
+}
+
+static int bench_u_count(struct uprobe_consumer *self, struct pt_regs *regs, __u64 *data)
+{
+	this_cpu_inc(bench_hits);
+	return 0;
+}
+#else
+static int bench_u_empty(struct uprobe_consumer *self, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int bench_u_count(struct uprobe_consumer *self, struct pt_regs *regs)
+{
+	this_cpu_inc(bench_hits);
+	return 0;
+}
+#endif
+
+static int bench_u_register(void)
+{
+	int rc = kern_path(path, LOOKUP_FOLLOW, &bench_upath);
+
+	if (rc) {
+		pr_err("bench_kcount: %s: %d\n", path, rc);
+		return rc;
+	}
+	bench_uinode = d_real_inode(bench_upath.dentry);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	bench_up = uprobe_register(bench_uinode, offset, 0, &bench_uc);
+	rc = IS_ERR(bench_up) ? PTR_ERR(bench_up) : 0;
+#else
+	rc = uprobe_register(bench_uinode, offset, &bench_uc);
+#endif
+	if (rc) {
+		pr_err("bench_kcount: uprobe_register(%s, 0x%lx): %d\n", path, offset, rc);
+		path_put(&bench_upath);
+		bench_uinode = NULL;
+	}
+	return rc;
+}
+
+static void bench_u_unregister(void)
+{
+	/* on return no handler runs any more */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	uprobe_unregister_nosync(bench_up, &bench_uc);
+	uprobe_unregister_sync();
+#else
+	uprobe_unregister(bench_uinode, offset, &bench_uc);
+#endif
+	path_put(&bench_upath);
+	if (bench_uc.handler == bench_u_count)
+		pr_info("bench_kcount: uprobe hits %lu\n", bench_count_total());
+	bench_uinode = NULL;
+}
+
 /* ---- the module ---- */
 
 static struct kprobe bench_kp;
@@ -225,6 +313,10 @@ static int __init bench_init(void)
 		return bench_tp_register(bench_tp_empty);
 	if (!strcmp(mode, "tp-count"))
 		return bench_tp_register(bench_tp_count);
+	if (!strcmp(mode, "u-empty") || !strcmp(mode, "u-count")) {
+		bench_uc.handler = strcmp(mode, "u-empty") ? bench_u_count : bench_u_empty;
+		return bench_u_register();
+	}
 	if (!strcmp(mode, "empty"))
 		bench_kp.pre_handler = bench_pre_empty;
 	else if (!strcmp(mode, "count"))
@@ -234,7 +326,7 @@ static int __init bench_init(void)
 	else if (!strcmp(mode, "stats"))
 		bench_kp.pre_handler = bench_pre_stats;
 	else {
-		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats, tp-empty, tp-count)\n", mode);
+		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats, tp-empty, tp-count, u-empty, u-count)\n", mode);
 		return -EINVAL;
 	}
 	bench_kp.symbol_name = sym;
@@ -246,6 +338,10 @@ static int __init bench_init(void)
 
 static void __exit bench_exit(void)
 {
+	if (bench_uinode) {
+		bench_u_unregister();
+		return;
+	}
 	if (bench_tp_probe) {
 		bench_tp_unregister();
 		if (bench_tp_probe == bench_tp_count)
@@ -266,4 +362,4 @@ static void __exit bench_exit(void)
 module_init(bench_init);
 module_exit(bench_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("per-hit references for bench/run: kprobes and tracepoint probes doing by hand what the stap variants do");
+MODULE_DESCRIPTION("per-hit references for bench/run: kprobes, tracepoint probes and uprobes doing by hand what the stap variants do");

@@ -450,6 +450,9 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n");
+	/* a handler per marker probe, as for process(...).function (runtime/probes/uprobes.c) */
+	for (int i = 0; i < n; i++)
+		sb_printf(out, "STP_UPROBE_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_uprobe stp_sdt_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];
@@ -459,6 +462,7 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			;
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .file = &stp_sdt_files[%d], .offset = 0x%" PRIx64 "ULL",
 			  dp->index, k, m->offset);
+		sb_printf(out, ", .hit = stp_uprobe_hit_%d", dp->index);
 		if (m->sem_offset)
 			sb_printf(out, ", .ref_ctr_offset = 0x%" PRIx64 "ULL", m->sem_offset);
 		if (m->pid > 0)

@@ -843,6 +843,11 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n");
+	/* a handler per probe point (runtime/probes/uprobes.c), but for .return with entry values */
+	for (int i = 0; i < n; i++)
+		if (!(dps[i]->site->is_return && dps[i]->site->entry_size > 0))
+			sb_printf(out, "STP_U%sPROBE_TRAMPOLINE(%d)\n", dps[i]->site->is_return ? "RET" : "",
+				  dps[i]->index);
 	sb_puts(out, "static struct stp_uprobe stp_uprobes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];
@@ -854,6 +859,10 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			  dp->index, k, site->file_offset);
 		if (site->is_return)
 			sb_puts(out, ", .is_return = 1");
+		if (!site->is_return)
+			sb_printf(out, ", .hit = stp_uprobe_hit_%d", dp->index);
+		else if (site->entry_size <= 0)
+			sb_printf(out, ", .ret_hit = stp_uretprobe_hit_%d", dp->index);
 		if (site->is_return && site->entry_size > 0) {
 			sb_printf(out, ", .entry = stp_dwarf_entry_%d, .entry_size = %d", dp->index, site->entry_size);
 			sb_printf(out, ", .save_offset = 0x%" PRIx64 "ULL, .cfa_reg = offsetof(struct pt_regs, %s), "
