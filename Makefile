@@ -24,8 +24,9 @@ TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lex
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))
 STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c))
 MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
+ATR_OBJ        = $(patsubst %.c,$(B)/obj/%.o,$(wildcard app-trace-report/*.c))
 
-PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge
+PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge $(B)/bin/app-trace-report
 
 .PHONY: all check check-unit check-guest check-asan deps trace install clean bench man-tapset
 all: $(PROGRAMS) man-tapset
@@ -49,6 +50,9 @@ $(B)/bin/stapio: $(STAPIO_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 $(B)/bin/stap-merge: $(MERGE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(B)/bin/app-trace-report: $(ATR_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
@@ -93,7 +97,7 @@ bench: all
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8
-	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stap-merge $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stap-merge $(B)/bin/app-trace-report $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
 	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
