@@ -98,12 +98,17 @@ int atr_plot(const AtrReport *r, const char *out)
 		fprintf(stderr, "app-trace-report: --plot %s: a quote or control character in the name\n", out);
 		return -1;
 	}
-	for (i = 0; i < r->nhosts; i++)
+	for (i = 0; i < r->nhosts; i++) {
+		if (r->hosts[i].unplotted)
+			fprintf(stderr, "app-trace-report: --plot: host %s: %llu transfers after the last time bin "
+				"left out (use a wider --bin)\n", r->hosts[i].name,
+				(unsigned long long)r->hosts[i].unplotted);
 		if (!atr_ok_text(r->hosts[i].name)) {
 			fprintf(stderr, "app-trace-report: --plot: host name '%s' has a quote or control character\n",
 				r->hosts[i].name);
 			return -1;
 		}
+	}
 	snprintf(dir, sizeof(dir), "%s/app-trace-report.XXXXXX", tmp && *tmp && atr_ok_text(tmp) ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "app-trace-report: %s: %s\n", dir, strerror(errno));

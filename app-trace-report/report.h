@@ -69,6 +69,7 @@ typedef struct {
 	AtrMap fd_map;		/* "PID/FD" -> the file's index or -1, where the last access ended or -1 */
 	AtrBin *bins;    size_t nbins;
 	uint64_t first_us, lines, lost;
+	uint64_t unplotted;	/* transfers past the last time bin (see --bin) */
 	int have_first;
 } AtrHost;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATR_MAX_BINS (1u << 22)
+#define ATR_MAX_BINS (1u << 20)	/* time bins per host (40 MB); later lines are left out of --plot */
 
 static uint64_t atr_hash(const char *s)
 {
@@ -187,8 +187,10 @@ static AtrBin *atr_bin(AtrHost *h, uint64_t ts, double width)
 	size_t i = (size_t)(t / width), j;
 	AtrBin *b;
 
-	if (t / width >= ATR_MAX_BINS)
+	if (t / width >= ATR_MAX_BINS) {
+		h->unplotted++;
 		return NULL;
+	}
 	if (i >= h->nbins) {
 		b = realloc(h->bins, (i + 1) * sizeof(*b));
 		if (!b)
