@@ -17,7 +17,7 @@ static int atr_ok_text(const char *s)
 	return 1;
 }
 
-/* data: DIR/hostN.dat: seconds, read MB/s, write MB/s, mean request size (bytes; "?" without requests). */
+/* data: DIR/hostN.dat: seconds, read MB/s, write MB/s, mean request size (bytes; 0 without requests). */
 static int atr_write_data(const AtrReport *r, const char *dir)
 {
 	char path[4200];
@@ -34,12 +34,11 @@ static int atr_write_data(const AtrReport *r, const char *dir)
 		}
 		for (j = 0; j < h->nbins; j++) {
 			const AtrBin *b = &h->bins[j];
-			fprintf(f, "%.6f %.6f %.6f ", b->t, (double)b->rd / r->bin_s / 1e6, (double)b->wr / r->bin_s / 1e6);
-			if (b->reqs)
-				fprintf(f, "%.1f\n", (double)b->req_bytes / (double)b->reqs);
-			else
-				fprintf(f, "?\n");
+			fprintf(f, "%.6f %.6f %.6f %.1f\n", b->t, (double)b->rd / r->bin_s / 1e6,
+				(double)b->wr / r->bin_s / 1e6, b->reqs ? (double)b->req_bytes / (double)b->reqs : 0.0);
 		}
+		if (h->nbins == 0)	/* a host without transfers: a line at 0 (gnuplot refuses empty files) */
+			fprintf(f, "0 0 0 0\n");
 		if (fclose(f) != 0) {
 			fprintf(stderr, "app-trace-report: %s: %s\n", path, strerror(errno));
 			return -1;
@@ -53,7 +52,7 @@ static void atr_script(const AtrReport *r, FILE *g, const char *dir, const char 
 {
 	size_t i;
 
-	fprintf(g, "set terminal %s size 1000,800\nset output '%s'\nset datafile missing '?'\n",
+	fprintf(g, "set terminal %s size 1000,800\nset output '%s'\n",
 		svg ? "svg" : "png", out);
 	fprintf(g, "set multiplot layout 2,1 title 'app-trace: %zu host(s)'\nset grid\nset key outside right\n",
 		r->nhosts);
@@ -96,6 +95,12 @@ int atr_plot(const AtrReport *r, const char *out)
 	}
 	if (!atr_ok_text(out)) {
 		fprintf(stderr, "app-trace-report: --plot %s: a quote or control character in the name\n", out);
+		return -1;
+	}
+	for (i = 0; i < r->nhosts && r->hosts[i].nbins == 0; i++)
+		;
+	if (i == r->nhosts) {
+		fprintf(stderr, "app-trace-report: --plot %s: no reads or writes to plot\n", out);
 		return -1;
 	}
 	for (i = 0; i < r->nhosts; i++) {

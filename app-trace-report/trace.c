@@ -184,13 +184,14 @@ static unsigned atr_bucket(int64_t size)
 static AtrBin *atr_bin(AtrHost *h, uint64_t ts, double width)
 {
 	double t = ts > h->first_us ? (double)(ts - h->first_us) / 1e6 : 0;
-	size_t i = (size_t)(t / width), j;
+	size_t i, j;
 	AtrBin *b;
 
 	if (t / width >= ATR_MAX_BINS) {
 		h->unplotted++;
 		return NULL;
 	}
+	i = (size_t)(t / width);
 	if (i >= h->nbins) {
 		b = realloc(h->bins, (i + 1) * sizeof(*b));
 		if (!b)

@@ -121,4 +121,10 @@ EOF_ERR
     "$ATR" --plot other.png traces/beta-app-trace.out >/dev/null
     not cmp -s plot.png other.png
     (( $(stat -c %s plot.png) > 5000 ))
+    # nothing to plot is an error; a host without transfers beside one with them is drawn
+    echo '1 op: open execname: a pid: 1 fd: 3 path: "x"' >idle-app-trace.out
+    rc=0; "$ATR" --plot idle.png idle-app-trace.out >/dev/null 2>idle.err || rc=$?
+    [[ $rc == 1 ]] && grep -qx 'app-trace-report: --plot idle.png: no reads or writes to plot' idle.err
+    "$ATR" --plot both.svg idle-app-trace.out alpha-app-trace.out >/dev/null
+    grep -q '<title>idle read</title>' both.svg
 }
