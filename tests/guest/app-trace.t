@@ -18,7 +18,7 @@ build() {
 now_us() { date +%s%6N; }
 
 guest() {
-    local pid io rc=0 ph name rw t0 t1 d1 d2
+    local pid io rc=0 ph name rw t0 t1 d1 d2 l c i
     rm -rf $W
     mkdir -p $W
     staprun t_apptrace.ko apps_init=fio >trace.out 2>run.err & pid=$!
@@ -38,13 +38,28 @@ guest() {
         t1=$(now_us)
         echo "$name $t0 $t1" >>phases
     done
-    # the set changed while the run goes on: dd is traced from now on
-    echo "fio, dd" >$D/apps
+    # the set changed while the run goes on: dd and busybox are traced from now on
+    echo "fio, dd busybox" >$D/apps
     cat $D/apps >apps.after
     now_us >changed.us
     dd if=$W/data of=/dev/null bs=64k count=4 status=none & d2=$!
     wait $d2
     echo $d2 >dd2.pid
+    # sockets: busybox nc listens on loopback, another sends "hello\n" (tried until the listener
+    # is up: refused connects are traced too)
+    ip link set lo up
+    echo hello >$W/hello
+    busybox nc -l -p 7777 >nc.got & l=$!
+    for i in $(seq 100); do
+        busybox nc 127.0.0.1 7777 <$W/hello & c=$!
+        wait $c && break
+        sleep 0.3
+    done
+    # the listener ends with its connection (killed if the client never got through)
+    for i in $(seq 100); do kill -0 $l 2>/dev/null || break; sleep 0.3; done
+    kill $l 2>/dev/null || true
+    wait $l || true
+    echo "$l $c" >nc.pids
     kill -INT "$io"
     wait $pid || rc=$?
     echo $rc >run.rc
@@ -55,12 +70,13 @@ check() {
     [[ $(cat run.rc) == 0 ]] || { cat run.err; return 1; }
     only_skip_warnings run.err || { cat run.err; return 1; }
     [[ $(cat apps.before) == fio ]]
-    [[ $(cat apps.after) == $'dd\nfio' ]]
-    perl - trace.out phases "$(cat dd1.pid)" "$(cat dd2.pid)" "$(cat changed.us)" <<'PERL'
+    [[ $(cat apps.after) == $'busybox\ndd\nfio' ]]
+    [[ $(cat nc.got) == hello ]]
+    perl - trace.out phases "$(cat dd1.pid)" "$(cat dd2.pid)" "$(cat changed.us)" $(cat nc.pids) <<'PERL'
 use strict; use warnings; use JSON::PP;
-my ($trace, $phases, $dd1, $dd2, $changed) = @ARGV;
+my ($trace, $phases, $dd1, $dd2, $changed, $ncl, $ncc) = @ARGV;
 my $data = '"/tmp/apptrace/data"';
-my (@ph, %open, %opens, %closes, %bytes, %ops, %tot, @dd2, %fsync, %seqoff);
+my (@ph, %open, %opens, %closes, %bytes, %ops, %tot, @dd2, %fsync, %seqoff, @ncl, @ncc);
 open(my $p, '<', $phases) or die;
 while (<$p>) { my ($n, $a, $b) = split; push @ph, [$n, $a, $b]; }
 sub phase_of { my $t = shift; for (@ph) { return $_->[0] if $t >= $_->[1] && $t <= $_->[2] } return '' }
@@ -78,8 +94,11 @@ while (my $l = <$t>) {
     my ($count, $off, $ret, $path) = map { s/^ \w+: //r } ($6, $7, $8, $9);
     $ops{$op}++;
     bad("dd line before dd was added: $l") if $exe eq 'dd' && ($pid == $dd1 || $ts < $changed);
-    bad("line of $exe") if $exe ne 'fio' && $exe ne 'dd';
+    bad("line of $exe") if $exe ne 'fio' && $exe ne 'dd' && $exe ne 'busybox';
+    bad("busybox line before it was added: $l") if $exe eq 'busybox' && $ts < $changed;
     if ($pid == $dd2) { push @dd2, "$op $fd $count $off $ret $path"; next }
+    if ($pid == $ncl) { push @ncl, [$op, $fd, $count, $ret, $off]; next }
+    if ($pid == $ncc) { push @ncc, [$op, $fd, $count, $ret, $off]; next }
     next if $exe ne 'fio';
     my $k = "$pid/$fd";
     my $name = phase_of($ts) or do { bad("fio line outside the phases: $l"); next };
@@ -120,6 +139,23 @@ bad("dd: no open of $data") unless grep { /^open \d+ {4}\Q$data\E$/ } @dd2;
 my @want = ((map { join(' ', 'read', 0, 65536, $_ * 65536, 65536, '') } 0..3), join(' ', 'close', 0, '', '', '', ''));
 for my $w (@want) { bad("dd: no '$w'") unless grep { $_ eq $w } @dd2 }
 bad("dd: " . scalar(@dd2) . " lines") if @dd2 < 6;
+# nc: the listener's socket, an accepted descriptor, a read of the 6 bytes on it; the client's
+# socket, a connect that worked on it, a write of the 6 bytes
+my ($ls) = grep { $_->[0] eq 'socket' && $_->[1] >= 0 } @ncl;
+my ($acc) = grep { $_->[0] eq 'accept' && $_->[1] >= 0 } @ncl;
+bad("nc listener: no socket") unless $ls;
+bad("nc listener: no accept") unless $acc;
+bad("nc listener: no read of 6 bytes on the accepted fd")
+    unless $acc && grep { $_->[0] eq 'read' && $_->[1] == $acc->[1] && $_->[3] eq '6' } @ncl;
+my ($cs) = grep { $_->[0] eq 'socket' && $_->[1] >= 0 } @ncc;
+bad("nc client: no socket") unless $cs;
+bad("nc client: no connect") unless $cs && grep { $_->[0] eq 'connect' && $_->[1] == $cs->[1] && $_->[3] eq '' } @ncc;
+bad("nc client: no write of 6 bytes")
+    unless $cs && grep { $_->[0] eq 'write' && $_->[1] == $cs->[1] && $_->[2] eq '6' && $_->[3] eq '6' } @ncc;
+# a socket has no file position: no offset on its reads and writes
+bad("nc: an offset on a socket")
+    if ($acc && grep { $_->[0] =~ /^(read|write)$/ && $_->[1] == $acc->[1] && $_->[4] ne '' } @ncl)
+    || ($cs && grep { $_->[0] =~ /^(read|write)$/ && $_->[1] == $cs->[1] && $_->[4] ne '' } @ncc);
 for my $op (keys %ops) { bad("totals: $op $ops{$op} lines, end says " . ($tot{$op} // 'nothing')) if $ops{$op} != ($tot{$op} // -1) }
 exit $fail;
 PERL
