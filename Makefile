@@ -24,8 +24,9 @@ TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lex
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))
 STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c))
 MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
+ATR_OBJ        = $(patsubst %.c,$(B)/obj/%.o,$(wildcard app-trace-report/*.c))
 
-PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge
+PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge $(B)/bin/app-trace-report
 
 .PHONY: all check check-unit check-guest check-asan deps trace install clean bench man-tapset
 all: $(PROGRAMS) man-tapset
@@ -49,6 +50,9 @@ $(B)/bin/stapio: $(STAPIO_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 $(B)/bin/stap-merge: $(MERGE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(B)/bin/app-trace-report: $(ATR_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
@@ -93,7 +97,7 @@ bench: all
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8
-	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stap-merge $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stap-merge $(B)/bin/app-trace-report $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/bin/stapio $(DESTDIR)$(LIBEXEC)/
 	cp -R runtime tapset $(DESTDIR)$(DATADIR)/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
@@ -104,19 +108,21 @@ clean:
 	rm -rf build
 
 # ---- fuzzing under libFuzzer + ASan + UBSan, built with clang into build/fuzz/: parse_fuzz (pass 1),
-# index_fuzz (the DWARF index file reader), record_fuzz (stapio's trace records and control lines).
+# index_fuzz (the DWARF index file reader), record_fuzz (stapio's trace records and control lines),
+# apptrace_fuzz (app-trace-report's trace lines).
 # `make fuzz [FUZZ_SECONDS=600] [FUZZ_JOBS=2] [FUZZ_TARGETS="parse index record"]` runs each target in
 # turn for FUZZ_SECONDS (tests/fuzz/run.sh; see tests/fuzz/README.md); tests/unit/fuzz-smoke.t builds
 # them and runs each for 20 s.
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
-FUZZ_TARGETS ?= parse index record
+FUZZ_TARGETS ?= parse index record apptrace
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
                 $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c log.c)
+FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c trace.c print.c)
 
 .PHONY: fuzz
 fuzz: deps $(B)/bin/stap $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))
@@ -130,6 +136,9 @@ $(B)/fuzz/index_fuzz: $(FUZZ_TRANSLATOR_OBJ) $(B)/fuzz/obj/tests/fuzz/index_fuzz
 $(B)/fuzz/record_fuzz: $(FUZZ_STAPIO_OBJ) $(B)/fuzz/obj/tests/fuzz/record_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(B)/fuzz/obj/tests/fuzz/record_fuzz.o: FUZZ_CFLAGS += -Istapio
+$(B)/fuzz/apptrace_fuzz: $(FUZZ_ATR_OBJ) $(B)/fuzz/obj/tests/fuzz/apptrace_fuzz.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
+$(B)/fuzz/obj/tests/fuzz/apptrace_fuzz.o: FUZZ_CFLAGS += -Iapp-trace-report
 $(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -w -MMD -MP -c -o $@ $<

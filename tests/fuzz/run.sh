@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # run.sh - runs one libFuzzer target (BUILD/TARGET_fuzz) for FUZZ_SECONDS on FUZZ_JOBS workers and sums it up.
 # Used by `make fuzz` (tests/fuzz/run.sh build/fuzz TARGET for each of FUZZ_TARGETS); see tests/fuzz/README.md.
-# TARGET: parse (pass 1, the default), index (the DWARF index file reader), record (stapio's records and control lines).
+# TARGET: parse (pass 1, the default), index (the DWARF index file reader), record (stapio's records and control lines),
+# apptrace (app-trace-report's trace lines).
 #
 # Layout under BUILD (default build/fuzz) for parse, under BUILD/TARGET for the others: corpus/ the seeds (remade
-# each run by make-corpus.sh, make-index-corpus.sh or make-record-corpus.sh), work/ the inputs the fuzzer found
+# each run by make-corpus.sh, make-index-corpus.sh, make-record-corpus.sh or make-apptrace-corpus.sh), work/ the inputs the fuzzer found
 # (kept between runs, so coverage accumulates), crashes/ the artifacts (crash-*, timeout-*, oom-*, slow-unit-*,
 # leak-*), fuzz.log the fuzzer's whole output.
 # libFuzzer's fork mode runs the workers (-fork=FUZZ_JOBS): each child fuzzes for a while (1 s for
@@ -36,7 +37,11 @@ record)
     DIR=$BUILD/record CORPUS=make-record-corpus.sh MAX_LEN=16384 DICT=() LEAKS=1
     REGRESSIONS=tests/fuzz/regressions/record
     REPLAY="the input format is in tests/fuzz/record_fuzz.c" ;;
-*) die "unknown target $TARGET (parse, index or record)" ;;
+apptrace)
+    DIR=$BUILD/apptrace CORPUS=make-apptrace-corpus.sh MAX_LEN=16384 DICT=() LEAKS=1
+    REGRESSIONS=tests/fuzz/regressions/apptrace
+    REPLAY="build/bin/app-trace-report on the artifact without its first byte: tail -c +2 ARTIFACT >h-app-trace.out" ;;
+*) die "unknown target $TARGET (parse, index, record or apptrace)" ;;
 esac
 LOG=$DIR/fuzz.log
 [[ -x $FUZZER ]] || die "$FUZZER missing: make $FUZZER (needs clang-14 and libclang-rt-14-dev: make deps)"

@@ -7,6 +7,7 @@ run() {
     local bin=$PWD/root/usr/bin
     [[ -x $bin/stap && -x $bin/staprun && -x $PWD/root/usr/libexec/systemtap/stapio ]]
     [[ -x $bin/stap-merge && -f $PWD/root/usr/share/man/man1/stap-merge.1 ]]
+    [[ -x $bin/app-trace-report && -f $PWD/root/usr/share/man/man1/app-trace-report.1 ]]
     [[ -f $PWD/root/usr/share/systemtap/runtime/runtime.h && -d $PWD/root/usr/share/systemtap/tapset ]]
     [[ -f $PWD/root/usr/share/man/man1/stap.1 && -f $PWD/root/usr/share/man/man8/staprun.8 &&
        -f $PWD/root/usr/share/man/man3/stapfuncs.3stap ]]

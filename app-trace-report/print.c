@@ -1,0 +1,118 @@
+/* print.c - app-trace-report's text report: per host and program the calls of each operation, bytes, request-size histograms, sequential share; the busiest files.
+ * Used by app-trace-report (main.c). */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void atr_hist(FILE *out, const char *what, const uint64_t *hist)
+{
+	unsigned k;
+	uint64_t lo, hi;
+	int any = 0;
+
+	for (k = 0; k < ATR_BUCKETS; k++)
+		if (hist[k]) {
+			if (!any)
+				fprintf(out, "    %s request sizes (bytes):\n", what);
+			any = 1;
+			lo = k == 0 ? 0 : (uint64_t)1 << (k - 1);
+			hi = k == 0 ? 0 : k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
+			fprintf(out, "      %20llu - %-20llu %llu\n", (unsigned long long)lo, (unsigned long long)hi,
+				(unsigned long long)hist[k]);
+		}
+}
+
+static void atr_prog(FILE *out, const AtrProg *p)
+{
+	int i;
+	uint64_t acc = p->seq + p->rnd;
+
+	fprintf(out, "  program %s\n    calls:", p->name);
+	for (i = 0; i < ATR_NOPS; i++)
+		if (p->calls[i])
+			fprintf(out, " %s %llu", atr_op_names[i], (unsigned long long)p->calls[i]);
+	fprintf(out, "\n    bytes read %llu, written %llu\n", (unsigned long long)p->bytes_read,
+		(unsigned long long)p->bytes_written);
+	if (acc)
+		fprintf(out, "    accesses with an offset %llu: sequential %llu (%.1f%%), random %llu (%.1f%%)\n",
+			(unsigned long long)acc, (unsigned long long)p->seq, 100.0 * (double)p->seq / (double)acc,
+			(unsigned long long)p->rnd, 100.0 * (double)p->rnd / (double)acc);
+	atr_hist(out, "read", p->hist[0]);
+	atr_hist(out, "write", p->hist[1]);
+}
+
+static const AtrFile *atr_sort_files;
+
+/* by bytes (read + written), then calls, descending; then by path */
+static int atr_file_cmp(const void *a, const void *b)
+{
+	const AtrFile *x = &atr_sort_files[*(const size_t *)a], *y = &atr_sort_files[*(const size_t *)b];
+	uint64_t bx = x->bytes_read + x->bytes_written, by = y->bytes_read + y->bytes_written;
+
+	if (bx != by)
+		return bx < by ? 1 : -1;
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static const AtrProg *atr_sort_progs;
+
+static int atr_prog_cmp(const void *a, const void *b)
+{
+	return strcmp(atr_sort_progs[*(const size_t *)a].name, atr_sort_progs[*(const size_t *)b].name);
+}
+
+/* progs: the programs in name order */
+static void atr_progs(FILE *out, const AtrHost *h)
+{
+	size_t *idx, i;
+
+	idx = malloc((h->nprogs ? h->nprogs : 1) * sizeof(*idx));
+	if (!idx)
+		return;
+	for (i = 0; i < h->nprogs; i++)
+		idx[i] = i;
+	atr_sort_progs = h->progs;
+	qsort(idx, h->nprogs, sizeof(*idx), atr_prog_cmp);
+	for (i = 0; i < h->nprogs; i++)
+		atr_prog(out, &h->progs[idx[i]]);
+	free(idx);
+}
+
+static void atr_files(FILE *out, const AtrHost *h, unsigned top)
+{
+	size_t *idx, i, n = h->nfiles;
+
+	if (n == 0 || top == 0)
+		return;
+	idx = malloc(n * sizeof(*idx));
+	if (!idx)
+		return;
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	atr_sort_files = h->files;
+	qsort(idx, n, sizeof(*idx), atr_file_cmp);
+	fprintf(out, "  busiest files (bytes read, written, calls):\n");
+	for (i = 0; i < n && i < top; i++) {
+		const AtrFile *f = &h->files[idx[i]];
+		fprintf(out, "    %12llu %12llu %8llu  %s\n", (unsigned long long)f->bytes_read,
+			(unsigned long long)f->bytes_written, (unsigned long long)f->calls, f->path);
+	}
+	free(idx);
+}
+
+void atr_print(const AtrReport *r, FILE *out, unsigned top)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhosts; i++) {
+		const AtrHost *h = &r->hosts[i];
+		fprintf(out, "host %s: %llu calls\n", h->name, (unsigned long long)h->lines);
+		if (h->lost)
+			fprintf(out, "  WARNING: the trace lost %llu records\n", (unsigned long long)h->lost);
+		atr_progs(out, h);
+		atr_files(out, h, top);
+	}
+}

@@ -1,0 +1,96 @@
+/* report.h - app-trace-report's types: one parsed trace line, the per-host/per-program totals, the parser and aggregation API.
+ * Used by the app-trace-report/ files and tests/fuzz/apptrace_fuzz.c. */
+#ifndef ATR_REPORT_H
+#define ATR_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum atr_op { ATR_OPEN, ATR_SOCKET, ATR_ACCEPT, ATR_CONNECT, ATR_READ, ATR_WRITE, ATR_LSEEK,
+	      ATR_CLOSE, ATR_MMAP, ATR_FSYNC, ATR_NOPS };
+extern const char *const atr_op_names[ATR_NOPS];
+
+#define ATR_NAME_MAX 256	/* execname and path lengths accepted */
+#define ATR_BUCKETS 65		/* size 0, then [2^k, 2^(k+1)) for k = 0..63 */
+
+/* One line of app-trace.stp's output; -1 (has_* 0) for the fields the line lacks. */
+typedef struct {
+	uint64_t ts_us;
+	enum atr_op op;
+	char exe[ATR_NAME_MAX];
+	long pid, fd;
+	int has_count, has_offset, has_ret;
+	int64_t count, offset, ret;
+	char path[ATR_NAME_MAX];	/* as printed (quoted), "" when absent */
+} AtrLine;
+
+/* Kind of a line: a traced call, a comment or empty line (skipped), the end's "# lost:" line. */
+enum atr_kind { ATR_LINE_CALL, ATR_LINE_SKIP, ATR_LINE_LOST, ATR_LINE_BAD };
+
+/* Parses one line (len bytes, no newline, not NUL-terminated). ATR_LINE_BAD: err says why.
+ * ATR_LINE_LOST: *lost holds the records lost. */
+enum atr_kind atr_parse_line(const char *s, size_t len, AtrLine *out, uint64_t *lost, char *err, size_t errlen);
+
+/* A string-keyed hash table of two-number values: an index into the owner's array, or a descriptor's
+ * state (its file's index or -1, where its last access ended or -1). */
+typedef struct {
+	char **keys;
+	int64_t (*vals)[2];
+	size_t cap, n;
+} AtrMap;
+int64_t *atr_map_get(AtrMap *m, const char *key);				/* NULL when absent */
+int64_t *atr_map_put(AtrMap *m, const char *key, int64_t v0, int64_t v1);	/* NULL: out of memory */
+void atr_map_del(AtrMap *m, const char *key);
+void atr_map_free(AtrMap *m);
+
+typedef struct {
+	char name[ATR_NAME_MAX];
+	uint64_t calls[ATR_NOPS];
+	uint64_t bytes_read, bytes_written;
+	uint64_t hist[2][ATR_BUCKETS];		/* request sizes of reads [0] and writes [1] */
+	uint64_t seq, rnd;			/* accesses starting where the last one on the fd ended, or not */
+} AtrProg;
+
+typedef struct {
+	char path[ATR_NAME_MAX];
+	uint64_t calls, bytes_read, bytes_written;
+} AtrFile;
+
+typedef struct {
+	double t;			/* seconds since the host's first line (bin start) */
+	uint64_t rd, wr, reqs, req_bytes;
+} AtrBin;
+
+typedef struct {
+	char name[ATR_NAME_MAX];
+	AtrProg *progs;  size_t nprogs;  AtrMap prog_map;
+	AtrFile *files;  size_t nfiles;  AtrMap file_map;
+	AtrMap fd_map;		/* "PID/FD" -> the file's index or -1, where the last access ended or -1 */
+	AtrBin *bins;    size_t nbins;
+	uint64_t first_us, lines, lost;
+	uint64_t unplotted;	/* transfers past the last time bin (see --bin) */
+	int have_first;
+} AtrHost;
+
+typedef struct {
+	AtrHost *hosts;
+	size_t nhosts;
+	double bin_s;		/* width of a time bin for --plot */
+	unsigned long bad_lines;
+} AtrReport;
+
+/* The host of a trace file: its base name up to "-app-trace" (the whole base name otherwise). */
+void atr_host_of(const char *file, char *host, size_t len);
+AtrHost *atr_host(AtrReport *r, const char *name);	/* found or added; NULL: out of memory */
+int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l);	/* 0, or -1: out of memory */
+/* Reads a whole trace (len bytes) named file into host h; bad lines reported on err as file:line:
+ * (at most max_msgs of them, then a count). Returns the bad lines, or -1 when out of memory. */
+long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf, size_t len, FILE *err,
+		     unsigned max_msgs);
+void atr_report_free(AtrReport *r);
+
+void atr_print(const AtrReport *r, FILE *out, unsigned top);
+int atr_plot(const AtrReport *r, const char *file);	/* 0, or -1 with a message on stderr */
+
+#endif

@@ -1,0 +1,130 @@
+# app-trace-report on hand-written traces: exact per-program totals, histograms, sequential share, busiest files, hosts from file names, malformed lines reported as file:line, --plot PNG and SVG.
+# Used by tests/run (unit/ and asan/ against build/asan/bin/app-trace-report); the format is examples/app-trace/app-trace.stp's.
+
+run() {
+    local ATR rc
+    ATR=$(dirname "$STAP")/app-trace-report
+    [[ -x $ATR ]]
+    cat >alpha-app-trace.out <<'T'
+1000000 op: open execname: fio pid: 10 fd: 3 path: "/data/f"
+1000100 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 0 ret: 65536
+1000200 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 65536 ret: 65536
+1000300 op: write execname: fio pid: 10 fd: 3 count: 4096 offset: 1048576 ret: 4096
+1000400 op: lseek execname: fio pid: 10 fd: 3 offset: 0
+1500000 op: read execname: fio pid: 10 fd: 3 count: 4096 offset: 0 ret: 4096
+2500000 op: read execname: fio pid: 10 fd: 3 count: 4096 offset: 4096 ret: 100
+2600000 op: read execname: fio pid: 10 fd: 3 count: 512 offset: 9999 ret: -14
+2700000 op: fsync execname: fio pid: 10 fd: 3
+2800000 op: close execname: fio pid: 10 fd: 3
+2900000 op: open execname: fio pid: 10 fd: -1 ret: -2 path: "/nope"
+3000000 op: read execname: cat pid: 11 fd: 0 count: 131072 ret: 7
+3000001 op: socket execname: my prog pid: 12 fd: 4
+3000002 op: connect execname: my prog pid: 12 fd: 4 ret: -111
+3000003 op: write execname: my prog pid: 12 fd: 4 count: 10 ret: 10
+# totals: op: read calls: 4
+T
+    mkdir -p traces
+    printf '%s\n' '5000000 op: read execname: dd pid: 20 fd: 0 count: 512 offset: 0 ret: 512' \
+        '# lost: 5 records (100 bytes)' >traces/beta-app-trace.out
+    "$ATR" alpha-app-trace.out traces/beta-app-trace.out >report.out 2>report.err
+    test ! -s report.err
+    # fio: 4 of its 6 accesses with an offset start where the last one ended (the first at 0, the
+    # one after lseek to 0), the write at 1 MiB and the failed read at 9999 do not
+    diff -u - report.out <<'EOF_REPORT'
+host alpha: 15 calls
+  program cat
+    calls: read 1
+    bytes read 7, written 0
+    read request sizes (bytes):
+                    131072 - 262143               1
+  program fio
+    calls: open 2 read 3 write 3 lseek 1 close 1 fsync 1
+    bytes read 4196, written 135168
+    accesses with an offset 6: sequential 4 (66.7%), random 2 (33.3%)
+    read request sizes (bytes):
+                       512 - 1023                 1
+                      4096 - 8191                 2
+    write request sizes (bytes):
+                      4096 - 8191                 1
+                     65536 - 131071               2
+  program my prog
+    calls: socket 1 connect 1 write 1
+    bytes read 0, written 10
+    write request sizes (bytes):
+                         8 - 15                   1
+  busiest files (bytes read, written, calls):
+            4196       135168       10  "/data/f"
+host beta: 1 calls
+  WARNING: the trace lost 5 records
+  program dd
+    calls: read 1
+    bytes read 512, written 0
+    accesses with an offset 1: sequential 1 (100.0%), random 0 (0.0%)
+    read request sizes (bytes):
+                       512 - 1023                 1
+EOF_REPORT
+    # two files of one host add up
+    cp alpha-app-trace.out traces/alpha-app-trace.out.1
+    "$ATR" --top 0 alpha-app-trace.out traces/alpha-app-trace.out.1 >twice.out
+    grep -qx 'host alpha: 30 calls' twice.out
+    grep -qx '    bytes read 8392, written 270336' twice.out
+    not grep -q 'busiest' twice.out
+
+    # malformed lines: each reported as file:line: why, the good lines still counted, status 1
+    printf '%s\n' 'x op: open execname: a pid: 1 fd: 3' '1 op: frob execname: a pid: 1 fd: 3' \
+        '1 op: read execname: a pid: 1 fd: 3 count: 99999999999999999999' \
+        '1 op: read execname: a pid: 1 fd: 3 ret: 5 count: 5' '1 op: read execname: a pid: 1' \
+        '1 op: read execname: a' '1 op: read execname: a pid: 1 fd: 3 count: 8 ret: 8' '' \
+        '1 op: read execname: a pid: 1 fd: -2' '1 op: read execname: a pid: 1 fd: 3 path: ' >bad.out
+    printf '1 op: read execname: a\0b pid: 1 fd: 3\n1 op: open execname: a pid: 1 fd: 3 path: "x' >>bad.out
+    rc=0
+    "$ATR" bad.out >bad.report 2>bad.err || rc=$?
+    [[ $rc == 1 ]]
+    diff -u - bad.err <<'EOF_ERR'
+bad.out:1: time: expected a number
+bad.out:2: unknown op 'frob'
+bad.out:3: count out of range
+bad.out:4: unexpected text after the fields (order: count, offset, ret, path)
+bad.out:5: expected ' fd: ' after the pid
+bad.out:6: no pid: field
+bad.out:9: fd out of range
+bad.out:10: bad path
+bad.out:11: bad execname
+EOF_ERR
+    grep -qx 'host bad.out: 2 calls' bad.report
+    # a flood of bad lines: 20 messages, then a count
+    for i in $(seq 100); do echo "garbage $i"; done >flood-app-trace.out
+    rc=0
+    "$ATR" flood-app-trace.out >/dev/null 2>flood.err || rc=$?
+    [[ $rc == 1 ]]
+    [[ $(wc -l <flood.err) == 21 ]]
+    grep -qx 'flood-app-trace.out: 80 more malformed lines' flood.err
+    # a missing file, bad options
+    rc=0; "$ATR" nosuch-app-trace.out >/dev/null 2>missing.err || rc=$?
+    [[ $rc == 1 ]] && grep -qx 'app-trace-report: nosuch-app-trace.out: No such file or directory' missing.err
+    rc=0; "$ATR" --bin 0 alpha-app-trace.out >/dev/null 2>bin.err || rc=$?
+    [[ $rc == 2 ]] && grep -q 'not a positive number' bin.err
+    rc=0; "$ATR" --plot x.jpg alpha-app-trace.out >/dev/null 2>ext.err || rc=$?
+    [[ $rc == 1 ]] && grep -q 'must end in .png or .svg' ext.err
+
+    # --plot: gnuplot pictures. SVG: the series named after the hosts, alpha's throughput with a
+    # point per one-second bin (its lines span 1.0 to 3.0 s: 3 bins) and one in the key
+    command -v gnuplot >/dev/null || { echo "FAIL: no gnuplot (make deps installs gnuplot-nox)"; return 1; }
+    "$ATR" --plot plot.svg alpha-app-trace.out traces/beta-app-trace.out >/dev/null
+    grep -q '<svg' plot.svg
+    grep -q '<title>alpha read</title>' plot.svg
+    grep -q '<title>beta write</title>' plot.svg
+    [[ $(sed -n '/<title>alpha read<\/title>/,/<title>alpha write<\/title>/p' plot.svg | grep -o "xlink:href='#gpPt" | wc -l) == 4 ]]
+    # PNG: the signature, an IHDR of 1000x800; a plot of other data is a different picture
+    "$ATR" --plot plot.png alpha-app-trace.out >/dev/null
+    [[ $(head -c 24 plot.png | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a0000000d49484452000003e800000320 ]]
+    "$ATR" --plot other.png traces/beta-app-trace.out >/dev/null
+    not cmp -s plot.png other.png
+    (( $(stat -c %s plot.png) > 5000 ))
+    # nothing to plot is an error; a host without transfers beside one with them is drawn
+    echo '1 op: open execname: a pid: 1 fd: 3 path: "x"' >idle-app-trace.out
+    rc=0; "$ATR" --plot idle.png idle-app-trace.out >/dev/null 2>idle.err || rc=$?
+    [[ $rc == 1 ]] && grep -qx 'app-trace-report: --plot idle.png: no reads or writes to plot' idle.err
+    "$ATR" --plot both.svg idle-app-trace.out alpha-app-trace.out >/dev/null
+    grep -q '<title>idle read</title>' both.svg
+}
