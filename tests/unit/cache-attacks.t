@@ -62,7 +62,7 @@ run() {
         { echo "stap failed with symlinks at its temp names:"; cat stderr; return 1; }
     [[ $(sum victim) == "$victim" && $(cat victim) == precious ]]
     for f in "${tmps[@]}"; do
-        [[ -f $f && ! -L $f ]] || { echo "$f not stored"; return 1; }
+        [[ -f $f && ! -L $f ]] || { echo "$f not stored:"; cat stderr; ls -la "$(dirname "$f")"; return 1; }
         [[ $(find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").*.tmp" -type l | wc -l) == 1 ]]
         [[ -z $(find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").*.tmp" -type f) ]]
     done
