@@ -52,6 +52,30 @@ static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long 
 	return stp_dw_read_mem(c, addr, size, is_signed, true);
 }
 
+/* The load bias of the user file (executable or library) whose uprobe is running on this CPU: the
+ * run-time address of the breakpoint minus its link-time address, set by probes/uprobes.c around
+ * the handler. Globals of a position-independent file are at their DW_OP_addr plus it. */
+struct stp_ubias_state {
+	const char *path;                   /* the probed file; NULL: no uprobe handler is running */
+	unsigned long bias;
+};
+static DEFINE_PER_CPU(struct stp_ubias_state, stp_ubias_state);
+
+/* The bias of the file at path in the probed process: known in the probes on that file only. */
+static __maybe_unused unsigned long stp_ubias(struct stp_context *c, const char *path)
+{
+	struct stp_ubias_state *u = this_cpu_ptr(&stp_ubias_state);
+
+	if (likely(u->path && (u->path == path || !strcmp(u->path, path))))
+		return u->bias;
+	if (!c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), "the load address of %s is known only in probes on it "
+			  "(process(\"%s\")...)", path, path);
+		stp_error(c, c->error_buf);
+	}
+	return 0;
+}
+
 /* The same read for pretty printers: *bad set on a fault, no error. */
 static __maybe_unused int64_t stp_dw_peek(unsigned long addr, int size, bool is_signed, bool *bad)
 {

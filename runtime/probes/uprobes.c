@@ -55,6 +55,9 @@ struct stp_uprobe {
 	                                     * the kernel while armed; 0: none */
 	int is_return;                      /* a uretprobe: the handler runs at the function's return */
 	int optional;                       /* '?': a file or location the kernel refuses is skipped */
+	/* the link-time addresses of offset and save_offset: the hit's address minus it is the file's
+	 * load bias, which globals of position-independent code need (stp_ubias) */
+	unsigned long link, save_link;
 	/* .return with entry values ($param, @entry): a second uprobe at save_offset (where a .call
 	 * probe would be) runs entry, which saves them; the call is known again at the return by its
 	 * CFA there (cfa_reg: offset in pt_regs, + cfa_offset), the stack pointer after the return */
@@ -75,15 +78,32 @@ struct stp_uprobe {
 	atomic_t missed;
 };
 
+/* While a handler runs: the load bias of the probed file, for stp_ubias (vaddr: where the probe hit
+ * in the process, the entry for a return, link: the same place in the file's link-time addresses). */
+static __always_inline void stp_uprobe_bias_set(struct stp_uprobe *p, unsigned long vaddr, unsigned long link)
+{
+	struct stp_ubias_state *u = this_cpu_ptr(&stp_ubias_state);
+
+	u->path = p->file->path;
+	u->bias = vaddr - link;
+}
+
+static __always_inline void stp_uprobe_bias_clear(void)
+{
+	this_cpu_ptr(&stp_ubias_state)->path = NULL;
+}
+
 /* uprobe handlers run in the probed task, preemptible: the hit is pinned to this CPU's context. */
-static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 
 	if (!stp_in_target_tree())
 		return;
 	preempt_disable();
+	stp_uprobe_bias_set(p, vaddr, p->link);
 	stp_run_probe(p->desc, regs, false);
+	stp_uprobe_bias_clear();
 	preempt_enable();
 }
 
@@ -133,7 +153,7 @@ static void stp_uprobe_slot_free(struct stp_uprobe *p, struct stp_uprobe_slot *s
 
 /* The call side of a .return probe with entry values: they are saved in a slot for the return;
  * with no free slot the return finds none (counted as missed at the end). */
-static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc_save);
 	struct stp_uprobe_slot *sl;
@@ -147,7 +167,9 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
 		return;
 	}
 	preempt_disable();
+	stp_uprobe_bias_set(p, vaddr, p->save_link);
 	ok = stp_run_entry(p->desc, p->entry, regs, sl->data);
+	stp_uprobe_bias_clear();
 	preempt_enable();
 	/* when it did not run (skipped and counted, an error, not running) the return is not probed */
 	WRITE_ONCE(sl->valid, ok);
@@ -155,7 +177,7 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
 
 /* The return side: the values the call saved (the return address was popped: sp is the call's
  * CFA), then the slot is free again. */
-static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 	struct stp_uprobe_slot *sl;
@@ -169,7 +191,9 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 	}
 	if (READ_ONCE(sl->valid)) {
 		preempt_disable();
+		stp_uprobe_bias_set(p, vaddr, p->link);
 		stp_run_probe_data(p->desc, regs, sl->data);
+		stp_uprobe_bias_clear();
 		preempt_enable();
 	}
 	stp_uprobe_slot_free(p, sl);
@@ -178,17 +202,17 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define STP_UPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, struct pt_regs *regs, __u64 *data)	\
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, instruction_pointer(regs)); return 0; }
 #define STP_URETPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs, __u64 *data) \
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, func); return 0; }
 #else
 #define STP_UPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, struct pt_regs *regs)		\
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, instruction_pointer(regs)); return 0; }
 #define STP_URETPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs) \
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, func); return 0; }
 #endif
 STP_UPROBE_HANDLER(stp_uprobe_entry, stp_uprobe_hit)
 STP_URETPROBE_HANDLER(stp_uprobe_return, stp_uprobe_hit)
