@@ -14,6 +14,20 @@ build() {
     gcc -O0 -fPIC -shared -o libnodbg.so "$src/libulib.c"
     strip libnodbg.so
     g++ -g -O0 -o throw "$TOP/tests/uprobe/throw.cc"
+    # DWARF only in .debug/libsep.so.debug, named by the library's .gnu_debuglink
+    gcc -g -O0 -fPIC -shared -o libsep.so "$src/libulib.c"
+    mkdir -p .debug
+    objcopy --only-keep-debug libsep.so .debug/libsep.so.debug
+    objcopy --strip-debug --add-gnu-debuglink=.debug/libsep.so.debug libsep.so
+    gcc -g -O0 -I"$src" -o ulibsep "$src/ulibmain.c" -L. -lsep -Wl,-rpath,'$ORIGIN'
+    $STAP -p4 -m t_ulsep -e '
+probe process(@1).library("libsep.so").function("ulib_step") { printf("sep %d %d %d\n", $k, $ulib_counter, $ulib_table[1]) }' \
+        "$CASE_DIR/ulibsep" >/dev/null
+    # a static of the (position-independent) executable, at the entry and at the return
+    $STAP -p4 -m t_ulexe -e '
+probe process(@1).function("note_round") { printf("round %d %d\n", $i, $main_rounds) }
+probe process(@1).function("note_round").return { printf("round= %d %d\n", $return, @var("main_rounds@ulibmain.c")) }' \
+        "$CASE_DIR/ulibmain" >/dev/null
     local L=$CASE_DIR/libulib.so
     # the library by path: entry values, globals at the entry and (@var) at the return
     $STAP -p4 -m t_ulpath -e '
@@ -79,6 +93,8 @@ guest() {
     ./ulibcopy 3 >/dev/null
     ./ulibmain 1 >/dev/null
     wait $run
+    staprun -c "$CASE_DIR/ulibsep 2" t_ulsep.ko >sep.out
+    staprun -c "$CASE_DIR/ulibmain 3" t_ulexe.ko >exe.out
     staprun -c "$CASE_DIR/ulibmain 4" t_ulmalloc.ko >malloc.out 2>malloc.err
     staprun -c "$CASE_DIR/throw 7" t_ulthrow.ko >throw.out 2>throw.err
 }
@@ -97,6 +113,8 @@ check() {
     diff <(printf 'o2 step= %d\n' 2 6 12; printf 'sum 100 i 0 n 8 calls 3 cast 3 14 var 3\nlocals sum=0x64 i=0x0\n') \
         <(grep -v '^vars\|^ulibmain done' o2.out)
     grep -qx 'vars s=0x[0-9a-f]* n=0x8 sum=0x64 i=0x0' o2.out
+    diff <(printf 'sep 1 0 0\nsep 2 1 1\n') <(grep -v '^ulibmain done' sep.out)
+    diff <(printf 'round %d %d\nround= %d %d\n' 1 0 2 1 2 1 4 2 3 2 6 3) <(grep -v '^ulibmain done' exe.out)
     grep -qx 'steps 6 pids 3 ulibmain 3 ulibcopy 3 finish 3' all.out
     only_skip_warnings all.err
     diff <(printf 'malloc %d\n' 70001 70002 70003 70004) <(grep -v '^ulibmain done' malloc.out)
@@ -107,6 +125,6 @@ check() {
     [[ $(wc -l <list.out) == 4 ]]
     grep -q '^process("/usr/lib/x86_64-linux-gnu/libc.so.6").function("__libc_malloc@.*malloc.c:[0-9]*") $bytes:size_t' listc.out
     grep -q "library(\"libnosuch-ulib.so.9\"): no such library" nolib.err
-    grep -q "no DWARF debuginfo in $CASE_DIR/libnodbg.so" nodbg.err
+    grep -q "debuginfo.*$CASE_DIR/libnodbg.so\|$CASE_DIR/libnodbg.so.*debuginfo" nodbg.err
     grep -q "no variable 'ulib_nosuch' is visible in ulib_step" novar.err
 }
