@@ -61,16 +61,60 @@ struct stp_ubias_state {
 };
 static DEFINE_PER_CPU(struct stp_ubias_state, stp_ubias_state);
 
-/* The bias of the file at path in the probed process: known in the probes on that file only. */
+#include <linux/version.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/dcache.h>
+
+/* Where the current process mapped the file at path from its start (offset 0), which for a
+ * position-independent file linked at 0 is its bias; false when it has no such mapping or its
+ * memory map is busy (never waited for: a handler does not sleep). */
+static bool stp_ubias_mapped(const char *path, unsigned long *bias)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	char buf[256];
+	bool found = false;
+
+	if (!mm || !in_task() || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+		return false;
+	{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+		VMA_ITERATOR(vmi, mm, 0);
+		for_each_vma(vmi, vma) {
+#else
+		for (vma = mm->mmap; vma; vma = vma->vm_next) {
+#endif
+			char *p;
+
+			if (!vma->vm_file || vma->vm_pgoff)
+				continue;
+			p = d_path(&vma->vm_file->f_path, buf, sizeof(buf));
+			if (!IS_ERR(p) && !strcmp(p, path)) {
+				*bias = vma->vm_start;
+				found = true;
+				break;
+			}
+		}
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/* The bias of the file at path in the current process: the probed file's from the hit, another
+ * one's (@var("x@f.c", "PATH") in a probe elsewhere) from the process's memory map. */
 static __maybe_unused unsigned long stp_ubias(struct stp_context *c, const char *path)
 {
 	struct stp_ubias_state *u = this_cpu_ptr(&stp_ubias_state);
+	unsigned long bias;
 
 	if (likely(u->path && (u->path == path || !strcmp(u->path, path))))
 		return u->bias;
+	if (stp_ubias_mapped(path, &bias))
+		return bias;
 	if (!c->last_error) {
-		scnprintf(c->error_buf, sizeof(c->error_buf), "the load address of %s is known only in probes on it "
-			  "(process(\"%s\")...)", path, path);
+		scnprintf(c->error_buf, sizeof(c->error_buf), "%s is not mapped in the current process (or its memory "
+			  "map is busy): its globals cannot be located", path);
 		stp_error(c, c->error_buf);
 	}
 	return 0;

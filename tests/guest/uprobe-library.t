@@ -23,11 +23,14 @@ build() {
     $STAP -p4 -m t_ulsep -e '
 probe process(@1).library("libsep.so").function("ulib_step") { printf("sep %d %d %d\n", $k, $ulib_counter, $ulib_table[1]) }' \
         "$CASE_DIR/ulibsep" >/dev/null
-    # a static of the (position-independent) executable, at the entry and at the return
+    # a static of the (position-independent) executable, at the entry and at the return; one of the
+    # library, located through the process's memory map
     $STAP -p4 -m t_ulexe -e '
-probe process(@1).function("note_round") { printf("round %d %d\n", $i, $main_rounds) }
+probe process(@1).function("note_round") {
+    printf("round %d %d lib %d\n", $i, $main_rounds, @var("ulib_counter@libulib.c", @2))
+}
 probe process(@1).function("note_round").return { printf("round= %d %d\n", $return, @var("main_rounds@ulibmain.c")) }' \
-        "$CASE_DIR/ulibmain" >/dev/null
+        "$CASE_DIR/ulibmain" "$CASE_DIR/libulib.so" >/dev/null
     local L=$CASE_DIR/libulib.so
     # the library by path: entry values, globals at the entry and (@var) at the return
     $STAP -p4 -m t_ulpath -e '
@@ -114,7 +117,7 @@ check() {
         <(grep -v '^vars\|^ulibmain done' o2.out)
     grep -qx 'vars s=0x[0-9a-f]* n=0x8 sum=0x64 i=0x0' o2.out
     diff <(printf 'sep 1 0 0\nsep 2 1 1\n') <(grep -v '^ulibmain done' sep.out)
-    diff <(printf 'round %d %d\nround= %d %d\n' 1 0 2 1 2 1 4 2 3 2 6 3) <(grep -v '^ulibmain done' exe.out)
+    diff <(printf 'round %d %d lib %d\nround= %d %d\n' 1 0 0 2 1 2 1 1 4 2 3 2 2 6 3) <(grep -v '^ulibmain done' exe.out)
     grep -qx 'steps 6 pids 3 ulibmain 3 ulibcopy 3 finish 3' all.out
     only_skip_warnings all.err
     diff <(printf 'malloc %d\n' 70001 70002 70003 70004) <(grep -v '^ulibmain done' malloc.out)
