@@ -269,8 +269,14 @@ static void ulib_match(const char *exe, const char *lib, PtrVec *out)
 char *ulib_user_path(const char *spec)
 {
 	if (strchr(spec, '/')) {
-		struct stat st;
-		return stat(spec, &st) == 0 && S_ISREG(st.st_mode) ? realpath(spec, NULL) : NULL;
+		/* an executable or a shared object (a kernel module is a relocatable object) */
+		unsigned char h[18];
+		int fd = open(spec, O_RDONLY | O_CLOEXEC), user;
+		user = fd >= 0 && read(fd, h, sizeof h) == (ssize_t)sizeof h && !memcmp(h, ELFMAG, SELFMAG) &&
+		       h[EI_DATA] == ELFDATA2LSB && (h[16] == ET_EXEC || h[16] == ET_DYN) && h[17] == 0;
+		if (fd >= 0)
+			close(fd);
+		return user ? realpath(spec, NULL) : NULL;
 	}
 	return strstr(spec, ".so") ? ulib_find_soname(spec) : NULL;
 }
@@ -446,10 +452,11 @@ Dwarf *ulib_open_dwarf(Elf *elf, const char *path, char **why)
 		}
 	}
 	if (!dw)
-		*why = *id ? xasprintf("no DWARF debuginfo in %s, nor in /usr/lib/debug/.build-id/%.2s/%s.debug%s%s (build it "
-				       "with -g, or install its debug symbols)", path, id, id + 2,
-				       link ? " or by its .gnu_debuglink " : "", link ? link : "")
-			   : xasprintf("no DWARF debuginfo in %s (build it with -g, or install its debug symbols)", path);
+		*why = *id ? xasprintf("no DWARF debuginfo in %s (build it with -g), nor separate debuginfo at "
+				       "/usr/lib/debug/.build-id/%.2s/%s.debug%s%s (install its debug symbols)", path, id,
+				       id + 2, link ? " or by its .gnu_debuglink " : "", link ? link : "")
+			   : xasprintf("no DWARF debuginfo in %s (build it with -g), nor separate debuginfo (install its "
+				       "debug symbols)", path);
 	free(dir);
 	return dw;
 }

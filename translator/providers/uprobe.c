@@ -588,16 +588,18 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		int k;
 		for (k = 0; strcmp(files.items[k], site->mod->path); k++)
 			;
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .file = &stp_uprobe_files[%d], .offset = 0x%" PRIx64 "ULL, "
-			  ".link = 0x%" PRIx64 "UL", dp->index, k, site->file_offset,
-			  link_address_of(site->mod, site->file_offset));
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .file = &stp_uprobe_files[%d], .link = 0x%" PRIx64 "UL, ",
+			  dp->index, k, link_address_of(site->mod, site->file_offset));
+		if (site->is_return && site->entry_size > 0)
+			sb_printf(out, ".save_link = 0x%" PRIx64 "UL, ", link_address_of(site->mod, site->save_offset));
+		sb_printf(out, ".offset = 0x%" PRIx64 "ULL", site->file_offset);
 		if (site->is_return)
 			sb_puts(out, ", .is_return = 1");
 		if (site->is_return && site->entry_size > 0) {
 			sb_printf(out, ", .entry = stp_dwarf_entry_%d, .entry_size = %d", dp->index, site->entry_size);
 			sb_printf(out, ", .save_offset = 0x%" PRIx64 "ULL, .cfa_reg = offsetof(struct pt_regs, %s), "
-				  ".cfa_offset = %lld, .save_link = 0x%" PRIx64 "UL", site->save_offset, dwloc_reg_name(site->cfa_reg),
-				  (long long)site->cfa_offset, link_address_of(site->mod, site->save_offset));
+				  ".cfa_offset = %lld", site->save_offset, dwloc_reg_name(site->cfa_reg),
+				  (long long)site->cfa_offset);
 		}
 		if (dp->optional)
 			sb_puts(out, ", .optional = 1");
