@@ -283,6 +283,28 @@ char *ulib_user_path(const char *spec)
 
 /* ---- process("PATH").library("LIB") ------------------------------------------------------------- */
 
+/* Whether the file at path has DWARF, its own or separate (ulib_open_dwarf). */
+static int ulib_has_dwarf(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	char *why = NULL;
+	Dwarf *dw = elf && elf_kind(elf) == ELF_K_ELF ? ulib_open_dwarf(elf, path, &why) : NULL;
+
+	if (dw) {
+		Elf *debug = dwarf_getelf(dw);
+		dwarf_end(dw);
+		if (debug != elf)
+			elf_end(debug);   /* (its descriptor stays open until the run ends) */
+	}
+	free(why);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return dw != NULL;
+}
+
 static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *c1 = pp_component(pp, 1), *c2 = pp_component(pp, 2);
@@ -322,6 +344,9 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 		ProbePointComponent lc0 = *c0;
 		DerivedProbe t = *tmpl;
 		int n;
+		/* a glob over the libraries: functions only in those with DWARF (markers need none) */
+		if (prov == &uprobe_provider && has_wildcard(c1->arg->str) && !ulib_has_dwarf(libs.items[i]))
+			continue;
 		lc0.arg = expr_new(EX_STRING, c1->arg->loc);
 		lc0.arg->str = libs.items[i];
 		lp.components = (PtrVec){ 0 };
@@ -329,11 +354,24 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 		for (int k = 2; k < pp->components.len; k++)
 			vec_push(&lp.components, pp->components.items[k]);
 		t.provider = prov;
+		/* a glob over the libraries: a library without the function or marker is no error */
+		if (has_wildcard(c1->arg->str))
+			diag_mute(1);
 		n = prov->resolve_many(s, &lp, &t, out);
+		if (has_wildcard(c1->arg->str)) {
+			diag_mute(-1);
+			n = n < 0 ? 0 : n;
+		}
 		free(lp.components.items);
 		if (n < 0)
 			return -1;
 		total += n;
+	}
+	if (!total && has_wildcard(c1->arg->str) && c2->arg && c2->arg->kind == EX_STRING && !has_wildcard(c2->arg->str) &&
+	    !pp_component(pp, 3)) {
+		diag_at(c2->arg->loc, "semantic error", "no %s '%s' in the libraries of %s matching '%s'",
+			prov == &uprobe_provider ? "function" : "SDT marker", c2->arg->str, exe, c1->arg->str);
+		return -1;
 	}
 	return total;
 }
