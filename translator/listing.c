@@ -149,7 +149,7 @@ static void site_vars(const DwarfSite *site, StrBuf *sb)
 	Dwarf_Attribute a;
 	StrMap seen = { 0 };
 
-	if (!site->mod || !dwarf_offdie(site->mod->dw, site->scope, &scope))
+	if (!site->mod || !site->mod->dw || !site->scope || !dwarf_offdie(site->mod->dw, site->scope, &scope))
 		return;
 	if (site->is_tracepoint) {
 		/* the prototype's parameters after the probe data */

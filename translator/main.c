@@ -50,7 +50,9 @@ static void usage(FILE *out)
 		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
 		"  --all-modules    accepted for compatibility: symbols of every loaded module are always known\n"
 		"  -I DIR      also look for tapsets in DIR\n"
-		"  -d MODULE   also use the debuginfo of MODULE (a name or a .ko path): its tracepoints\n"
+		"  -d MODULE   also use the debuginfo of MODULE (a name or a .ko path): its tracepoints;\n"
+		"              -d /PATH of an executable or library: its symbols and unwind data (ubacktrace...)\n"
+		"  --ldd       with -d and process probes: also every library those files need\n"
 		"  -u          unoptimized: keep unused variables, functions and statements\n"
 		"  -l PATTERN  list the probe points matching PATTERN\n"
 		"  -L PATTERN  list them with their variables and types\n"
@@ -265,6 +267,7 @@ int main(int argc, char **argv)
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "disable-cache", no_argument, NULL, 'C' + 256 },
 		{ "all-modules", no_argument, NULL, 'M' + 256 },
+		{ "ldd", no_argument, NULL, 'L' + 256 },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -340,6 +343,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'C' + 256: session.disable_cache = 1; break;
+		case 'L' + 256: session.ldd = 1; break;
 		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;

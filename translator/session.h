@@ -19,7 +19,9 @@ typedef struct Session {
 	int unoptimized;             /* -u: keep unused variables, functions, statements */
 	PtrVec include_dirs;         /* char*: -I DIR, searched after the tapset directory */
 	PtrVec debug_modules;        /* char*: -d MODULE (a name or a .ko path): also read its debuginfo
-	                              * (its tracepoints for kernel.trace) */
+	                              * (its tracepoints for kernel.trace); -d /PATH of a user-space
+	                              * executable or library: embed its symbols and unwind data */
+	int ldd;                     /* --ldd: also the libraries those and the probed files need */
 	const char *list_pattern;    /* -l / -L PATTERN */
 	int list_vars;               /* -L */
 	const char *dump;            /* --dump-probe-types / -aliases / -functions */

@@ -7,6 +7,7 @@
 #include "parser.h"
 #include "providers/provider.h"
 #include "dwarf/dwarf.h"
+#include "usyms.h"
 
 #include <string.h>
 
@@ -380,6 +381,8 @@ int translate(Session *s, StrBuf *out)
 	sb_printf(out, "#define STP_CALL_DEPTH %d   /* the deepest call chain */\n", prog->call_depth);
 	sb_printf(out, "#define STP_RECURSIVE %d\n", prog->recursive);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
+	if (usyms_needed(s))
+		usyms_emit(s, out);
 	if (prog->embedded.len) {
 		sb_puts(out, "/* embedded C of the script (guru mode) and the tapset library */\n");
 		for (int i = 0; i < prog->embedded.len; i++)
@@ -431,6 +434,9 @@ int translate(Session *s, StrBuf *out)
 	{
 		StrBuf reg;
 		sb_init(&reg);
+		/* user modules' files are looked up before any probe can fire */
+		if (usyms_needed(s))
+			sb_puts(&reg, "\t{ \"umods\", stp_umods_start, stp_umods_stop },\n");
 		/* armed in the registry's order, disarmed in reverse */
 		for (int f = 0; provider_at(f); f++) {
 			const ProbeProvider *prov = provider_at(f);

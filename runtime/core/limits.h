@@ -32,6 +32,11 @@
 #ifndef STP_FRAMES_MAX_BYTES
 #define STP_FRAMES_MAX_BYTES (4 << 20)
 #endif
+/* frames of a kernel or user backtrace (core/symbols.h, core/ustack.h), the first (the probed
+ * address) included */
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20
+#endif
 #ifndef MAXMAPENTRIES
 #define MAXMAPENTRIES 2048      /* elements of an array without a declared size */
 #endif
@@ -83,6 +88,9 @@
 #endif
 #if MAXNESTING < 0 || MAXACTION < 1
 #error "MAXNESTING must be >= 0 and MAXACTION >= 1"
+#endif
+#if MAXBACKTRACE < 1 || MAXBACKTRACE > 1024
+#error "MAXBACKTRACE must be between 1 and 1024"
 #endif
 #if MAXNESTING > 100000
 #error "MAXNESTING must be at most 100000"

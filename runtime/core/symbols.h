@@ -19,13 +19,6 @@
 #include <asm/special_insns.h>
 #endif
 
-/* Frames of a kernel backtrace, the first (the probed address) included. */
-#ifndef MAXBACKTRACE
-#define MAXBACKTRACE 20
-#endif
-#if MAXBACKTRACE < 1 || MAXBACKTRACE > 1024
-#error "MAXBACKTRACE must be between 1 and 1024"
-#endif
 
 /* The module name SystemTap gives the kernel image itself. */
 #define STP_SYM_KERNEL "kernel"

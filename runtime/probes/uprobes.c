@@ -55,6 +55,7 @@ struct stp_uprobe {
 	                                     * the kernel while armed; 0: none */
 	int is_return;                      /* a uretprobe: the handler runs at the function's return */
 	int optional;                       /* '?': a file or location the kernel refuses is skipped */
+	pid_t pid;                          /* process(PID) probes: only that process (tgid); 0: any */
 	/* the link-time addresses of offset and save_offset: the hit's address minus it is the file's
 	 * load bias, which globals of position-independent code need (stp_ubias) */
 	unsigned long link, save_link;
@@ -93,12 +94,18 @@ static __always_inline void stp_uprobe_bias_clear(void)
 	this_cpu_ptr(&stp_ubias_state)->path = NULL;
 }
 
+/* Whether a hit of p in current counts: in target()'s tree (-c/-x), in its process (process(PID)). */
+static bool stp_uprobe_wanted(const struct stp_uprobe *p)
+{
+	return (!p->pid || task_tgid_nr(current) == p->pid) && stp_in_target_tree();
+}
+
 /* uprobe handlers run in the probed task, preemptible: the hit is pinned to this CPU's context. */
 static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 
-	if (!stp_in_target_tree())
+	if (!stp_uprobe_wanted(p))
 		return;
 	preempt_disable();
 	stp_uprobe_bias_set(p, vaddr, p->link);
@@ -159,7 +166,7 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs, 
 	struct stp_uprobe_slot *sl;
 	bool ok;
 
-	if (!stp_in_target_tree())
+	if (!stp_uprobe_wanted(p))
 		return;
 	sl = stp_uprobe_slot_find(p, *(unsigned long *)((char *)regs + p->cfa_reg) + p->cfa_offset, true);
 	if (!sl) {
@@ -182,7 +189,7 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 	struct stp_uprobe_slot *sl;
 
-	if (!stp_in_target_tree())
+	if (!stp_uprobe_wanted(p))
 		return;
 	sl = stp_uprobe_slot_find(p, user_stack_pointer(regs), false);
 	if (!sl) {

@@ -36,11 +36,11 @@ probe end { foreach (k+ in n) printf("%s %d\n", k, n[k]) }' "$P" >/dev/null
 global n
 probe process(@1).mark("values") { if (pid() == target()) n++ }
 probe end { printf("values %d\n", n) }' "$P" >/dev/null
-    # Python: a function's calls counted by name and file (arg2: the function, arg1: the file)
     # Python: its audit marker (arg1: the event's name) and gc__start (arg1: the generation, a memory
     # operand on the stack), between two audit events that bracket the script's own work. (Its
-    # function__entry marker fires only for a few frames in 3.11, CPython issue gh-98894: calls are
-    # inlined past it, so it cannot count a function's calls; it is only listed here.)
+    # function__entry marker is reached only while the eval loop traces, i.e. while the line marker
+    # is armed too: tapset/python.stp does that, guest/python-tapset counts calls with it; here it is
+    # only listed.)
     cat >work.py <<'PYEOF'
 import gc, sys
 gc.disable()

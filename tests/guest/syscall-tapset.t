@@ -107,17 +107,25 @@ build() {
         IFS='|' read -r name script _ <<<"$c"
         $STAP -p4 -m "$name" -e "$script" >/dev/null
     done
-    # every syscall entry and return for a second
+    # every syscall entry and return while dd runs: armed once an open of /stap-ready is seen,
+    # ended by an open of /stap-done (a fixed time could end before dd ran on a slow guest)
     $STAP -p4 -m t_sc_all -e '
-global calls, rets
+global calls, rets, ready
 probe syscall.* { calls[name]++ }
 probe syscall.*.return { rets[name]++ }
-probe timer.s(1) {
+probe syscall.openat {
+    if (filename == "\"/stap-ready\"") {
+        if (!ready)
+            println("ready")
+        ready = 1
+    } else if (filename == "\"/stap-done\"")
+        exit()
+}
+probe end {
     foreach (k in calls)
         printf("call %s %d\n", k, calls[k])
     foreach (k in rets)
         printf("return %s %d\n", k, rets[k])
-    exit()
 }' >/dev/null
     # the names the aliases give (the set syscall.* may report)
     grep -o '^	name = "[a-z0-9_]*"' "$TOP/tapset/linux/x86_64/syscalls.stp" | cut -d'"' -f2 | sort -u >names
@@ -166,9 +174,9 @@ guest() {
 
     staprun t_sc_all.ko >all.out 2>all.err &
     run=$!
-    while kill -0 $run 2>/dev/null; do
-        dd if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null
-    done
+    wait_for all.out ready
+    dd if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null
+    cat /stap-done 2>/dev/null || true
     rc=0; wait $run || rc=$?
     echo "t_sc_all exit $rc"
 }
@@ -202,8 +210,10 @@ user_string: /stap-no-such-file|/sta|"/sta"...' ]] || { grep '^user_string:' dd.
 
     # /usr/bin/test -e: glibc's stat is newfstatat (syscall.fstatat) or statx; the file name and ENOENT
     grep -Eqx 'stat: (fstatat|statx|stat|lstat)\|"/stap-no-such-file"' dd.out || { grep 'stat' dd.out; return 1; }
-    grep -Eqx 'kprobe.function\("__x64_sys_new(fstatat|stat|lstat)"\): (fstatat|stat|lstat)|kprobe.function\("__x64_sys_statx"\): statx' dd.out
-    grep -Eqx 'kprobe.function\("__x64_sys_[a-z0-9_]+"\).return: [a-z0-9_]+' dd.out
+    grep -Eqx 'kprobe.function\("__x64_sys_new(fstatat|stat|lstat)"\): (fstatat|stat|lstat)|kprobe.function\("__x64_sys_statx"\): statx' dd.out ||
+        { echo "no stat entry line:"; grep 'kprobe' dd.out; return 1; }
+    grep -Eqx 'kprobe.function\("__x64_sys_[a-z0-9_]+"\).return: [a-z0-9_]+' dd.out ||
+        { echo "no stat return line:"; grep 'kprobe' dd.out; return 1; }
 
     # the helpers
     grep -qx 't_sc_funcs exit 0' out && [[ ! -s funcs.err ]] || { cat funcs.err; return 1; }
@@ -234,10 +244,14 @@ EOF
     done
 
     # syscall.* and syscall.*.return: known names only, read and write among them
-    grep -qx 't_sc_all exit 0' out || { cat all.err; return 1; }
-    not grep -vE '^(call|return) [a-z0-9_]+ [0-9]+$' all.out
+    grep -qx 't_sc_all exit 0' out || { grep '^t_sc_all' out; cat all.err; return 1; }
+    sed 1d all.out >all.calls
+    [[ $(sed -n 1p all.out) == ready ]] || { echo "all.out does not start with ready"; return 1; }
+    not grep -vE '^(call|return) [a-z0-9_]+ [0-9]+$' all.calls
     awk 'NR == FNR { known[$1] = 1; next } !($2 in known) { print "unknown syscall name: " $2; bad = 1 }
-         END { exit bad }' names all.out
-    grep -Eq '^call read [0-9]+$' all.out && grep -Eq '^call write [0-9]+$' all.out
-    grep -Eq '^return read [0-9]+$' all.out && grep -Eq '^return write [0-9]+$' all.out
+         END { exit bad }' names all.calls
+    # dd's 100 reads and writes of one byte at least
+    awk '$3 >= 100 { seen[$1 " " $2] = 1 }
+         END { exit !(("call read" in seen) && ("call write" in seen) && ("return read" in seen) &&
+                      ("return write" in seen)) }' all.calls || { echo "no 100 reads and writes:"; cat all.calls; return 1; }
 }

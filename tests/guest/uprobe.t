@@ -75,7 +75,7 @@ probe process(@1).function("add") { printf("%s\n", user_string($a)) }' "$P" >/de
     PATH=$CASE_DIR:$PATH $STAP -L 'process("uprog").function("greet").return' >listret.out
     not $STAP -p2 -e 'probe process("uprog-no-such-program").function("add") {}' 2>nofile.err
     not $STAP -p2 -e 'probe process(@1).function("no_such_function") {}' "$P" 2>nofunc.err
-    not $STAP -p2 -e 'probe process(@1).statement("add@uprog.c:15") {}' "$P" 2>stmt.err
+    not $STAP -p2 -e 'probe process(@1).function("add").label("x") {}' "$P" 2>stmt.err
 }
 
 guest() {
@@ -161,5 +161,5 @@ check() {
     grep -qx "process(\"$CASE_DIR/uprog\").function(\"greet@$TOP/tests/uprobe/uprog.c:27\").return \$return:int \$name:char const\* \$n:int" listret.out
     grep -q "no executable 'uprog-no-such-program' in \$PATH" nofile.err
     grep -q "no function 'no_such_function' in the debuginfo of $CASE_DIR/uprog" nofunc.err
-    grep -q 'process("PATH").statement is not supported yet' stmt.err
+    grep -q 'process(...).function(...).label is not supported' stmt.err
 }

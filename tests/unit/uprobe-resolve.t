@@ -1,4 +1,4 @@
-# process("PATH").function probe points on a program built here: PATH lookup and symlinks, sites and canonical names, the probe after the prologue (-O0) or at the entry (-O2), .return entry-value placement, the build id, errors
+# process("PATH"|PID) probe points on a program built here (.function, .statement, .plt, symbol table): PATH lookup and symlinks, sites and canonical names, the probe after the prologue (-O0) or at the entry (-O2), .return entry-value placement, the build id, errors
 # Used by tests/run (issue 17): translator/providers/uprobe.c (pass 2 and the C table of pass 3), on the host and under ASan.
 
 timeout_s=300
@@ -15,6 +15,13 @@ offset_of() {
         fi
     done < <(readelf -lW "$1")
     return 1
+}
+
+# offset_of_plt BINARY SYMBOL: the file offset of SYMBOL's PLT stub (objdump's NAME@plt)
+offset_of_plt() {
+    local addr
+    addr=$(objdump -d "$1" | sed -n "s/^\([0-9a-f]*\) <$2@plt>:$/\1/p")
+    echo $((16#$addr))     # .plt lies in the first executable segment, at its own offset
 }
 
 run() {
@@ -56,14 +63,73 @@ run() {
     grep -q "\.build_id_len = 20, \.build_id = \"$(readelf -n uprog-O2 | awk '/Build ID/ { print $3 }' | sed 's/../\\\\x&/g')\"" <<<"$c"
     # errors
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add").inline {}' 2>err
-    grep -q 'process("PATH").function(...).inline is not supported yet' err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@uprog.c:15") {}' 2>err
-    grep -q 'FUNCTION@FILE is supported, lines are not yet' err
+    grep -q "'add' is never inlined in $PWD/uprog: drop .inline" err
+    # FUNCTION@FILE:LINE: the function declared at the line, or with code there
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("*@uprog.c:16") {}' | sed -n 's@ /\* <- .*@@p')
+    [[ $out == "process(\"$PWD/uprog\").function(\"add@$src:14\")" ]]
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@uprog.c:14") {}' | sed -n 's@ /\* <- .*@@p')
+    [[ $out == "process(\"$PWD/uprog\").function(\"add@$src:14\")" ]]
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@uprog.c:40") {}' 2>err
+    grep -q "function 'add' of $PWD/uprog is not in a file matching 'uprog.c' at that line" err
+    # .statement: a line's address, its canonical name; a line without code; .absolute
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16") {}' | sed -n 's@ /\* <- .*@@p')
+    [[ $out == "process(\"$PWD/uprog\").statement(\"add@$src:16\")" ]]
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:*") {}' | sed -n 's|.*statement("add@[^:]*:\([0-9]*\)").*|\1|p' | tr '\n' ' ')
+    [[ $out == "15 16 17 " ]]
+    out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16-30") {}' | grep -c 'statement("add@')
+    [[ $out == 2 ]]
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:12") {}' 2>err
+    grep -q 'no code for line 12 of .*uprog.c in add (nearest lines with code: 15)' err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add") {}' 2>err
+    grep -q 'needs a line: "FUNCTION@FILE:LINE"' err
+    c=$("$STAP" -r "$KVER" -p3 -e "probe process(\"./uprog\").statement(0x$(nm uprog | awk '$3 == "add" { print $1 }')).absolute {}")
+    grep -q "\.offset = 0x$(printf %x "$(offset_of uprog add)")ULL" <<<"$c"
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement(0x10).absolute {}' 2>err
+    grep -q "0x10 is in no executable segment of $PWD/uprog" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement(0x10) {}' 2>err
+    grep -q 'is written process(...).statement(ADDRESS).absolute' err
+    # process(PID): the process's executable, .pid in the table; a pid that is gone
+    ./uprog 1 go-never >/dev/null &
+    pid=$!
+    for i in $(seq 100); do [[ $(readlink /proc/$pid/exe) == "$PWD/uprog" ]] && break; sleep 0.05; done
+    c=$("$STAP" -r "$KVER" -p3 -e "probe process($pid).function(\"add\") { println(\$a) }")
+    grep -q "\.pid = $pid }" <<<"$c"
+    kill $pid
+    wait $pid || true
+    not "$STAP" -r "$KVER" -p2 -e "probe process($pid).function(\"add\") {}" 2>err
+    grep -q "process($pid): no such process" err
+    # .plt: the stubs, $$name; no such entry
+    out=$("$STAP" -r "$KVER" -L 'process("./uprog").plt("strl*")')
+    [[ $out == "process(\"$PWD/uprog\").plt(\"strlen\") \$\$name:string" ]]
+    c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./uprog").plt("strlen") { println($$name) }')
+    grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog strlen)")ULL" <<<"$c"
+    # with IBT the stubs are in .plt.sec: each one where objdump puts NAME@plt
+    gcc -g -O0 -fcf-protection -Wl,-z,ibtplt -o uprog-ibt "$TOP/tests/uprobe/uprog.c"
+    if readelf -SW uprog-ibt | grep -q '\.plt\.sec'; then
+        c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./uprog-ibt").plt("strlen"), process("./uprog-ibt").plt("atoi") {}')
+        grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt strlen)")ULL" <<<"$c"
+        grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt atoi)")ULL" <<<"$c"
+    fi
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("nosuch") {}' 2>err
+    grep -q "no PLT entry 'nosuch' in $PWD/uprog" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("strlen") { println($s) }' 2>err
+    grep -q "'\$s' is not available: no DWARF describes probe point 'process(\"$PWD/uprog\").plt(\"strlen\")'" err
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@other.c") {}' 2>err
     grep -q "function 'add' of $PWD/uprog is not in a file matching 'other.c'" err
+    # without DWARF: the symbol table, at the symbol's address; no target variables, no lines
     gcc -O0 -o nodebug "$TOP/tests/uprobe/uprog.c"
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add") {}' 2>err
-    grep -q "no DWARF debuginfo in $PWD/nodebug (build it with -g)" err
+    c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./nodebug").function("add") {}')
+    grep -q "\.offset = 0x$(printf %x "$(offset_of nodebug add)")ULL" <<<"$c"
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add") { println($a) }' 2>err
+    grep -q "'\$a' is not available: no DWARF describes probe point 'process(\"$PWD/nodebug\").function(\"add\")'" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add") { println($$parms) }' 2>err
+    grep -q "'\$\$parms' is not available: no DWARF" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("nosuch") {}' 2>err
+    grep -q "no function 'nosuch' in the symbol table (.symtab) of $PWD/nodebug, which has no DWARF debuginfo" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").statement("add@uprog.c:16") {}' 2>err
+    grep -q "$PWD/nodebug has no DWARF debuginfo (build it with -g): .statement(\"PATTERN\") needs it" err
+    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add").inline {}' 2>err
+    grep -q 'needs it; without it only .function("NAME")' err
     not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("*").return { println($nosuch) }' 2>err
     grep -q "no variable 'nosuch' is visible" err
 }

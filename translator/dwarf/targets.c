@@ -29,6 +29,8 @@ typedef struct Bind {
 	int have_frame_fn;
 	AstVisitor v;
 	PtrVec params;           /* Expr* (EX_AT "param"): the target variables the probe's alias declared */
+	const char *nodwarf;     /* a point of the probe with a site but no DWARF scope (a process probe from
+	                          * the symbol table, a .plt or .absolute one): its name, for the errors */
 	StrMap reported;         /* "file:line:col" of errors shown: one per place, not one per site */
 } Bind;
 
@@ -817,6 +819,12 @@ static int in_dwarf_probe(Bind *b, Expr *e, const char *what)
 {
 	if (b->site)
 		return 1;
+	if (b->nodwarf) {
+		(void)what;
+		berr(b, e->loc, "'%s' is not available: no DWARF describes probe point '%s' (a probe from the symbol "
+		     "table, a .plt or an .absolute one has no target variables)", e->str, b->nodwarf);
+		return 0;
+	}
 	if (!b->probe)
 		berr(b, e->loc, "%s can only be used in probes on kernel functions and statements, not in a function",
 		     what);
@@ -1356,6 +1364,9 @@ static int find_context_var(Bind *b, Expr *e, const ContextVar **out)
 		cv = dp->provider->context_var(b->s, dp, e->str);
 		if (!cv && !strncmp(e->str, "$$", 2) && !found)
 			return 0;   /* $$parms and friends of a family that does not define them */
+		if (!cv && dp->site && !found)
+			return 0;   /* a site's own variables (DWARF ones, or the error saying it has none) in a
+			             * family with context variables elsewhere (.plt's $$name) */
 		if (!cv) {
 			berr(b, e->loc, "context variable '%s' is not available in probe point '%s'", e->str, dp->name);
 			return 1;
@@ -1891,13 +1902,19 @@ int dwarf_bind_program(Session *s)
 		b.dp = NULL;
 		b.site = NULL;
 		b.kret = 0;
+		b.nodwarf = NULL;
 		for (int j = 0; j < s->derived.len; j++) {
 			DerivedProbe *dp = s->derived.items[j];
-			if (dp->probe == p && dp->site) {
+			if (dp->probe == p && dp->site && !dp->site->scope && !dp->site->is_tracepoint && !b.nodwarf)
+				b.nodwarf = dp->name;
+			if (dp->probe == p && dp->site && !b.site) {
 				b.dp = dp;
 				b.site = dp->site;
-				break;
 			}
+		}
+		if (b.nodwarf) {
+			b.dp = NULL;
+			b.site = NULL;
 		}
 		if (!b.site)
 			kretprobe_body(s, &b);

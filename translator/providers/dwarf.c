@@ -9,270 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- the pattern: FUNC[@FILE[:LINE | :FIRST-LAST | :* | +OFFSET]] -------------------------------- */
-
-typedef enum { LINE_NONE, LINE_ONE, LINE_RANGE, LINE_ALL, LINE_RELATIVE } LineKind;
-
-typedef struct Pattern {
-	char *func;             /* glob */
-	char *file;             /* glob, NULL when none */
-	LineKind lines;
-	int first, last;        /* LINE_ONE: first == last; LINE_RELATIVE: first = offset */
-} Pattern;
-
-static int parse_number(const char *s, const char *end, int *out)
-{
-	long v = 0;
-
-	if (s == end)
-		return -1;
-	for (const char *p = s; p < end; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (*p - '0');
-		if (v > 100000000)
-			return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-static int parse_pattern(const char *text, SrcLoc loc, Pattern *p)
-{
-	const char *at = strchr(text, '@');
-	const char *file, *sep;
-
-	memset(p, 0, sizeof *p);
-	if (!at) {
-		if (!*text) {
-			diag_at(loc, "semantic error", "empty function name in probe point pattern");
-			return -1;
-		}
-		if (strpbrk(text, ":+")) {
-			diag_at(loc, "semantic error", "'%s': a line number needs a file: write \"FUNCTION@FILE:LINE\"", text);
-			return -1;
-		}
-		p->func = xstrdup(text);
-		return 0;
-	}
-	if (at == text) {
-		diag_at(loc, "semantic error", "empty function name before '@' in '%s' (\"*@FILE\" means every function)",
-			text);
-		return -1;
-	}
-	p->func = xstrndup(text, (size_t)(at - text));
-	if (strchr(at + 1, '@')) {
-		diag_at(loc, "semantic error", "more than one '@' in '%s'", text);
-		return -1;
-	}
-	file = at + 1;
-	sep = strpbrk(file, ":+");
-	if (sep == file || !*file) {
-		diag_at(loc, "semantic error", "empty file name after '@' in '%s'", text);
-		return -1;
-	}
-	p->file = xstrndup(file, sep ? (size_t)(sep - file) : strlen(file));
-	if (!sep)
-		return 0;
-	if (*sep == '+') {
-		p->lines = LINE_RELATIVE;
-		if (parse_number(sep + 1, sep + strlen(sep), &p->first) != 0) {
-			diag_at(loc, "semantic error", "bad line offset '%s' in '%s': expected +N", sep, text);
-			return -1;
-		}
-		return 0;
-	}
-	{
-		const char *spec = sep + 1, *end = spec + strlen(spec), *dash = strchr(spec, '-');
-		if (!strcmp(spec, "*")) {
-			p->lines = LINE_ALL;
-			return 0;
-		}
-		if (dash) {
-			p->lines = LINE_RANGE;
-			if (parse_number(spec, dash, &p->first) != 0 || parse_number(dash + 1, end, &p->last) != 0) {
-				diag_at(loc, "semantic error", "bad line range '%s' in '%s': expected :FIRST-LAST", spec, text);
-				return -1;
-			}
-			if (p->last < p->first) {
-				diag_at(loc, "semantic error", "empty line range %d-%d in '%s'", p->first, p->last, text);
-				return -1;
-			}
-			return 0;
-		}
-		p->lines = LINE_ONE;
-		if (parse_number(spec, end, &p->first) != 0 || p->first == 0) {
-			diag_at(loc, "semantic error", "bad line number '%s' in '%s': expected :LINE, :FIRST-LAST or :*", spec,
-				text);
-			return -1;
-		}
-		p->last = p->first;
-	}
-	return 0;
-}
-
-/* ---- per-CU data: inline instances and line tables ----------------------------------------------- */
-
-typedef struct Instances {
-	Dwarf_Off origin;
-	PtrVec dies;            /* (void*)(uintptr_t) offsets of DW_TAG_inlined_subroutine DIEs */
-} Instances;
-
-typedef struct CuData {
-	DwarfModule *mod;
-	Dwarf_Off cu;
-	int scanned;
-	Instances *inl;         /* sorted by origin */
-	size_t ninl;
-} CuData;
-
-static PtrVec cu_data;      /* CuData* */
-
-static CuData *cu_get(DwarfModule *m, Dwarf_Off cu)
-{
-	CuData *d;
-
-	for (int i = cu_data.len - 1; i >= 0; i--) {
-		d = cu_data.items[i];
-		if (d->mod == m && d->cu == cu)
-			return d;
-	}
-	d = xcalloc(1, sizeof *d);
-	d->mod = m;
-	d->cu = cu;
-	vec_push(&cu_data, d);
-	return d;
-}
-
-typedef struct InlPair {
-	Dwarf_Off origin, die;
-} InlPair;
-
-/* An inline instance inside an out-of-line instance of the same function, "called" from the
- * function's own declaration line, is GCC's copy of the whole body (seen in nfs_readpage_done on
- * 6.1): every call through the out-of-line entry also enters it, so probing both would fire twice
- * per call. It is not collected. A recursive call inlined into itself sits on a line of the body;
- * a macro-made function inlined into a sibling (SYSCALL_DEFINE) sits in another function. */
-static int dwarf_inline_is_own_body(Dwarf_Die *origin, Dwarf_Die *inst, Dwarf_Off enclosing)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word decl_file, decl_line, call_file, call_line;
-
-	if (enclosing != dwarf_dieoffset(origin) ||
-	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_file, &a), &decl_file) != 0 ||
-	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_line, &a), &decl_line) != 0 ||
-	    dwarf_formudata(dwarf_attr(inst, DW_AT_call_file, &a), &call_file) != 0 ||
-	    dwarf_formudata(dwarf_attr(inst, DW_AT_call_line, &a), &call_line) != 0)
-		return 0;
-	return decl_file == call_file && decl_line == call_line;
-}
-
-/* enclosing: the abstract origin (or the DIE itself) of the out-of-line function around parent. */
-static void collect_inlined(Dwarf_Die *parent, InlPair **v, size_t *n, size_t *cap, int depth, Dwarf_Off enclosing)
-{
-	Dwarf_Die child;
-
-	if (depth > 64 || dwarf_child(parent, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		Dwarf_Off inner = enclosing;
-		if (tag == DW_TAG_subprogram) {
-			Dwarf_Attribute a;
-			Dwarf_Die origin;
-			inner = dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &origin)
-				? dwarf_dieoffset(&origin) : dwarf_dieoffset(&child);
-		}
-		if (tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Attribute a;
-			Dwarf_Die origin;
-			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &origin) &&
-			    !dwarf_inline_is_own_body(&origin, &child, enclosing)) {
-				if (*n == *cap) {
-					*cap = *cap ? *cap * 2 : 256;
-					*v = xrealloc(*v, *cap * sizeof **v);
-				}
-				(*v)[(*n)++] = (InlPair){ dwarf_dieoffset(&origin), dwarf_dieoffset(&child) };
-			}
-		}
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
-		    tag == DW_TAG_compile_unit)
-			collect_inlined(&child, v, n, cap, depth + 1, inner);
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-	const InlPair *x = a, *y = b;
-	if (x->origin != y->origin)
-		return x->origin < y->origin ? -1 : 1;
-	return x->die < y->die ? -1 : x->die > y->die;
-}
-
-/* The inlined instances of the abstract subprogram at origin (same CU), scanning the CU once. */
-static Instances *instances_of(DwarfModule *m, Dwarf_Off cu, Dwarf_Off origin)
-{
-	CuData *d = cu_get(m, cu);
-
-	if (!d->scanned) {
-		Dwarf_Die cudie;
-		InlPair *v = NULL;
-		size_t n = 0, cap = 0;
-		d->scanned = 1;
-		if (dwarf_offdie(m->dw, cu, &cudie))
-			collect_inlined(&cudie, &v, &n, &cap, 0, 0);
-		if (n)
-			qsort(v, n, sizeof *v, cmp_pair);
-		for (size_t i = 0; i < n; i++) {
-			if (!d->ninl || d->inl[d->ninl - 1].origin != v[i].origin) {
-				d->inl = xrealloc(d->inl, (d->ninl + 1) * sizeof *d->inl);
-				memset(&d->inl[d->ninl], 0, sizeof d->inl[0]);
-				d->inl[d->ninl++].origin = v[i].origin;
-			}
-			vec_push(&d->inl[d->ninl - 1].dies, (void *)(uintptr_t)v[i].die);
-		}
-		free(v);
-	}
-	for (size_t lo = 0, hi = d->ninl; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-		if (d->inl[mid].origin == origin)
-			return &d->inl[mid];
-		if (d->inl[mid].origin < origin)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Entry address of an inlined instance or a subprogram: DW_AT_entry_pc (an address, or in DWARF 5 an
- * offset from the low address), else low_pc, else the first range. */
-static int die_entry_pc(Dwarf_Die *die, Dwarf_Addr *pc)
-{
-	Dwarf_Attribute a;
-	Dwarf_Addr low = 0, base, end;
-	int have_low = 0;
-
-	if (dwarf_lowpc(die, &low) == 0) {
-		have_low = 1;
-	} else if (dwarf_ranges(die, 0, &base, &low, &end) > 0) {
-		have_low = 1;
-	}
-	if (dwarf_attr(die, DW_AT_entry_pc, &a)) {
-		Dwarf_Word off;
-		if (dwarf_formaddr(&a, pc) == 0)
-			return 0;
-		if (have_low && dwarf_formudata(&a, &off) == 0) {
-			*pc = low + off;
-			return 0;
-		}
-	}
-	if (!have_low)
-		return -1;
-	*pc = low;
-	return 0;
-}
-
+#include "dwarfpoint.h"
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
 enum { WANT_CALL = 1, WANT_INLINE = 2 };
@@ -394,108 +131,18 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 	vec_push(q->out, dp);
 }
 
-/* The line span [lo, hi] of a function's code in its own file (0, 0 when unknown). */
-static void function_span(DwarfModule *m, Dwarf_Die *fn, const char *file, int *lo, int *hi)
-{
-	Dwarf_Die cudie;
-	Dwarf_Lines *lines;
-	size_t n;
-
-	*lo = *hi = 0;
-	if (!dwarf_diecu(fn, &cudie, NULL, NULL) || dwarf_getsrclines(&cudie, &lines, &n) != 0)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr addr;
-		int line;
-		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 || line <= 0 ||
-		    dwarf_haspc(fn, addr) <= 0 || strcmp(dwarf_line_source(m, &cudie, l), file))
-			continue;
-		if (!*lo || line < *lo)
-			*lo = line;
-		if (line > *hi)
-			*hi = line;
-	}
-}
-
-/* kernel.statement("FUNC@FILE:LINE"): for each line asked, the lowest address of that line within
- * the function's code, among the rows that begin a statement when there are some (GCC marks some lines
- * only with view rows that do not). */
+/* kernel.statement("FUNC@FILE:LINE"): a site per line asked (dwarfpoint.c chooses the addresses). */
 static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *info)
 {
-	Dwarf_Die fn, cudie;
-	Dwarf_Lines *lines;
-	size_t nl;
-	int first, last, below = 0, above = 0;
-	const char *want_file = info->decl_file;
-	typedef struct { int line; Dwarf_Addr addr; int stmt; } Best;
-	Best *best = NULL;
-	size_t nbest = 0;
+	PointLine *best;
+	char *why;
+	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
+					     &why);
 
-	if (!dwarf_offdie(q->mod->dw, n->die, &fn) || !dwarf_diecu(&fn, &cudie, NULL, NULL) ||
-	    dwarf_getsrclines(&cudie, &lines, &nl) != 0)
-		return;
-	switch (q->pat.lines) {
-	case LINE_ONE:
-	case LINE_RANGE:
-		first = q->pat.first;
-		last = q->pat.last;
-		break;
-	case LINE_RELATIVE:
-		first = last = info->decl_line + q->pat.first;
-		break;
-	default:
-		first = 1;
-		last = 1 << 30;
-		break;
-	}
-	for (size_t i = 0; i < nl; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr addr;
-		int line;
-		bool stmt;
-		size_t k;
-		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 || line <= 0 ||
-		    dwarf_linebeginstatement(l, &stmt) != 0 || dwarf_haspc(&fn, addr) <= 0)
-			continue;
-		if (q->pat.file ? !point_file_matches(q->pat.file, dwarf_line_source(q->mod, &cudie, l))
-				: strcmp(dwarf_line_source(q->mod, &cudie, l), want_file))
-			continue;
-		if (line < first || line > last) {
-			if (line < first && line > below)
-				below = line;
-			if (line > last && (!above || line < above))
-				above = line;
-			continue;
-		}
-		for (k = 0; k < nbest && best[k].line != line; k++)
-			;
-		if (k == nbest) {
-			best = xrealloc(best, (nbest + 1) * sizeof *best);
-			best[nbest++] = (Best){ line, addr, stmt };
-		} else if ((stmt && !best[k].stmt) || (stmt == best[k].stmt && addr < best[k].addr)) {
-			best[k] = (Best){ line, addr, stmt };
-		}
-	}
-	if (!nbest && q->pat.lines != LINE_ALL) {
-		StrBuf sb;
-		sb_init(&sb);
-		if (first == last)
-			sb_printf(&sb, "no code for line %d of %s in %s", first, want_file, n->name);
-		else
-			sb_printf(&sb, "no code for lines %d-%d of %s in %s", first, last, want_file, n->name);
-		if (below || above) {
-			sb_puts(&sb, " (nearest lines with code:");
-			if (below)
-				sb_printf(&sb, " %d", below);
-			if (above)
-				sb_printf(&sb, "%s %d", below ? "," : "", above);
-			sb_putc(&sb, ')');
-		}
-		vec_push(&q->nolines, sb_steal(&sb));
-	}
+	if (why)
+		vec_push(&q->nolines, why);
 	for (size_t k = 0; k < nbest; k++)
-		add_site(q, n->cu, n->die, best[k].addr, n->name, want_file, best[k].line, 0, 1);
+		add_site(q, n->cu, n->die, best[k].addr, n->name, info->decl_file, best[k].line, 0, 1);
 	free(best);
 }
 
@@ -515,7 +162,7 @@ static int on_name(const DwarfName *n, void *arg)
 		/* function("F@FILE:N"): the functions whose code spans line N (or meets the range) */
 		int lo = info.decl_line, hi = info.decl_line;
 		if ((n->flags & DWARF_NAME_HAS_PC) && dwarf_offdie(q->mod->dw, n->die, &die)) {
-			function_span(q->mod, &die, info.decl_file, &lo, &hi);
+			point_function_span(q->mod, &die, info.decl_file, &lo, &hi);
 			if (info.decl_line && info.decl_line < lo)
 				lo = info.decl_line;
 		}
@@ -537,18 +184,18 @@ static int on_name(const DwarfName *n, void *arg)
 	if ((q->want & WANT_CALL) && (n->flags & DWARF_NAME_HAS_PC)) {
 		Dwarf_Addr pc = info.pc;
 		if (!pc && dwarf_offdie(q->mod->dw, n->die, &die))
-			die_entry_pc(&die, &pc);
+			point_die_entry_pc(&die, &pc);
 		if (pc)
 			add_site(q, n->cu, n->die, pc, n->name, info.decl_file, info.decl_line, 0, 0);
 		else
 			skip(q, n->name, 0, "no entry address");
 	}
 	if ((q->want & WANT_INLINE) && (n->flags & DWARF_NAME_INLINE)) {
-		Instances *inst = instances_of(q->mod, n->cu, n->die);
+		Instances *inst = point_inline_instances(q->mod, n->cu, n->die);
 		for (int i = 0; inst && i < inst->dies.len; i++) {
 			Dwarf_Off off = (Dwarf_Off)(uintptr_t)inst->dies.items[i];
 			Dwarf_Addr pc;
-			if (!dwarf_offdie(q->mod->dw, off, &die) || die_entry_pc(&die, &pc) != 0)
+			if (!dwarf_offdie(q->mod->dw, off, &die) || point_die_entry_pc(&die, &pc) != 0)
 				continue;
 			add_site(q, n->cu, off, pc, n->name, info.decl_file, info.decl_line, 1, 0);
 		}
@@ -701,7 +348,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	}
 	q.suffix = suffix.data ? suffix.data : xstrdup("");
 	q.want = have_call || q.is_return || q.exported ? WANT_CALL : have_inline ? WANT_INLINE : WANT_CALL | WANT_INLINE;
-	if (parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
+	if (point_parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
 		return -1;
 	if (!q.statement && q.pat.lines == LINE_ALL) {
 		diag_at(what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");

@@ -89,7 +89,8 @@ extern const ProbeProvider process_lifecycle_provider;   /* process[(PATH|PID)].
  * NULL with *why set (providers/uprobe.c). */
 char *find_executable(const char *arg, char **why);
 /* The same for the process("PATH") component c0, reporting "process(\"PATH\"): why" at its
- * argument when there is none (NULL then). */
+ * argument when there is none (NULL then); for process(PID), the executable of that process now
+ * (/proc/PID/exe), or NULL after "process(PID): no such process". */
 char *process_point_path(const ProbePointComponent *c0);
 
 /* Helpers shared by providers. */

@@ -36,6 +36,7 @@ typedef struct SdtMark {
 	const char *build_id;       /* bytes, in the form of a C string literal's body; NULL: none */
 	uint64_t build_id_offset;
 	size_t build_id_len;
+	int64_t pid;                /* process(PID).mark: only that process; 0: any */
 } SdtMark;
 
 static PtrVec marks;            /* SdtMark*: DerivedProbe.number indexes it */
@@ -304,8 +305,8 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 	int before = out->len;
 
 	(void)s;
-	if (!c0->arg || c0->arg->kind != EX_STRING) {
-		diag_at(c0->loc, "semantic error", "SDT markers need process(\"PATH\").mark(\"NAME\")");
+	if (!c0->arg || (c0->arg->kind != EX_STRING && c0->arg->kind != EX_NUMBER)) {
+		diag_at(c0->loc, "semantic error", "SDT markers need process(\"PATH\").mark(\"NAME\") or process(PID).mark(\"NAME\")");
 		return -1;
 	}
 	if (c1 && c1->name && !strcmp(c1->name, "provider")) {
@@ -358,7 +359,12 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 		dp = xcalloc(1, sizeof *dp);
 		*dp = *tmpl;
 		dp->provider = &sdt_provider;
-		dp->name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
+		if (c0->arg->kind == EX_NUMBER) {
+			m->pid = c0->arg->num;
+			dp->name = xasprintf("process(%" PRId64 ").provider(\"%s\").mark(\"%s\")", m->pid, m->provider, m->name);
+		} else {
+			dp->name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
+		}
 		dp->number = marks.len;
 		vec_push(&marks, m);
 		vec_push(out, dp);
@@ -455,6 +461,8 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			  dp->index, k, m->offset);
 		if (m->sem_offset)
 			sb_printf(out, ", .ref_ctr_offset = 0x%" PRIx64 "ULL", m->sem_offset);
+		if (m->pid > 0)
+			sb_printf(out, ", .pid = %" PRId64, m->pid);
 		if (dp->optional)
 			sb_puts(out, ", .optional = 1");
 		sb_puts(out, " },\n");
@@ -465,6 +473,8 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 }
 
 static const char *const sdt_forms[] = {
+	"process(number).mark(string)",
+	"process(number).provider(string).mark(string)",
 	"process(string).mark(string)",
 	"process(string).provider(string).mark(string)",
 	NULL,

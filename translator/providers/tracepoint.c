@@ -1,6 +1,7 @@
 /* tracepoint.c - the "kernel.trace" family: kernel.trace("SYSTEM:NAME") and kernel.trace("NAME")
  * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes. */
 #include "provider.h"
+#include "usyms.h"
 #include "../dwarf/vars.h"
 
 #include <string.h>
@@ -132,6 +133,8 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	rc = tp_collect(s, kernel, sys, name, tmpl, c1->arg->loc, out);
 	/* the modules named with -d, then a module named as a system the kernel lacks ("xfs:*") */
 	for (int i = 0; rc == 0 && i < s->debug_modules.len; i++) {
+		if (usyms_is_user_path(s->debug_modules.items[i]))
+			continue;       /* a user-space file: its symbols only (usyms.c) */
 		DwarfModule *m = dwarf_module(s, s->debug_modules.items[i], c1->arg->loc);
 		if (!m)
 			return -1;

@@ -2,6 +2,8 @@
  * against the DWARF of a user binary to uprobes at a file offset (pass 2), and their C table (pass 3). */
 #include "provider.h"
 #include "ulibs.h"
+#include "dwarfpoint.h"
+#include "uprobe_elf.h"
 #include "../dwarf/dwarf.h"
 #include "../dwarf/vars.h"
 #include "../pointmatch.h"
@@ -65,9 +67,15 @@ char *find_executable(const char *arg, char **why)
 	return real;
 }
 
+static char *pid_executable(const ProbePointComponent *c0);
+
 char *process_point_path(const ProbePointComponent *c0)
 {
-	char *why = NULL, *path = find_executable(c0->arg->str, &why);
+	char *why = NULL, *path;
+
+	if (c0->arg->kind == EX_NUMBER)
+		return pid_executable(c0);
+	path = find_executable(c0->arg->str, &why);
 
 	if (!path) {
 		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
@@ -78,7 +86,8 @@ char *process_point_path(const ProbePointComponent *c0)
 
 static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
 
-/* The DWARF of the user binary at path (resolved), opened once per run; NULL after an error at loc. */
+/* The user binary at path (resolved) and its DWARF (m->dw NULL when it has none), opened once per
+ * run; NULL after an error at loc. */
 static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 {
 	DwarfModule *m;
@@ -108,14 +117,10 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 		close(fd);
 		return NULL;
 	}
-	dw = ulib_open_dwarf(elf, path, &why);   /* its own, else separate debuginfo */
-	if (!dw) {
-		diag_at(loc, "semantic error", "%s", why);
-		free(why);
-		elf_end(elf);
-		close(fd);
-		return NULL;
-	}
+	/* without DWARF of its own or separate (stripped, or built without -g): .function probes fall
+	 * back to the symbol table, .plt and .absolute need none */
+	dw = ulib_open_dwarf(elf, path, &why);
+	free(why);
 	m = dwarf_module_from_elf(path, path, fd, elf, dw);
 	m->session = s;
 	m->is_user = 1;
@@ -312,17 +317,22 @@ static size_t build_id_place(DwarfModule *m, uint64_t *offset, const unsigned ch
 
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
+enum { UWANT_CALL = 1, UWANT_INLINE = 2 };
+
 typedef struct UQuery {
 	Session *s;
 	DwarfModule *mod;
 	const DerivedProbe *tmpl;
 	PtrVec *out;
-	const char *func, *file;    /* patterns */
-	const char *family;         /* process("/abs/path") */
-	const char *suffix;         /* ".call", ".return", "" */
-	int is_return;
-	int matched_name, matched_file, with_code;
+	Pattern pat;
+	const char *family;         /* process("/abs/path") or process(PID) */
+	const char *suffix;         /* ".call", ".return", ".inline", "" */
+	int64_t pid;                /* process(PID): only that process */
+	int want;                   /* UWANT_*: .call, .inline, both */
+	int is_return, statement;
+	int matched_name, matched_file, with_code, inlined;
 	PtrVec skipped;             /* char*: why functions were left out */
+	PtrVec nolines;             /* char*: statements with no code at the line */
 } UQuery;
 
 /* A source file as SystemTap names it in user probe points: absolute, from the compile unit's
@@ -368,16 +378,168 @@ static char *source_path(DwarfModule *m, Dwarf_Off cu, const char *file)
 	return out;
 }
 
+/* A uprobe at pc of the binary (link-time address): its site and derived probe, named name (taken);
+ * NULL after a note in q->skipped when pc lies in no executable segment. */
+static DerivedProbe *user_probe(UQuery *q, char *name, Dwarf_Addr pc, const char *func)
+{
+	DwarfSite *site;
+	DerivedProbe *dp;
+	uint64_t off;
+
+	if (file_offset_of(q->mod, pc, &off) != 0) {
+		vec_push(&q->skipped, xasprintf("%s: address 0x%" PRIx64 " is in no executable segment of the file", func,
+						(uint64_t)pc));
+		free(name);
+		return NULL;
+	}
+	site = xcalloc(1, sizeof *site);
+	site->mod = q->mod;
+	site->pc = pc;
+	site->function = xstrdup(func);
+	site->decl_file = xstrdup("");
+	site->is_return = q->is_return;
+	site->is_user = 1;
+	site->file_offset = off;
+	site->save_offset = off;
+	site->cfa_reg = -1;
+	dp = xcalloc(1, sizeof *dp);
+	*dp = *q->tmpl;
+	dp->name = name;
+	dp->site = site;
+	dp->is_return = q->is_return;
+	dp->number = q->pid;
+	vec_push(q->out, dp);
+	return dp;
+}
+
+/* FUNC@FILE:LINE as the probe's name shows it */
+static char *user_point_name(UQuery *q, const char *what, const char *func, const char *file, int line)
+{
+	StrBuf name;
+
+	sb_init(&name);
+	sb_printf(&name, "%s.%s(\"%s", q->family, what, func);
+	if (file && file[0]) {
+		sb_printf(&name, "@%s", file);
+		if (line > 0)
+			sb_printf(&name, ":%d", line);
+	}
+	sb_printf(&name, "\")%s", q->suffix);
+	return sb_steal(&name);
+}
+
+/* The out-of-line entry of n (.function, .call, .return): after the prologue in unoptimized code. */
+static void function_entry_site(UQuery *q, const DwarfName *n, Dwarf_Die *die, Dwarf_Addr entry, char *file,
+				int line)
+{
+	Dwarf_Addr pc = probe_address(q->mod, die, entry);
+	DerivedProbe *dp;
+	DwarfSite *site;
+	uint64_t save;
+
+	/* .return: the uretprobe at the entry; values at entry ($param, @entry) are read where a
+	 * .call probe would read them, keyed by the CFA there (the stack pointer at the return) */
+	if (file_offset_of(q->mod, pc, &save) != 0) {
+		vec_push(&q->skipped, xasprintf("%s: address 0x%" PRIx64 " is in no executable segment of the file",
+						n->name, (uint64_t)pc));
+		return;
+	}
+	dp = user_probe(q, user_point_name(q, "function", n->name, file, line), q->is_return ? entry : pc, n->name);
+	if (!dp)
+		return;
+	site = dp->site;
+	site->cu = n->cu;
+	site->scope = n->die;
+	site->pc = pc;
+	free(site->decl_file);
+	site->decl_file = xstrdup(file);
+	site->decl_line = line;
+	site->save_offset = save;
+	site->cfa_reg = cfa_rule(q->mod, pc, &site->cfa_offset);
+	if (q->is_return && site->cfa_reg < 0) {
+		/* no rule known there: read them at the entry, where the CFA is the stack pointer + 8 */
+		site->pc = entry;
+		site->save_offset = site->file_offset;
+		site->cfa_reg = 7;      /* x86-64 DWARF register 7: rsp */
+		site->cfa_offset = 8;
+	}
+}
+
+/* .function(...).inline (or a bare .function): each inlined instance of n, at its entry address */
+static void inline_sites(UQuery *q, const DwarfName *n, const char *file, int line)
+{
+	Instances *inst = point_inline_instances(q->mod, n->cu, n->die);
+
+	for (int i = 0; inst && i < inst->dies.len; i++) {
+		Dwarf_Off off = (Dwarf_Off)(uintptr_t)inst->dies.items[i];
+		Dwarf_Die die;
+		Dwarf_Addr pc;
+		DerivedProbe *dp;
+		if (!dwarf_offdie(q->mod->dw, off, &die) || point_die_entry_pc(&die, &pc) != 0)
+			continue;
+		dp = user_probe(q, user_point_name(q, "function", n->name, file, line), pc, n->name);
+		if (!dp)
+			continue;
+		dp->site->cu = n->cu;
+		dp->site->scope = off;
+		dp->site->is_inline = 1;
+		free(dp->site->decl_file);
+		dp->site->decl_file = xstrdup(file);
+		dp->site->decl_line = line;
+	}
+}
+
+/* .statement("FUNC@FILE:LINE"): a probe at the address of each line asked in n */
+static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info, const char *file)
+{
+	PointLine *best;
+	char *why;
+	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
+					     &why);
+
+	if (why)
+		vec_push(&q->nolines, why);
+	for (size_t k = 0; k < nbest; k++) {
+		DerivedProbe *dp = user_probe(q, user_point_name(q, "statement", n->name, file, best[k].line),
+					      best[k].addr, n->name);
+		if (!dp)
+			continue;
+		dp->site->cu = n->cu;
+		dp->site->scope = n->die;
+		dp->site->is_statement = 1;
+		free(dp->site->decl_file);
+		dp->site->decl_file = xstrdup(file);
+		dp->site->decl_line = best[k].line;
+	}
+	free(best);
+}
+
+/* Whether n is what a function("F@FILE:N") pattern asks for: declared at a line asked, or with code
+ * of its own (not of what was inlined into it) at one. */
+static int spans_lines(UQuery *q, const DwarfName *n, const DwarfNameInfo *info)
+{
+	PointLine *rows;
+	char *why;
+	size_t nrows;
+
+	if (q->statement || (q->pat.lines != LINE_ONE && q->pat.lines != LINE_RANGE))
+		return 1;
+	if (info->decl_line >= q->pat.first && info->decl_line <= q->pat.last)
+		return 1;
+	if (!(n->flags & DWARF_NAME_HAS_PC))
+		return 0;
+	nrows = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &rows, &why);
+	free(rows);
+	free(why);
+	return nrows > 0;
+}
+
 static int on_function(const DwarfName *n, void *arg)
 {
 	UQuery *q = arg;
 	DwarfNameInfo info;
 	Dwarf_Die die;
-	Dwarf_Addr entry = 0, pc;
-	uint64_t off, save;
-	DwarfSite *site;
-	DerivedProbe *dp;
-	StrBuf name;
+	Dwarf_Addr entry;
 	char *file;
 
 	if (n->tag != DW_TAG_subprogram)
@@ -387,161 +549,294 @@ static int on_function(const DwarfName *n, void *arg)
 	/* the file as the DWARF names it (the index shortens names the kernel's way) */
 	file = source_path(q->mod, n->cu, dwarf_offdie(q->mod->dw, n->die, &die) && dwarf_decl_file(&die) ?
 				   dwarf_decl_file(&die) : info.decl_file);
-	if (q->file && !point_file_matches(q->file, file) && !point_file_matches(q->file, info.decl_file)) {
+	if ((q->pat.file && !point_file_matches(q->pat.file, file) && !point_file_matches(q->pat.file, info.decl_file)) ||
+	    !spans_lines(q, n, &info)) {
 		free(file);
 		return 0;
 	}
 	q->matched_file++;
-	if (!(n->flags & DWARF_NAME_HAS_PC) || !dwarf_offdie(q->mod->dw, n->die, &die)) {
-		free(file);
-		return 0;
+	if (n->flags & DWARF_NAME_INLINE)
+		q->inlined++;
+	if ((n->flags & DWARF_NAME_HAS_PC) && dwarf_offdie(q->mod->dw, n->die, &die)) {
+		q->with_code++;
+		if (q->statement) {
+			statement_sites(q, n, &info, file);
+		} else if (q->want & UWANT_CALL) {
+			entry = info.pc;
+			if (!entry && dwarf_lowpc(&die, &entry) != 0)
+				vec_push(&q->skipped, xasprintf("%s: no entry address", n->name));
+			else
+				function_entry_site(q, n, &die, entry, file, info.decl_line);
+		}
 	}
-	q->with_code++;
-	entry = info.pc;
-	if (!entry && dwarf_lowpc(&die, &entry) != 0) {
-		vec_push(&q->skipped, xasprintf("%s: no entry address", n->name));
-		free(file);
-		return 0;
-	}
-	/* .return: the uretprobe at the entry; values at entry ($param, @entry) are read where a
-	 * .call probe would read them, keyed by the CFA there (the stack pointer at the return) */
-	pc = probe_address(q->mod, &die, entry);
-	if (file_offset_of(q->mod, pc, &save) != 0 || file_offset_of(q->mod, q->is_return ? entry : pc, &off) != 0) {
-		vec_push(&q->skipped, xasprintf("%s: address 0x%" PRIx64 " is in no executable segment of the file",
-						n->name, (uint64_t)pc));
-		free(file);
-		return 0;
-	}
-	site = xcalloc(1, sizeof *site);
-	site->mod = q->mod;
-	site->cu = n->cu;
-	site->scope = n->die;
-	site->pc = pc;
-	site->function = xstrdup(n->name);
-	site->decl_file = file;
-	site->decl_line = info.decl_line;
-	site->is_return = q->is_return;
-	site->is_user = 1;
-	site->file_offset = off;
-	site->save_offset = save;
-	site->cfa_reg = cfa_rule(q->mod, pc, &site->cfa_offset);
-	if (q->is_return && site->cfa_reg < 0) {
-		/* no rule known there: read them at the entry, where the CFA is the stack pointer + 8 */
-		site->pc = entry;
-		site->save_offset = off;
-		site->cfa_reg = 7;      /* x86-64 DWARF register 7: rsp */
-		site->cfa_offset = 8;
-	}
-	sb_init(&name);
-	sb_printf(&name, "%s.function(\"%s", q->family, n->name);
-	if (site->decl_file[0]) {
-		sb_printf(&name, "@%s", site->decl_file);
-		if (info.decl_line > 0)
-			sb_printf(&name, ":%d", info.decl_line);
-	}
-	sb_printf(&name, "\")%s", q->suffix);
-	dp = xcalloc(1, sizeof *dp);
-	*dp = *q->tmpl;
-	dp->name = sb_steal(&name);
-	dp->site = site;
-	dp->is_return = q->is_return;
-	vec_push(q->out, dp);
+	if (!q->statement && (q->want & UWANT_INLINE) && (n->flags & DWARF_NAME_INLINE))
+		inline_sites(q, n, file, info.decl_line);
+	free(file);
 	return 0;
+}
+
+/* process("PATH").function("PATTERN") on a binary without DWARF: its symbol table's functions. */
+static int symtab_sites(UQuery *q, const ProbePointComponent *what)
+{
+	PtrVec found = { 0 };
+	const char *table;
+	int before = q->out->len;
+
+	if (q->pat.file || (q->want & UWANT_CALL) == 0) {
+		diag_at(what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): %s needs it; without "
+			"it only .function(\"NAME\")[.call|.return] on the symbol table", q->mod->path,
+			q->pat.file ? "FUNCTION@FILE" : ".inline");
+		return -1;
+	}
+	uelf_functions(q->mod->elf, q->pat.func, &found, &table);
+	for (int i = 0; i < found.len; i++) {
+		UElfPoint *pt = found.items[i];
+		user_probe(q, user_point_name(q, "function", pt->name, NULL, 0), pt->addr, pt->name);
+	}
+	if (q->out->len > before || has_wildcard(q->pat.func))
+		return q->out->len - before;
+	if (q->skipped.len)
+		diag_at(what->arg->loc, "semantic error", "%s.function(\"%s\"): %s", q->family, what->arg->str,
+			(char *)q->skipped.items[0]);
+	else
+		diag_at(what->arg->loc, "semantic error", "no function '%s' in the symbol table (%s) of %s, which has no "
+			"DWARF debuginfo", q->pat.func, table ? table : "none", q->mod->path);
+	return -1;
+}
+
+/* process("PATH").plt("NAME"): the PLT stub of each matching symbol; $$name is the symbol. */
+static int plt_sites(UQuery *q, const ProbePointComponent *what)
+{
+	PtrVec found = { 0 };
+	const char *why = NULL;
+	const char *glob = what->arg ? what->arg->str : "*";
+	int before = q->out->len;
+
+	if (uelf_plt(q->mod->elf, glob, &found, &why) < 0) {
+		diag_at(what->loc, "semantic error", "%s.plt(\"%s\"): %s %s", q->family, glob, q->mod->path, why);
+		return -1;
+	}
+	for (int i = 0; i < found.len; i++) {
+		UElfPoint *pt = found.items[i];
+		StrBuf name;
+		DerivedProbe *dp;
+		sb_init(&name);
+		sb_printf(&name, "%s.plt(\"%s\")%s", q->family, pt->name, q->suffix);
+		dp = user_probe(q, sb_steal(&name), pt->addr, pt->name);
+		if (dp)
+			dp->symbol = xstrdup(pt->name);
+	}
+	if (q->out->len > before || has_wildcard(glob))
+		return q->out->len - before;
+	diag_at(what->arg->loc, "semantic error", "no PLT entry '%s' in %s", glob, q->mod->path);
+	return -1;
+}
+
+/* process("PATH").statement(ADDRESS).absolute: ADDRESS is a virtual address of the file. */
+static int absolute_site(UQuery *q, const ProbePointComponent *what)
+{
+	char *name = xasprintf("%s.statement(0x%" PRIx64 ").absolute", q->family, (uint64_t)what->arg->num);
+	DerivedProbe *dp = user_probe(q, name, (Dwarf_Addr)what->arg->num, "");
+
+	if (!dp) {
+		diag_at(what->arg->loc, "semantic error", "0x%" PRIx64 " is in no executable segment of %s",
+			(uint64_t)what->arg->num, q->mod->path);
+		return -1;
+	}
+	dp->site->is_statement = 1;
+	return 1;
+}
+
+/* What resolve_process returns once the index was walked: the count, or an error saying why none. */
+static int user_resolve_end(UQuery *q, const ProbePointComponent *what, int before)
+{
+	const char *path = q->mod->path;
+
+	if (q->s->verbose)
+		for (int i = 0; i < q->skipped.len; i++)
+			fprintf(stderr, "Skipping %s\n", (char *)q->skipped.items[i]);
+	if (q->out->len > before)
+		return q->out->len - before;
+	if (q->skipped.len) {
+		diag_at(what->arg->loc, "semantic error", "%s.%s(\"%s\"): %s", q->family, what->name, what->arg->str,
+			(char *)q->skipped.items[0]);
+		return -1;
+	}
+	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)))
+		return 0;
+	if (!q->matched_name)
+		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s", q->pat.func, path);
+	else if (!q->matched_file)
+		diag_at(what->arg->loc, "semantic error", "function '%s' of %s is not in a file matching '%s'%s",
+			q->pat.func, path, q->pat.file, q->pat.lines != LINE_NONE ? " at that line" : "");
+	else if (q->nolines.len)
+		diag_at(what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
+	else if (q->want == UWANT_INLINE)
+		diag_at(what->arg->loc, "semantic error", "'%s' is never inlined in %s: drop .inline", q->pat.func, path);
+	else if (q->inlined)
+		diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code in %s (it is always inlined%s)",
+			q->pat.func, path, q->is_return ? "; .return needs a call" : ": use .inline");
+	else
+		diag_at(what->arg->loc, "semantic error", "'%s' has no code in %s (declared only)", q->pat.func, path);
+	return -1;
 }
 
 static int not_yet(SrcLoc loc, const char *what)
 {
-	diag_at(loc, "semantic error", "%s is not supported yet (process probes: process(\"PATH\").function(\"PATTERN\")"
-		"[.call|.return])", what);
+	diag_at(loc, "semantic error", "%s is not supported (process probes: .function(\"PATTERN\")[.call|.return|.inline], "
+		".statement(\"PATTERN\"), .statement(ADDRESS).absolute, .plt(\"NAME\")[.return], .mark(\"NAME\"))", what);
 	return -1;
+}
+
+/* The suffixes after .function(...), .statement(...) or .plt(...): sets q's want, is_return and
+ * suffix; -1 after an error. */
+static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointComponent *what)
+{
+	int kind = !strcmp(what->name, "function") ? 0 : !strcmp(what->name, "plt") ? 1 : 2;
+	int have = 0;
+
+	q->suffix = "";
+	q->want = UWANT_CALL | UWANT_INLINE;
+	for (int i = 2; i < pp->components.len; i++) {
+		const ProbePointComponent *c = pp_component(pp, i);
+		const char *n = c->name && !c->arg ? c->name : "";
+		if (!have && kind == 0 && !strcmp(n, "call")) {
+			q->want = UWANT_CALL;
+		} else if (!have && kind == 0 && !strcmp(n, "inline")) {
+			q->want = UWANT_INLINE;
+		} else if (!have && kind < 2 && !strcmp(n, "return")) {
+			q->want = UWANT_CALL;
+			q->is_return = 1;
+		} else if (!have && kind == 2 && !strcmp(n, "absolute") && what->arg && what->arg->kind == EX_NUMBER) {
+			/* nothing more */
+		} else if (have && q->want == UWANT_INLINE && !strcmp(n, "return")) {
+			diag_at(c->loc, "semantic error", ".inline probes have no .return: an inlined instance returns nowhere "
+				"a uretprobe can catch");
+			return -1;
+		} else if (c->name && (!strcmp(c->name, "exported") || !strcmp(c->name, "maxactive") ||
+				       !strcmp(c->name, "label") || !strcmp(c->name, "nearest") || !strcmp(c->name, "callee") ||
+				       !strcmp(c->name, "callees"))) {
+			char *t = xasprintf("process(...).%s(...).%s", what->name, c->name);
+			return not_yet(c->loc, t);
+		} else {
+			diag_at(c->loc, "semantic error", "unknown probe point component '%s' after process(...).%s(...)",
+				c->name ? c->name : "{...}", what->name);
+			return -1;
+		}
+		have = 1;
+		q->suffix = xasprintf(".%s", n);
+	}
+	if (kind == 2 && what->arg && what->arg->kind == EX_NUMBER && !have) {
+		diag_at(what->loc, "semantic error", "process(...).statement(ADDRESS) is written "
+			"process(...).statement(ADDRESS).absolute");
+		return -1;
+	}
+	return 0;
+}
+
+/* process(PID): the executable the process runs, resolved now as SystemTap does; NULL after an error. */
+static char *pid_executable(const ProbePointComponent *c0)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t len;
+	int64_t pid = c0->arg->num;
+
+	if (pid <= 0 || pid > 4194304) {
+		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): not a process id", pid);
+		return NULL;
+	}
+	snprintf(link, sizeof link, "/proc/%" PRId64 "/exe", pid);
+	len = readlink(link, buf, sizeof buf - 1);
+	if (len < 0) {
+		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): %s", pid,
+			errno == ENOENT ? "no such process" : strerror(errno));
+		return NULL;
+	}
+	buf[len] = 0;
+	if (len > 10 && !strcmp(buf + len - 10, " (deleted)")) {
+		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): its executable %s was deleted", pid, buf);
+		return NULL;
+	}
+	return xstrdup(buf);
 }
 
 static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *what = pp_component(pp, 1);
-	UQuery q = { .s = s, .tmpl = tmpl, .out = out, .suffix = "" };
-	char *path, *at;
-	int before = out->len, have_call = 0;
+	UQuery q = { .s = s, .tmpl = tmpl, .out = out };
+	char *path;
+	int before = out->len, is_fn, is_stmt, is_plt;
 
 	if (!c0->arg)
-		return not_yet(c0->loc, "process without a PATH (process.begin, process.function ...)");
-	if (c0->arg->kind != EX_STRING)
-		return not_yet(c0->loc, "process(PID)");
+		return not_yet(c0->loc, "process without a PATH or PID (process.begin, process.function ...)");
 	if (!what || !what->name)
-		return not_yet(c0->loc, "process(\"PATH\") alone");
-	if (strcmp(what->name, "function")) {
-		char *t = xasprintf("process(\"PATH\").%s", what->name);
+		return not_yet(c0->loc, "process(...) alone");
+	is_fn = !strcmp(what->name, "function");
+	is_stmt = !strcmp(what->name, "statement");
+	is_plt = !strcmp(what->name, "plt");
+	if (!is_fn && !is_stmt && !is_plt) {
+		char *t = xasprintf("process(...).%s", what->name);
 		return not_yet(what->loc, t);
 	}
-	if (!what->arg || what->arg->kind != EX_STRING || !what->arg->str[0]) {
-		diag_at(what->loc, "semantic error", "process(\"PATH\").function needs a function name pattern");
+	if (is_plt ? what->arg && what->arg->kind != EX_STRING
+		   : !what->arg || (what->arg->kind != EX_STRING && !(is_stmt && what->arg->kind == EX_NUMBER)) ||
+			     (what->arg->kind == EX_STRING && !what->arg->str[0])) {
+		diag_at(what->loc, "semantic error", "process(...).%s needs a %s", what->name,
+			is_plt ? "symbol name pattern" : is_stmt ? "\"FUNCTION@FILE:LINE\" pattern or an ADDRESS"
+				 : "function name pattern");
 		return -1;
 	}
-	for (int i = 2; i < pp->components.len; i++) {
-		const ProbePointComponent *c = pp_component(pp, i);
-		if (c->name && !c->arg && !strcmp(c->name, "call") && !have_call && !q.is_return) {
-			have_call = 1;
-			q.suffix = ".call";
-		} else if (c->name && !c->arg && !strcmp(c->name, "return") && !have_call && !q.is_return) {
-			q.is_return = 1;
-			q.suffix = ".return";
-		} else if (c->name && (!strcmp(c->name, "inline") || !strcmp(c->name, "exported") ||
-				       !strcmp(c->name, "maxactive"))) {
-			char *t = xasprintf("process(\"PATH\").function(...).%s", c->name);
-			return not_yet(c->loc, t);
-		} else {
-			diag_at(c->loc, "semantic error", "unknown probe point component '%s' after process(\"PATH\").function(...)",
-				c->name ? c->name : "{...}");
-			return -1;
-		}
-	}
+	q.statement = is_stmt;
+	if (user_suffixes(&q, pp, what) != 0)
+		return -1;
 	path = process_point_path(c0);
 	if (!path)
 		return -1;
+	if (c0->arg->kind == EX_NUMBER) {
+		q.pid = c0->arg->num;
+		q.family = xasprintf("process(%" PRId64 ")", q.pid);
+	} else {
+		q.family = xasprintf("process(\"%s\")", path);
+	}
 	q.mod = user_module(s, path, c0->arg->loc);
 	if (!q.mod)
 		return -1;
-	q.family = xasprintf("process(\"%s\")", path);
-	q.func = xstrdup(what->arg->str);
-	at = strchr(q.func, '@');
-	if (at) {
-		*at = 0;
-		q.file = at + 1;
-		if (!*q.func || !*q.file || strpbrk(q.file, ":+@")) {
-			diag_at(what->arg->loc, "semantic error", "process(\"PATH\").function(\"%s\"): FUNCTION@FILE is supported, "
-				"lines are not yet", what->arg->str);
+	if (is_plt)
+		return plt_sites(&q, what);
+	if (is_stmt && what->arg->kind == EX_NUMBER)
+		return absolute_site(&q, what);
+	if (point_parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
+		return -1;
+	if (is_fn && q.pat.lines == LINE_ALL) {
+		diag_at(what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");
+		return -1;
+	}
+	if (is_fn && q.pat.lines == LINE_RELATIVE) {
+		diag_at(what->arg->loc, "semantic error", "\"+OFFSET\" is for .statement probes");
+		return -1;
+	}
+	if (is_stmt && q.pat.lines == LINE_NONE) {
+		diag_at(what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
+			"+OFFSET, :FIRST-LAST, :*)", q.family, what->arg->str);
+		return -1;
+	}
+	if (!q.mod->dw) {
+		if (is_stmt) {
+			diag_at(what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): "
+				".statement(\"PATTERN\") needs it", path);
 			return -1;
 		}
+		return symtab_sites(&q, what);
 	}
-	dwarf_index_each(q.mod, q.func, on_function, &q);
-	if (!q.matched_name && !has_wildcard(q.func)) {
+	dwarf_index_each(q.mod, q.pat.func, on_function, &q);
+	if (!q.matched_name && !has_wildcard(q.pat.func)) {
 		/* an ELF alias of a function the DWARF names otherwise (libc's malloc: __libc_malloc) */
-		char *alias = ulib_symbol_alias(q.mod, q.func);
+		char *alias = ulib_symbol_alias(q.mod, q.pat.func);
 		if (alias)
 			dwarf_index_each(q.mod, alias, on_function, &q);
 		free(alias);
 	}
-	if (s->verbose)
-		for (int i = 0; i < q.skipped.len; i++)
-			fprintf(stderr, "Skipping %s\n", (char *)q.skipped.items[i]);
-	if (out->len > before)
-		return out->len - before;
-	if (q.skipped.len) {
-		diag_at(what->arg->loc, "semantic error", "%s.function(\"%s\"): %s", q.family, what->arg->str,
-			(char *)q.skipped.items[0]);
-		return -1;
-	}
-	if (has_wildcard(q.func) || (q.file && has_wildcard(q.file)))
-		return 0;
-	if (!q.matched_name)
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s", q.func, path);
-	else if (!q.matched_file)
-		diag_at(what->arg->loc, "semantic error", "function '%s' of %s is not in a file matching '%s'", q.func, path,
-			q.file);
-	else
-		diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code in %s (inline only, or declared "
-			"only)", q.func, path);
-	return -1;
+	return user_resolve_end(&q, what, before);
 }
 
 /* ---- pass 3 -------------------------------------------------------------------------------------- */
@@ -601,6 +896,8 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 				  ".cfa_offset = %lld", site->save_offset, dwloc_reg_name(site->cfa_reg),
 				  (long long)site->cfa_offset);
 		}
+		if (dp->number > 0)
+			sb_printf(out, ", .pid = %" PRId64, dp->number);
 		if (dp->optional)
 			sb_puts(out, ", .optional = 1");
 		sb_puts(out, " },\n");
@@ -611,11 +908,47 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 }
 
 static const char *const process_forms[] = {
+	"process(number).function(string)",
+	"process(number).function(string).call",
+	"process(number).function(string).inline",
+	"process(number).function(string).return",
+	"process(number).plt",
+	"process(number).plt(string)",
+	"process(number).plt(string).return",
+	"process(number).statement(number).absolute",
+	"process(number).statement(string)",
 	"process(string).function(string)",
 	"process(string).function(string).call",
+	"process(string).function(string).inline",
 	"process(string).function(string).return",
+	"process(string).plt",
+	"process(string).plt(string)",
+	"process(string).plt(string).return",
+	"process(string).statement(number).absolute",
+	"process(string).statement(string)",
 	NULL,
 };
 
+/* $$name in .plt probes: the symbol the stub jumps to (dp->symbol); other points have none. */
+static const ContextVar *uprobe_context_var(Session *s, const DerivedProbe *dp, const char *name)
+{
+	ContextVar *cv;
+	StrBuf sb;
+
+	(void)s;
+	if (!dp->symbol || strcmp(name, "$$name"))
+		return NULL;
+	cv = xcalloc(1, sizeof *cv);
+	cv->name = xstrdup(name);
+	cv->type = TY_STRING;
+	sb_init(&sb);
+	emit_c_string(&sb, dp->symbol);
+	cv->read = sb_steal(&sb);
+	return cv;
+}
+
+static const char *const uprobe_context_vars[] = { "$$name", NULL };
+
 const ProbeProvider uprobe_provider = { .family = "process", .cname = "uprobe", .resolve_many = resolve_process,
-					.emit = emit_process, .forms = process_forms };
+					.emit = emit_process, .forms = process_forms, .context_var = uprobe_context_var,
+					.context_vars = uprobe_context_vars };
