@@ -321,12 +321,14 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 		diag_at(c1->loc, "semantic error", "process(\"PATH\").library needs a library path or soname");
 		return -1;
 	}
-	if (!c2 || !c2->name || (strcmp(c2->name, "function") && strcmp(c2->name, "mark") && strcmp(c2->name, "provider"))) {
-		diag_at(c2 ? c2->loc : c1->loc, "semantic error", "expected .function(\"PATTERN\"), .mark(\"NAME\") or "
-			".provider(\"P\").mark(\"NAME\") after process(\"PATH\").library(\"LIB\")");
+	if (!c2 || !c2->name || (strcmp(c2->name, "function") && strcmp(c2->name, "statement") && strcmp(c2->name, "plt") &&
+				 strcmp(c2->name, "mark") && strcmp(c2->name, "provider"))) {
+		diag_at(c2 ? c2->loc : c1->loc, "semantic error", "expected .function(\"PATTERN\"), .statement(...), .plt(...), "
+			".mark(\"NAME\") or .provider(\"P\").mark(\"NAME\") after process(\"PATH\").library(\"LIB\")");
 		return -1;
 	}
-	prov = !strcmp(c2->name, "function") ? &uprobe_provider : &sdt_provider;
+	/* the rest is the process family's: functions, statements and PLT entries, or SDT markers */
+	prov = strcmp(c2->name, "mark") && strcmp(c2->name, "provider") ? &uprobe_provider : &sdt_provider;
 	exe = process_point_path(c0);
 	if (!exe)
 		return -1;
