@@ -1081,6 +1081,11 @@ static int cast_module(Bind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 			m = b->site->mod;   /* the probed module, however it was named */
 		else if ((user = ulib_user_path(p))) {
 			m = ulib_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
+			if (m && !m->dw) {
+				diag_at(loc, "semantic error", "no DWARF debuginfo in %s (build it with -g), nor separate "
+					"debuginfo (install its debug symbols)", user);
+				m = NULL;
+			}
 			free(user);
 		} else
 			m = dwarf_module(b->s, p, loc);   /* a module name or a .ko path */
