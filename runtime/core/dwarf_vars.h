@@ -52,6 +52,74 @@ static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long 
 	return stp_dw_read_mem(c, addr, size, is_signed, true);
 }
 
+/* The load bias of the user file (executable or library) whose uprobe is running on this CPU: the
+ * run-time address of the breakpoint minus its link-time address, set by probes/uprobes.c around
+ * the handler. Globals of a position-independent file are at their DW_OP_addr plus it. */
+struct stp_ubias_state {
+	const char *path;                   /* the probed file; NULL: no uprobe handler is running */
+	unsigned long bias;
+};
+static DEFINE_PER_CPU(struct stp_ubias_state, stp_ubias_state);
+
+#include <linux/version.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/dcache.h>
+
+/* Where the current process mapped the file at path from its start (offset 0), which for a
+ * position-independent file linked at 0 is its bias; false when it has no such mapping or its
+ * memory map is busy (never waited for: a handler does not sleep). */
+static bool stp_ubias_mapped(const char *path, unsigned long *bias)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	char buf[256];
+	bool found = false;
+
+	if (!mm || !in_task() || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+		return false;
+	{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+		VMA_ITERATOR(vmi, mm, 0);
+		for_each_vma(vmi, vma) {
+#else
+		for (vma = mm->mmap; vma; vma = vma->vm_next) {
+#endif
+			char *p;
+
+			if (!vma->vm_file || vma->vm_pgoff)
+				continue;
+			p = d_path(&vma->vm_file->f_path, buf, sizeof(buf));
+			if (!IS_ERR(p) && !strcmp(p, path)) {
+				*bias = vma->vm_start;
+				found = true;
+				break;
+			}
+		}
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/* The bias of the file at path in the current process: the probed file's from the hit, another
+ * one's (@var("x@f.c", "PATH") in a probe elsewhere) from the process's memory map. */
+static __maybe_unused unsigned long stp_ubias(struct stp_context *c, const char *path)
+{
+	struct stp_ubias_state *u = this_cpu_ptr(&stp_ubias_state);
+	unsigned long bias;
+
+	if (likely(u->path && (u->path == path || !strcmp(u->path, path))))
+		return u->bias;
+	if (stp_ubias_mapped(path, &bias))
+		return bias;
+	if (!c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), "%s is not mapped in the current process (or its memory "
+			  "map is busy): its globals cannot be located", path);
+		stp_error(c, c->error_buf);
+	}
+	return 0;
+}
+
 /* The same read for pretty printers: *bad set on a fault, no error. */
 static __maybe_unused int64_t stp_dw_peek(unsigned long addr, int size, bool is_signed, bool *bad)
 {

@@ -56,6 +56,9 @@ struct stp_uprobe {
 	int is_return;                      /* a uretprobe: the handler runs at the function's return */
 	int optional;                       /* '?': a file or location the kernel refuses is skipped */
 	pid_t pid;                          /* process(PID) probes: only that process (tgid); 0: any */
+	/* the link-time addresses of offset and save_offset: the hit's address minus it is the file's
+	 * load bias, which globals of position-independent code need (stp_ubias) */
+	unsigned long link, save_link;
 	/* .return with entry values ($param, @entry): a second uprobe at save_offset (where a .call
 	 * probe would be) runs entry, which saves them; the call is known again at the return by its
 	 * CFA there (cfa_reg: offset in pt_regs, + cfa_offset), the stack pointer after the return */
@@ -79,6 +82,21 @@ struct stp_uprobe {
 	atomic_t missed;
 };
 
+/* While a handler runs: the load bias of the probed file, for stp_ubias (vaddr: where the probe hit
+ * in the process, the entry for a return, link: the same place in the file's link-time addresses). */
+static __always_inline void stp_uprobe_bias_set(struct stp_uprobe *p, unsigned long vaddr, unsigned long link)
+{
+	struct stp_ubias_state *u = this_cpu_ptr(&stp_ubias_state);
+
+	u->path = p->file->path;
+	u->bias = vaddr - link;
+}
+
+static __always_inline void stp_uprobe_bias_clear(void)
+{
+	this_cpu_ptr(&stp_ubias_state)->path = NULL;
+}
+
 /* Whether a hit of p in current counts: in target()'s tree (-c/-x), in its process (process(PID)). */
 static __always_inline bool stp_uprobe_wanted(const struct stp_uprobe *p)
 {
@@ -90,19 +108,22 @@ static __always_inline bool stp_uprobe_wanted(const struct stp_uprobe *p)
  * at compile time (its light path chosen, its handler called directly, its lock loop unrolled),
  * and into the generic handler, which finds d at run time. */
 static __always_inline void stp_uprobe_fire(struct uprobe_consumer *self, const struct stp_probe_desc *d,
-					    struct pt_regs *regs)
+					    struct pt_regs *regs, unsigned long vaddr)
 {
-	if (!stp_uprobe_wanted(container_of(self, struct stp_uprobe, uc)))
-		return;
+	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
+
+	if (!stp_uprobe_wanted(p))
 		return;
 	preempt_disable();
+	stp_uprobe_bias_set(p, vaddr, p->link);
 	stp_run_probe(d, regs, false);
+	stp_uprobe_bias_clear();
 	preempt_enable();
 }
 
-static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_hit(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
-	stp_uprobe_fire(self, container_of(self, struct stp_uprobe, uc)->desc, regs);
+	stp_uprobe_fire(self, container_of(self, struct stp_uprobe, uc)->desc, regs, vaddr);
 }
 
 static struct stp_uprobe_slot *stp_uprobe_slot_at(struct stp_uprobe *p, unsigned int i)
@@ -151,7 +172,7 @@ static void stp_uprobe_slot_free(struct stp_uprobe *p, struct stp_uprobe_slot *s
 
 /* The call side of a .return probe with entry values: they are saved in a slot for the return;
  * with no free slot the return finds none (counted as missed at the end). */
-static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc_save);
 	struct stp_uprobe_slot *sl;
@@ -165,7 +186,9 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
 		return;
 	}
 	preempt_disable();
+	stp_uprobe_bias_set(p, vaddr, p->save_link);
 	ok = stp_run_entry(p->desc, p->entry, regs, sl->data);
+	stp_uprobe_bias_clear();
 	preempt_enable();
 	/* when it did not run (skipped and counted, an error, not running) the return is not probed */
 	WRITE_ONCE(sl->valid, ok);
@@ -173,7 +196,7 @@ static void stp_uprobe_call(struct uprobe_consumer *self, struct pt_regs *regs)
 
 /* The return side: the values the call saved (the return address was popped: sp is the call's
  * CFA), then the slot is free again. */
-static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *regs)
+static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *regs, unsigned long vaddr)
 {
 	struct stp_uprobe *p = container_of(self, struct stp_uprobe, uc);
 	struct stp_uprobe_slot *sl;
@@ -187,7 +210,9 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 	}
 	if (READ_ONCE(sl->valid)) {
 		preempt_disable();
+		stp_uprobe_bias_set(p, vaddr, p->link);
 		stp_run_probe_data(p->desc, regs, sl->data);
+		stp_uprobe_bias_clear();
 		preempt_enable();
 	}
 	stp_uprobe_slot_free(p, sl);
@@ -196,17 +221,17 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define STP_UPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, struct pt_regs *regs, __u64 *data)	\
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, instruction_pointer(regs)); return 0; }
 #define STP_URETPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs, __u64 *data) \
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, func); return 0; }
 #else
 #define STP_UPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, struct pt_regs *regs)		\
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, instruction_pointer(regs)); return 0; }
 #define STP_URETPROBE_HANDLER(name, fn)							\
 	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs) \
-	{ fn(self, regs); return 0; }
+	{ fn(self, regs, func); return 0; }
 #endif
 STP_UPROBE_HANDLER(stp_uprobe_entry, stp_uprobe_hit)
 STP_URETPROBE_HANDLER(stp_uprobe_return, stp_uprobe_hit)
@@ -217,12 +242,14 @@ STP_URETPROBE_HANDLER(stp_uprobe_return_saved, stp_uprobe_ret_saved)
  * providers/sdt.c for the table's .hit / .ret_hit), as for kprobes: the hit runs with its descriptor
  * known at compile time.  A probe without one (.return with entry values) takes the generic ones. */
 #define STP_UPROBE_TRAMPOLINE(n)							\
-	static __always_inline void stp_uprobe_fire_##n(struct uprobe_consumer *self, struct pt_regs *regs) \
-	{ stp_uprobe_fire(self, &stp_descs[n], regs); }				\
+	static __always_inline void stp_uprobe_fire_##n(struct uprobe_consumer *self, struct pt_regs *regs, \
+							 unsigned long vaddr)			\
+	{ stp_uprobe_fire(self, &stp_descs[n], regs, vaddr); }				\
 	STP_UPROBE_HANDLER(stp_uprobe_hit_##n, stp_uprobe_fire_##n)
 #define STP_URETPROBE_TRAMPOLINE(n)							\
-	static __always_inline void stp_uretprobe_fire_##n(struct uprobe_consumer *self, struct pt_regs *regs) \
-	{ stp_uprobe_fire(self, &stp_descs[n], regs); }				\
+	static __always_inline void stp_uretprobe_fire_##n(struct uprobe_consumer *self, struct pt_regs *regs, \
+							    unsigned long vaddr)			\
+	{ stp_uprobe_fire(self, &stp_descs[n], regs, vaddr); }				\
 	STP_URETPROBE_HANDLER(stp_uretprobe_hit_##n, stp_uretprobe_fire_##n)
 
 static int stp_uprobe_hold(struct stp_uprobe_file *f)

@@ -13,7 +13,8 @@
  * opened on first use, kept until exit. */
 typedef struct DwarfModule {
 	char *name;                 /* "kernel" or the module name as the kernel knows it ("ext4") */
-	char *path;                 /* the file read: vmlinux-KVER or MODULE.ko (with or without .debug) */
+	char *path;                 /* the file read: vmlinux-KVER or MODULE.ko (with or without .debug); a user
+	                             * file whose DWARF is separate (providers/ulibs.c) keeps its own ELF in elf */
 	int fd;
 	Elf *elf;
 	Dwarf *dw;

@@ -664,9 +664,9 @@ static char *build_index(DwarfModule *m, size_t *size_out)
 	sb_init(&b.strings);
 	sb_putc(&b.strings, 0);      /* offset 0 = "" */
 	b.strings.len = 1;
-	sec.line = section_data(m->elf, ".debug_line");
-	sec.line_str = section_data(m->elf, ".debug_line_str");
-	sec.str = section_data(m->elf, ".debug_str");
+	sec.line = section_data(dwarf_getelf(m->dw), ".debug_line");
+	sec.line_str = section_data(dwarf_getelf(m->dw), ".debug_line_str");
+	sec.str = section_data(dwarf_getelf(m->dw), ".debug_str");
 	while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cudie;
 		if (dwarf_offdie(m->dw, off + hsize, &cudie) && dwarf_tag(&cudie) == DW_TAG_compile_unit)
@@ -968,8 +968,8 @@ static CuFiles *cu_files(DwarfModule *m, Dwarf_Die *cudie)
 	slot = strmap_slot(&idx->cu_files, key, 0);
 	if (!slot) {
 		CuFiles *cf = xcalloc(1, sizeof *cf);
-		Sections sec = { section_data(m->elf, ".debug_line"), section_data(m->elf, ".debug_line_str"),
-				 section_data(m->elf, ".debug_str") };
+		Sections sec = { section_data(dwarf_getelf(m->dw), ".debug_line"), section_data(dwarf_getelf(m->dw), ".debug_line_str"),
+				 section_data(dwarf_getelf(m->dw), ".debug_str") };
 		if (cu_file_table(&sec, cudie, &cf->names, &cf->first) != 0)
 			cf->names.len = 0;
 		strmap_put(&idx->cu_files, xstrdup(key), cf);

@@ -2,6 +2,7 @@
  * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
  * and the CFA from the module's CFI; symbol addresses with KASLR. Used by targets.c and codegen. */
 #include "vars.h"
+#include "../providers/provider.h"   /* emit_c_string */
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -209,6 +210,18 @@ char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err)
 		}
 		return xasprintf("(({ static unsigned long cache[2]; stp_dw_module_symbol(c, \"%s\", \"%s\", cache); }) "
 				 "+ %lldUL)", m->name, name, (long long)(addr - sym.st_value));
+	}
+	if (m && m->is_user) {
+		/* a user file: where it is mapped is known in a probe on it (its uprobe's address) */
+		GElf_Ehdr eh;
+		StrBuf sb;
+		if (gelf_getehdr(m->elf, &eh) && eh.e_type == ET_EXEC)
+			return xasprintf("0x%llxUL", (unsigned long long)addr);
+		sb_init(&sb);
+		sb_printf(&sb, "(0x%llxUL + stp_ubias(c, ", (unsigned long long)addr);
+		emit_c_string(&sb, m->path);
+		sb_puts(&sb, "))");
+		return sb_steal(&sb);
 	}
 	if (!m || !m->is_kernel) {
 		*err = xasprintf("addresses of globals in module '%s' are not supported", m ? m->name : "?");

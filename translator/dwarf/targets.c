@@ -4,6 +4,7 @@
  * writes their C. */
 #include "vars.h"
 #include "../providers/provider.h"
+#include "../providers/ulibs.h"
 #include "parser.h"
 
 #include <string.h>
@@ -1071,14 +1072,22 @@ static int cast_module(Bind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 
 	for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
 		DwarfModule *m;
-		char *lt = strchr(p, '<');
+		char *lt = strchr(p, '<'), *user;
 		if (lt)
 			*lt = 0;   /* kernel<linux/sched.h>: the header only names where the type comes from */
 		if (!*p || !strcmp(p, "kernel"))
 			m = dwarf_kernel(b->s, loc);
 		else if (b->site && !strcmp(p, b->site->mod->name))
 			m = b->site->mod;   /* the probed module, however it was named */
-		else
+		else if ((user = ulib_user_path(p))) {
+			m = ulib_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
+			if (m && !m->dw) {
+				diag_at(loc, "semantic error", "no DWARF debuginfo in %s (build it with -g), nor separate "
+					"debuginfo (install its debug symbols)", user);
+				m = NULL;
+			}
+			free(user);
+		} else
 			m = dwarf_module(b->s, p, loc);   /* a module name or a .ko path */
 		if (!m) {
 			if (b->quiet)

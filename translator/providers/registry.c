@@ -1,6 +1,7 @@
 /* registry.c - the table of probe providers and helpers they share.
  * Used by elaboration (resolving points) and translation (emitting tables). */
 #include "provider.h"
+#include "ulibs.h"
 
 #include <string.h>
 
@@ -22,6 +23,7 @@ static const ProbeProvider *const providers[] = {
 	&netfilter_provider,
 	&uprobe_provider,
 	&sdt_provider,
+	&ulib_provider,         /* process("PATH").library("LIB")...: resolved by the two above */
 	&process_lifecycle_provider,
 };
 

@@ -1,6 +1,7 @@
 /* uprobe.c - the "process" family: process("PATH").function("PATTERN") and its .call/.return, resolved
  * against the DWARF of a user binary to uprobes at a file offset (pass 2), and their C table (pass 3). */
 #include "provider.h"
+#include "ulibs.h"
 #include "dwarfpoint.h"
 #include "uprobe_elf.h"
 #include "../dwarf/dwarf.h"
@@ -51,6 +52,8 @@ char *find_executable(const char *arg, char **why)
 			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
 				real = realpath(buf, NULL);
 		}
+		if (!real && strstr(arg, ".so"))
+			real = ulib_find_soname(arg);   /* a shared library, as the loader finds it */
 		if (!real) {
 			*why = xasprintf("no executable '%s' in $PATH", arg);
 			return NULL;
@@ -91,6 +94,7 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 	GElf_Ehdr eh;
 	Elf *elf;
 	Dwarf *dw;
+	char *why = NULL;
 	int fd;
 
 	for (int i = 0; i < user_modules.len; i++) {
@@ -113,14 +117,20 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 		close(fd);
 		return NULL;
 	}
-	/* without DWARF (stripped, or built without -g): .function probes fall back to the symbol
-	 * table, .plt and .absolute need none */
-	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	/* without DWARF of its own or separate (stripped, or built without -g): .function probes fall
+	 * back to the symbol table, .plt and .absolute need none */
+	dw = ulib_open_dwarf(elf, path, &why);
+	free(why);
 	m = dwarf_module_from_elf(path, path, fd, elf, dw);
 	m->session = s;
 	m->is_user = 1;
 	vec_push(&user_modules, m);
 	return m;
+}
+
+DwarfModule *ulib_module(Session *s, const char *path, SrcLoc loc)
+{
+	return user_module(s, path, loc);
 }
 
 /* The offset in the file of link-time address pc: inside an executable PT_LOAD segment's file
@@ -141,6 +151,22 @@ static int file_offset_of(DwarfModule *m, Dwarf_Addr pc, uint64_t *off)
 		}
 	}
 	return -1;
+}
+
+/* The link-time address of file offset off in an executable PT_LOAD segment (0: in none). */
+static uint64_t link_address_of(DwarfModule *m, uint64_t off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(m->elf, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(m->elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
+		    off >= ph.p_offset && off < ph.p_offset + ph.p_filesz)
+			return off - ph.p_offset + ph.p_vaddr;
+	}
+	return 0;
 }
 
 /* Whether a variable under die (parameters, locals, nested blocks and functions) has a location
@@ -803,6 +829,13 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 		return symtab_sites(&q, what);
 	}
 	dwarf_index_each(q.mod, q.pat.func, on_function, &q);
+	if (!q.matched_name && !has_wildcard(q.pat.func)) {
+		/* an ELF alias of a function the DWARF names otherwise (libc's malloc: __libc_malloc) */
+		char *alias = ulib_symbol_alias(q.mod, q.pat.func);
+		if (alias)
+			dwarf_index_each(q.mod, alias, on_function, &q);
+		free(alias);
+	}
 	return user_resolve_end(&q, what, before);
 }
 
@@ -855,8 +888,11 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		int k;
 		for (k = 0; strcmp(files.items[k], site->mod->path); k++)
 			;
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .file = &stp_uprobe_files[%d], .offset = 0x%" PRIx64 "ULL",
-			  dp->index, k, site->file_offset);
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .file = &stp_uprobe_files[%d], .link = 0x%" PRIx64 "UL, ",
+			  dp->index, k, link_address_of(site->mod, site->file_offset));
+		if (site->is_return && site->entry_size > 0)
+			sb_printf(out, ".save_link = 0x%" PRIx64 "UL, ", link_address_of(site->mod, site->save_offset));
+		sb_printf(out, ".offset = 0x%" PRIx64 "ULL", site->file_offset);
 		if (site->is_return)
 			sb_puts(out, ", .is_return = 1");
 		if (!site->is_return)
