@@ -31,9 +31,11 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   nfs-kernel-server nfs-common     the guest's loopback NFS server and client (exportfs, rpc.nfsd,
 #   rpcbind                          rpc.mountd, mount.nfs, rpcbind; tests/guest/tapset-nfs.t)
 #   systemtap-sdt-dev                <sys/sdt.h>: the SDT markers of tests/sdt/sdtprog.c (tests/guest/sdt.t)
+#   openssh-client openssh-server    stap --remote's ssh; sshd in the two guests of tests/guest/remote-ssh.t
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
-          man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev)
+          man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev
+          openssh-client openssh-server)
 
 is_installed() {
     local status

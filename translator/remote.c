@@ -456,7 +456,8 @@ static void remote_upload(RemoteHost *h)
 
 /* The host side of the run: staprun in the background; a reader of ssh's stdin that sends it
  * SIGTERM (staprun relays it to stapio: the end probes run) when stap closes that stdin or the
- * connection drops; the directory removed at the end; staprun's status as ssh's. */
+ * connection drops, once staprun has started stapio; the directory removed at the end;
+ * staprun's status as ssh's. */
 static char *remote_run_script(Session *s, const RemoteHost *h)
 {
 	const char *staprun = getenv("STAP_REMOTE_STAPRUN");   /* test hook: the remote command */
@@ -482,8 +483,12 @@ static char *remote_run_script(Session *s, const RemoteHost *h)
 		sb_putc(&sb, ' ');
 		sb_quote(&sb, s->global_sets.items[i]);
 	}
-	sb_puts(&sb, " & p=$!; { while read -r l; do :; done; kill -TERM $p; } <&3 >/dev/null 2>&1 & "
-		"w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; exit $s");
+	/* staprun takes SIGTERM as "end the run" once it has started stapio (its child): until
+	 * then the signal would kill it, perhaps with the module loaded, so the watcher waits
+	 * for a child (where /proc can tell) */
+	sb_puts(&sb, " & p=$!; { while read -r l; do :; done; c=/proc/$p/task/$p/children; "
+		"while kill -0 $p && [ -e $c ] && [ -z \"$(cat $c)\" ]; do sleep 0.2; done; kill -TERM $p; } "
+		"<&3 >/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; exit $s");
 	return sb_steal(&sb);
 }
 
@@ -718,6 +723,28 @@ static char *remote_script_path(Session *s, const char *tmp)
 	return path;
 }
 
+/* Hosts holding a copied module whose run never started (^C meanwhile, another error): their
+ * directory is removed. */
+static void remote_cleanup_unstarted(void)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		StrBuf script, out;
+		char **argv;
+
+		if (!h->dir || h->pid > 0)
+			continue;
+		sb_init(&script);
+		sb_puts(&script, "rm -rf ");
+		sb_quote(&script, h->dir);
+		argv = remote_ssh_argv(h, script.data);
+		remote_capture(argv, NULL, -1, &out);
+		sb_free(&out);
+		sb_free(&script);
+		free(argv);
+	}
+}
+
 int remote_run(Session *s, const char *r_arg)
 {
 	const char *refused = remote_refused(s, r_arg);
@@ -763,6 +790,7 @@ int remote_run(Session *s, const char *r_arg)
 		if (!h->failed && remote_start(s, h) == 0)
 			ok++;
 	}
+	remote_cleanup_unstarted();
 	if (ok && !remote_signalled) {
 		remote_loop();
 		remote_signalled = 0;   /* ^C during the run is its normal end */

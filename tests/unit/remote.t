@@ -183,6 +183,15 @@ run() {
     [[ $(grep -c '^stap: host' stderr) == 1 ]] || { cat stderr; return 1; }
     no_leftovers_except_dropper
 
+    # a run that cannot start (-o into a missing directory): the copied modules are removed
+    fresh
+    rc=0
+    "$STAP" --remote alpha --remote beta -o nodir/out -e "$script" >stdout 2>stderr || rc=$?
+    [[ $rc == 1 ]] || { echo "exit $rc, wanted 1"; cat stderr; return 1; }
+    grep -q "^stap: error: cannot open nodir/out.alpha: " stderr
+    [[ -e fake/ssh.log && $(grep -c -- "sh -c 'rm -rf " fake/ssh.log) == 2 ]] || { cat fake/ssh.log; return 1; }
+    no_leftovers
+
     # every host unreachable: status 1, nothing run
     fresh
     rc=0
