@@ -151,16 +151,22 @@ static void sb_quote(StrBuf *sb, const char *s)
 }
 
 /* The argv of `ssh ... HOST sh -c SCRIPT`: BatchMode (no password prompts from several
- * sessions at once), the user and port as options, "--" before the host. */
+ * sessions at once), timeouts, the user and port as options, "--" before the host. */
 static char **remote_ssh_argv(const RemoteHost *h, const char *script)
 {
-	char **argv = xcalloc(16, sizeof *argv);
+	char **argv = xcalloc(24, sizeof *argv);
 	StrBuf cmd;
 	int n = 0;
 
 	argv[n++] = "ssh";
 	argv[n++] = "-o";
 	argv[n++] = "BatchMode=yes";
+	argv[n++] = "-o";
+	argv[n++] = "ConnectTimeout=30";
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveInterval=15";   /* a host gone silent is lost after a minute */
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveCountMax=4";
 	if (h->port) {
 		argv[n++] = "-p";
 		argv[n++] = h->port;
@@ -522,6 +528,8 @@ static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
+		if (st->partial.len && st->dest != h->file)
+			sb_putc(&st->partial, '\n');   /* the next host's line starts on a line of its own */
 		if (st->partial.len)
 			remote_emit(h, index, st, st->partial.data, st->partial.len);
 		sb_free(&st->partial);

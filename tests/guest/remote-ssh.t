@@ -101,18 +101,20 @@ EOF
 remote_runs() {
     export PATH=$PWD/bin:$PATH STAP_REMOTE_STAPRUN=$TOP/build/bin/staprun
     local a="ssh://root@127.0.0.1:$1" b="root@localhost:$2" rc=0
-    # -c on each host: a shell that waits for "go" (made here once both hosts printed "begin",
-    # since the first -c to end ends every host's run), then cats that guest's name; the
-    # probe sees cat's openat of it; -o gives one file per host
+    # -c on each host, -o giving one file per host: remote-a's command cats its name and waits;
+    # remote-b's waits for "go" (made here once remote-a's name came back), cats its name and
+    # ends, which ends remote-a's run too (with its end probe); the probe sees each cat's openat
     local script='probe begin { println("begin") }
 probe syscall.openat { if (execname() == "cat" && filename =~ "kernel/hostname") printf("open %s\n", filename) }
 probe end { println("end") }'
-    local cmd="while [ ! -e $PWD/go ]; do sleep 0.2; done; cat /proc/sys/kernel/hostname" i
+    local cmd="if [ \"\$(uname -n)\" = remote-a ]; then cat /proc/sys/kernel/hostname; while :; do sleep 1; done;"
+    cmd+=" else while [ ! -e $PWD/go ]; do sleep 0.2; done; cat /proc/sys/kernel/hostname; fi"
+    local i
     rc=0
     $STAP --remote "$a" --remote "$b" -o out -c "$cmd" -e "$script" >stdout 2>stderr &
     local pid=$!
     for ((i = 0; i < 1500; i++)); do
-        [[ $(cat out.127.0.0.1 out.localhost 2>/dev/null | grep -c '^begin$') == 2 ]] && break
+        grep -qx remote-a out.127.0.0.1 2>/dev/null && grep -qx begin out.localhost 2>/dev/null && break
         sleep 0.2
     done
     touch go

@@ -135,8 +135,8 @@ run() {
     cmp fake/got.alpha.ko fake/got.quick.ko
     [[ $(modinfo -F vermagic fake/got.alpha.ko) == "$KVER "* ]]
     # ssh got the user and port as options, "--" before the host
-    grep -q -- "^ssh -o BatchMode=yes -p 2222 -l root -- beta sh -c " fake/ssh.log
-    grep -q -- "^ssh -o BatchMode=yes -- alpha sh -c " fake/ssh.log
+    grep -q -- "^ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=4 -p 2222 -l root -- beta sh -c " fake/ssh.log
+    grep -q -- "^ssh -o BatchMode=yes .* -- alpha sh -c " fake/ssh.log
     [[ ! -e fake/got.down.ko && ! -e fake/got.nodevel.ko ]]
     no_leftovers
 
