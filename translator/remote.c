@@ -369,7 +369,9 @@ static char *remote_compile(Session *s, const char *tmp, const char *kver, const
 		return NULL;
 	rc = remote_capture(argv, dir, -1, &out);
 	remote_chomp(&out);
-	if (rc == 0 && out.len && !strchr(out.data, '\n') && !strchr(out.data, '/')) {
+	/* NAME.ko, NAME of letters, digits and '_' (it goes into the remote shell scripts) */
+	if (rc == 0 && out.len > 3 && remote_chars_ok(out.data, out.len, "_.") &&
+	    strchr(out.data, '.') == out.data + out.len - 3 && !strcmp(out.data + out.len - 3, ".ko")) {
 		ko = path_join(dir, out.data);
 		if (!file_exists(ko)) {
 			free(ko);
