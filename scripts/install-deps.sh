@@ -33,6 +33,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   systemtap-sdt-dev                <sys/sdt.h>: the SDT markers of tests/sdt/sdtprog.c (tests/guest/sdt.t)
 #   fio                              the iozone-like workload of tests/guest/app-trace.t
 #   gnuplot-nox                      app-trace-report --plot (tests/unit/app-trace-report.t)
+#   openssh-client openssh-server    stap --remote's ssh; sshd in the two guests of tests/guest/remote-ssh.t
 #   g++                              tests/uprobe/throw.cc, whose exceptions fire libstdc++'s throw/catch
 #                                    SDT markers (tests/guest/uprobe-library.t)
 #   libc6-dbg                        libc's separate debuginfo (/usr/lib/debug/.build-id/): $bytes of
@@ -40,7 +41,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
-          g++ libc6-dbg)
+          g++ libc6-dbg openssh-client openssh-server)
 
 is_installed() {
     local status

@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "listing.h"
 #include "parse.h"
+#include "remote.h"
 #include "tapsets.h"
 #include "translate.h"
 
@@ -43,6 +44,8 @@ static void usage(FILE *out)
 		"  -c CMD      run CMD once the probes are armed; target() is its pid; stop when it exits\n"
 		"  -x PID      target() is PID\n"
 		"  -T SECONDS  end the run after SECONDS (its end probes run), as exit() would\n"
+		"  --remote ssh://[USER@]HOST[:PORT]  run on that host over ssh (repeatable)\n"
+		"  --remote-prefix  prefix each line of remote output with \"N: \", N the host's index\n"
 		"  -F          flight recorder: load, start and detach (staprun -A NAME reattaches)\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
@@ -269,6 +272,8 @@ int main(int argc, char **argv)
 		{ "all-modules", no_argument, NULL, 'M' + 256 },
 		{ "ldd", no_argument, NULL, 'L' + 256 },
 		{ "version", no_argument, NULL, 'V' },
+		{ "remote", required_argument, NULL, 'R' + 256 },
+		{ "remote-prefix", no_argument, NULL, 'P' + 256 },
 		{ NULL, 0, NULL, 0 },
 	};
 
@@ -344,6 +349,11 @@ int main(int argc, char **argv)
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'C' + 256: session.disable_cache = 1; break;
 		case 'L' + 256: session.ldd = 1; break;
+		case 'R' + 256:
+			if (remote_add(optarg) != 0)
+				return 1;
+			break;
+		case 'P' + 256: remote_set_prefix(); break;
 		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
@@ -376,6 +386,8 @@ int main(int argc, char **argv)
 	for (; optind < argc; optind++)
 		vec_push(&session.script_args, argv[optind]);
 	locate_installation();
+	if (remote_wanted())
+		return remote_run(&session, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */
 	if (kernel_setup(&session, r_arg, 0) != 0)

@@ -18,7 +18,8 @@
 # TCG with -icount, for per-hit benchmarks; guest time then races ahead of real time, so case
 # timeouts are enforced only by the host's watchdog, in real seconds), GUEST_BOOT_MARGIN
 # (seconds allowed for booting and between cases, default 120; also added to the sum of the
-# case timeouts to bound a whole run), GUEST_QEMU (qemu binary).
+# case timeouts to bound a whole run), GUEST_QEMU (qemu binary), GUEST_QEMU_EXTRA (more qemu
+# arguments, split on spaces: tests/guest/remote-ssh.t adds a user-mode NIC with a port forward).
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 
@@ -137,6 +138,7 @@ guest_boot() {
         -serial "file:$console" -monitor none \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
+        ${GUEST_QEMU_EXTRA:-} \
         </dev/null >"$results/qemu.log" 2>&1 &
     local pid=$! rc=0 st=0
     trap "kill $pid 2>/dev/null; exit 130" INT TERM

@@ -1,0 +1,151 @@
+# remote-ssh: stap --remote against two QEMU guests running OpenSSH's sshd (real ssh, upload, staprun, ^C)
+# Used by tests/run (guest/remote-ssh). Host-only case: build() boots two guests of its own (tests/lib/guest.sh,
+# GUEST_QEMU_EXTRA adds a user-mode NIC forwarding 127.0.0.1:PORT to the guest's port 22), each naming itself
+# (hostname remote-a / remote-b) and running sshd with keys made in its tmpfs; stap runs here.
+
+
+# The guest side: network up (virtio_net from the host root's modules, QEMU's user network),
+# sshd with its host key and root's authorized key in /tmp (the root is read-only), then
+# "ready" in the results directory; sshd runs until the host writes "stop".
+write_guest_run() {
+    local dir=$1 name=$2
+    mkdir -p "$dir"
+    cat >"$dir/guest-run" <<EOF
+#!/bin/bash
+set -e
+hostname $name
+ip link set lo up
+modprobe virtio_net
+for i in \$(seq 50); do ip link show eth0 >/dev/null 2>&1 && break; sleep 0.2; done
+ip addr add 10.0.2.15/24 dev eth0
+ip link set eth0 up
+w=/tmp/sshd
+mkdir -p \$w /run/sshd
+chmod 0755 /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f \$w/hostkey
+cp "$PWD/client.pub" \$w/authorized_keys
+cat >\$w/config <<'CFG'
+Port 22
+ListenAddress 0.0.0.0
+HostKey /tmp/sshd/hostkey
+AuthorizedKeysFile /tmp/sshd/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PrintMotd no
+PrintLastLog no
+PidFile /tmp/sshd/pid
+LogLevel VERBOSE
+CFG
+/usr/sbin/sshd -f \$w/config -E \$w/log
+echo up >ready
+for i in \$(seq 1500); do [[ -e stop ]] && break; sleep 0.2; done
+kill \$(cat \$w/pid) || true
+cat \$w/log
+lsmod | grep -c '^stap_' >modules-left || true
+EOF
+    chmod +x "$dir/guest-run"
+    echo 420 >"$dir/guest-timeout"
+}
+
+build() {
+    source "$TOP/tests/lib/guest.sh"
+    command -v /usr/sbin/sshd >/dev/null || { echo "no sshd (install openssh-server: make deps)"; return 77; }
+    ssh-keygen -q -t ed25519 -N '' -f client
+    # the client: the real OpenSSH ssh with this case's key, no known_hosts (fresh guest keys)
+    mkdir -p bin
+    cat >bin/ssh <<EOF
+#!/bin/sh
+exec /usr/bin/ssh -4 -F none -i "$PWD/client" -o IdentitiesOnly=yes -o StrictHostKeyChecking=no \\
+    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=30 "\$@"
+EOF
+    chmod +x bin/ssh
+    local pa pb
+    pa=$(( 20000 + RANDOM % 20000 )); pb=$((pa + 1))
+    mkdir -p ga gb
+    write_guest_run ga/case remote-a
+    write_guest_run gb/case remote-b
+    GUEST_QEMU_EXTRA="-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$pa-:22 -device virtio-net-pci,netdev=n0" \
+        guest_batch ga ga/case >ga.log 2>&1 &
+    local ga=$!
+    GUEST_QEMU_EXTRA="-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$pb-:22 -device virtio-net-pci,netdev=n0" \
+        guest_batch gb gb/case >gb.log 2>&1 &
+    local gb=$! i rc=0
+    for ((i = 0; i < 1500; i++)); do
+        [[ -e ga/case/ready && -e gb/case/ready ]] && break
+        [[ -e ga/case/rc || -e gb/case/rc ]] && break
+        sleep 0.2
+    done
+    if [[ -e ga/case/ready && -e gb/case/ready ]]; then
+        # in a bash of its own: errexit holds inside (it would not in a function called with ||)
+        STAP=$TOP/build/bin/stap bash -e -o pipefail -c "$(declare -f remote_runs); remote_runs $pa $pb" \
+            >runs.log 2>&1 || rc=$?
+    else
+        echo "the guests' sshd did not come up"; rc=1
+    fi
+    touch ga/case/stop gb/case/stop
+    wait "$ga" || true
+    wait "$gb" || true
+    cat runs.log
+    for g in ga gb; do
+        [[ $(cat $g/case/rc 2>/dev/null) == 0 ]] || { echo "$g: guest-run failed:"; cat $g/case/err $g/case/out $g.log; rc=1; }
+        [[ $(cat $g/case/modules-left 2>/dev/null) == 0 ]] || { echo "$g: stap modules left loaded"; rc=1; }
+        ! guest_crash_lines $g/case/dmesg $g/case/console || { echo "$g: kernel trouble"; rc=1; }
+    done
+    return $rc
+}
+
+# remote_runs PORT_A PORT_B: the runs against both guests, from this machine.
+remote_runs() {
+    export PATH=$PWD/bin:$PATH STAP_REMOTE_STAPRUN=$TOP/build/bin/staprun
+    local a="ssh://root@127.0.0.1:$1" b="root@localhost:$2" rc=0
+    # -c on each host, -o giving one file per host: remote-a's command cats its name and waits;
+    # remote-b's waits for "go" (made here once remote-a's name came back), cats its name and
+    # ends, which ends remote-a's run too (with its end probe); the probe sees each cat's openat
+    local script='probe begin { println("begin") }
+probe syscall.openat { if (execname() == "cat" && filename =~ "kernel/hostname") printf("open %s\n", filename) }
+probe end { println("end") }'
+    local cmd="if [ \"\$(uname -n)\" = remote-a ]; then cat /proc/sys/kernel/hostname; while :; do sleep 1; done;"
+    cmd+=" else while [ ! -e $PWD/go ]; do sleep 0.2; done; cat /proc/sys/kernel/hostname; fi"
+    local i
+    rc=0
+    $STAP --remote "$a" --remote "$b" -o out -c "$cmd" -e "$script" >stdout 2>stderr &
+    local pid=$!
+    for ((i = 0; i < 1500; i++)); do
+        grep -qx remote-a out.127.0.0.1 2>/dev/null && grep -qx begin out.localhost 2>/dev/null && break
+        sleep 0.2
+    done
+    touch go
+    wait "$pid" || rc=$?
+    rm -f go
+    [[ $rc == 0 ]] || { echo "-c run: exit $rc"; cat stderr; return 1; }
+    printf '%s\n' begin end 'open "/proc/sys/kernel/hostname"' remote-a | diff - <(sort out.127.0.0.1)
+    printf '%s\n' begin end 'open "/proc/sys/kernel/hostname"' remote-b | diff - <(sort out.localhost)
+    # ^C: both runs end with their end probe; the prefix names each line's host
+    local bg='global n
+probe begin { println("begin") }
+probe timer.ms(100) { n++ }
+probe end { printf("end %d\n", n > 0) }'
+    rc=0
+    $STAP --remote "$a" --remote "$b" --remote-prefix -e "$bg" >stdout 2>stderr &
+    pid=$!
+    for ((i = 0; i < 1500; i++)); do
+        [[ $(grep -c '^[01]: begin$' stdout) == 2 ]] && break
+        sleep 0.2
+    done
+    sleep 2
+    kill -INT "$pid"
+    wait "$pid" || rc=$?
+    [[ $rc == 0 ]] || { echo "^C run: exit $rc"; cat stderr; return 1; }
+    printf '%s\n' "0: begin" "0: end 1" "1: begin" "1: end 1" | diff - <(sort stdout)
+    # one host down (nothing listens on port 1): named, the other's run complete, status 1
+    rc=0
+    touch go
+    $STAP --remote root@127.0.0.1:1 --remote "$b" -c "$cmd" -e "$script" >stdout 2>stderr || rc=$?
+    rm -f go
+    [[ $rc == 1 ]] || { echo "down host: exit $rc"; cat stderr; return 1; }
+    grep -qx "stap: host root@127.0.0.1:1: cannot reach it (ssh exited with status 255)" stderr
+    printf '%s\n' begin end 'open "/proc/sys/kernel/hostname"' remote-b | diff - <(sort stdout)
+}

@@ -1,0 +1,818 @@
+/* remote.c - stap --remote: ask each ssh target its kernel release, compile once per release
+ * with this stap (-r KVER -p4), copy the module over, run staprun everywhere at once and merge
+ * the output; used by main.c when --remote is given. The design is described in man/stap.1. */
+#include "remote.h"
+#include "diag.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct RemoteStream {
+	int fd;                 /* -1 once at end of file */
+	StrBuf partial;         /* the start of a line not yet complete */
+	FILE *dest;
+} RemoteStream;
+
+typedef struct RemoteHost {
+	char *name;             /* as shown: [USER@]HOST[:PORT] */
+	char *user, *host, *port;
+	char *kver;             /* its `uname -r` */
+	char *ko;               /* the local module built for kver */
+	char *dir;              /* the private directory made on the host */
+	int failed;             /* reported; takes no further part */
+	pid_t pid;              /* the ssh of the run */
+	int in_fd;              /* its stdin: closing it ends the remote staprun */
+	RemoteStream out, err;
+	FILE *file;             /* -o FILE.HOST */
+} RemoteHost;
+
+static PtrVec remote_hosts;     /* RemoteHost* in command-line order: the index is N of "N: " */
+static int remote_prefix;
+static int remote_sig_pipe[2] = { -1, -1 };
+static volatile sig_atomic_t remote_signalled;
+
+/* ---- targets ---- */
+
+static int remote_chars_ok(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || s[0] == '-' || s[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr(extra, c)))
+			return 0;
+	}
+	return 1;
+}
+
+/* ssh://[USER@]HOST[:PORT] or [USER@]HOST[:PORT]: USER and HOST of letters, digits and . _ -
+ * (not first), HOST also [IPv6], PORT 1-65535. Nothing else reaches ssh or a shell. */
+int remote_add(const char *url)
+{
+	const char *p = url, *at, *colon, *host_end;
+	RemoteHost *h = xcalloc(1, sizeof *h);
+
+	if (!strncmp(p, "ssh://", 6))
+		p += 6;
+	else if (strstr(p, "://")) {
+		diag_plain("error", "--remote '%s': only ssh://[USER@]HOST[:PORT] targets are supported", url);
+		return -1;
+	}
+	at = strchr(p, '@');
+	if (at) {
+		if (at - p > 32 || !remote_chars_ok(p, (size_t)(at - p), "._-"))
+			goto bad;
+		h->user = xstrndup(p, (size_t)(at - p));
+		p = at + 1;
+	}
+	if (*p == '[') {
+		host_end = strchr(p, ']');
+		if (!host_end || !remote_chars_ok(p + 1, (size_t)(host_end - p - 1), ":.") ||
+		    !strchr(p, ':'))
+			goto bad;
+		h->host = xstrndup(p + 1, (size_t)(host_end - p - 1));
+		colon = host_end[1] == ':' ? host_end + 1 : NULL;
+		if (!colon && host_end[1])
+			goto bad;
+	} else {
+		colon = strchr(p, ':');
+		host_end = colon ? colon : p + strlen(p);
+		if (host_end - p > 253 || !remote_chars_ok(p, (size_t)(host_end - p), "._-"))
+			goto bad;
+		h->host = xstrndup(p, (size_t)(host_end - p));
+	}
+	if (colon) {
+		char *end;
+		long port = strtol(colon + 1, &end, 10);
+		if (*end || end == colon + 1 || colon[1] == '+' || colon[1] == '-' || port < 1 || port > 65535)
+			goto bad;
+		h->port = xasprintf("%ld", port);
+	}
+	h->name = xstrdup(!strncmp(url, "ssh://", 6) ? url + 6 : url);
+	h->in_fd = h->out.fd = h->err.fd = -1;
+	vec_push(&remote_hosts, h);
+	return 0;
+bad:
+	diag_plain("error", "--remote '%s': expected ssh://[USER@]HOST[:PORT] (letters, digits, '.', '_', '-')",
+		   url);
+	free(h->user);
+	free(h->host);
+	free(h);
+	return -1;
+}
+
+void remote_set_prefix(void)
+{
+	remote_prefix = 1;
+}
+
+int remote_wanted(void)
+{
+	return remote_hosts.len > 0;
+}
+
+static void remote_fail(RemoteHost *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void remote_fail(RemoteHost *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "stap: host %s: ", h->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	h->failed = 1;
+}
+
+/* ---- processes ---- */
+
+static void sb_quote(StrBuf *sb, const char *s)
+{
+	sb_putc(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			sb_puts(sb, "'\\''");
+		else
+			sb_putc(sb, *s);
+	}
+	sb_putc(sb, '\'');
+}
+
+/* The argv of `ssh ... HOST sh -c SCRIPT`: BatchMode (no password prompts from several
+ * sessions at once), timeouts, the user and port as options, "--" before the host. */
+static char **remote_ssh_argv(const RemoteHost *h, const char *script)
+{
+	char **argv = xcalloc(24, sizeof *argv);
+	StrBuf cmd;
+	int n = 0;
+
+	argv[n++] = "ssh";
+	argv[n++] = "-o";
+	argv[n++] = "BatchMode=yes";
+	argv[n++] = "-o";
+	argv[n++] = "ConnectTimeout=30";
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveInterval=15";   /* a host gone silent is lost after a minute */
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveCountMax=4";
+	if (h->port) {
+		argv[n++] = "-p";
+		argv[n++] = h->port;
+	}
+	if (h->user) {
+		argv[n++] = "-l";
+		argv[n++] = h->user;
+	}
+	argv[n++] = "--";
+	argv[n++] = h->host;
+	sb_init(&cmd);
+	sb_puts(&cmd, "sh -c ");
+	sb_quote(&cmd, script);
+	argv[n++] = sb_steal(&cmd);
+	argv[n] = NULL;
+	return argv;
+}
+
+/* fork + exec with the given stdin/stdout/stderr (-1: inherit); the child in a new process
+ * group when own_group (the terminal's ^C is stap's to handle). */
+static pid_t remote_spawn(char **argv, const char *dir, int in, int out, int err, int own_group)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (own_group)
+		setpgid(0, 0);
+	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) || (err >= 0 && dup2(err, 2) < 0))
+		_exit(127);
+	if (dir && chdir(dir) != 0)
+		_exit(127);
+	for (int fd = 3; fd < 256; fd++)
+		close(fd);
+	execvp(argv[0], argv);
+	fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int remote_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Runs argv with stdin from in_fd (-1: /dev/null), returns its status and its stdout. */
+static int remote_capture(char **argv, const char *dir, int in_fd, StrBuf *out)
+{
+	int p[2], null_fd = -1, rc;
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	sb_init(out);
+	if (pipe(p) != 0)
+		return -1;
+	if (in_fd < 0)
+		in_fd = null_fd = open("/dev/null", O_RDONLY);
+	pid = remote_spawn(argv, dir, in_fd, p[1], -1, 0);
+	close(p[1]);
+	if (null_fd >= 0)
+		close(null_fd);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	while ((n = read(p[0], buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (out->len < 65536)
+			sb_putn(out, buf, (size_t)n);
+	}
+	close(p[0]);
+	rc = remote_wait(pid);
+	return rc;
+}
+
+static void remote_chomp(StrBuf *sb)
+{
+	while (sb->len && (sb->data[sb->len - 1] == '\n' || sb->data[sb->len - 1] == '\r'))
+		sb->data[--sb->len] = '\0';
+}
+
+/* ---- kernel releases and modules ---- */
+
+static int remote_kver_ok(const char *k)
+{
+	return strlen(k) <= 64 && remote_chars_ok(k, strlen(k), "._-+~");
+}
+
+static void remote_query_kver(RemoteHost *h)
+{
+	char **argv = remote_ssh_argv(h, "uname -r");
+	StrBuf out;
+	int rc = remote_capture(argv, NULL, -1, &out);
+
+	remote_chomp(&out);
+	if (rc == 255 || rc < 0)
+		remote_fail(h, "cannot reach it (ssh exited with status %d)", rc);
+	else if (rc != 0)
+		remote_fail(h, "'uname -r' failed there (status %d)", rc);
+	else if (!remote_kver_ok(out.data))
+		remote_fail(h, "unexpected kernel release '%.64s' from 'uname -r'", out.data);
+	else
+		h->kver = xstrdup(out.data);
+	sb_free(&out);
+	free(argv);
+}
+
+/* An absolute path for an argument the child stap reads from another directory. */
+static char *remote_abs(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return xstrdup(path);
+	return path_join(cwd, path);
+}
+
+/* The child's command line: this stap with the translation options of this run. */
+static char **remote_compile_argv(Session *s, const char *self, const char *kver, const char *script)
+{
+	char **argv = xcalloc((size_t)(s->script_args.len + s->include_dirs.len * 2 + s->defines.len * 2 +
+				       s->debug_modules.len * 2 + 32), sizeof *argv);
+	int n = 0;
+
+	argv[n++] = (char *)self;
+	argv[n++] = "-p4";
+	argv[n++] = "-r";
+	argv[n++] = (char *)kver;
+	for (int i = 0; i < s->verbose; i++)
+		argv[n++] = "-v";
+	if (s->module_name) {
+		argv[n++] = "-m";
+		argv[n++] = s->module_name;
+	}
+	if (s->guru)
+		argv[n++] = "-g";
+	if (s->unoptimized)
+		argv[n++] = "-u";
+	if (s->suppress_warnings)
+		argv[n++] = "-w";
+	if (s->suppress_handler_errors)
+		argv[n++] = "--suppress-handler-errors";
+	if (s->disable_cache)
+		argv[n++] = "--disable-cache";
+	if (s->ldd)
+		argv[n++] = "--ldd";
+	if (s->timeout_s) {
+		argv[n++] = "-T";
+		argv[n++] = xasprintf("%ld", s->timeout_s);
+	}
+	for (int i = 0; i < s->include_dirs.len; i++) {
+		argv[n++] = "-I";
+		argv[n++] = remote_abs(s->include_dirs.items[i]);
+	}
+	for (int i = 0; i < s->debug_modules.len; i++) {
+		const char *m = s->debug_modules.items[i];
+		argv[n++] = "-d";
+		argv[n++] = strchr(m, '/') ? remote_abs(m) : (char *)m;
+	}
+	for (int i = 0; i < s->defines.len; i++) {
+		argv[n++] = "-D";
+		argv[n++] = s->defines.items[i];
+	}
+	if (s->script_text) {
+		argv[n++] = "-e";
+		argv[n++] = (char *)s->script_text;
+	} else {
+		argv[n++] = (char *)script;
+	}
+	for (int i = 0; i < s->script_args.len; i++)
+		argv[n++] = s->script_args.items[i];
+	argv[n] = NULL;
+	return argv;
+}
+
+/* Translates and compiles for kver in its own directory under tmp; the .ko path or NULL. */
+static char *remote_compile(Session *s, const char *tmp, const char *kver, const char *script, int nth)
+{
+	char *dir = xasprintf("%s/k%d", tmp, nth);
+	char *self = path_join(s->bin_dir, "stap");
+	char **argv = remote_compile_argv(s, self, kver, script);
+	char *ko = NULL;
+	StrBuf out;
+	int rc;
+
+	if (mkdir(dir, 0700) != 0)
+		return NULL;
+	rc = remote_capture(argv, dir, -1, &out);
+	remote_chomp(&out);
+	/* NAME.ko, NAME of letters, digits and '_' (it goes into the remote shell scripts) */
+	if (rc == 0 && out.len > 3 && remote_chars_ok(out.data, out.len, "_.") &&
+	    strchr(out.data, '.') == out.data + out.len - 3 && !strcmp(out.data + out.len - 3, ".ko")) {
+		ko = path_join(dir, out.data);
+		if (!file_exists(ko)) {
+			free(ko);
+			ko = NULL;
+		}
+	}
+	sb_free(&out);
+	free(argv);
+	return ko;
+}
+
+/* One compile per distinct release; hosts whose release has no build tree here, or whose
+ * compile failed, are reported. */
+static void remote_compile_all(Session *s, const char *tmp, const char *script)
+{
+	int nth = 0;
+
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		char *mk, *ko;
+		int ok;
+
+		if (h->failed || h->ko)
+			continue;
+		mk = xasprintf("/lib/modules/%s/build/Makefile", h->kver);
+		ok = file_exists(mk);
+		free(mk);
+		ko = NULL;
+		if (ok) {
+			if (s->verbose)
+				fprintf(stderr, "stap: remote: compiling for kernel release %s\n", h->kver);
+			ko = remote_compile(s, tmp, h->kver, script, nth++);
+		}
+		for (int j = i; j < remote_hosts.len; j++) {
+			RemoteHost *o = remote_hosts.items[j];
+			if (o->failed || o->ko || strcmp(o->kver, h->kver))
+				continue;
+			if (!ok)
+				remote_fail(o, "no kernel build tree for its release %s on this machine "
+					    "(/lib/modules/%s/build; install linux-headers-%s)", o->kver, o->kver, o->kver);
+			else if (!ko)
+				remote_fail(o, "translating or compiling the script for kernel %s failed", o->kver);
+			else
+				o->ko = ko;
+		}
+	}
+}
+
+static int remote_dir_ok(const char *d)
+{
+	return d[0] == '/' && !strstr(d, "..") && strlen(d) < 1024 && remote_chars_ok(d + 1, strlen(d + 1), "/._-");
+}
+
+static const char *remote_module_base(const RemoteHost *h)
+{
+	const char *b = strrchr(h->ko, '/');
+	return b ? b + 1 : h->ko;
+}
+
+/* Copies the module into a directory made by mktemp on the host (mode 0700). */
+static void remote_upload(RemoteHost *h)
+{
+	StrBuf script, out;
+	char **argv;
+	int fd = open(h->ko, O_RDONLY), rc;
+
+	if (fd < 0) {
+		remote_fail(h, "cannot open %s: %s", h->ko, strerror(errno));
+		return;
+	}
+	sb_init(&script);
+	sb_printf(&script, "umask 077; d=$(mktemp -d \"${TMPDIR:-/tmp}/stapremote.XXXXXX\") || exit 1; "
+		  "cat > \"$d\"/%s || { rm -rf \"$d\"; exit 1; }; echo \"$d\"", remote_module_base(h));
+	argv = remote_ssh_argv(h, script.data);
+	rc = remote_capture(argv, NULL, fd, &out);
+	close(fd);
+	remote_chomp(&out);
+	if (rc == 255 || rc < 0)
+		remote_fail(h, "connection lost while copying the module (ssh exited with status %d)", rc);
+	else if (rc != 0 || !remote_dir_ok(out.data))
+		remote_fail(h, "cannot copy the module there (status %d)", rc);
+	else
+		h->dir = xstrdup(out.data);
+	sb_free(&out);
+	sb_free(&script);
+	free(argv);
+}
+
+/* ---- the run ---- */
+
+/* The host side of the run: staprun in the background; a reader of ssh's stdin that sends it
+ * SIGTERM (staprun relays it to stapio: the end probes run) when stap closes that stdin or the
+ * connection drops, once staprun has started stapio; the directory removed at the end;
+ * staprun's status as ssh's. */
+static char *remote_run_script(Session *s, const RemoteHost *h)
+{
+	const char *staprun = getenv("STAP_REMOTE_STAPRUN");   /* test hook: the remote command */
+	StrBuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, "d=");
+	sb_quote(&sb, h->dir);
+	sb_puts(&sb, "; trap 'rm -rf \"$d\"' EXIT; exec 3<&0 </dev/null; ");
+	sb_quote(&sb, staprun && *staprun ? staprun : "staprun");
+	if (s->verbose)
+		sb_puts(&sb, " -v");
+	if (s->command) {
+		sb_puts(&sb, " -c ");
+		sb_quote(&sb, s->command);
+	}
+	if (s->target_pid) {
+		sb_puts(&sb, " -x ");
+		sb_quote(&sb, s->target_pid);
+	}
+	sb_printf(&sb, " \"$d\"/%s", remote_module_base(h));
+	for (int i = 0; i < s->global_sets.len; i++) {
+		sb_putc(&sb, ' ');
+		sb_quote(&sb, s->global_sets.items[i]);
+	}
+	/* staprun takes SIGTERM as "end the run" once it has started stapio (its child): until
+	 * then the signal would kill it, perhaps with the module loaded, so the watcher waits
+	 * for a child (where /proc can tell) */
+	sb_puts(&sb, " & p=$!; { while read -r l; do :; done; c=/proc/$p/task/$p/children; "
+		"while kill -0 $p && [ -e $c ] && [ -z \"$(cat $c)\" ]; do sleep 0.2; done; kill -TERM $p; } "
+		"<&3 >/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; exit $s");
+	return sb_steal(&sb);
+}
+
+static void remote_on_signal(int sig)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	remote_signalled = 1;
+	if (remote_sig_pipe[1] >= 0 && write(remote_sig_pipe[1], &c, 1) < 0) {
+		/* the pipe is full: a stop is already pending */
+	}
+	errno = saved;
+}
+
+static void remote_emit(RemoteHost *h, int index, RemoteStream *st, const char *line, size_t n)
+{
+	if (remote_prefix && st->dest != h->file)
+		fprintf(st->dest, "%d: ", index);
+	fwrite(line, 1, n, st->dest);
+	fflush(st->dest);
+}
+
+/* Reads what is there; whole lines go out at once so hosts' lines never mix. */
+static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
+{
+	char buf[8192];
+	ssize_t n = read(st->fd, buf, sizeof buf);
+	size_t start = 0;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		if (st->partial.len && st->dest != h->file)
+			sb_putc(&st->partial, '\n');   /* the next host's line starts on a line of its own */
+		if (st->partial.len)
+			remote_emit(h, index, st, st->partial.data, st->partial.len);
+		sb_free(&st->partial);
+		close(st->fd);
+		st->fd = -1;
+		return;
+	}
+	for (size_t i = 0; i < (size_t)n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		if (st->partial.len) {
+			sb_putn(&st->partial, buf + start, i + 1 - start);
+			remote_emit(h, index, st, st->partial.data, st->partial.len);
+			st->partial.len = 0;
+		} else {
+			remote_emit(h, index, st, buf + start, i + 1 - start);
+		}
+		start = i + 1;
+	}
+	if (start < (size_t)n)
+		sb_putn(&st->partial, buf + start, (size_t)n - start);
+}
+
+static void remote_stop_all(void)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		if (h->in_fd >= 0) {
+			close(h->in_fd);
+			h->in_fd = -1;
+		}
+	}
+}
+
+static int remote_start(Session *s, RemoteHost *h)
+{
+	int in[2], out[2], err[2];
+	char *script = remote_run_script(s, h);
+	char **argv = remote_ssh_argv(h, script);
+
+	if (pipe(in) || pipe(out) || pipe(err)) {
+		remote_fail(h, "cannot create pipes: %s", strerror(errno));
+		return -1;
+	}
+	h->pid = remote_spawn(argv, NULL, in[0], out[1], err[1], 1);
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	free(script);
+	free(argv);
+	fcntl(in[1], F_SETFD, FD_CLOEXEC);
+	fcntl(out[0], F_SETFD, FD_CLOEXEC);
+	fcntl(err[0], F_SETFD, FD_CLOEXEC);
+	if (h->pid < 0) {
+		close(in[1]);
+		close(out[0]);
+		close(err[0]);
+		remote_fail(h, "cannot run ssh: %s", strerror(errno));
+		return -1;
+	}
+	h->in_fd = in[1];
+	h->out.fd = out[0];
+	h->err.fd = err[0];
+	sb_init(&h->out.partial);
+	sb_init(&h->err.partial);
+	h->out.dest = h->file ? h->file : stdout;
+	h->err.dest = stderr;
+	return 0;
+}
+
+/* A host's ssh ended: 255 is ssh's own failure (the others go on); anything else is the end
+ * of its staprun, which ends every other host's run too (exit(), -c, -T, an error). */
+static void remote_finished(RemoteHost *h)
+{
+	int rc = remote_wait(h->pid);
+
+	h->pid = 0;
+	if (h->in_fd >= 0) {
+		close(h->in_fd);
+		h->in_fd = -1;
+	}
+	if (rc == 255) {
+		remote_fail(h, "connection lost during the run (ssh exited with status 255)");
+		return;
+	}
+	if (rc != 0)
+		remote_fail(h, "staprun exited with status %d", rc);
+	remote_stop_all();
+}
+
+static void remote_loop(void)
+{
+	struct pollfd *pfd = xcalloc((size_t)remote_hosts.len * 2 + 1, sizeof *pfd);
+	int stops = 0;
+
+	for (;;) {
+		int n = 0, running = 0;
+
+		pfd[n++] = (struct pollfd){ .fd = remote_sig_pipe[0], .events = POLLIN };
+		for (int i = 0; i < remote_hosts.len; i++) {
+			RemoteHost *h = remote_hosts.items[i];
+			if (h->pid > 0 && h->out.fd < 0 && h->err.fd < 0)
+				remote_finished(h);
+			running += h->pid > 0;
+			pfd[n++] = (struct pollfd){ .fd = h->pid > 0 ? h->out.fd : -1, .events = POLLIN };
+			pfd[n++] = (struct pollfd){ .fd = h->pid > 0 ? h->err.fd : -1, .events = POLLIN };
+		}
+		if (!running)
+			break;
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents) {
+			char c[16];
+			if (read(remote_sig_pipe[0], c, sizeof c) > 0 && stops++ == 0) {
+				remote_stop_all();
+			} else {
+				for (int i = 0; i < remote_hosts.len; i++) {   /* a second ^C: end the ssh sessions */
+					RemoteHost *h = remote_hosts.items[i];
+					if (h->pid > 0)
+						kill(h->pid, SIGTERM);
+				}
+			}
+		}
+		for (int i = 0; i < remote_hosts.len; i++) {
+			RemoteHost *h = remote_hosts.items[i];
+			if (pfd[1 + 2 * i].revents)
+				remote_drain(h, i, &h->out);
+			if (pfd[2 + 2 * i].revents)
+				remote_drain(h, i, &h->err);
+		}
+	}
+	free(pfd);
+}
+
+/* -o FILE: FILE.HOST per host (FILE.HOST.N for a host named again, N its index). */
+static int remote_open_files(Session *s)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		int again = 0;
+		char *path;
+
+		if (h->failed || !s->output_file)
+			continue;
+		for (int j = 0; j < i; j++)
+			again |= !strcmp(((RemoteHost *)remote_hosts.items[j])->host, h->host);
+		path = again ? xasprintf("%s.%s.%d", s->output_file, h->host, i) :
+			       xasprintf("%s.%s", s->output_file, h->host);
+		h->file = fopen(path, "w");
+		if (!h->file) {
+			diag_plain("error", "cannot open %s: %s", path, strerror(errno));
+			return -1;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+static const char *remote_refused(Session *s, const char *r_arg)
+{
+	if (r_arg)
+		return "-r: each host's kernel release is asked over ssh";
+	if (s->last_pass != 5)
+		return "-p: a remote run goes through pass 5";
+	if (s->list_pattern || s->dump)
+		return "-l, -L and --dump-*: they need no remote host";
+	if (s->flight)
+		return "-F";
+	if (s->size_arg)
+		return "-S";
+	for (int i = 0; i < s->defines.len; i++)
+		if (!strcmp(s->defines.items[i], "STP_BULKMODE=1"))
+			return "-b";
+	return NULL;
+}
+
+/* The script to hand the compiling stap: the file as an absolute path, stdin saved. */
+static char *remote_script_path(Session *s, const char *tmp)
+{
+	char *path, *text;
+	size_t len;
+	FILE *f;
+
+	if (s->script_text)
+		return NULL;
+	if (strcmp(s->script_file, "-"))
+		return remote_abs(s->script_file);
+	text = read_file("/dev/stdin", &len);
+	path = path_join(tmp, "script.stp");
+	f = text ? fopen(path, "w") : NULL;
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		diag_plain("error", "cannot read the script from standard input");
+		return NULL;
+	}
+	free(text);
+	return path;
+}
+
+/* Hosts holding a copied module whose run never started (^C meanwhile, another error): their
+ * directory is removed. */
+static void remote_cleanup_unstarted(void)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		StrBuf script, out;
+		char **argv;
+
+		if (!h->dir || h->pid > 0)
+			continue;
+		sb_init(&script);
+		sb_puts(&script, "rm -rf ");
+		sb_quote(&script, h->dir);
+		argv = remote_ssh_argv(h, script.data);
+		remote_capture(argv, NULL, -1, &out);
+		sb_free(&out);
+		sb_free(&script);
+		free(argv);
+	}
+}
+
+int remote_run(Session *s, const char *r_arg)
+{
+	const char *refused = remote_refused(s, r_arg);
+	struct sigaction sa = { .sa_handler = remote_on_signal }, ign = { .sa_handler = SIG_IGN };
+	char *tmp, *script;
+	int ok = 0, rc = 0;
+
+	if (refused) {
+		diag_plain("error", "--remote cannot be combined with %s", refused);
+		return 1;
+	}
+	tmp = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapremoteXXXXXX");
+	if (!mkdtemp(tmp) || pipe(remote_sig_pipe) != 0) {
+		diag_plain("error", "cannot create a temporary directory: %s", strerror(errno));
+		return 1;
+	}
+	fcntl(remote_sig_pipe[0], F_SETFL, O_NONBLOCK);
+	fcntl(remote_sig_pipe[1], F_SETFL, O_NONBLOCK);
+	fcntl(remote_sig_pipe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(remote_sig_pipe[1], F_SETFD, FD_CLOEXEC);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
+	script = remote_script_path(s, tmp);
+	if (!s->script_text && !script) {
+		remove_tree(tmp);
+		return 1;
+	}
+	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++)
+		remote_query_kver(remote_hosts.items[i]);
+	if (!remote_signalled)
+		remote_compile_all(s, tmp, script);
+	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		if (!h->failed)
+			remote_upload(h);
+	}
+	if (!remote_signalled && remote_open_files(s) != 0)
+		rc = 1;
+	for (int i = 0; i < remote_hosts.len && !remote_signalled && !rc; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		if (!h->failed && remote_start(s, h) == 0)
+			ok++;
+	}
+	remote_cleanup_unstarted();
+	if (ok && !remote_signalled) {
+		remote_loop();
+		remote_signalled = 0;   /* ^C during the run is its normal end */
+	}
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		if (h->file)
+			fclose(h->file);
+		rc |= h->failed;
+	}
+	remove_tree(tmp);
+	return rc || !ok || remote_signalled ? 1 : 0;
+}
