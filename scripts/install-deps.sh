@@ -33,9 +33,12 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   systemtap-sdt-dev                <sys/sdt.h>: the SDT markers of tests/sdt/sdtprog.c (tests/guest/sdt.t)
 #   fio                              the iozone-like workload of tests/guest/app-trace.t
 #   gnuplot-nox                      app-trace-report --plot (tests/unit/app-trace-report.t)
+#   ansible                          examples/app-trace/app-trace.yml (tests/unit/app-trace-service.t,
+#                                    tests/guest/app-trace-ansible.t)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
-          man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox)
+          man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
+          ansible)
 
 is_installed() {
     local status
