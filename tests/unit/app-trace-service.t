@@ -1,0 +1,96 @@
+# app-trace-service: app-trace-ctl is shellcheck-clean, app-trace.service passes systemd-analyze verify, app-trace.yml installs into a test root on localhost (idempotent) and fetches trace files.
+# Used by tests/run (unit/); the guest side (start, rotation, stop) is tests/guest/app-trace-service.t and app-trace-ansible.t.
+
+timeout_s=600
+
+run() {
+    local D=$TOP/examples/app-trace H rc
+    need_kernel_dwarf
+    # the control script: POSIX sh, no shellcheck findings; refuses what it does not know
+    if command -v shellcheck >/dev/null; then shellcheck -s sh "$D/app-trace-ctl"; fi
+    not "$D/app-trace-ctl" frobnicate 2>usage.err
+    grep -q 'usage: app-trace-ctl install' usage.err
+    APP_TRACE_CONF=$PWD/none.conf "$D/app-trace-ctl" stop >stop.out
+    grep -qx 'app-trace-ctl: no trace running' stop.out
+
+    # `app-trace-ctl install` under a root of our own, then the unit as installed (User= from
+    # RUN_USER, the control script's path) is what systemd accepts
+    cp "$D/app-trace.conf" conf.in
+    sed -i 's/^RUN_USER=.*/RUN_USER=daemon/' conf.in
+    install -D -m 644 conf.in ctlroot/etc/app-trace.conf
+    DESTDIR=$PWD/ctlroot SBINDIR=/sbin-x STAP=${STAP%% *} "$D/app-trace-ctl" install "$KVER" >install.out
+    [[ -s ctlroot/lib/modules/$KVER/systemtap/app_trace.ko ]]
+    grep -q 'kept the existing' install.out
+    cmp conf.in ctlroot/etc/app-trace.conf
+    grep -qx 'User=daemon' ctlroot/etc/systemd/system/app-trace.service
+    grep -qx 'ExecStart=/sbin-x/app-trace-ctl start' ctlroot/etc/systemd/system/app-trace.service
+    grep -qx 'ExecStop=/sbin-x/app-trace-ctl stop' ctlroot/etc/systemd/system/app-trace.service
+    if command -v systemd-analyze >/dev/null; then
+        # verify wants the commands to exist: point them at this tree's script
+        sed "s|/sbin-x/app-trace-ctl|$D/app-trace-ctl|" ctlroot/etc/systemd/system/app-trace.service >app-trace.service
+        systemd-analyze verify "$PWD/app-trace.service" >verify.out 2>&1 || { cat verify.out; return 1; }
+        [[ ! -s verify.out ]] || { cat verify.out; return 1; }
+        # and it does complain about a broken unit
+        sed 's/^TimeoutStopSec=/TimeoutStopSek=/' app-trace.service >broken.service
+        systemd-analyze verify "$PWD/broken.service" >broken.out 2>&1 || true
+        grep -q "Unknown key 'TimeoutStopSek'" broken.out
+    fi
+
+    command -v ansible-playbook >/dev/null || { echo "no ansible-playbook (Debian package ansible; make deps installs it)"; exit 77; }
+    export ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP=$PWD/ansible-tmp ANSIBLE_REMOTE_TEMP=$PWD/ansible-rtmp
+    export ANSIBLE_HOME=$PWD/ansible-home ANSIBLE_RETRY_FILES_ENABLED=0
+    ansible-playbook -i "$D/inventory.ini" "$D/app-trace.yml" --syntax-check >syntax.out
+    cat >inv.ini <<EOF
+[app_trace]
+localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3
+
+[app_trace:vars]
+app_trace_root=$PWD/root
+app_trace_kver=$KVER
+app_trace_stap=${STAP%% *}
+app_trace_build_dir=$PWD/build
+app_trace_fetch_dir=$PWD/fetched
+app_trace_service=ctl
+app_trace_become=false
+app_trace_apps="dd fio"
+app_trace_size_mb=2
+app_trace_keep=4
+EOF
+    # without a tag it does nothing but say so
+    rc=0
+    ansible-playbook -i inv.ini "$D/app-trace.yml" >notag.out 2>&1 || rc=$?
+    [[ $rc != 0 ]] && grep -q 'give --tags install, start, stop or fetch' notag.out
+    ansible-playbook -i inv.ini "$D/app-trace.yml" --tags install >install1.out
+    grep -Eq 'localhost +: ok=[0-9]+ +changed=[1-9][0-9]* +unreachable=0 +failed=0' install1.out
+    # installed: the module for the asked release, script, unit, configuration from the variables
+    [[ -s root/lib/modules/$KVER/systemtap/app_trace.ko && -s build/$KVER/app_trace.ko ]]
+    cmp "$D/app-trace-ctl" root/usr/local/sbin/app-trace-ctl
+    [[ -x root/usr/local/sbin/app-trace-ctl ]]
+    grep -qx 'APPS="dd fio"' root/etc/app-trace.conf
+    grep -qx "TRACEDIR=$PWD/root/var/log/app-trace" root/etc/app-trace.conf
+    grep -qx 'SIZE_MB=2' root/etc/app-trace.conf
+    grep -qx 'KEEP=4' root/etc/app-trace.conf
+    grep -qx "MODULE=$PWD/root/lib/modules/$KVER/systemtap/app_trace.ko" root/etc/app-trace.conf
+    grep -qx 'User=root' root/etc/systemd/system/app-trace.service
+    grep -qx "ExecStart=$PWD/root/usr/local/sbin/app-trace-ctl start" root/etc/systemd/system/app-trace.service
+    grep -qx "Environment=APP_TRACE_CONF=$PWD/root/etc/app-trace.conf" root/etc/systemd/system/app-trace.service
+    [[ -d root/var/log/app-trace ]]
+    # a second run changes nothing (the module is not compiled again)
+    ansible-playbook -i inv.ini "$D/app-trace.yml" --tags install >install2.out
+    grep -Eq 'localhost +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0' install2.out || { cat install2.out; return 1; }
+    # fetch: the run's files (in number order, an earlier run's aside in previous/ left alone)
+    H=$(uname -n)
+    mkdir -p root/var/log/app-trace/previous
+    for i in 2 3 10; do echo "file $i" >"root/var/log/app-trace/$H-app-trace.out.$i"; done
+    echo old >"root/var/log/app-trace/previous/$H-app-trace.out.0"
+    echo other >root/var/log/app-trace/notes.txt
+    APP_TRACE_CONF=$PWD/root/etc/app-trace.conf root/usr/local/sbin/app-trace-ctl files >files.out
+    diff - files.out <<EOF
+$PWD/root/var/log/app-trace/$H-app-trace.out.2
+$PWD/root/var/log/app-trace/$H-app-trace.out.3
+$PWD/root/var/log/app-trace/$H-app-trace.out.10
+EOF
+    ansible-playbook -i inv.ini "$D/app-trace.yml" --tags fetch >fetch.out
+    [[ $(ls fetched | tr '\n' ' ') == "$H-app-trace.out.10 $H-app-trace.out.2 $H-app-trace.out.3 " ]]
+    [[ $(cat "fetched/$H-app-trace.out.10") == "file 10" ]]
+}
