@@ -15,6 +15,25 @@
 
 static volatile pid_t child_pid;
 
+/* signals_hold(): the signals that end a run, blocked from before the module is loaded until
+ * stapio runs (a staprun killed in between would leave the module loaded without its reader);
+ * held_mask: the mask before, which stapio gets back. */
+static sigset_t held_mask;
+static int held;
+
+void signals_hold(void)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &held_mask);
+	held = 1;
+}
+
 /*
  * stapio next to staprun (build tree), else ../libexec/systemtap/stapio
  * (installed), found from /proc/self/exe (never the environment) and opened
@@ -88,6 +107,10 @@ static void signals_for_waiting(struct saved_signals *old)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &block, &old->mask);
+	if (held) {
+		old->mask = held_mask;
+		held = 0;
+	}
 	sigaction(SIGINT, &ign, &old->intr);
 	sigaction(SIGQUIT, &ign, &old->quit);
 	sigaction(SIGTERM, &fwd, &old->term);
@@ -182,8 +205,15 @@ int run_stapio(const struct stapio_args *a)
 	pid_t pid;
 	int status;
 
+	sigset_t pending;
+	int interrupted;
+
 	say("running %s -N %s", path, a->name);
 	fflush(NULL);
+	/* a ^C held since the load (ignored while waiting, so dropped below) ends the run as TERM */
+	sigemptyset(&pending);
+	sigpending(&pending);
+	interrupted = held && (sigismember(&pending, SIGINT) || sigismember(&pending, SIGQUIT));
 	signals_for_waiting(&old);
 	pid = fork();
 	if (pid < 0) {
@@ -194,6 +224,8 @@ int run_stapio(const struct stapio_args *a)
 	if (pid == 0)
 		exec_stapio(path, a, &old);
 	child_pid = pid;
+	if (interrupted)
+		kill(pid, SIGTERM);
 	sigprocmask(SIG_SETMASK, &old.mask, NULL);   /* deliver pending TERM/HUP now */
 	status = wait_child(pid);
 	child_pid = 0;

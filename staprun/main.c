@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 		close(fd);
 		return 1;
 	}
+	signals_hold();
 	status = module_load(fd, path, name, params);
 	free(params);
 	close(fd);

@@ -71,6 +71,7 @@ struct stapio_args {
 	int verbose;
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
+void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */
 int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed) */
 /* stapio -A's exit status when it never attached (stapio/stapio.h): the run is left alone */
 #define STAPIO_NOT_ATTACHED 3

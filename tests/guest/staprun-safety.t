@@ -196,8 +196,25 @@ stapusr_cases() {
     echo "stapusr cases done"
 }
 
+# TERM or HUP to staprun at any moment from its start (before, during and after the module's
+# load, before stapio runs): the run ends and never leaves the module loaded.
+early_signals() {
+    local i sig pid
+    for i in $(seq 0 11); do
+        sig=TERM
+        (( i % 3 == 2 )) && sig=HUP
+        staprun ss_endless.ko >early.out 2>early.err & pid=$!
+        sleep "0.0$((i % 10))"
+        kill -s $sig $pid 2>/dev/null || true
+        wait $pid || true
+        wait_gone ss_endless || { echo "early $sig after 0.0$((i % 10)) s: ss_endless left loaded"; cat early.err; return 1; }
+    done
+    echo "early signals done"
+}
+
 guest() {
     as_root
+    early_signals
     as_nobody
     local usr
     usr=$(cat stapusr.gid)
@@ -214,5 +231,6 @@ guest() {
 }
 
 check() {
+    grep -q '^early signals done$' out || { grep early out; return 1; }
     grep -q '^stapusr cases done$' out || grep -q '^SKIPPED the stapusr cases' out
 }
