@@ -348,23 +348,22 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 	for (int i = 0; i < found.len; i++) {
 		SdtMark *m = found.items[i];
 		DerivedProbe *dp;
+		char *name;
 		/* globs; a '-' in the pattern stands for the "__" that dtrace-style names become */
 		if (fnmatch(name_pat, m->name, 0) != 0)
 			continue;
 		if (prov_pat && fnmatch(prov_pat, m->provider, 0) != 0)
 			continue;
-		dp = xcalloc(1, sizeof *dp);
-		*dp = *tmpl;
-		dp->provider = &sdt_provider;
 		if (c0->arg->kind == EX_NUMBER) {
 			m->pid = c0->arg->num;
-			dp->name = xasprintf("process(%" PRId64 ").provider(\"%s\").mark(\"%s\")", m->pid, m->provider, m->name);
+			name = xasprintf("process(%" PRId64 ").provider(\"%s\").mark(\"%s\")", m->pid, m->provider, m->name);
 		} else {
-			dp->name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
+			name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
 		}
+		dp = provider_derive(tmpl, name, tmpl->site, out);
+		dp->provider = &sdt_provider;
 		dp->number = marks.len;
 		vec_push(&marks, m);
-		vec_push(out, dp);
 	}
 	if (out->len > before)
 		return out->len - before;

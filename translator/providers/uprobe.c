@@ -398,13 +398,9 @@ static DerivedProbe *user_probe(UQuery *q, char *name, Dwarf_Addr pc, const char
 	site->file_offset = off;
 	site->save_offset = off;
 	site->cfa_reg = -1;
-	dp = xcalloc(1, sizeof *dp);
-	*dp = *q->tmpl;
-	dp->name = name;
-	dp->site = site;
+	dp = provider_derive(q->tmpl, name, site, q->out);
 	dp->is_return = q->is_return;
 	dp->number = q->pid;
-	vec_push(q->out, dp);
 	return dp;
 }
 
