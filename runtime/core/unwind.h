@@ -144,21 +144,32 @@ static unsigned long stp_uw_ptr(struct stp_uw_rd *r, u8 enc, unsigned long datar
 	return v;
 }
 
+/* r set to read the record (CIE or FDE) at offset off of the module's .eh_frame, r->p past its length
+ * and r->end at its end; false when no whole record of at least min_len bytes (32-bit format) is there. */
+static inline bool stp_uw_record(const struct stp_umod *m, unsigned long off, u32 min_len, struct stp_uw_rd *r)
+{
+	u32 len;
+
+	*r = (struct stp_uw_rd){ .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	if (off + 8 > m->eh_len)
+		return false;
+	r->p = m->eh + off;
+	len = stp_uw_fixed(r, 4);
+	if (len == 0xffffffff || len < min_len || len > m->eh_len - off - 4)
+		return false;
+	r->end = r->p + len;
+	return true;
+}
+
 /* The CIE at offset off of the module's .eh_frame. */
 static bool stp_uw_cie_parse(const struct stp_umod *m, unsigned long off, struct stp_uw_cie *cie)
 {
-	struct stp_uw_rd r = { .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	struct stp_uw_rd r;
 	const char *aug;
-	u32 len;
 	u8 ver;
 
-	if (off + 8 > m->eh_len)
+	if (!stp_uw_record(m, off, 4, &r))
 		return false;
-	r.p = m->eh + off;
-	len = stp_uw_fixed(&r, 4);
-	if (len == 0xffffffff || len < 4 || len > m->eh_len - off - 4)
-		return false;
-	r.end = r.p + len;
 	if (stp_uw_fixed(&r, 4) != 0)           /* the CIE id */
 		return false;
 	ver = stp_uw_fixed(&r, 1);
@@ -203,17 +214,12 @@ static bool stp_uw_cie_parse(const struct stp_umod *m, unsigned long off, struct
 static bool stp_uw_fde_at(const struct stp_umod *m, unsigned long off, unsigned long pc, struct stp_uw_cie *cie,
 			  const u8 **ins, const u8 **ins_end, unsigned long *start)
 {
-	struct stp_uw_rd r = { .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	struct stp_uw_rd r;
 	unsigned long range;
-	u32 len, id;
+	u32 id;
 
-	if (off + 8 > m->eh_len)
+	if (!stp_uw_record(m, off, 8, &r))
 		return false;
-	r.p = m->eh + off;
-	len = stp_uw_fixed(&r, 4);
-	if (len == 0xffffffff || len < 8 || len > m->eh_len - off - 4)
-		return false;
-	r.end = r.p + len;
 	id = stp_uw_fixed(&r, 4);
 	if (!id || id > off + 4 || !stp_uw_cie_parse(m, off + 4 - id, cie))
 		return false;
