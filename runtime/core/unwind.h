@@ -68,46 +68,45 @@ static u64 stp_uw_fixed(struct stp_uw_rd *r, unsigned int n)
 	return v;
 }
 
-static u64 stp_uw_uleb(struct stp_uw_rd *r)
+/* The bits of a LEB128 number of r, *shift how many its bytes carried and *last its last byte;
+ * r->bad (and what was read so far) when the data ends first. */
+static inline u64 stp_uw_leb(struct stp_uw_rd *r, unsigned int *shift, u8 *last)
 {
 	u64 v = 0;
-	unsigned int shift = 0;
 
+	*shift = 0;
+	*last = 0;
 	while (!r->bad) {
-		u8 b;
-
 		if (r->p >= r->end) {
 			r->bad = true;
 			break;
 		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
+		*last = *r->p++;
+		if (*shift < 64)
+			v |= (u64)(*last & 0x7f) << *shift;
+		*shift += 7;
+		if (!(*last & 0x80))
 			break;
 	}
 	return v;
 }
 
+static u64 stp_uw_uleb(struct stp_uw_rd *r)
+{
+	unsigned int shift;
+	u8 b;
+
+	return stp_uw_leb(r, &shift, &b);
+}
+
 static s64 stp_uw_sleb(struct stp_uw_rd *r)
 {
-	u64 v = 0;
-	unsigned int shift = 0;
-	u8 b = 0;
+	unsigned int shift;
+	u8 b;
+	u64 v = stp_uw_leb(r, &shift, &b);
 
-	while (!r->bad) {
-		if (r->p >= r->end) {
-			r->bad = true;
-			return 0;
-		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
+	if (r->bad)
+		return 0;
 	if (shift < 64 && (b & 0x40))
 		v |= ~0ULL << shift;
 	return (s64)v;
