@@ -131,12 +131,8 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *info)
 {
 	PointLine *best;
-	char *why;
-	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
-					     &why);
+	size_t nbest = point_statement_lines_of(q->mod, n, info, &q->pat, &q->nolines, &best);
 
-	if (why)
-		vec_push(&q->nolines, why);
 	for (size_t k = 0; k < nbest; k++)
 		add_site(q, n->cu, n->die, best[k].addr, n->name, info->decl_file, best[k].line, 0, 1);
 	free(best);

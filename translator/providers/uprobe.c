@@ -485,12 +485,8 @@ static void inline_sites(UQuery *q, const DwarfName *n, const char *file, int li
 static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info, const char *file)
 {
 	PointLine *best;
-	char *why;
-	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
-					     &why);
+	size_t nbest = point_statement_lines_of(q->mod, n, info, &q->pat, &q->nolines, &best);
 
-	if (why)
-		vec_push(&q->nolines, why);
 	for (size_t k = 0; k < nbest; k++) {
 		DerivedProbe *dp = user_probe(q, user_point_name(q, "statement", n->name, file, best[k].line),
 					      best[k].addr, n->name);
