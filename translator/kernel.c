@@ -2,6 +2,7 @@
  * symbols (/proc/kallsyms of the running kernel, or a vmlinux with symbols). */
 #include "kernel.h"
 #include "filecache.h"
+#include "dwarf/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -233,15 +234,13 @@ static int load_kallsyms(void)
 
 static int load_elf_symbols(const char *path)
 {
-	int fd = open(path, O_RDONLY);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
+	int fd;
 
-	if (fd < 0)
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
 		return -1;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *data;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
@@ -257,9 +256,7 @@ static int load_elf_symbols(const char *path)
 				add_symbol(name, strlen(name));
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elffile_close(elf, fd);
 	return sym_build_off.len ? 0 : -1;
 }
 

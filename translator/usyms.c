@@ -2,6 +2,7 @@
  * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by translate.c. */
 #include "usyms.h"
 #include "diag.h"
+#include "dwarf/elffile.h"
 #include "providers/provider.h"
 #include <dirent.h>
 #include <errno.h>
@@ -117,13 +118,11 @@ static void read_debug_syms(UMod *m, Elf *elf)
 			for (size_t k = 1; k < nh.n_descsz; k++)
 				sb_printf(&p, "%02x", id[k]);
 			sb_puts(&p, ".debug");
-			int fd = open(p.data, O_RDONLY | O_CLOEXEC);
-			if (fd >= 0) {
-				Elf *de = elf_begin(fd, ELF_C_READ, NULL);
-				if (de)
-					read_syms(m, de, 0);
-				elf_end(de);
-				close(fd);
+			Elf *de;
+			int fd;
+			if (elffile_open(p.data, 0, &fd, &de) == ELFFILE_OK) {
+				read_syms(m, de, 0);
+				elffile_close(de, fd);
 			}
 			sb_free(&p);
 			return;
@@ -219,20 +218,17 @@ static void read_dynamic(UMod *m, Elf *elf)
 /* Reads the module at path (resolved); NULL with a warning when it is not a usable ELF file. */
 static UMod *load_module(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf *elf;
+	int fd;
 	GElf_Ehdr eh;
 	size_t nph;
 	UMod *m;
 
-	if (!elf || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
-	    elf_getphdrnum(elf, &nph)) {
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK || !gelf_getehdr(elf, &eh) ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &nph)) {
 		diag_plain("warning", "cannot read %s as an ELF executable or shared library: no user symbols for it",
 			   path);
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
+		elffile_close(elf, fd);
 		return NULL;
 	}
 	m = xcalloc(1, sizeof *m);
@@ -259,8 +255,7 @@ static UMod *load_module(const char *path)
 	m->eh = section_copy(elf, ".eh_frame", &m->eh_len, &m->eh_addr);
 	m->hdr = section_copy(elf, ".eh_frame_hdr", &m->hdr_len, &m->hdr_addr);
 	read_dynamic(m, elf);
-	elf_end(elf);
-	close(fd);
+	elffile_close(elf, fd);
 	return m;
 }
 
@@ -312,14 +307,12 @@ static char *resolve_needed(const UMod *from, const char *name, PtrVec *dirs)
 			}
 			char *p = path_join(dir, name), *real = NULL;
 			GElf_Ehdr eh;
-			int fd = open(p, O_RDONLY | O_CLOEXEC);
-			Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-			if (elf && gelf_getehdr(elf, &eh) && gelf_getclass(elf) == ELFCLASS64 && eh.e_machine == EM_X86_64)
+			Elf *elf;
+			int fd;
+			if (elffile_open(p, ELFFILE_CLASS64, &fd, &elf) == ELFFILE_OK && gelf_getehdr(elf, &eh) &&
+			    eh.e_machine == EM_X86_64)
 				real = realpath(p, NULL);
-			if (elf)
-				elf_end(elf);
-			if (fd >= 0)
-				close(fd);
+			elffile_close(elf, fd);
 			free(p);
 			free(dir);
 			if (real)
@@ -351,7 +344,6 @@ static void add_path(PtrVec *mods, const char *path)
 /* Every module: probed files, -d paths, and with --ldd what they need, transitively. */
 static void collect(Session *s, PtrVec *mods)
 {
-	elf_version(EV_CURRENT);
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		const char *q;

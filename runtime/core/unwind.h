@@ -68,46 +68,45 @@ static u64 stp_uw_fixed(struct stp_uw_rd *r, unsigned int n)
 	return v;
 }
 
-static u64 stp_uw_uleb(struct stp_uw_rd *r)
+/* The bits of a LEB128 number of r, *shift how many its bytes carried and *last its last byte;
+ * r->bad (and what was read so far) when the data ends first. */
+static inline u64 stp_uw_leb(struct stp_uw_rd *r, unsigned int *shift, u8 *last)
 {
 	u64 v = 0;
-	unsigned int shift = 0;
 
+	*shift = 0;
+	*last = 0;
 	while (!r->bad) {
-		u8 b;
-
 		if (r->p >= r->end) {
 			r->bad = true;
 			break;
 		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
+		*last = *r->p++;
+		if (*shift < 64)
+			v |= (u64)(*last & 0x7f) << *shift;
+		*shift += 7;
+		if (!(*last & 0x80))
 			break;
 	}
 	return v;
 }
 
+static u64 stp_uw_uleb(struct stp_uw_rd *r)
+{
+	unsigned int shift;
+	u8 b;
+
+	return stp_uw_leb(r, &shift, &b);
+}
+
 static s64 stp_uw_sleb(struct stp_uw_rd *r)
 {
-	u64 v = 0;
-	unsigned int shift = 0;
-	u8 b = 0;
+	unsigned int shift;
+	u8 b;
+	u64 v = stp_uw_leb(r, &shift, &b);
 
-	while (!r->bad) {
-		if (r->p >= r->end) {
-			r->bad = true;
-			return 0;
-		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
+	if (r->bad)
+		return 0;
 	if (shift < 64 && (b & 0x40))
 		v |= ~0ULL << shift;
 	return (s64)v;
@@ -144,21 +143,32 @@ static unsigned long stp_uw_ptr(struct stp_uw_rd *r, u8 enc, unsigned long datar
 	return v;
 }
 
+/* r set to read the record (CIE or FDE) at offset off of the module's .eh_frame, r->p past its length
+ * and r->end at its end; false when no whole record of at least min_len bytes (32-bit format) is there. */
+static inline bool stp_uw_record(const struct stp_umod *m, unsigned long off, u32 min_len, struct stp_uw_rd *r)
+{
+	u32 len;
+
+	*r = (struct stp_uw_rd){ .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	if (off + 8 > m->eh_len)
+		return false;
+	r->p = m->eh + off;
+	len = stp_uw_fixed(r, 4);
+	if (len == 0xffffffff || len < min_len || len > m->eh_len - off - 4)
+		return false;
+	r->end = r->p + len;
+	return true;
+}
+
 /* The CIE at offset off of the module's .eh_frame. */
 static bool stp_uw_cie_parse(const struct stp_umod *m, unsigned long off, struct stp_uw_cie *cie)
 {
-	struct stp_uw_rd r = { .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	struct stp_uw_rd r;
 	const char *aug;
-	u32 len;
 	u8 ver;
 
-	if (off + 8 > m->eh_len)
+	if (!stp_uw_record(m, off, 4, &r))
 		return false;
-	r.p = m->eh + off;
-	len = stp_uw_fixed(&r, 4);
-	if (len == 0xffffffff || len < 4 || len > m->eh_len - off - 4)
-		return false;
-	r.end = r.p + len;
 	if (stp_uw_fixed(&r, 4) != 0)           /* the CIE id */
 		return false;
 	ver = stp_uw_fixed(&r, 1);
@@ -203,17 +213,12 @@ static bool stp_uw_cie_parse(const struct stp_umod *m, unsigned long off, struct
 static bool stp_uw_fde_at(const struct stp_umod *m, unsigned long off, unsigned long pc, struct stp_uw_cie *cie,
 			  const u8 **ins, const u8 **ins_end, unsigned long *start)
 {
-	struct stp_uw_rd r = { .base = m->eh, .base_addr = m->eh_addr, .end = m->eh + m->eh_len };
+	struct stp_uw_rd r;
 	unsigned long range;
-	u32 len, id;
+	u32 id;
 
-	if (off + 8 > m->eh_len)
+	if (!stp_uw_record(m, off, 8, &r))
 		return false;
-	r.p = m->eh + off;
-	len = stp_uw_fixed(&r, 4);
-	if (len == 0xffffffff || len < 8 || len > m->eh_len - off - 4)
-		return false;
-	r.end = r.p + len;
 	id = stp_uw_fixed(&r, 4);
 	if (!id || id > off + 4 || !stp_uw_cie_parse(m, off + 4 - id, cie))
 		return false;

@@ -24,6 +24,12 @@ offset_of_plt() {
     echo $((16#$addr))     # .plt lies in the first executable segment, at its own offset
 }
 
+# p2_fails SCRIPT PATTERN: pass 2 of SCRIPT fails, with PATTERN (grep) on its stderr (left in ./err)
+p2_fails() {
+    not "$STAP" -r "$KVER" -p2 -e "$1" 2>err
+    grep -q "$2" err
+}
+
 run() {
     source "$TOP/tests/lib/assert.sh"
     export SYSTEMTAP_DIR=$PWD/stapdir
@@ -62,15 +68,13 @@ run() {
     # the build id, to be read back at start
     grep -q "\.build_id_len = 20, \.build_id = \"$(readelf -n uprog-O2 | awk '/Build ID/ { print $3 }' | sed 's/../\\\\x&/g')\"" <<<"$c"
     # errors
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add").inline {}' 2>err
-    grep -q "'add' is never inlined in $PWD/uprog: drop .inline" err
+    p2_fails 'probe process("./uprog").function("add").inline {}' "'add' is never inlined in $PWD/uprog: drop .inline"
     # FUNCTION@FILE:LINE: the function declared at the line, or with code there
     out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("*@uprog.c:16") {}' | sed -n 's@ /\* <- .*@@p')
     [[ $out == "process(\"$PWD/uprog\").function(\"add@$src:14\")" ]]
     out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@uprog.c:14") {}' | sed -n 's@ /\* <- .*@@p')
     [[ $out == "process(\"$PWD/uprog\").function(\"add@$src:14\")" ]]
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@uprog.c:40") {}' 2>err
-    grep -q "function 'add' of $PWD/uprog is not in a file matching 'uprog.c' at that line" err
+    p2_fails 'probe process("./uprog").function("add@uprog.c:40") {}' "function 'add' of $PWD/uprog is not in a file matching 'uprog.c' at that line"
     # .statement: a line's address, its canonical name; a line without code; .absolute
     out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16") {}' | sed -n 's@ /\* <- .*@@p')
     [[ $out == "process(\"$PWD/uprog\").statement(\"add@$src:16\")" ]]
@@ -78,16 +82,12 @@ run() {
     [[ $out == "15 16 17 " ]]
     out=$("$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:16-30") {}' | grep -c 'statement("add@')
     [[ $out == 2 ]]
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add@uprog.c:12") {}' 2>err
-    grep -q 'no code for line 12 of .*uprog.c in add (nearest lines with code: 15)' err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement("add") {}' 2>err
-    grep -q 'needs a line: "FUNCTION@FILE:LINE"' err
+    p2_fails 'probe process("./uprog").statement("add@uprog.c:12") {}' 'no code for line 12 of .*uprog.c in add (nearest lines with code: 15)'
+    p2_fails 'probe process("./uprog").statement("add") {}' 'needs a line: "FUNCTION@FILE:LINE"'
     c=$("$STAP" -r "$KVER" -p3 -e "probe process(\"./uprog\").statement(0x$(nm uprog | awk '$3 == "add" { print $1 }')).absolute {}")
     grep -q "\.offset = 0x$(printf %x "$(offset_of uprog add)")ULL" <<<"$c"
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement(0x10).absolute {}' 2>err
-    grep -q "0x10 is in no executable segment of $PWD/uprog" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").statement(0x10) {}' 2>err
-    grep -q 'is written process(...).statement(ADDRESS).absolute' err
+    p2_fails 'probe process("./uprog").statement(0x10).absolute {}' "0x10 is in no executable segment of $PWD/uprog"
+    p2_fails 'probe process("./uprog").statement(0x10) {}' 'is written process(...).statement(ADDRESS).absolute'
     # process(PID): the process's executable, .pid in the table; a pid that is gone
     ./uprog 1 go-never >/dev/null &
     pid=$!
@@ -96,8 +96,7 @@ run() {
     grep -q "\.pid = $pid }" <<<"$c"
     kill $pid
     wait $pid || true
-    not "$STAP" -r "$KVER" -p2 -e "probe process($pid).function(\"add\") {}" 2>err
-    grep -q "process($pid): no such process" err
+    p2_fails "probe process($pid).function(\"add\") {}" "process($pid): no such process"
     # .plt: the stubs, $$name; no such entry
     out=$("$STAP" -r "$KVER" -L 'process("./uprog").plt("strl*")')
     [[ $out == "process(\"$PWD/uprog\").plt(\"strlen\") \$\$name:string" ]]
@@ -110,26 +109,17 @@ run() {
         grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt strlen)")ULL" <<<"$c"
         grep -q "\.offset = 0x$(printf %x "$(offset_of_plt uprog-ibt atoi)")ULL" <<<"$c"
     fi
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("nosuch") {}' 2>err
-    grep -q "no PLT entry 'nosuch' in $PWD/uprog" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").plt("strlen") { println($s) }' 2>err
-    grep -q "'\$s' is not available: no DWARF describes probe point 'process(\"$PWD/uprog\").plt(\"strlen\")'" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("add@other.c") {}' 2>err
-    grep -q "function 'add' of $PWD/uprog is not in a file matching 'other.c'" err
+    p2_fails 'probe process("./uprog").plt("nosuch") {}' "no PLT entry 'nosuch' in $PWD/uprog"
+    p2_fails 'probe process("./uprog").plt("strlen") { println($s) }' "'\$s' is not available: no DWARF describes probe point 'process(\"$PWD/uprog\").plt(\"strlen\")'"
+    p2_fails 'probe process("./uprog").function("add@other.c") {}' "function 'add' of $PWD/uprog is not in a file matching 'other.c'"
     # without DWARF: the symbol table, at the symbol's address; no target variables, no lines
     gcc -O0 -o nodebug "$TOP/tests/uprobe/uprog.c"
     c=$("$STAP" -r "$KVER" -p3 -e 'probe process("./nodebug").function("add") {}')
     grep -q "\.offset = 0x$(printf %x "$(offset_of nodebug add)")ULL" <<<"$c"
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add") { println($a) }' 2>err
-    grep -q "'\$a' is not available: no DWARF describes probe point 'process(\"$PWD/nodebug\").function(\"add\")'" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add") { println($$parms) }' 2>err
-    grep -q "'\$\$parms' is not available: no DWARF" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("nosuch") {}' 2>err
-    grep -q "no function 'nosuch' in the symbol table (.symtab) of $PWD/nodebug, which has no DWARF debuginfo" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").statement("add@uprog.c:16") {}' 2>err
-    grep -q "$PWD/nodebug has no DWARF debuginfo (build it with -g): .statement(\"PATTERN\") needs it" err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./nodebug").function("add").inline {}' 2>err
-    grep -q 'needs it; without it only .function("NAME")' err
-    not "$STAP" -r "$KVER" -p2 -e 'probe process("./uprog").function("*").return { println($nosuch) }' 2>err
-    grep -q "no variable 'nosuch' is visible" err
+    p2_fails 'probe process("./nodebug").function("add") { println($a) }' "'\$a' is not available: no DWARF describes probe point 'process(\"$PWD/nodebug\").function(\"add\")'"
+    p2_fails 'probe process("./nodebug").function("add") { println($$parms) }' "'\$\$parms' is not available: no DWARF"
+    p2_fails 'probe process("./nodebug").function("nosuch") {}' "no function 'nosuch' in the symbol table (.symtab) of $PWD/nodebug, which has no DWARF debuginfo"
+    p2_fails 'probe process("./nodebug").statement("add@uprog.c:16") {}' "$PWD/nodebug has no DWARF debuginfo (build it with -g): .statement(\"PATTERN\") needs it"
+    p2_fails 'probe process("./nodebug").function("add").inline {}' 'needs it; without it only .function("NAME")'
+    p2_fails 'probe process("./uprog").function("*").return { println($nosuch) }' "no variable 'nosuch' is visible"
 }

@@ -1,6 +1,7 @@
 /* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
  * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
 #include "dwarf.h"
+#include "elffile.h"
 
 #include <dirent.h>
 #include <dwarf.h>
@@ -105,22 +106,13 @@ static int has_debug_info(Elf *elf)
 /* 1 = an ELF file with DWARF, 0 = an ELF file without, -1 = not there / not ELF. */
 static int probe_file(const char *path)
 {
-	static int ready;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = -1;
 	Elf *elf;
+	int fd, ok;
 
-	if (!ready) {
-		elf_version(EV_CURRENT);
-		ready = 1;
-	}
-	if (fd < 0)
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF)
-		ok = has_debug_info(elf);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ok = has_debug_info(elf);
+	elffile_close(elf, fd);
 	return ok;
 }
 
@@ -143,21 +135,21 @@ DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, E
 static DwarfModule *open_vmlinux(const char *path, char **why)
 {
 	DwarfModule *m;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
-	Dwarf *dw;
+	Dwarf *dw = NULL;
+	int fd, rc = elffile_open(path, 0, &fd, &elf);
 
-	if (fd < 0) {
+	if (rc == ELFFILE_NOFILE) {
 		*why = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	if (rc == ELFFILE_OK)
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
-		*why = xasprintf("cannot read the DWARF of %s: %s", path, dwarf_errmsg(-1));
-		if (elf)
-			elf_end(elf);
-		close(fd);
+		/* (what libdw says of a file that is no ELF file) */
+		*why = xasprintf("cannot read the DWARF of %s: %s", path,
+				 rc == ELFFILE_OK ? dwarf_errmsg(-1) : "no ELF file");
+		elffile_close(elf, fd);
 		return NULL;
 	}
 	m = dwarf_module_from_elf("kernel", path, fd, elf, dw);
@@ -350,13 +342,13 @@ static void find_module_file(const char *dir, const char *name)
 /* The name the kernel gives a .ko: its .modinfo name=, else the file name with '-' as '_'. */
 static char *module_name_of(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *elf;
+	int fd;
 	char *name = NULL;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 
-	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK && elf_getshdrstrndx(elf, &shstrndx) == 0) {
 		while (!name && (scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
 			const char *sname;
@@ -373,10 +365,7 @@ static char *module_name_of(const char *path)
 			}
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	elffile_close(elf, fd);
 	if (!name) {
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 		size_t n = strlen(base);

@@ -122,25 +122,17 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 	site->is_return = q->is_return;
 	site->is_inline = is_inline;
 	site->is_statement = is_statement;
-	dp = xcalloc(1, sizeof *dp);
-	*dp = *q->tmpl;
-	dp->name = name;
-	dp->site = site;
+	dp = provider_derive(q->tmpl, name, site, q->out);
 	dp->is_return = q->is_return;
 	dp->number = q->maxactive;
-	vec_push(q->out, dp);
 }
 
 /* kernel.statement("FUNC@FILE:LINE"): a site per line asked (dwarfpoint.c chooses the addresses). */
 static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *info)
 {
 	PointLine *best;
-	char *why;
-	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
-					     &why);
+	size_t nbest = point_statement_lines_of(q->mod, n, info, &q->pat, &q->nolines, &best);
 
-	if (why)
-		vec_push(&q->nolines, why);
 	for (size_t k = 0; k < nbest; k++)
 		add_site(q, n->cu, n->die, best[k].addr, n->name, info->decl_file, best[k].line, 0, 1);
 	free(best);
@@ -231,7 +223,6 @@ static int bad_component(const ProbePointComponent *c, const char *after)
 static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out, const char *family,
 			    const ProbePointComponent *stmt)
 {
-	DerivedProbe *dp;
 	DwarfSite *site;
 
 	if (strcmp(family, "kernel")) {
@@ -250,11 +241,7 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 	site->function = xstrdup("");
 	site->decl_file = xstrdup("");
 	site->is_statement = 1;
-	dp = xcalloc(1, sizeof *dp);
-	*dp = *tmpl;
-	dp->name = xasprintf("kernel.statement(0x%" PRIx64 ").absolute", (uint64_t)site->pc);
-	dp->site = site;
-	vec_push(out, dp);
+	provider_derive(tmpl, xasprintf("kernel.statement(0x%" PRIx64 ").absolute", (uint64_t)site->pc), site, out);
 	return 1;
 }
 

@@ -322,6 +322,17 @@ static char *no_lines_message(int first, int last, const char *file, const char 
 	return sb_steal(&sb);
 }
 
+size_t point_statement_lines_of(DwarfModule *m, const DwarfName *n, const DwarfNameInfo *info, const Pattern *pat,
+				PtrVec *nolines, PointLine **out)
+{
+	char *why;
+	size_t nbest = point_statement_lines(m, n->die, n->name, pat, info->decl_line, info->decl_file, out, &why);
+
+	if (why)
+		vec_push(nolines, why);
+	return nbest;
+}
+
 size_t point_statement_lines(DwarfModule *m, Dwarf_Off die, const char *func, const Pattern *pat, int decl_line,
 			     const char *want_file, PointLine **out, char **why)
 {

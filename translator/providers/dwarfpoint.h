@@ -51,5 +51,9 @@ typedef struct PointLine {
  * pattern is not ":*", *why says so (with the nearest lines with code). */
 size_t point_statement_lines(DwarfModule *m, Dwarf_Off die, const char *func, const Pattern *pat, int decl_line,
 			     const char *want_file, PointLine **out, char **why);
+/* The same for the function of index entry n (info: its declaration), the reason when there is none
+ * pushed onto nolines (char*). */
+size_t point_statement_lines_of(DwarfModule *m, const DwarfName *n, const DwarfNameInfo *info, const Pattern *pat,
+				PtrVec *nolines, PointLine **out);
 
 #endif

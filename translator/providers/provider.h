@@ -96,6 +96,9 @@ char *process_point_path(const ProbePointComponent *c0);
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);
 char *pp_text(const ProbePoint *pp);
+/* For resolve_many: a copy of tmpl named name (taken over) firing at site, pushed onto out and
+ * returned; the caller sets the rest of its own data (is_return, number, ...). */
+DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct DwarfSite *site, PtrVec *out);
 void emit_c_string(StrBuf *out, const char *s);
 
 #endif

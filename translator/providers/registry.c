@@ -94,6 +94,17 @@ char *pp_text(const ProbePoint *pp)
 	return sb_steal(&sb);
 }
 
+DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct DwarfSite *site, PtrVec *out)
+{
+	DerivedProbe *dp = xcalloc(1, sizeof *dp);
+
+	*dp = *tmpl;
+	dp->name = name;
+	dp->site = site;
+	vec_push(out, dp);
+	return dp;
+}
+
 void emit_c_string(StrBuf *out, const char *s)
 {
 	sb_putc(out, '"');

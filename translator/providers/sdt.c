@@ -2,6 +2,7 @@
  * from the binary's .note.stapsdt notes (pass 2), with $argN/$$name/$$provider/$$parms, and their C table (pass 3). */
 #include "provider.h"
 #include "../pointmatch.h"
+#include "../dwarf/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -191,8 +192,8 @@ static int note_u64(const char *d, size_t len, size_t at, uint64_t *v)
 /* Every marker of the file at path onto out (SdtMark*); -1 with *why set when it cannot be read. */
 static int read_marks(const char *path, PtrVec *out, char **why)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
+	int fd, rc = elffile_open(path, ELFFILE_CLASS64, &fd, &elf);
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	uint64_t base_addr = 0;
@@ -202,17 +203,13 @@ static int read_marks(const char *path, PtrVec *out, char **why)
 	uint64_t build_id_offset = 0;
 	size_t build_id_len = 0;
 
-	if (fd < 0) {
+	if (rc == ELFFILE_NOFILE) {
 		*why = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64 || elf_getshdrstrndx(elf, &shstrndx)) {
+	if (rc != ELFFILE_OK || elf_getshdrstrndx(elf, &shstrndx)) {
 		*why = xasprintf("%s is not a 64-bit ELF file", path);
-		if (elf)
-			elf_end(elf);
-		close(fd);
+		elffile_close(elf, fd);
 		return -1;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -351,23 +348,22 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 	for (int i = 0; i < found.len; i++) {
 		SdtMark *m = found.items[i];
 		DerivedProbe *dp;
+		char *name;
 		/* globs; a '-' in the pattern stands for the "__" that dtrace-style names become */
 		if (fnmatch(name_pat, m->name, 0) != 0)
 			continue;
 		if (prov_pat && fnmatch(prov_pat, m->provider, 0) != 0)
 			continue;
-		dp = xcalloc(1, sizeof *dp);
-		*dp = *tmpl;
-		dp->provider = &sdt_provider;
 		if (c0->arg->kind == EX_NUMBER) {
 			m->pid = c0->arg->num;
-			dp->name = xasprintf("process(%" PRId64 ").provider(\"%s\").mark(\"%s\")", m->pid, m->provider, m->name);
+			name = xasprintf("process(%" PRId64 ").provider(\"%s\").mark(\"%s\")", m->pid, m->provider, m->name);
 		} else {
-			dp->name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
+			name = xasprintf("process(\"%s\").provider(\"%s\").mark(\"%s\")", path, m->provider, m->name);
 		}
+		dp = provider_derive(tmpl, name, tmpl->site, out);
+		dp->provider = &sdt_provider;
 		dp->number = marks.len;
 		vec_push(&marks, m);
-		vec_push(out, dp);
 	}
 	if (out->len > before)
 		return out->len - before;

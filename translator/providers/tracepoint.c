@@ -45,14 +45,13 @@ static int tp_args_supported(const Tracepoint *tp, char **why)
 	return 1;
 }
 
-static DerivedProbe *tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp)
+static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *out)
 {
-	DerivedProbe *dp = xmalloc(sizeof *dp);
 	DwarfSite *site = xcalloc(1, sizeof *site);
+	char *name = xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name);
+	DerivedProbe *dp = provider_derive(tmpl, name, site, out);
 	Dwarf_Die fn;
 
-	*dp = *tmpl;
-	dp->name = xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name);
 	dp->symbol = xstrdup(tp->name);
 	dp->number = tp->nargs;
 	site->mod = tp->mod;
@@ -67,8 +66,6 @@ static DerivedProbe *tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp)
 		site->decl_file = xstrdup(dwarf_decl_file(&fn) ? dwarf_decl_file(&fn) : "");
 		dwarf_decl_line(&fn, &site->decl_line);
 	}
-	dp->site = site;
-	return dp;
 }
 
 /* The tracepoints of m matching the pattern onto out; -1 after an error. */
@@ -89,7 +86,7 @@ static int tp_collect(Session *s, DwarfModule *m, const char *sys, const char *n
 			free(why);
 			continue;
 		}
-		vec_push(out, tp_derive(tmpl, tp));
+		tp_derive(tmpl, tp, out);
 	}
 	free(found.items);
 	return errors ? -1 : 0;

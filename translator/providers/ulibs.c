@@ -2,6 +2,7 @@
  * executable's DT_NEEDED as the dynamic loader resolves them, bare sonames, separate debuginfo. Used by uprobe.c, sdt.c, targets.c. */
 #include "ulibs.h"
 #include "../pointmatch.h"
+#include "../dwarf/elffile.h"
 
 #include <dwarf.h>
 #include <errno.h>
@@ -127,21 +128,13 @@ char *ulib_find_soname(const char *name)
  * DT_RUNPATH (malloc'd, NULL when absent). 0, or -1 when it is no ELF file. */
 static int ulib_dynamic(const char *path, PtrVec *needed, char **rpath, char **runpath)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
+	int fd;
 
 	*rpath = *runpath = NULL;
-	if (fd < 0)
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
 		return -1;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -286,10 +279,10 @@ char *ulib_user_path(const char *spec)
 /* Whether the file at path has DWARF, its own or separate (ulib_open_dwarf). */
 static int ulib_has_dwarf(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *elf;
+	int fd;
 	char *why = NULL;
-	Dwarf *dw = elf && elf_kind(elf) == ELF_K_ELF ? ulib_open_dwarf(elf, path, &why) : NULL;
+	Dwarf *dw = elffile_open(path, 0, &fd, &elf) == ELFFILE_OK ? ulib_open_dwarf(elf, path, &why) : NULL;
 
 	if (dw) {
 		Elf *debug = dwarf_getelf(dw);
@@ -298,10 +291,7 @@ static int ulib_has_dwarf(const char *path)
 			elf_end(debug);   /* (its descriptor stays open until the run ends) */
 	}
 	free(why);
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	elffile_close(elf, fd);
 	return dw != NULL;
 }
 
@@ -434,25 +424,21 @@ static void ulib_build_id(Elf *elf, char *out)
 /* The DWARF of the file at path when it has .debug_info and, if want_id is not "", that build id. */
 static Dwarf *ulib_dwarf_of(const char *path, const char *want_id)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
 	Dwarf *dw = NULL;
 	GElf_Shdr sh;
 	char id[129];
+	int fd;
 
-	if (fd < 0)
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
 		return NULL;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && ulib_section(elf, ".debug_info", &sh)) {
+	if (ulib_section(elf, ".debug_info", &sh)) {
 		ulib_build_id(elf, id);
 		if (!*want_id || !*id || !strcmp(id, want_id))
 			dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	}
-	if (!dw) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-	}
+	if (!dw)
+		elffile_close(elf, fd);
 	return dw;     /* the ELF and its descriptor live as long as the run */
 }
 

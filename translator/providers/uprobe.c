@@ -5,6 +5,7 @@
 #include "dwarfpoint.h"
 #include "uprobe_elf.h"
 #include "../dwarf/dwarf.h"
+#include "../dwarf/elffile.h"
 #include "../dwarf/vars.h"
 #include "../pointmatch.h"
 
@@ -95,26 +96,21 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 	Elf *elf;
 	Dwarf *dw;
 	char *why = NULL;
-	int fd;
+	int fd, rc;
 
 	for (int i = 0; i < user_modules.len; i++) {
 		m = user_modules.items[i];
 		if (!strcmp(m->path, path))
 			return m;
 	}
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	rc = elffile_open(path, 0, &fd, &elf);
+	if (rc == ELFFILE_NOFILE) {
 		diag_at(loc, "semantic error", "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+	if (rc != ELFFILE_OK || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		diag_at(loc, "semantic error", "%s is not an ELF executable or shared object", path);
-		if (elf)
-			elf_end(elf);
-		close(fd);
+		elffile_close(elf, fd);
 		return NULL;
 	}
 	/* without DWARF of its own or separate (stripped, or built without -g): .function probes fall
@@ -402,13 +398,9 @@ static DerivedProbe *user_probe(UQuery *q, char *name, Dwarf_Addr pc, const char
 	site->file_offset = off;
 	site->save_offset = off;
 	site->cfa_reg = -1;
-	dp = xcalloc(1, sizeof *dp);
-	*dp = *q->tmpl;
-	dp->name = name;
-	dp->site = site;
+	dp = provider_derive(q->tmpl, name, site, q->out);
 	dp->is_return = q->is_return;
 	dp->number = q->pid;
-	vec_push(q->out, dp);
 	return dp;
 }
 
@@ -493,12 +485,8 @@ static void inline_sites(UQuery *q, const DwarfName *n, const char *file, int li
 static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info, const char *file)
 {
 	PointLine *best;
-	char *why;
-	size_t nbest = point_statement_lines(q->mod, n->die, n->name, &q->pat, info->decl_line, info->decl_file, &best,
-					     &why);
+	size_t nbest = point_statement_lines_of(q->mod, n, info, &q->pat, &q->nolines, &best);
 
-	if (why)
-		vec_push(&q->nolines, why);
 	for (size_t k = 0; k < nbest; k++) {
 		DerivedProbe *dp = user_probe(q, user_point_name(q, "statement", n->name, file, best[k].line),
 					      best[k].addr, n->name);
