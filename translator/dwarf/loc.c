@@ -6,6 +6,7 @@
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -346,291 +347,378 @@ static int emit_frame_base(Cmp *cm, const char **out)
 	return 0;
 }
 
-#define S(k) xasprintf("%s_s[%d]", cm->pfx, (k))
+/* The compilation of one expression: its ops, the stack depth known before each op (-1 = not
+ * reached yet), the ops that are branch targets, and the C of its body as it grows. */
+typedef struct LocOps {
+	Cmp *cm;
+	const Dwarf_Op *ops;
+	size_t n;
+	int *depth;
+	int *target;
+	int d, maxd;            /* the depth now; the deepest so far */
+	StrBuf body;
+} LocOps;
+
+#define S(k) xasprintf("%s_s[%d]", lo->cm->pfx, (k))
+
+/* The op index a DW_OP_skip/bra at op i jumps to: n for just past the last op, -1 outside */
+static long loc_branch_target(const LocOps *lo, size_t i)
+{
+	uint64_t to = lo->ops[i].offset + 3 + (uint64_t)(int64_t)(int16_t)lo->ops[i].number;
+	uint64_t end_off = lo->ops[lo->n - 1].offset + 1;
+	size_t k;
+
+	for (k = 0; k < lo->n && lo->ops[k].offset != to; k++)
+		;
+	if (k < lo->n)
+		return (long)k;
+	return to < end_off + 64 && to > lo->ops[lo->n - 1].offset ? (long)lo->n : -1;
+}
+
+static int loc_need(LocOps *lo, int k)
+{
+	return lo->d < k ? cmp_error(lo->cm, xstrdup("its location expression underflows its stack")) : 0;
+}
+
+/* Pushes the value of the C expression FMT... */
+static int __attribute__((format(printf, 2, 3))) loc_push(LocOps *lo, const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+
+	if (lo->d >= MAX_STACK)
+		return cmp_error(lo->cm, xstrdup("its location expression is too deep"));
+	t = S(lo->d);
+	sb_printf(&lo->body, "\t%s = ", t);
+	va_start(ap, fmt);
+	sb_vprintf(&lo->body, fmt, ap);
+	va_end(ap);
+	sb_puts(&lo->body, ";\n");
+	free(t);
+	lo->d++;
+	return 0;
+}
+
+/* Pushes a copy of the entry K below the top (0 = the top) */
+static int loc_push_copy(LocOps *lo, int k)
+{
+	char *u;
+	int rc;
+
+	if ((rc = loc_need(lo, k + 1)) != 0)
+		return rc;
+	u = S(lo->d - 1 - k);
+	rc = loc_push(lo, "%s", u);
+	free(u);
+	return rc;
+}
+
+/* FMT's %1$s is the lower operand (and the result), %2$s the top, which is popped */
+static int loc_binary(LocOps *lo, const char *fmt)
+{
+	char *t, *u, *expr;
+	int rc;
+
+	if ((rc = loc_need(lo, 2)) != 0)
+		return rc;
+	t = S(lo->d - 2);
+	u = S(lo->d - 1);
+	expr = xasprintf(fmt, t, u);
+	sb_printf(&lo->body, "\t%s = %s;\n", t, expr);
+	free(expr);
+	free(t);
+	free(u);
+	lo->d--;
+	return 0;
+}
+
+/* FMT's %1$s is the top, changed in place */
+static int loc_unary(LocOps *lo, const char *fmt)
+{
+	char *t, *stmt;
+	int rc;
+
+	if ((rc = loc_need(lo, 1)) != 0)
+		return rc;
+	t = S(lo->d - 1);
+	stmt = xasprintf(fmt, t);
+	sb_printf(&lo->body, "\t%s\n", stmt);
+	free(stmt);
+	free(t);
+	return 0;
+}
+
+/* The C operator form of an arithmetic, logic or comparison op, NULL for others */
+static const char *loc_binary_form(unsigned a)
+{
+	switch (a) {
+	case DW_OP_and: return "%1$s & %2$s";
+	case DW_OP_or: return "%1$s | %2$s";
+	case DW_OP_xor: return "%1$s ^ %2$s";
+	case DW_OP_plus: return "%1$s + %2$s";
+	case DW_OP_minus: return "%1$s - %2$s";
+	case DW_OP_mul: return "%1$s * %2$s";
+	case DW_OP_div: return "%2$s ? (unsigned long)((long)%1$s / (long)%2$s) : 0";
+	case DW_OP_mod: return "%2$s ? %1$s %% %2$s : 0";
+	case DW_OP_shl: return "%2$s < 64 ? %1$s << %2$s : 0";
+	case DW_OP_shr: return "%2$s < 64 ? %1$s >> %2$s : 0";
+	case DW_OP_shra: return "(unsigned long)((long)%1$s >> (%2$s < 64 ? %2$s : 63))";
+	case DW_OP_eq: return "(long)%1$s == (long)%2$s";
+	case DW_OP_ne: return "(long)%1$s != (long)%2$s";
+	case DW_OP_lt: return "(long)%1$s < (long)%2$s";
+	case DW_OP_gt: return "(long)%1$s > (long)%2$s";
+	case DW_OP_le: return "(long)%1$s <= (long)%2$s";
+	case DW_OP_ge: return "(long)%1$s >= (long)%2$s";
+	default: return NULL;
+	}
+}
+
+/* The ops that push a value from outside the stack: registers, addresses, constants, the frame
+ * base and the CFA.  1 = not such an op. */
+static int loc_value_op(LocOps *lo, const Dwarf_Op *op)
+{
+	Cmp *cm = lo->cm;
+	unsigned a = op->atom;
+	const char *r;
+	int rc;
+
+	if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
+		return loc_push(lo, "%uUL", a - DW_OP_lit0);
+	if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx) {
+		unsigned long long reg = a == DW_OP_bregx ? op->number : a - DW_OP_breg0;
+		long long off = (long long)(int64_t)(a == DW_OP_bregx ? op->number2 : op->number);
+		if (reg > 31 || !(r = dwloc_reg_name((int)reg)))
+			return cmp_error(cm, xasprintf("it is addressed from DWARF register %llu, which is not supported",
+						       reg));
+		return loc_push(lo, "c->regs->%s + (unsigned long)%lldL", r, off);
+	}
+	switch (a) {
+	case DW_OP_addr: {
+		char *err = NULL;
+		char *reloc = dwloc_reloc(cm->ctx->mod, op->number, &err);
+		if (!reloc)
+			return cmp_error(cm, err);
+		return loc_push(lo, "%s", reloc);
+	}
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u: case DW_OP_constu:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s: case DW_OP_consts:
+		return loc_push(lo, "0x%llxUL", (unsigned long long)op->number);
+	case DW_OP_fbreg:
+		if ((rc = emit_frame_base(cm, &r)) != 0)
+			return rc;
+		return loc_push(lo, "%s + (unsigned long)%lldL", r, (long long)(int64_t)op->number);
+	case DW_OP_call_frame_cfa:
+		if ((rc = emit_cfa(cm, &r)) != 0)
+			return rc;
+		return loc_push(lo, "%s", r);
+	default:
+		return 1;
+	}
+}
+
+/* The ops that work on the stack itself. 1 = not such an op. */
+static int loc_stack_op(LocOps *lo, const Dwarf_Op *op)
+{
+	unsigned a = op->atom;
+	const char *form = loc_binary_form(a);
+	char *x, *t, *u;
+	int rc;
+
+	if (form)
+		return loc_binary(lo, form);
+	switch (a) {
+	case DW_OP_dup: return loc_push_copy(lo, 0);
+	case DW_OP_over: return loc_push_copy(lo, 1);
+	case DW_OP_pick: return loc_push_copy(lo, (int)op->number);
+	case DW_OP_drop:
+		if ((rc = loc_need(lo, 1)) == 0)
+			lo->d--;
+		return rc;
+	case DW_OP_swap:
+		if ((rc = loc_need(lo, 2)) != 0)
+			return rc;
+		t = S(lo->d - 2);
+		u = S(lo->d - 1);
+		sb_printf(&lo->body, "\t{ unsigned long x = %s; %s = %s; %s = x; }\n", t, t, u, u);
+		free(t);
+		free(u);
+		return 0;
+	case DW_OP_rot:
+		if ((rc = loc_need(lo, 3)) != 0)
+			return rc;
+		x = S(lo->d - 3);
+		t = S(lo->d - 2);
+		u = S(lo->d - 1);
+		/* (x t u) -> (u x t) */
+		sb_printf(&lo->body, "\t{ unsigned long y = %s; %s = %s; %s = %s; %s = y; }\n", u, u, t, t, x, x);
+		free(x);
+		free(t);
+		free(u);
+		return 0;
+	case DW_OP_deref:
+	case DW_OP_deref_size: {
+		int size = a == DW_OP_deref ? 8 : (int)op->number;
+		Cmp *cm = lo->cm;
+		if ((rc = loc_need(lo, 1)) != 0)
+			return rc;
+		if (size < 1 || size > 8)
+			return cmp_error(cm, xstrdup("its location reads memory of a size that is not supported"));
+		t = S(lo->d - 1);
+		sb_printf(&lo->body, "\t%s = (unsigned long)stp_dw_%s(c, %s, %d, 0);\n", t,
+			  cm->ctx->mod && cm->ctx->mod->is_user ? "uread" : "read", t, size);
+		sb_printf(&lo->body, "\tif (unlikely(c->last_error)) goto %s;\n", cm->ctx->fail);
+		free(t);
+		return 0;
+	}
+	case DW_OP_abs: return loc_unary(lo, "if ((long)%1$s < 0) %1$s = -%1$s;");
+	case DW_OP_neg: return loc_unary(lo, "%1$s = -%1$s;");
+	case DW_OP_not: return loc_unary(lo, "%1$s = ~%1$s;");
+	case DW_OP_plus_uconst:
+		if ((rc = loc_need(lo, 1)) != 0)
+			return rc;
+		t = S(lo->d - 1);
+		sb_printf(&lo->body, "\t%s += 0x%llxUL;\n", t, (unsigned long long)op->number);
+		free(t);
+		return 0;
+	case DW_OP_nop:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* DW_OP_skip or DW_OP_bra at op i: a goto, and the depth the target is reached with */
+static int loc_branch_op(LocOps *lo, size_t i)
+{
+	const Dwarf_Op *op = &lo->ops[i];
+	long k = loc_branch_target(lo, i);
+	char *t;
+	int rc;
+
+	if (op->atom == DW_OP_bra) {
+		if ((rc = loc_need(lo, 1)) != 0)
+			return rc;
+		lo->d--;
+		t = S(lo->d);
+		sb_printf(&lo->body, "\tif (%s) goto %s_L%ld;\n", t, lo->cm->pfx, k);
+		free(t);
+	} else {
+		sb_printf(&lo->body, "\tgoto %s_L%ld;\n", lo->cm->pfx, k);
+	}
+	if (lo->depth[k] >= 0 && lo->depth[k] != lo->d)
+		return cmp_error(lo->cm, xstrdup("its location expression joins with different stack depths"));
+	lo->depth[k] = lo->d;
+	return 0;
+}
+
+/* One op, into lo->body */
+static int loc_op(LocOps *lo, size_t i)
+{
+	const Dwarf_Op *op = &lo->ops[i];
+	unsigned a = op->atom;
+	const char *name = op_name(a);
+	int rc;
+
+	if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+		return cmp_error(lo->cm, xstrdup("its location expression uses a register location inside a computation"));
+	if (name)
+		return cmp_error(lo->cm, xasprintf("its location uses %s, which is not supported", name));
+	if (a == DW_OP_skip || a == DW_OP_bra)
+		return loc_branch_op(lo, i);
+	if ((rc = loc_value_op(lo, op)) != 1 || (rc = loc_stack_op(lo, op)) != 1)
+		return rc;
+	switch (a) {
+	case DW_OP_stack_value:
+	case DW_OP_piece:
+	case DW_OP_bit_piece:
+	case DW_OP_implicit_value:
+	case DW_OP_regx:
+		return cmp_error(lo->cm, xstrdup("its location expression is malformed"));
+	default:
+		return cmp_error(lo->cm, xasprintf("its location uses DWARF operation 0x%x, which is not supported", a));
+	}
+}
+
+/* The ops in order, each at the depth it is reached with (falling through or by a branch) */
+static int loc_ops(LocOps *lo)
+{
+	int rc;
+
+	for (size_t i = 0; i < lo->n; i++) {
+		if (lo->depth[i] < 0)
+			return cmp_error(lo->cm, xstrdup("its location expression has unreachable parts"));
+		lo->d = lo->depth[i];
+		if (lo->target[i])
+			sb_printf(&lo->body, "%s_L%zu:\n", lo->cm->pfx, i);
+		if ((rc = loc_op(lo, i)) != 0)
+			return rc;
+		if (lo->maxd < lo->d)
+			lo->maxd = lo->d;
+		if (lo->ops[i].atom == DW_OP_skip)
+			continue;   /* the next op is reached only by a branch */
+		if (lo->depth[i + 1] >= 0 && lo->depth[i + 1] != lo->d)
+			return cmp_error(lo->cm, xstrdup("its location expression joins with different stack depths"));
+		lo->depth[i + 1] = lo->d;
+	}
+	if (lo->depth[lo->n] != 1)
+		return cmp_error(lo->cm, xstrdup(lo->n ? "its location expression does not leave one value" :
+						 "its location expression is empty"));
+	return 0;
+}
+
+/* The compiled body into cm->code, its value into dst: a lone push as one assignment,
+ * otherwise a block with the stack */
+static void loc_finish(LocOps *lo, const char *dst)
+{
+	Cmp *cm = lo->cm;
+	StrBuf *body = &lo->body;
+
+	if (lo->n == 1 && lo->maxd == 1 && !lo->target[0] && !lo->target[1]) {
+		char *head = xasprintf("\t%s_s[0] = ", cm->pfx);
+		size_t hl = strlen(head);
+		int lone = !strncmp(body->data, head, hl) && body->data[body->len - 1] == '\n' &&
+			   !strchr(body->data + hl, '\n')[1];
+		free(head);
+		if (lone) {
+			sb_printf(cm->code, "\t%s = %.*s\n", dst, (int)(body->len - hl - 1), body->data + hl);
+			return;
+		}
+	}
+	if (lo->target[lo->n])
+		sb_printf(body, "%s_L%zu:\n", cm->pfx, lo->n);
+	sb_printf(cm->code, "\t{\n\tunsigned long %s_s[%d];\n", cm->pfx, lo->maxd ? lo->maxd : 1);
+	sb_puts(cm->code, body->data);
+	sb_printf(cm->code, "\t%s = %s_s[0];\n\t}\n", dst, cm->pfx);
+}
 
 static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
 {
-	int *depth = xcalloc(n + 1, sizeof *depth);   /* stack depth before each op, -1 unknown */
-	int *target = xcalloc(n + 1, sizeof *target); /* op is the target of a branch */
-	int d = 0, maxd = 0, rc = 0;
-	StrBuf body;
-	uint64_t end_off = n ? ops[n - 1].offset + 1 : 0;
+	LocOps lo = { .cm = cm, .ops = ops, .n = n };
+	int rc = 0;
 
-	sb_init(&body);
+	lo.depth = xcalloc(n + 1, sizeof *lo.depth);
+	lo.target = xcalloc(n + 1, sizeof *lo.target);
+	sb_init(&lo.body);
 	for (size_t i = 0; i <= n; i++)
-		depth[i] = -1;
-	/* branch targets: byte offsets of the expression to op indexes */
-	for (size_t i = 0; i < n; i++) {
-		if (ops[i].atom == DW_OP_skip || ops[i].atom == DW_OP_bra) {
-			uint64_t to = ops[i].offset + 3 + (uint64_t)(int64_t)(int16_t)ops[i].number;
-			size_t k;
-			for (k = 0; k < n && ops[k].offset != to; k++)
-				;
-			if (k == n && to < end_off + 64 && to > ops[n - 1].offset)
-				k = n;   /* just past the last op */
-			else if (k == n) {
-				rc = cmp_error(cm, xstrdup("its location expression branches outside itself"));
-				goto done;
-			}
-			target[k] = 1;
-		}
-	}
-	depth[0] = 0;
+		lo.depth[i] = -1;
 	for (size_t i = 0; i < n && !rc; i++) {
-		const Dwarf_Op *op = &ops[i];
-		unsigned a = op->atom;
-		const char *name = op_name(a);
-		char *t, *u;
-
-		if (depth[i] < 0) {
-			rc = cmp_error(cm, xstrdup("its location expression has unreachable parts"));
-			break;
-		}
-		d = depth[i];
-		if (target[i])
-			sb_printf(&body, "%s_L%zu:\n", cm->pfx, i);
-#define NEED(k) do { if (d < (k)) { rc = cmp_error(cm, xstrdup("its location expression underflows its stack")); goto next; } } while (0)
-#define PUSH(...) do { if (d >= MAX_STACK) { rc = cmp_error(cm, xstrdup("its location expression is too deep")); goto next; } \
-			t = S(d); sb_printf(&body, "\t%s = ", t); sb_printf(&body, __VA_ARGS__); sb_puts(&body, ";\n"); free(t); d++; } while (0)
-/* BINP: a binary op whose C names its operands positionally: %1$s the lower (and result), %2$s the top */
-#define BINP(fmt) do { NEED(2); t = S(d - 2); u = S(d - 1); sb_printf(&body, "\t%1$s = " fmt ";\n", t, u); \
-			free(t); free(u); d--; } while (0)
-#define BIN(fmt) do { NEED(2); t = S(d - 2); u = S(d - 1); sb_printf(&body, "\t%s = ", t); sb_printf(&body, fmt, t, u); \
-			sb_puts(&body, ";\n"); free(t); free(u); d--; } while (0)
-		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
-			PUSH("%uUL", a - DW_OP_lit0);
-		} else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
-			const char *r = dwloc_reg_name((int)(a - DW_OP_breg0));
-			if (!r) {
-				rc = cmp_error(cm, xasprintf("it is addressed from DWARF register %u, which is not supported",
-							     a - DW_OP_breg0));
-				break;
-			}
-			PUSH("c->regs->%s + (unsigned long)%lldL", r, (long long)(int64_t)op->number);
-		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
-			rc = cmp_error(cm, xstrdup("its location expression uses a register location inside a computation"));
-		} else if (name) {
-			rc = cmp_error(cm, xasprintf("its location uses %s, which is not supported", name));
-		} else {
-			switch (a) {
-			case DW_OP_addr: {
-				char *err = NULL;
-				char *r = dwloc_reloc(cm->ctx->mod, op->number, &err);
-				if (!r) {
-					rc = cmp_error(cm, err);
-					break;
-				}
-				PUSH("%s", r);
-				break;
-			}
-			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u: case DW_OP_constu:
-			case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s: case DW_OP_consts:
-				PUSH("0x%llxUL", (unsigned long long)op->number);
-				break;
-			case DW_OP_bregx: {
-				const char *r = dwloc_reg_name((int)op->number);
-				if (!r) {
-					rc = cmp_error(cm, xasprintf("it is addressed from DWARF register %llu, which is not "
-								     "supported", (unsigned long long)op->number));
-					break;
-				}
-				PUSH("c->regs->%s + (unsigned long)%lldL", r, (long long)(int64_t)op->number2);
-				break;
-			}
-			case DW_OP_fbreg: {
-				const char *fb;
-				if ((rc = emit_frame_base(cm, &fb)) != 0)
-					break;
-				PUSH("%s + (unsigned long)%lldL", fb, (long long)(int64_t)op->number);
-				break;
-			}
-			case DW_OP_call_frame_cfa: {
-				const char *cfa;
-				if ((rc = emit_cfa(cm, &cfa)) != 0)
-					break;
-				PUSH("%s", cfa);
-				break;
-			}
-			case DW_OP_dup:
-				NEED(1);
-				u = S(d - 1);
-				PUSH("%s", u);
-				free(u);
-				break;
-			case DW_OP_over:
-				NEED(2);
-				u = S(d - 2);
-				PUSH("%s", u);
-				free(u);
-				break;
-			case DW_OP_pick:
-				NEED((int)op->number + 1);
-				u = S(d - 1 - (int)op->number);
-				PUSH("%s", u);
-				free(u);
-				break;
-			case DW_OP_drop:
-				NEED(1);
-				d--;
-				break;
-			case DW_OP_swap:
-				NEED(2);
-				t = S(d - 2);
-				u = S(d - 1);
-				sb_printf(&body, "\t{ unsigned long x = %s; %s = %s; %s = x; }\n", t, t, u, u);
-				free(t);
-				free(u);
-				break;
-			case DW_OP_rot: {
-				char *x;
-				NEED(3);
-				x = S(d - 3);
-				t = S(d - 2);
-				u = S(d - 1);
-				/* (x t u) -> (u x t) */
-				sb_printf(&body, "\t{ unsigned long y = %s; %s = %s; %s = %s; %s = y; }\n", u, u, t, t, x, x);
-				free(x);
-				free(t);
-				free(u);
-				break;
-			}
-			case DW_OP_deref:
-			case DW_OP_deref_size: {
-				int size = a == DW_OP_deref ? 8 : (int)op->number;
-				NEED(1);
-				if (size < 1 || size > 8) {
-					rc = cmp_error(cm, xstrdup("its location reads memory of a size that is not supported"));
-					break;
-				}
-				t = S(d - 1);
-				sb_printf(&body, "\t%s = (unsigned long)stp_dw_%s(c, %s, %d, 0);\n", t,
-					  cm->ctx->mod && cm->ctx->mod->is_user ? "uread" : "read", t, size);
-				sb_printf(&body, "\tif (unlikely(c->last_error)) goto %s;\n", cm->ctx->fail);
-				free(t);
-				break;
-			}
-			case DW_OP_abs:
-				NEED(1);
-				t = S(d - 1);
-				sb_printf(&body, "\tif ((long)%s < 0) %s = -%s;\n", t, t, t);
-				free(t);
-				break;
-			case DW_OP_neg:
-				NEED(1);
-				t = S(d - 1);
-				sb_printf(&body, "\t%s = -%s;\n", t, t);
-				free(t);
-				break;
-			case DW_OP_not:
-				NEED(1);
-				t = S(d - 1);
-				sb_printf(&body, "\t%s = ~%s;\n", t, t);
-				free(t);
-				break;
-			case DW_OP_plus_uconst:
-				NEED(1);
-				t = S(d - 1);
-				sb_printf(&body, "\t%s += 0x%llxUL;\n", t, (unsigned long long)op->number);
-				free(t);
-				break;
-			case DW_OP_and: BIN("%s & %s"); break;
-			case DW_OP_or: BIN("%s | %s"); break;
-			case DW_OP_xor: BIN("%s ^ %s"); break;
-			case DW_OP_plus: BIN("%s + %s"); break;
-			case DW_OP_minus: BIN("%s - %s"); break;
-			case DW_OP_mul: BIN("%s * %s"); break;
-			case DW_OP_div: BINP("%2$s ? (unsigned long)((long)%1$s / (long)%2$s) : 0"); break;
-			case DW_OP_mod: BINP("%2$s ? %1$s %% %2$s : 0"); break;
-			case DW_OP_shl: BINP("%2$s < 64 ? %1$s << %2$s : 0"); break;
-			case DW_OP_shr: BINP("%2$s < 64 ? %1$s >> %2$s : 0"); break;
-			case DW_OP_shra: BINP("(unsigned long)((long)%1$s >> (%2$s < 64 ? %2$s : 63))"); break;
-			case DW_OP_eq: BIN("(long)%s == (long)%s"); break;
-			case DW_OP_ne: BIN("(long)%s != (long)%s"); break;
-			case DW_OP_lt: BIN("(long)%s < (long)%s"); break;
-			case DW_OP_gt: BIN("(long)%s > (long)%s"); break;
-			case DW_OP_le: BIN("(long)%s <= (long)%s"); break;
-			case DW_OP_ge: BIN("(long)%s >= (long)%s"); break;
-			case DW_OP_nop:
-				break;
-			case DW_OP_skip:
-			case DW_OP_bra: {
-				uint64_t to = op->offset + 3 + (uint64_t)(int64_t)(int16_t)op->number;
-				size_t k;
-				for (k = 0; k < n && ops[k].offset != to; k++)
-					;
-				if (a == DW_OP_bra) {
-					NEED(1);
-					d--;
-					t = S(d);
-					sb_printf(&body, "\tif (%s) goto %s_L%zu;\n", t, cm->pfx, k);
-					free(t);
-				} else {
-					sb_printf(&body, "\tgoto %s_L%zu;\n", cm->pfx, k);
-				}
-				if (depth[k] >= 0 && depth[k] != d) {
-					rc = cmp_error(cm, xstrdup("its location expression joins with different stack depths"));
-					break;
-				}
-				depth[k] = d;
-				if (a == DW_OP_skip) {
-					if (maxd < d)
-						maxd = d;
-					continue;   /* the next op is reached only by a branch */
-				}
-				break;
-			}
-			case DW_OP_stack_value:
-			case DW_OP_piece:
-			case DW_OP_bit_piece:
-			case DW_OP_implicit_value:
-			case DW_OP_regx:
-				rc = cmp_error(cm, xstrdup("its location expression is malformed"));
-				break;
-			default:
-				rc = cmp_error(cm, xasprintf("its location uses DWARF operation 0x%x, which is not supported", a));
-				break;
-			}
-		}
-next:
-		if (rc)
-			break;
-		if (maxd < d)
-			maxd = d;
-		if (depth[i + 1] >= 0 && depth[i + 1] != d) {
-			rc = cmp_error(cm, xstrdup("its location expression joins with different stack depths"));
-			break;
-		}
-		depth[i + 1] = d;
+		long k;
+		if (ops[i].atom != DW_OP_skip && ops[i].atom != DW_OP_bra)
+			continue;
+		k = loc_branch_target(&lo, i);
+		if (k < 0)
+			rc = cmp_error(cm, xstrdup("its location expression branches outside itself"));
+		else
+			lo.target[k] = 1;
 	}
-#undef NEED
-#undef PUSH
-#undef BIN
-#undef BINP
-	if (!rc && depth[n] != 1)
-		rc = cmp_error(cm, xstrdup(n ? "its location expression does not leave one value" :
-					   "its location expression is empty"));
-	if (!rc && n == 1 && maxd == 1 && !target[0] && !target[1]) {
-		/* one value pushed: no stack needed */
-		char *head = xasprintf("\t%s_s[0] = ", cm->pfx);
-		if (!strncmp(body.data, head, strlen(head)) && body.data[body.len - 1] == '\n' &&
-		    !strchr(body.data + strlen(head), '\n')[1]) {
-			sb_printf(cm->code, "\t%s = %.*s\n", dst, (int)(body.len - strlen(head) - 1), body.data + strlen(head));
-			free(head);
-			goto done;
-		}
-		free(head);
-	}
-	if (!rc) {
-		if (target[n])
-			sb_printf(&body, "%s_L%zu:\n", cm->pfx, n);
-		sb_printf(cm->code, "\t{\n\tunsigned long %s_s[%d];\n", cm->pfx, maxd ? maxd : 1);
-		sb_puts(cm->code, body.data);
-		sb_printf(cm->code, "\t%s = %s_s[0];\n\t}\n", dst, cm->pfx);
-	}
-done:
-	sb_free(&body);
-	free(depth);
-	free(target);
+	lo.depth[0] = 0;
+	if (!rc)
+		rc = loc_ops(&lo);
+	if (!rc)
+		loc_finish(&lo, dst);
+	sb_free(&lo.body);
+	free(lo.depth);
+	free(lo.target);
 	return rc;
 }
 
