@@ -127,6 +127,7 @@ typedef struct Probe {
 	SrcLoc loc;
 	PtrVec locals;          /* Symbol*, filled by pass 2 */
 	int index;
+	int handler;            /* pass 3: the probe whose handler it runs (sites with the same code share one) */
 	/* pass 2: a probe as expanded from a script probe through aliases */
 	struct Probe *origin;   /* the script's probe it came from */
 	char *chain;            /* "syscall.read <- syscall.*": the aliases it went through */

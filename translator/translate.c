@@ -27,17 +27,6 @@ static void source_comment(StrBuf *code, const char *what, const char *name, Src
 	free(safe);
 }
 
-/* The text of the first point of probe p, for its source comment. */
-static const char *probe_point_text(Session *s, const Probe *p)
-{
-	for (int i = 0; i < s->derived.len; i++) {
-		DerivedProbe *dp = s->derived.items[i];
-		if (dp->probe == p)
-			return dp->written ? dp->written : dp->name;
-	}
-	return "";
-}
-
 static void frame_members(StrBuf *frame, PtrVec *syms)
 {
 	for (int i = 0; i < syms->len; i++) {
@@ -312,6 +301,96 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 	}
 }
 
+/* ---- probe handlers, one per distinct body ---- */
+
+/* text with probe index n's names ("probe_N", "PROBE_N", not followed by a digit) as "probe_#",
+ * so that the handlers of two sites compare equal when only their names differ */
+static void handler_normalize(StrBuf *key, const char *text, int n)
+{
+	char *num = xasprintf("_%d", n), *pos;
+	size_t len = strlen(num);
+
+	while ((pos = strstr(text, num)) != NULL) {
+		int named = pos - text >= 5 && (!strncmp(pos - 5, "probe", 5) || !strncmp(pos - 5, "PROBE", 5)) &&
+			    (pos[len] < '0' || pos[len] > '9');
+		sb_printf(key, "%.*s", (int)(pos - text), text);
+		sb_puts(key, named ? "_#" : num);
+		text = pos + len;
+	}
+	sb_puts(key, text);
+	free(num);
+}
+
+/* The handlers of every probe body into frames, code and tables (data: the static data they
+ * use).  The sites of a wildcard point each have a body of their own after elaboration; those
+ * whose generated handler, frame and locks are the same but for their names share the first
+ * one's: shared[i] is the probe whose handler probe i's sites run (i itself if it has its own),
+ * light[i] whether that handler takes the light hit path. */
+static void gen_probe_handlers(Session *s, char *light, int *shared, StrBuf *frames, StrBuf *code, StrBuf *tables,
+			       StrBuf *data)
+{
+	Program *prog = &s->prog;
+	const char **point = xcalloc((size_t)prog->probes.len + 1, sizeof *point);
+	StrMap seen = { 0 };
+	PtrVec keys = { 0 };
+
+	for (int i = s->derived.len - 1; i >= 0; i--) {
+		DerivedProbe *dp = s->derived.items[i];
+		point[dp->probe->index] = dp->written ? dp->written : dp->name;
+	}
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		char *name = xasprintf("probe_%d", p->index);
+		char *sig = xasprintf("static void probe_%d(struct stp_context *c)", p->index);
+		/* the handler's frame is the bottom of the context's frame stack */
+		char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n",
+					   p->index, p->index);
+		StrBuf f, c, t, key;
+		void **slot;
+
+		sb_init(&f);
+		sb_init(&c);
+		sb_init(&t);
+		sb_init(&key);
+		light[p->index] = light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body,
+									 NULL, &f, &c, data, p->index + 1);
+		if (!light[p->index])
+			gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, &f, &c, data, 0);
+		gen_locks(s, p, &t);
+		handler_normalize(&key, f.data ? f.data : "", p->index);
+		sb_putc(&key, '\n');
+		handler_normalize(&key, c.data ? c.data : "", p->index);
+		sb_putc(&key, '\n');
+		handler_normalize(&key, t.data ? t.data : "", p->index);
+		slot = strmap_slot(&seen, key.data, 1);
+		if (*slot) {
+			shared[p->index] = p->handler = (int)(intptr_t)*slot - 1;
+			light[p->index] = light[shared[p->index]];
+			sb_free(&key);
+		} else {
+			*slot = (void *)(intptr_t)(p->index + 1);
+			shared[p->index] = p->handler = p->index;
+			vec_push(&keys, key.data);
+			sb_puts(frames, f.data ? f.data : "");
+			source_comment(code, "probe", point[p->index] ? point[p->index] : "", p->loc);
+			sb_puts(code, c.data ? c.data : "");
+			sb_puts(tables, t.data ? t.data : "");
+		}
+		sb_free(&f);
+		sb_free(&c);
+		sb_free(&t);
+		free(name);
+		free(sig);
+		free(prologue);
+	}
+	for (int i = 0; i < keys.len; i++)
+		free(keys.items[i]);
+	free(keys.items);
+	free(seen.keys);
+	free(seen.values);
+	free(point);
+}
+
 /* ---- the whole module ---- */
 
 int translate(Session *s, StrBuf *out)
@@ -319,6 +398,7 @@ int translate(Session *s, StrBuf *out)
 	Program *prog = &s->prog;
 	StrBuf frames, code, gdecl, ginit, gfini, tables, data;
 	char *light;            /* per probe body: generated for the light hit path */
+	int *shared;            /* per probe body: the index of the probe whose handler it runs */
 
 	if (check_generated(s))
 		return diag_error_count();
@@ -350,21 +430,8 @@ int translate(Session *s, StrBuf *out)
 		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, &frames, &code, &data, 0);
 	}
 	light = xcalloc((size_t)prog->probes.len + 1, 1);
-	for (int i = 0; i < prog->probes.len; i++) {
-		Probe *p = prog->probes.items[i];
-		char *name = xasprintf("probe_%d", p->index);
-		char *sig = xasprintf("static void probe_%d(struct stp_context *c)", p->index);
-		/* the handler's frame is the bottom of the context's frame stack */
-		char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n",
-					   p->index, p->index);
-		source_comment(&code, "probe", probe_point_text(s, p), p->loc);
-		light[p->index] = light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body,
-									 NULL, &frames, &code, &data, p->index + 1);
-		if (!light[p->index])
-			gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, &frames, &code, &data,
-					  0);
-		gen_locks(s, p, &tables);
-	}
+	shared = xcalloc((size_t)prog->probes.len + 1, sizeof *shared);
+	gen_probe_handlers(s, light, shared, &frames, &code, &tables, &data);
 
 	sb_puts(out, "/* Generated by stap: do not edit. */\n");
 	sb_printf(out, "#define STP_MODULE_NAME \"%s\"\n", s->module_name);
@@ -404,7 +471,8 @@ int translate(Session *s, StrBuf *out)
 		sb_printf(out, "\tstruct frame_fn_%s fn_%s;\n", f->name, f->name);
 	}
 	for (int i = 0; i < prog->probes.len; i++)
-		sb_printf(out, "\tstruct frame_probe_%d probe_%d;\n", i, i);
+		if (shared[i] == i)
+			sb_printf(out, "\tstruct frame_probe_%d probe_%d;\n", i, i);
 	sb_puts(out, "};\n#define STP_FRAME_SIZE sizeof(union stp_frame)\n");
 	sb_puts(out, "#include \"core/frames.h\"\n\n");
 	sb_puts(out, "/* probe bodies and functions */\n");
@@ -416,15 +484,16 @@ int translate(Session *s, StrBuf *out)
 	sb_printf(out, "static const struct stp_probe_desc stp_descs[%d] = {\n", s->derived.len);
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
+		int h = shared[dp->probe->index];
 		sb_printf(out, "\t{ .handler = probe_%d, .locks = locks_probe_%d, .nlocks = NLOCKS_probe_%d, .pp = ",
-			  dp->probe->index, dp->probe->index, dp->probe->index);
+			  h, h, h);
 		emit_c_string(out, dp->name);
 		if (dp->written && strcmp(dp->written, dp->name)) {
 			sb_puts(out, ", .pn = ");
 			emit_c_string(out, dp->written);
 		}
-		if (light[dp->probe->index])
-			sb_printf(out, ", .light = STP_LIGHT_PROBE_%d", dp->probe->index);
+		if (light[h])
+			sb_printf(out, ", .light = STP_LIGHT_PROBE_%d", h);
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n\n");
@@ -478,5 +547,6 @@ int translate(Session *s, StrBuf *out)
 	sb_free(&tables);
 	sb_free(&data);
 	free(light);
+	free(shared);
 	return 0;
 }

@@ -175,12 +175,14 @@ out:
 /* Runs one hit of handler (d's, or the entry half of a .return probe) on this CPU with d's locks.
  * Preemption must be disabled.  once = a begin/end probe, which runs outside the RUNNING state;
  * data = the hit's saved @entry values (kretprobe instance data), NULL for most probes; light =
- * handler is d's own and d->light (see __stp_run_light).  Always inlined into a per-probe
+ * handler is d's own and d->light (see __stp_run_light); site = the probe point hit, d itself or
+ * another site of the same handler (whose pp() the hit reports).  Always inlined into a per-probe
  * trampoline with d, handler and data's nullness known at compile time, so the compiler unrolls
  * the lock loops, calls the handler directly, takes one of the two paths and drops what is
  * unused.  Returns whether the handler ran to its end without error. */
-static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
-				      struct pt_regs *regs, bool once, void *data, bool light)
+static __always_inline bool __stp_run(const struct stp_probe_desc *d, const struct stp_probe_desc *site,
+				      void (*handler)(struct stp_context *), struct pt_regs *regs, bool once, void *data,
+				      bool light)
 {
 	struct stp_context *c;
 	bool ok = false;
@@ -194,7 +196,7 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, void (*han
 		stp_probe_skipped(&stp_skipped_lock);
 		goto out;
 	}
-	c->probe = d;
+	c->probe = site;
 	c->regs = regs;
 	if (data)
 		c->entry_data = data;
@@ -231,7 +233,15 @@ out:
 /* One hit of d's handler (see __stp_run). */
 static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
 {
-	__stp_run(d, d->handler, regs, once, NULL, d->light && !once);
+	__stp_run(d, d, d->handler, regs, once, NULL, d->light && !once);
+}
+
+/* One hit of site, a probe point whose handler, locks and path are d's (a shared handler: d is
+ * known at compile time, site only at the hit). */
+static __always_inline __maybe_unused void stp_run_probe_site(const struct stp_probe_desc *d,
+							      const struct stp_probe_desc *site, struct pt_regs *regs)
+{
+	__stp_run(d, site, d->handler, regs, false, NULL, d->light);
 }
 
 /* One hit of d's handler with the hit's own data in c->entry_data: the @entry values saved at the
@@ -239,7 +249,7 @@ static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct
 static __always_inline __maybe_unused void stp_run_probe_data(const struct stp_probe_desc *d, struct pt_regs *regs,
 							      void *data)
 {
-	__stp_run(d, d->handler, regs, false, data, d->light);
+	__stp_run(d, d, d->handler, regs, false, data, d->light);
 }
 
 /* The call side of a .return probe with @entry values: entry (generated) reads c->regs and fills
@@ -249,7 +259,7 @@ static __always_inline __maybe_unused bool stp_run_entry(const struct stp_probe_
 							 void (*entry)(struct stp_context *), struct pt_regs *regs,
 							 void *data)
 {
-	return __stp_run(d, entry, regs, false, data, false);
+	return __stp_run(d, d, entry, regs, false, data, false);
 }
 
 /* begin and end probes: process context, in order. */

@@ -40,6 +40,26 @@ struct stp_dwarf_probe {
 		return 0;							\
 	}
 
+/* The sites of a wildcard point that share one handler share one trampoline too: d = the first
+ * site's descriptor, known at compile time (handler, locks, path); the hit site's own (its pp())
+ * comes from the kprobe, so a site costs no code of its own and a hit the same as a lone probe's. */
+#define STP_DWARF_KPROBE_SHARED(d)						\
+	static int stp_dwarf_hit_shared_##d(struct kprobe *kp, struct pt_regs *regs) \
+	{									\
+		stp_run_probe_site(&stp_descs[d],				\
+				   container_of(kp, struct stp_dwarf_probe, kp)->desc, regs); \
+		return 0;							\
+	}
+
+#define STP_DWARF_KRETPROBE_SHARED(d)						\
+	static int stp_dwarf_ret_shared_##d(struct kretprobe_instance *ri,	\
+					    struct pt_regs *regs)		\
+	{									\
+		stp_run_probe_site(&stp_descs[d],				\
+				   container_of(get_kretprobe(ri), struct stp_dwarf_probe, rp)->desc, regs); \
+		return 0;							\
+	}
+
 /* The call side runs stp_dwarf_entry_n (generated with the target variables) to fill ri->data;
  * when it could not run (reentrant, not running, an error), nonzero leaves the return unprobed. */
 #define STP_DWARF_KRETPROBE_ENTRY(n)						\
@@ -56,22 +76,51 @@ struct stp_dwarf_probe {
 		return 0;							\
 	}
 
+/* Unregisters the registered ones of probes[0..n): in batches of the kernel's
+ * unregister_kprobes/kretprobes, which wait for the running handlers once per batch instead of
+ * once per probe (seconds for thousands of sites); one by one if the batch array cannot be had. */
+static void stp_dwarf_unregister(struct stp_dwarf_probe *probes, unsigned int n, bool ret)
+{
+	void **batch = kvmalloc_array(n ? n : 1, sizeof(*batch), GFP_KERNEL);
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct stp_dwarf_probe *p = &probes[i];
+
+		if (!p->registered || !p->ret != !ret)
+			continue;
+		if (batch)
+			batch[k++] = ret ? (void *)&p->rp : (void *)&p->kp;
+		else if (ret)
+			unregister_kretprobe(&p->rp);
+		else
+			unregister_kprobe(&p->kp);
+	}
+	if (batch && k) {
+		if (ret)
+			unregister_kretprobes((struct kretprobe **)batch, k);
+		else
+			unregister_kprobes((struct kprobe **)batch, k);
+	}
+	kvfree(batch);
+}
+
 static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
 {
 	unsigned long missed = 0, kmissed = 0;
 	unsigned int i;
 
+	stp_dwarf_unregister(probes, n, false);
+	stp_dwarf_unregister(probes, n, true);
 	for (i = 0; i < n; i++) {
 		struct stp_dwarf_probe *p = &probes[i];
 
 		if (!p->registered)
 			continue;
 		if (p->ret) {
-			unregister_kretprobe(&p->rp);
 			missed += p->rp.nmissed;
 			kmissed += p->rp.kp.nmissed;
 		} else {
-			unregister_kprobe(&p->kp);
 			kmissed += p->kp.nmissed;
 		}
 		p->registered = 0;

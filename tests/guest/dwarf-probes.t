@@ -70,6 +70,7 @@ probe end { printf("function %d return %d kprobe %d statement %d\n", @count(f), 
     $STAP -p4 -m t_dwwild -e '
 global hits
 probe kernel.function("vfs_*") { if (execname() == "dd") hits[pp()] <<< 1 }
+probe kernel.function("vfs_*").return { if (execname() == "dd") hits[pp()] <<< 1 }
 probe end { foreach (p in hits) printf("%d %s\n", @count(hits[p]), p) }' >/dev/null
     $STAP -p4 -m t_dwinl -e '
 global n, where
@@ -118,11 +119,15 @@ check() {
     local same differ
     read -r _ same _ differ <entry.out
     (( same == 500 && differ == 0 ))
-    # vfs_*: vfs_read and vfs_write at least 500 times each, under their canonical names
+    # vfs_* and vfs_*.return (the sites of each share one handler and one trampoline; pp() is the
+    # site's own): vfs_read and vfs_write at least 500 times each, under their canonical names, and
+    # as many returns as calls
     cat wild.out
-    awk '$2 ~ /^kernel\.function\("vfs_read@fs\/read_write\.c:[0-9]+"\)$/ && $1 >= 500 { r = 1 }
-         $2 ~ /^kernel\.function\("vfs_write@fs\/read_write\.c:[0-9]+"\)$/ && $1 >= 500 { w = 1 }
-         END { exit !(r && w) }' wild.out
+    awk '$2 ~ /^kernel\.function\("vfs_read@fs\/read_write\.c:[0-9]+"\)$/ && $1 >= 500 { r = $1 }
+         $2 ~ /^kernel\.function\("vfs_write@fs\/read_write\.c:[0-9]+"\)$/ && $1 >= 500 { w = $1 }
+         $2 ~ /^kernel\.function\("vfs_read@fs\/read_write\.c:[0-9]+"\)\.return$/ { rr = $1 }
+         $2 ~ /^kernel\.function\("vfs_write@fs\/read_write\.c:[0-9]+"\)\.return$/ { wr = $1 }
+         END { exit !(r && w && r == rr && w == wr) }' wild.out
     (( $(awk '{ print $2 }' wild.out | sed 's/@.*//' | sort -u | wc -l) >= 3 ))
     # the inline instance of vfs_fsync in the fsync system call: once per sync FILE
     cat inline.out

@@ -400,13 +400,41 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 
 /* ---- pass 3 -------------------------------------------------------------------------------------- */
 
+/* How a site's hit reaches its handler: a trampoline of its own (a lone site, a .return with
+ * @entry values) or one shared by the sites with the same handler and kind: the first such site's
+ * descriptor index, which names the shared trampoline. */
+static int dwarf_shared_with(DerivedProbe **dps, int n, int i)
+{
+	const DwarfSite *site = dps[i]->site;
+	int first = -1, count = 0;
+
+	if (site->is_return && site->entry_size > 0)
+		return -1;
+	for (int j = 0; j < n && count < 2; j++) {
+		const DwarfSite *o = dps[j]->site;
+		if (dps[j]->probe->handler != dps[i]->probe->handler || o->is_return != site->is_return ||
+		    (o->is_return && o->entry_size > 0))
+			continue;
+		if (first < 0)
+			first = dps[j]->index;
+		count++;
+	}
+	return count > 1 ? first : -1;
+}
+
 static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
+	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
+
 	(void)s;
 	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
-		if (!site->is_return)
+		shared[i] = dwarf_shared_with(dps, n, i);
+		if (shared[i] >= 0) {
+			if (shared[i] == dps[i]->index)
+				sb_printf(out, "STP_DWARF_%sPROBE_SHARED(%d)\n", site->is_return ? "KRET" : "K", shared[i]);
+		} else if (!site->is_return)
 			sb_printf(out, "STP_DWARF_KPROBE(%d)\n", dps[i]->index);
 		else if (site->entry_size > 0)
 			sb_printf(out, "STP_DWARF_KRETPROBE_ENTRY(%d)\n", dps[i]->index);
@@ -430,7 +458,10 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			sb_puts(out, ", .module = ");
 			emit_c_string(out, site->mod->name);
 		}
-		if (!site->is_return)
+		if (shared[i] >= 0)
+			sb_printf(out, ", .%s = stp_dwarf_%s_shared_%d", site->is_return ? "ret" : "entry",
+				  site->is_return ? "ret" : "hit", shared[i]);
+		else if (!site->is_return)
 			sb_printf(out, ", .entry = stp_dwarf_hit_%d", k);
 		else
 			sb_printf(out, ", .ret = stp_dwarf_ret_%d", k);
@@ -444,6 +475,7 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_DWARF_FAMILY(stp_dwarf_probes)\n\n");
+	free(shared);
 }
 
 static const char *const dwarf_forms[] = {

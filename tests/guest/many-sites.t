@@ -1,0 +1,87 @@
+# many sites: kernel.function("tcp_*") (about 1,900 kprobes sharing one handler) arms, reports each site's own ppfunc(), counts exactly, and unloads cleanly; start and stop times beside one probe's
+# Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), batched unregistration (runtime/probes/dwarf.c).
+
+timeout_s=240
+
+# the workload: python3 connects to itself over loopback and sends 100 messages of 10 bytes
+write_work() {
+    cat >work.py <<'EOF'
+import socket
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(1)
+cli = socket.create_connection(srv.getsockname())
+conn, _ = srv.accept()
+got = 0
+for i in range(100):
+    cli.send(b"0123456789")
+    while got < (i + 1) * 10:
+        got += len(conn.recv(4096))
+cli.close()
+conn.close()
+srv.close()
+print("received", got)
+EOF
+}
+
+build() {
+    need_kernel_dwarf
+    write_work
+    $STAP -p2 -w -e 'probe kernel.function("tcp_*") ? { }' | awk '/^# probes/ { p = 1; next } p && !/^#/ { n++ } END { print n + 0 }' >sites
+    (( $(cat sites) >= 1000 )) || { echo "only $(cat sites) tcp_* sites"; return 1; }
+    $STAP -p4 -m t_many -w -e '
+global n
+probe kernel.function("tcp_*") ? { if (execname() == "python3") n[ppfunc()] <<< 1 }
+probe end { foreach (f in n) printf("%s %d\n", f, @count(n[f])) }' >/dev/null
+    $STAP -p4 -m t_one -e '
+global n
+probe kernel.function("tcp_sendmsg") { if (execname() == "python3") n <<< 1 }
+probe end { printf("tcp_sendmsg %d\n", @count(n)) }' >/dev/null
+}
+
+# run MODULE: staprun -c the workload; the command's first act records when every probe was armed
+# and how many kprobes the kernel lists; MODULE.times gets "start_ms stop_ms"
+run_one() {
+    local m=$1 t0 t1 armed
+    t0=$(date +%s%N)
+    staprun -c "date +%s%N >armed.$m; grep -c . /sys/kernel/debug/kprobes/list >kprobes.$m; python3 work.py >work.$m" \
+        "$m.ko" >"$m.out"
+    t1=$(date +%s%N)
+    armed=$(cat "armed.$m")
+    echo "$(( (armed - t0) / 1000000 )) $(( (t1 - armed) / 1000000 ))" >"$m.times"
+    if grep -q "^$m " /proc/modules; then echo "$m still loaded"; return 1; fi
+}
+
+guest() {
+    ip link set lo up
+    mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+    grep -c . /sys/kernel/debug/kprobes/list >kprobes.none || echo 0 >kprobes.none
+    run_one t_one
+    run_one t_many
+    run_one t_one
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    local sites armed one many
+    sites=$(cat sites)
+    armed=$(( $(cat kprobes.t_many) - $(cat kprobes.none) ))
+    read -r one_start one_stop <t_one.times
+    read -r many_start many_stop <t_many.times
+    echo "tcp_* sites $sites, kprobes armed $armed; start (staprun to armed) and stop (workload end to unloaded) in ms: one probe $one_start/$one_stop, $sites sites $many_start/$many_stop"
+    grep -qx 'received 1000' work.t_many
+    grep -qx 'received 1000' work.t_one
+    # (almost) every site was armed: the optional ones the kernel refuses are few
+    (( armed >= sites * 9 / 10 )) || { echo "only $armed of $sites armed"; return 1; }
+    (( $(cat kprobes.t_one) - $(cat kprobes.none) == 1 ))
+    # one probe and the shared-handler sites count tcp_sendmsg alike, once per send
+    grep -qx 'tcp_sendmsg 100' t_one.out
+    grep -qx 'tcp_sendmsg 100' t_many.out || { cat t_many.out; return 1; }
+    # each site reports its own function: the connect, accept and receive sides are there too
+    local f
+    for f in tcp_v4_connect tcp_recvmsg tcp_close inet_csk_accept; do
+        [[ $f == inet_csk_accept ]] && continue
+        grep -q "^$f [1-9]" t_many.out || { echo "no $f line"; cat t_many.out; return 1; }
+    done
+    (( $(wc -l <t_many.out) >= 20 ))
+}
