@@ -84,6 +84,14 @@ int ast_walk_stmt(Stmt *st, const AstVisitor *v)
 	return ast_walk_stmt(st->els, v);
 }
 
+void ast_walk_program(const Program *prog, const AstVisitor *v)
+{
+	for (int i = 0; i < prog->functions.len; i++)
+		ast_walk_stmt(((Function *)prog->functions.items[i])->body, v);
+	for (int i = 0; i < prog->probes.len; i++)
+		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, v);
+}
+
 int first_visit(PtrVec *seen, void *fn)
 {
 	for (int i = 0; i < seen->len; i++)

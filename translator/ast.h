@@ -206,6 +206,8 @@ typedef struct AstVisitor {
 
 int ast_walk_stmt(Stmt *st, const AstVisitor *v);
 int ast_walk_expr(Expr *e, const AstVisitor *v);
+/* Every function's body, then every probe's body (a nonzero result stops only that body's walk). */
+void ast_walk_program(const Program *prog, const AstVisitor *v);
 
 /* "fn was not in seen": adds it and returns 1 (for visitors following calls). */
 int first_visit(PtrVec *seen, void *fn);

@@ -874,13 +874,8 @@ static void check_supported(Elab *el)
 
 	for (int i = 0; i < prog->embedded.len; i++)
 		unsupported_expr(prog->embedded.items[i], el);
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		if (!f->embedded)   /* embedded-C functions were checked before pruning */
-			ast_walk_stmt(f->body, &v);
-	}
-	for (int i = 0; i < prog->probes.len; i++)
-		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	/* embedded-C functions have no body: they were checked before pruning */
+	ast_walk_program(prog, &v);
 }
 
 /* ---- the call graph: recursion and depth ---- */
@@ -1092,10 +1087,7 @@ static void resolve_program(Elab *el)
 	el->fn = NULL;
 	{
 		AstVisitor foreach_bodies = { check_foreach_body, NULL, el };
-		for (int i = 0; i < prog->functions.len; i++)
-			ast_walk_stmt(((Function *)prog->functions.items[i])->body, &foreach_bodies);
-		for (int i = 0; i < prog->probes.len; i++)
-			ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &foreach_bodies);
+		ast_walk_program(prog, &foreach_bodies);
 	}
 }
 

@@ -12,13 +12,22 @@
 #else
 #define STP_LIGHT_OK(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
 #endif
-#define STP_LIGHT_ACTIONS(light, n, stmt, label)				\
+/* A handler's statements charge their actions with STP_ACTIONS (one per statement of a block,
+ * charged at its start, and one per loop iteration): past the limit, the run ends with the
+ * MAXACTION error near stmt (a "keyword at FILE:LINE:COL" literal) and the handler leaves by
+ * label (its end, or the innermost catch). */
+#define STP_ACTIONS(n, stmt, label)						\
 	do {									\
-		if (!(light) && unlikely((c->actioncount += (n)) > c->maxaction)) { \
+		if (unlikely((c->actioncount += (n)) > c->maxaction)) {		\
 			c->last_stmt = (stmt);					\
 			stp_action_limit(c);					\
 			goto label;						\
 		}								\
+	} while (0)
+#define STP_LIGHT_ACTIONS(light, n, stmt, label)				\
+	do {									\
+		if (!(light))							\
+			STP_ACTIONS(n, stmt, label);				\
 	} while (0)
 
 /* r's lock, after a first attempt failed: MAXTRYLOCK attempts in all, TRYLOCKDELAY ns apart.

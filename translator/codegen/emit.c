@@ -63,6 +63,20 @@ void check_error(Gen *g)
 	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
 }
 
+/* Charges n actions against MAXACTION; at the limit, the error names where (a C string
+ * literal: location_literal()).  One line of the generated C: the runtime's STP_ACTIONS, or on
+ * the light path STP_LIGHT_ACTIONS (runtime/core/probe.c), nothing at all when the translator's
+ * sum of a light body's actions is within MAXACTION. */
+void charge_actions(Gen *g, int n, const char *where)
+{
+	if (g->light) {
+		g->light_actions += n;
+		line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, where, error_label(g));
+		return;
+	}
+	line(g, "STP_ACTIONS(%d, %s, %s);", n, where, error_label(g));
+}
+
 /* "keyword at f:1:2" / "identifier 'x' at f:1:2": how an error names the
  * token it happened near, as a C string literal. */
 char *location_literal(const char *what, const char *name, SrcLoc loc)

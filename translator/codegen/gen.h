@@ -40,6 +40,7 @@ char *named_local(Gen *g, const char *ctype, const char *prefix);
 const char *error_label(Gen *g);              /* "out" or the innermost catch */
 void goto_out(Gen *g);                        /* leave the handler (next, return) */
 void check_error(Gen *g);                     /* leave it when a script error is set */
+void charge_actions(Gen *g, int n, const char *where);   /* n actions against MAXACTION */
 void set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
 char *location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
 int has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */

@@ -197,10 +197,7 @@ int gen_stats_check(Session *s)
 	Check ck = { 0 };
 	AstVisitor v = { check_stmt, check_expr, &ck };
 
-	for (int i = 0; i < prog->functions.len; i++)
-		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
-	for (int i = 0; i < prog->probes.len; i++)
-		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	ast_walk_program(prog, &v);
 	return ck.errors;
 }
 
@@ -476,11 +473,7 @@ static void loop_end(Gen *g, Stmt *st, LoopLabels *l)
 /* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
 static void charge_iteration(Gen *g, Stmt *st)
 {
-	line(g, "if (unlikely((c->actioncount += 1) > c->maxaction)) {");
-	line(g, "\tc->last_stmt = %s;", location_literal("keyword", NULL, st->loc));
-	line(g, "\tstp_action_limit(c);");
-	line(g, "\tgoto %s;", error_label(g));
-	line(g, "}");
+	charge_actions(g, 1, location_literal("keyword", NULL, st->loc));
 }
 
 

@@ -28,23 +28,6 @@ static char *stmt_location(const Stmt *st)
 	return location_literal("keyword", NULL, st->loc);
 }
 
-/* Charges n actions against MAXACTION; at the limit, the error names st. */
-static void charge_actions(Gen *g, int n, const Stmt *st)
-{
-	if (g->light) {
-		/* nothing on the light path, where the translator's sum is within MAXACTION */
-		g->light_actions += n;
-		line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, stmt_location(st),
-		     error_label(g));
-		return;
-	}
-	line(g, "if (unlikely((c->actioncount += %d) > c->maxaction)) {", n);
-	line(g, "\tc->last_stmt = %s;", stmt_location(st));
-	line(g, "\tstp_action_limit(c);");
-	line(g, "\tgoto %s;", error_label(g));
-	line(g, "}");
-}
-
 void gen_block(Gen *g, Stmt *st)
 {
 	int actions = 0;
@@ -55,7 +38,7 @@ void gen_block(Gen *g, Stmt *st)
 			first = st->body.items[i];
 	}
 	if (actions)
-		charge_actions(g, actions, first);
+		charge_actions(g, actions, stmt_location(first));
 	for (int i = 0; i < st->body.len; i++)
 		gen_stmt(g, st->body.items[i]);
 }
@@ -102,7 +85,7 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 /* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
 static void charge_iteration(Gen *g, const Stmt *loop)
 {
-	charge_actions(g, 1, loop);
+	charge_actions(g, 1, stmt_location(loop));
 }
 
 /* foreach ([k1, ...] in a[slice] sorted limit N): sorting reorders the array's

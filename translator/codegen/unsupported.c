@@ -37,10 +37,7 @@ int check_generated(Session *s)
 		if (g->wrap && g->type == TY_STATS)
 			not_generated(g->loc, xasprintf("wrapping statistics arrays ('%s%%') are", g->name));
 	}
-	for (int i = 0; i < prog->functions.len; i++)
-		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
-	for (int i = 0; i < prog->probes.len; i++)
-		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &v);
+	ast_walk_program(prog, &v);
 	gen_stats_check(s);   /* counted in diag_error_count() */
 	return diag_error_count() - before;
 }
