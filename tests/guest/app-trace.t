@@ -1,4 +1,4 @@
-# app-trace: app-trace.stp as the service runs it (app-trace-ctl, -S rotation) traces fio's iozone phases (per-phase bytes = fio's, app-trace-report's too), the set changed mid-run, rotation keeps KEEP files
+# app-trace: fio's iozone phases traced as the service runs app-trace.stp (app-trace-ctl, -S rotation): per-phase bytes = fio's and app-trace-report's, every open closed, set changed mid-run, written + lost = produced, KEEP files kept
 # Used by tests/run (guest/app-trace); the service files are examples/app-trace/*, the report tool app-trace-report/.
 
 timeout_s=600
