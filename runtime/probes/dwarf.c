@@ -21,8 +21,10 @@ struct stp_dwarf_probe {
 	int maxactive;
 	int optional;                       /* '?': a location the kernel refuses is skipped */
 	int registered;
-	struct kprobe kp;
-	struct kretprobe rp;
+	union {                             /* a site is one or the other: half the table */
+		struct kprobe kp;
+		struct kretprobe rp;        /* rp.kp is kp */
+	};
 };
 
 #define STP_DWARF_KPROBE(n)							\
@@ -155,7 +157,6 @@ static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
 		struct stp_dwarf_probe *p = &probes[i];
 		struct kprobe *kp = p->ret ? &p->rp.kp : &p->kp;
 
-		memset(&p->kp, 0, sizeof(p->kp));
 		memset(&p->rp, 0, sizeof(p->rp));
 		if (p->symbol) {
 			kp->symbol_name = p->symbol;

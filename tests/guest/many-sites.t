@@ -1,7 +1,17 @@
-# many sites: kernel.function("tcp_*") (about 1,900 kprobes sharing one handler) arms, reports each site's own ppfunc(), counts exactly, and unloads cleanly; start and stop times beside one probe's
-# Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), batched unregistration (runtime/probes/dwarf.c).
+# many sites: hundreds of tcp_* kprobes sharing one handler arm, report each site's own ppfunc(), count exactly, and unload cleanly; start and stop times beside one probe's
+# Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), batched
+# unregistration (runtime/probes/dwarf.c); bench/sites.sh runs it with MANY_SITES='tcp_*' (about 1,900 sites).
 
-timeout_s=240
+timeout_s=600
+
+# the probe points: about 450 sites by default (arming costs about 40 ms a site under TCG)
+points() {
+    local p pts
+    read -ra pts <<<"${MANY_SITES:-tcp_s* tcp_rcv* tcp_recvmsg tcp_v4_connect tcp_close}"   # no globbing
+    for p in "${pts[@]}"; do
+        printf 'kernel.function("%s") ?, ' "$p"
+    done | sed 's/, $//'
+}
 
 # the workload: python3 connects to itself over loopback and sends 100 messages of 10 bytes
 write_work() {
@@ -27,11 +37,11 @@ EOF
 build() {
     need_kernel_dwarf
     write_work
-    $STAP -p2 -w -e 'probe kernel.function("tcp_*") ? { }' | awk '/^# probes/ { p = 1; next } p && !/^#/ { n++ } END { print n + 0 }' >sites
-    (( $(cat sites) >= 1000 )) || { echo "only $(cat sites) tcp_* sites"; return 1; }
+    $STAP -p2 -w -e "probe $(points) { }" | awk '/^# probes/ { p = 1; next } p && !/^#/ { n++ } END { print n + 0 }' >sites
+    (( $(cat sites) >= 300 )) || { echo "only $(cat sites) sites"; return 1; }
     $STAP -p4 -m t_many -w -e '
 global n
-probe kernel.function("tcp_*") ? { if (execname() == "python3") n[ppfunc()] <<< 1 }
+probe '"$(points)"' { if (execname() == "python3") n[ppfunc()] <<< 1 }
 probe end { foreach (f in n) printf("%s %d\n", f, @count(n[f])) }' >/dev/null
     $STAP -p4 -m t_one -e '
 global n
@@ -40,15 +50,16 @@ probe end { printf("tcp_sendmsg %d\n", @count(n)) }' >/dev/null
 }
 
 # run MODULE: staprun -c the workload; the command's first act records when every probe was armed
-# and how many kprobes the kernel lists; MODULE.times gets "start_ms stop_ms"
+# and how many kprobes the kernel lists, its last when it ended; MODULE.times gets "start_ms stop_ms"
+# (staprun start to armed; the command's end to staprun's, which unregistered and printed the end)
 run_one() {
-    local m=$1 t0 t1 armed
+    local m=$1 t0 t1 armed done
     t0=$(date +%s%N)
-    staprun -c "date +%s%N >armed.$m; grep -c . /sys/kernel/debug/kprobes/list >kprobes.$m; python3 work.py >work.$m" \
+    staprun -c "date +%s%N >armed.$m; grep -c . /sys/kernel/debug/kprobes/list >kprobes.$m; python3 work.py >work.$m; date +%s%N >done.$m" \
         "$m.ko" >"$m.out"
     t1=$(date +%s%N)
-    armed=$(cat "armed.$m")
-    echo "$(( (armed - t0) / 1000000 )) $(( (t1 - armed) / 1000000 ))" >"$m.times"
+    armed=$(cat "armed.$m") done=$(cat "done.$m")
+    echo "$(( (armed - t0) / 1000000 )) $(( (t1 - done) / 1000000 ))" >"$m.times"
     if grep -q "^$m " /proc/modules; then echo "$m still loaded"; return 1; fi
 }
 
@@ -58,7 +69,6 @@ guest() {
     grep -c . /sys/kernel/debug/kprobes/list >kprobes.none || echo 0 >kprobes.none
     run_one t_one
     run_one t_many
-    run_one t_one
 }
 
 check() {
@@ -68,7 +78,7 @@ check() {
     armed=$(( $(cat kprobes.t_many) - $(cat kprobes.none) ))
     read -r one_start one_stop <t_one.times
     read -r many_start many_stop <t_many.times
-    echo "tcp_* sites $sites, kprobes armed $armed; start (staprun to armed) and stop (workload end to unloaded) in ms: one probe $one_start/$one_stop, $sites sites $many_start/$many_stop"
+    echo "sites $sites, kprobes armed $armed; start (staprun to armed) and stop (workload end to unloaded) in ms: one probe $one_start/$one_stop, $sites sites $many_start/$many_stop" | tee times
     grep -qx 'received 1000' work.t_many
     grep -qx 'received 1000' work.t_one
     # (almost) every site was armed: the optional ones the kernel refuses are few
@@ -79,9 +89,8 @@ check() {
     grep -qx 'tcp_sendmsg 100' t_many.out || { cat t_many.out; return 1; }
     # each site reports its own function: the connect, accept and receive sides are there too
     local f
-    for f in tcp_v4_connect tcp_recvmsg tcp_close inet_csk_accept; do
-        [[ $f == inet_csk_accept ]] && continue
+    for f in tcp_v4_connect tcp_recvmsg tcp_close; do
         grep -q "^$f [1-9]" t_many.out || { echo "no $f line"; cat t_many.out; return 1; }
     done
-    (( $(wc -l <t_many.out) >= 20 ))
+    (( $(wc -l <t_many.out) >= 10 ))
 }
