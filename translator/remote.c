@@ -337,14 +337,16 @@ static char **remote_compile_argv(Session *s, const char *self, const char *kver
 {
 	char **argv = xcalloc((size_t)(s->script_args.len + s->include_dirs.len * 2 + s->defines.len * 2 +
 				       s->debug_modules.len * 2 + 32), sizeof *argv);
+	char *tree;
 	int n = 0, hooked;
 
 	argv[n++] = (char *)self;
 	argv[n++] = xasprintf("-p%d", pass);
+	tree = remote_build_tree(kver, &hooked);
 	argv[n++] = "-r";
-	argv[n++] = remote_build_tree(kver, &hooked);
+	argv[n++] = hooked ? tree : (char *)kver;
 	if (!hooked)
-		argv[n - 1] = (char *)kver;
+		free(tree);
 	for (int i = 0; i < s->verbose; i++)
 		argv[n++] = "-v";
 	if (s->module_name) {
