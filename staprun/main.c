@@ -42,6 +42,8 @@ struct options {
 	const char *command;    /* -c CMD */
 	const char *target_pid; /* -x PID */
 	unsigned long bufsize;  /* -b MB, 0: not given */
+	long remote_id;         /* -r N:URI: N, -1 when not given */
+	const char *remote_uri; /* -r N:URI: URI */
 	int attach;             /* -A: MODULE is the name of a loaded, detached module */
 	int detach;             /* -L */
 	int flight;             /* -F */
@@ -54,7 +56,7 @@ struct options {
 static void usage(void)
 {
 	fputs("usage: staprun [-v] [-o FILE] [-b MB] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-L | -F]\n"
-	      "               MODULE.ko [name=value ...]\n"
+	      "               [-r N:URI] MODULE.ko [name=value ...]\n"
 	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] -A NAME\n"
 	      "       staprun [-v] -d NAME\n"
 	      "  -v       say what is done (stapio too)\n"
@@ -68,6 +70,7 @@ static void usage(void)
 	      "  -x PID   target() is PID\n"
 	      "  -L       load the module, start it, and leave it running detached\n"
 	      "  -F       like -L, in flight recorder mode: the buffers keep the latest output\n"
+	      "  -r N:URI remote_id() is N and remote_uri() URI (stap --remote gives them)\n"
 	      "  -A NAME  attach to the detached module NAME and go on with its run\n"
 	      "  -d NAME  remove the module NAME\n", stderr);
 	exit(1);
@@ -90,12 +93,35 @@ static unsigned long parse_bufsize(const char *arg)
 	return mb;
 }
 
+/* -r N:URI: N decimal digits, 0 to REMOTE_ID_MAX; URI 1 to REMOTE_URI_MAX letters, digits and
+ * . _ - @ : / [ ] (what stap --remote accepts as a target): nothing that could end the value or
+ * start another parameter in the kernel's "a=1 b=x" string. */
+static void parse_remote(struct options *o, const char *arg)
+{
+	long id = 0;
+	const char *p, *uri;
+
+	for (p = arg; *p >= '0' && *p <= '9' && id <= REMOTE_ID_MAX; p++)
+		id = id * 10 + (*p - '0');
+	uri = p + 1;
+	if (p == arg || *p != ':' || id > REMOTE_ID_MAX || !*uri || strlen(uri) > REMOTE_URI_MAX ||
+	    strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@:/[]") !=
+	    strlen(uri)) {
+		err("-r needs N:URI, N a number from 0 to %d, URI 1 to %d letters, digits and"
+		    " . _ - @ : / [ ], got \"%s\"", REMOTE_ID_MAX, REMOTE_URI_MAX, arg);
+		exit(1);
+	}
+	o->remote_id = id;
+	o->remote_uri = uri;
+}
+
 /* '+': options end at MODULE.ko; what follows are module parameters. */
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c, i;
 
-	while ((c = getopt(argc, argv, "+vo:b:S:c:x:LFAdh")) != -1) {
+	o->remote_id = -1;
+	while ((c = getopt(argc, argv, "+vo:b:S:c:x:r:LFAdh")) != -1) {
 		switch (c) {
 		case 'v': verbose++; break;
 		case 'o': o->outfile = optarg; break;
@@ -103,6 +129,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'S': o->size_arg = optarg; break;
 		case 'c': o->command = optarg; break;
 		case 'x': o->target_pid = optarg; break;
+		case 'r': parse_remote(o, optarg); break;
 		case 'L': o->detach = 1; break;
 		case 'F': o->detach = o->flight = 1; break;
 		case 'A': o->attach = 1; break;
@@ -113,7 +140,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	if ((o->command && o->target_pid) || o->attach + o->detach + o->delete > 1 ||
-	    ((o->attach || o->delete) && (optind + 1 != argc || o->bufsize || o->command || o->target_pid)) ||
+	    ((o->attach || o->delete) &&
+	     (optind + 1 != argc || o->bufsize || o->command || o->target_pid || o->remote_uri)) ||
 	    (o->delete && (o->outfile || o->size_arg)) || (o->detach && o->command))
 		usage();
 	if (o->detach && (o->outfile || o->size_arg)) {
@@ -149,11 +177,12 @@ static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 }
 
 /* The module parameters: the user's, then _stp_bufsize=MB for -b, the
- * number staprun parsed and checked (never the argument's text). */
+ * number staprun parsed and checked (never the argument's text), and for -r N:URI
+ * _stp_remote_id=N _stp_remote_uri=URI (both checked by parse_remote). */
 static char *build_params(const struct options *o)
 {
-	char **all = calloc((size_t)o->nparams + 1, sizeof(*all));
-	char bufsize[48], *params;
+	char **all = calloc((size_t)o->nparams + 3, sizeof(*all));
+	char bufsize[48], remote_id[48], remote_uri[REMOTE_URI_MAX + 32], *params;
 	int n = o->nparams;
 
 	if (!all)
@@ -162,6 +191,12 @@ static char *build_params(const struct options *o)
 	if (o->bufsize) {
 		snprintf(bufsize, sizeof(bufsize), "_stp_bufsize=%lu", o->bufsize);
 		all[n++] = bufsize;
+	}
+	if (o->remote_uri) {
+		snprintf(remote_id, sizeof(remote_id), "_stp_remote_id=%ld", o->remote_id);
+		snprintf(remote_uri, sizeof(remote_uri), "_stp_remote_uri=%s", o->remote_uri);
+		all[n++] = remote_id;
+		all[n++] = remote_uri;
 	}
 	params = module_params_join(all, n);
 	free(all);

@@ -45,6 +45,8 @@ int params_allowed(enum privilege p, char **params, int n);
 long module_owner(const char *name);        /* uid that loaded it, -1: cannot tell */
 int loaded_module_allowed(const char *arg, char *name, size_t size, const char *what);
 #define BUFSIZE_MAX_MB     1024 /* -b: root and stapdev (the runtime's own limit) */
+#define REMOTE_ID_MAX   1000000 /* -r N:URI: the index of a host in stap --remote's list */
+#define REMOTE_URI_MAX      255 /* -r N:URI: the runtime's stp_remote_uri[256] holds it */
 #define BUFSIZE_STAPUSR_MB 64   /* -b: stapusr */
 int bufsize_allowed(enum privilege p, unsigned long mb);          /* 0 after a message */
 

@@ -26,16 +26,21 @@ typedef struct RemoteStream {
 
 typedef struct RemoteHost {
 	char *name;             /* as shown: [USER@]HOST[:PORT] */
+	char *uri;              /* as given (remote_uri() on the host) */
 	char *user, *host, *port;
 	char *kver;             /* its `uname -r` */
 	char *ko;               /* the local module built for kver */
 	char *dir;              /* the private directory made on the host */
 	int failed;             /* reported; takes no further part */
+	int done;               /* -p1 .. -p3: its release's output printed */
 	pid_t pid;              /* the ssh of the run */
 	int in_fd;              /* its stdin: closing it ends the remote staprun */
 	RemoteStream out, err;
 	FILE *file;             /* -o FILE.HOST */
 } RemoteHost;
+
+/* remote_uri()'s value travels as staprun -r N:URI; staprun and the runtime take at most this */
+#define REMOTE_URI_MAX 255
 
 static PtrVec remote_hosts;     /* RemoteHost* in command-line order: the index is N of "N: " */
 static int remote_prefix;
@@ -99,7 +104,16 @@ int remote_add(const char *url)
 			goto bad;
 		h->port = xasprintf("%ld", port);
 	}
+	if (strlen(url) > REMOTE_URI_MAX) {
+		diag_plain("error", "--remote '%.40s...': longer than %d characters", url, REMOTE_URI_MAX);
+		free(h->user);
+		free(h->host);
+		free(h->port);
+		free(h);
+		return -1;
+	}
 	h->name = xstrdup(!strncmp(url, "ssh://", 6) ? url + 6 : url);
+	h->uri = xstrdup(url);
 	h->in_fd = h->out.fd = h->err.fd = -1;
 	vec_push(&remote_hosts, h);
 	return 0;
@@ -289,6 +303,24 @@ static void remote_query_kver(RemoteHost *h)
 	free(argv);
 }
 
+/* The kernel build tree for kver here: /lib/modules/KVER/build; when there is none, and only
+ * then, $STAP_REMOTE_MODULES/KVER/build (a test hook: tests/unit/remote.t makes a second release's
+ * tree there), which the child stap then gets as -r PATH (the release read from the tree). */
+static char *remote_build_tree(const char *kver, int *hooked)
+{
+	const char *dir = getenv("STAP_REMOTE_MODULES");
+	char *tree = xasprintf("/lib/modules/%s/build", kver), *mk = path_join(tree, "Makefile");
+
+	*hooked = 0;
+	if (!file_exists(mk) && dir && *dir) {
+		free(tree);
+		tree = xasprintf("%s/%s/build", dir, kver);
+		*hooked = 1;
+	}
+	free(mk);
+	return tree;
+}
+
 /* An absolute path for an argument the child stap reads from another directory. */
 static char *remote_abs(const char *path)
 {
@@ -299,17 +331,22 @@ static char *remote_abs(const char *path)
 	return path_join(cwd, path);
 }
 
-/* The child's command line: this stap with the translation options of this run. */
-static char **remote_compile_argv(Session *s, const char *self, const char *kver, const char *script)
+/* The child's command line: this stap with the translation options of this run, stopping after
+ * pass (4 for a run). */
+static char **remote_compile_argv(Session *s, const char *self, const char *kver, const char *script, int pass)
 {
 	char **argv = xcalloc((size_t)(s->script_args.len + s->include_dirs.len * 2 + s->defines.len * 2 +
 				       s->debug_modules.len * 2 + 32), sizeof *argv);
-	int n = 0;
+	char *tree;
+	int n = 0, hooked;
 
 	argv[n++] = (char *)self;
-	argv[n++] = "-p4";
+	argv[n++] = xasprintf("-p%d", pass);
+	tree = remote_build_tree(kver, &hooked);
 	argv[n++] = "-r";
-	argv[n++] = (char *)kver;
+	argv[n++] = hooked ? tree : (char *)kver;
+	if (!hooked)
+		free(tree);
 	for (int i = 0; i < s->verbose; i++)
 		argv[n++] = "-v";
 	if (s->module_name) {
@@ -357,69 +394,184 @@ static char **remote_compile_argv(Session *s, const char *self, const char *kver
 	return argv;
 }
 
-/* Translates and compiles for kver in its own directory under tmp; the .ko path or NULL. */
-static char *remote_compile(Session *s, const char *tmp, const char *kver, const char *script, int nth)
+/* Runs argv in dir with stdin from /dev/null and stdout and stderr as ours; its status. */
+static int remote_passthrough(char **argv, const char *dir)
+{
+	int null_fd = open("/dev/null", O_RDONLY);
+	pid_t pid = remote_spawn(argv, dir, null_fd, -1, -1, 0);
+
+	if (null_fd >= 0)
+		close(null_fd);
+	return pid < 0 ? -1 : remote_wait(pid);
+}
+
+/* Runs the child stap for kver in its own directory under tmp, to the run's last pass (4 when it
+ * is 5). Passes 1-3 print their output on ours; after pass 4 *ko is the module's path. 0: done. */
+static int remote_compile(Session *s, const char *tmp, const char *kver, const char *script, int nth, char **ko)
 {
 	char *dir = xasprintf("%s/k%d", tmp, nth);
 	char *self = path_join(s->bin_dir, "stap");
-	char **argv = remote_compile_argv(s, self, kver, script);
-	char *ko = NULL;
+	int pass = s->last_pass < 4 ? s->last_pass : 4;
+	char **argv = remote_compile_argv(s, self, kver, script, pass);
 	StrBuf out;
 	int rc;
 
+	*ko = NULL;
 	if (mkdir(dir, 0700) != 0)
-		return NULL;
+		return -1;
+	if (pass < 4) {
+		rc = remote_passthrough(argv, dir);
+		free(argv);
+		return rc == 0 ? 0 : -1;
+	}
 	rc = remote_capture(argv, dir, -1, &out);
 	remote_chomp(&out);
 	/* NAME.ko, NAME of letters, digits and '_' (it goes into the remote shell scripts) */
 	if (rc == 0 && out.len > 3 && remote_chars_ok(out.data, out.len, "_.") &&
 	    strchr(out.data, '.') == out.data + out.len - 3 && !strcmp(out.data + out.len - 3, ".ko")) {
-		ko = path_join(dir, out.data);
-		if (!file_exists(ko)) {
-			free(ko);
-			ko = NULL;
+		*ko = path_join(dir, out.data);
+		if (!file_exists(*ko)) {
+			free(*ko);
+			*ko = NULL;
 		}
 	}
 	sb_free(&out);
 	free(argv);
-	return ko;
+	return *ko ? 0 : -1;
 }
 
-/* One compile per distinct release; hosts whose release has no build tree here, or whose
- * compile failed, are reported. */
-static void remote_compile_all(Session *s, const char *tmp, const char *script)
+/* -p1 .. -p3 with hosts of several releases: before each release's output, a comment line
+ * naming it and its hosts (index and name, as --remote-prefix numbers them). */
+static void remote_release_header(const Session *s, const char *kver)
 {
-	int nth = 0;
+	int first = 1;
 
+	fputs(s->last_pass == 3 ? "/* " : "# ", stdout);
+	printf("kernel release %s:", kver);
 	for (int i = 0; i < remote_hosts.len; i++) {
 		RemoteHost *h = remote_hosts.items[i];
-		char *mk, *ko;
-		int ok;
-
-		if (h->failed || h->ko)
-			continue;
-		mk = xasprintf("/lib/modules/%s/build/Makefile", h->kver);
-		ok = file_exists(mk);
-		free(mk);
-		ko = NULL;
-		if (ok) {
-			if (s->verbose)
-				fprintf(stderr, "stap: remote: compiling for kernel release %s\n", h->kver);
-			ko = remote_compile(s, tmp, h->kver, script, nth++);
-		}
-		for (int j = i; j < remote_hosts.len; j++) {
-			RemoteHost *o = remote_hosts.items[j];
-			if (o->failed || o->ko || strcmp(o->kver, h->kver))
-				continue;
-			if (!ok)
-				remote_fail(o, "no kernel build tree for its release %s on this machine "
-					    "(/lib/modules/%s/build; install linux-headers-%s)", o->kver, o->kver, o->kver);
-			else if (!ko)
-				remote_fail(o, "translating or compiling the script for kernel %s failed", o->kver);
-			else
-				o->ko = ko;
+		if (!h->failed && !strcmp(h->kver, kver)) {
+			printf("%s %d %s", first ? "" : ",", i, h->name);
+			first = 0;
 		}
 	}
+	fputs(s->last_pass == 3 ? " */\n" : "\n", stdout);
+	fflush(stdout);
+}
+
+static int remote_release_count(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i], *o = NULL;
+		if (h->failed)
+			continue;
+		for (int j = 0; j < i && !o; j++) {
+			o = remote_hosts.items[j];
+			if (o->failed || strcmp(o->kver, h->kver))
+				o = NULL;
+		}
+		n += !o;
+	}
+	return n;
+}
+
+/* Hosts whose release has no kernel build tree here are reported. */
+static void remote_check_trees(void)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		int hooked;
+		char *tree, *mk;
+
+		if (h->failed)
+			continue;
+		tree = remote_build_tree(h->kver, &hooked);
+		mk = path_join(tree, "Makefile");
+		if (!file_exists(mk))
+			remote_fail(h, "no kernel build tree for its release %s on this machine "
+				    "(%s; install linux-headers-%s)", h->kver, tree, h->kver);
+		free(mk);
+		free(tree);
+	}
+}
+
+/* One translation per distinct release, for the hosts of that release in command-line order;
+ * hosts whose translation failed are reported. For a run (and -p4) each host gets its
+ * release's module in ko; for -p1 .. -p3 done is set. */
+static void remote_compile_all(Session *s, const char *tmp, const char *script)
+{
+	int nth = 0, headers;
+
+	remote_check_trees();
+	headers = s->last_pass < 4 && remote_release_count() > 1;
+	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++) {
+		RemoteHost *h = remote_hosts.items[i];
+		char *ko = NULL;
+		int rc;
+
+		if (h->failed || h->ko || h->done)
+			continue;
+		if (s->verbose)
+			fprintf(stderr, "stap: remote: %s for kernel release %s\n",
+				s->last_pass < 4 ? "translating" : "compiling", h->kver);
+		if (headers)
+			remote_release_header(s, h->kver);
+		rc = remote_compile(s, tmp, h->kver, script, nth++, &ko);
+		for (int j = i; j < remote_hosts.len; j++) {
+			RemoteHost *o = remote_hosts.items[j];
+			if (o->failed || o->ko || o->done || strcmp(o->kver, h->kver))
+				continue;
+			if (rc != 0)
+				remote_fail(o, "translating or compiling the script for kernel %s failed", o->kver);
+			else if (ko)
+				o->ko = ko;
+			else
+				o->done = 1;
+		}
+	}
+}
+
+/* -p4: each release's module copied here as NAME.ko (as stap -p4 leaves it) and its path
+ * printed, once per release; a second release's module of the same name (-m) is refused. */
+static void remote_keep_modules(void)
+{
+	for (int i = 0; i < remote_hosts.len; i++) {
+		RemoteHost *h = remote_hosts.items[i], *same = NULL, *clash = NULL;
+		const char *base;
+		char *data;
+		size_t len;
+		FILE *f;
+
+		if (h->failed || !h->ko)
+			continue;
+		base = strrchr(h->ko, '/') + 1;
+		for (int j = 0; j < i; j++) {
+			RemoteHost *o = remote_hosts.items[j];
+			if (!o->failed && o->ko == h->ko)
+				same = o;
+			else if (!o->failed && o->ko && !strcmp(strrchr(o->ko, '/') + 1, base))
+				clash = o;
+		}
+		if (same)
+			continue;
+		if (clash) {
+			remote_fail(h, "its module for release %s would overwrite %s, written for release %s "
+				    "(-m NAME with hosts of several releases)", h->kver, base, clash->kver);
+			continue;
+		}
+		data = read_file(h->ko, &len);
+		f = data ? fopen(base, "wb") : NULL;
+		if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+			diag_plain("error", "cannot write %s: %s", base, strerror(errno));
+			h->failed = 1;
+		} else {
+			printf("%s\n", base);
+		}
+		free(data);
+	}
+	fflush(stdout);
 }
 
 static int remote_dir_ok(const char *d)
@@ -468,7 +620,7 @@ static void remote_upload(RemoteHost *h)
  * SIGTERM (staprun relays it to stapio: the end probes run) when stap closes that stdin or the
  * connection drops, once staprun has started stapio; the directory removed at the end;
  * staprun's status as ssh's. */
-static char *remote_run_script(Session *s, const RemoteHost *h)
+static char *remote_run_script(Session *s, const RemoteHost *h, int index)
 {
 	const char *staprun = getenv("STAP_REMOTE_STAPRUN");   /* test hook: the remote command */
 	StrBuf sb;
@@ -480,6 +632,9 @@ static char *remote_run_script(Session *s, const RemoteHost *h)
 	sb_quote(&sb, staprun && *staprun ? staprun : "staprun");
 	if (s->verbose)
 		sb_puts(&sb, " -v");
+	/* remote_id() and remote_uri(): the URI holds only what remote_add let through */
+	sb_printf(&sb, " -r %d:", index);
+	sb_quote(&sb, h->uri);
 	if (s->command) {
 		sb_puts(&sb, " -c ");
 		sb_quote(&sb, s->command);
@@ -568,10 +723,10 @@ static void remote_stop_all(void)
 	}
 }
 
-static int remote_start(Session *s, RemoteHost *h)
+static int remote_start(Session *s, RemoteHost *h, int index)
 {
 	int in[2], out[2], err[2];
-	char *script = remote_run_script(s, h);
+	char *script = remote_run_script(s, h, index);
 	char **argv = remote_ssh_argv(h, script);
 
 	if (pipe(in) || pipe(out) || pipe(err)) {
@@ -699,8 +854,6 @@ static const char *remote_refused(Session *s, const char *r_arg)
 {
 	if (r_arg)
 		return "-r: each host's kernel release is asked over ssh";
-	if (s->last_pass != 5)
-		return "-p: a remote run goes through pass 5";
 	if (s->list_pattern || s->dump)
 		return "-l, -L and --dump-*: they need no remote host";
 	if (s->flight)
@@ -757,6 +910,19 @@ static void remote_cleanup_unstarted(void)
 	}
 }
 
+/* -p1 .. -p4: nothing is copied or run; -p4 leaves the modules here. */
+static int remote_finish_passes(Session *s, const char *tmp)
+{
+	int rc = remote_signalled;
+
+	if (s->last_pass == 4 && !remote_signalled)
+		remote_keep_modules();
+	for (int i = 0; i < remote_hosts.len; i++)
+		rc |= ((RemoteHost *)remote_hosts.items[i])->failed;
+	remove_tree(tmp);
+	return rc ? 1 : 0;
+}
+
 int remote_run(Session *s, const char *r_arg)
 {
 	const char *refused = remote_refused(s, r_arg);
@@ -790,6 +956,8 @@ int remote_run(Session *s, const char *r_arg)
 		remote_query_kver(remote_hosts.items[i]);
 	if (!remote_signalled)
 		remote_compile_all(s, tmp, script);
+	if (s->last_pass < 5)
+		return remote_finish_passes(s, tmp);
 	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++) {
 		RemoteHost *h = remote_hosts.items[i];
 		if (!h->failed)
@@ -799,7 +967,7 @@ int remote_run(Session *s, const char *r_arg)
 		rc = 1;
 	for (int i = 0; i < remote_hosts.len && !remote_signalled && !rc; i++) {
 		RemoteHost *h = remote_hosts.items[i];
-		if (!h->failed && remote_start(s, h) == 0)
+		if (!h->failed && remote_start(s, h, i) == 0)
 			ok++;
 	}
 	remote_cleanup_unstarted();

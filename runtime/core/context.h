@@ -82,6 +82,13 @@ static atomic_t stp_run_state = ATOMIC_INIT(STP_STARTING);
 static int stp_target;
 module_param_named(_stp_target, stp_target, int, 0444);
 
+/* remote_id(), remote_uri(): this host's index in stap --remote's list and its target as given
+ * there, set at load (staprun -r N:URI makes the two parameters); -1 and "" otherwise. */
+static int stp_remote_id = -1;
+module_param_named(_stp_remote_id, stp_remote_id, int, 0444);
+static char stp_remote_uri[256];
+module_param_string(_stp_remote_uri, stp_remote_uri, sizeof(stp_remote_uri), 0444);
+
 /* tz_gmtoff(), tz_name(): the time zone of the user running stapio ("tz" command), else UTC. */
 static long stp_tz_gmtoff;
 static char stp_tz_name[16] = "UTC";

@@ -8,6 +8,7 @@
 # the script:
 #   #! stap: ARGS      extra stap options (shell words), e.g. -DMAXACTION=50 --suppress-handler-errors
 #   #! staprun: ARGS   staprun arguments after the module, e.g. x=5 (global assignments, -G at run)
+#   #! staprun-options: ARGS   staprun options before the module, e.g. -r 1:ssh://h (as stap --remote)
 #   #! rc: N           expected exit status of staprun (default 0)
 #   #! workload: CMD   shell command run in the guest once the script printed its first line
 #                      (a begin probe printing "ready"); the script must end the run itself
@@ -29,12 +30,13 @@ build() {
 
 guest() {
     local mod rc=0 pid workload i
-    local -a args
+    local -a args opts
     mod=$(script_module)
     eval "args=($(script_directive staprun))"
+    eval "opts=($(script_directive staprun-options))"
     workload=$(script_directive workload)
     if [[ -n $workload ]]; then
-        staprun "$mod.ko" "${args[@]}" >stdout 2>stderr &
+        staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr &
         pid=$!
         for ((i = 0; i < 600; i++)); do
             [[ -s stdout ]] && break
@@ -44,7 +46,7 @@ guest() {
         bash -c "$workload" >/dev/null 2>&1 || true
         wait "$pid" || rc=$?
     else
-        staprun "$mod.ko" "${args[@]}" >stdout 2>stderr || rc=$?
+        staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr || rc=$?
     fi
     echo "$rc" >status
     if grep -q "^$mod " /proc/modules; then

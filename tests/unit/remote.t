@@ -1,12 +1,14 @@
 # remote: stap --remote over a fake ssh (runs the command here; "down" fails like an unreachable host):
-# one compile per kernel release, -o per host, --remote-prefix, ^C, exit() on one host, lost hosts, hostile targets.
+# one compile per kernel release, -o per host, --remote-prefix, ^C, exit() on one host, lost hosts, hostile targets,
+# staprun -r N:URI (remote_id/remote_uri), -p1 .. -p4 once per release (host "other" has a second release).
 # Used by tests/run (unit/ and asan/remote); the remote staprun is the STAP_REMOTE_STAPRUN test hook.
 
 timeout_s=500
 
 # The fake ssh: options as OpenSSH takes them, then HOST and the command, run with sh as a login
 # shell would. Host "down": exit 255 at once. Host "nodevel": a kernel release with no build tree
-# here. Host "dropper": its run prints one line and the connection "drops" (255). Each host has
+# here. Host "other": release 9.9.9-other, whose build tree make_other_tree makes (under
+# STAP_REMOTE_MODULES). Host "dropper": its run prints one line and the connection "drops" (255). Each host has
 # its own TMPDIR (the remote mktemp) and FAKE_HOST; every call is logged with its argv.
 make_fakes() {
     mkdir -p bin
@@ -31,6 +33,7 @@ case $host in
 esac
 case $host$1 in
     nodevel*"uname -r"*) echo 0.0.1-nodevel; exit 0 ;;
+    other*"uname -r"*) echo 9.9.9-other; exit 0 ;;
     *"uname -r"*) echo "$KVER"; exit 0 ;;   # this machine's build tree (uname -r here is not it)
     dropper*staprun*) echo "begin on dropper"; touch "$FAKE_DIR/started.dropper"; exit 255 ;;
 esac
@@ -40,10 +43,11 @@ exec sh -c "$1"
 EOF
     # The fake staprun: records its argv and the module, prints a begin line, then waits for the
     # SIGTERM the wrapper sends and prints an end line. Host "quick" ends by itself (as exit()
-    # would) once the hosts listed in $FAKE_WAIT have started.
+    # would) once the hosts listed in $FAKE_WAIT have started. The wrapper sends SIGTERM as soon as
+    # the fake has a child (its cp may be one): a SIGTERM before the begin line is kept for after it.
     cat >bin/fake-staprun <<'EOF'
 #!/bin/sh
-trap 'echo "end on $FAKE_HOST"; exit 0' TERM
+trap 'term=1' TERM
 for a in "$@"; do printf '[%s]' "$a"; done >"$FAKE_DIR/argv.$FAKE_HOST"
 while [ $# -gt 0 ]; do
     case $1 in *.ko) cp "$1" "$FAKE_DIR/got.$FAKE_HOST.ko"; ko=${1##*/} ;; esac
@@ -53,6 +57,8 @@ done
 echo "begin on $FAKE_HOST $ko"
 echo "stderr line of $FAKE_HOST" >&2
 touch "$FAKE_DIR/started.$FAKE_HOST"
+trap 'echo "end on $FAKE_HOST"; exit 0' TERM
+if [ -n "$term" ]; then echo "end on $FAKE_HOST"; exit 0; fi
 if [ -n "$cmd" ]; then sh -c "$cmd"; echo "end on $FAKE_HOST"; exit 0; fi
 if [ "$FAKE_HOST" = quick ]; then
     for w in $FAKE_WAIT; do
@@ -64,6 +70,22 @@ fi
 while :; do sleep 0.1; done
 EOF
     chmod +x bin/ssh bin/fake-staprun
+}
+
+# make_other_tree: mods/9.9.9-other/build, a tree of symlinks to this machine's tree whose
+# include/config/kernel.release says 9.9.9-other: a second release to compile for.
+make_other_tree() {
+    local real t=mods/9.9.9-other/build
+    real=$(readlink -f "/lib/modules/$KVER/build")
+    mkdir -p "$t/include"
+    local e
+    for e in .config .kernelvariables Makefile Module.symvers arch scripts tools; do
+        [[ -e $real/$e ]] && ln -s "$(readlink -f "$real/$e")" "$t/$e"
+    done
+    ln -s "$real/include/generated" "$t/include/generated"
+    cp -rs "$real/include/config" "$t/include/"
+    rm "$t/include/config/kernel.release"
+    echo 9.9.9-other >"$t/include/config/kernel.release"
 }
 
 # fresh: a clean FAKE_DIR for the next run.
@@ -103,7 +125,9 @@ run() {
     expect_plain_error "--remote 'http://h': only ssh://" --remote 'http://h' -e "$script"
     expect_plain_error "--remote '[::1;x]': expected" --remote '[::1;x]' -e "$script"
     expect_plain_error "--remote cannot be combined with -r" --remote h -r "$KVER" -e "$script"
-    expect_plain_error "--remote cannot be combined with -p" --remote h -p4 -e "$script"
+    local long
+    long="ssh://$(printf 'u%.0s' {1..32})@$(printf 'h%.0s' {1..250})"   # each part fine, too long in all
+    expect_plain_error "--remote '${long:0:40}...': longer than 255 characters" --remote "$long" -e "$script"
     expect_plain_error "--remote cannot be combined with -b" --remote h -b -e "$script"
     [[ ! -e fake/ssh.log ]] || { echo "ssh was run:"; cat fake/ssh.log; return 1; }
 
@@ -138,6 +162,12 @@ run() {
     grep -q -- "^ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=4 -p 2222 -l root -- beta sh -c " fake/ssh.log
     grep -q -- "^ssh -o BatchMode=yes .* -- alpha sh -c " fake/ssh.log
     [[ ! -e fake/got.down.ko && ! -e fake/got.nodevel.ko ]]
+    # remote_id() and remote_uri(): each host's staprun gets -r INDEX:URI, the URI as given
+    [[ $(cat fake/argv.alpha) == "[-v][-r][0:alpha][$FAKE_DIR/remote-tmp/alpha/"*"/$mod]" ]] \
+        || { echo "alpha's staprun argv:"; cat fake/argv.alpha; return 1; }
+    [[ $(cat fake/argv.beta) == "[-v][-r][1:ssh://root@beta:2222][$FAKE_DIR/remote-tmp/beta/"*"/$mod]" ]] \
+        || { echo "beta's staprun argv:"; cat fake/argv.beta; return 1; }
+    [[ $(cat fake/argv.quick) == "[-v][-r][4:quick]["* ]] || { echo "quick's staprun argv:"; cat fake/argv.quick; return 1; }
     no_leftovers
 
     # -o FILE: one file per host, FILE.HOST, no prefix; -c's command arrives as one argument,
@@ -150,8 +180,9 @@ run() {
     [[ ! -s stdout ]] || { echo "stdout not empty:"; cat stdout; return 1; }
     printf '%s\n' "begin on alpha $mod" "end on alpha" | diff - out.alpha
     printf '%s\n' "begin on beta $mod" "end on beta" | diff - out.beta
-    [[ $(cat fake/argv.alpha) == "[-c][echo 'it''s \$HOME;' >/dev/null][$FAKE_DIR/remote-tmp/alpha/"*"/$mod][x=a b]" ]] \
+    [[ $(cat fake/argv.alpha) == "[-r][0:alpha][-c][echo 'it''s \$HOME;' >/dev/null][$FAKE_DIR/remote-tmp/alpha/"*"/$mod][x=a b]" ]] \
         || { echo "staprun argv:"; cat fake/argv.alpha; return 1; }
+    [[ $(cat fake/argv.beta) == "[-r][1:root@beta][-c]"* ]] || { echo "staprun argv:"; cat fake/argv.beta; return 1; }
     no_leftovers
 
     # ^C (SIGINT to stap): every host's run ends with its end output, status 0
@@ -198,6 +229,101 @@ run() {
     "$STAP" --remote down -e "$script" >stdout 2>stderr || rc=$?
     [[ $rc == 1 && ! -s stdout ]]
     grep -qx "stap: host down: cannot reach it (ssh exited with status 255)" stderr
+
+    passes
+}
+
+# only_uname: ssh ran nothing but `uname -r` (no copy, no staprun)
+only_uname() {
+    if grep -v -- " sh -c 'uname -r'\$" fake/ssh.log; then echo "ssh ran more than uname -r"; return 1; fi
+    [[ -z $(find fake/remote-tmp -mindepth 1) ]] || { find fake/remote-tmp; return 1; }
+}
+
+# -p1 .. -p4 with --remote: each host asked its release, each pass once per distinct release, its
+# output exactly as stap -pN -r RELEASE prints it (under a "kernel release" line when the hosts
+# have several); -p4 leaves one module per release here and prints its name; nothing copied or run.
+passes() {
+    make_other_tree
+    export STAP_REMOTE_MODULES=$PWD/mods
+    local other=$PWD/mods/9.9.9-other/build rc n
+    # pass 1 evaluates %( kernel_vr ... %) for the target: each release prints its own branch
+    local p='probe begin { println(%( kernel_vr == "9.9.9-other" %? "other" %: "real" %)) exit() }'
+    for n in 1 2 3; do
+        "$STAP" -p$n -r "$KVER" -e "$p" >want.real
+        "$STAP" -p$n -r "$other" -e "$p" >want.other
+        grep -q '"real"' want.real && grep -q '"other"' want.other
+        # one release: the output as is
+        fresh
+        "$STAP" -p$n --remote alpha --remote ssh://beta -e "$p" >stdout 2>stderr \
+            || { echo "-p$n, one release: exit $?"; cat stderr; return 1; }
+        diff want.real stdout
+        [[ ! -s stderr ]] || { echo "-p$n stderr:"; cat stderr; return 1; }
+        only_uname
+        [[ $(wc -l <fake/ssh.log) == 2 ]]
+        # two releases: each once, in the order of their first host, each under its line
+        fresh
+        "$STAP" -p$n --remote alpha --remote other --remote ssh://beta:22 -e "$p" >stdout 2>stderr \
+            || { echo "-p$n, two releases: exit $?"; cat stderr; return 1; }
+        if [[ $n == 3 ]]; then
+            { echo "/* kernel release $KVER: 0 alpha, 2 beta:22 */"; cat want.real
+              echo "/* kernel release 9.9.9-other: 1 other */"; cat want.other; } >want
+        else
+            { echo "# kernel release $KVER: 0 alpha, 2 beta:22"; cat want.real
+              echo "# kernel release 9.9.9-other: 1 other"; cat want.other; } >want
+        fi
+        diff want stdout
+        only_uname
+    done
+
+    # errors as in a run: hosts named, the others' output printed, status 1
+    fresh
+    rc=0
+    "$STAP" -p2 --remote down --remote alpha --remote nodevel -e "$p" >stdout 2>stderr || rc=$?
+    [[ $rc == 1 ]] || { echo "-p2 with failing hosts: exit $rc"; cat stderr; return 1; }
+    "$STAP" -p2 -r "$KVER" -e "$p" | diff - stdout
+    grep -qx "stap: host down: cannot reach it (ssh exited with status 255)" stderr
+    grep -qx "stap: host nodevel: no kernel build tree for its release 0.0.1-nodevel on this machine .*" stderr
+    only_uname
+    # a script error: reported once per release, status 1
+    fresh
+    rc=0
+    "$STAP" -p2 --remote alpha --remote other -e 'probe begin { x = }' >stdout 2>stderr || rc=$?
+    [[ $rc == 1 ]] || { echo "-p2 of a bad script: exit $rc"; cat stdout stderr; return 1; }
+    printf '%s\n' "# kernel release $KVER: 0 alpha" "# kernel release 9.9.9-other: 1 other" | diff - stdout
+    grep -qx "stap: host alpha: translating or compiling the script for kernel $KVER failed" stderr
+    grep -qx "stap: host other: translating or compiling the script for kernel 9.9.9-other failed" stderr
+
+    # -p4: two hosts of one release and one of another: two compiles, two modules here (named
+    # for their release: the other tree is this one under another name), their names printed,
+    # nothing copied or run
+    fresh
+    rm -f ./*.ko
+    "$STAP" -v -p4 --remote alpha --remote other --remote beta -e "$p" >stdout 2>stderr \
+        || { echo "-p4: exit $?"; cat stderr; return 1; }
+    [[ $(grep -c "^stap: remote: compiling for kernel release " stderr) == 2 ]] || { cat stderr; return 1; }
+    grep -qx "stap: remote: compiling for kernel release $KVER" stderr
+    grep -qx "stap: remote: compiling for kernel release 9.9.9-other" stderr
+    local m1 m2
+    [[ $(wc -l <stdout) == 2 ]] || { cat stdout; return 1; }
+    m1=$(sed -n 1p stdout) m2=$(sed -n 2p stdout)
+    [[ $m1 == stap_*.ko && $m2 == stap_*.ko && $m1 != "$m2" && -f $m1 && -f $m2 ]]
+    [[ $(ls ./*.ko | wc -l) == 2 ]]
+    [[ $(modinfo -F vermagic "$m1") == "$KVER "* ]]
+    # the same modules local -p4 runs leave (stap_ + a hash of the script and the release)
+    mkdir -p local && (cd local && "$STAP" -p4 -r "$KVER" -e "$p" && "$STAP" -p4 -r "$other" -e "$p") >local.out
+    printf '%s\n' "$m1" "$m2" | diff - local.out
+    only_uname
+    # -m NAME with two releases: the second module would overwrite the first: that host is named
+    fresh
+    rm -f ./*.ko
+    rc=0
+    "$STAP" -p4 -m same --remote alpha --remote other -e "$p" >stdout 2>stderr || rc=$?
+    [[ $rc == 1 ]] || { echo "-p4 -m: exit $rc"; cat stderr; return 1; }
+    [[ $(cat stdout) == same.ko && -f same.ko ]]
+    grep -qx "stap: host other: its module for release 9.9.9-other would overwrite same.ko, written for release $KVER (-m NAME with hosts of several releases)" stderr
+    [[ $(modinfo -F vermagic same.ko) == "$KVER "* ]]
+    only_uname
+    unset STAP_REMOTE_MODULES
 }
 
 # the dropper's run never started its wrapper, so its directory stays: only the others are checked

@@ -218,6 +218,17 @@ run() {
     done
     refused 'give the buffer size with -b MB, not as the module parameter "_stp_bufsize=4096"' \
         host/sc_ok.ko a=1 _stp_bufsize=4096
+    # -r N:URI (remote_id/remote_uri): N 0 to 1000000, URI of what stap --remote lets through; checked
+    # before anything else: nothing that could end the value reaches the kernel's parameter string
+    local r
+    for r in '' 1 x:h :h 1: -1:h 1000001:h 99999999999999999999:h '1:h x=1' '1:h"' "1:h'" '1:a;b' \
+        "1:$(printf 'h%.0s' {1..256})"; do
+        refused "-r needs N:URI, N a number from 0 to 1000000, URI 1 to 255 letters, digits and . _ - @ : / [ ], got \"$r\"" \
+            -r "$r" host/sc_ok.ko
+    done
+    local rrc=0
+    "$STAPRUN" -r 1:h -d sc_ok >out 2>err || rrc=$?
+    [[ $rrc == 1 ]] && grep -q "^usage: staprun" err || { echo "-r with -d: exit $rrc"; cat err; return 1; }
     local rc=0
     "$STAPRUN" -b $'\n1' host/sc_ok.ko >out 2>err || rc=$?
     [[ $rc == 1 && ! -s out ]] && grep -q '^staprun: -b needs a buffer size in MB' err
