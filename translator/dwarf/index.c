@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the file format (native byte order; the cache is per machine) ----------------------------- */
@@ -684,11 +685,14 @@ typedef struct RawAbbrev {
 	uint32_t tag;                  /* 0: no such code */
 	uint32_t children;
 	uint32_t first, n;             /* its specs */
+	int32_t fixed;                 /* bytes of its attributes when every form has a fixed size, else -1 */
+	int32_t sib_at, sib_size;      /* DW_AT_sibling (ref1/2/4/8): its offset when what precedes it has a
+	                                * fixed size, else -1 */
 } RawAbbrev;
 
-typedef struct RawAbbrevs {        /* one abbreviation table, by code */
+typedef struct RawAbbrevs {        /* one abbreviation table, by code, read for units of one shape */
 	uint64_t off;
-	int valid;
+	int valid, off8, addr_size, version;
 	RawAbbrev *by_code;
 	size_t ncodes;
 	RawSpec *specs;
@@ -742,7 +746,16 @@ typedef struct RawCtx {
 	size_t nchunks;
 	size_t next;                   /* the next chunk to take */
 	int failed;
+	double cpu_read, cpu_merge;    /* CPU ms of the threads' reading, of the merge (for -vv) */
 } RawCtx;
+
+static double cpu_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 static int64_t sleb(Reader *r)
 {
@@ -765,14 +778,37 @@ static int64_t sleb(Reader *r)
 	return 0;
 }
 
-static int raw_abbrevs(const RawCtx *c, uint64_t off, RawAbbrevs *t)
+/* The size of a value of form in a unit of that shape when it does not depend on the value, else -1. */
+static int form_size(uint64_t form, int off8, int addr_size, int version)
+{
+	switch (form) {
+	case DW_FORM_addr: return addr_size;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1: case DW_FORM_addrx1: return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2: return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3: return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4: case DW_FORM_ref_sup4: return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8: return 8;
+	case DW_FORM_data16: return 16;
+	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset: case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return off8 ? 8 : 4;
+	case DW_FORM_ref_addr: return version <= 2 ? addr_size : off8 ? 8 : 4;
+	default: return -1;
+	}
+}
+
+static int raw_abbrevs(const RawCtx *c, uint64_t off, int off8, int addr_size, int version, RawAbbrevs *t)
 {
 	Reader r;
 
-	if (t->valid && t->off == off)
+	if (t->valid && t->off == off && t->off8 == off8 && t->addr_size == addr_size && t->version == version)
 		return 0;
 	t->valid = 0;
 	t->off = off;
+	t->off8 = off8;
+	t->addr_size = addr_size;
+	t->version = version;
 	t->nspecs = 0;
 	if (t->ncodes)
 		memset(t->by_code, 0, t->ncodes * sizeof *t->by_code);
@@ -801,8 +837,11 @@ static int raw_abbrevs(const RawCtx *c, uint64_t off, RawAbbrevs *t)
 		a.tag = (uint32_t)uleb(&r);
 		a.children = (uint32_t)rd(&r, 1);
 		a.first = (uint32_t)t->nspecs;
+		a.fixed = 0;
+		a.sib_at = a.sib_size = -1;
 		for (;;) {
 			RawSpec sp;
+			int size;
 			sp.name = (uint32_t)uleb(&r);
 			sp.form = (uint32_t)uleb(&r);
 			sp.implicit = sp.form == DW_FORM_implicit_const ? sleb(&r) : 0;
@@ -810,6 +849,13 @@ static int raw_abbrevs(const RawCtx *c, uint64_t off, RawAbbrevs *t)
 				return -1;
 			if (!sp.name && !sp.form)
 				break;
+			size = form_size(sp.form, off8, addr_size, version);
+			if (sp.name == DW_AT_sibling && a.sib_at < 0 && a.fixed >= 0 &&
+			    (sp.form == DW_FORM_ref1 || sp.form == DW_FORM_ref2 || sp.form == DW_FORM_ref4 || sp.form == DW_FORM_ref8)) {
+				a.sib_at = a.fixed;
+				a.sib_size = size;
+			}
+			a.fixed = a.fixed < 0 || size < 0 ? -1 : a.fixed + size;
 			if (t->nspecs == t->capspecs) {
 				t->capspecs = t->capspecs ? t->capspecs * 2 : 4096;
 				t->specs = xrealloc(t->specs, t->capspecs * sizeof *t->specs);
@@ -995,9 +1041,16 @@ static int raw_integrate(const RawCtx *c, const RawUnit *u, const RawDie *d, Raw
 			return 0;
 		if (chain-- == 0)
 			return 0;
-		if (next <= u->off || c->info + next >= u->end || raw_die(c, u, c->info + next, &cur) != 0 || !cur.ab)
+		if (next <= u->off || next >= (uint64_t)(u->end - c->info) || raw_die(c, u, c->info + next, &cur) != 0 || !cur.ab)
 			return -1;
 	}
+}
+
+/* A DW_AT_sibling (offset in .debug_info) of a DIE whose attributes end at after: inside the unit,
+ * not before after. */
+static int sibling_ok(const RawCtx *c, const RawUnit *u, uint64_t sibling, const unsigned char *after)
+{
+	return sibling >= (uint64_t)(after - c->info) && sibling <= (uint64_t)(u->end - c->info);
 }
 
 /* Past the children of a DIE whose attributes end at p. */
@@ -1012,8 +1065,7 @@ static const unsigned char *raw_skip_children(const RawCtx *c, const RawUnit *u,
 		if (!d.ab) {
 			depth--;
 			p = d.after;
-		} else if (d.ab->children && (d.has & R_SIBLING) && c->info + d.sibling > d.after &&
-			   c->info + d.sibling <= u->end) {
+		} else if (d.ab->children && (d.has & R_SIBLING) && sibling_ok(c, u, d.sibling, d.after)) {
 			p = c->info + d.sibling;
 		} else {
 			if (d.ab->children)
@@ -1208,7 +1260,7 @@ static const char *raw_unit(const RawCtx *c, RawChunk *ch, uint64_t off, uint64_
 	}
 	if (r.bad || (u.addr_size != 4 && u.addr_size != 8))
 		return "a unit header it cannot read";
-	if (raw_abbrevs(c, abbrev_off, &ch->ab) != 0)
+	if (raw_abbrevs(c, abbrev_off, u.off8, u.addr_size, u.version, &ch->ab) != 0)
 		return "an abbreviation table it cannot read";
 	u.start = c->info + off;
 	u.end = c->info + end;
@@ -1244,6 +1296,24 @@ static const char *raw_unit(const RawCtx *c, RawChunk *ch, uint64_t off, uint64_
 	if (!cud.ab->children)
 		return NULL;
 	for (p = cud.after; p < u.end;) {
+		/* a DIE of a tag not indexed: past it by the sizes its abbreviation gives, when it can */
+		Reader q = { p, u.end, 0 };
+		uint64_t code = uleb(&q);
+		const RawAbbrev *ab = !q.bad && code && code < u.ab->ncodes ? &u.ab->by_code[code] : NULL;
+		if (ab && ab->tag && ab->tag != DW_TAG_subprogram && !is_type_tag((int)ab->tag)) {
+			if (!ab->children && ab->fixed >= 0 && (size_t)(u.end - q.p) >= (size_t)ab->fixed) {
+				p = q.p + ab->fixed;
+				continue;
+			}
+			if (ab->children && ab->sib_at >= 0 && (size_t)(u.end - q.p) >= (size_t)(ab->sib_at + ab->sib_size)) {
+				Reader sq = { q.p + ab->sib_at, u.end, 0 };
+				uint64_t next = u.off + rd(&sq, ab->sib_size);
+				if (sibling_ok(c, &u, next, sq.p)) {
+					p = c->info + next;
+					continue;
+				}
+			}
+		}
 		if (raw_die(c, &u, p, &d) != 0)
 			return "a DIE it cannot read";
 		if (!d.ab)
@@ -1265,7 +1335,7 @@ static const char *raw_unit(const RawCtx *c, RawChunk *ch, uint64_t off, uint64_
 		}
 		if (!d.ab->children)
 			p = d.after;
-		else if ((d.has & R_SIBLING) && c->info + d.sibling > d.after && c->info + d.sibling <= u.end)
+		else if ((d.has & R_SIBLING) && sibling_ok(c, &u, d.sibling, d.after))
 			p = c->info + d.sibling;
 		else if (!(p = raw_skip_children(c, &u, d.after)))
 			return "a DIE it cannot read";
@@ -1351,6 +1421,12 @@ static void builder_init(Builder *b)
 	b->strings.len = 1;
 }
 
+static void *symtab_thread(void *m)
+{
+	dwarf_symtab_load(m);
+	return NULL;
+}
+
 /* How many threads build an index: $STAP_INDEX_THREADS, else the CPUs online (at most 8); 0 (only
  * from the variable, for tests) reads through libdw. */
 static int index_threads(void)
@@ -1363,7 +1439,7 @@ static int index_threads(void)
 
 /* Fills out (initialized) with the entries of every CU, read directly; -1 (and *why) when the sections
  * hold something this reader does not follow: the caller then builds through libdw. */
-static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **why)
+static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **why, double *cpu)
 {
 	Elf *elf = dwarf_getelf(m->dw);
 	Elf_Data *info = section_data(elf, ".debug_info"), *abbrev = section_data(elf, ".debug_abbrev");
@@ -1371,8 +1447,8 @@ static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **w
 	size_t capunits = 0;
 	uint64_t off = 0;
 	int threads = index_threads(), rc = 0;
-	pthread_t tid[8];
-	int started = 0;
+	pthread_t tid[8], symtab_tid;
+	int started = 0, symtab_started = 0;
 
 	*why = NULL;
 	if (threads == 0) {
@@ -1429,6 +1505,12 @@ static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **w
 		}
 		c.nchunks = k;
 	}
+	cpu[0] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+	/* the kernel's symbol table, which its probes need next (anchors, what kprobes refuse), read
+	 * meanwhile: the readers of the DWARF do not call libelf, so this thread has m's Elf alone */
+	if (threads > 1 && m->is_kernel && !m->syms && !m->dwfl &&
+	    pthread_create(&symtab_tid, NULL, symtab_thread, m) == 0)
+		symtab_started = 1;
 	for (int t = 1; t < threads; t++)
 		if (pthread_create(&tid[started], NULL, raw_worker, &c) == 0)
 			started++;
@@ -1436,6 +1518,8 @@ static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **w
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	*nthreads = started + 1;
+	cpu[0] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu[0];
+	cpu[1] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
 
 	for (size_t k = 0; k < c.nchunks && !rc; k++)
 		if (c.chunks[k].why && strcmp(c.chunks[k].why, "another thread failed")) {
@@ -1493,6 +1577,9 @@ static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **w
 	}
 	free(c.chunks);
 	free(c.units);
+	if (symtab_started)
+		pthread_join(symtab_tid, NULL);
+	cpu[1] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu[1];
 	return rc;
 }
 
@@ -1509,7 +1596,9 @@ static char *build_index(Session *s, DwarfModule *m, size_t *size_out)
 	double t0 = now_ms();
 
 	builder_init(&b);
-	if (raw_build(m, &b, &threads, &why) != 0) {
+	double cpu[2] = { 0, 0 }, t1;
+
+	if (raw_build(m, &b, &threads, &why, cpu) != 0) {
 		Sections sec;
 		Dwarf_Off off = 0, next;
 		if (s && s->verbose >= 2)
@@ -1527,9 +1616,11 @@ static char *build_index(Session *s, DwarfModule *m, size_t *size_out)
 			off = next;
 		}
 	}
+	t1 = now_ms();
 	if (s && s->verbose >= 2)
-		fprintf(stderr, "DWARF index of %s: %zu names read %s in %.0f ms\n", m->path, b.n,
-			threads ? (threads > 1 ? "directly by several threads" : "directly") : "through libdw", now_ms() - t0);
+		fprintf(stderr, "DWARF index of %s: %zu names read %s in %.0f ms (CPU: %.0f ms reading, %.0f ms merging)\n",
+			m->path, b.n, threads ? (threads > 1 ? "directly by several threads" : "directly") : "through libdw",
+			t1 - t0, cpu[0], cpu[1]);
 	if (!threads && b.n)           /* raw_build merged its sorted chunks */
 		qsort_r(b.e, b.n, sizeof *b.e, cmp_entry_r, b.strings.data);
 	b.n = merge_types(b.e, b.n, b.strings.data);
@@ -1554,6 +1645,8 @@ static char *build_index(Session *s, DwarfModule *m, size_t *size_out)
 		memcpy(blob + h.cus_off, b.cus, b.ncus * sizeof(IdxCU));
 	*size_out = h.file_size;
 	builder_free(&b);
+	if (s && s->verbose >= 2)
+		fprintf(stderr, "DWARF index of %s: sorted and laid out in %.0f ms\n", m->path, now_ms() - t1);
 	return blob;
 }
 
