@@ -57,7 +57,7 @@ run() {
     local i
     for i in 0 1 2 3; do
         SYSTEMTAP_DIR=$PWD/ref "$STAP" -p2 -r "$KVER" -e "probe ${probes[i]}" >ref/p2.$i 2>&1 && echo "rc 0" >>ref/p2.$i || echo "rc $?" >>ref/p2.$i
-        SYSTEMTAP_DIR=$PWD/ref "$STAP" -L -r "$KVER" "${points[i]}" >ref/L.$i 2>&1 && echo "rc 0" >>ref/L.$i || echo "rc $?" >>ref/L.$i
+        SYSTEMTAP_DIR=$PWD/ref "$STAP" -r "$KVER" -L "${points[i]}" >ref/L.$i 2>&1 && echo "rc 0" >>ref/L.$i || echo "rc $?" >>ref/L.$i
     done
     # what the references say, so that equal outputs below mean something
     grep -q '^kernel\.function("vfs_read@fs/read_write\.c:[0-9]*")' ref/p2.0
@@ -68,6 +68,7 @@ run() {
     grep -q 'c_start@crypto/proc\.c' ref/p2.1
     [[ $(grep -c '^kernel\.function("ksys_pread64@fs/read_write\.c:[0-9]*")' ref/p2.2) -ge 2 ]]
     grep -q '\$count:size_t' ref/L.2
+    [[ $(grep -c '^kernel\.function("c_start@.* \$pos:loff_t\*' ref/L.1) -eq 3 ]]
     grep -q 'no_such_function_here' ref/p2.3
     grep -q '^rc 1$' ref/p2.3
 
@@ -80,7 +81,7 @@ run() {
         rm -rf cold2 && mkdir cold2
         STAP_INDEX_THREADS=2 SYSTEMTAP_DIR=$PWD/cold2 "$STAP" -p2 -r "$KVER" -e "probe ${probes[i]}" >p2.cold.$i 2>&1 && echo "rc 0" >>p2.cold.$i || echo "rc $?" >>p2.cold.$i
         SYSTEMTAP_DIR=$PWD/cold2 "$STAP" -p2 -r "$KVER" -e "probe ${probes[i]}" >p2.warm.$i 2>&1 && echo "rc 0" >>p2.warm.$i || echo "rc $?" >>p2.warm.$i
-        SYSTEMTAP_DIR=$PWD/cold2 "$STAP" -L -r "$KVER" "${points[i]}" >L.warm.$i 2>&1 && echo "rc 0" >>L.warm.$i || echo "rc $?" >>L.warm.$i
+        SYSTEMTAP_DIR=$PWD/cold2 "$STAP" -r "$KVER" -L "${points[i]}" >L.warm.$i 2>&1 && echo "rc 0" >>L.warm.$i || echo "rc $?" >>L.warm.$i
         diff ref/p2.$i p2.cold.$i
         diff ref/p2.$i p2.warm.$i
         diff ref/L.$i L.warm.$i
