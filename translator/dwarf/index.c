@@ -1617,10 +1617,11 @@ static char *build_index(Session *s, DwarfModule *m, size_t *size_out)
 		}
 	}
 	t1 = now_ms();
-	if (s && s->verbose >= 2)
+	if (s && s->verbose >= 2 && threads)
 		fprintf(stderr, "DWARF index of %s: %zu names read %s in %.0f ms (CPU: %.0f ms reading, %.0f ms merging)\n",
-			m->path, b.n, threads ? (threads > 1 ? "directly by several threads" : "directly") : "through libdw",
-			t1 - t0, cpu[0], cpu[1]);
+			m->path, b.n, threads > 1 ? "directly by several threads" : "directly", t1 - t0, cpu[0], cpu[1]);
+	else if (s && s->verbose >= 2)
+		fprintf(stderr, "DWARF index of %s: %zu names read through libdw in %.0f ms\n", m->path, b.n, t1 - t0);
 	if (!threads && b.n)           /* raw_build merged its sorted chunks */
 		qsort_r(b.e, b.n, sizeof *b.e, cmp_entry_r, b.strings.data);
 	b.n = merge_types(b.e, b.n, b.strings.data);
