@@ -699,6 +699,11 @@ static struct DwarfSymtab *symtab(DwarfModule *m)
 	return t;
 }
 
+void dwarf_symtab_load(DwarfModule *m)
+{
+	symtab(m);
+}
+
 /* The section holding pc: its index in *shndx and its name. */
 static const char *section_of(DwarfModule *m, Dwarf_Addr pc, int *shndx)
 {

@@ -77,6 +77,9 @@ const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
 int dwarf_exported(DwarfModule *m, const char *name);
 /* Calls fn for each symbol of the ELF symbol table of m's own file (not a libdwfl-relocated module). */
 void dwarf_elf_symbols(DwarfModule *m, void (*fn)(const char *name, const GElf_Sym *sym, void *arg), void *arg);
+/* Reads m's ELF symbol table now rather than on first use (index.c, on a thread of its own while
+ * its others read the DWARF: nothing else may use m's Elf meanwhile). */
+void dwarf_symtab_load(DwarfModule *m);
 /* The ELF section holding pc (".text", ".init.text"), or NULL. */
 const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc);
 /* Every kernel build id recorded by the DWARF probes of this run ("" when none): for the module's
