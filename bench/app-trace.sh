@@ -149,10 +149,11 @@ trace_stats() {
         my ($file, $kind) = @ARGV;
         open(my $f, "<", $file) or die "$file: $!";
         binmode $f;
-        my ($n, $bytes, $ios, $lost) = (0, 0, 0, 0);
+        my ($n, $bytes, $ios, $lost, $total) = (0, 0, 0, 0, -1);
         if ($kind eq "text") {
             while (my $l = <$f>) {
                 if ($l =~ /^# lost: (\d+) records/) { $lost = $1; next }
+                if ($l =~ /^# totals: .* lines: (\d+)$/) { $total = $1; next }
                 next if $l =~ /^#/;
                 $l =~ /^\d+ op: (\S+) execname: (\S+) pid: \d+ fd: -?\d+(?: count: (\d+))?(?: offset: \d+)?(?: ret: (-?\d+))?/
                     or die "bad line: $l";
@@ -172,6 +173,7 @@ trace_stats() {
                 my $size = 45 + $e + $p;
                 $pos += $size;
                 if ($op == 254) { $lost = $count; next }
+                if ($op == 255) { $total = $count; next }
                 next if $op >= 128;
                 die "bad op $op\n" unless $op >= 1 && $op <= 10;
                 $n++; $bytes += $size;
@@ -179,6 +181,8 @@ trace_stats() {
                     && ($count == 4096 || $count == 65536);
             }
         }
+        # the end probe counted what the probes wrote: every record read back, none more
+        die "$n records read, the end probe counted $total\n" if $total != $n + $lost;
         print "$n $bytes $ios $lost\n";' "$1" "$2"
 }
 
