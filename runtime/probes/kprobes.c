@@ -11,8 +11,10 @@ struct stp_kprobe {
 	int entry_size;                     /* bytes of those values per instance */
 	int optional;                       /* '?': a symbol the kernel lacks is skipped */
 	int registered;
-	struct kprobe kp;
-	struct kretprobe rp;
+	union {                             /* a site is one or the other */
+		struct kprobe kp;
+		struct kretprobe rp;        /* rp.kp is kp */
+	};
 };
 
 /* One trampoline per probe point (n = its index in stp_descs[]): each hit
@@ -48,6 +50,39 @@ struct stp_kprobe {
 		return 0;							\
 	}
 
+/* The sites of one shared handler (a wildcard, the syscall.* aliases) share one trampoline: d =
+ * the first site's descriptor (handler, locks, path known at compile time), the hit site's own
+ * (for pp()) found from the kprobe. */
+#define STP_KPROBE_TRAMPOLINE_SHARED(d)					\
+	static int stp_kprobe_hit_shared_##d(struct kprobe *kp, struct pt_regs *regs) \
+	{									\
+		const struct stp_probe_desc *site =				\
+			container_of(kp, struct stp_kprobe, kp)->desc;		\
+		unsigned long ip = instruction_pointer(regs);			\
+										\
+		if (stp_descs[d].light) {	/* reads no registers */	\
+			stp_run_probe_site(&stp_descs[d], site, regs);		\
+			return 0;						\
+		}								\
+		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
+		stp_run_probe_site(&stp_descs[d], site, regs);			\
+		instruction_pointer_set(regs, ip);				\
+		return 0;							\
+	}
+
+#define STP_KRETPROBE_TRAMPOLINE_SHARED(d)					\
+	static int stp_kretprobe_hit_shared_##d(struct kretprobe_instance *ri, \
+						struct pt_regs *regs)		\
+	{									\
+		struct kretprobe *rp = get_kretprobe(ri);			\
+		struct stp_return_site saved;					\
+										\
+		stp_return_site_enter(&saved, regs, (unsigned long)rp->kp.addr); \
+		stp_run_probe_site(&stp_descs[d], container_of(rp, struct stp_kprobe, rp)->desc, regs); \
+		stp_return_site_leave(&saved, regs);				\
+		return 0;							\
+	}
+
 /* A .return probe with @entry values (the syscall.*.return aliases' $fd...): the call side runs
  * stp_dwarf_entry_e (generated: e is the first probe sharing the body) to fill ri->data, and
  * nonzero when it could not run leaves the return unprobed; the return side reads ri->data. */
@@ -70,19 +105,39 @@ struct stp_kprobe {
 		return 0;							\
 	}
 
-static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
+/* Unregisters the registered kprobes (ret: kretprobes) of probes[0..n) in one batch: one wait
+ * for running handlers instead of one per probe; one by one if the array cannot be had. */
+static void stp_kprobes_unregister(struct stp_kprobe *probes, unsigned int n, bool ret)
 {
-	unsigned int i;
+	void **batch = kvmalloc_array(n ? n : 1, sizeof(*batch), GFP_KERNEL);
+	unsigned int i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!probes[i].registered)
+		struct stp_kprobe *p = &probes[i];
+
+		if (!p->registered || !p->ret != !ret)
 			continue;
-		if (probes[i].ret)
-			unregister_kretprobe(&probes[i].rp);
+		if (batch)
+			batch[k++] = ret ? (void *)&p->rp : (void *)&p->kp;
+		else if (ret)
+			unregister_kretprobe(&p->rp);
 		else
-			unregister_kprobe(&probes[i].kp);
-		probes[i].registered = 0;
+			unregister_kprobe(&p->kp);
+		p->registered = 0;
 	}
+	if (batch && k) {
+		if (ret)
+			unregister_kretprobes((struct kretprobe **)batch, k);
+		else
+			unregister_kprobes((struct kprobe **)batch, k);
+	}
+	kvfree(batch);
+}
+
+static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
+{
+	stp_kprobes_unregister(probes, n, false);
+	stp_kprobes_unregister(probes, n, true);
 }
 
 static const char *stp_kprobe_errtext(int rc)

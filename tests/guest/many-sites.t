@@ -1,4 +1,4 @@
-# many sites: hundreds of tcp_* kprobes sharing one handler arm, report each site's own ppfunc(), count exactly, and unload cleanly; start and stop times beside one probe's
+# many sites: hundreds of tcp_* kprobes sharing one handler (and kprobe.function sites sharing another) arm, report each site's own ppfunc(), count exactly, and unload cleanly; start and stop times beside one probe's
 # Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), batched
 # unregistration (runtime/probes/dwarf.c); bench/sites.sh runs it with MANY_SITES='tcp_*' (about 1,900 sites).
 
@@ -40,9 +40,16 @@ build() {
     $STAP -p2 -w -e "probe $(points) { }" | awk '/^# probes/ { p = 1; next } p && !/^#/ { n++ } END { print n + 0 }' >sites
     (( $(cat sites) >= 300 )) || { echo "only $(cat sites) sites"; return 1; }
     $STAP -p4 -m t_many -w -e '
-global n
+global n, k
 probe '"$(points)"' { if (execname() == "python3") n[ppfunc()] <<< 1 }
-probe end { foreach (f in n) printf("%s %d\n", f, @count(n[f])) }' >/dev/null
+probe kprobe.function("__x64_sys_sendto"), kprobe.function("__x64_sys_connect"),
+      kprobe.function("__x64_sys_sendto").return, kprobe.function("__x64_sys_connect").return {
+	if (execname() == "python3") k[pp()] <<< 1
+}
+probe end {
+	foreach (f in n) printf("%s %d\n", f, @count(n[f]))
+	foreach (p in k) printf("%s %d\n", p, @count(k[p]))
+}' >/dev/null
     $STAP -p4 -m t_one -e '
 global n
 probe kernel.function("tcp_sendmsg") { if (execname() == "python3") n <<< 1 }
@@ -87,6 +94,12 @@ check() {
     # one probe and the shared-handler sites count tcp_sendmsg alike, once per send
     grep -qx 'tcp_sendmsg 100' t_one.out
     grep -qx 'tcp_sendmsg 100' t_many.out || { cat t_many.out; return 1; }
+    # the kprobe family's shared trampolines: each site's own pp(), entry and return
+    local p
+    for p in 'kprobe.function("__x64_sys_sendto") 100' 'kprobe.function("__x64_sys_sendto").return 100' \
+             'kprobe.function("__x64_sys_connect") 1' 'kprobe.function("__x64_sys_connect").return 1'; do
+        grep -qxF "$p" t_many.out || { echo "no line '$p'"; cat t_many.out; return 1; }
+    done
     # each site reports its own function: the connect, accept and receive sides are there too
     local f
     for f in tcp_v4_connect tcp_recvmsg tcp_close; do

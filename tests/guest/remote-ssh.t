@@ -141,12 +141,13 @@ probe end { println("end") }'
     printf '%s\n' begin end "open \"/proc/sys/kernel/hostname\" pid $pb" remote-b | diff - <(sort out.localhost)
     echo "-c run: remote-a's cat $pa, remote-b's cat $pb ($((SECONDS - t0))s)"
     # ^C: both runs end with their end probe; the prefix names each line's host, the probes the
-    # host name as the kernel running them has it (the last run runs this script again)
+    # host name as the kernel running them has it and remote_id()/remote_uri() the host's place
+    # in the --remote list and its target as given (the last run runs this script again)
     local bg='global n
 function uts_name:string() {
     return kernel_string(@cast(task_current(), "task_struct", "kernel")->nsproxy->uts_ns->name->nodename)
 }
-probe begin { printf("begin %s\n", uts_name()) }
+probe begin { printf("begin %s\n", uts_name()); printf("id %d %s\n", remote_id(), remote_uri()) }
 probe timer.ms(100) { n++ }
 probe end { printf("end %s %d\n", uts_name(), n > 0) }'
     rc=0 t0=$SECONDS
@@ -160,7 +161,8 @@ probe end { printf("end %s %d\n", uts_name(), n > 0) }'
     kill -INT "$pid"
     wait "$pid" || rc=$?
     [[ $rc == 0 ]] || { echo "^C run: exit $rc"; cat stderr; return 1; }
-    printf '%s\n' "0: begin remote-a" "0: end remote-a 1" "1: begin remote-b" "1: end remote-b 1" | diff - <(sort stdout)
+    printf '%s\n' "0: begin remote-a" "0: end remote-a 1" "0: id 0 $a" "1: begin remote-b" "1: end remote-b 1" "1: id 1 $b" |
+        diff - <(sort stdout)
     echo "^C run ($((SECONDS - t0))s)"
     # one host down (nothing listens on port 1): named, the other's run complete, status 1
     rc=0 t0=$SECONDS
@@ -203,7 +205,7 @@ remote_lost() {
     cat stderr
     [[ $rc == 1 ]]
     grep -Eqx "stap: host (ssh://)?root@localhost:$2: connection lost during the run \(ssh exited with status 255\)" stderr
-    printf '%s\n' 'begin remote-a' 'end remote-a 1' | diff - lost.127.0.0.1
-    printf '%s\n' 'begin remote-b' | diff - lost.localhost
+    printf '%s\n' 'begin remote-a' "id 0 $a" 'end remote-a 1' | diff - lost.127.0.0.1
+    printf '%s\n' 'begin remote-b' "id 1 $b" | diff - lost.localhost
     echo "lost run ($((SECONDS - t0))s)"
 }

@@ -58,7 +58,15 @@ run() {
     grep -q '^STP_DWARF_KPROBE(2)$' c
     grep -q '"identifier .n. at <input>:1:[0-9]*"' c
 
+    # the kprobe family: syscall.* (a kprobe per system call) shares handlers and trampolines, entry
+    # and return alike
+    gen 'global hits; probe syscall.* { hits[pp()]++ } probe kprobe.function("vfs_read").return, kprobe.function("vfs_write").return { hits[pp()]++ }'
+    [[ $(grep -c '^STP_KPROBE_TRAMPOLINE_SHARED([0-9]*)$' c) -ge 1 ]]
+    [[ $(grep -c '^STP_KRETPROBE_TRAMPOLINE_SHARED([0-9]*)$' c) == 1 ]]
+    (( $(grep -c '\.entry = stp_kprobe_hit_shared_' c) > 300 ))
+    [[ $(grep -c '\.ret = stp_kretprobe_hit_shared_' c) == 2 ]]
+
     # the shared module builds
-    "$STAP" -p4 -r "$KVER" -m t_shared -e 'global n; probe kernel.function("vfs_*") { n[pp()]++ } probe kernel.function("vfs_r*").return { n[pp()]++ }' >/dev/null
+    "$STAP" -p4 -r "$KVER" -m t_shared -w -e 'global hits; probe kernel.function("vfs_*") { hits[pp()]++ } probe kernel.function("vfs_r*").return { hits[pp()]++ } probe syscall.* { hits[pp()]++ } probe kprobe.function("vfs_read").return, kprobe.function("vfs_write").return { hits[pp()]++ }' >/dev/null
     [[ -s t_shared.ko ]]
 }

@@ -400,37 +400,26 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 
 /* ---- pass 3 -------------------------------------------------------------------------------------- */
 
-/* How a site's hit reaches its handler: a trampoline of its own (a lone site, a .return with
- * @entry values) or one shared by the sites with the same handler and kind: the first such site's
- * descriptor index, which names the shared trampoline. */
-static int dwarf_shared_with(DerivedProbe **dps, int n, int i)
+/* A site's trampoline kind for sharing: 0 a kprobe, 1 a kretprobe, -1 one of its own (a .return
+ * with @entry values: the entry half is the site's) */
+static int dwarf_trampoline_kind(const DerivedProbe *dp, Session *s)
 {
-	const DwarfSite *site = dps[i]->site;
-	int first = -1, count = 0;
+	(void)s;
+	const DwarfSite *site = dp->site;
 
 	if (site->is_return && site->entry_size > 0)
 		return -1;
-	for (int j = 0; j < n && count < 2; j++) {
-		const DwarfSite *o = dps[j]->site;
-		if (dps[j]->probe->handler != dps[i]->probe->handler || o->is_return != site->is_return ||
-		    (o->is_return && o->entry_size > 0))
-			continue;
-		if (first < 0)
-			first = dps[j]->index;
-		count++;
-	}
-	return count > 1 ? first : -1;
+	return site->is_return;
 }
 
 static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
-	(void)s;
 	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
-		shared[i] = dwarf_shared_with(dps, n, i);
+		shared[i] = provider_shared_site(dps, n, i, dwarf_trampoline_kind, s);
 		if (shared[i] >= 0) {
 			if (shared[i] == dps[i]->index)
 				sb_printf(out, "STP_DWARF_%sPROBE_SHARED(%d)\n", site->is_return ? "KRET" : "K", shared[i]);

@@ -55,12 +55,26 @@ static const DerivedProbe *entry_holder(Session *s, const DerivedProbe *dp)
 	return NULL;
 }
 
+/* A site's trampoline kind for sharing: 0 a kprobe, 1 a kretprobe, -1 one of its own (a .return
+ * with @entry values) */
+static int kprobe_trampoline_kind(const DerivedProbe *dp, Session *s)
+{
+	return entry_holder(s, dp) ? -1 : dp->is_return;
+}
+
 static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
+	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
+
 	sb_puts(out, "#include \"probes/kprobes.c\"\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *e = entry_holder(s, dps[i]);
-		if (e)
+		shared[i] = provider_shared_site(dps, n, i, kprobe_trampoline_kind, s);
+		if (shared[i] >= 0) {
+			if (shared[i] == dps[i]->index)
+				sb_printf(out, "STP_K%sPROBE_TRAMPOLINE_SHARED(%d)\n", dps[i]->is_return ? "RET" : "",
+					  shared[i]);
+		} else if (e)
 			sb_printf(out, "STP_KRETPROBE_ENTRY_TRAMPOLINE(%d, %d)\n", dps[i]->index, e->index);
 		else
 			sb_printf(out, "STP_K%sPROBE_TRAMPOLINE(%d)\n", dps[i]->is_return ? "RET" : "", dps[i]->index);
@@ -68,8 +82,9 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "static struct stp_kprobe stp_kprobe_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *e = entry_holder(s, dps[i]);
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .%s = stp_k%sprobe_hit_%d, .symbol = ", dps[i]->index,
-			  dps[i]->is_return ? "ret" : "entry", dps[i]->is_return ? "ret" : "", dps[i]->index);
+		sb_printf(out, "\t{ .desc = &stp_descs[%d], .%s = stp_k%sprobe_hit_%s%d, .symbol = ", dps[i]->index,
+			  dps[i]->is_return ? "ret" : "entry", dps[i]->is_return ? "ret" : "",
+			  shared[i] >= 0 ? "shared_" : "", shared[i] >= 0 ? shared[i] : dps[i]->index);
 		emit_c_string(out, dps[i]->symbol);
 		if (e)
 			sb_printf(out, ", .ret_entry = stp_kretprobe_entry_%d, .entry_size = %d", dps[i]->index,
@@ -78,6 +93,7 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_KPROBE_FAMILY(stp_kprobe_probes)\n\n");
+	free(shared);
 }
 
 static const char *const kprobe_forms[] = {

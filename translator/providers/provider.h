@@ -99,6 +99,10 @@ char *pp_text(const ProbePoint *pp);
 /* For resolve_many: a copy of tmpl named name (taken over) firing at site, pushed onto out and
  * returned; the caller sets the rest of its own data (is_return, number, ...). */
 DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct DwarfSite *site, PtrVec *out);
+/* The stp_descs index of the first of dps[0..n) whose hits can share dps[i]'s trampoline: the same
+ * handler (Probe.handler, pass 3) and the same kind(dp, s); -1 when dps[i] keeps its own (kind < 0, or
+ * no other site of its handler and kind) */
+int provider_shared_site(DerivedProbe **dps, int n, int i, int (*kind)(const DerivedProbe *, Session *), Session *s);
 void emit_c_string(StrBuf *out, const char *s);
 
 #endif

@@ -123,3 +123,19 @@ void emit_c_string(StrBuf *out, const char *s)
 	}
 	sb_putc(out, '"');
 }
+
+int provider_shared_site(DerivedProbe **dps, int n, int i, int (*kind)(const DerivedProbe *, Session *), Session *s)
+{
+	int k = kind(dps[i], s), first = -1, count = 0;
+
+	if (k < 0)
+		return -1;
+	for (int j = 0; j < n && count < 2; j++) {
+		if (dps[j]->probe->handler != dps[i]->probe->handler || kind(dps[j], s) != k)
+			continue;
+		if (first < 0)
+			first = dps[j]->index;
+		count++;
+	}
+	return count > 1 ? first : -1;
+}
