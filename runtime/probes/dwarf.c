@@ -1,6 +1,7 @@
 /* dwarf.c - kernel.function/statement and module(...).function probes: kprobes at symbol+offset
  * (or an absolute address), kretprobes for .return.  Included by generated code using the family. */
 #include <linux/kprobes.h>
+#include "kprobe_batch.h"
 
 /* Instances per .return probe: calls in flight at once (sleeping ones count); a return missed
  * for lack of one is counted (nmissed) and reported at the end. */
@@ -78,33 +79,11 @@ struct stp_dwarf_probe {
 		return 0;							\
 	}
 
-/* Unregisters the registered ones of probes[0..n): in batches of the kernel's
- * unregister_kprobes/kretprobes, which wait for the running handlers once per batch instead of
- * once per probe (seconds for thousands of sites); one by one if the batch array cannot be had. */
-static void stp_dwarf_unregister(struct stp_dwarf_probe *probes, unsigned int n, bool ret)
+static struct kprobe *stp_dwarf_site(void *table, unsigned int i, bool ret)
 {
-	void **batch = kvmalloc_array(n ? n : 1, sizeof(*batch), GFP_KERNEL);
-	unsigned int i, k = 0;
+	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
 
-	for (i = 0; i < n; i++) {
-		struct stp_dwarf_probe *p = &probes[i];
-
-		if (!p->registered || !p->ret != !ret)
-			continue;
-		if (batch)
-			batch[k++] = ret ? (void *)&p->rp : (void *)&p->kp;
-		else if (ret)
-			unregister_kretprobe(&p->rp);
-		else
-			unregister_kprobe(&p->kp);
-	}
-	if (batch && k) {
-		if (ret)
-			unregister_kretprobes((struct kretprobe **)batch, k);
-		else
-			unregister_kprobes((struct kprobe **)batch, k);
-	}
-	kvfree(batch);
+	return p->registered && !p->ret == !ret ? &p->kp : NULL;
 }
 
 static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
@@ -112,8 +91,7 @@ static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
 	unsigned long missed = 0, kmissed = 0;
 	unsigned int i;
 
-	stp_dwarf_unregister(probes, n, false);
-	stp_dwarf_unregister(probes, n, true);
+	stp_kprobe_batch_unregister(probes, n, stp_dwarf_site);
 	for (i = 0; i < n; i++) {
 		struct stp_dwarf_probe *p = &probes[i];
 

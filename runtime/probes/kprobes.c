@@ -1,6 +1,7 @@
 /* kprobes.c - kprobe.function("sym") probes on kprobes and .return probes on
  * kretprobes.  Included by generated code that uses the kprobe family. */
 #include <linux/kprobes.h>
+#include "kprobe_batch.h"
 
 struct stp_kprobe {
 	const struct stp_probe_desc *desc;
@@ -105,39 +106,20 @@ struct stp_kprobe {
 		return 0;							\
 	}
 
-/* Unregisters the registered kprobes (ret: kretprobes) of probes[0..n) in one batch: one wait
- * for running handlers instead of one per probe; one by one if the array cannot be had. */
-static void stp_kprobes_unregister(struct stp_kprobe *probes, unsigned int n, bool ret)
+static struct kprobe *stp_kprobe_site(void *table, unsigned int i, bool ret)
 {
-	void **batch = kvmalloc_array(n ? n : 1, sizeof(*batch), GFP_KERNEL);
-	unsigned int i, k = 0;
+	struct stp_kprobe *p = (struct stp_kprobe *)table + i;
 
-	for (i = 0; i < n; i++) {
-		struct stp_kprobe *p = &probes[i];
-
-		if (!p->registered || !p->ret != !ret)
-			continue;
-		if (batch)
-			batch[k++] = ret ? (void *)&p->rp : (void *)&p->kp;
-		else if (ret)
-			unregister_kretprobe(&p->rp);
-		else
-			unregister_kprobe(&p->kp);
-		p->registered = 0;
-	}
-	if (batch && k) {
-		if (ret)
-			unregister_kretprobes((struct kretprobe **)batch, k);
-		else
-			unregister_kprobes((struct kprobe **)batch, k);
-	}
-	kvfree(batch);
+	return p->registered && !p->ret == !ret ? &p->kp : NULL;
 }
 
 static void stp_kprobes_stop(struct stp_kprobe *probes, unsigned int n)
 {
-	stp_kprobes_unregister(probes, n, false);
-	stp_kprobes_unregister(probes, n, true);
+	unsigned int i;
+
+	stp_kprobe_batch_unregister(probes, n, stp_kprobe_site);
+	for (i = 0; i < n; i++)
+		probes[i].registered = 0;
 }
 
 static const char *stp_kprobe_errtext(int rc)
