@@ -94,22 +94,6 @@ prepare_case() {  # NAME KIND [ARGS...]
     echo 1000000 >"$dir/guest-timeout"     # the limit is the real-time watchdog below
 }
 
-run_guest() {
-    local pid rc=0 deadline=$((SECONDS + GUEST_LIMIT))
-    guest_batch "$DIR/guest" "$@" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        if (( SECONDS >= deadline )); then
-            say "the guest part ran for over ${GUEST_LIMIT}s: stopping it"
-            kill -TERM "$pid" 2>/dev/null || true
-            break
-        fi
-        sleep 1
-    done
-    wait "$pid" || rc=$?
-    return "$rc"
-}
-
 # case_trouble NAME: why the case did not measure (nothing when it did)
 case_trouble() {
     local dir=$DIR/guest/$1 r
@@ -258,7 +242,7 @@ main() {
         dirs+=("$DIR/guest/$name")
     done
     say "booting $KVER with -icount for ${#dirs[@]} variants ($ROUNDS rounds of fio each)"
-    run_guest "${dirs[@]}" || say "the guest run failed (console: $DIR/guest/console.log)"
+    bench_run_guest "$DIR/guest" "$GUEST_LIMIT" "${dirs[@]}" || say "the guest run failed (console: $DIR/guest/console.log)"
     for v in "${VARIANTS[@]}"; do
         name=${v%%|*}
         why=$(case_trouble "$name")

@@ -114,22 +114,6 @@ case_trouble() {
     fi
 }
 
-run_guest() {
-    local pid rc=0 deadline=$((SECONDS + GUEST_LIMIT))
-    guest_batch "$DIR/guest" "$@" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        if (( SECONDS >= deadline )); then
-            say "the guest part ran for over ${GUEST_LIMIT}s: stopping it"
-            kill -TERM "$pid" 2>/dev/null || true
-            break
-        fi
-        sleep 1
-    done
-    wait "$pid" || rc=$?
-    return "$rc"
-}
-
 table() {
     local v name kind desc base val per hits why
     base=$(case_value baseline)
@@ -200,7 +184,7 @@ main() {
     for p in "${pids[@]}"; do wait "$p" || failed=1; done
     (( failed == 0 )) || die "building a stap module failed"
     say "booting $KVER with -icount for ${#dirs[@]} variants ($CALLS calls x $ROUNDS rounds each)"
-    run_guest "${dirs[@]}" || say "the guest run failed (console: $DIR/guest/console.log)"
+    bench_run_guest "$DIR/guest" "$GUEST_LIMIT" "${dirs[@]}" || say "the guest run failed (console: $DIR/guest/console.log)"
     expected=$((CALLS * ROUNDS))
     for v in "${VARIANTS[@]}"; do
         name=${v%%|*}
