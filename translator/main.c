@@ -254,12 +254,9 @@ static void locate_installation(void)
 		session.tapset_dir = getenv("SYSTEMTAP_TAPSET");
 }
 
-int main(int argc, char **argv)
+/* The command line into the session (r_arg: -r's argument); -1 to go on, else the exit status */
+static int main_options(int argc, char **argv, const char **r_arg)
 {
-	const char *r_arg = NULL;
-	SourceFile *file;
-	PassTimer t;
-	StrBuf out;
 	int c;
 
 	static const struct option long_options[] = {
@@ -330,7 +327,7 @@ int main(int argc, char **argv)
 			}
 			session.module_name = xstrdup(optarg);
 			break;
-		case 'r': r_arg = optarg; break;
+		case 'r': *r_arg = optarg; break;
 		case 'o': session.output_file = optarg; break;
 		case 'D':
 			if (!valid_define(optarg)) {
@@ -385,6 +382,17 @@ int main(int argc, char **argv)
 	}
 	for (; optind < argc; optind++)
 		vec_push(&session.script_args, argv[optind]);
+	return -1;
+}
+
+/* Passes 1 and 2 (and what stops after them: --dump-*, -l/-L, -p1, -p2, --remote); -1 to go on
+ * with *filep, the script, else the exit status */
+static int main_passes_1_2(const char *r_arg, SourceFile **filep)
+{
+	SourceFile *file;
+	PassTimer t;
+	StrBuf out;
+
 	locate_installation();
 	if (remote_wanted())
 		return remote_run(&session, r_arg);
@@ -443,6 +451,15 @@ int main(int argc, char **argv)
 		fputs(out.data, stdout);
 		return 0;
 	}
+	*filep = file;
+	return -1;
+}
+
+/* Passes 3 to 5 of the script file */
+static int main_passes_3_5(SourceFile *file)
+{
+	PassTimer t;
+	StrBuf out;
 
 	/* pass 3 */
 	t = timer_start();
@@ -509,4 +526,17 @@ int main(int argc, char **argv)
 		timer_report(&t, "Pass 5: run completed");
 		return finish(rc);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *r_arg = NULL;
+	SourceFile *file = NULL;
+	int rc;
+
+	if ((rc = main_options(argc, argv, &r_arg)) >= 0)
+		return rc;
+	if ((rc = main_passes_1_2(r_arg, &file)) >= 0)
+		return rc;
+	return main_passes_3_5(file);
 }
