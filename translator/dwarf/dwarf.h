@@ -77,8 +77,8 @@ char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset);
 const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
 /* The name is exported (EXPORT_SYMBOL*: a __ksymtab_NAME symbol). */
 int dwarf_exported(DwarfModule *m, const char *name);
-/* How many ELF symbols (functions, objects, untyped) are named name; when exactly one, its address,
- * type (STT_FUNC...) and binding (STB_GLOBAL...). */
+/* How many ELF symbols (functions, objects, untyped) are named name: 0, 1 or 2 (for 2 or more);
+ * when exactly one, its address, type (STT_FUNC...) and binding (STB_GLOBAL...). */
 int dwarf_symbol_named(DwarfModule *m, const char *name, Dwarf_Addr *addr, int *type, int *bind);
 /* Calls fn for each symbol of the ELF symbol table of m's own file (not a libdwfl-relocated module). */
 void dwarf_elf_symbols(DwarfModule *m, void (*fn)(const char *name, const GElf_Sym *sym, void *arg), void *arg);
