@@ -14,11 +14,12 @@
 # `probe kernel.function("vfs_read") { printf("%d\n", $count) }` and
 # `global n; probe kernel.function("vfs_*") { n++ }`, and `global n; probe kernel.trace("sched:*") { n++ }`
 # (tracepoints, from the same DWARF), each shown twice for ours: warm (its DWARF index or tracepoint catalog
-# cached in SYSTEMTAP_DIR/cache by the first run) and cold (a new HOME every run). Per script, each tool
+# cached in SYSTEMTAP_DIR/cache by the first run, which builds it even for vfs_read's exact name) and
+# cold (a new HOME every run: vfs_read is then found without the index). Per script, each tool
 # first runs once with -v in an empty HOME (probe count, errors, what SystemTap says about
 # debuginfo; it fills the tool's cache, ~/.systemtap), then BENCH_RUNS times (default 5) with
 # that HOME, interleaved, under build/bench/measure (bench/measure.c: fork + exec + wait4; wall
-# time from CLOCK_MONOTONIC, peak RSS from ru_maxrss), stdout to /dev/null. Ours also runs
+# time from CLOCK_MONOTONIC, peak RSS from ru_maxrss, CPU time from its rusage), stdout to /dev/null. Ours also runs
 # BENCH_RUNS times in a fresh empty HOME each. The table shows the medians. SystemTap runs
 # without DEBUGINFOD_URLS, so nothing is fetched from the network, and only to -p2, so nothing of
 # the script is compiled (but see its tracequery objects in bench/README.md). A script our stap
