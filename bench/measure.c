@@ -1,11 +1,12 @@
 /* measure.c - runs a command and records its wall time and peak memory (max RSS).
  * Used by bench/pass2.sh: build/bench/measure OUTFILE CMD [ARGS...] runs CMD with the same stdin,
- * stdout and stderr, then writes one line "WALL_US MAXRSS_KB STATUS" to OUTFILE and exits with
+ * stdout and stderr, then writes one line "WALL_US MAXRSS_KB STATUS CPU_US" to OUTFILE and exits with
  * CMD's exit code (128 + N if signal N killed it; 127 if CMD could not be started).
  * WALL_US: CLOCK_MONOTONIC microseconds from just before fork() to the end of wait4().
  * MAXRSS_KB: ru_maxrss from wait4(), the peak resident set of CMD or of the largest of the
  * children it waited for (as GNU time's %M; the kernel's figure, in kB on Linux).
- * STATUS: "exit N" or "signal N". The measurement is a fork, an exec and a wait4, nothing else:
+ * STATUS: "exit N" or "signal N". CPU_US: user + system CPU time of CMD and the children it waited
+ * for (wait4's rusage), in microseconds: steadier than wall time on a loaded host. The measurement is a fork, an exec and a wait4, nothing else:
  * the shell's own start-up is not counted (bash's `time` around a command would not count it
  * either, but bash cannot report max RSS). */
 #define _GNU_SOURCE
@@ -23,6 +24,11 @@ static long long now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static long long cpu_us(const struct rusage *ru) {
+    return (long long)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000LL + ru->ru_utime.tv_usec +
+           ru->ru_stime.tv_usec;
 }
 
 int main(int argc, char **argv) {
@@ -60,10 +66,10 @@ int main(int argc, char **argv) {
     int code;
     if (WIFEXITED(status)) {
         code = WEXITSTATUS(status);
-        fprintf(out, "%lld %ld exit %d\n", t1 - t0, ru.ru_maxrss, code);
+        fprintf(out, "%lld %ld exit %d %lld\n", t1 - t0, ru.ru_maxrss, code, cpu_us(&ru));
     } else {
         code = 128 + WTERMSIG(status);
-        fprintf(out, "%lld %ld signal %d\n", t1 - t0, ru.ru_maxrss, WTERMSIG(status));
+        fprintf(out, "%lld %ld signal %d %lld\n", t1 - t0, ru.ru_maxrss, WTERMSIG(status), cpu_us(&ru));
     }
     if (fclose(out) != 0) {
         fprintf(stderr, "measure: %s: %s\n", argv[1], strerror(errno));

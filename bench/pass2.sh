@@ -14,11 +14,12 @@
 # `probe kernel.function("vfs_read") { printf("%d\n", $count) }` and
 # `global n; probe kernel.function("vfs_*") { n++ }`, and `global n; probe kernel.trace("sched:*") { n++ }`
 # (tracepoints, from the same DWARF), each shown twice for ours: warm (its DWARF index or tracepoint catalog
-# cached in SYSTEMTAP_DIR/cache by the first run) and cold (a new HOME every run). Per script, each tool
+# cached in SYSTEMTAP_DIR/cache by the first run, which builds it even for vfs_read's exact name) and
+# cold (a new HOME every run: vfs_read is then found without the index). Per script, each tool
 # first runs once with -v in an empty HOME (probe count, errors, what SystemTap says about
 # debuginfo; it fills the tool's cache, ~/.systemtap), then BENCH_RUNS times (default 5) with
 # that HOME, interleaved, under build/bench/measure (bench/measure.c: fork + exec + wait4; wall
-# time from CLOCK_MONOTONIC, peak RSS from ru_maxrss), stdout to /dev/null. Ours also runs
+# time from CLOCK_MONOTONIC, peak RSS from ru_maxrss, CPU time from its rusage), stdout to /dev/null. Ours also runs
 # BENCH_RUNS times in a fresh empty HOME each. The table shows the medians. SystemTap runs
 # without DEBUGINFOD_URLS, so nothing is fetched from the network, and only to -p2, so nothing of
 # the script is compiled (but see its tracequery objects in bench/README.md). A script our stap
@@ -32,7 +33,8 @@
 # under 50 ms warm and under 0.5 s cold (no ratio target: SystemTap builds "tracequery" modules for it, ~60 s cold).
 #
 # Environment: BENCH_RUNS (default 5), KVER (default: scripts/guest-kver.sh), BENCH_SYSTEMTAP
-# (SystemTap's stap, default /usr/bin/stap), BENCH_PASS2_NOINSTALL=1 (do not install systemtap),
+# (SystemTap's stap, default /usr/bin/stap), BENCH_OURS (our stap, default build/bin/stap: another
+# build, e.g. of an earlier commit, for a before/after), BENCH_PASS2_NOINSTALL=1 (do not install systemtap),
 # BENCH_PASS2_SCRIPTS (only these rows, by name: "begin syscall syscall-opt demo large vfs_read vfs_star
 # tp_sched tapsets").
 set -euo pipefail
@@ -40,7 +42,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$TOP/build/bench
 RUNS=${BENCH_RUNS:-5}
-STAP=$TOP/build/bin/stap
+STAP=${BENCH_OURS:-$TOP/build/bin/stap}
 SYSTAP=${BENCH_SYSTEMTAP:-/usr/bin/stap}
 DIR=$OUT/pass2
 MEASURE=$OUT/measure
@@ -190,13 +192,13 @@ families() {
         sort -rn | paste -sd, - | sed 's/,/, /g'
 }
 
-# med FIELD FILES...: the median of a field of measure's result lines (1 wall us, 2 max RSS kB),
-# printed as ms or MB with one decimal
+# med FIELD FILES...: the median of a field of measure's result lines (1 wall us, 2 max RSS kB,
+# 5 CPU us: user + sys), printed as ms or MB with one decimal
 med() {
     local f=$1
     shift
-    cat "$@" | awk -v f="$f" 'NF == 4 { print $f }' | median |
-        awk '$1 == "-" { print "-"; next } { printf "%.1f", $1 / (f == 1 ? 1000 : 1024) }'
+    cat "$@" | awk -v f="$f" 'NF >= f && NF >= 4 { print $f }' | median |
+        awk '$1 == "-" { print "-"; next } { printf "%.1f", $1 / (f == 2 ? 1024 : 1000) }'
 }
 
 # home_usage DIR: what a HOME holds after the runs: "N files, K KB" (or "nothing")
@@ -221,13 +223,14 @@ ROWS=() NOTES=() FRESH=() SYMTAB_MISSING=
 # runs; uses compare()'s locals (d, label, ours_ok, ours_err, ours_probes, st_ok, st_ms, st_mb, speed,
 # limit)
 ours_cols() {
-    local ms mb tx=- mx=- targets='' max=
+    local ms mb cpu tx=- mx=- targets='' max=
     if (( ! ours_ok )); then
         echo "rejected: $ours_err"
         return
     fi
     ms=$(med 1 "$d/ours/$1"-*.m)
     mb=$(med 2 "$d/ours/$1"-*.m)
+    cpu=$(med 5 "$d/ours/$1"-*.m)
     if (( st_ok )); then
         tx=$(ratio "$st_ms" "$ms")
         mx=$(ratio "$st_mb" "$mb")
@@ -243,7 +246,7 @@ ours_cols() {
     if [[ -n $max ]]; then
         targets+=$(awk -v a="$ms" -v t="$max" 'BEGIN { printf " <%dms:%s", t, (a < t ? "met" : "NO") }')
     fi
-    printf '%8s %8s %6s | %7s %7s | %s' "$ms" "$mb" "$ours_probes" "$tx" "$mx" "${targets# }"
+    printf '%8s %8s %8s %6s | %7s %7s | %s' "$ms" "$cpu" "$mb" "$ours_probes" "$tx" "$mx" "${targets# }"
 }
 
 # compare LABEL FILE [SPEED [cold [WARM_MS/COLD_MS]]]: both tools on DIR/src/FILE; appends a row to
@@ -263,9 +266,11 @@ compare() {
     lines=$(wc -l <"$DIR/src/$file")
     say "$label: $file ($lines lines), $RUNS runs of each"
 
-    # the first runs, with -v: are they accepted, how many probes; each in an empty HOME
+    # the first runs, with -v: are they accepted, how many probes; each in an empty HOME. Ours builds
+    # the DWARF index there even for an exact name (that a cold run finds without it), so that
+    # -warm is the cached index's figure
     rc=0
-    run_one ours "$d/ours/home" "$d/ours/first" -v -r "$KVER" -p2 "$file" \
+    STAP_DWARF_FASTPATH=0 run_one ours "$d/ours/home" "$d/ours/first" -v -r "$KVER" -p2 "$file" \
         >"$d/ours/v.out" 2>"$d/ours/v.err" </dev/null || rc=$?
     if (( rc == 0 )); then ours_ok=1; else ours_err=$(failure "$d/ours/first" "$d/ours/v.err"); fi
     if (( HAVE_SYSTAP )); then
@@ -302,9 +307,10 @@ compare() {
     done
 
     # the row
-    local st_ms=- st_mb=- st_probes=-
+    local st_ms=- st_mb=- st_probes=- st_cpu=-
     if (( st_ok )); then
         st_ms=$(med 1 "$d"/systemtap/warm-*.m)
+        st_cpu=$(med 5 "$d"/systemtap/warm-*.m)
         st_mb=$(med 2 "$d"/systemtap/warm-*.m)
         st_probes=$(probe_count systemtap "$d/systemtap/v.out" "$d/systemtap/v.err")
         if (( st_rc != 0 )); then
@@ -327,7 +333,7 @@ compare() {
         NOTES+=("$label: SystemTap rejected it before the end of pass 2: $(first_error "$d/systemtap/v.err")")
     fi
     local st_cols ours_probes='-'
-    st_cols=$(printf '%5s %10s %8s %6s' "$lines" "$st_ms$st_mark" "$st_mb" "$st_probes")
+    st_cols=$(printf '%5s %10s %8s %8s %6s' "$lines" "$st_ms$st_mark" "$st_cpu" "$st_mb" "$st_probes")
     if (( ours_ok )); then
         ours_probes=$(probe_count ours "$d/ours/v.out" "$d/ours/v.err")
         local ofam
@@ -430,13 +436,14 @@ main() {
     fi
     echo "ours: build/bin/stap, $ours_version; kernel debuginfo: $(debuginfo_state)"
     {
-        printf '%-14s %5s %10s %8s %6s | %8s %8s %6s | %-15s |\n' "" "" "SystemTap" "" "" "ours" "" "" \
+        printf '%-14s %5s %10s %8s %8s %6s | %8s %8s %8s %6s | %-15s |\n' "" "" "SystemTap" "" "" "" "ours" "" "" "" \
             "SystemTap/ours"
-        printf '%-14s %5s %10s %8s %6s | %8s %8s %6s | %7s %7s | %s\n' script lines ms MB probes ms MB probes \
-            time mem "targets"
+        printf '%-14s %5s %10s %8s %8s %6s | %8s %8s %8s %6s | %7s %7s | %s\n' script lines ms "CPU ms" MB probes \
+            ms "CPU ms" MB probes time mem "targets"
         for row in "${ROWS[@]}"; do echo "$row"; done
     } | sed 's/ *$//'
-    echo "(ms: wall time of the whole process; MB: its peak RSS (ru_maxrss); probes: as resolved by the -v run;"
+    echo "(ms: wall time of the whole process; CPU ms: its user + sys time (with its children's); MB: its peak"
+    echo " RSS (ru_maxrss); probes: as resolved by the -v run;"
     echo " SystemTap runs with its cache (HOME) warm from a first run, ours likewise; targets: ours at least"
     echo " ${TARGET_SPEED}x faster (vfs_read, vfs_*: ${TARGET_SPEED_DWARF}x), at most 1/$TARGET_MEM of the memory, probe begin {} under $TARGET_BEGIN_MS ms;"
     echo " vfs_read: ours under $TARGET_VFS_READ_WARM_MS ms warm and $TARGET_VFS_READ_COLD_MS ms cold;"

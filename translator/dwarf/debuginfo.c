@@ -500,6 +500,7 @@ typedef struct Sym {
 	uint64_t size;
 	int shndx;
 	int type;               /* STT_FUNC, STT_NOTYPE, STT_OBJECT */
+	int bind;               /* STB_GLOBAL, STB_LOCAL, STB_WEAK */
 } Sym;
 
 typedef struct Range {
@@ -510,7 +511,8 @@ typedef struct Range {
 struct DwarfSymtab {
 	Sym *syms;              /* sorted by address */
 	size_t n;
-	StrMap count;           /* name -> how many symbols have it */
+	StrMap count;           /* name -> its only Sym, or the table itself for several (name_lookup) */
+	int name_queries;       /* name_lookup calls so far (the first ones scan the table instead) */
 	Range *refused;         /* kernel: ranges kprobes refuse */
 	size_t nrefused;
 	int anchor_shndx;       /* kernel: _stext's section */
@@ -528,10 +530,8 @@ static int cmp_sym(const void *a, const void *b)
 }
 
 static void add_sym(struct DwarfSymtab *t, size_t *cap, const char *name, Dwarf_Addr addr, uint64_t size, int shndx,
-		    int type)
+		    int type, int bind)
 {
-	void **slot;
-
 	if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS ||
 	    (type != STT_FUNC && type != STT_NOTYPE && type != STT_OBJECT))
 		return;
@@ -539,9 +539,7 @@ static void add_sym(struct DwarfSymtab *t, size_t *cap, const char *name, Dwarf_
 		*cap = *cap ? *cap * 2 : 4096;
 		t->syms = xrealloc(t->syms, *cap * sizeof *t->syms);
 	}
-	t->syms[t->n++] = (Sym){ name, addr, size, shndx, type };
-	slot = strmap_slot(&t->count, name, 1);
-	*slot = (void *)((intptr_t)*slot + 1);
+	t->syms[t->n++] = (Sym){ name, addr, size, shndx, type, bind };
 }
 
 /* Symbol containing addr (largest start <= addr with addr < start+size), FUNC preferred. */
@@ -651,7 +649,73 @@ typedef struct SymtabFill {
 static void symtab_add_elf(const char *name, const GElf_Sym *sym, void *arg)
 {
 	SymtabFill *f = arg;
-	add_sym(f->t, &f->cap, name, sym->st_value, sym->st_size, sym->st_shndx, GELF_ST_TYPE(sym->st_info));
+	add_sym(f->t, &f->cap, name, sym->st_value, sym->st_size, sym->st_shndx, GELF_ST_TYPE(sym->st_info),
+		GELF_ST_BIND(sym->st_info));
+}
+
+/* Sorts t->syms as cmp_sym does: a stable radix sort of (address, position) pairs, 8 bits a pass,
+ * the passes whose byte is the same for every symbol skipped, then the symbols moved once and the
+ * few runs at one address sorted by cmp_sym. A fifth of qsort's instructions on the kernel's
+ * 130,000 symbols, which every run with a DWARF probe reads. */
+typedef struct SymKey {
+	uint64_t addr;
+	size_t pos;
+} SymKey;
+
+static void symtab_sort(struct DwarfSymtab *t)
+{
+	size_t n = t->n;
+	SymKey *keys = xmalloc(2 * n * sizeof *keys), *src = keys, *dst = keys + n;
+	Sym *sorted;
+
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (SymKey){ t->syms[i].addr, i };
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[((src[i].addr >> shift) & 0xff) + 1]++;
+		if (count[((src[0].addr >> shift) & 0xff) + 1] == n)
+			continue;
+		for (int d = 0; d < 256; d++)
+			count[d + 1] += count[d];
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].addr >> shift) & 0xff]++] = src[i];
+		SymKey *swap = src;
+		src = dst;
+		dst = swap;
+	}
+	sorted = xmalloc(n * sizeof *sorted);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = t->syms[src[i].pos];
+	free(keys);
+	free(t->syms);
+	t->syms = sorted;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && t->syms[j].addr == t->syms[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort(t->syms + i, j - i, sizeof *t->syms, cmp_sym);
+	}
+}
+
+/* Room for n symbols, so that the table does not grow while it is read. */
+static void symtab_reserve(struct DwarfSymtab *t, size_t *cap, size_t n)
+{
+	t->syms = xmalloc((n ? n : 1) * sizeof *t->syms);
+	*cap = n ? n : 1;
+}
+
+/* How many entries m's own ELF symbol table has (0 when none). */
+static size_t elf_symbol_count(DwarfModule *m)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	}
+	return 0;
 }
 
 static struct DwarfSymtab *symtab(DwarfModule *m)
@@ -673,14 +737,16 @@ static struct DwarfSymtab *symtab(DwarfModule *m)
 			Dwarf_Addr bias;
 			const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
 			if (name)
-				add_sym(t, &cap, name, addr, sym.st_size, (int)shndx, GELF_ST_TYPE(sym.st_info));
+				add_sym(t, &cap, name, addr, sym.st_size, (int)shndx, GELF_ST_TYPE(sym.st_info),
+					GELF_ST_BIND(sym.st_info));
 		}
 	} else {
-		SymtabFill fill = { t, cap };
+		SymtabFill fill = { t, 0 };
+		symtab_reserve(t, &fill.cap, elf_symbol_count(m));
 		dwarf_elf_symbols(m, symtab_add_elf, &fill);
 	}
 	if (t->n)
-		qsort(t->syms, t->n, sizeof *t->syms, cmp_sym);
+		symtab_sort(t);
 	if (m->is_kernel) {
 		int found;
 		t->stext = sym_value(t, "_stext", &found);
@@ -738,9 +804,50 @@ const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc)
 	return section_of(m, pc, &shndx);
 }
 
+/* How many symbols are named name: 0, 1 (in *only, when only is not NULL) or 2 for more. A run with
+ * one probe point asks a few times: those scan the table (a millisecond each for the kernel's
+ * 130,000 symbols); more build the name map once (value: the only symbol, or t itself for more). */
+enum { NAME_SCANS = 8 };
+static int name_lookup(struct DwarfSymtab *t, const char *name, const Sym **only)
+{
+	const Sym *first = NULL;
+	int n = 0;
+
+	if (t->name_queries < NAME_SCANS) {
+		t->name_queries++;
+		for (size_t i = 0; i < t->n && n < 2; i++) {
+			if (t->syms[i].name[0] == name[0] && !strcmp(t->syms[i].name, name)) {
+				first = first ? first : &t->syms[i];
+				n++;
+			}
+		}
+	} else {
+		void *v;
+		if (t->name_queries == NAME_SCANS) {
+			int slots = 64;
+			t->name_queries++;
+			while ((size_t)slots < 2 * t->n + 2 && slots < (1 << 29))
+				slots *= 2;
+			t->count.cap = slots;
+			t->count.keys = xcalloc((size_t)slots, sizeof *t->count.keys);
+			t->count.values = xcalloc((size_t)slots, sizeof *t->count.values);
+			for (size_t i = 0; i < t->n; i++) {
+				void **slot = strmap_slot(&t->count, t->syms[i].name, 1);
+				*slot = *slot ? (void *)t : (void *)&t->syms[i];
+			}
+		}
+		v = strmap_get(&t->count, name);
+		n = !v ? 0 : v == (void *)t ? 2 : 1;
+		first = n == 1 ? v : NULL;
+	}
+	if (only)
+		*only = first;
+	return n;
+}
+
 static int name_count(struct DwarfSymtab *t, const char *name)
 {
-	return (int)(intptr_t)strmap_get(&t->count, name);
+	return name_lookup(t, name, NULL);
 }
 
 char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset)
@@ -805,6 +912,19 @@ const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc)
 	if (!sym_containing(t, pc))
 		return "no function symbol covers its address";
 	return NULL;
+}
+
+int dwarf_symbol_named(DwarfModule *m, const char *name, Dwarf_Addr *addr, int *type, int *bind)
+{
+	const Sym *only;
+	int n = name_lookup(symtab(m), name, &only);
+
+	if (n == 1) {
+		*addr = only->addr;
+		*type = only->type;
+		*bind = only->bind;
+	}
+	return n;
 }
 
 int dwarf_exported(DwarfModule *m, const char *name)

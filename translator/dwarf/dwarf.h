@@ -21,6 +21,8 @@ typedef struct DwarfModule {
 	Dwarf_CFI *cfi;             /* .debug_frame/.eh_frame, NULL when there is none */
 	char build_id[41];          /* hex, "" when the file has none */
 	struct DwarfIndex *index;   /* names of functions and types (index.c) */
+	StrMap cu_files;            /* index.c: "CU offset" -> the CU's file names, read on first use */
+	PtrVec exact;               /* exactname.c: DwarfExact*, names found without the index */
 	/* debuginfo.c's own (additions) */
 	struct Dwfl *dwfl;          /* a module .ko: the libdwfl session that relocated it; NULL for vmlinux */
 	struct Dwfl_Module *dwfl_mod;  /* and the module in it */
@@ -75,6 +77,9 @@ char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset);
 const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
 /* The name is exported (EXPORT_SYMBOL*: a __ksymtab_NAME symbol). */
 int dwarf_exported(DwarfModule *m, const char *name);
+/* How many ELF symbols (functions, objects, untyped) are named name: 0, 1 or 2 (for 2 or more);
+ * when exactly one, its address, type (STT_FUNC...) and binding (STB_GLOBAL...). */
+int dwarf_symbol_named(DwarfModule *m, const char *name, Dwarf_Addr *addr, int *type, int *bind);
 /* Calls fn for each symbol of the ELF symbol table of m's own file (not a libdwfl-relocated module). */
 void dwarf_elf_symbols(DwarfModule *m, void (*fn)(const char *name, const GElf_Sym *sym, void *arg), void *arg);
 /* Reads m's ELF symbol table now rather than on first use (index.c, on a thread of its own while
@@ -130,6 +135,28 @@ const char *dwarf_decl_file_of(DwarfModule *m, Dwarf_Die *die);
 const char *dwarf_line_source(DwarfModule *m, Dwarf_Die *cudie, Dwarf_Line *line);
 /* Normalizes a source path of a CU with compilation directory comp_dir; returns a new string. */
 char *dwarf_normalize_path(const char *comp_dir, const char *path);
+
+/* A subprogram found without the index (exactname.c): what the index would say of it. Its n.idx is
+ * DWARF_NAME_IDX_EXACT + its position in the module's exact list (dwarf_name_info reads info). */
+typedef struct DwarfExact {
+	DwarfName n;
+	DwarfNameInfo info;
+} DwarfExact;
+#define DWARF_NAME_IDX_EXACT 0x80000000u
+/* index.c: pushes onto out (DwarfExact*, new) the subprograms named name the index holds of the
+ * compile unit cudie, in index order; returns how many. */
+int dwarf_index_cu_functions(DwarfModule *m, Dwarf_Die *cudie, const char *name, PtrVec *out);
+/* exactname.c: calls fn for each subprogram named name as dwarf_index_each would, without the
+ * index: from name's ELF symbol, its CU by .debug_aranges and that CU alone. Returns how many
+ * names fn was called for, or -1 when that could differ from the index's answer (no such symbol,
+ * several, a local one, ...): the caller then uses the index. Only subprograms: for functions. */
+int dwarf_exact_each(DwarfModule *m, const char *name, int (*fn)(const DwarfName *n, void *arg), void *arg);
+
+/* exactname.c: whether dwarf_exact_each may be tried on m (the kernel; not STAP_DWARF_FASTPATH=0). */
+int dwarf_exact_wanted(DwarfModule *m);
+/* dwarf_index_each for functions (DW_TAG_subprogram names): an exact name, with no index cached,
+ * through dwarf_exact_each when that gives the index's answer, so that no index is built. */
+int dwarf_index_each_function(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
 
 /* Calls fn for every indexed name matching the shell glob pattern (exact names are fast), in name
  * order; fn returns 0 to go on, non-zero to stop. Returns how many names fn was called for.

@@ -59,7 +59,6 @@ struct DwarfIndex {
 	const IdxEntry *e;
 	const IdxCU *cus;
 	const char *str;
-	StrMap cu_files;               /* "CU offset" -> CuFiles*: file tables read after the build */
 };
 
 /* ---- paths --------------------------------------------------------------------------------------- */
@@ -1583,6 +1582,40 @@ static int raw_build(DwarfModule *m, Builder *out, int *nthreads, const char **w
 	return rc;
 }
 
+/* ---- one compile unit, without the index (exactname.c) -------------------------------------------- */
+
+int dwarf_index_cu_functions(DwarfModule *m, Dwarf_Die *cudie, const char *name, PtrVec *out)
+{
+	Builder b;
+	Elf *elf = dwarf_getelf(m->dw);
+	Sections sec = { section_data(elf, ".debug_line"), section_data(elf, ".debug_line_str"),
+			 section_data(elf, ".debug_str") };
+	int found = 0;
+
+	builder_init(&b);
+	index_cu(&b, &sec, cudie);      /* what the index holds of this CU, read as the libdw builder does */
+	for (size_t i = 0; i < b.n; i++) {
+		const IdxEntry *e = &b.e[i];
+		DwarfExact *x;
+		if (e->tag != DW_TAG_subprogram || strcmp(b.strings.data + e->name, name))
+			continue;
+		x = xcalloc(1, sizeof *x);
+		x->n.name = xstrdup(name);
+		x->n.cu = b.cus[e->cu].die;
+		x->n.die = e->die;
+		x->n.tag = e->tag;
+		x->n.flags = e->flags;
+		x->info.decl_file = xstrdup(b.strings.data + e->file);
+		x->info.decl_line = (int)e->line;
+		x->info.pc = e->pc;
+		x->info.cu_name = xstrdup(b.strings.data + b.cus[e->cu].name);
+		vec_push(out, x);
+		found++;
+	}
+	builder_free(&b);
+	return found;
+}
+
 /* The whole index as one malloc'd block in the file format: read directly by a few threads, or
  * through libdw when the direct reader does not follow something in the file. */
 static char *build_index(Session *s, DwarfModule *m, size_t *size_out)
@@ -1762,13 +1795,44 @@ struct DwarfIndex *dwarf_index_from_buffer(const char *base, size_t size, const 
 
 void dwarf_index_free(struct DwarfIndex *idx)
 {
-	if (!idx)
-		return;
-	for (int i = 0; i < idx->cu_files.cap; i++)
-		free(idx->cu_files.keys[i]);
-	free(idx->cu_files.keys);
-	free(idx->cu_files.values);
 	free(idx);
+}
+
+/* -v: what the index holds and where it came from */
+static void index_opened(Session *s, DwarfModule *m, const char *how, const char *path, double t0)
+{
+	const struct DwarfIndex *idx = m->index;
+
+	if (s->verbose)
+		fprintf(stderr, "DWARF index of %s: %u functions, %u names, %u CUs; %s%s%s in %.0f ms\n", m->path,
+			idx->h->nfunctions, idx->h->nentries, idx->h->ncus, how, path ? " " : "", path ? path : "",
+			now_ms() - t0);
+}
+
+/* The index of m from the cache when it is there (and valid), else NULL: nothing is built. */
+static struct DwarfIndex *cached_index(Session *s, DwarfModule *m)
+{
+	struct DwarfIndex *idx;
+	char *path;
+	double t0 = now_ms();
+
+	if (m->index)
+		return m->index;
+	path = cache_file(s, m);
+	if (!path || access(path, R_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	idx = xcalloc(1, sizeof *idx);
+	if (load(path, m->build_id, idx) == 0) {
+		m->index = idx;
+		index_opened(s, m, "loaded from", path, t0);
+	} else {
+		free(idx);
+		dwarf_index_open(s, m);   /* it warned: rebuilt, as it would be on any lookup */
+	}
+	free(path);
+	return m->index;
 }
 
 int dwarf_index_open(Session *s, DwarfModule *m)
@@ -1796,10 +1860,7 @@ int dwarf_index_open(Session *s, DwarfModule *m)
 			how = "built (not saved) for";
 	}
 	m->index = idx;
-	if (s->verbose)
-		fprintf(stderr, "DWARF index of %s: %u functions, %u names, %u CUs; %s%s%s in %.0f ms\n", m->path,
-			idx->h->nfunctions, idx->h->nentries, idx->h->ncus, how, path ? " " : "", path ? path : "",
-			now_ms() - t0);
+	index_opened(s, m, how, path, t0);
 	free(path);
 	return 0;
 }
@@ -1849,11 +1910,12 @@ static struct DwarfIndex *index_of(DwarfModule *m)
 
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg)
 {
-	const struct DwarfIndex *idx = index_of(m);
+	const struct DwarfIndex *idx;
 	size_t plen = strcspn(glob, "*?[\\");
 	int calls = 0;
 	DwarfName n;
 
+	idx = index_of(m);
 	if (!idx)
 		return 0;
 	if (!glob[plen]) {
@@ -1878,10 +1940,27 @@ int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName
 	return calls;
 }
 
+int dwarf_index_each_function(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg)
+{
+	int calls;
+
+	/* an exact name with no index cached: found from its symbol when that gives the index's answer */
+	if (!glob[strcspn(glob, "*?[\\")] && m->session && dwarf_exact_wanted(m) && !cached_index(m->session, m) &&
+	    (calls = dwarf_exact_each(m, glob, fn, arg)) >= 0)
+		return calls;
+	return dwarf_index_each(m, glob, fn, arg);
+}
+
 void dwarf_name_info(DwarfModule *m, const DwarfName *n, DwarfNameInfo *info)
 {
 	const struct DwarfIndex *idx = m->index;
-	const IdxEntry *e = &idx->e[n->idx];
+	const IdxEntry *e;
+
+	if (n->idx & DWARF_NAME_IDX_EXACT) {
+		*info = ((const DwarfExact *)m->exact.items[n->idx & ~DWARF_NAME_IDX_EXACT])->info;
+		return;
+	}
+	e = &idx->e[n->idx];
 
 	info->decl_file = idx->str + e->file;
 	info->decl_line = (int)e->line;
@@ -1904,21 +1983,21 @@ typedef struct CuFiles {
 	size_t nfiles;
 } CuFiles;
 
+/* (needs no index: the exact-name lookups of exactname.c read them too) */
 static CuFiles *cu_files(DwarfModule *m, Dwarf_Die *cudie)
 {
-	struct DwarfIndex *idx = index_of(m);
 	char key[32];
 	void **slot;
 
 	snprintf(key, sizeof key, "%llx", (unsigned long long)dwarf_dieoffset(cudie));
-	slot = strmap_slot(&idx->cu_files, key, 0);
+	slot = strmap_slot(&m->cu_files, key, 0);
 	if (!slot) {
 		CuFiles *cf = xcalloc(1, sizeof *cf);
 		Sections sec = { section_data(dwarf_getelf(m->dw), ".debug_line"), section_data(dwarf_getelf(m->dw), ".debug_line_str"),
 				 section_data(dwarf_getelf(m->dw), ".debug_str") };
 		if (cu_file_table(&sec, cudie, &cf->names, &cf->first) != 0)
 			cf->names.len = 0;
-		strmap_put(&idx->cu_files, xstrdup(key), cf);
+		strmap_put(&m->cu_files, xstrdup(key), cf);
 		return cf;
 	}
 	return *slot;
@@ -1931,7 +2010,7 @@ const char *dwarf_decl_file_of(DwarfModule *m, Dwarf_Die *die)
 	Dwarf_Die cudie;
 	CuFiles *cf;
 
-	if (!index_of(m) || dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &a), &f) != 0 ||
+	if (dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &a), &f) != 0 ||
 	    !dwarf_diecu(die, &cudie, NULL, NULL))
 		return "";
 	cf = cu_files(m, &cudie);

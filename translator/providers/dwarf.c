@@ -195,6 +195,22 @@ static int on_name(const DwarfName *n, void *arg)
 	return 0;
 }
 
+/* Forgets what a lookup found (none of it made a site), for another lookup of the same point. */
+static void query_reset(Query *q)
+{
+	PtrVec *lists[] = { &q->skipped, &q->nolines };
+
+	for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+		for (int i = 0; i < lists[k]->len; i++)
+			free(lists[k]->items[i]);
+		lists[k]->len = 0;
+	}
+	free(q->seen);
+	q->seen = NULL;
+	q->nseen = q->capseen = 0;
+	q->matched_name = q->matched_file = q->with_code = q->inlined = 0;
+}
+
 /* -v: what was left out (kprobes would refuse it), one line each; many only with -vv. */
 static void report_skipped(Query *q, const char *written)
 {
@@ -349,7 +365,13 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	q.mod = !strcmp(c0->name, "kernel") ? dwarf_kernel(s, c0->loc) : dwarf_module(s, c0->arg->str, c0->arg->loc);
 	if (!q.mod)
 		return -1;
-	dwarf_index_each(q.mod, q.pat.func, on_name, &q);
+	dwarf_index_each_function(q.mod, q.pat.func, on_name, &q);
+	if (out->len == before && !q.mod->index && dwarf_index_open(s, q.mod) == 0) {
+		/* nothing found without the index (dwarf_exact_each): the index says why, as it would
+		 * have on its own (its other units may hold declarations of the name) */
+		query_reset(&q);
+		dwarf_index_each(q.mod, q.pat.func, on_name, &q);
+	}
 	wild = has_wildcard(q.pat.func) || (q.pat.file && has_wildcard(q.pat.file));
 	report_skipped(&q, what->arg->str);
 	if (out->len > before)
