@@ -28,7 +28,7 @@ ATR_OBJ        = $(patsubst %.c,$(B)/obj/%.o,$(wildcard app-trace-report/*.c))
 
 PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge $(B)/bin/app-trace-report
 
-.PHONY: all check check-unit check-guest check-asan deps trace install clean bench man-tapset
+.PHONY: all check check-unit check-guest check-asan check-kernels deps deps-kernels trace install clean bench man-tapset
 all: $(PROGRAMS) man-tapset
 
 # probe::NAME.3stap, function::NAME.3stap and tapset::FILE.3stap from the tapset's doc comments
@@ -80,12 +80,22 @@ $(B)/obj/%.o: %.c
 deps:
 	@scripts/install-deps.sh
 
+# deps, and the extra test kernels (6.12, 6.12-rt, 6.1-rt) with their headers and DWARF.
+deps-kernels:
+	@scripts/install-deps.sh --kernels
+
 # The main job: a real trace in the guest kernel, printed for a person to read.
 trace: deps all
 	@tests/guest/demo.sh
 
+# `make check GUEST_KVER=KVER` runs the suite on another installed kernel (scripts/guest-kver.sh).
 check: deps all
 	@tests/run
+
+# The suite on every installed kernel: the default one fully, each other one with the cases
+# of tests/kernels.list (scripts/check-kernels.sh).
+check-kernels: deps all
+	@scripts/check-kernels.sh
 
 # The userspace programs again with AddressSanitizer and UBSan (used by tests/run).
 check-asan:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests, staprun's groups and the guest kernel's DWARF.
-# Used by `make deps` (and so by `make check`, `make trace`, CI); safe to run again: quiet if all present.
+# Used by `make deps` (and so by `make check`, `make trace`, CI) and `make deps-kernels` (--kernels, or
+# DEPS_KERNELS=all: the extra test kernels too); safe to run again: quiet if all present.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,15 +46,23 @@ PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 se
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
           g++ libc6-dbg openssh-client openssh-server ansible)
 
+# The extra kernels the guest tests can boot (GUEST_KVER=..., make check-kernels), installed only with
+# --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour
+# of both 6.1 and 6.12. Each metapackage depends on one release's image (linux-image-KVER); its
+# DWARF comes from linux-image-KVER-dbg the same way as the default kernel's (ensure_kernel_dwarf).
+EXTRA_KERNELS=(linux-image-6.12-amd64 linux-image-6.12-rt-amd64 linux-image-rt-amd64)
+EXTRA_KERNEL_PACKAGES=("${EXTRA_KERNELS[@]}" linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
+                       linux-headers-rt-amd64)
+
 is_installed() {
     local status
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) || return 1
     [[ $status == ii* ]]
 }
 
-missing_packages() {
+missing_packages() {  # PACKAGE...: those not installed
     local p
-    for p in "${PACKAGES[@]}"; do
+    for p in "$@"; do
         is_installed "$p" || echo "$p"
     done
 }
@@ -87,7 +96,7 @@ ensure_groups() {
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
 # those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
-# scripts/guest-kver.sh's. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
+# scripts/guest-kver.sh's, and with --kernels each extra kernel's too. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
 # test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
 # module debuginfo, relative to usr/lib/debug/lib/modules/KVER/ (scsi_mod: tapset/linux/scsi.stp;
@@ -99,14 +108,10 @@ DEBUG_MODULES=(kernel/drivers/scsi/scsi_mod.ko
 # is_elf FILE: FILE starts with the ELF magic
 is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]]; }
 
-# ensure_kernel_dwarf: the files present (quiet), or downloaded and extracted; 1 with a message if not
+# ensure_kernel_dwarf KVER: the files present (quiet), or downloaded and extracted; 1 with a message if not
 ensure_kernel_dwarf() {
-    local kver pkg tmp deb rc=0 m f root=${DEBUG_ROOT%/}
+    local kver=$1 pkg tmp deb rc=0 m f root=${DEBUG_ROOT%/}
     local -a want=() missing=()
-    if ! kver=$("$TOP/scripts/guest-kver.sh"); then
-        echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
-        return 1
-    fi
     pkg=linux-image-$kver-dbg
     want=("usr/lib/debug/boot/vmlinux-$kver")
     for m in "${DEBUG_MODULES[@]}"; do
@@ -127,7 +132,7 @@ ensure_kernel_dwarf() {
             return 1
         fi
     done
-    echo "install-deps: downloading $pkg (858 MB) for ${missing[*]}"
+    echo "install-deps: downloading $pkg (about 1 GB) for ${missing[*]}"
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
     # apt's download sandbox user must be able to write there
     chmod 0755 "$tmp"
@@ -169,15 +174,15 @@ ensure_kernel_dwarf() {
     rm -rf "$stage"
 }
 
-# install_packages: the missing packages installed (as root), or a message and 1
+# install_packages PACKAGE...: the missing ones installed (as root), or a message and 1
 install_packages() {
     if ! command -v dpkg-query >/dev/null; then
         echo "install-deps: dpkg-query not found: this script supports Debian 12 only;" >&2
-        echo "install-deps: install by hand: ${PACKAGES[*]}" >&2
+        echo "install-deps: install by hand: $*" >&2
         exit 1
     fi
     local missing
-    mapfile -t missing < <(missing_packages)
+    mapfile -t missing < <(missing_packages "$@")
     (( ${#missing[@]} == 0 )) && return 0
 
     if (( EUID != 0 )); then
@@ -201,7 +206,7 @@ install_packages() {
     apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null || rc=$?
     (( own_policy )) && rm -f "$policy"
     (( rc == 0 )) || return "$rc"
-    mapfile -t missing < <(missing_packages)
+    mapfile -t missing < <(missing_packages "$@")
     if (( ${#missing[@]} )); then
         echo "install-deps: still missing after apt-get: ${missing[*]}" >&2
         return 1
@@ -209,10 +214,23 @@ install_packages() {
 }
 
 main() {
+    local kernels=${DEPS_KERNELS:-} kver meta
+    [[ ${1:-} == --kernels ]] && kernels=all
+    local -a packages=("${PACKAGES[@]}")
+    [[ $kernels == all ]] && packages+=("${EXTRA_KERNEL_PACKAGES[@]}")
     ensure_groups
-    install_packages || exit 1
+    install_packages "${packages[@]}" || exit 1
     # after the packages: guest-kver.sh needs linux-image-amd64 and linux-headers-amd64
-    ensure_kernel_dwarf || exit 1
+    if ! kver=$("$TOP/scripts/guest-kver.sh"); then
+        echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
+        exit 1
+    fi
+    ensure_kernel_dwarf "$kver" || exit 1
+    [[ $kernels == all ]] || return 0
+    for meta in "${EXTRA_KERNELS[@]}"; do
+        kver=$("$TOP/scripts/guest-kver.sh" --release-of "$meta") || { echo "install-deps: $meta: no linux-image-KVER dependency" >&2; exit 1; }
+        ensure_kernel_dwarf "$kver" || exit 1
+    done
 }
 
 main "$@"

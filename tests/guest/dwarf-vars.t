@@ -246,8 +246,12 @@ check() {
     cat ret.out
     (( $(grep -cE '^1 1 1 return=0x1\|file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x1 pos=0x[0-9a-f]+$' ret.out) >= 5 ))
     cat pretty.out
-    # struct file: members in order, nested structs and (anonymous) unions as {...}, pointers as %p
-    grep -qE '^\{<union>=\{\.\.\.\}, \.f_path=\{\.\.\.\}, \.f_inode=0x[0-9a-f]{16}, \.f_op=0x[0-9a-f]{16}, \.f_lock=\{\.\.\.\}, .*, \.f_pos=0, .*, \.f_ep=0x0{16}, .*\}$' pretty.out
+    # struct file: members in order, nested structs and (anonymous) unions as {...}, pointers as %p;
+    # 6.12 reordered struct file (f_count, f_lock and f_mode first, f_path after f_cred)
+    case $KVER in
+    6.1.*) grep -qE '^\{<union>=\{\.\.\.\}, \.f_path=\{\.\.\.\}, \.f_inode=0x[0-9a-f]{16}, \.f_op=0x[0-9a-f]{16}, \.f_lock=\{\.\.\.\}, .*, \.f_pos=0, .*, \.f_ep=0x0{16}, .*\}$' pretty.out ;;
+    *) grep -qE '^\{\.f_count=\{\.\.\.\}, \.f_lock=\{\.\.\.\}, \.f_mode=[0-9]+, \.f_op=0x[0-9a-f]{16}, .*, \.f_inode=0x[0-9a-f]{16}, .*, \.f_path=\{\.\.\.\}, <union>=\{\.\.\.\}, \.f_pos=0, .*, \.f_ep=0x0{16}, .*\}$' pretty.out ;;
+    esac
     grep -qE '^\{\.mnt=0x[0-9a-f]{16}, \.dentry=0x[0-9a-f]{16}\}$' pretty.out
     grep -qE '^file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x1 pos=0x[0-9a-f]+$' pretty.out
     grep -qx 'pos 0 mode 1' pretty.out

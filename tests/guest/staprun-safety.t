@@ -12,13 +12,24 @@ probe begin { println("begin") }
 probe timer.ms(50) { n++ }
 probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     $STAP -p4 -m ss_target -e 'probe begin { printf("target>0: %d\n", target() > 0) }' >/dev/null
+    # a module really built for another installed kernel (make deps-kernels), if there is one
+    local other
+    other=$("$TOP/scripts/guest-kver.sh" --all | grep -vxF -- "$KVER" | head -n 1) || true
+    if [[ -n $other ]]; then
+        mkdir -p otherkver
+        (cd otherkver && "$TOP/build/bin/stap" -r "$other" -p4 -m ss_run -e 'probe begin { println("ran") }' >/dev/null)
+        echo "$other" >other.kver
+    fi
     mkdir -p vm notours
     set_vermagic ss_run.ko vm/ss_run.ko 0.0.0-other
     replace_string ss_run.ko notours/ss_run.ko stap_transport=2 stap_tramsport=2
+    # a small module of the kernel's own (6.12's are .ko.xz: guest_copy_module decompresses)
     local kmod
-    kmod=$(find "/lib/modules/$KVER/kernel" -name '*.ko' -size -64k -print -quit)
-    cp "$kmod" .
-    basename "$kmod" >kmod.name
+    kmod=$(find "/lib/modules/$KVER/kernel" \( -name '*.ko' -o -name '*.ko.[xgz]z' -o -name '*.ko.zst' \) \
+           -size -64k -print -quit)
+    [[ -n $kmod ]] || { echo "no module under /lib/modules/$KVER/kernel"; return 1; }
+    source "$TOP/tests/lib/guest.sh"
+    guest_copy_module "$kmod" . >kmod.name
     # staprun as an administrator would install it: setuid root, stapio next to it
     if (( EUID == 0 )); then
         mkdir -p bin
@@ -58,6 +69,13 @@ as_root() {
     echo "== root"
     refused vermagic "cannot load module vm/ss_run.ko: module ss_run was built for kernel 0.0.0-other; this is kernel $KVER: rebuild it with stap -r $KVER (or -p4 on a matching machine)" \
         staprun vm/ss_run.ko
+    if [[ -f other.kver ]]; then
+        refused otherkver "cannot load module otherkver/ss_run.ko: module ss_run was built for kernel $(cat other.kver); this is kernel $KVER: rebuild it with stap -r $KVER" \
+            staprun otherkver/ss_run.ko
+        not loaded ss_run
+    else
+        echo "SKIPPED the other-kernel case: only one kernel installed (make deps-kernels adds more)"
+    fi
     refused notours "cannot load module notours/ss_run.ko: not a module built by stap" staprun notours/ss_run.ko
     refused kmod "cannot load module $kmod: not a module built by stap" staprun "$kmod"
     not loaded "${kmod%.ko}"

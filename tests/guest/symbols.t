@@ -167,9 +167,12 @@ check() {
     diff timer.pb timer.ps
     not grep -Ev '^ 0x[0-9a-f]{16} : [A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[[A-Za-z0-9_]+\]$' timer.pb
 
-    # kprobe.function("vfs_read"): the function, its module, its entry address
+    # kprobe.function("vfs_read"): the function, its module, its entry address; with IBT (6.12) the
+    # kernel puts a probe on a function's entry after its 4-byte ENDBR64, so addr() is there
+    local entry=0x0
+    if grep -qx 'CONFIG_X86_KERNEL_IBT=y' "/boot/config-$KVER"; then entry=0x4; fi
     grep -qx 'entry: probefunc=vfs_read ppfunc=vfs_read symname=vfs_read probemod=kernel modname=kernel' $o
-    grep -Eqx 'entry symdata: vfs_read\+0x0/0x[0-9a-f]+ \[kernel\]' $o
+    grep -Eqx "entry symdata: vfs_read\+$entry/0x[0-9a-f]+ \[kernel\]" $o
     grep -qx 'entry addr=stack0=bt0: 1 1' $o
     grep -Eqx 'entry bt: (0x[0-9a-f]{16} ){3,}' $o
     grep -Eqx 'entry syms: vfs_read ksys_read( [A-Za-z0-9_.]+)* entry_SYSCALL_64[A-Za-z0-9_]*' $o
@@ -184,7 +187,7 @@ check() {
     diff entry.pb entry.ss
     not grep -Ev "$full_re" entry.pb
     (( $(wc -l <entry.pb) == $(grep '^entry bt: ' $o | wc -w) - 2 ))
-    head -n 1 entry.pb | grep -q ' : vfs_read+0x0/0x'
+    head -n 1 entry.pb | grep -q " : vfs_read+$entry/0x"
     sed -n 2p entry.pb | grep -q ' : ksys_read+0x'
     # the same frames in each: the hex addresses of backtrace() in order
     [[ $(awk '{ printf "%s ", $1 }' entry.pb) == "$(sed -n 's/^entry bt: //p' $o)" ]]
@@ -203,7 +206,7 @@ check() {
     # kprobe.function("vfs_read").return: the function at its entry, the backtrace from the
     # return site in the caller
     grep -qx 'ret: probefunc=vfs_read ppfunc=vfs_read symname=vfs_read probemod=kernel' $o
-    grep -Eqx 'ret symdata: vfs_read\+0x0/0x[0-9a-f]+ \[kernel\]' $o
+    grep -Eqx "ret symdata: vfs_read\+$entry/0x[0-9a-f]+ \[kernel\]" $o
     grep -Eqx 'ret syms: ksys_read( [A-Za-z0-9_.]+)* entry_SYSCALL_64[A-Za-z0-9_]*' $o
     grep -qx 'ret stack: 1 1' $o
     block $o 'ret pb' >ret.pb

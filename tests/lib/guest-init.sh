@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # guest-init.sh - /init of the QEMU test guest's initramfs: mounts the host over 9p, runs a batch, powers off.
-# Used by tests/lib/guest.sh, which copies it into build/guest/initramfs.cpio (rebuilt when this changes).
+# Used by tests/lib/guest.sh, which copies it into build/guest/initramfs-KVER.cpio (rebuilt when this changes).
 #
 # Kernel command line (set by tests/lib/guest.sh):
 #   stap.results=ABS   host directory shared writable (9p tag "results"), mounted at /host/ABS

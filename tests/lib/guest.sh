@@ -69,16 +69,17 @@ guest_busybox() {
     return 1
 }
 
-# Prints the path of the initramfs for KVER, building it only when an input changed
-# (the kernel version and modules, busybox, guest-init.sh).
+# Prints the path of the initramfs for KVER (one per kernel: make check-kernels switches kernels),
+# building it only when an input changed (the kernel's modules, busybox, guest-init.sh).
 guest_initramfs() {
-    local kver=$1 dir=$TOP/build/guest busybox stamp mods
+    local kver=$1 dir=$TOP/build/guest busybox stamp mods cpio
     busybox=$(guest_busybox) || return 1
     mods=$(guest_modules "$kver") || { guest_log "modprobe -S $kver failed"; return 1; }
     stamp=$( { echo "$kver"; sha256sum "$busybox" "$TOP/tests/lib/guest-init.sh" $mods; } |
              sha256sum | cut -d' ' -f1)
-    if [[ -f $dir/initramfs.cpio && $(cat "$dir/initramfs.stamp" 2>/dev/null) == "$stamp" ]]; then
-        echo "$dir/initramfs.cpio"
+    cpio=$dir/initramfs-$kver
+    if [[ -f $cpio.cpio && $(cat "$cpio.stamp" 2>/dev/null) == "$stamp" ]]; then
+        echo "$cpio.cpio"
         return
     fi
     mkdir -p "$dir"
@@ -94,10 +95,10 @@ guest_initramfs() {
     # boots a half-written file
     (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) >"$root.cpio"
     echo "$stamp" >"$root.stamp"
-    mv "$root.cpio" "$dir/initramfs.cpio"
-    mv "$root.stamp" "$dir/initramfs.stamp"
+    mv "$root.cpio" "$cpio.cpio"
+    mv "$root.stamp" "$cpio.stamp"
     rm -rf "$root"
-    echo "$dir/initramfs.cpio"
+    echo "$cpio.cpio"
 }
 
 guest_smp() {

@@ -126,6 +126,33 @@ static volatile long stm_inline_out;
 
 #define SINK(v) (stm_sink = (unsigned long)(v))
 
+/* ---- prototypes: the functions are global (kallsyms type T, probed by name) and so declared, as
+ * kbuild's -Wmissing-prototypes (an error with -Werror since 6.12's kbuild) wants ---------------- */
+long stm_ints_signed(signed char sc, short ss, int si, long long sll);
+unsigned long long stm_ints_unsigned(unsigned char uc, unsigned short us, unsigned int ui,
+				     unsigned long long ull);
+long stm_longs(long l, unsigned long ul, char ch, bool flag);
+long stm_stack_args(long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8);
+int stm_pointers(int *ip, const char *str, void *vp, char *buf, struct stm_inner *inner,
+		 const char *nullstr);
+int stm_enum(enum stm_color color, enum stm_color other);
+long stm_struct(struct stm_outer *p);
+int stm_struct_byval(struct stm_inner in);
+u32 stm_union(union stm_union *up);
+int stm_bits(struct stm_bits *b);
+int stm_arrays(int *nums, struct stm_inner *arr, int n);
+int stm_return(int x);
+long stm_return_neg(long x);
+struct stm_outer *stm_return_ptr(void);
+const char *stm_return_str(void);
+long stm_inline_site_a(long v, long w);
+long stm_inline_site_b(long v, long w);
+int stm_bad_ptr(struct stm_outer *bad, const char *badstr, int *null_int);
+void stm_locals_use(int sq, long total, unsigned char small, const char *msg, char *word,
+		    struct stm_inner *pt);
+long stm_locals(int n);
+int stm_strings(const char *s, char *arr, char *empty, struct stm_outer *p);
+
 /* ---- the probed functions, in call order ---------------------------------------------------- */
 
 STM_NOINLINE long stm_ints_signed(signed char sc, short ss, int si, long long sll)
