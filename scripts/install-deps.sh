@@ -40,7 +40,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   libc6-dbg                        libc's separate debuginfo (/usr/lib/debug/.build-id/): $bytes of
 #                                    process("libc.so.6").function("malloc") (tests/guest/uprobe-library.t)
 #   ansible                          examples/app-trace/app-trace.yml (tests/unit/app-trace-service.t,
-#                                    tests/guest/app-trace-ansible.t)
+#                                    tests/guest/remote-ssh.t)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox

@@ -1,7 +1,11 @@
-# remote-ssh: stap --remote against two QEMU guests running OpenSSH's sshd (real ssh, upload, staprun, ^C, a host lost mid-run)
+# remote-ssh: stap --remote and the app-trace Ansible playbook against two QEMU guests running OpenSSH's sshd (real ssh, upload, staprun, ^C, install/start/stop/fetch, a host lost mid-run)
 # Used by tests/run (guest/remote-ssh). Host-only case: build() boots two guests of its own (tests/lib/guest.sh,
 # GUEST_QEMU_EXTRA adds a user-mode NIC forwarding 127.0.0.1:PORT to the guest's port 22), each naming itself
-# (hostname remote-a / remote-b) and running sshd with keys made in its tmpfs; stap runs here.
+# (hostname remote-a / remote-b) and running sshd with keys made in its tmpfs; stap and ansible-playbook run here
+# (the playbook's part: tests/lib/app-trace-fleet.sh), both guests booted once for all.
+
+# build()'s limit (tests/run: a host-only case's timeout_s): two TCG guests, four stap runs, the playbook
+timeout_s=1200
 
 
 # The guest side: network up (virtio_net from the host root's modules, QEMU's user network),
@@ -23,6 +27,9 @@ ip addr add 10.0.2.15/24 dev eth0
 ip link set eth0 up
 w=/tmp/sshd
 mkdir -p \$w /run/sshd
+# bash runs root's ~/.bashrc for each command sshd starts: the host's (shared root) may set up
+# tools that take seconds under TCG per command (pyenv init), so the guests get an empty one
+if [ -f /root/.bashrc ]; then : >\$w/bashrc; mount --bind \$w/bashrc /root/.bashrc; fi
 chmod 0755 /run/sshd
 ssh-keygen -q -t ed25519 -N '' -f \$w/hostkey
 cp "$PWD/client.pub" \$w/authorized_keys
@@ -40,21 +47,23 @@ PrintMotd no
 PrintLastLog no
 PidFile /tmp/sshd/pid
 LogLevel VERBOSE
+Subsystem sftp /usr/lib/openssh/sftp-server
 CFG
 /usr/sbin/sshd -f \$w/config -E \$w/log
 echo up >ready
-for i in \$(seq 3000); do [[ -e stop ]] && break; sleep 0.2; done
+for i in \$(seq 5700); do [[ -e stop ]] && break; sleep 0.2; done
 kill \$(cat \$w/pid) || true
 cat \$w/log
 lsmod | grep -c '^stap_' >modules-left || true
 EOF
     chmod +x "$dir/guest-run"
-    echo 720 >"$dir/guest-timeout"
+    echo 1260 >"$dir/guest-timeout"
 }
 
 build() {
     source "$TOP/tests/lib/guest.sh"
     command -v /usr/sbin/sshd >/dev/null || { echo "no sshd (install openssh-server: make deps)"; return 77; }
+    command -v ansible-playbook >/dev/null || { echo "no ansible-playbook (Debian package ansible: make deps)"; return 77; }
     ssh-keygen -q -t ed25519 -N '' -f client
     # the client: the real OpenSSH ssh with this case's key, no known_hosts (fresh guest keys)
     mkdir -p bin
@@ -83,7 +92,8 @@ EOF
     done
     if [[ -e ga/case/ready && -e gb/case/ready ]]; then
         # in a bash of its own: errexit holds inside (it would not in a function called with ||)
-        STAP=$TOP/build/bin/stap bash -e -o pipefail -c "$(declare -f remote_runs remote_lost); remote_runs $pa $pb" \
+        STAP=$TOP/build/bin/stap bash -e -o pipefail -c "source $TOP/tests/lib/app-trace-fleet.sh; $(declare -f remote_runs remote_lost)
+            remote_runs $pa $pb" \
             >runs.log 2>&1 || rc=$?
     else
         echo "the guests' sshd did not come up"; rc=1
@@ -105,8 +115,8 @@ EOF
     return $rc
 }
 
-# remote_runs PORT_A PORT_B: the runs against both guests, from this machine; the run that loses
-# remote-b comes last (remote-b is gone afterwards).
+# remote_runs PORT_A PORT_B: the runs against both guests, from this machine, then the playbook
+# (app_trace_fleet); the run that loses remote-b comes last (remote-b is gone afterwards).
 remote_runs() {
     export PATH=$PWD/bin:$PATH STAP_REMOTE_STAPRUN=$TOP/build/bin/staprun
     local a="ssh://root@127.0.0.1:$1" b="root@localhost:$2" rc=0 t0=$SECONDS
@@ -175,6 +185,7 @@ probe end { printf("end %s %d\n", uts_name(), n > 0) }'
     pb=$(cat gb/case/cat.pid)
     printf '%s\n' begin end "open \"/proc/sys/kernel/hostname\" pid $pb" remote-b | diff - <(sort stdout)
     echo "down host run ($((SECONDS - t0))s)"
+    app_trace_fleet "$1" "$2"
     remote_lost "$1" "$2" "$bg"
 }
 

@@ -1,5 +1,5 @@
 # app-trace-service: app-trace-ctl is shellcheck-clean, app-trace.service passes systemd-analyze verify, app-trace.yml installs into a test root on localhost (idempotent) and fetches trace files.
-# Used by tests/run (unit/); the guest side (start, rotation, stop) is tests/guest/app-trace.t and app-trace-ansible.t.
+# Used by tests/run (unit/); the guest side (start, rotation, stop) is tests/guest/app-trace.t, the playbook over ssh tests/guest/remote-ssh.t.
 
 timeout_s=600
 
