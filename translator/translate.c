@@ -382,7 +382,9 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 			sb_printf(init, " };\n\t\tg_%s = stp_map_new(\"%s\", %lld, %d, keytypes, %s, %d);\n", g->name,
 				  g->name, (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type),
 				  g->wrap);
-			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n\t}\n", g->name);
+			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", g->name);
+			gen_map_functions(g, decl, init);
+			sb_puts(init, "\t}\n");
 			sb_printf(fini, "\tstp_map_free(g_%s);\n", g->name);
 		} else if (g->type == TY_STRING) {
 			/* initialized statically: module parameters (name=value) are set after */

@@ -1,6 +1,7 @@
 /* bench_kcount.c - hand-written kprobes, tracepoint probes and uprobes doing by hand what the measured stap scripts do:
- * nothing, a per-CPU count, a comm-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko
+ * nothing, a per-CPU count, a comm-keyed count, a pid-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko
  * sym=SYMBOL mode=MODE, mode=tp-empty|tp-count tp=TRACEPOINT, or mode=u-empty|u-count path=FILE offset=OFFSET). */
+#include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -20,7 +21,7 @@ MODULE_PARM_DESC(sym, "kernel function to probe");
 static char *mode = "count";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "empty (return at once), count (per-CPU counter: c++), "
-		 "comm (count per current->comm: a[execname()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); "
+		 "comm (count per current->comm: a[execname()]++), pid (count per current->tgid: a[pid()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); "
 		 "tp-empty, tp-count: the same as empty and count on the tracepoint tp instead of a kprobe; "
 		 "u-empty, u-count: the same as a uprobe on path at offset");
 
@@ -115,6 +116,61 @@ static void comm_report(void)
 	}
 	pr_info("bench_kcount: %s comm: keys %u, all hits %lu, dropped %lu\n", sym, keys, total, comm_dropped);
 	pr_info("bench_kcount: %s hits %lu\n", sym, hitloop);
+}
+
+/* ---- mode=pid: a[pid()]++ ----
+ * The same discipline as mode=comm (one shared preallocated table, open addressing with linear
+ * probing, a raw spinlock), keyed by current->tgid and hashed with hash_32 (as the kernel's
+ * hashtable.h hashes an integer key). */
+
+struct pid_slot {
+	pid_t key;
+	bool used;
+	unsigned long count;
+};
+
+static struct pid_slot pid_table[COMM_SLOTS];
+static DEFINE_RAW_SPINLOCK(pid_lock);
+static unsigned long pid_dropped;       /* hits of a new key with the table full */
+
+static int bench_pre_pid(struct kprobe *kp, struct pt_regs *regs)
+{
+	pid_t key = current->tgid;
+	unsigned int i = hash_32(key, COMM_BITS), n;
+
+	raw_spin_lock(&pid_lock);
+	for (n = 0; n < COMM_SLOTS; n++, i = (i + 1) & (COMM_SLOTS - 1)) {
+		struct pid_slot *s = &pid_table[i];
+
+		if (!s->used) {
+			s->key = key;
+			s->used = true;
+		} else if (s->key != key) {
+			continue;
+		}
+		s->count++;
+		goto out;
+	}
+	pid_dropped++;
+out:
+	raw_spin_unlock(&pid_lock);
+	return 0;
+}
+
+/* The number of keys and the hits of all of them (as the stap variant's end probe sums them). */
+static void pid_report(void)
+{
+	unsigned long total = 0;
+	unsigned int i, keys = 0;
+
+	for (i = 0; i < COMM_SLOTS; i++) {
+		if (!pid_table[i].used)
+			continue;
+		keys++;
+		total += pid_table[i].count;
+	}
+	pr_info("bench_kcount: %s pid: keys %u, dropped %lu\n", sym, keys, pid_dropped);
+	pr_info("bench_kcount: %s hits %lu\n", sym, total);
 }
 
 /* ---- mode=stats: s <<< pid() ---- */
@@ -323,10 +379,12 @@ static int __init bench_init(void)
 		bench_kp.pre_handler = bench_pre_count;
 	else if (!strcmp(mode, "comm"))
 		bench_kp.pre_handler = bench_pre_comm;
+	else if (!strcmp(mode, "pid"))
+		bench_kp.pre_handler = bench_pre_pid;
 	else if (!strcmp(mode, "stats"))
 		bench_kp.pre_handler = bench_pre_stats;
 	else {
-		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, stats, tp-empty, tp-count, u-empty, u-count)\n", mode);
+		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, pid, stats, tp-empty, tp-count, u-empty, u-count)\n", mode);
 		return -EINVAL;
 	}
 	bench_kp.symbol_name = sym;
@@ -354,6 +412,8 @@ static void __exit bench_exit(void)
 		pr_info("bench_kcount: %s hits %lu\n", sym, bench_count_total());
 	} else if (bench_kp.pre_handler == bench_pre_comm) {
 		comm_report();
+	} else if (bench_kp.pre_handler == bench_pre_pid) {
+		pid_report();
 	} else if (bench_kp.pre_handler == bench_pre_stats) {
 		stats_report();
 	}

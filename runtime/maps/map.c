@@ -3,6 +3,11 @@
  * probes); wrapping arrays (global a%) and in-place sorting for foreach. */
 
 #include <linux/list_sort.h>
+#if __has_include(<linux/unaligned.h>)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 
 /* STP_STAT: a value slot of a size given at creation (runtime/stats/). */
 enum { STP_LONG = 1, STP_STRING = 2, STP_STAT = 3 };
@@ -26,7 +31,7 @@ struct stp_map {
 	u8 valtype;
 	bool wrap;                      /* full: recycle the oldest entry */
 	unsigned int key_off[9], val_off, val_size, entry_size;
-	unsigned int hash_mask;
+	unsigned int hash_shift;        /* the bucket: a hash's top bits */
 	struct hlist_head *buckets;
 	struct list_head used, free;
 	struct list_head by_age;        /* used entries in insertion order: what a% recycles */
@@ -62,8 +67,8 @@ static struct stp_map *__stp_map_new(const char *name, long max_entries, unsigne
 	m->val_size = valtype == STP_STAT ? ALIGN(val_size, 8) : stp_slot_size(valtype);
 	off += m->val_size;
 	m->entry_size = ALIGN(sizeof(struct stp_map_entry) + off, 8);
-	nbuckets = roundup_pow_of_two(m->max_entries);
-	m->hash_mask = nbuckets - 1;
+	nbuckets = roundup_pow_of_two(max(m->max_entries, 2U));
+	m->hash_shift = 64 - ilog2(nbuckets);
 	m->buckets = vzalloc(nbuckets * sizeof(*m->buckets));
 	m->pool = vzalloc((size_t)m->entry_size * m->max_entries);
 	if (!m->buckets || !m->pool) {
@@ -100,30 +105,87 @@ static __maybe_unused void stp_map_free(struct stp_map *m)
 	kfree(m);
 }
 
-/* One pass over a string key (FNV-1a, at most MAXSTRINGLEN - 1 bytes): no
- * separate strnlen, which the kernel's fortified string functions make an
- * out-of-line call per key. */
-static __always_inline u32 stp_hash_str(const char *s, u32 h)
-{
-	const char *end = s + MAXSTRINGLEN - 1;
+/* ---- hashing and comparing keys ----
+ * A key's hash is a function of its value alone, whatever computes it: the generic code below
+ * (stp_map_hash, reading the array's key types) or the code the translator generates per array
+ * with its key layout fixed (stp_map_find_NAME and stp_map_slot_NAME, emitted by
+ * translator/codegen/maps.c out of the inline helpers here).  A long is mixed in as one word; a
+ * string as its bytes up to the NUL in 8-byte little-endian words, the last one zero-padded and
+ * left out when the string ends on a word boundary.  The bucket is the hash's top bits. */
+#define STP_MAP_SEED 0x2545f4914f6cdd1dULL
 
-	for (; s < end && *s; s++)
-		h = (h ^ (u8)*s) * 0x01000193;
+static __always_inline u64 stp_hash_mix(u64 h, u64 w)
+{
+	return (h ^ w) * 0x9e3779b97f4a7c15ULL;
+}
+
+static __always_inline u64 stp_hash_long(u64 h, int64_t n)
+{
+	return stp_hash_mix(h, (u64)n);
+}
+
+/* Any string (at most MAXSTRINGLEN - 1 bytes), one byte at a time: no read past its NUL. */
+static __always_inline u64 stp_hash_str(u64 h, const char *s)
+{
+	unsigned int i;
+	u64 w = 0;
+
+	for (i = 0; i < MAXSTRINGLEN - 1 && s[i]; i++) {
+		w |= (u64)(u8)s[i] << (8 * (i & 7));
+		if ((i & 7) == 7) {
+			h = stp_hash_mix(h, w);
+			w = 0;
+		}
+	}
+	return w ? stp_hash_mix(h, w) : h;
+}
+
+/* A string of at most 15 bytes held as two NUL-padded words (stp_comm_key): the same hash as
+ * stp_hash_str's in two steps. */
+static __always_inline u64 stp_hash_comm(u64 h, const char *s)
+{
+	const u64 *w = (const u64 *)s;
+
+	if (w[0])
+		h = stp_hash_mix(h, le64_to_cpu(w[0]));
+	if (w[1])
+		h = stp_hash_mix(h, le64_to_cpu(w[1]));
 	return h;
 }
 
-static u32 stp_map_hash(const struct stp_map *m, const struct stp_key *k)
+/* The flags of w's zero bytes (w little-endian): (w - 0x01..) & ~w & 0x80.. flags the first one
+ * exactly (a borrow only ever flags bytes above it); 0 when w has none. */
+static __always_inline u64 stp_word_zero_bytes(u64 w)
 {
-	u32 h = 0x811c9dc5;
-	unsigned int i;
+	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+}
 
-	for (i = 0; i < m->nkeys; i++) {
-		if (m->keytypes[i] == STP_STRING)
-			h = stp_hash_str(k[i].s, h);
-		else
-			h = jhash_2words((u32)k[i].n, (u32)((u64)k[i].n >> 32), h);
+/* The bytes of w before the first zero byte flagged in z (nonzero), the others cleared. */
+static __always_inline u64 stp_word_before_zero(u64 w, u64 z)
+{
+	return w & (((z - 1) & ~z) >> 7);
+}
+
+/* execname() as a map key: the 16 bytes of current->comm read as two words, cut at the first NUL
+ * (byte 15 is always one, as stp_execname() makes it) and zero-padded.  w is then the string
+ * itself, and what a key slot holds after stp_map_set_key_str: compared as two words.  A rename
+ * racing with the read gives the old name, the new one or a mix, always terminated. */
+static __always_inline const char *stp_comm_key(u64 w[2])
+{
+	const char *comm = current->comm;
+	u64 w0 = le64_to_cpu(get_unaligned((const __le64 *)comm));
+	u64 w1 = le64_to_cpu(get_unaligned((const __le64 *)(comm + 8))) & 0x00ffffffffffffffULL;
+	u64 z0 = stp_word_zero_bytes(w0);
+
+	BUILD_BUG_ON(TASK_COMM_LEN != 16);
+	if (z0) {
+		w[0] = cpu_to_le64(stp_word_before_zero(w0, z0));
+		w[1] = 0;
+	} else {
+		w[0] = cpu_to_le64(w0);
+		w[1] = cpu_to_le64(stp_word_before_zero(w1, stp_word_zero_bytes(w1)));
 	}
-	return h ^ (h >> 15);   /* the bucket index uses the low bits */
+	return (const char *)w;
 }
 
 /* strncmp(a, b, MAXSTRINGLEN - 1) == 0, inline. */
@@ -140,6 +202,49 @@ static __always_inline bool stp_key_str_equal(const char *a, const char *b)
 	return true;
 }
 
+/* A key slot (zero-padded to 16 bytes at least by stp_map_set_key_str) against a stp_comm_key. */
+static __always_inline bool stp_key_comm_equal(const char *slot, const char *s)
+{
+	const u64 *w = (const u64 *)s;
+
+	return get_unaligned((const u64 *)slot) == w[0] && get_unaligned((const u64 *)(slot + 8)) == w[1];
+}
+
+static __always_inline bool stp_key_long_equal(const char *slot, int64_t n)
+{
+	return get_unaligned((const int64_t *)slot) == n;
+}
+
+/* Writes string s into a key slot, zero-padded to the end of the word holding its NUL and to 16
+ * bytes at least (what stp_key_comm_equal compares). */
+static void stp_map_set_key_str(char *slot, const char *s)
+{
+	size_t n = strnlen(s, MAXSTRINGLEN - 1);
+	size_t end = min_t(size_t, MAXSTRINGLEN, max_t(size_t, 16, ALIGN(n + 1, 8)));
+
+	memcpy(slot, s, n);
+	memset(slot + n, 0, end - n);
+}
+
+static __always_inline struct hlist_head *stp_map_bucket(const struct stp_map *m, u64 h)
+{
+	return &m->buckets[h >> m->hash_shift];
+}
+
+static u64 stp_map_hash(const struct stp_map *m, const struct stp_key *k)
+{
+	u64 h = STP_MAP_SEED;
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->keytypes[i] == STP_STRING)
+			h = stp_hash_str(h, k[i].s);
+		else
+			h = stp_hash_long(h, k[i].n);
+	}
+	return h;
+}
+
 static bool stp_map_key_equal(const struct stp_map *m, const struct stp_map_entry *e, const struct stp_key *k)
 {
 	unsigned int i;
@@ -150,18 +255,18 @@ static bool stp_map_key_equal(const struct stp_map *m, const struct stp_map_entr
 		if (m->keytypes[i] == STP_STRING) {
 			if (!stp_key_str_equal(slot, k[i].s))
 				return false;
-		} else if (*(const int64_t *)slot != k[i].n) {
+		} else if (!stp_key_long_equal(slot, k[i].n)) {
 			return false;
 		}
 	}
 	return true;
 }
 
-static struct stp_map_entry *stp_map_find(const struct stp_map *m, const struct stp_key *k, u32 h)
+static struct stp_map_entry *stp_map_find(const struct stp_map *m, const struct stp_key *k, u64 h)
 {
 	struct stp_map_entry *e;
 
-	hlist_for_each_entry(e, &m->buckets[h & m->hash_mask], hash) {
+	hlist_for_each_entry(e, stp_map_bucket(m, h), hash) {
 		if (stp_map_key_equal(m, e, k))
 			return e;
 	}
@@ -181,17 +286,13 @@ static void stp_map_unlink(struct stp_map *m, struct stp_map_entry *e)
 	m->count--;
 }
 
-/* Inserts k (value zeroed) when absent; NULL when the array is full and
- * does not wrap.  *inserted tells whether the entry is new. */
-static struct stp_map_entry *stp_map_insert(struct stp_map *m, const struct stp_key *k, bool *inserted)
+/* Adds k, known absent, with hash h (value zeroed); NULL when the array is full and does not
+ * wrap.  Out of line: the generated per-array code calls it only for a new key. */
+static noinline struct stp_map_entry *stp_map_add(struct stp_map *m, const struct stp_key *k, u64 h)
 {
-	u32 h = stp_map_hash(m, k);
-	struct stp_map_entry *e = stp_map_find(m, k, h);
+	struct stp_map_entry *e;
 	unsigned int i;
 
-	*inserted = false;
-	if (e)
-		return e;
 	if (list_empty(&m->free)) {
 		if (!m->wrap || list_empty(&m->used))
 			return NULL;
@@ -205,14 +306,39 @@ static struct stp_map_entry *stp_map_insert(struct stp_map *m, const struct stp_
 		char *slot = e->data + m->key_off[i];
 
 		if (m->keytypes[i] == STP_STRING)
-			stp_strlcpy(slot, k[i].s, MAXSTRINGLEN);
+			stp_map_set_key_str(slot, k[i].s);
 		else
 			*(int64_t *)slot = k[i].n;
 	}
 	memset(stp_map_value(m, e), 0, m->val_size);
-	hlist_add_head(&e->hash, &m->buckets[h & m->hash_mask]);
+	hlist_add_head(&e->hash, stp_map_bucket(m, h));
 	m->count++;
-	*inserted = true;
+	return e;
+}
+
+/* stp_map_add with the script error when the array is full. */
+static noinline __maybe_unused struct stp_map_entry *stp_map_add_or_error(struct stp_context *c, struct stp_map *m,
+									  const struct stp_key *k, u64 h)
+{
+	struct stp_map_entry *e = stp_map_add(m, k, h);
+
+	if (!e)
+		stp_error(c, "Array overflow, check MAXMAPENTRIES");
+	return e;
+}
+
+/* Inserts k (value zeroed) when absent; NULL when the array is full and
+ * does not wrap.  *inserted tells whether the entry is new. */
+static struct stp_map_entry *stp_map_insert(struct stp_map *m, const struct stp_key *k, bool *inserted)
+{
+	u64 h = stp_map_hash(m, k);
+	struct stp_map_entry *e = stp_map_find(m, k, h);
+
+	*inserted = false;
+	if (e)
+		return e;
+	e = stp_map_add(m, k, h);
+	*inserted = e != NULL;
 	return e;
 }
 

@@ -59,17 +59,11 @@ fail:
 	return NULL;
 }
 
-/* a[k] <<< v: into this CPU's map (preemption disabled, read lock held);
- * false with a script error when that map is full. */
-static __maybe_unused bool stp_pmap_add(struct stp_context *c, struct stp_pmap *pm, const struct stp_key *k,
-					int64_t v)
+/* This CPU's map of pm, where a[k] <<< v adds (preemption disabled, read lock held): the
+ * generated code finds the slot with the array's own gm_NAME__slot (translator/codegen/maps.c). */
+static __always_inline __maybe_unused struct stp_map *stp_pmap_cpu(struct stp_pmap *pm)
 {
-	struct stp_stat_data *sd = stp_map_slot(c, pm->maps[smp_processor_id()], k);
-
-	if (!sd)
-		return false;
-	stp_stat_data_add(&pm->shape, sd, v);
-	return true;
+	return pm->maps[smp_processor_id()];
 }
 
 /* Adds one CPU's accumulator of a key into its merge dst (pairwise). */

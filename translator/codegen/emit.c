@@ -146,35 +146,6 @@ char *c_string_literal(const char *s)
 	return sb_steal(&sb);
 }
 
-/* Evaluates array keys into a struct stp_key array; returns its name. */
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
-{
-	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
-	char *k;
-
-	for (int i = 0; i < keys->len; i++) {
-		Expr *key = keys->items[i];
-		vals[i] = gen_expr(g, key);
-		/* a later key with side effects must not change an earlier one */
-		for (int j = i + 1; j < keys->len; j++) {
-			if (has_side_effects(keys->items[j])) {
-				vals[i] = materialize(g, vals[i], key->type);
-				break;
-			}
-		}
-	}
-	k = xasprintf("k%d", g->ntmp++);
-	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
-	for (int i = 0; i < keys->len; i++) {
-		if (arr->keytypes[i] == TY_STRING)
-			line(g, "%s[%d].s = %s;", k, i, vals[i]);
-		else
-			line(g, "%s[%d].n = %s;", k, i, vals[i]);
-	}
-	free(vals);
-	return k;
-}
-
 /* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
  * returns the C condition "entry it matches them". */
 char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)

@@ -208,6 +208,7 @@ static char *gen_binary(Gen *g, Expr *e)
 	if (e->op == IN) {
 		Symbol *arr = e->right->sym;
 		PtrVec one = { 0 }, *keys = &one;
+		unsigned int comm;
 		char *k;
 		if (e->left->kind == EX_CALL && !e->left->str)
 			keys = &e->left->args;
@@ -223,8 +224,8 @@ static char *gen_binary(Gen *g, Expr *e)
 			line(g, "\tif (%s) { %s = 1; break; }", cond, t);
 			return t;
 		}
-		k = gen_keys(g, arr, keys);
-		return xasprintf("((int64_t)stp_map_exists(g_%s, %s))", arr->name, k);
+		k = gen_keys_comm(g, arr, keys, &comm);
+		return xasprintf("((int64_t)(gm_%s__find(g_%s, %s, %#x) != NULL))", arr->name, arr->name, k, comm);
 	}
 	l = gen_expr(g, e->left);
 	if (has_side_effects(e->right))
@@ -243,13 +244,13 @@ static char *gen_binary(Gen *g, Expr *e)
 	return long_binop(g, e->op, l, r, e->loc);
 }
 
-/* Address of an array element's value slot, created if absent. */
-static char *gen_slot(Gen *g, Expr *lhs, const char *keys)
+/* Address of an array element's value slot, created if absent (keys from gen_keys_comm). */
+static char *gen_slot(Gen *g, Expr *lhs, const char *keys, unsigned int comm)
 {
 	const char *ctype = lhs->type == TY_STRING ? "char *" : "int64_t *";
 	char *p = named_local(g, ctype, "p");
 	set_location(g, "identifier", lhs->str, lhs->loc);
-	line(g, "%s = stp_map_slot_%s(c, g_%s, %s);", p, lhs->type == TY_STRING ? "str" : "long", lhs->sym->name, keys);
+	line(g, "%s = gm_%s__slot(c, g_%s, %s, %#x);", p, lhs->sym->name, lhs->sym->name, keys, comm);
 	line(g, "if (unlikely(!%s)) goto %s;", p, error_label(g));
 	g->out_used = 1;
 	return p;
@@ -259,13 +260,14 @@ static char *gen_assign(Gen *g, Expr *e)
 {
 	Expr *lhs = e->left;
 	char *keys = NULL, *rhs, *dst;
+	unsigned int comm = 0;
 	Type t = lhs->type;
 
 	if (lhs->kind == EX_INDEX)
-		keys = gen_keys(g, lhs->sym, &lhs->args);
+		keys = gen_keys_comm(g, lhs->sym, &lhs->args, &comm);
 	rhs = gen_expr(g, e->right);
 	if (lhs->kind == EX_INDEX)
-		dst = xasprintf(t == TY_STRING ? "%s" : "(*%s)", gen_slot(g, lhs, keys));
+		dst = xasprintf(t == TY_STRING ? "%s" : "(*%s)", gen_slot(g, lhs, keys, comm));
 	else
 		dst = var_ref(lhs->sym);
 	if (t == TY_STRING) {
@@ -291,8 +293,9 @@ static char *gen_incdec(Gen *g, Expr *e)
 	const char *op = e->op == INC ? "+" : "-";
 
 	if (x->kind == EX_INDEX) {
-		char *keys = gen_keys(g, x->sym, &x->args);
-		dst = xasprintf("(*%s)", gen_slot(g, x, keys));
+		unsigned int comm;
+		char *keys = gen_keys_comm(g, x->sym, &x->args, &comm);
+		dst = xasprintf("(*%s)", gen_slot(g, x, keys, comm));
 	} else {
 		dst = var_ref(x->sym);
 	}
@@ -381,13 +384,15 @@ char *gen_expr(Gen *g, Expr *e)
 	case EX_IDENT:
 		return var_ref(e->sym);
 	case EX_INDEX: {
-		char *k = gen_keys(g, e->sym, &e->args);
+		unsigned int comm;
+		char *k = gen_keys_comm(g, e->sym, &e->args, &comm);
+		char *get = xasprintf("gm_%s__get(g_%s, %s, %#x)", e->sym->name, e->sym->name, k, comm);
 		if (e->type == TY_STRING) {
 			char *t = str_tmp(g);
-			line(g, "stp_strlcpy(%s, stp_map_get_str(g_%s, %s), MAXSTRINGLEN);", t, e->sym->name, k);
+			line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, get);
 			return t;
 		}
-		return materialize(g, xasprintf("stp_map_get_long(g_%s, %s)", e->sym->name, k), TY_LONG);
+		return materialize(g, get, TY_LONG);
 	}
 	case EX_CALL:
 		return gen_call(g, e);

@@ -48,7 +48,9 @@ char *var_ref(const Symbol *sym);
 char *materialize(Gen *g, const char *val, Type t);
 char *c_long_literal(int64_t v);
 char *c_string_literal(const char *s);
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* maps.c: into a struct stp_key array */
+char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
+void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
 char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);
 int has_wildcard_key(const PtrVec *keys);
 void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);

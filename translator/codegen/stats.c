@@ -241,7 +241,9 @@ void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
 			sb_puts(init, "0");
 		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
 			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
-		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n\t}\n", sym->name);
+		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", sym->name);
+		gen_map_functions(sym, decl, init);
+		sb_puts(init, "\t}\n");
 		sb_printf(fini, "\tstp_pmap_free(g_%s);\n", sym->name);
 	} else {
 		sb_printf(decl, "static struct stp_stat *g_%s;\n", sym->name);
@@ -352,15 +354,23 @@ void gen_stats_print(Gen *g, Expr *hist, const char *out)
 
 /* ---- writing ---- */
 
+static const char *hist_type_name(int htype)
+{
+	static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
+
+	return types[htype];
+}
+
 /* x <<< v, a[k] <<< v: the value of the expression is v. */
 char *gen_stats_add(Gen *g, Expr *e)
 {
 	Expr *lhs = e->left;
 	Symbol *sym = lhs->sym;
 	char *k = NULL, *v;
+	unsigned int comm = 0;
 
 	if (lhs->kind == EX_INDEX)
-		k = gen_keys(g, sym, &lhs->args);
+		k = gen_keys_comm(g, sym, &lhs->args, &comm);
 	v = materialize(g, gen_expr(g, e->right), TY_LONG);
 	if (!k && stats_lockfree(sym)) {
 		line(g, "stp_stat_count_inc(g_%s);", sym->name);
@@ -368,17 +378,23 @@ char *gen_stats_add(Gen *g, Expr *e)
 	}
 	if (!k) {
 		/* the global's shape is known here: the runtime skips what it does not need */
-		static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
 		StatInfo *si = stat_info(sym, 0);
 		/* read by @count alone: the count is all it keeps */
 		int count_only = si && si->uses_count && !si->uses_other;
 		line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
-		     types[si ? si->htype : HIST_NONE], count_only);
+		     hist_type_name(si ? si->htype : HIST_NONE), count_only);
 		return v;
 	}
+	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
+	StatInfo *si = stat_info(sym, 0);
+	char *sd = named_local(g, "struct stp_stat_data *", "sd");
 	set_location(g, "identifier", lhs->str, lhs->loc);
-	line(g, "if (unlikely(!stp_pmap_add(c, g_%s, %s, %s)))", sym->name, k, v);
+	line(g, "%s = gm_%s__slot(c, stp_pmap_cpu(g_%s), %s, %#x);", sd, sym->name, sym->name, k, comm);
+	line(g, "if (unlikely(!%s))", sd);
 	line(g, "\tgoto %s;", error_label(g));
+	g->out_used = 1;
+	line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, false);", sym->name, sd, v, si ? si->variance : 0,
+	     hist_type_name(si ? si->htype : HIST_NONE));
 	return v;
 }
 

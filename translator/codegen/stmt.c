@@ -203,8 +203,9 @@ static void gen_delete(Gen *g, Stmt *st)
 		line(g, "\tstp_map_delete(g_%s, %s);", sym->name, kk);
 		line(g, "}");
 	} else if (e->kind == EX_INDEX) {
-		char *k = gen_keys(g, sym, &e->args);
-		line(g, "stp_map_delete(g_%s, %s);", sym->name, k);
+		unsigned int comm;
+		char *k = gen_keys_comm(g, sym, &e->args, &comm);
+		line(g, "gm_%s__delete(g_%s, %s, %#x);", sym->name, sym->name, k, comm);
 	} else if (sym->is_array == 1) {
 		line(g, "stp_map_clear(g_%s);", sym->name);
 	} else if (sym->type == TY_STRING) {

@@ -1,0 +1,174 @@
+/* maps.c - per-array map code: each global array gets its hash, find, read, slot and delete
+ * specialised to its key layout (runtime/maps/map.c's inline helpers, offsets fixed), so a hit
+ * interprets no key types.  Used by translate.c and stats.c (the functions), expr.c, stmt.c. */
+#include "codegen/gen.h"
+#include "builtins.h"
+
+#include <string.h>
+
+/* The C expression of the offset of key i in an entry's data (map.c's __stp_map_new layout:
+ * MAXSTRINGLEN bytes per string key, 8 per long, in order). */
+static char *key_offset(const Symbol *arr, int i)
+{
+	int strings = 0, longs = 0;
+
+	for (int k = 0; k < i; k++) {
+		if (arr->keytypes[k] == TY_STRING)
+			strings++;
+		else
+			longs++;
+	}
+	return xasprintf("(%d * MAXSTRINGLEN + %d)", strings, longs * 8);
+}
+
+/* hash: each key mixed in, in order; a string key given as a comm key (bit i of comm) is two words */
+static void emit_hash(const Symbol *arr, StrBuf *d)
+{
+	const char *n = arr->name;
+
+	sb_printf(d, "static __always_inline u64 gm_%s__hash(const struct stp_key *k, const unsigned int comm)\n{\n", n);
+	sb_puts(d, "\tu64 h = STP_MAP_SEED;\n\n");
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d, "\th = (comm & %#x) ? stp_hash_comm(h, k[%d].s) : stp_hash_str(h, k[%d].s);\n", 1u << i, i,
+				  i);
+		else
+			sb_printf(d, "\th = stp_hash_long(h, k[%d].n);\n", i);
+	}
+	sb_puts(d, "\treturn h;\n}\n\n");
+}
+
+/* lookup: the bucket's entries compared key by key at fixed offsets */
+static void emit_lookup(const Symbol *arr, StrBuf *d)
+{
+	const char *n = arr->name;
+
+	sb_printf(d,
+		  "static __always_inline struct stp_map_entry *gm_%s__lookup(const struct stp_map *m, "
+		  "const struct stp_key *k, u64 h, const unsigned int comm)\n{\n",
+		  n);
+	sb_puts(d, "\tstruct stp_map_entry *e;\n\n\thlist_for_each_entry(e, stp_map_bucket(m, h), hash) {\n");
+	for (int i = 0; i < arr->nkeys; i++) {
+		char *off = key_offset(arr, i);
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d,
+				  "\t\tif (!((comm & %#x) ? stp_key_comm_equal(e->data + %s, k[%d].s) : "
+				  "stp_key_str_equal(e->data + %s, k[%d].s)))\n",
+				  1u << i, off, i, off, i);
+		else
+			sb_printf(d, "\t\tif (!stp_key_long_equal(e->data + %s, k[%d].n))\n", off, i);
+		sb_puts(d, "\t\t\tcontinue;\n");
+		free(off);
+	}
+	sb_puts(d, "\t\treturn e;\n\t}\n\treturn NULL;\n}\n\n");
+}
+
+/* find, read (0 or "" when absent), delete, and slot (created when absent, zeroed; NULL after the
+ * MAXMAPENTRIES error) */
+static void emit_access(const Symbol *arr, StrBuf *d)
+{
+	const char *n = arr->name;
+	const char *args = "const struct stp_key *k, const unsigned int comm";
+
+	sb_printf(d, "static __always_inline struct stp_map_entry *gm_%s__find(const struct stp_map *m, %s)\n{\n", n, args);
+	sb_printf(d, "\treturn gm_%s__lookup(m, k, gm_%s__hash(k, comm), comm);\n}\n\n", n, n);
+	if (arr->type == TY_STATS) {
+		/* a statistics array: only its per-CPU maps' slots (a[k] <<< v); the rest reads all CPUs */
+	} else if (arr->type == TY_STRING) {
+		sb_printf(d, "static __always_inline const char *gm_%s__get(const struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
+		sb_printf(d, "\treturn e ? (const char *)(e->data + GM_%s__VAL) : \"\";\n}\n\n", n);
+	} else {
+		sb_printf(d, "static __always_inline int64_t gm_%s__get(const struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
+		sb_printf(d, "\treturn e ? *(int64_t *)(e->data + GM_%s__VAL) : 0;\n}\n\n", n);
+	}
+	if (arr->type != TY_STATS) {
+		sb_printf(d, "static __always_inline void gm_%s__delete(struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
+		sb_puts(d, "\tif (e)\n\t\tstp_map_unlink(m, e);\n}\n\n");
+	}
+	sb_printf(d,
+		  "static __always_inline void *gm_%s__slot(struct stp_context *c, struct stp_map *m, %s)\n{\n"
+		  "\tu64 h = gm_%s__hash(k, comm);\n"
+		  "\tstruct stp_map_entry *e = gm_%s__lookup(m, k, h, comm);\n\n"
+		  "\tif (unlikely(!e)) {\n"
+		  "\t\te = stp_map_add_or_error(c, m, k, h);\n"
+		  "\t\tif (!e)\n\t\t\treturn NULL;\n\t}\n"
+		  "\treturn e->data + GM_%s__VAL;\n}\n\n",
+		  n, args, n, n, n);
+}
+
+void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
+{
+	char *end = key_offset(arr, arr->nkeys);
+
+	sb_printf(decl, "\n/* %s: its hash, find, read, slot and delete with the key layout fixed (codegen/maps.c) */\n",
+		  arr->name);
+	sb_printf(decl, "#define GM_%s__VAL ((%s + 7) & ~7)\n", arr->name, end);
+	emit_hash(arr, decl);
+	emit_lookup(arr, decl);
+	emit_access(arr, decl);
+	/* the runtime lays the entry out by the same rule: checked once at load */
+	if (arr->type == TY_STATS)
+		sb_printf(init, "\t\tif (g_%s->agg->val_off != GM_%s__VAL) {\n\t\t\tstp_pmap_free(g_%s);\n", arr->name,
+			  arr->name, arr->name);
+	else
+		sb_printf(init, "\t\tif (g_%s->val_off != GM_%s__VAL) {\n\t\t\tstp_map_free(g_%s);\n", arr->name,
+			  arr->name, arr->name);
+	sb_printf(init, "\t\t\tg_%s = NULL;\n\t\t\treturn -EINVAL;\n\t\t}\n", arr->name);
+	free(end);
+}
+
+/* execname(), read as a map key: no copy of comm, two words (runtime stp_comm_key). */
+static int is_execname_call(const Expr *e)
+{
+	return e->kind == EX_CALL && e->builtin && !strcmp(e->builtin->name, "execname") && !e->args.len;
+}
+
+/* Evaluates array keys into a struct stp_key array; returns its name.  *comm (when not NULL) gets
+ * the bits of the keys given as comm keys, which the gm_NAME__ functions compare as words (and
+ * which are ordinary strings to every other map function). */
+char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
+{
+	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
+	char *k;
+
+	if (comm)
+		*comm = 0;
+	for (int i = 0; i < keys->len; i++) {
+		Expr *key = keys->items[i];
+		if (arr->keytypes[i] == TY_STRING && is_execname_call(key)) {
+			char *w = xasprintf("kw%d", g->ntmp++);
+			sb_printf(&g->decls, "\tu64 %s[2];\n", w);
+			vals[i] = xasprintf("stp_comm_key(%s)", w);
+			free(w);
+			if (comm)
+				*comm |= 1u << i;
+			continue;
+		}
+		vals[i] = gen_expr(g, key);
+		/* a later key with side effects must not change an earlier one */
+		for (int j = i + 1; j < keys->len; j++) {
+			if (has_side_effects(keys->items[j])) {
+				vals[i] = materialize(g, vals[i], key->type);
+				break;
+			}
+		}
+	}
+	k = xasprintf("k%d", g->ntmp++);
+	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
+	for (int i = 0; i < keys->len; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "%s[%d].s = %s;", k, i, vals[i]);
+		else
+			line(g, "%s[%d].n = %s;", k, i, vals[i]);
+	}
+	free(vals);
+	return k;
+}
+
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
+{
+	return gen_keys_comm(g, arr, keys, NULL);
+}
