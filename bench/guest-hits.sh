@@ -109,7 +109,7 @@ started() {
     return 1
 }
 
-# run_stap KO [SYM|-tp]: SYM given = the module has a kprobe on it (ready when the kprobe is
+# run_stap KO [SYM|-tp [sites]]: SYM given = the module has a kprobe on it (ready when the kprobe is
 # listed); -tp = a kernel.trace probe (ready when stapio, run with -v, logs "started": no
 # kernel file lists a tracepoint's probes)
 run_stap() {
@@ -135,6 +135,7 @@ run_stap() {
     -tp) echo "tracepoint armed (stapio: started)" ;;
     *) echo "kprobe $(kprobe_line)" ;;
     esac
+    [[ ${3:-} == sites ]] && sites_listed     # run_stap_many
     # the session is started (probes armed) once the kprobe is listed; a moment for stapio
     nap 0.5
     hitloop
@@ -144,6 +145,19 @@ run_stap() {
     # the counting variants print "hits N" from their end probe
     cat stap.out
 }
+
+# ---- many sites (issue 19; branch kpbatch) ----
+# run_stap_many KO: a module with a wildcard of many kprobe sites, measured once every site is armed (stapio
+# logs "started"); prints "sites N", the kprobes the kernel lists then (read with builtins).
+run_stap_many() { run_stap "$1" -tp sites; }
+
+# sites_listed: "sites N", N the lines of kprobes/list
+sites_listed() {
+    local n=0 line
+    while read -r line; do n=$((n + 1)); done </sys/kernel/debug/kprobes/list
+    echo "sites $n"
+}
+# ---- end of the many-sites block ----
 
 # run_bpftrace SCRIPT: bpftrace in the background, ready once it has printed "Attaching" and a
 # moment more; SIGINT after hitloop makes it print its map: "@c: N" becomes "hits N".
@@ -177,6 +191,7 @@ main() {
     kmod)     shift; run_kmod "$@" ;;
     stap)     shift; run_stap "$@" ;;
     stap-tp|stap-u) run_stap "$2" -tp ;;     # both: armed once stapio logs "started"
+    stap-many) run_stap_many "$2" ;;
     bpftrace) run_bpftrace "$2" ;;
     *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM] | stap-tp KO | stap-u KO | bpftrace SCRIPT" >&2; exit 2 ;;
     esac

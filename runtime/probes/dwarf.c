@@ -126,52 +126,75 @@ static const char *stp_dwarf_errtext(const struct stp_dwarf_probe *p, int rc)
 	}
 }
 
+/* Fills entry i's kprobe (kretprobe for .return) afresh for registering; batch ops (kprobe_batch.h). */
+static struct kprobe *stp_dwarf_prepare(void *table, unsigned int i, bool *ret)
+{
+	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
+	struct kprobe *kp = &p->rp.kp;
+
+	memset(&p->rp, 0, sizeof(p->rp));
+	if (p->symbol) {
+		kp->symbol_name = p->symbol;
+		kp->offset = p->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)p->addr;
+	}
+	*ret = p->ret;
+	if (p->ret) {
+		p->rp.handler = p->ret;
+		p->rp.entry_handler = p->ret_entry;
+		p->rp.data_size = p->entry_size;
+		p->rp.maxactive = p->maxactive > 0 ? p->maxactive : KRETACTIVE;
+	} else {
+		p->kp.pre_handler = p->entry;
+	}
+	return kp;
+}
+
+static void stp_dwarf_armed(void *table, unsigned int i)
+{
+	((struct stp_dwarf_probe *)table)[i].registered = 1;
+}
+
+/* Registers entry i alone: an optional site the kernel refuses is skipped, any other refusal reported. */
+static int stp_dwarf_single(void *table, unsigned int i)
+{
+	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
+	bool ret;
+	struct kprobe *kp = stp_dwarf_prepare(table, i, &ret);
+	int rc = ret ? register_kretprobe(&p->rp) : register_kprobe(kp);
+
+	if (!rc)
+		p->registered = 1;
+	if (!rc || p->optional)
+		return 0;
+	/* the reason first: a long probe point may not fit the line */
+	if (p->module && rc == -ENOENT)
+		stp_startup_error("module %s is not loaded (load it before starting the probes): "
+				  "cannot probe %s+0x%lx for %s", p->module, p->symbol, p->offset,
+				  p->desc->pp);
+	else if (p->symbol)
+		stp_startup_error("%s (%d): cannot probe %s+0x%lx for %s", stp_dwarf_errtext(p, rc), rc,
+				  p->symbol, p->offset, p->desc->pp);
+	else
+		stp_startup_error("%s (%d): cannot probe address 0x%lx for %s", stp_dwarf_errtext(p, rc),
+				  rc, p->addr, p->desc->pp);
+	return rc;
+}
+
+static const struct stp_kprobe_batch_ops stp_dwarf_batch_ops = {
+	.prepare = stp_dwarf_prepare,
+	.armed = stp_dwarf_armed,
+	.single = stp_dwarf_single,
+};
+
 static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
 {
-	unsigned int i;
-	int rc;
+	int rc = stp_kprobe_batch_register(probes, n, &stp_dwarf_batch_ops);
 
-	for (i = 0; i < n; i++) {
-		struct stp_dwarf_probe *p = &probes[i];
-		struct kprobe *kp = p->ret ? &p->rp.kp : &p->kp;
-
-		memset(&p->rp, 0, sizeof(p->rp));
-		if (p->symbol) {
-			kp->symbol_name = p->symbol;
-			kp->offset = p->offset;
-		} else {
-			kp->addr = (kprobe_opcode_t *)p->addr;
-		}
-		if (p->ret) {
-			p->rp.handler = p->ret;
-			p->rp.entry_handler = p->ret_entry;
-			p->rp.data_size = p->entry_size;
-			p->rp.maxactive = p->maxactive > 0 ? p->maxactive : KRETACTIVE;
-			rc = register_kretprobe(&p->rp);
-		} else {
-			p->kp.pre_handler = p->entry;
-			rc = register_kprobe(&p->kp);
-		}
-		if (rc && p->optional)
-			continue;
-		if (rc) {
-			/* the reason first: a long probe point may not fit the line */
-			if (p->module && rc == -ENOENT)
-				stp_startup_error("module %s is not loaded (load it before starting the probes): "
-						  "cannot probe %s+0x%lx for %s", p->module, p->symbol, p->offset,
-						  p->desc->pp);
-			else if (p->symbol)
-				stp_startup_error("%s (%d): cannot probe %s+0x%lx for %s", stp_dwarf_errtext(p, rc), rc,
-						  p->symbol, p->offset, p->desc->pp);
-			else
-				stp_startup_error("%s (%d): cannot probe address 0x%lx for %s", stp_dwarf_errtext(p, rc),
-						  rc, p->addr, p->desc->pp);
-			stp_dwarf_stop(probes, i);
-			return rc;
-		}
-		p->registered = 1;
-	}
-	return 0;
+	if (rc)
+		stp_dwarf_stop(probes, n);
+	return rc;
 }
 
 #define STP_DWARF_FAMILY(table) STP_FAMILY(kernel, stp_dwarf_start, stp_dwarf_stop, table)

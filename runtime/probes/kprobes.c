@@ -132,38 +132,59 @@ static const char *stp_kprobe_errtext(int rc)
 	}
 }
 
+/* Fills entry i's kprobe (kretprobe for .return) afresh for registering; batch ops (kprobe_batch.h). */
+static struct kprobe *stp_kprobe_prepare(void *table, unsigned int i, bool *ret)
+{
+	struct stp_kprobe *p = (struct stp_kprobe *)table + i;
+
+	memset(&p->rp, 0, sizeof(p->rp));
+	p->rp.kp.symbol_name = p->symbol;
+	*ret = p->ret;
+	if (p->ret) {
+		p->rp.handler = p->ret;
+		p->rp.entry_handler = p->ret_entry;
+		p->rp.data_size = p->entry_size;
+	} else {
+		p->kp.pre_handler = p->entry;
+	}
+	return &p->rp.kp;
+}
+
+static void stp_kprobe_armed(void *table, unsigned int i)
+{
+	((struct stp_kprobe *)table)[i].registered = 1;
+}
+
+/* Registers entry i alone: an optional site the kernel refuses is skipped, any other refusal reported. */
+static int stp_kprobe_single(void *table, unsigned int i)
+{
+	struct stp_kprobe *p = (struct stp_kprobe *)table + i;
+	bool ret;
+	struct kprobe *kp = stp_kprobe_prepare(table, i, &ret);
+	int rc = ret ? register_kretprobe(&p->rp) : register_kprobe(kp);
+
+	if (!rc)
+		p->registered = 1;
+	if (!rc || p->optional)
+		return 0;
+	stp_startup_error("probe point %s: kernel symbol '%s': %s (%d)", p->desc->pp, p->symbol,
+			  stp_kprobe_errtext(rc), rc);
+	return rc;
+}
+
+static const struct stp_kprobe_batch_ops stp_kprobe_batch_ops = {
+	.prepare = stp_kprobe_prepare,
+	.armed = stp_kprobe_armed,
+	.single = stp_kprobe_single,
+};
+
 static int stp_kprobes_start(struct stp_kprobe *probes, unsigned int n)
 {
-	unsigned int i;
-	int rc;
+	int rc = stp_kprobe_batch_register(probes, n, &stp_kprobe_batch_ops);
 
-	for (i = 0; i < n; i++) {
-		struct stp_kprobe *p = &probes[i];
-
-		if (p->ret) {
-			memset(&p->rp, 0, sizeof(p->rp));
-			p->rp.kp.symbol_name = p->symbol;
-			p->rp.handler = p->ret;
-			p->rp.entry_handler = p->ret_entry;
-			p->rp.data_size = p->entry_size;
-			rc = register_kretprobe(&p->rp);
-		} else {
-			memset(&p->kp, 0, sizeof(p->kp));
-			p->kp.symbol_name = p->symbol;
-			p->kp.pre_handler = p->entry;
-			rc = register_kprobe(&p->kp);
-		}
-		if (rc && p->optional)
-			continue;
-		if (rc) {
-			stp_startup_error("probe point %s: kernel symbol '%s': %s (%d)", p->desc->pp, p->symbol,
-					  stp_kprobe_errtext(rc), rc);
-			stp_kprobes_stop(probes, i);
-			return rc;
-		}
-		p->registered = 1;
-	}
-	return 0;
+	if (rc)
+		stp_kprobes_stop(probes, n);
+	return rc;
 }
 
 #define STP_KPROBE_FAMILY(table) STP_FAMILY(kprobe, stp_kprobes_start, stp_kprobes_stop, table)
