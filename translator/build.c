@@ -3,58 +3,15 @@
 #include "build.h"
 #include "cache.h"
 #include "diag.h"
+#include "kbuild_steps.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-static volatile pid_t running_child;
-
-/* SIGTERM/SIGHUP (end the run) and SIGUSR2 (next output file) sent to stap
- * during pass 5 are passed on to staprun, which passes them to stapio. */
-static void forward_signal(int sig)
-{
-	if (running_child > 0)
-		kill(running_child, sig);
-}
-
-/* Runs argv with stdout+stderr into log_path (NULL = inherit); returns the
- * exit status, or -1 if it could not be started. */
-static int run_command(char *const argv[], const char *log_path)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGUSR2, SIG_DFL);
-		if (log_path) {
-			FILE *log = freopen(log_path, "w", stdout);
-			if (!log || dup2(fileno(stdout), 2) < 0)
-				_exit(127);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	running_child = pid;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -1;
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
 
 /* Shows the compiler's complaints, which mean a translator bug or a kernel
  * the runtime does not support yet. */
@@ -78,7 +35,6 @@ int compile_module(Session *s)
 {
 	char *kbuild = path_join(s->tmp_dir, "Kbuild");
 	char *log = path_join(s->tmp_dir, "build.log");
-	char *mflag = xasprintf("M=%s", s->tmp_dir);
 	char *kbuild_text = xasprintf("obj-m := %s.o\nccflags-y := -I%s -Wno-declaration-after-statement\n",
 				      s->module_name, s->runtime_dir);
 	FILE *f = fopen(kbuild, "w");
@@ -93,12 +49,7 @@ int compile_module(Session *s)
 	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
 	if (cache_fetch(s, kbuild_text))   /* a hit: no kbuild at all */
 		return 0;
-	{
-		char *argv[] = { "make", "-s", "-C", s->kbuild_dir, mflag, "modules", NULL };
-		if (s->verbose >= 2)
-			fprintf(stderr, "Running make -C %s %s modules\n", s->kbuild_dir, mflag);
-		rc = run_command(argv, log);
-	}
+	rc = kbuild_steps_build(s, log);
 	if (rc != 0 || !file_exists(s->ko_file)) {
 		show_build_log(log, s->verbose >= 2);
 		diag_plain("error", "pass 4: compilation of the module failed (make exited with %d); "
@@ -123,7 +74,7 @@ int run_module(Session *s)
 	char *staprun = find_staprun(s);
 	char **argv = xcalloc((size_t)s->global_sets.len + 16, sizeof *argv);
 	int n = 0, rc;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward_signal };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = spawn_forward_signal };
 	struct sigaction old_int, old_quit, old_term, old_hup, old_usr2;
 
 	argv[n++] = staprun;
@@ -157,8 +108,7 @@ int run_module(Session *s)
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
 	sigaction(SIGUSR2, &fwd, &old_usr2);
-	rc = run_command(argv, NULL);
-	running_child = 0;
+	rc = spawn_wait(argv, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -198,7 +198,7 @@ static void put_tool(Sha256 *c, const char *name)
 /* The target kernel: its release, configuration, version stamp, exported symbols, and the
  * compiler and linker kbuild will run.  Nothing about the running kernel: a module built
  * with -r KVER on one machine is a hit for stap on a KVER machine sharing the cache. */
-static void put_kernel(Sha256 *c, const Session *s)
+void cache_hash_kernel(Sha256 *c, const Session *s)
 {
 	static const char *const read_whole[] = {
 		".config", ".kernelvariables", "Makefile", "include/generated/autoconf.h",
@@ -245,7 +245,7 @@ static void compute_key(const Session *s, const char *kbuild_text, char key[KEY_
 	put_file(&c, "generated C", s->c_file);
 	put_str(&c, "Kbuild", kbuild_text);
 	put_runtime(&c, s->runtime_dir);
-	put_kernel(&c, s);
+	cache_hash_kernel(&c, s);
 	sha256_final(&c, d);
 	sha256_hex(d, key);
 }

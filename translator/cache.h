@@ -4,6 +4,7 @@
 #define STAP_CACHE_H
 
 #include "session.h"
+#include "sha256.h"
 
 /* stap_ + 16 hex digits of SHA-256 over the script text, its arguments and the options that
  * shape the generated C: the same run gets the same name (and so can hit the cache). */
@@ -16,6 +17,10 @@ int cache_fetch(Session *s, const char *kbuild_text);
 /* After a successful kbuild: stores s->ko_file (and the C beside it) under the key
  * cache_fetch computed, then removes the oldest entries beyond cache_mb_limit. */
 void cache_store(Session *s);
+
+/* Hashes the target kernel's identity into c: release, build tree, configuration, version stamp,
+ * exported symbols, and the compiler and linker kbuild will run (also kbuild_steps.c's key). */
+void cache_hash_kernel(Sha256 *c, const Session *s);
 
 const char *cache_hit_path(const Session *s);   /* the cached module used, or NULL */
 void cache_report(const Session *s);            /* -v: a line on a miss (stored where, or why not) */

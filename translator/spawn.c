@@ -1,0 +1,67 @@
+/* spawn.c - runs a program as a child and waits for it, with an optional environment, working
+ * directory and log file.  Used by pass 4 (build.c, kbuild_steps.c) and pass 5 (build.c). */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* the child being waited for: the one place a signal handler must find it */
+static volatile pid_t spawn_child;
+
+void spawn_forward_signal(int sig)
+{
+	if (spawn_child > 0)
+		kill(spawn_child, sig);
+}
+
+/* In the child: default signals, the log, the directory, then exec; never returns. */
+static void spawn_exec(char *const argv[], const SpawnOpts *o)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR2 };
+
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		signal(sigs[i], SIG_DFL);
+	if (o && o->log_path) {
+		int fd = open(o->log_path, O_WRONLY | O_CREAT | O_CLOEXEC | (o->append ? O_APPEND : O_TRUNC), 0644);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+	}
+	if (o && o->cwd && chdir(o->cwd) != 0) {
+		fprintf(stderr, "stap: cannot enter %s: %s\n", o->cwd, strerror(errno));
+		_exit(127);
+	}
+	if (o && o->envp)
+		environ = (char **)o->envp;   /* execvp searches the PATH of the environment it passes on */
+	execvp(argv[0], argv);
+	fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int spawn_wait(char *const argv[], const SpawnOpts *opts)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		spawn_exec(argv, opts);
+	spawn_child = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			spawn_child = 0;
+			return -1;
+		}
+	}
+	spawn_child = 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}

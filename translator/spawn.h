@@ -1,0 +1,23 @@
+/* spawn.h - runs a program as a child and waits for it: optional environment, working directory
+ * and log file.  Used by pass 4 (build.c, kbuild_steps.c) and pass 5 (build.c: staprun). */
+#ifndef STAP_SPAWN_H
+#define STAP_SPAWN_H
+
+/* How a child runs: NULL fields mean "as stap" (its environment, its directory, its stdout and
+ * stderr).  A log gets both stdout and stderr, truncated first unless append. */
+typedef struct SpawnOpts {
+	char *const *envp;
+	const char *cwd;
+	const char *log_path;
+	int append;
+} SpawnOpts;
+
+/* Runs argv[0] (searched on the PATH of the environment it gets) and waits: its exit status,
+ * 128 + the signal that killed it, or -1 when it could not be started. */
+int spawn_wait(char *const argv[], const SpawnOpts *opts);
+
+/* A signal handler passing the signal on to the child spawn_wait is waiting for (pass 5:
+ * SIGTERM, SIGHUP, SIGUSR2 sent to stap reach staprun). */
+void spawn_forward_signal(int sig);
+
+#endif
