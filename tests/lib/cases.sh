@@ -59,17 +59,21 @@ show() {
     fi
 }
 
-# parallel JOBS FUNC ARG...: runs `FUNC ARG` for each ARG, at most JOBS at once; waits for all.
+# parallel JOBS FUNC ARG...: runs `FUNC ARG` for each ARG, at most JOBS at once; waits for all of
+# them (and only them: tests/run has the guest batch running in the background meanwhile).
 parallel() {
-    local jobs=$1 fn=$2 arg running=0
+    local jobs=$1 fn=$2 arg pid
+    local -a pids=() live
     shift 2
     for arg in "$@"; do
-        if (( running >= jobs )); then
-            wait -n || true
-            running=$((running - 1))
-        fi
+        while (( ${#pids[@]} >= jobs )); do
+            wait -n "${pids[@]}" || true
+            live=()
+            for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && live+=("$pid"); done
+            pids=("${live[@]}")
+        done
         "$fn" "$arg" &
-        running=$((running + 1))
+        pids+=($!)
     done
-    wait || true
+    for pid in "${pids[@]}"; do wait "$pid" || true; done
 }

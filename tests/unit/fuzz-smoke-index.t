@@ -1,5 +1,8 @@
 # fuzz-smoke-index - builds the DWARF index reader's libFuzzer target (build/fuzz/index_fuzz), replays its regressions, fuzzes 20 s; any crash fails.
-# Used by tests/run (unit/ and asan/: the fuzzer is ASan/UBSan-built either way); see tests/fuzz/README.md.
+# Used by tests/run (unit/ only: the fuzzer is ASan/UBSan-built); see tests/fuzz/README.md.
+
+# no ASan rerun: the fuzzer is built with ASan and UBSan already
+asan_rerun=0
 timeout_s=200
 
 run() {

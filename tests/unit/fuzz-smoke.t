@@ -1,5 +1,8 @@
 # fuzz-smoke - builds the libFuzzer target of pass 1 (make build/fuzz/parse_fuzz) and fuzzes for 20 s from the seed corpus; any crash fails.
-# Used by tests/run (as unit/fuzz-smoke and asan/fuzz-smoke: the fuzzer is ASan/UBSan-built either way); see tests/fuzz/README.md.
+# Used by tests/run (unit/ only: the fuzzer is ASan/UBSan-built); see tests/fuzz/README.md.
+
+# no ASan rerun: the fuzzer is built with ASan and UBSan already
+asan_rerun=0
 timeout_s=150
 
 run() {

@@ -1,6 +1,9 @@
 # guest_crash_lines (tests/lib/guest.sh): oopses, warnings and stray stack dumps are trouble, an OOM-killer
 # report's stack dump is not (but an oops inside one is). Used by tests/run.
 
+# no ASan rerun: it tests a shell library and runs no program of ours
+asan_rerun=0
+
 run() {
     source "$TOP/tests/lib/guest.sh"
     # a memory cgroup's OOM kill, as 6.1 logs it

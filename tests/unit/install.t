@@ -1,6 +1,9 @@
 # make install PREFIX=... DESTDIR=...: the installed stap finds its runtime, staprun finds stapio
 # Used by tests/run (issue 2); installs into the scratch directory, never into the system.
 
+# no ASan rerun: it installs and runs the normal build
+asan_rerun=0
+
 run() {
     export TMPDIR=$PWD
     make -s -C "$TOP" install PREFIX=/usr DESTDIR="$PWD/root" >install.log 2>&1 || { cat install.log; return 1; }

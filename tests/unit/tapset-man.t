@@ -1,6 +1,9 @@
 # tapset man pages: every public alias and function in tapset/ has a doc comment, the generated probe::vfs.read page lists its variables, man -l renders every page without a warning
 # Used by tests/run (issue 15): scripts/gen-tapset-man.sh (run by make and make install).
 
+# no ASan rerun: it tests shell scripts and runs no program of ours
+asan_rerun=0
+
 run() {
     local missing page f warn bad=0
     # every alias and function not starting with "_" is documented (generated files aside)
