@@ -428,7 +428,7 @@ static int gen_probe_handler(Session *s, Probe *p, StrBuf *f, StrBuf *c, StrBuf 
 	char *name = xasprintf("probe_%d", p->index);
 	char *sig = xasprintf("static void probe_%d(struct stp_context *c)", p->index);
 	/* the handler's frame is the bottom of the context's frame stack */
-	char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n",
+	char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n\t(void)f;\n",
 				   p->index, p->index);
 	int light = light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, f,
 							   c, data, p->index + 1);
