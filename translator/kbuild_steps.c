@@ -288,7 +288,7 @@ static char **kb_step_env(const KbStep *st, const char *tmp_dir)
 
 	for (char **e = environ; *e; e++) {
 		char *name = xstrndup(*e, strcspn(*e, "="));
-		int dropped = kb_lookup((char *const *)st->sets.items, st->sets.len, *e) != NULL;
+		int dropped = strncmp(*e, KB_ENV_PREFIX, strlen(KB_ENV_PREFIX)) == 0 || kb_lookup((char *const *)st->sets.items, st->sets.len, *e) != NULL;
 		for (int k = 0; !dropped && k < st->unsets.len; k++)
 			dropped = strcmp(st->unsets.items[k], name) == 0;
 		free(name);
@@ -308,7 +308,23 @@ static void kb_free_strv(char **v)
 	free(v);
 }
 
-/* Runs the steps of entry; 0 when each succeeded and the module is there, else -1. */
+/* Did the compiler find an error in the generated C (the script's embedded C, say)?  Then kbuild
+ * in full would only say the same again. */
+static int kb_error_in_module_c(const Session *s, const char *log)
+{
+	char *text = read_file(log, NULL), *at = xasprintf("%s/%s.c:", s->tmp_dir, s->module_name);
+	int found = 0;
+
+	for (char *line = text ? strtok(text, "\n") : NULL; line && !found; line = strtok(NULL, "\n"))
+		found = strncmp(line, at, strlen(at)) == 0 && strstr(line, ": error: ");
+	free(at);
+	free(text);
+	return found;
+}
+
+/* Runs the steps of entry: 0 when each succeeded and the module is there; KB_FAILED_IN_C when the
+ * compiler found an error in the generated C; else -1 (the entry is no good: kbuild in full). */
+#define KB_FAILED_IN_C (-2)
 static int kb_replay(Session *s, const char *entry, const char *log)
 {
 	size_t size = 0;
@@ -333,7 +349,7 @@ static int kb_replay(Session *s, const char *entry, const char *log)
 		kb_free_strv(envp);
 		free(cwd);
 		if (rc != 0) {
-			rc = -1;
+			rc = i == 0 && kb_error_in_module_c(s, log) ? KB_FAILED_IN_C : -1;
 			goto out;
 		}
 	}
@@ -379,11 +395,13 @@ int kbuild_steps_build(Session *s, const char *log)
 	char *entry = kb_entry_path(s);
 	int record = entry && kb_write_recorder(s) == 0, rc;
 
-	if (record && kb_replay(s, entry, log) == 0) {
+	rc = record ? kb_replay(s, entry, log) : -1;
+	if (rc == 0 || rc == KB_FAILED_IN_C) {
 		if (s->verbose >= 2)
-			fprintf(stderr, "Pass 4: ran kbuild's recorded steps (%s)\n", entry);
+			fprintf(stderr, rc == 0 ? "Pass 4: ran kbuild's recorded steps (%s)\n" :
+				"Pass 4: ran kbuild's recorded steps (%s): the compiler found errors in the module's C\n", entry);
 		free(entry);
-		return 0;
+		return rc == 0 ? 0 : 1;
 	}
 	if (record && s->verbose >= 2 && access(entry, F_OK) == 0)
 		fprintf(stderr, "Pass 4: kbuild's recorded steps failed: running kbuild in full\n");
