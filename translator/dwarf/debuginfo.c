@@ -214,23 +214,49 @@ static DwarfModule *kernel_module;
 static char *kernel_error;       /* set once opening failed: repeated at every later probe point */
 static char kernel_build_id[41];
 
+int dwarf_kernel_paths(Session *s, char *paths[4])
+{
+	const char *dir = getenv("STAP_DEBUGINFO_PATH");
+	int n = 0;
+
+	if (dir) {
+		/* a directory laid out like /usr/lib/debug (tests point it at an empty one to hide DWARF) */
+		paths[n++] = xasprintf("%s/boot/vmlinux-%s", dir, s->kver);
+		paths[n++] = xasprintf("%s/lib/modules/%s/vmlinux", dir, s->kver);
+		return n;
+	}
+	paths[n++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
+	paths[n++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
+	paths[n++] = xasprintf("/boot/vmlinux-%s", s->kver);
+	if (s->kbuild_dir)
+		paths[n++] = path_join(s->kbuild_dir, "vmlinux");
+	return n;
+}
+
+DwarfModule *dwarf_kernel_quiet(Session *s)
+{
+	if (!kernel_module && !kernel_error) {
+		SrcLoc none = { 0 };
+		diag_mute(1);
+		dwarf_kernel(s, none);
+		diag_mute(-1);
+	}
+	return kernel_module;
+}
+
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 {
 	StrBuf looked, notes;
 	const char *found = NULL;
 	char *paths[4];
-	int npaths = 0;
+	int npaths;
 
 	if (kernel_module || kernel_error) {
 		if (!kernel_module)
 			diag_at(loc, "semantic error", "%s", kernel_error);
 		return kernel_module;
 	}
-	paths[npaths++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
-	paths[npaths++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
-	paths[npaths++] = xasprintf("/boot/vmlinux-%s", s->kver);
-	if (s->kbuild_dir)
-		paths[npaths++] = path_join(s->kbuild_dir, "vmlinux");
+	npaths = dwarf_kernel_paths(s, paths);
 	sb_init(&looked);
 	sb_init(&notes);
 	for (int i = 0; i < npaths && !found; i++) {

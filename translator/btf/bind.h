@@ -1,0 +1,24 @@
+/* bind.h - binding a BTF-typed probe's target variable (btf/bind.c) for dwarf/targets.c, which
+ * handles everything else about the expression (entry values, codegen). */
+#ifndef STAP_BTF_BIND_H
+#define STAP_BTF_BIND_H
+
+#include "btf.h"
+#include "../dwarf/vars.h"
+
+typedef struct BtfBind {
+	const Btf *btf;
+	DwarfSite *site;            /* site->btf_func: the function */
+	const char *kver;           /* for the -dbg package's name */
+	int in_entry;               /* inside @entry */
+	/* results */
+	uint32_t type;              /* the type reached so far */
+	int in_register;            /* still the register's value (nothing dereferenced) */
+	char *err;                  /* the error (malloc'd) and where, when NULL is returned */
+	SrcLoc err_loc;
+} BtfBind;
+
+/* $param / $return of e (EX_TARGET) with its chain, for reading; NULL with bb->err set. */
+DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
+
+#endif
