@@ -1,4 +1,4 @@
-# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return and $count in .return of vfs_read
+# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read
 # Used by tests/run (issue 21): STAP_DEBUGINFO_PATH points at an empty directory, so the BTF of /boot/vmlinuz-KVER
 # types the probes; -v says so; what BTF cannot give (locals, kernel.statement) names the -dbg package.
 
@@ -16,7 +16,7 @@ probe kernel.function("vfs_read") {
 }
 probe kernel.function("vfs_read").return {
     if (execname() == "dd" && $count == 3)
-        printf("return %d %d\n", $return, $count)
+        printf("return %d %d %d %s|%s\n", $return, $count, @entry($count), $$return, $$parms)
 }' >/dev/null 2>build.err
     grep -qx 'kernel.function("vfs_read"): 1 site typed from BTF (/boot/vmlinuz-'"$KVER"')' build.err ||
         { cat build.err; return 1; }
@@ -37,6 +37,6 @@ check() {
     [[ $(cat rc) == 0 ]]
     cat vars.out
     [[ $(grep -cx 'entry 3 0 4' vars.out) == 4 ]]
-    [[ $(grep -cx 'return 3 3' vars.out) == 4 ]]
+    [[ $(grep -cE '^return 3 3 3 return=0x3\|file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x3 pos=0x[0-9a-f]+$' vars.out) == 4 ]]
     [[ $(wc -l <vars.out) == 8 ]]
 }

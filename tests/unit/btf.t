@@ -27,7 +27,7 @@ run() {
     # with DWARF hidden, stap reads the BTF of /boot/vmlinuz (decompressed, cached): the same bytes
     mkdir -p nodbg sysdir
     local script='probe kernel.function("vfs_read") { printf("%d %d %d %d\n", $count, $file->f_pos, $file->f_path->dentry->d_name->len, $buf[2]) }
-probe kernel.function("vfs_read").return { printf("%d %d %d\n", $return, $count, $file->f_inode->i_ino) }'
+probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return, $count, $file->f_inode->i_ino, @entry($count), $$return, $$parms) }'
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$script" >btf.c
     cmp vmlinux.btf sysdir/cache/btf/* || { echo "the BTF of /boot/vmlinuz-$KVER differs from vmlinux's"; return 1; }
     # the C of the accesses typed from BTF is the DWARF-typed one (but for the points' file:line and the build id)

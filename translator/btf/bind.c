@@ -36,6 +36,22 @@ static char *params_of(const Btf *btf, uint32_t proto)
 	return sb.data ? sb_steal(&sb) : xstrdup("none");
 }
 
+/* Parameter i (of the given type) in its entry register; NULL when it is not in one. */
+static DwAccess *param_access(const Btf *btf, int i, uint32_t type)
+{
+	DwAccess *a;
+
+	if (i >= 6 || btf_size(btf, type) > 8)
+		return NULL;
+	a = dwa_new(DWA_READ);
+	a->base = DWB_LOCATION;
+	a->loc.npieces = 1;
+	a->loc.pieces = xcalloc(1, sizeof *a->loc.pieces);
+	a->loc.pieces[0].kind = DWLOC_REG;
+	a->loc.pieces[0].reg = arg_regs[i];
+	return a;
+}
+
 /* The base: $return or a parameter in its register. */
 static DwAccess *base_access(BtfBind *bb, Expr *e)
 {
@@ -63,17 +79,11 @@ static DwAccess *base_access(BtfBind *bb, Expr *e)
 							  "describes parameters only: locals need its DWARF (install "
 							  "linux-image-%s-dbg)", e->str + 1, bb->site->function,
 							  params_of(btf, proto), bb->kver));
-		if (i >= 6 || btf_size(btf, type) > 8)
+		if (!(a = param_access(btf, i, type)))
 			return fail(bb, e->loc, xasprintf("'%s' of %s is not passed in a register (argument %d%s): "
 							  "reading it needs the kernel's DWARF (install linux-image-%s-dbg)",
 							  e->str, bb->site->function, i + 1,
 							  i >= 6 ? ", after the sixth" : ", larger than 8 bytes", bb->kver));
-		a = dwa_new(DWA_READ);
-		a->base = DWB_LOCATION;
-		a->loc.npieces = 1;
-		a->loc.pieces = xcalloc(1, sizeof *a->loc.pieces);
-		a->loc.pieces[0].kind = DWLOC_REG;
-		a->loc.pieces[0].reg = arg_regs[i];
 	}
 	a->site = bb->site;
 	a->name = xstrdup(e->str);
@@ -210,4 +220,44 @@ DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
 			return NULL;
 	}
 	return final_read(bb, a, e->loc) == 0 ? a : NULL;
+}
+
+/* A $$parms / $$vars / $$return entry's value: integers, enums and pointers; NULL ("?") otherwise. */
+static DwAccess *list_entry(const Btf *btf, DwAccess *a, uint32_t type, const char *name)
+{
+	uint32_t t = btf_strip(btf, type);
+	int kind = btf_kind(btf, t);
+
+	if (!a || (kind != BTF_K_INT && kind != BTF_K_ENUM && kind != BTF_K_ENUM64 && kind != BTF_K_PTR))
+		return NULL;
+	a->size = (int)btf_size(btf, t);
+	a->is_signed = kind != BTF_K_PTR && btf_is_signed(btf, t);
+	a->name = xasprintf("$%s", name);
+	return a;
+}
+
+int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
+{
+	const Btf *btf = bb->btf;
+	uint32_t proto = btf_ref(btf, bb->site->btf_func), type;
+	const char *name;
+
+	if (!strcmp(which, "return")) {
+		DwAccess *a;
+		if (!(type = btf_ref(btf, proto)))
+			return 0;   /* a function returning nothing gives "" */
+		a = dwa_new(DWA_READ);
+		a->base = DWB_RETURN;
+		vec_push(&list->var_names, xstrdup("return"));
+		vec_push(&list->var_access, list_entry(btf, a, type, "return"));
+		return 0;
+	}
+	if (!strcmp(which, "locals"))
+		return -1;
+	/* $$vars: the parameters only, BTF has no locals */
+	for (int i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++) {
+		vec_push(&list->var_names, xstrdup(name));
+		vec_push(&list->var_access, list_entry(btf, param_access(btf, i, type), type, name));
+	}
+	return 0;
 }

@@ -21,4 +21,8 @@ typedef struct BtfBind {
 /* $param / $return of e (EX_TARGET) with its chain, for reading; NULL with bb->err set. */
 DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
 
+/* The entries of $$parms, $$vars (the parameters: BTF has no locals) or $$return (which names
+ * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */
+int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list);
+
 #endif

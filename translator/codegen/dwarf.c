@@ -569,6 +569,13 @@ static char *gen_vars(Gen *g, DwAccess *list)
 					pp_put(&pp, "stp_dw_put_hex", v);
 				else
 					pp_lit(&pp, "?");
+			} else if (!a->has_type && a->size) {
+				/* typed from BTF (btf/bind.c): the size and signedness only */
+				char *v = pp_read(&pp, pl, a->size, a->is_signed, 0, 0);
+				if (v)
+					pp_put(&pp, "stp_dw_put_hex", v);
+				else
+					pp_lit(&pp, "?");
 			} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
 				pp_lit(&pp, "{...}");
 			} else if (tag == DW_TAG_array_type) {

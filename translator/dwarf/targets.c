@@ -887,12 +887,7 @@ static int bind_vars(Bind *b, Expr *e)
 	}
 	if (!in_dwarf_probe(b, e, e->str))
 		return -1;
-	if (b->site->btf_func) {
-		berr(b, e->loc, "'%s' in a probe typed from BTF is not supported yet: it needs the kernel's DWARF "
-		     "(install linux-image-%s-dbg)", e->str, b->s->kver);
-		return -1;
-	}
-	if (site_scopes(b, e->loc) != 0)
+	if (!b->site->btf_func && site_scopes(b, e->loc) != 0)
 		return -1;
 	list = dwa_new(DWA_VARS);
 	list->name = xstrdup(e->str);
@@ -907,7 +902,19 @@ static int bind_vars(Bind *b, Expr *e)
 		}
 		list->pretty_full = !strcmp(it->name, "$$") ? 2 : 1;
 	}
-	if (!strcmp(which, "return")) {
+	if (b->site->btf_func) {
+		BtfBind bb = { .btf = b->s->btf, .site = b->site, .kver = b->s->kver };
+		if (!strcmp(which, "return") && !b->site->is_return) {
+			berr(b, e->loc, "$$return is only available in .return probes");
+			return -1;
+		}
+		if (list->pretty_full || btf_bind_vars(&bb, which, list) != 0) {
+			berr(b, e->loc, "'%s%s' in a probe typed from BTF is not supported%s: it needs the kernel's DWARF "
+			     "(install linux-image-%s-dbg)", e->str, list->pretty_full ? " pretty-printed" : "",
+			     list->pretty_full ? " yet" : " (BTF has no locals)", b->s->kver);
+			return -1;
+		}
+	} else if (!strcmp(which, "return")) {
 		Where w = { 0 };
 		DwAccess *r;
 		int q = b->quiet, f = b->failed;
