@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it, struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, and the C of BTF-typed accesses the same as the DWARF-typed one
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it, struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, and the C of BTF-typed accesses the same as the DWARF-typed one
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -29,10 +29,17 @@ run() {
     local script='probe kernel.function("vfs_read") { printf("%d %d %d %d\n", $count, $file->f_pos, $file->f_path->dentry->d_name->len, $buf[2]) }
 probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return, $count, $file->f_inode->i_ino, @entry($count), $$return, $$parms) }'
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$script" >btf.c
-    cmp vmlinux.btf sysdir/cache/btf/* || { echo "the BTF of /boot/vmlinuz-$KVER differs from vmlinux's"; return 1; }
-    # the C of the accesses typed from BTF is the DWARF-typed one (but for the points' file:line and the build id)
+    local blob
+    blob=$(ls sysdir/cache/btf/* | grep -v '\.id$')
+    cmp vmlinux.btf "$blob" || { echo "the BTF of /boot/vmlinuz-$KVER differs from vmlinux's"; return 1; }
+    # and the build id found next to it is vmlinux's
+    [[ $(cat "$blob.id") == $(readelf -n "$vmlinux" | awk '/Build ID:/ { print $3; exit }') ]] ||
+        { echo "build id $(cat "$blob.id") is not vmlinux's"; return 1; }
+    # the C of the accesses typed from BTF is the DWARF-typed one, the kernel's build id included
+    # (but for the points' file:line)
     $STAP -r "$KVER" -p3 -e "$script" >dwarf.c
-    local drop='/^\/\* probe |\.pp = |stap_kernel_build_id|^$/d'
+    grep -q stap_kernel_build_id btf.c
+    local drop='/^\/\* probe |\.pp = /d'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
 }

@@ -22,6 +22,7 @@ typedef struct Btf {
 	uint32_t ntypes;
 	const uint32_t **types;     /* types[id]: the record (name_off, info, size/type, then its data) */
 	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
+	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
 } Btf;
 
 /* A member found in a struct or union (anonymous members searched through). */
@@ -67,5 +68,8 @@ struct Session;
 /* The target kernel's BTF, found on first call (see source.c for where it looks): NULL with *err
  * set when there is none. Kept in the session. */
 Btf *btf_kernel(struct Session *s, const char **err);
+/* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
+ * the module for staprun's check (codegen/dwarf.c). */
+const char *btf_kernel_build_id(struct Session *s);
 
 #endif

@@ -14,7 +14,7 @@
 #include <zlib.h>
 
 /* The .BTF section of an ELF vmlinux, copied; NULL when it has none. */
-static void *btf_from_elf(const char *path, size_t *size)
+static void *btf_from_elf(const char *path, size_t *size, char *build_id)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -39,6 +39,8 @@ static void *btf_from_elf(const char *path, size_t *size)
 			break;
 		}
 	}
+	if (copy)
+		dwarf_elf_build_id(elf, build_id, 41);
 	elffile_close(elf, fd);
 	return copy;
 }
@@ -52,7 +54,21 @@ typedef struct Scan {
 	size_t len, cap;
 	size_t scanned;          /* no blob starts before this */
 	size_t start, need;      /* a candidate: its offset and total size (need 0: none yet) */
+	char build_id[41];       /* the last GNU build id note before the blob (.notes precedes .BTF) */
 } Scan;
+
+/* The kernel's build id: the last NT_GNU_BUILD_ID note (namesz 4, descsz 20, "GNU") before the blob. */
+static void scan_build_id(Scan *sc)
+{
+	static const char note[] = "\x04\0\0\0\x14\0\0\0\x03\0\0\0GNU";
+	const uint8_t *p = sc->buf, *last = NULL;
+	size_t n = sc->start;
+
+	while ((p = memmem(p, n - (size_t)(p - sc->buf), note, sizeof note)) && (size_t)(p - sc->buf) + 36 <= n)
+		last = p++;
+	if (last)
+		dwarf_build_id_in_notes(last, 36, sc->build_id, sizeof sc->build_id);
+}
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -98,6 +114,7 @@ static int scan_complete(Scan *sc, void **blob, size_t *size)
 			*blob = xmalloc(sc->need);
 			memcpy(*blob, sc->buf + sc->start, sc->need);
 			*size = sc->need;
+			scan_build_id(sc);
 			return 1;
 		}
 		free(err);
@@ -167,7 +184,7 @@ static int gunzip(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *si
 
 /* The BTF of a bzImage: its payload found by the compressor's magic (as the kernel's
  * scripts/extract-vmlinux does), decompressed until the blob is whole. xz and gzip. */
-static void *btf_from_image(const char *path, size_t *size)
+static void *btf_from_image(const char *path, size_t *size, char *build_id)
 {
 	static const struct { const char *magic; size_t n; int xz; } kinds[] = {
 		{ "\xfd" "7zXZ\0", 6, 1 }, { "\x1f\x8b\x08", 3, 0 },
@@ -186,6 +203,8 @@ static void *btf_from_image(const char *path, size_t *size)
 				unxz(p, n - (size_t)(p - img), &sc, &blob, size);
 			else
 				gunzip(p, n - (size_t)(p - img), &sc, &blob, size);
+			if (blob)
+				memcpy(build_id, sc.build_id, sizeof sc.build_id);
 			free(sc.buf);
 			p++;
 		}
@@ -194,23 +213,31 @@ static void *btf_from_image(const char *path, size_t *size)
 	return blob;
 }
 
-/* The image's BTF through the cache (btf/HASH of the image's path, size and mtime). */
-static void *btf_from_image_cached(Session *s, const char *path, size_t *size, int *from_cache)
+/* The image's BTF through the cache: btf/HASH (of the image's path, size and mtime) holds the
+ * blob, btf/HASH.id the build id. */
+static void *btf_from_image_cached(Session *s, const char *path, size_t *size, char *build_id, int *from_cache)
 {
-	char name[64], *cache;
+	char name[64], *cache, *id_path = NULL, *id;
+	size_t idlen;
 	void *blob;
 
 	snprintf(name, sizeof name, "btf/%016llx", filecache_hash_stat(FILECACHE_HASH_INIT, path));
 	cache = filecache_path(s, name);
-	if (cache && (blob = filecache_read(cache, size))) {
+	if (cache)
+		id_path = xasprintf("%s.id", cache);
+	if (cache && (id = filecache_read(id_path, &idlen)) && (blob = filecache_read(cache, size))) {
+		snprintf(build_id, 41, "%s", id);
+		free(id);
 		*from_cache = 1;
 		free(cache);
+		free(id_path);
 		return blob;
 	}
-	blob = btf_from_image(path, size);
-	if (blob && cache)
-		filecache_write(cache, blob, *size);
+	blob = btf_from_image(path, size, build_id);
+	if (blob && cache && filecache_write(cache, blob, *size) == 0)
+		filecache_write(id_path, build_id, strlen(build_id));
 	free(cache);
+	free(id_path);
 	return blob;
 }
 
@@ -221,24 +248,26 @@ Btf *btf_kernel(Session *s, const char **err)
 	size_t size = 0;
 	int n, from_cache = 0;
 	double t0 = now_ms();
-	char *why = NULL;
+	char *why = NULL, build_id[41] = "";
 
 	if (s->btf || s->btf_error) {
 		*err = s->btf_error;
 		return s->btf;
 	}
 	if (s->target_is_running && access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
-	    (blob = read_file("/sys/kernel/btf/vmlinux", &size)))
+	    (blob = read_file("/sys/kernel/btf/vmlinux", &size))) {
 		origin = xstrdup("/sys/kernel/btf/vmlinux");
+		dwarf_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
+	}
 	n = dwarf_kernel_paths(s, paths);
 	for (int i = 0; i < n; i++) {
-		if (!blob && (blob = btf_from_elf(paths[i], &size)))
+		if (!blob && (blob = btf_from_elf(paths[i], &size, build_id)))
 			origin = xstrdup(paths[i]);
 		free(paths[i]);
 	}
 	if (!blob) {
 		char *image = xasprintf("/boot/vmlinuz-%s", s->kver);
-		if ((blob = btf_from_image_cached(s, image, &size, &from_cache)))
+		if ((blob = btf_from_image_cached(s, image, &size, build_id, &from_cache)))
 			origin = image;
 		else
 			free(image);
@@ -254,10 +283,17 @@ Btf *btf_kernel(Session *s, const char **err)
 	} else {
 		s->btf->owned = blob;
 		s->btf->origin = origin;
+		memcpy(s->btf->build_id, build_id, sizeof build_id);
 		if (s->verbose >= 2)
-			fprintf(stderr, "Kernel BTF: %s%s (%u types) read in %.1f ms\n", origin,
-				from_cache ? " (cached)" : "", s->btf->ntypes, now_ms() - t0);
+			fprintf(stderr, "Kernel BTF: %s%s (%u types, build id %s) read in %.1f ms\n", origin,
+				from_cache ? " (cached)" : "", s->btf->ntypes, build_id[0] ? build_id : "unknown",
+				now_ms() - t0);
 	}
 	*err = s->btf_error;
 	return s->btf;
+}
+
+const char *btf_kernel_build_id(Session *s)
+{
+	return s->btf ? s->btf->build_id : "";
 }

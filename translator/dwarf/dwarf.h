@@ -65,6 +65,11 @@ typedef struct DwarfSite {
 /* The kernel's debuginfo for s->kver, opened on first call; NULL after an error was reported at
  * loc (a missing file names the package to install: linux-image-KVER-dbg). */
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
+/* Build ids as hex into out ("" / -1 when there is none): of ELF notes, of an ELF file's SHT_NOTE
+ * sections, of a notes file (/sys/kernel/notes). Also used by btf/source.c. */
+int dwarf_build_id_in_notes(const unsigned char *notes, size_t len, char *out, size_t size);
+void dwarf_elf_build_id(Elf *elf, char *out, size_t size);
+int dwarf_file_build_id(const char *path, char *out, size_t size);
 /* The kernel's debuginfo if there is any, with no error reported (the BTF fallback asks first). */
 DwarfModule *dwarf_kernel_quiet(Session *s);
 /* Where the kernel's DWARF is looked for (malloc'd paths, at most 4): /usr/lib/debug/boot/vmlinux-KVER,
