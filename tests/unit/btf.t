@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it, struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, and the C of BTF-typed accesses the same as the DWARF-typed one
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, and the C of BTF-typed accesses the same as the DWARF-typed one
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -31,6 +31,9 @@ probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$script" >btf.c
     local blob
     blob=$(ls sysdir/cache/btf/* | grep -v '\.id$')
+    # -L from BTF: the parameters, as the driver read them
+    [[ $(SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -L 'kernel.function("vfs_read")') == \
+       "kernel.function(\"vfs_read\") $params" ]] || { echo "-L from BTF differs"; return 1; }
     cmp vmlinux.btf "$blob" || { echo "the BTF of /boot/vmlinuz-$KVER differs from vmlinux's"; return 1; }
     # and the build id found next to it is vmlinux's
     [[ $(cat "$blob.id") == $(readelf -n "$vmlinux" | awk '/Build ID:/ { print $3; exit }') ]] ||

@@ -261,3 +261,24 @@ int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
 	}
 	return 0;
 }
+
+void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb)
+{
+	uint32_t proto = btf ? btf_ref(btf, site->btf_func) : 0, type;
+	const char *name;
+	char *tn;
+
+	if (!proto)
+		return;
+	if (site->is_return && (type = btf_ref(btf, proto))) {
+		tn = btf_type_name(btf, type);
+		sb_printf(sb, " $return:%s", tn);
+		free(tn);
+	}
+	for (int i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++) {
+		tn = btf_type_name(btf, type);
+		/* one BTF cannot read (on the stack, or larger than a register) is marked */
+		sb_printf(sb, " $%s:%s%s", name, tn, i >= 6 || btf_size(btf, type) > 8 ? " (needs DWARF)" : "");
+		free(tn);
+	}
+}

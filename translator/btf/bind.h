@@ -25,4 +25,7 @@ DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
  * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */
 int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list);
 
+/* -L: " $return:TYPE $param:TYPE ..." of a BTF site (parameters BTF cannot read marked); no locals. */
+void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb);
+
 #endif
