@@ -52,6 +52,8 @@ typedef struct Session {
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
 	char *ko_file;               /* pass 4 output */
+	struct Btf *btf;             /* the target kernel's BTF, read on first use (btf/source.c) */
+	char *btf_error;             /* why there is none */
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 } Session;
 

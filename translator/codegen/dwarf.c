@@ -2,6 +2,7 @@
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
  * $$vars), @entry values, and the kretprobe entry functions that save them (dwarf_emit_support).
  * Used by expr.c and translate.c. */
+#include "btf/btf.h"
 #include "codegen/gen.h"
 #include "dwarf/vars.h"
 #include "providers/provider.h"
@@ -569,6 +570,13 @@ static char *gen_vars(Gen *g, DwAccess *list)
 					pp_put(&pp, "stp_dw_put_hex", v);
 				else
 					pp_lit(&pp, "?");
+			} else if (!a->has_type && a->size) {
+				/* typed from BTF (btf/bind.c): the size and signedness only */
+				char *v = pp_read(&pp, pl, a->size, a->is_signed, 0, 0);
+				if (v)
+					pp_put(&pp, "stp_dw_put_hex", v);
+				else
+					pp_lit(&pp, "?");
 			} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
 				pp_lit(&pp, "{...}");
 			} else if (tag == DW_TAG_array_type) {
@@ -734,6 +742,8 @@ void dwarf_emit_support(Session *s, StrBuf *out)
 	}
 	if (any_kernel && dwarf_kernel_build_id()[0])
 		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id());
+	else if (btf_kernel_build_id(s)[0])   /* probes typed from the kernel's BTF: that kernel's */
+		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", btf_kernel_build_id(s));
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		PtrVec *exprs = (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(dp) : NULL;

@@ -27,7 +27,7 @@ static void hex_of(const unsigned char *p, size_t n, char *out, size_t size)
 }
 
 /* NT_GNU_BUILD_ID in a raw notes blob (/sys/kernel/notes, a .notes section): hex into out. */
-static int build_id_in_notes(const unsigned char *p, size_t len, char *out, size_t size)
+int dwarf_build_id_in_notes(const unsigned char *p, size_t len, char *out, size_t size)
 {
 	size_t off = 0;
 
@@ -49,7 +49,7 @@ static int build_id_in_notes(const unsigned char *p, size_t len, char *out, size
 	return -1;
 }
 
-static void elf_build_id(Elf *elf, char *out, size_t size)
+void dwarf_elf_build_id(Elf *elf, char *out, size_t size)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -63,13 +63,13 @@ static void elf_build_id(Elf *elf, char *out, size_t size)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
 		d = elf_rawdata(scn, NULL);
-		if (d && d->d_buf && build_id_in_notes(d->d_buf, d->d_size, out, size) == 0)
+		if (d && d->d_buf && dwarf_build_id_in_notes(d->d_buf, d->d_size, out, size) == 0)
 			return;
 	}
 }
 
 /* The running kernel's build id from /sys/kernel/notes; -1 when unreadable. */
-static int file_build_id(const char *path, char *out, size_t size)
+int dwarf_file_build_id(const char *path, char *out, size_t size)
 {
 	size_t len;
 	unsigned char *text = (unsigned char *)read_file(path, &len);
@@ -77,7 +77,7 @@ static int file_build_id(const char *path, char *out, size_t size)
 
 	if (!text)
 		return -1;
-	rc = build_id_in_notes(text, len, out, size);
+	rc = dwarf_build_id_in_notes(text, len, out, size);
 	free(text);
 	return rc;
 }
@@ -128,7 +128,7 @@ DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, E
 	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
 	if (!m->cfi)
 		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame, what user binaries usually have */
-	elf_build_id(elf, m->build_id, sizeof m->build_id);
+	dwarf_elf_build_id(elf, m->build_id, sizeof m->build_id);
 	return m;
 }
 
@@ -204,7 +204,7 @@ static DwarfModule *open_ko(const char *path, const char *name, char **why)
 	m->cfi = dwfl_module_dwarf_cfi(mod, &bias);
 	if (!m->cfi)
 		m->cfi = dwfl_module_eh_cfi(mod, &bias);
-	elf_build_id(m->elf, m->build_id, sizeof m->build_id);
+	dwarf_elf_build_id(m->elf, m->build_id, sizeof m->build_id);
 	return m;
 }
 
@@ -214,23 +214,49 @@ static DwarfModule *kernel_module;
 static char *kernel_error;       /* set once opening failed: repeated at every later probe point */
 static char kernel_build_id[41];
 
+int dwarf_kernel_paths(Session *s, char *paths[4])
+{
+	const char *dir = getenv("STAP_DEBUGINFO_PATH");
+	int n = 0;
+
+	if (dir) {
+		/* a directory laid out like /usr/lib/debug (tests point it at an empty one to hide DWARF) */
+		paths[n++] = xasprintf("%s/boot/vmlinux-%s", dir, s->kver);
+		paths[n++] = xasprintf("%s/lib/modules/%s/vmlinux", dir, s->kver);
+		return n;
+	}
+	paths[n++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
+	paths[n++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
+	paths[n++] = xasprintf("/boot/vmlinux-%s", s->kver);
+	if (s->kbuild_dir)
+		paths[n++] = path_join(s->kbuild_dir, "vmlinux");
+	return n;
+}
+
+DwarfModule *dwarf_kernel_quiet(Session *s)
+{
+	if (!kernel_module && !kernel_error) {
+		SrcLoc none = { 0 };
+		diag_mute(1);
+		dwarf_kernel(s, none);
+		diag_mute(-1);
+	}
+	return kernel_module;
+}
+
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 {
 	StrBuf looked, notes;
 	const char *found = NULL;
 	char *paths[4];
-	int npaths = 0;
+	int npaths;
 
 	if (kernel_module || kernel_error) {
 		if (!kernel_module)
 			diag_at(loc, "semantic error", "%s", kernel_error);
 		return kernel_module;
 	}
-	paths[npaths++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
-	paths[npaths++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
-	paths[npaths++] = xasprintf("/boot/vmlinux-%s", s->kver);
-	if (s->kbuild_dir)
-		paths[npaths++] = path_join(s->kbuild_dir, "vmlinux");
+	npaths = dwarf_kernel_paths(s, paths);
 	sb_init(&looked);
 	sb_init(&notes);
 	for (int i = 0; i < npaths && !found; i++) {
@@ -256,7 +282,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	}
 	if (kernel_module && s->target_is_running && kernel_module->build_id[0]) {
 		char running[41];
-		if (file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
+		if (dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
 		    strcmp(running, kernel_module->build_id)) {
 			kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
 						 "%s, the kernel's is %s (install the matching linux-image-%s-dbg)",
@@ -456,7 +482,7 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		if (s->target_is_running && m->build_id[0]) {
 			char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", name);
 			char running[41];
-			if (file_build_id(notes, running, sizeof running) == 0 && strcmp(running, m->build_id))
+			if (dwarf_file_build_id(notes, running, sizeof running) == 0 && strcmp(running, m->build_id))
 				why = xasprintf("module %s debuginfo %s does not match the loaded module: its build id is %s, "
 						"the loaded module's is %s", name, path, m->build_id, running);
 			free(notes);

@@ -56,6 +56,8 @@ typedef struct DwarfSite {
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
 	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
 	int64_t cfa_offset;
+	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id (mod NULL), its target
+	                             * variables typed from BTF (btf/bind.c) */
 } DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */
@@ -63,6 +65,17 @@ typedef struct DwarfSite {
 /* The kernel's debuginfo for s->kver, opened on first call; NULL after an error was reported at
  * loc (a missing file names the package to install: linux-image-KVER-dbg). */
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
+/* Build ids as hex into out ("" / -1 when there is none): of ELF notes, of an ELF file's SHT_NOTE
+ * sections, of a notes file (/sys/kernel/notes). Also used by btf/source.c. */
+int dwarf_build_id_in_notes(const unsigned char *notes, size_t len, char *out, size_t size);
+void dwarf_elf_build_id(Elf *elf, char *out, size_t size);
+int dwarf_file_build_id(const char *path, char *out, size_t size);
+/* The kernel's debuginfo if there is any, with no error reported (the BTF fallback asks first). */
+DwarfModule *dwarf_kernel_quiet(Session *s);
+/* Where the kernel's DWARF is looked for (malloc'd paths, at most 4): /usr/lib/debug/boot/vmlinux-KVER,
+ * .../lib/modules/KVER/vmlinux, /boot/vmlinux-KVER, the build tree's vmlinux; with STAP_DEBUGINFO_PATH=DIR
+ * only DIR/boot/vmlinux-KVER and DIR/lib/modules/KVER/vmlinux. Returns the count. */
+int dwarf_kernel_paths(Session *s, char *paths[4]);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
 /* A DwarfModule for an opened file (fd, elf and dw become the module's): CFI and build id read. */

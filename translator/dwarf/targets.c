@@ -5,6 +5,7 @@
 #include "vars.h"
 #include "../providers/provider.h"
 #include "../providers/ulibs.h"
+#include "../btf/bind.h"
 #include "parser.h"
 
 #include <string.h>
@@ -274,7 +275,7 @@ typedef struct Where {
 	int cast_ptr;            /* at @cast's own address, nothing applied yet: '[i]' steps over whole objects */
 } Where;
 
-static DwAccess *access_new(DwWhat what)
+DwAccess *dwa_new(DwWhat what)
 {
 	DwAccess *a = xcalloc(1, sizeof *a);
 
@@ -283,7 +284,7 @@ static DwAccess *access_new(DwWhat what)
 	return a;
 }
 
-static void add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op)
+void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op)
 {
 	DwStep *st;
 
@@ -424,7 +425,7 @@ static int bind_location(Bind *b, DwAccess *a, Dwarf_Die *var, const char *shown
 
 static DwAccess *variable_access(Bind *b, Dwarf_Die *var, const char *shown, SrcLoc loc, Where *w)
 {
-	DwAccess *a = access_new(DWA_READ);
+	DwAccess *a = dwa_new(DWA_READ);
 	Dwarf_Attribute attr;
 
 	a->mod = b->site->mod;
@@ -550,7 +551,7 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 			return -1;
 		if (w->kind == W_LOC && check_readable(b, a, w, 8, it->loc) != 0)
 			return -1;
-		add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
+		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
 		w->kind = W_MEM;
 		w->off = 0;
 		dwt_strip_cv(&pointee, &pointee);
@@ -568,7 +569,7 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 		return -1;
 	}
 	free(tn);
-	add_step(a, DWS_ADD, m.offset, 0, it->loc, "->");
+	dwa_add_step(a, DWS_ADD, m.offset, 0, it->loc, "->");
 	w->off += m.offset;
 	a->type = m.type;
 	a->bit_size = m.bit_size;
@@ -622,7 +623,7 @@ static int bind_index(Bind *b, Expr *e, DwAccess *a, Where *w, ChainItem *it)
 		stride = dwt_size(&elem);
 		if (w->kind == W_LOC && check_readable(b, a, w, 8, it->loc) != 0)
 			return -1;
-		add_step(a, DWS_DEREF, 0, 0, it->loc, "[");
+		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "[");
 		w->kind = W_MEM;
 		w->off = 0;
 		a->type = elem;
@@ -645,13 +646,13 @@ static int bind_index(Bind *b, Expr *e, DwAccess *a, Where *w, ChainItem *it)
 			     a->name, (long long)bound, bound == 1 ? "" : "s");
 			return -1;
 		}
-		add_step(a, DWS_ADD, i * stride, 0, it->loc, "[");
+		dwa_add_step(a, DWS_ADD, i * stride, 0, it->loc, "[");
 		w->off += i * stride;
 		extend_name(a, "%s[%s]", xasprintf("%lld", (long long)i));
 	} else {
 		if (need_memory(b, a, w, it->loc, "cannot compute an index into") != 0)
 			return -1;
-		add_step(a, DWS_INDEX, stride, e->args.len, it->loc, "[");
+		dwa_add_step(a, DWS_INDEX, stride, e->args.len, it->loc, "[");
 		vec_push(&e->args, it->index);
 		w->kind = W_MEM;
 		w->off = 0;
@@ -799,7 +800,7 @@ static void make_dwarf(Expr *e, DwAccess *a)
 static void wrap_entry(Bind *b, Expr *e)
 {
 	Expr *inner = xcalloc(1, sizeof *inner);
-	DwAccess *a = access_new(DWA_ENTRY);
+	DwAccess *a = dwa_new(DWA_ENTRY);
 
 	*inner = *e;
 	memset(&e->args, 0, sizeof e->args);
@@ -884,9 +885,11 @@ static int bind_vars(Bind *b, Expr *e)
 		berr(b, e->loc, "unknown context variable list '%s': $$vars, $$parms, $$locals or $$return", e->str);
 		return -1;
 	}
-	if (!in_dwarf_probe(b, e, e->str) || site_scopes(b, e->loc) != 0)
+	if (!in_dwarf_probe(b, e, e->str))
 		return -1;
-	list = access_new(DWA_VARS);
+	if (!b->site->btf_func && site_scopes(b, e->loc) != 0)
+		return -1;
+	list = dwa_new(DWA_VARS);
 	list->name = xstrdup(e->str);
 	list->site = b->site;
 	list->mod = b->site->mod;
@@ -899,7 +902,19 @@ static int bind_vars(Bind *b, Expr *e)
 		}
 		list->pretty_full = !strcmp(it->name, "$$") ? 2 : 1;
 	}
-	if (!strcmp(which, "return")) {
+	if (b->site->btf_func) {
+		BtfBind bb = { .btf = b->s->btf, .site = b->site, .kver = b->s->kver };
+		if (!strcmp(which, "return") && !b->site->is_return) {
+			berr(b, e->loc, "$$return is only available in .return probes");
+			return -1;
+		}
+		if (list->pretty_full || btf_bind_vars(&bb, which, list) != 0) {
+			berr(b, e->loc, "'%s%s' in a probe typed from BTF is not supported%s: it needs the kernel's DWARF "
+			     "(install linux-image-%s-dbg)", e->str, list->pretty_full ? " pretty-printed" : "",
+			     list->pretty_full ? " yet" : " (BTF has no locals)", b->s->kver);
+			return -1;
+		}
+	} else if (!strcmp(which, "return")) {
 		Where w = { 0 };
 		DwAccess *r;
 		int q = b->quiet, f = b->failed;
@@ -953,7 +968,7 @@ static DwAccess *return_access(Bind *b, Expr *e, Where *w)
 		berr(b, e->loc, "cannot read the debuginfo of %s", b->site->function);
 		return NULL;
 	}
-	a = access_new(DWA_READ);
+	a = dwa_new(DWA_READ);
 	if (!dwarf_attr_integrate(&fn, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &a->type)) {
 		berr(b, e->loc, "'%s' returns nothing: there is no $return", b->site->function);
 		return NULL;
@@ -1127,7 +1142,7 @@ static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 	}
 	if (b->quiet)
 		diag_mute(-1);
-	a = access_new(DWA_READ);
+	a = dwa_new(DWA_READ);
 	for (int i = 0; i < mods.len && !found; i++) {
 		if (find_type(mods.items[i], tname->str, &a->type) == 0) {
 			a->mod = mods.items[i];
@@ -1239,7 +1254,7 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 		return NULL;
 	}
 
-	a = access_new(DWA_READ);
+	a = dwa_new(DWA_READ);
 	a->mod = m;
 	a->site = b->site;
 	a->pc = b->site && b->site->mod == m ? b->site->pc : 0;
@@ -1259,6 +1274,29 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 /* ---- one target expression ---- */
 
 /* Binds e (EX_TARGET, or EX_AT cast/var) with its chain, rewriting it in place. */
+/* A target variable of a probe typed from BTF (no DWARF): btf/bind.c types it. */
+static int bind_btf(Bind *b, Expr *e, BindMode mode)
+{
+	BtfBind bb = { .btf = b->s->btf, .site = b->site, .kver = b->s->kver, .in_entry = b->entry };
+	int implicit_entry = b->site->is_return && !b->entry && strcmp(e->str, "$return");
+	DwAccess *a;
+
+	if (mode != BM_VALUE) {
+		berr(b, e->loc, "'%s' cannot be %s in a probe typed from BTF (the kernel's DWARF is needed: install "
+		     "linux-image-%s-dbg)", e->str, mode == BM_ADDRESS ? "addressed" : "assigned", b->s->kver);
+		return -1;
+	}
+	if (!(a = btf_bind_target(&bb, e))) {
+		berr(b, bb.err_loc, "%s", bb.err);
+		free(bb.err);
+		return -1;
+	}
+	make_dwarf(e, a);
+	if (implicit_entry)
+		wrap_entry(b, e);
+	return 0;
+}
+
 static int bind_target(Bind *b, Expr *e, BindMode mode)
 {
 	DwAccess *a = NULL;
@@ -1277,6 +1315,8 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 		}
 		if (!in_dwarf_probe(b, e, "target variables like '$x'"))
 			return -1;
+		if (b->site->btf_func)
+			return bind_btf(b, e, mode);
 		if (!strcmp(e->str, "$return")) {
 			a = return_access(b, e, &w);
 		} else {
@@ -1297,6 +1337,10 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 			a = variable_access(b, &var, e->str, e->loc, &w);
 			implicit_entry = b->site->is_return && !b->entry;
 		}
+	} else if (b->site && b->site->btf_func) {
+		berr(b, e->loc, "@%s in a probe typed from BTF is not supported yet: it needs the kernel's DWARF (install "
+		     "linux-image-%s-dbg)", e->str, b->s->kver);
+		return -1;
 	} else if (!strcmp(e->str, "cast")) {
 		a = cast_access(b, e, &w);
 		first_arg = 1;
@@ -1683,7 +1727,7 @@ static int bind_at(Bind *b, Expr *e)
 		b->entry = 1;
 		ast_walk_expr(inner, &b->v);
 		b->entry = 0;
-		a = access_new(DWA_ENTRY);
+		a = dwa_new(DWA_ENTRY);
 		a->dp = b->dp;
 		a->site = b->site;
 		a->name = xstrdup("@entry");
@@ -1910,7 +1954,8 @@ int dwarf_bind_program(Session *s)
 		b.nodwarf = NULL;
 		for (int j = 0; j < s->derived.len; j++) {
 			DerivedProbe *dp = s->derived.items[j];
-			if (dp->probe == p && dp->site && !dp->site->scope && !dp->site->is_tracepoint && !b.nodwarf)
+			if (dp->probe == p && dp->site && !dp->site->scope && !dp->site->is_tracepoint && !dp->site->btf_func &&
+			    !b.nodwarf)
 				b.nodwarf = dp->name;
 			if (dp->probe == p && dp->site && !b.site) {
 				b.dp = dp;

@@ -169,6 +169,10 @@ typedef struct DwAccess {
 	DerivedProbe *dp;        /* the .return probe it belongs to */
 } DwAccess;
 
+/* A new access (slot -1); a step appended (DWS_ADD steps in a row merged). Also used by btf/bind.c. */
+DwAccess *dwa_new(DwWhat what);
+void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
+
 /* The entry expressions (Expr* of DWA_ENTRY nodes) of derived probe dp; NULL when none. */
 PtrVec *dwarf_entry_exprs(const DerivedProbe *dp);
 

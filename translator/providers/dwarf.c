@@ -1,10 +1,12 @@
 /* dwarf.c - the "kernel" and "module" families: kernel.function("PATTERN"), module("M").function(...),
  * their .call/.return/.inline/.exported, and .statement(...), resolved to DWARF sites (pass 2). */
 #include "provider.h"
+#include "../btf/btf.h"
 #include "../dwarf/dwarf.h"
 #include "../pointmatch.h"
 
 #include <dwarf.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -261,6 +263,69 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 	return 1;
 }
 
+/* ---- no kernel DWARF: function entries and returns typed from the kernel's BTF ------------------ */
+
+static void btf_site(Query *q, uint32_t id, const char *func)
+{
+	DwarfSite *site = xcalloc(1, sizeof *site);
+	DerivedProbe *dp;
+
+	site->function = xstrdup(func);
+	site->decl_file = xstrdup("");
+	site->anchor = xstrdup(func);   /* kprobes resolve the name; they refuse what they cannot probe */
+	site->is_return = q->is_return;
+	site->btf_func = id;
+	dp = provider_derive(q->tmpl, canonical(q, func, NULL, 0, "function"), site, q->out);
+	dp->is_return = q->is_return;
+	dp->number = q->maxactive;
+}
+
+static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inline, SrcLoc kernel_loc)
+{
+	Session *s = q->s;
+	const char *why = NULL, *needs = NULL;
+	Btf *btf;
+	int before = q->out->len;
+
+	if (q->statement)
+		needs = "kernel.statement probes";
+	else if (have_inline)
+		needs = ".inline probes";
+	else if (q->exported)
+		needs = ".exported probes";
+	else if (q->pat.file || q->pat.lines != LINE_NONE)
+		needs = "function(\"NAME@FILE\") patterns";
+	if (needs) {
+		diag_at(what->loc, "semantic error", "%s need the kernel's DWARF (install linux-image-%s-dbg): its BTF "
+			"describes functions' entries and returns only", needs, s->kver);
+		return -1;
+	}
+	if (!(btf = btf_kernel(s, &why))) {
+		dwarf_kernel(s, kernel_loc);   /* the DWARF error, naming the package */
+		diag_at(what->arg->loc, "note", "%s", why);
+		return -1;
+	}
+	if (!has_wildcard(q->pat.func)) {
+		uint32_t id = btf_find(btf, q->pat.func, BTF_K_FUNC);
+		if (id)
+			btf_site(q, id, q->pat.func);
+	} else {
+		for (uint32_t id = 1; id <= btf->ntypes; id++)
+			if (btf_kind(btf, id) == BTF_K_FUNC && fnmatch(q->pat.func, btf_name(btf, id), 0) == 0)
+				btf_site(q, id, btf_name(btf, id));
+	}
+	if (q->out->len == before && !has_wildcard(q->pat.func)) {
+		diag_at(what->arg->loc, "semantic error", "no function '%s' in the kernel's BTF (%s); without the "
+			"kernel's DWARF (linux-image-%s-dbg) only functions BTF describes can be probed", q->pat.func,
+			btf->origin, s->kver);
+		return -1;
+	}
+	if (s->verbose && q->out->len > before)
+		fprintf(stderr, "%s.%s(\"%s\"): %d site%s typed from BTF (%s)\n", q->family, what->name,
+			what->arg->str, q->out->len - before, q->out->len - before > 1 ? "s" : "", btf->origin);
+	return q->out->len - before;
+}
+
 static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *what = pp_component(pp, 1);
@@ -362,6 +427,8 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 			"+OFFSET, :FIRST-LAST, :*)", family, what->arg->str);
 		return -1;
 	}
+	if (!strcmp(c0->name, "kernel") && !dwarf_kernel_quiet(s))
+		return resolve_btf(&q, what, have_inline, c0->loc);
 	q.mod = !strcmp(c0->name, "kernel") ? dwarf_kernel(s, c0->loc) : dwarf_module(s, c0->arg->str, c0->arg->loc);
 	if (!q.mod)
 		return -1;
@@ -374,8 +441,12 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	}
 	wild = has_wildcard(q.pat.func) || (q.pat.file && has_wildcard(q.pat.file));
 	report_skipped(&q, what->arg->str);
-	if (out->len > before)
+	if (out->len > before) {
+		if (s->verbose)
+			fprintf(stderr, "%s.%s(\"%s\"): %d site%s typed from DWARF (%s)\n", family, what->name,
+				what->arg->str, out->len - before, out->len - before > 1 ? "s" : "", q.mod->path);
 		return out->len - before;
+	}
 	/* nothing: say why, unless a wildcard simply matched nothing */
 	{
 		const char *where = !strcmp(c0->name, "kernel") ? "the kernel" : q.mod->name;

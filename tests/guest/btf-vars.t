@@ -1,0 +1,42 @@
+# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read
+# Used by tests/run (issue 21): STAP_DEBUGINFO_PATH points at an empty directory, so the BTF of /boot/vmlinuz-KVER
+# types the probes; -v says so; what BTF cannot give (locals, kernel.statement) names the -dbg package.
+
+timeout_s=120
+
+build() {
+    mkdir -p nodbg
+    export STAP_DEBUGINFO_PATH=$PWD/nodbg
+    # dd reads /dev/zero 3 bytes at a time, 4 times: d_name "zero" has length 4 (an anonymous
+    # struct inside struct qstr's union), .return sees $return and $count saved at entry
+    $STAP -v -p4 -m t_btfvars -e '
+probe kernel.function("vfs_read") {
+    if (execname() == "dd" && $count == 3)
+        printf("entry %d %d %d\n", $count, $file->f_pos, $file->f_path->dentry->d_name->len)
+}
+probe kernel.function("vfs_read").return {
+    if (execname() == "dd" && $count == 3)
+        printf("return %d %d %d %s|%s\n", $return, $count, @entry($count), $$return, $$parms)
+}' >/dev/null 2>build.err
+    grep -qx 'kernel.function("vfs_read"): 1 site typed from BTF (/boot/vmlinuz-'"$KVER"')' build.err ||
+        { cat build.err; return 1; }
+    # what needs DWARF says which package holds it
+    not $STAP -p2 -e 'probe kernel.function("vfs_read") { println($ret) }' 2>local.err
+    grep -q "no parameter 'ret' in vfs_read (its parameters: \$file \$buf \$count \$pos).*linux-image-$KVER-dbg" local.err ||
+        { cat local.err; return 1; }
+    not $STAP -p2 -e 'probe kernel.statement("vfs_read@fs/read_write.c:460") { }' 2>stmt.err
+    grep -q "kernel.statement probes need the kernel's DWARF (install linux-image-$KVER-dbg)" stmt.err ||
+        { cat stmt.err; return 1; }
+}
+
+guest() {
+    staprun -c 'dd if=/dev/zero of=/dev/null bs=3 count=4 2>/dev/null' t_btfvars.ko >vars.out
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    cat vars.out
+    [[ $(grep -cx 'entry 3 0 4' vars.out) == 4 ]]
+    [[ $(grep -cE '^return 3 3 3 return=0x3\|file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x3 pos=0x[0-9a-f]+$' vars.out) == 4 ]]
+    [[ $(wc -l <vars.out) == 8 ]]
+}

@@ -1,0 +1,31 @@
+/* bind.h - binding a BTF-typed probe's target variable (btf/bind.c) for dwarf/targets.c, which
+ * handles everything else about the expression (entry values, codegen). */
+#ifndef STAP_BTF_BIND_H
+#define STAP_BTF_BIND_H
+
+#include "btf.h"
+#include "../dwarf/vars.h"
+
+typedef struct BtfBind {
+	const Btf *btf;
+	DwarfSite *site;            /* site->btf_func: the function */
+	const char *kver;           /* for the -dbg package's name */
+	int in_entry;               /* inside @entry */
+	/* results */
+	uint32_t type;              /* the type reached so far */
+	int in_register;            /* still the register's value (nothing dereferenced) */
+	char *err;                  /* the error (malloc'd) and where, when NULL is returned */
+	SrcLoc err_loc;
+} BtfBind;
+
+/* $param / $return of e (EX_TARGET) with its chain, for reading; NULL with bb->err set. */
+DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
+
+/* The entries of $$parms, $$vars (the parameters: BTF has no locals) or $$return (which names
+ * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */
+int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list);
+
+/* -L: " $return:TYPE $param:TYPE ..." of a BTF site (parameters BTF cannot read marked); no locals. */
+void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb);
+
+#endif

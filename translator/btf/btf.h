@@ -1,0 +1,75 @@
+/* btf.h - the kernel's BTF type information (the documented .BTF format): reading a blob (reader.c),
+ * finding the target kernel's (source.c), typing target variables from it (bind.c). */
+#ifndef STAP_BTF_H
+#define STAP_BTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	BTF_K_INT = 1, BTF_K_PTR, BTF_K_ARRAY, BTF_K_STRUCT, BTF_K_UNION, BTF_K_ENUM, BTF_K_FWD, BTF_K_TYPEDEF,
+	BTF_K_VOLATILE, BTF_K_CONST, BTF_K_RESTRICT, BTF_K_FUNC, BTF_K_FUNC_PROTO, BTF_K_VAR, BTF_K_DATASEC,
+	BTF_K_FLOAT, BTF_K_DECL_TAG, BTF_K_TYPE_TAG, BTF_K_ENUM64, BTF_K_MAX = BTF_K_ENUM64,
+};
+
+/* One parsed BTF blob: the types indexed by id (1..ntypes; 0 is void). */
+typedef struct Btf {
+	const uint8_t *data;        /* the blob (header, types, strings) */
+	size_t size;
+	void *owned;                /* freed by btf_free (NULL when the caller owns data) */
+	const char *strs;
+	uint32_t str_len;
+	uint32_t ntypes;
+	const uint32_t **types;     /* types[id]: the record (name_off, info, size/type, then its data) */
+	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
+	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
+} Btf;
+
+/* A member found in a struct or union (anonymous members searched through). */
+typedef struct BtfMember {
+	uint32_t type;
+	int64_t offset;             /* bytes from the start of the outer object */
+	int bit_size;               /* 0: not a bit field */
+	int bit_offset;             /* bit field: bits from the least significant bit of byte offset */
+} BtfMember;
+
+/* reader.c */
+/* Parses a blob (checked: header, every record inside the type section, name offsets inside the
+ * strings). The Btf points into data, which must outlive it. NULL with *err set. */
+Btf *btf_parse(const void *data, size_t size, char **err);
+void btf_free(Btf *b);
+int btf_kind(const Btf *b, uint32_t id);
+int btf_vlen(const Btf *b, uint32_t id);
+const char *btf_name(const Btf *b, uint32_t id);     /* "" when anonymous */
+/* The id of the type named name of that kind (0 for any kind), 0 when there is none. */
+uint32_t btf_find(const Btf *b, const char *name, int kind);
+/* id under typedefs and const/volatile/restrict/type tags; 0 for void. */
+uint32_t btf_strip(const Btf *b, uint32_t id);
+/* id's target type: a pointer's pointee, a typedef's or qualifier's type, a FUNC's prototype, a
+ * FUNC_PROTO's return type, an array's element. */
+uint32_t btf_ref(const Btf *b, uint32_t id);
+/* Size in bytes (typedefs and qualifiers followed, arrays counted), -1 when unknown. */
+int64_t btf_size(const Btf *b, uint32_t id);
+/* A stripped INT or ENUM is signed. */
+int btf_is_signed(const Btf *b, uint32_t stripped);
+/* An array's element type and count. */
+int btf_array(const Btf *b, uint32_t id, uint32_t *elem, uint32_t *count);
+/* A FUNC_PROTO's parameter i (0-based): its name and type; -1 when there is none. */
+int btf_param(const Btf *b, uint32_t proto, int i, const char **name, uint32_t *type);
+/* Member name of struct/union su (stripped), through anonymous members. 0 or -1. */
+int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out);
+/* A struct/union that is only a FWD here: its definition by name; id itself otherwise. */
+uint32_t btf_complete(const Btf *b, uint32_t id);
+/* "struct file*"-style spelling; malloc'd. */
+char *btf_type_name(const Btf *b, uint32_t id);
+
+/* source.c */
+struct Session;
+/* The target kernel's BTF, found on first call (see source.c for where it looks): NULL with *err
+ * set when there is none. Kept in the session. */
+Btf *btf_kernel(struct Session *s, const char **err);
+/* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
+ * the module for staprun's check (codegen/dwarf.c). */
+const char *btf_kernel_build_id(struct Session *s);
+
+#endif

@@ -1,0 +1,323 @@
+/* reader.c - parses a BTF blob (header, type records, strings) and answers type questions: kinds,
+ * names, sizes, members, prototypes. Used by source.c (checking a blob) and bind.c (typing). */
+#include "btf.h"
+#include "../util.h"
+
+#include <string.h>
+
+#define BTF_MAGIC 0xeB9F
+
+/* a record: name_off, info (vlen 0-15, kind 24-28, kind_flag 31), size or type, then kind data */
+static uint32_t rec_info(const uint32_t *t) { return t[1]; }
+static int info_kind(uint32_t info) { return (info >> 24) & 0x1f; }
+static int info_vlen(uint32_t info) { return info & 0xffff; }
+static int info_kflag(uint32_t info) { return info >> 31; }
+
+/* 32-bit words of kind data after the 3-word record, -1 for an unknown kind */
+static long kind_words(int kind, int vlen)
+{
+	switch (kind) {
+	case BTF_K_INT: case BTF_K_VAR: case BTF_K_DECL_TAG: return 1;
+	case BTF_K_ARRAY: return 3;
+	case BTF_K_STRUCT: case BTF_K_UNION: case BTF_K_DATASEC: case BTF_K_ENUM64: return 3L * vlen;
+	case BTF_K_ENUM: case BTF_K_FUNC_PROTO: return 2L * vlen;
+	case BTF_K_PTR: case BTF_K_FWD: case BTF_K_TYPEDEF: case BTF_K_VOLATILE: case BTF_K_CONST:
+	case BTF_K_RESTRICT: case BTF_K_FUNC: case BTF_K_FLOAT: case BTF_K_TYPE_TAG: return 0;
+	default: return -1;
+	}
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+Btf *btf_parse(const void *data, size_t size, char **err)
+{
+	const uint8_t *d = data;
+	uint32_t hdr_len, type_off, type_len, str_off, str_len;
+	PtrVec types = { 0 };
+	size_t pos, end;
+	Btf *b;
+
+	if (size < 24 || (d[0] | d[1] << 8) != BTF_MAGIC || d[2] != 1) {
+		*err = xstrdup("not BTF (bad magic or version)");
+		return NULL;
+	}
+	hdr_len = rd32(d + 4), type_off = rd32(d + 8), type_len = rd32(d + 12);
+	str_off = rd32(d + 16), str_len = rd32(d + 20);
+	if (hdr_len < 24 || hdr_len > size || type_off % 4 || type_off > size - hdr_len ||
+	    type_len > size - hdr_len - type_off || str_off > size - hdr_len || str_len > size - hdr_len - str_off ||
+	    !str_len || d[hdr_len + str_off + str_len - 1]) {
+		*err = xstrdup("BTF header out of bounds");
+		return NULL;
+	}
+	b = xcalloc(1, sizeof *b);
+	b->data = d;
+	b->size = size;
+	b->strs = (const char *)d + hdr_len + str_off;
+	b->str_len = str_len;
+	vec_push(&types, NULL);   /* id 0: void */
+	pos = hdr_len + type_off;
+	end = pos + type_len;
+	while (pos < end) {
+		const uint32_t *t = (const uint32_t *)(d + pos);
+		long words;
+		if (end - pos < 12 || t[0] >= str_len ||
+		    (words = kind_words(info_kind(rec_info(t)), info_vlen(rec_info(t)))) < 0 ||
+		    (size_t)words * 4 > end - pos - 12) {
+			*err = xasprintf("bad BTF type record %d at byte %zu", types.len, pos);
+			free(types.items);
+			free(b);
+			return NULL;
+		}
+		vec_push(&types, (void *)t);
+		pos += 12 + (size_t)words * 4;
+	}
+	b->ntypes = (uint32_t)types.len - 1;
+	b->types = (const uint32_t **)types.items;
+	return b;
+}
+
+void btf_free(Btf *b)
+{
+	if (!b)
+		return;
+	free(b->types);
+	free(b->owned);
+	free(b->origin);
+	free(b);
+}
+
+static const uint32_t *rec(const Btf *b, uint32_t id)
+{
+	return id && id <= b->ntypes ? b->types[id] : NULL;
+}
+
+int btf_kind(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+	return t ? info_kind(rec_info(t)) : 0;
+}
+
+int btf_vlen(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+	return t ? info_vlen(rec_info(t)) : 0;
+}
+
+static const char *str_at(const Btf *b, uint32_t off)
+{
+	return off < b->str_len ? b->strs + off : "";
+}
+
+const char *btf_name(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+	return t ? str_at(b, t[0]) : "";
+}
+
+uint32_t btf_find(const Btf *b, const char *name, int kind)
+{
+	/* one pass over the records: a handful of lookups per run do not pay for an index */
+	for (uint32_t id = 1; id <= b->ntypes; id++) {
+		const uint32_t *t = b->types[id];
+		const char *n = b->strs + t[0];
+		if (n[0] == name[0] && (!kind || info_kind(rec_info(t)) == kind) && !strcmp(n, name))
+			return id;
+	}
+	return 0;
+}
+
+uint32_t btf_ref(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+
+	if (!t)
+		return 0;
+	switch (info_kind(rec_info(t))) {
+	case BTF_K_PTR: case BTF_K_TYPEDEF: case BTF_K_VOLATILE: case BTF_K_CONST: case BTF_K_RESTRICT:
+	case BTF_K_FUNC: case BTF_K_FUNC_PROTO: case BTF_K_TYPE_TAG: case BTF_K_VAR: case BTF_K_DECL_TAG:
+		return t[2];
+	case BTF_K_ARRAY:
+		return t[3];
+	default:
+		return 0;
+	}
+}
+
+uint32_t btf_strip(const Btf *b, uint32_t id)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		switch (btf_kind(b, id)) {
+		case BTF_K_TYPEDEF: case BTF_K_VOLATILE: case BTF_K_CONST: case BTF_K_RESTRICT: case BTF_K_TYPE_TAG:
+			id = btf_ref(b, id);
+			break;
+		default:
+			return id;
+		}
+	}
+	return 0;
+}
+
+int btf_array(const Btf *b, uint32_t id, uint32_t *elem, uint32_t *count)
+{
+	const uint32_t *t = rec(b, id);
+
+	if (!t || info_kind(rec_info(t)) != BTF_K_ARRAY)
+		return -1;
+	*elem = t[3];
+	*count = t[5];
+	return 0;
+}
+
+int64_t btf_size(const Btf *b, uint32_t id)
+{
+	uint32_t elem = 0, count = 0;
+	int64_t n;
+
+	id = btf_strip(b, id);
+	switch (btf_kind(b, id)) {
+	case BTF_K_INT: case BTF_K_STRUCT: case BTF_K_UNION: case BTF_K_ENUM: case BTF_K_ENUM64: case BTF_K_FLOAT:
+	case BTF_K_DATASEC:
+		return b->types[id][2];
+	case BTF_K_PTR:
+		return 8;
+	case BTF_K_ARRAY:
+		btf_array(b, id, &elem, &count);
+		n = btf_size(b, elem);
+		return n < 0 ? -1 : n * count;
+	default:
+		return -1;
+	}
+}
+
+int btf_is_signed(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+
+	if (!t)
+		return 0;
+	switch (info_kind(rec_info(t))) {
+	case BTF_K_INT:
+		return (t[3] >> 24) & 1;     /* BTF_INT_SIGNED */
+	case BTF_K_ENUM: case BTF_K_ENUM64:
+		return info_kflag(rec_info(t)); /* kind_flag: signed values */
+	default:
+		return 0;
+	}
+}
+
+int btf_param(const Btf *b, uint32_t proto, int i, const char **name, uint32_t *type)
+{
+	const uint32_t *t = rec(b, proto);
+
+	if (!t || info_kind(rec_info(t)) != BTF_K_FUNC_PROTO || i < 0 || i >= info_vlen(rec_info(t)))
+		return -1;
+	*name = str_at(b, t[3 + 2 * i]);
+	*type = t[4 + 2 * i];
+	return 0;
+}
+
+uint32_t btf_complete(const Btf *b, uint32_t id)
+{
+	const uint32_t *t = rec(b, id);
+	uint32_t def;
+
+	if (!t || info_kind(rec_info(t)) != BTF_K_FWD || !t[0])
+		return id;
+	def = btf_find(b, str_at(b, t[0]), info_kflag(rec_info(t)) ? BTF_K_UNION : BTF_K_STRUCT);
+	return def ? def : id;
+}
+
+int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
+{
+	const uint32_t *t = rec(b, su);
+	int kind, kflag;
+
+	if (!t)
+		return -1;
+	kind = info_kind(rec_info(t));
+	kflag = info_kflag(rec_info(t));
+	if (kind != BTF_K_STRUCT && kind != BTF_K_UNION)
+		return -1;
+	for (int i = 0; i < info_vlen(rec_info(t)); i++) {
+		const uint32_t *m = t + 3 + 3 * i;
+		uint32_t bits = kflag ? m[2] & 0xffffff : m[2];
+		int bit_size = kflag ? (int)(m[2] >> 24) : 0;
+		const char *mn = str_at(b, m[0]);
+		if (!mn[0]) {
+			/* an anonymous struct/union: its members are the outer one's */
+			BtfMember inner;
+			if (btf_member(b, btf_strip(b, m[1]), name, &inner) == 0) {
+				*out = inner;
+				out->offset += bits / 8;
+				return 0;
+			}
+			continue;
+		}
+		if (strcmp(mn, name))
+			continue;
+		out->type = m[1];
+		if (!bit_size && btf_kind(b, btf_strip(b, m[1])) == BTF_K_INT) {
+			/* old-style bit field: the size is in the INT's own encoding */
+			const uint32_t *it = rec(b, btf_strip(b, m[1]));
+			int nr_bits = it[3] & 0xff;
+			if (nr_bits != (int)it[2] * 8)
+				bit_size = nr_bits;
+		}
+		out->bit_size = bit_size;
+		if (bit_size) {
+			out->offset = bits / 8;
+			out->bit_offset = bits % 8;
+		} else {
+			out->offset = bits / 8;
+			out->bit_offset = 0;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+char *btf_type_name(const Btf *b, uint32_t id)
+{
+	const char *n;
+
+	switch (btf_kind(b, id)) {
+	case 0:
+		return xstrdup("void");
+	case BTF_K_PTR: {
+		char *in = btf_type_name(b, btf_ref(b, id));
+		char *r = xasprintf("%s*", in);
+		free(in);
+		return r;
+	}
+	case BTF_K_CONST: case BTF_K_VOLATILE: case BTF_K_RESTRICT: case BTF_K_TYPE_TAG:
+		return btf_type_name(b, btf_ref(b, id));
+	case BTF_K_STRUCT:
+		n = btf_name(b, id);
+		return xasprintf("struct %s", n[0] ? n : "{...}");
+	case BTF_K_UNION:
+		n = btf_name(b, id);
+		return xasprintf("union %s", n[0] ? n : "{...}");
+	case BTF_K_ENUM: case BTF_K_ENUM64:
+		return xasprintf("enum %s", btf_name(b, id));
+	case BTF_K_FWD:
+		return xasprintf("%s %s", info_kflag(rec_info(b->types[id])) ? "union" : "struct", btf_name(b, id));
+	case BTF_K_ARRAY: {
+		uint32_t elem, count;
+		char *in;
+		btf_array(b, id, &elem, &count);
+		in = btf_type_name(b, elem);
+		char *r = xasprintf("%s[%u]", in, count);
+		free(in);
+		return r;
+	}
+	case BTF_K_FUNC_PROTO:
+		return xstrdup("function");
+	default:
+		return xstrdup(btf_name(b, id));
+	}
+}
