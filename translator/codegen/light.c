@@ -63,7 +63,7 @@ static int light_builtin(const Expr *e)
 /* An element of a global array of longs or (as the target of <<<) statistics: its keys are
  * walked, an execname() string key excepted (codegen/maps.c reads it as two words of comm, no
  * temporary).  Writing one can find the array full: the slot function then reports the error
- * out of line (codegen/maps.c gen_map_slot_call), so the body needs no context for it. */
+ * out of line (codegen/maps.c gen_map_slot), so the body needs no context for it. */
 static int light_index(LightCheck *lc, const Expr *e, Type want)
 {
 	AstVisitor v = { light_stmt, light_expr, lc };
