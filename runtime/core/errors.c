@@ -71,22 +71,48 @@ static void stp_abort_run(void)
 	stp_exit(NULL);
 }
 
+/* A hit's script error msg, near where (NULL: no location): reported and counted, and past
+ * MAXERRORS the run ends. */
+static void stp_report_error_at(const char *msg, const char *where)
+{
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+	/* the hit ends quietly; the count is in the closing summary */
+	(void)msg;
+	(void)where;
+	atomic_inc(&stp_suppressed_errors);
+#else
+	if (where)
+		stp_report_line("ERROR: %s near %s\n", msg, where);
+	else
+		stp_report_line("ERROR: %s\n", msg);
+	if (atomic_inc_return(&stp_error_count) > MAXERRORS)
+		stp_abort_run();
+#endif
+}
+
 /* Called at the end of a hit that set last_error. */
 static void stp_report_error(struct stp_context *c)
 {
 	if (c->last_error == stp_abort_marker)
 		return;
-#ifdef STP_SUPPRESS_HANDLER_ERRORS
-	/* the hit ends quietly; the count is in the closing summary */
-	atomic_inc(&stp_suppressed_errors);
-#else
-	if (c->last_stmt)
-		stp_report_line("ERROR: %s near %s\n", c->last_error, c->last_stmt);
-	else
-		stp_report_line("ERROR: %s\n", c->last_error);
-	if (atomic_inc_return(&stp_error_count) > MAXERRORS)
-		stp_abort_run();
-#endif
+	stp_report_error_at(c->last_error, c->last_stmt);
+}
+
+/* A script error near where (a location literal) in a body that may run without a context:
+ * with c, the hit's error as stp_error's; with c NULL (the light hit path, runtime/core/probe.c,
+ * which has no context to carry it to the hit's end), reported at once, the same way.  The
+ * caller's body then ends (its goto out).  Out of line and cold: the hot path only tests. */
+static noinline __cold __maybe_unused void stp_error_near(struct stp_context *c, const char *msg,
+							  const char *where)
+{
+	if (!c) {
+		stp_report_error_at(msg, where);
+		return;
+	}
+	if (!c->last_error) {
+		c->last_error = msg;
+		c->last_stmt = where;
+	}
 }
 
 /* The overload guard tripped: an error that ends the run. */

@@ -142,8 +142,9 @@ static __always_inline bool __stp_claim_cpu(bool once)
 
 /* The light hit path, for a handler the translator proved simple (its STP_LIGHT_PROBE_n, the
  * descriptor's light): a bounded straight-line body (if/else at most, 16 statements and 64
- * expression nodes: translator/codegen/light.c) of arithmetic on script globals and statistics,
- * with no locals, no function calls, no context variables, no output and nothing that can fail.
+ * expression nodes: translator/codegen/light.c) of arithmetic on script globals, statistics and
+ * array elements, with no locals, no calls but those reading the task or a clock (pid() ...), no
+ * context variables, no output, and nothing that can fail but an array found full.
  * Such a handler needs none of the per-CPU context, and is run with c = NULL.  What stays is what every hit owes the session:
  *   - the state check: it runs only while the session is RUNNING;
  *   - the reentrancy guard: stp_busy claims the CPU as for any handler (a heavy handler
@@ -155,10 +156,14 @@ static __always_inline bool __stp_claim_cpu(bool once)
  *     data): nothing in the body reads them.  The body charges its actions with
  *     STP_LIGHT_ACTIONS, which is nothing at all when the translator's sum of all of them is
  *     within MAXACTION (STP_LIGHT_OK above; otherwise the probe is not light);
- *   - the error report and the output flush: the body cannot fail and prints nothing;
+ *   - the error report and the output flush: the body prints nothing, and its one possible
+ *     error, a full array (MAXMAPENTRIES), is reported by the slot function itself, out of line
+ *     (stp_error_near with no context: reported and counted at once, MAXERRORS ending the run as
+ *     any hit's error would), and the body then ends;
  *   - the overload sample: the guard limits the time spent in handlers, and this handler has
- *     no loop and no call: a few hundred instructions at the very most, usually a handful, of
- *     the order of the probe machinery's own cost per hit (which the guard never counted).
+ *     no loop and no call but a map's bucket walk and insertion: a few hundred instructions at
+ *     most, of the order of the probe machinery's own cost per hit (which the guard never
+ *     counted).
  *     Build with -DSTP_NO_LIGHT to run every probe on the full path (and under the guard).
  * Preemption must be disabled.  Returns whether the handler ran. */
 static __always_inline bool __stp_run_light(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),

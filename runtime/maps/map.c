@@ -316,14 +316,16 @@ static noinline struct stp_map_entry *stp_map_add(struct stp_map *m, const struc
 	return e;
 }
 
-/* stp_map_add with the script error when the array is full. */
+/* stp_map_add with the script error near where (a location literal) when the array is full; c
+ * NULL on the light hit path, which reports it at once (stp_error_near). */
 static noinline __maybe_unused struct stp_map_entry *stp_map_add_or_error(struct stp_context *c, struct stp_map *m,
-									  const struct stp_key *k, u64 h)
+									  const struct stp_key *k, u64 h,
+									  const char *where)
 {
 	struct stp_map_entry *e = stp_map_add(m, k, h);
 
 	if (!e)
-		stp_error(c, "Array overflow, check MAXMAPENTRIES");
+		stp_error_near(c, "Array overflow, check MAXMAPENTRIES", where);
 	return e;
 }
 

@@ -63,15 +63,39 @@ run() {
     # ... and not light where it is deleted
     heavy 1 "global c; $KP { c <<< 1 } probe timer.s(1) { delete c } probe end { println(@count(c)) }"
 
+    # calls reading the task or a clock: light
+    light 0 "global n; $KP { if (pid() == 0 || tid() == cpu()) next; n += gettimeofday_ns() & 1 }"
+    # array elements (issue 19): read, incremented, assigned, <<< into a statistics array, with
+    # execname() keys as two words of comm; a full array is reported by the slot function out of
+    # line, near the element, with no context (NULL) and no location stored on the hit path
+    light 0 "global p; $KP { p[pid()]++ }"
+    grep -q '^#define STP_LIGHT_PROBE_0 STP_LIGHT_OK(1)' c
+    body 0 | grep -qF "gm_p__slot(NULL, g_p, k1, 0, \"identifier 'p' at <input>:1:"
+    body 0 | not grep -q 'last_stmt'
+    grep -A1 'locks_probe_0\[\] = {' c | grep -q '{ &lock_p, 1 },'
+    light 0 "global n; $KP { n[execname()]++ }"
+    body 0 | grep -q 'stp_comm_key('
+    light 0 "global a, x; $KP { a[pid(), execname(), \"k\"] = x + a[1, \"\", \"k\"]; x = a[tid(), execname(), \"\"] * 2 }"
+    light 0 "global s; $KP { s[pid(), execname()] <<< tid() } probe end { foreach ([p, e] in s) println(@count(s[p, e])) }"
+    body 0 | grep -qF "gm_s__slot(NULL, stp_pmap_cpu(g_s), "
+    # on the full path the same element still records its location and reports through c
+    heavy 0 "global p; $KP { p[pid()]++; printf(\"x\") }"
+    body 0 | grep -qF "c->last_stmt = \"identifier 'p' at <input>:1:"
+    body 0 | grep -qF "gm_p__slot(c, g_p, "
+
     # what needs the context or can fail or run long: the full path
     heavy 0 "$KP { printf(\"x\\n\") }"                        # output
     heavy 0 "$KP { x = 1; x++ }"                             # locals (in the context's frames)
-    heavy 0 "global n; $KP { if (pid() == 0) next; n++ }"    # a call
+    heavy 0 "global n; $KP { if (execname() == \"\") next; n++ }"    # a call (a string temporary)
+    heavy 0 "global s; $KP { s = pp() }"                      # the context
     heavy 0 "global n; $KP { while (n < 3) n++ }"            # a loop
     heavy 0 "global n; $KP { n = 10 / n }"                    # division by 0 is an error
     heavy 0 "global n; $KP { n %= 7 }"
-    heavy 0 "global a; $KP { a[1]++ }"                        # arrays (full: an error)
-    heavy 0 "global a; $KP { a[1] <<< 1 } probe end { println(@count(a[1])) }"
+    heavy 0 "global a; $KP { a[1] /= 2 }"                     # division on an element
+    heavy 0 "global a; $KP { a[execname() . \"x\"]++ }"         # a key needing a temporary
+    heavy 0 "global a; $KP { a[\"x\"] = \"y\" }"                # an array of strings
+    heavy 0 "global a; $KP { if (1 in a) a[1]++ }"            # membership
+    heavy 0 "global a; $KP { a[1] = 1; delete a[1] }"
     heavy 0 "global n; $KP { try { n++ } catch { n-- } }"     # the error state
     heavy 0 "global c, n; $KP { c <<< 1; n = @count(c) }"     # reading statistics
     heavy 0 "global s; $KP { s = s . \"x\" }"                 # a string temporary
@@ -88,7 +112,7 @@ run() {
 
     # both builds of a light body compile: the light path, -DSTP_NO_LIGHT, and MAXACTION below
     # its statements (its descriptor's light is then 0, and the body charges its actions)
-    local s="global c, n; $KP { c <<< 1; n++ } probe end { println(@count(c), n) }"
+    local s="global c, n, p; $KP { c <<< 1; n++; p[pid()]++ } probe end { println(@count(c), n) }"
     "$STAP" -p4 -r "$KVER" -m t_light -e "$s" >/dev/null 2>err || { cat err; return 1; }
     "$STAP" -p4 -r "$KVER" -m t_light_full -DSTP_NO_LIGHT -e "$s" >/dev/null 2>err || { cat err; return 1; }
     "$STAP" -p4 -r "$KVER" -m t_light_max1 -DMAXACTION=1 -e "$s" >/dev/null 2>err || { cat err; return 1; }

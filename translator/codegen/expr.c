@@ -247,12 +247,10 @@ static char *gen_binary(Gen *g, Expr *e)
 /* Address of an array element's value slot, created if absent (keys from gen_keys_comm). */
 static char *gen_slot(Gen *g, Expr *lhs, const char *keys, unsigned int comm)
 {
-	const char *ctype = lhs->type == TY_STRING ? "char *" : "int64_t *";
-	char *p = named_local(g, ctype, "p");
-	set_location(g, "identifier", lhs->str, lhs->loc);
-	line(g, "%s = gm_%s__slot(c, g_%s, %s, %#x);", p, lhs->sym->name, lhs->sym->name, keys, comm);
-	line(g, "if (unlikely(!%s)) goto %s;", p, error_label(g));
-	g->out_used = 1;
+	char *map = var_ref(lhs->sym);
+	char *p = gen_map_slot(g, lhs, map, keys, comm, lhs->type == TY_STRING ? "char *" : "int64_t *");
+
+	free(map);
 	return p;
 }
 

@@ -51,6 +51,8 @@ char *c_string_literal(const char *s);
 char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* maps.c: into a struct stp_key array */
 char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
 void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
+char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
+		   const char *ctype);   /* an element's value address, created (maps.c) */
 char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);
 int has_wildcard_key(const PtrVec *keys);
 void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);

@@ -1,6 +1,7 @@
 /* light.c - which probe bodies are simple enough for the light hit path (runtime/core/probe.c:
  * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by translate.c. */
 #include "codegen/gen.h"
+#include "builtins.h"
 #include "parser.h"
 
 #include <ctype.h>
@@ -47,6 +48,43 @@ static int light_stmt(Stmt *st, void *ctx)
 	}
 }
 
+static int light_expr(Expr *e, void *ctx);
+
+/* A builtin that only reads the current task or a clock (pid(), tid(), cpu() ...): a long of no
+ * arguments whose C names neither the context nor a string temporary, and cannot fail. */
+static int light_builtin(const Expr *e)
+{
+	const Builtin *b = e->builtin;
+
+	return b && !e->fn && b->kind == BI_TEMPLATE && b->ret == TY_LONG && b->nargs == 0 && !e->args.len &&
+	       !b->can_fail && !strchr(b->c_template, '$') && light_code_ok(b->c_template);
+}
+
+/* An element of a global array of longs or (as the target of <<<) statistics: its keys are
+ * walked, an execname() string key excepted (codegen/maps.c reads it as two words of comm, no
+ * temporary).  Writing one can find the array full: the slot function then reports the error
+ * out of line (codegen/maps.c gen_map_slot), so the body needs no context for it. */
+static int light_index(LightCheck *lc, const Expr *e, Type want)
+{
+	AstVisitor v = { light_stmt, light_expr, lc };
+	const Symbol *arr = e->sym;
+
+	if (e->kind != EX_INDEX || !arr || arr->kind != SYM_GLOBAL || arr->is_array != 1 || arr->type != want ||
+	    arr->nkeys != e->args.len)
+		return light_fail(lc);
+	for (int i = 0; i < e->args.len; i++) {
+		Expr *key = e->args.items[i];
+		if (arr->keytypes[i] == TY_STRING && key->kind == EX_CALL && key->builtin &&
+		    !strcmp(key->builtin->name, "execname") && !key->args.len) {
+			lc->nodes++;
+			continue;
+		}
+		if (ast_walk_expr(key, &v))
+			return 1;
+	}
+	return AST_WALK_SKIP;
+}
+
 static int light_expr(Expr *e, void *ctx)
 {
 	LightCheck *lc = ctx;
@@ -72,21 +110,34 @@ static int light_expr(Expr *e, void *ctx)
 		return 0;
 	case EX_TERNARY:
 		return e->type == TY_STRING ? light_fail(lc) : 0;   /* a string temporary */
+	case EX_INDEX:
+		/* an element of an array of longs read (0 when absent: no error) */
+		return light_index(lc, e, TY_LONG);
+	case EX_CALL:
+		return light_builtin(e) ? 0 : light_fail(lc);
 	case EX_INCDEC:
+		if (e->left->kind == EX_INDEX)
+			return light_index(lc, e->left, TY_LONG);
 		if (!plain_global(e->left) || e->left->sym->type != TY_LONG)
 			return light_fail(lc);
 		return AST_WALK_SKIP;
 	case EX_ASSIGN:
-		if (e->op == DIV_ASSIGN || e->op == MOD_ASSIGN || !plain_global(e->left))
+		if (e->op == DIV_ASSIGN || e->op == MOD_ASSIGN)
 			return light_fail(lc);
-		if (e->op == AGG_ASSIGN ? e->left->sym->type != TY_STATS : e->left->sym->type == TY_STATS)
+		if (e->left->kind == EX_INDEX) {
+			/* an element written: the keys, then the value */
+			if (light_index(lc, e->left, e->op == AGG_ASSIGN ? TY_STATS : TY_LONG) != AST_WALK_SKIP)
+				return 1;
+		} else if (!plain_global(e->left) ||
+			   (e->op == AGG_ASSIGN ? e->left->sym->type != TY_STATS : e->left->sym->type == TY_STATS)) {
 			return light_fail(lc);
+		}
 		/* the target is checked: only the value is walked */
 		lc->nodes++;
 		return ast_walk_expr(e->right, &(AstVisitor){ light_stmt, light_expr, lc }) ? 1 : AST_WALK_SKIP;
 	default:
-		/* calls (output, errors, the context, unbounded work), arrays (full: an error), target
-		 * and context variables, @ operators (reading statistics: errors, every CPU), embedded C */
+		/* other calls (output, errors, the context, unbounded work), target and context
+		 * variables, @ operators (reading statistics: errors, every CPU), embedded C */
 		return light_fail(lc);
 	}
 }

@@ -63,8 +63,9 @@ static void emit_lookup(const Symbol *arr, StrBuf *d)
 	sb_puts(d, "\t\treturn e;\n\t}\n\treturn NULL;\n}\n\n");
 }
 
-/* find, read (0 or "" when absent), delete, and slot (created when absent, zeroed; NULL after the
- * MAXMAPENTRIES error) */
+/* find, read (0 or "" when absent), delete, and slot (the entry, created when absent with its value
+ * zeroed; NULL after the MAXMAPENTRIES error near where, reported through c, or at once when c is
+ * NULL: a light body) */
 static void emit_access(const Symbol *arr, StrBuf *d)
 {
 	const char *n = arr->name;
@@ -89,14 +90,14 @@ static void emit_access(const Symbol *arr, StrBuf *d)
 		sb_puts(d, "\tif (e)\n\t\tstp_map_unlink(m, e);\n}\n\n");
 	}
 	sb_printf(d,
-		  "static __always_inline void *gm_%s__slot(struct stp_context *c, struct stp_map *m, %s)\n{\n"
+		  "static __always_inline struct stp_map_entry *gm_%s__slot(struct stp_context *c, struct stp_map *m,\n"
+		  "\t\t\t\t\t\t\t  %s, const char *where)\n{\n"
 		  "\tu64 h = gm_%s__hash(k, comm);\n"
 		  "\tstruct stp_map_entry *e = gm_%s__lookup(m, k, h, comm);\n\n"
-		  "\tif (unlikely(!e)) {\n"
-		  "\t\te = stp_map_add_or_error(c, m, k, h);\n"
-		  "\t\tif (!e)\n\t\t\treturn NULL;\n\t}\n"
-		  "\treturn e->data + GM_%s__VAL;\n}\n\n",
-		  n, args, n, n, n);
+		  "\tif (unlikely(!e))\n"
+		  "\t\te = stp_map_add_or_error(c, m, k, h, where);\n"
+		  "\treturn e;\n}\n\n",
+		  n, args, n, n);
 }
 
 void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
@@ -118,6 +119,30 @@ void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
 			  arr->name, arr->name);
 	sb_printf(init, "\t\t\tg_%s = NULL;\n\t\t\treturn -EINVAL;\n\t\t}\n", arr->name);
 	free(end);
+}
+
+/* The address of elem's value in map (keys and comm from gen_keys_comm), created when absent:
+ * a local of ctype.  A full array is the MAXMAPENTRIES error near elem and ends the body: a light
+ * body passes the slot function no context (the error is reported at once, out of line); any other
+ * records the location first, as every error site of the full path does. */
+char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm, const char *ctype)
+{
+	const char *name = elem->sym->name;
+	char *where = location_literal("identifier", elem->str, elem->loc);
+	char *e = named_local(g, "struct stp_map_entry *", "e");
+	char *p = named_local(g, ctype, "p");
+
+	if (!g->light)
+		set_location(g, "identifier", elem->str, elem->loc);
+	line(g, "%s = gm_%s__slot(%s, %s, %s, %#x, %s);", e, name, g->light ? "NULL" : "c", map, keys, comm, where);
+	/* tested as the entry, not as the value's address: on the found path the lookup's own test
+	 * of the entry already decided it */
+	line(g, "if (unlikely(!%s)) goto %s;", e, error_label(g));
+	line(g, "%s = (%s)(%s->data + GM_%s__VAL);", p, ctype, e, name);
+	g->out_used = 1;
+	free(where);
+	free(e);
+	return p;
 }
 
 /* execname(), read as a map key: no copy of comm, two words (runtime stp_comm_key). */

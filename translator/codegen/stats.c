@@ -387,12 +387,9 @@ char *gen_stats_add(Gen *g, Expr *e)
 	}
 	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
 	StatInfo *si = stat_info(sym, 0);
-	char *sd = named_local(g, "struct stp_stat_data *", "sd");
-	set_location(g, "identifier", lhs->str, lhs->loc);
-	line(g, "%s = gm_%s__slot(c, stp_pmap_cpu(g_%s), %s, %#x);", sd, sym->name, sym->name, k, comm);
-	line(g, "if (unlikely(!%s))", sd);
-	line(g, "\tgoto %s;", error_label(g));
-	g->out_used = 1;
+	char *map = xasprintf("stp_pmap_cpu(g_%s)", sym->name);
+	char *sd = gen_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
+	free(map);
 	line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, false);", sym->name, sd, v, si ? si->variance : 0,
 	     hist_type_name(si ? si->htype : HIST_NONE));
 	return v;
