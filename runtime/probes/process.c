@@ -65,7 +65,7 @@ static struct {
 	raw_spinlock_t lock;                /* the tracked set */
 	struct { pid_t tgid; u32 files; } *tracked;
 	atomic_t overflow;
-	atomic_t nomem;                     /* begin checks not queued: no free work */
+	atomic_t no_work;                   /* begin checks not queued: no free work */
 } stp_proc;
 
 /* The probed files task t runs (its memory map's executable). */
@@ -209,7 +209,7 @@ static void stp_proc_queue(struct task_struct *t, int kind, u32 files, enum task
 		return;
 	w = stp_proc_work_get();
 	if (!w) {
-		atomic_inc(&stp_proc.nomem);
+		atomic_inc(&stp_proc.no_work);
 		return;
 	}
 	init_task_work(&w->cb, stp_proc_work_run);
@@ -301,10 +301,10 @@ static void stp_proc_stop(void)
 			STP_MODULE_NAME, waited, atomic_read(&stp_proc.pending));
 	}
 	synchronize_rcu();
-	if (atomic_read(&stp_proc.nomem))
+	if (atomic_read(&stp_proc.no_work))
 		stp_report_line("WARNING: process probes: %d begin probes not run (more than %d tasks waiting"
 				" for theirs; -DSTP_PROC_WORKS=N raises the limit)\n",
-				atomic_read(&stp_proc.nomem), STP_PROC_WORKS);
+				atomic_read(&stp_proc.no_work), STP_PROC_WORKS);
 	if (atomic_read(&stp_proc.overflow))
 		stp_report_line("WARNING: process probes: more than %d processes running probed files at once:"
 				" %d not tracked\n", STP_PROC_TRACKED, atomic_read(&stp_proc.overflow));
@@ -339,7 +339,7 @@ static int stp_proc_start(struct stp_proc_probe *probes, unsigned int n, struct 
 	raw_spin_lock_init(&stp_proc.lock);
 	atomic_set(&stp_proc.pending, 0);
 	atomic_set(&stp_proc.overflow, 0);
-	atomic_set(&stp_proc.nomem, 0);
+	atomic_set(&stp_proc.no_work, 0);
 	for (i = 0; i < n; i++)
 		stp_proc.kinds |= 1u << probes[i].kind;
 	stp_proc.works = vzalloc(sizeof(*stp_proc.works) * STP_PROC_WORKS);
