@@ -121,6 +121,11 @@ static char *kfeatures_compile(Session *s, const char *dir)
 	return flags;
 }
 
+static long kfeatures_ms(const struct timespec *t0, const struct timespec *t1)
+{
+	return (long)((t1->tv_sec - t0->tv_sec) * 1000 + (t1->tv_nsec - t0->tv_nsec) / 1000000);
+}
+
 char *kfeatures_cflags(Session *s)
 {
 	char *cache = kfeatures_cache_path(s), *flags, *dir;
@@ -129,8 +134,10 @@ char *kfeatures_cflags(Session *s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (cache && (flags = filecache_read(cache, NULL))) {
 		flags[strcspn(flags, "\n")] = 0;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (s->verbose)
-			fprintf(stderr, "Pass 4: kernel feature tests cached in %s: %s\n", cache, flags);
+			fprintf(stderr, "Pass 4: kernel feature tests cached in %s (%ld ms): %s\n", cache,
+				kfeatures_ms(&t0, &t1), flags);
 		free(cache);
 		return flags;
 	}
@@ -149,8 +156,7 @@ char *kfeatures_cflags(Session *s)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (flags && s->verbose)
-		fprintf(stderr, "Pass 4: kernel feature tests compiled in %ld ms: %s\n",
-			(long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000), flags);
+		fprintf(stderr, "Pass 4: kernel feature tests compiled in %ld ms: %s\n", kfeatures_ms(&t0, &t1), flags);
 	free(dir);
 	free(cache);
 	return flags;
