@@ -1,10 +1,11 @@
 /* kfeatures.c - kernel feature tests for runtime/core/compat.h: tiny C files compiled with the target
  * tree's kbuild (all in one make -k -j), answers cached per build tree; used by build.c (pass 4). */
 #include "kfeatures.h"
-#include "build.h"
 #include "cache.h"
 #include "diag.h"
 #include "filecache.h"
+#include "sha256.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,15 +36,19 @@ static const KFeature kfeatures[] = {
 /* The cache entry's name: the tree's digest covers the tests' sources too. */
 static char *kfeatures_cache_path(const Session *s)
 {
-	char *what = xstrdup(KFEATURES_MAGIC), key[65], *name, *path;
+	Sha256 c;
+	unsigned char d[SHA256_DIGEST_LEN];
+	char key[2 * SHA256_DIGEST_LEN + 1], *name, *path;
 
+	sha256_init(&c);
+	sha256_update(&c, KFEATURES_MAGIC, sizeof KFEATURES_MAGIC);
 	for (size_t i = 0; i < KFEATURES_N; i++) {
-		char *more = xasprintf("%s\n%s\n%s", what, kfeatures[i].name, kfeatures[i].source);
-		free(what);
-		what = more;
+		sha256_update(&c, kfeatures[i].name, strlen(kfeatures[i].name) + 1);
+		sha256_update(&c, kfeatures[i].source, strlen(kfeatures[i].source) + 1);
 	}
-	cache_kernel_digest(s, what, key);
-	free(what);
+	cache_hash_kernel(&c, s);
+	sha256_final(&c, d);
+	sha256_hex(d, key);
 	name = xasprintf("kfeatures-%s", key);
 	path = filecache_path(s, name);
 	free(name);
@@ -100,7 +105,9 @@ static char *kfeatures_compile(Session *s, const char *dir)
 		if (s->verbose >= 2)
 			fprintf(stderr, "Running make -k -C %s %s (%zu kernel feature tests)\n", s->kbuild_dir, mflag,
 				KFEATURES_N);
-		build_run_command(argv, log);   /* a failed test fails make: the object tells */
+		SpawnOpts opts = { .log_path = log };
+
+		spawn_wait(argv, &opts);   /* a failed test fails make: the object tells */
 		for (size_t i = 0; i < KFEATURES_N; i++) {
 			char *obj = xasprintf("%s/kf_%s.o", dir, kfeatures[i].name);
 			char *more = xasprintf("%s%s-DSTP_HAVE_%s=%d", flags, *flags ? " " : "", kfeatures[i].name,
