@@ -19,6 +19,7 @@
 #include <linux/percpu.h>
 #include <linux/timex.h>
 
+#include "core/compat.h"
 #include "core/limits.h"
 #include "core/lock.h"
 #include "core/regex.h"

@@ -4,6 +4,7 @@
 #include "cache.h"
 #include "diag.h"
 #include "kbuild_steps.h"
+#include "kfeatures.h"
 #include "spawn.h"
 
 #include <errno.h>
@@ -35,11 +36,16 @@ int compile_module(Session *s)
 {
 	char *kbuild = path_join(s->tmp_dir, "Kbuild");
 	char *log = path_join(s->tmp_dir, "build.log");
-	char *kbuild_text = xasprintf("obj-m := %s.o\nccflags-y := -I%s -Wno-declaration-after-statement\n",
-				      s->module_name, s->runtime_dir);
-	FILE *f = fopen(kbuild, "w");
+	char *features = kfeatures_cflags(s), *kbuild_text;
+	FILE *f;
 	int rc;
 
+	if (!features)
+		return -1;
+	kbuild_text = xasprintf("obj-m := %s.o\nccflags-y := -I%s -Wno-declaration-after-statement %s\n",
+				s->module_name, s->runtime_dir, features);
+	free(features);
+	f = fopen(kbuild, "w");
 	if (!f) {
 		diag_plain("error", "cannot write %s: %s", kbuild, strerror(errno));
 		return -1;

@@ -61,7 +61,6 @@ struct stp_ubias_state {
 };
 static DEFINE_PER_CPU(struct stp_ubias_state, stp_ubias_state);
 
-#include <linux/version.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/dcache.h>
@@ -76,15 +75,11 @@ static bool stp_ubias_mapped(const char *path, unsigned long *bias)
 	char buf[256];
 	bool found = false;
 
-	if (!mm || !in_task() || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+	if (!mm || !in_task() || (current->flags & PF_KTHREAD) || !stp_compat_mmap_trylock(mm))
 		return false;
 	{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
-		VMA_ITERATOR(vmi, mm, 0);
-		for_each_vma(vmi, vma) {
-#else
-		for (vma = mm->mmap; vma; vma = vma->vm_next) {
-#endif
+		STP_VMA_ITERATOR(vmi, mm);
+		stp_for_each_vma(vmi, vma) {
 			char *p;
 
 			if (!vma->vm_file || vma->vm_pgoff)

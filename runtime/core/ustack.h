@@ -9,7 +9,6 @@
 #include <linux/namei.h>
 #include <linux/uaccess.h>
 #include <linux/sched/task_stack.h>
-#include <asm/unaligned.h>
 #include "unwind.h"
 
 /*
@@ -35,7 +34,7 @@ static void stp_uwalk_begin(struct stp_uwalk *w)
 	if (!mm || (current->flags & PF_KTHREAD) || in_nmi() || !STP_UMODS_N)
 		return;
 	w->mm = mm;
-	if (mmap_read_trylock(mm)) {
+	if (stp_compat_mmap_trylock(mm)) {
 		w->locked = 1;
 		return;
 	}
@@ -193,7 +192,7 @@ static void stp_uw_from_pt(struct stp_uw_regs *u, const struct pt_regs *r)
 	u->r[12] = r->r12; u->r[13] = r->r13; u->r[14] = r->r14; u->r[15] = r->r15;
 	u->r[16] = r->ip;
 #endif
-	u->pc = instruction_pointer(r);
+	u->pc = instruction_pointer((struct pt_regs *)r);
 }
 
 /* Frame-pointer step for code without CFI: the caller's pc at bp + 8, its bp at bp. */

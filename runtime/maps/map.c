@@ -3,11 +3,6 @@
  * probes); wrapping arrays (global a%) and in-place sorting for foreach. */
 
 #include <linux/list_sort.h>
-#if __has_include(<linux/unaligned.h>)
-#include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
 
 /* STP_STAT: a value slot of a size given at creation (runtime/stats/). */
 enum { STP_LONG = 1, STP_STRING = 2, STP_STAT = 3 };

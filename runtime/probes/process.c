@@ -10,7 +10,8 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/slab.h>
-#include <linux/wait.h>
+#include <linux/swait.h>
+#include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/binfmts.h>
 #include <linux/vmalloc.h>
@@ -43,6 +44,12 @@ struct stp_proc_work {
 	int kind;
 };
 
+/* Begin checks queued at once (one per task between its fork and its return to user space, and one
+ * per task running at start): preallocated, as the fork tracepoint may not allocate (PREEMPT_RT). */
+#ifndef STP_PROC_WORKS
+#define STP_PROC_WORKS 4096
+#endif
+
 static struct {
 	struct stp_proc_probe *probes;
 	unsigned int n;
@@ -52,11 +59,13 @@ static struct {
 	struct tracepoint *tp_fork, *tp_exec, *tp_exit;
 	bool on_fork, on_exec, on_exit, stopping;
 	atomic_t pending;                   /* task works queued and not yet finished */
-	wait_queue_head_t wq;
+	struct swait_queue_head wq;         /* stop waits there for pending == 0 (raw lock: RT-safe) */
+	struct stp_proc_work *works;        /* STP_PROC_WORKS of them */
+	unsigned long *works_used;          /* a bit per work: queued */
 	raw_spinlock_t lock;                /* the tracked set */
 	struct { pid_t tgid; u32 files; } *tracked;
 	atomic_t overflow;
-	atomic_t nomem;                     /* begin checks not queued: no memory at the fork */
+	atomic_t no_work;                   /* begin checks not queued: no free work */
 } stp_proc;
 
 /* The probed files task t runs (its memory map's executable). */
@@ -69,7 +78,10 @@ static u32 stp_proc_exe_mask(struct task_struct *t)
 
 	if (!stp_proc.nfiles)
 		return 0;
-	task_lock(t);
+	/* current's mm changes only by current itself; another task's is read under its task lock
+	 * (a spinlock_t, sleeping on PREEMPT_RT: only at start, in process context) */
+	if (t != current)
+		task_lock(t);
 	if (t->mm) {
 		rcu_read_lock();
 		exe = rcu_dereference(t->mm->exe_file);
@@ -79,7 +91,8 @@ static u32 stp_proc_exe_mask(struct task_struct *t)
 				mask |= 1u << i;
 		rcu_read_unlock();
 	}
-	task_unlock(t);
+	if (t != current)
+		task_unlock(t);
 	return mask;
 }
 
@@ -153,12 +166,12 @@ static void stp_proc_work_run(struct callback_head *cb)
 		stp_proc_fire(w->kind, stp_proc_exe_mask(current), false);
 		preempt_enable();
 	}
-	kfree(w);
+	clear_bit(w - stp_proc.works, stp_proc.works_used);
 	/* the last instructions of this module a task runs: stop waits for the count, then an RCU
 	 * grace period for this tail, run with interrupts off */
 	local_irq_save(flags);
 	if (atomic_dec_and_test(&stp_proc.pending))
-		wake_up(&stp_proc.wq);
+		swake_up_one(&stp_proc.wq);
 	local_irq_restore(flags);
 }
 
@@ -176,24 +189,36 @@ static bool stp_proc_wanted(int kind, pid_t tgid, u32 files)
 	return false;
 }
 
-static void stp_proc_queue(struct task_struct *t, int kind, u32 files, enum task_work_notify_mode how, gfp_t gfp)
+/* A free work, or NULL when all STP_PROC_WORKS are queued. */
+static struct stp_proc_work *stp_proc_work_get(void)
+{
+	unsigned int i;
+
+	for (i = find_first_zero_bit(stp_proc.works_used, STP_PROC_WORKS); i < STP_PROC_WORKS;
+	     i = find_next_zero_bit(stp_proc.works_used, STP_PROC_WORKS, i + 1))
+		if (!test_and_set_bit(i, stp_proc.works_used))
+			return &stp_proc.works[i];
+	return NULL;
+}
+
+static void stp_proc_queue(struct task_struct *t, int kind, u32 files, enum task_work_notify_mode how)
 {
 	struct stp_proc_work *w;
 
 	if (!stp_proc_wanted(kind, task_tgid_nr(t), files) || (t->flags & (PF_KTHREAD | PF_EXITING)))
 		return;
-	w = kmalloc(sizeof(*w), gfp);
+	w = stp_proc_work_get();
 	if (!w) {
-		atomic_inc(&stp_proc.nomem);
+		atomic_inc(&stp_proc.no_work);
 		return;
 	}
 	init_task_work(&w->cb, stp_proc_work_run);
 	w->kind = kind;
 	atomic_inc(&stp_proc.pending);
 	if (task_work_add(t, &w->cb, how)) {
-		kfree(w);
+		clear_bit(w - stp_proc.works, stp_proc.works_used);
 		if (atomic_dec_and_test(&stp_proc.pending))
-			wake_up(&stp_proc.wq);
+			swake_up_one(&stp_proc.wq);
 	}
 }
 
@@ -207,9 +232,9 @@ static void stp_proc_fork(void *data, struct task_struct *parent, struct task_st
 
 		if (files)
 			stp_proc_tracked(task_tgid_nr(child), true, files);
-		stp_proc_queue(child, STP_PROC_BEGIN, files, TWA_RESUME, GFP_ATOMIC);
+		stp_proc_queue(child, STP_PROC_BEGIN, files, TWA_RESUME);
 	} else {
-		stp_proc_queue(child, STP_PROC_THREAD_BEGIN, stp_proc_exe_mask(current), TWA_RESUME, GFP_ATOMIC);
+		stp_proc_queue(child, STP_PROC_THREAD_BEGIN, stp_proc_exe_mask(current), TWA_RESUME);
 	}
 }
 
@@ -270,20 +295,25 @@ static void stp_proc_stop(void)
 	tracepoint_synchronize_unregister();
 	/* begin works still queued run this module's code: wait until each has run (a task stopped
 	 * by a signal runs its own once continued or killed) */
-	while (!wait_event_timeout(stp_proc.wq, atomic_read(&stp_proc.pending) == 0, 10 * HZ)) {
+	while (!swait_event_idle_timeout_exclusive(stp_proc.wq, atomic_read(&stp_proc.pending) == 0, 10 * HZ)) {
 		waited += 10;
 		pr_warn("%s: waiting %lds for %d processes to run their begin probe check (stopped processes?)\n",
 			STP_MODULE_NAME, waited, atomic_read(&stp_proc.pending));
 	}
 	synchronize_rcu();
-	if (atomic_read(&stp_proc.nomem))
-		stp_report_line("WARNING: process probes: %d begin probes not run (no memory for them at the fork)\n",
-				atomic_read(&stp_proc.nomem));
+	if (atomic_read(&stp_proc.no_work))
+		stp_report_line("WARNING: process probes: %d begin probes not run (more than %d tasks waiting"
+				" for theirs; -DSTP_PROC_WORKS=N raises the limit)\n",
+				atomic_read(&stp_proc.no_work), STP_PROC_WORKS);
 	if (atomic_read(&stp_proc.overflow))
 		stp_report_line("WARNING: process probes: more than %d processes running probed files at once:"
 				" %d not tracked\n", STP_PROC_TRACKED, atomic_read(&stp_proc.overflow));
 	vfree(stp_proc.tracked);
 	stp_proc.tracked = NULL;
+	vfree(stp_proc.works);
+	stp_proc.works = NULL;
+	bitmap_free(stp_proc.works_used);
+	stp_proc.works_used = NULL;
 	for (i = 0; i < stp_proc.nfiles; i++) {
 		if (stp_proc.files[i].held) {
 			path_put(&stp_proc.files[i].p);
@@ -305,15 +335,22 @@ static int stp_proc_start(struct stp_proc_probe *probes, unsigned int n, struct 
 	stp_proc.n = n;
 	stp_proc.files = files;
 	stp_proc.nfiles = nfiles;
-	init_waitqueue_head(&stp_proc.wq);
+	init_swait_queue_head(&stp_proc.wq);
 	raw_spin_lock_init(&stp_proc.lock);
 	atomic_set(&stp_proc.pending, 0);
 	atomic_set(&stp_proc.overflow, 0);
-	atomic_set(&stp_proc.nomem, 0);
+	atomic_set(&stp_proc.no_work, 0);
 	for (i = 0; i < n; i++)
 		stp_proc.kinds |= 1u << probes[i].kind;
+	stp_proc.works = vzalloc(sizeof(*stp_proc.works) * STP_PROC_WORKS);
+	stp_proc.works_used = bitmap_zalloc(STP_PROC_WORKS, GFP_KERNEL);
+	if (!stp_proc.works || !stp_proc.works_used) {
+		stp_proc_stop();
+		return -ENOMEM;
+	}
 	if (nfiles > 32) {
 		stp_startup_error("process probes: at most 32 executables (%u named)", nfiles);
+		stp_proc_stop();
 		return -E2BIG;
 	}
 	for (i = 0; i < nfiles; i++) {
@@ -368,9 +405,9 @@ static int stp_proc_start(struct stp_proc_probe *probes, unsigned int n, struct 
 
 			if (f && !stp_proc_tracked(task_tgid_nr(t), false, 0))
 				stp_proc_tracked(task_tgid_nr(t), true, f);
-			stp_proc_queue(t, STP_PROC_BEGIN, f, TWA_SIGNAL, GFP_ATOMIC);
+			stp_proc_queue(t, STP_PROC_BEGIN, f, TWA_SIGNAL);
 		} else {
-			stp_proc_queue(t, STP_PROC_THREAD_BEGIN, stp_proc_exe_mask(t), TWA_SIGNAL, GFP_ATOMIC);
+			stp_proc_queue(t, STP_PROC_THREAD_BEGIN, stp_proc_exe_mask(t), TWA_SIGNAL);
 		}
 	}
 	rcu_read_unlock();

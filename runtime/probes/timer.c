@@ -1,5 +1,5 @@
 /* timer.c - timer.s/ms/us/ns/hz/jiffies probes on high-resolution timers
- * (hard irq context).  Included by generated code that uses timer probes. */
+ * (hard irq context, also on PREEMPT_RT).  Included by generated code that uses timer probes. */
 #include <linux/hrtimer.h>
 #include <asm/irq_regs.h>
 
@@ -26,9 +26,11 @@ static int stp_timers_start(struct stp_timer_probe *probes, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		hrtimer_init(&probes[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		/* _HARD: on PREEMPT_RT the others expire in a preemptible softirq thread, and a handler
+		 * needs preemption off (its CPU's context, the transport's writers) */
+		hrtimer_init(&probes[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 		probes[i].timer.function = probes[i].fire;
-		hrtimer_start(&probes[i].timer, ns_to_ktime(probes[i].period_ns), HRTIMER_MODE_REL);
+		hrtimer_start(&probes[i].timer, ns_to_ktime(probes[i].period_ns), HRTIMER_MODE_REL_HARD);
 	}
 	return 0;
 }

@@ -7,7 +7,6 @@
 #include <linux/path.h>
 #include <linux/dcache.h>
 #include <linux/sched/task.h>
-#include <linux/version.h>
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/ptrace.h>
@@ -72,9 +71,7 @@ struct stp_uprobe {
 	typeof(((struct uprobe_consumer *)0)->handler) hit;
 	typeof(((struct uprobe_consumer *)0)->ret_handler) ret_hit;
 	struct uprobe_consumer uc, uc_save;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	struct uprobe *up, *up_save;
-#endif
+	struct stp_compat_uprobe reg, reg_save;   /* core/compat.h */
 	/* entry values: STP_URETPROBE_SLOTS slots of slot_size bytes, allocated at start */
 	char *slots;
 	size_t slot_size;
@@ -218,21 +215,7 @@ static void stp_uprobe_ret_saved(struct uprobe_consumer *self, struct pt_regs *r
 	stp_uprobe_slot_free(p, sl);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define STP_UPROBE_HANDLER(name, fn)							\
-	static int name(struct uprobe_consumer *self, struct pt_regs *regs, __u64 *data)	\
-	{ fn(self, regs, instruction_pointer(regs)); return 0; }
-#define STP_URETPROBE_HANDLER(name, fn)							\
-	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs, __u64 *data) \
-	{ fn(self, regs, func); return 0; }
-#else
-#define STP_UPROBE_HANDLER(name, fn)							\
-	static int name(struct uprobe_consumer *self, struct pt_regs *regs)		\
-	{ fn(self, regs, instruction_pointer(regs)); return 0; }
-#define STP_URETPROBE_HANDLER(name, fn)							\
-	static int name(struct uprobe_consumer *self, unsigned long func, struct pt_regs *regs) \
-	{ fn(self, regs, func); return 0; }
-#endif
+/* STP_UPROBE_HANDLER, STP_URETPROBE_HANDLER: core/compat.h */
 STP_UPROBE_HANDLER(stp_uprobe_entry, stp_uprobe_hit)
 STP_URETPROBE_HANDLER(stp_uprobe_return, stp_uprobe_hit)
 STP_UPROBE_HANDLER(stp_uprobe_entry_save, stp_uprobe_call)
@@ -293,9 +276,7 @@ static int stp_uprobe_hold(struct stp_uprobe_file *f)
 static void stp_uprobe_stop(struct stp_uprobe *probes, unsigned int n)
 {
 	unsigned int i;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	bool any = false;
-#endif
 
 	for (i = 0; i < n; i++) {
 		struct stp_uprobe *p = &probes[i];
@@ -303,28 +284,18 @@ static void stp_uprobe_stop(struct stp_uprobe *probes, unsigned int n)
 		/* on return no handler of p runs any more (before 6.12: the uprobe's register_rwsem;
 		 * 6.12 on: the SRCU grace period of uprobe_unregister_sync below) */
 		if (p->registered) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-			uprobe_unregister_nosync(p->up, &p->uc);
+			stp_compat_uprobe_unregister(&p->reg, &p->uc);
 			any = true;
-#else
-			uprobe_unregister(p->file->inode, p->offset, &p->uc);
-#endif
 			p->registered = 0;
 		}
 		if (p->save_registered) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-			uprobe_unregister_nosync(p->up_save, &p->uc_save);
+			stp_compat_uprobe_unregister(&p->reg_save, &p->uc_save);
 			any = true;
-#else
-			uprobe_unregister(p->file->inode, p->save_offset, &p->uc_save);
-#endif
 			p->save_registered = 0;
 		}
 	}
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	if (any)
-		uprobe_unregister_sync();
-#endif
+		stp_compat_uprobe_sync();
 	for (i = 0; i < n; i++) {
 		struct stp_uprobe_file *f = probes[i].file;
 		unsigned long missed = atomic_xchg(&probes[i].missed, 0);
@@ -385,24 +356,11 @@ static int stp_uprobe_start(struct stp_uprobe *probes, unsigned int n)
 		}
 		rc = stp_uprobe_hold(p->file);
 		if (!rc && p->entry) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-			p->up_save = uprobe_register(p->file->inode, p->save_offset, 0, &p->uc_save);
-			rc = IS_ERR(p->up_save) ? PTR_ERR(p->up_save) : 0;
-#else
-			rc = uprobe_register(p->file->inode, p->save_offset, &p->uc_save);
-#endif
+			rc = stp_compat_uprobe_register(&p->reg_save, p->file->inode, p->save_offset, 0, &p->uc_save);
 			p->save_registered = !rc;
 		}
 		if (!rc) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-			p->up = uprobe_register(p->file->inode, p->offset, p->ref_ctr_offset, &p->uc);
-			rc = IS_ERR(p->up) ? PTR_ERR(p->up) : 0;
-#else
-			if (p->ref_ctr_offset)
-				rc = uprobe_register_refctr(p->file->inode, p->offset, p->ref_ctr_offset, &p->uc);
-			else
-				rc = uprobe_register(p->file->inode, p->offset, &p->uc);
-#endif
+			rc = stp_compat_uprobe_register(&p->reg, p->file->inode, p->offset, p->ref_ctr_offset, &p->uc);
 		}
 		if (rc && p->optional)
 			continue;

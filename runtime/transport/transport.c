@@ -221,10 +221,16 @@ void stp_transport_exit(void)
 int stp_transport_write(unsigned flags, const char *data, unsigned len)
 {
 	struct stp_ring **rings = READ_ONCE(stp_rings);
+	int rc;
 
 	if (unlikely(!rings))
 		return -ENODEV;
-	return stp_ring_write(rings[smp_processor_id()], flags, data, len);
+	/* a ring has one writer, its CPU: probe handlers run with preemption off already, the
+	 * process-context reports (warnings at stop) must not be preempted mid-record either
+	 * (always preemptible there on PREEMPT_RT) */
+	rc = stp_ring_write(rings[get_cpu()], flags, data, len);
+	put_cpu();
+	return rc;
 }
 
 void stp_transport_request_exit(void)
