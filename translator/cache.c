@@ -234,6 +234,19 @@ void cache_hash_kernel(Sha256 *c, const Session *s)
 		put_str(c, env[i], getenv(env[i]));
 }
 
+char *cache_entry_path(const Session *s, Sha256 *c, const char *prefix, const char *suffix)
+{
+	unsigned char d[SHA256_DIGEST_LEN];
+	char hex[KEY_HEX + 1], *name, *path;
+
+	sha256_final(c, d);
+	sha256_hex(d, hex);
+	name = xasprintf("%s%s%s", prefix, hex, suffix);
+	path = filecache_path(s, name);
+	free(name);
+	return path;
+}
+
 static void compute_key(const Session *s, const char *kbuild_text, char key[KEY_HEX + 1])
 {
 	Sha256 c;

@@ -22,6 +22,11 @@ void cache_store(Session *s);
  * exported symbols, and the compiler and linker kbuild will run (also kbuild_steps.c's key). */
 void cache_hash_kernel(Sha256 *c, const Session *s);
 
+/* Finishes c (cache_hash_kernel's and whatever else the entry depends on) and names the entry
+ * PREFIX + the digest in hex + SUFFIX in the cache directory: NULL when there is no cache (or
+ * --disable-cache).  Used for kbuild's recorded steps and the kernel feature tests. */
+char *cache_entry_path(const Session *s, Sha256 *c, const char *prefix, const char *suffix);
+
 const char *cache_hit_path(const Session *s);   /* the cached module used, or NULL */
 void cache_report(const Session *s);            /* -v: a line on a miss (stored where, or why not) */
 

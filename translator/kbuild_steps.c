@@ -77,8 +77,6 @@ static char *kb_entry_path(const Session *s)
 	const char *off = getenv("STAP_KBUILD_STEPS"), *mf = getenv("MAKEFLAGS");
 	PtrVec keyed = { 0 };
 	Sha256 c;
-	unsigned char d[SHA256_DIGEST_LEN];
-	char hex[2 * SHA256_DIGEST_LEN + 1], *name, *path;
 
 	if ((off && strcmp(off, "0") == 0) || (mf && strstr(mf, "jobserver")))
 		return NULL;
@@ -92,12 +90,7 @@ static char *kb_entry_path(const Session *s)
 	for (int i = 0; i < keyed.len; i++)
 		sha256_update(&c, keyed.items[i], strlen(keyed.items[i]) + 1);
 	free(keyed.items);
-	sha256_final(&c, d);
-	sha256_hex(d, hex);
-	name = xasprintf("kbuild/%s.steps", hex);
-	path = filecache_path(s, name);
-	free(name);
-	return path;
+	return cache_entry_path(s, &c, "kbuild/", ".steps");
 }
 
 /* ---- the recorder ---- */

@@ -37,8 +37,6 @@ static const KFeature kfeatures[] = {
 static char *kfeatures_cache_path(const Session *s)
 {
 	Sha256 c;
-	unsigned char d[SHA256_DIGEST_LEN];
-	char key[2 * SHA256_DIGEST_LEN + 1], *name, *path;
 
 	sha256_init(&c);
 	sha256_update(&c, KFEATURES_MAGIC, sizeof KFEATURES_MAGIC);
@@ -47,12 +45,7 @@ static char *kfeatures_cache_path(const Session *s)
 		sha256_update(&c, kfeatures[i].source, strlen(kfeatures[i].source) + 1);
 	}
 	cache_hash_kernel(&c, s);
-	sha256_final(&c, d);
-	sha256_hex(d, key);
-	name = xasprintf("kfeatures-%s", key);
-	path = filecache_path(s, name);
-	free(name);
-	return path;
+	return cache_entry_path(s, &c, "kfeatures-", "");
 }
 
 static int kfeatures_write(const char *path, const char *text)
