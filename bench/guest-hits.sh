@@ -40,15 +40,19 @@ rm -f "$NAP_FIFO"
 nap() { read -r -t "$1" -u "$NAP_FD" _ || true; }
 
 # The kallsyms address of SYM: kprobes/list names the probe by the first symbol at that
-# address, which can be an alias (__do_sys_getppid for __x64_sys_getppid).
+# address, which can be an alias (__do_sys_getppid for __x64_sys_getppid). With IBT (6.12's
+# CONFIG_X86_KERNEL_IBT) the kernel puts a probe on a function's entry after its 4-byte ENDBR64,
+# so the listed address is SYM_ADDR + 4 there.
 SYM_ADDR=$(awk -v s="$SYM" '$3 == s { print $1; exit }' /proc/kallsyms)
+SYM_ADDR_ENDBR=
+[[ -n $SYM_ADDR ]] && SYM_ADDR_ENDBR=$(printf '%016x' $((16#$SYM_ADDR + 4)))
 
 # The line of /sys/kernel/debug/kprobes/list for SYM (none when not registered).
 kprobe_line() {
     local line
     [[ -n $SYM_ADDR ]] || return 1
     while read -r line; do
-        [[ $line == "$SYM_ADDR "* ]] && { echo "$line"; return 0; }
+        [[ $line == "$SYM_ADDR "* || $line == "$SYM_ADDR_ENDBR "* ]] && { echo "$line"; return 0; }
     done </sys/kernel/debug/kprobes/list
     return 1
 }
