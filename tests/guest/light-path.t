@@ -62,12 +62,13 @@ P='kprobe.function("__x64_sys_sched_get_priority_max")'
 build() {
     write_lightload
     # counts: c <<< 1 (light, no lock) and n++ (light, n's write lock) against a heavy probe on the
-    # same function counting per program and CPU; a timer reads @count(c) while the adds run
+    # same function counting per program and CPU (a local keeps it off the light path, which takes
+    # statistics-array adds too); a timer reads @count(c) while the adds run
     local counts="
 global c, n, who, mid
 probe $P { c <<< 1 }
 probe $P { n++ }
-probe $P { who[execname(), cpu()] <<< 1 }
+probe $P { one = 1; who[execname(), cpu()] <<< one }
 probe timer.ms(20) { mid[@count(c)] = 1 }
 probe end {
     printf(\"count %d\\nn %d\\n\", @count(c), n)
