@@ -7,13 +7,18 @@ build() {
     need_kernel_dwarf
     local d=$TOP/tests/guest/scripts/general
     cc -O2 -Wall -Wextra -Werror -o pubprog "$d/pubprog.c"
-    # compiled in parallel: errsnoop and the syscall.* ones are large (two probes per system call)
-    $STAP -p4 -m t_sbp "$d/syscalls_by_proc.stp" >/dev/null &
-    $STAP -p4 -m t_errsnoop "$d/errsnoop.stp" >/dev/null &
-    $STAP -p4 -m t_pcg "$d/para-callgraph.stp" '*@fs/read_write.c' >/dev/null &
-    $STAP -p4 -m t_fcc "$d/functioncallcount.stp" 'vfs_*' >/dev/null &
-    $STAP -p4 -m t_w4 "$d/wait4time.stp" >/dev/null &
-    $STAP -p4 -m t_topsys "$d/topsys.stp" >/dev/null &
+    # compiled in parallel: errsnoop and the syscall.* ones are large (two probes per system call).
+    # Every hit of these probes, any process's, takes the script's global locks with a bounded trylock
+    # (MAXTRYLOCK attempts, 10 ns apart). Under single-threaded TCG a vCPU is descheduled for up to
+    # 100 ms while it holds a lock, so the other one's hits were skipped (counted, reported) often
+    # enough to lose the one call a check looks for; SystemTap's -DMAXTRYLOCK lets them wait that out.
+    local wait=-DMAXTRYLOCK=100000000
+    $STAP $wait -p4 -m t_sbp "$d/syscalls_by_proc.stp" >/dev/null &
+    $STAP $wait -p4 -m t_errsnoop "$d/errsnoop.stp" >/dev/null &
+    $STAP $wait -p4 -m t_pcg "$d/para-callgraph.stp" '*@fs/read_write.c' >/dev/null &
+    $STAP $wait -p4 -m t_fcc "$d/functioncallcount.stp" 'vfs_*' >/dev/null &
+    $STAP $wait -p4 -m t_w4 "$d/wait4time.stp" >/dev/null &
+    $STAP $wait -p4 -m t_topsys "$d/topsys.stp" >/dev/null &
     local p rc=0
     for p in $(jobs -p); do
         wait "$p" || rc=1
@@ -24,18 +29,28 @@ build() {
 guest() {
     local m
     for m in sbp errsnoop pcg fcc w4 topsys; do
-        staprun -c ./pubprog "t_$m.ko" >"$m.out"
+        staprun -c ./pubprog "t_$m.ko" >"$m.out" 2>"$m.err"
+        sed "s/^/$m: /" "$m.err" >&2
     done
+}
+
+# skips M: the hits module M's summary reports as skipped (0 without a summary)
+skips() {
+    sed -n 's/^WARNING: Skipped probes: \([0-9]*\) .*/\1/p' "$1.err" | awk '{n += $1} END {print n + 0}'
 }
 
 check() {
     [[ $(cat rc) == 0 ]]
-    local pid
+    local pid m
+    for m in sbp errsnoop pcg fcc w4 topsys; do
+        echo "$m: $(skips $m) skipped"
+    done
     # syscalls_by_proc: pubprog's 1000 getppid calls and a few dozen more (its start, its child's)
     grep -qx "#SysCalls  Process Name" sbp.out
     local n
     n=$(awk '$2 == "pubprog" {print $1}' sbp.out)
-    (( n >= 1008 && n < 1300 ))
+    echo "sbp: pubprog $n"
+    (( n >= 1008 - $(skips sbp) && n < 1300 ))
     # errsnoop: the open of the missing file, with its decoded arguments; nothing else of pubprog failed
     # but the dynamic loader's probes of absent files
     [[ $(sed -n 1p errsnoop.out) == "PROCESS             PID SYSCALL      ERROR    ARGUMENTS" ]]
@@ -65,19 +80,22 @@ check() {
             st = 0
         }
         END { print ok + 0 }' pcg.out)
+    echo "pcg: $n complete reads"
     (( n >= 40 && n <= 51 ))
     # functioncallcount: vfs_read for the 50 reads of /dev/zero, the hostname, the loader's reads
     n=$(awk '$1 == "vfs_read" {print $2}' fcc.out)
-    (( n >= 51 && n < 80 ))
+    echo "fcc: vfs_read $n"
+    (( n >= 51 - $(skips fcc) && n < 80 ))
     # wait4time: pubprog waited at least the child's 300 ms for it, which exited with 7
     pid=$(sed -n 's/^pubprog \([0-9]*\) child \([0-9]*\) status 7$/\2/p' w4.out)
     [[ -n $pid ]]
     local us
     us=$(sed -n "s/^pubprog([0-9]*) wait4($pid, 0x[0-9a-f]*, [^,]*, 0x0*) = $pid after \\([0-9]*\\) us\$/\\1/p" w4.out)
     (( us >= 300000 && us < 30000000 ))
-    # topsys: getppid's 1000 calls, over however many 5 s intervals the run took (less the few a report's
-    # write lock may make skip, counted and reported)
+    # topsys: getppid's 1000 calls, over however many 5 s intervals the run took (less any a report's
+    # write lock made skip, counted and reported)
     grep -qx "                  SYSCALL      COUNT" topsys.out
     n=$(awk '$1 == "getppid" {n += $2} END {print n + 0}' topsys.out)
-    (( n >= 990 && n < 1010 ))
+    echo "topsys: getppid $n"
+    (( n >= 1000 - $(skips topsys) && n <= 1000 ))
 }

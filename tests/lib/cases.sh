@@ -25,9 +25,15 @@ case_probe() {
 # case_has FUNCS NAME: is function NAME among the comma-separated FUNCS from case_probe?
 case_has() { [[ ,$1 == *,$2,* ]]; }
 
-# case_call FILE FUNC TIMEOUT: runs FUNC of FILE in a fresh bash, in the current directory.
+# case_call FILE FUNC TIMEOUT: runs FUNC of FILE in a fresh bash, in the current directory. When
+# FUNC fails, the last failing command's file, line and text go to stderr (set -E: the ERR trap
+# reaches functions; one in a command substitution stays in its subshell).
 case_call() {
-    timeout -k 10 "$3" bash -c 'set -eo pipefail; source "$3"; source "$1"; "$2"' \
+    timeout -k 10 "$3" bash -c 'set -eEo pipefail; case_func=$2 case_failed=
+        trap '\''case_failed="${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND"'\'' ERR
+        trap '\''rc=$?; (( rc == 0 || rc == 77 )) || [[ -z $case_failed ]] ||
+            echo "$case_func() failed at $case_failed" >&2'\'' EXIT
+        source "$3"; source "$1"; "$2"' \
         case-call "$1" "$2" "$TOP/tests/lib/case-helpers.sh" </dev/null
 }
 
