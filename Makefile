@@ -26,6 +26,8 @@ STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c))
 MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
 ATR_OBJ        = $(patsubst %.c,$(B)/obj/%.o,$(wildcard app-trace-report/*.c))
 
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+
 PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge $(B)/bin/app-trace-report
 
 .PHONY: all check check-unit check-guest check-asan check-kernels deps deps-kernels trace install clean bench man-tapset
@@ -89,7 +91,10 @@ trace: deps all
 	@tests/guest/demo.sh
 
 # `make check GUEST_KVER=KVER` runs the suite on another installed kernel (scripts/guest-kver.sh).
-check: deps all
+# deps first (a fresh machine has no flex or libdw yet), then the build on every core.
+check:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@tests/run
 
 # The suite on every installed kernel: the default one fully, each other one with the cases
