@@ -18,6 +18,26 @@ probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     # the attacker's stapio: would leave a marker (and its ids) if it ever ran
     printf '#!/bin/sh\nid >%s/mnt/marks/evil-ran\n' "$CASE_DIR" >evil-stapio
     chmod 755 evil-stapio
+    # the race's flipper: DIR/stapio becomes a symbolic link to STAPIO, then to "evil", endlessly
+    # (symlink + rename, no fork; a pause between pairs, or staprun's lookups wait on the directory)
+    cat >flipper.c <<'EOC'
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	if (argc != 3 || chdir(argv[1]) != 0)
+		return 2;
+	for (;;) {
+		unlink("s1");
+		unlink("s2");
+		if (symlink(argv[2], "s1") || rename("s1", "stapio") || symlink("evil", "s2") ||
+		    rename("s2", "stapio"))
+			return perror("flipper"), 1;
+		usleep(1000); /* lets staprun's own lookups of the directory in */
+	}
+}
+EOC
+    cc -O2 -Wall -Wextra -Werror -o flipper flipper.c
     mkdir -p mnt
     getent group stapusr | cut -d: -f3 >stapusr.gid
     getent group stapdev | cut -d: -f3 >stapdev.gid
@@ -94,7 +114,7 @@ attacks() {
     chmod 700 "$sa/rootonly"
     local S=$sa/bin/staprun
 
-    echo "== hard-linked staprun, swapped stapio"
+    echo "== hard-linked staprun, swapped stapio (at ${SECONDS}s)"
     sysctl -q fs.protected_hardlinks=0
     "${u1[@]}" ln "$S" "$sa/u/staprun"
     [[ $(stat -c %h "$S") == 2 && -u $sa/u/staprun ]]
@@ -119,10 +139,9 @@ attacks() {
     not loaded sa_run
     # the race: u/stapio flips between a symbolic link to root's stapio and one to the evil
     # program while staprun runs (the check and the exec must see the same file)
-    "${u1[@]}" bash -c 'cd "$1/u"; while :; do ln -sfn "$1/bin/stapio" s1; mv -fT s1 stapio
-        ln -sfn evil s2; mv -fT s2 stapio; done' race "$sa" & local flipper=$!
+    "${u1[@]}" "$CASE_DIR/flipper" "$sa/u" "$sa/bin/stapio" & local flipper=$!
     local i
-    for i in $(seq 100); do
+    for i in $(seq 40); do
         rc=0
         "${u1[@]}" "$sa/u/staprun" sa_run >race.out 2>race.err || rc=$?
         [[ $rc == 1 ]] && grep -q "refusing to run $sa/u/stapio for a setuid staprun" race.err ||
@@ -130,12 +149,13 @@ attacks() {
     done
     kill $flipper
     wait $flipper 2>/dev/null || true
+    echo "race: $i runs refused (at ${SECONDS}s)"
     [[ ! -e $sa/marks/evil-ran ]]
     not loaded sa_run
     "${u1[@]}" rm -f "$sa/u/staprun"
     sysctl -q fs.protected_hardlinks=1
 
-    echo "== stapio's ids"
+    echo "== stapio's ids (at ${SECONDS}s)"
     "${u1[@]}" "$S" sa_endless >ids.out 2>ids.err & pid=$!
     io=$(stapio_of $pid)
     [[ $(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/"$io"/status) == "65534 65534 65534 65534" ]]
@@ -153,7 +173,7 @@ attacks() {
     grep -q '^end ticks>0: 1$' ids.out
     wait_gone sa_endless
 
-    echo "== root's detached run"
+    echo "== root's detached run (at ${SECONDS}s)"
     staprun -L sa_endless.ko >root-L.out 2>root-L.err
     owner_is sa_endless 0
     refused root-A "may not attach to module sa_endless: its run belongs to uid 0; only that user and root may attach to it or remove it" \
@@ -171,7 +191,7 @@ attacks() {
     # the run is intact: root attaches and ends it normally
     attach_and_end staprun -- sa_endless root-A2.out
 
-    echo "== another user's detached run"
+    echo "== another user's detached run (at ${SECONDS}s)"
     "${u2[@]}" "$S" -L sa_endless >u2-L.out 2>u2-L.err
     owner_is sa_endless 65533
     refused u2-A "may not attach to module sa_endless: its run belongs to uid 65533" "${u1[@]}" "$S" -A sa_endless
@@ -206,7 +226,7 @@ attacks() {
     staprun -d sa_endless
     wait_gone sa_endless
 
-    echo "== -b"
+    echo "== -b (at ${SECONDS}s)"
     refused b-cap "-b 65: a member of stapusr may ask for at most 64 MB per CPU" "${u1[@]}" "$S" -b 65 sa_run
     not loaded sa_run
     for junk in 1x '' ' 1' +1 0x10 0 1025 -1 99999999999999999999999 $'\n1' '1 x=1'; do
@@ -231,7 +251,7 @@ attacks() {
     "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
 
-    echo "attacks done"
+    echo "attacks done"; echo "(at ${SECONDS}s)"
 }
 
 guest() {
@@ -251,5 +271,5 @@ guest() {
 }
 
 check() {
-    grep -q '^attacks done$' out
+    grep -q "^attacks done$" out
 }
