@@ -55,6 +55,24 @@ probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->co
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
     btf_tracepoint_lists
     btf_errors
+    btf_typedef_fallback
+}
+
+# A BTF where sched_switch has no __traceiter_ FUNC (renamed in the vmlinux.btf cut above), in an ELF
+# where the DWARF is looked for: its btf_trace_sched_switch typedef types it, the unnamed arguments
+# are $arg1..., read as DWARF's named ones are.
+btf_typedef_fallback() {
+    mkdir -p fake/boot
+    perl -0777 -pe 's/\0__traceiter_sched_switch\0/\0__traceiteR_sched_switch\0/' vmlinux.btf >renamed.btf
+    objcopy -I binary -O elf64-x86-64 --rename-section .data=.BTF renamed.btf "fake/boot/vmlinux-$KVER"
+    local fake=(env SYSTEMTAP_DIR=$PWD/sysdir-fake STAP_DEBUGINFO_PATH=$PWD/fake)
+    [[ $("${fake[@]}" $STAP -r "$KVER" -L 'kernel.trace("sched:sched_switch")') == \
+       'kernel.trace("sched:sched_switch") $arg1:bool $arg2:struct task_struct* $arg3:struct task_struct* $arg4:unsigned int' ]]
+    "${fake[@]}" $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($arg3->pid, $$parms) }' >typedef.c
+    $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($next->pid, $$parms) }' >named.c
+    local drop='/^\/\* probe |\.pp = |stap_kernel_build_id|^$/d'
+    diff <(sed -E "$drop" named.c | sed 's/preempt=/arg1=/; s/ prev=/ arg2=/; s/ next=/ arg3=/; s/prev_state=/arg4=/; s/\$next->pid/$arg3->pid/') \
+         <(sed -E "$drop" typedef.c) || { echo "C from the typedef differs"; return 1; }
 }
 
 # Every tracepoint of the kernel from BTF, with its system from the headers where they declare it: the
