@@ -405,7 +405,7 @@ static void tph_scan(TpHeaders *h, const char *text, size_t len)
 static int tph_scan_dir(TpHeaders *h, const char *dir, const char *filter)
 {
 	struct dirent **names;
-	int n = scandir(dir, &names, NULL, alphasort), read = 0;
+	int n = scandir(dir, &names, NULL, alphasort), nread = 0;
 
 	for (int i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;
@@ -416,7 +416,7 @@ static int tph_scan_dir(TpHeaders *h, const char *dir, const char *filter)
 			char *text = read_file(path, &len);
 			if (text) {
 				tph_scan(h, text, len);
-				read++;
+				nread++;
 			}
 			free(text);
 			free(path);
@@ -424,7 +424,7 @@ static int tph_scan_dir(TpHeaders *h, const char *dir, const char *filter)
 		free(names[i]);
 	}
 	free(n >= 0 ? names : NULL);
-	return read;
+	return nread;
 }
 
 char *btf_tp_headers_tree(Session *s)
