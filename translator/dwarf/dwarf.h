@@ -56,7 +56,8 @@ typedef struct DwarfSite {
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
 	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
 	int64_t cfa_offset;
-	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id (mod NULL), its target
+	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
+	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
 	                             * variables typed from BTF (btf/bind.c) */
 } DwarfSite;
 
