@@ -18,7 +18,7 @@ probe kernel.function("vfs_read").return {
     if (execname() == "dd" && $count == 3)
         printf("return %d %d %d %s|%s\n", $return, $count, @entry($count), $$return, $$parms)
 }
-# dd exec'ed and exiting: the tracepoints' arguments, the task through @cast (a bare and a "struct" name)
+# dd starting and exiting: the arguments of the tracepoints, the task through @cast (a bare and a "struct" name)
 probe kernel.trace("sched_process_exec") {
     if (execname() == "dd")
         printf("exec %s %d %d %d %s %s\n", kernel_string($bprm->filename), $old_pid == pid(),
