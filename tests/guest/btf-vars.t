@@ -1,4 +1,4 @@
-# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read
+# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read; tracepoint arguments ($bprm->filename, $old_pid, $$parms of sched_process_exec, $p of sched:sched_process_exit) and @cast chains
 # Used by tests/run (issue 21): STAP_DEBUGINFO_PATH points at an empty directory, so the BTF of /boot/vmlinuz-KVER
 # types the probes; -v says so; what BTF cannot give (locals, kernel.statement) names the -dbg package.
 
@@ -17,8 +17,21 @@ probe kernel.function("vfs_read") {
 probe kernel.function("vfs_read").return {
     if (execname() == "dd" && $count == 3)
         printf("return %d %d %d %s|%s\n", $return, $count, @entry($count), $$return, $$parms)
+}
+# dd starting and exiting: the arguments of the tracepoints, the task through @cast (a bare and a "struct" name)
+probe kernel.trace("sched_process_exec") {
+    if (execname() == "dd")
+        printf("exec %s %d %d %d %s %s\n", kernel_string($bprm->filename), $old_pid == pid(),
+               @cast($p, "task_struct")->pid == pid(), @cast($p, "struct task_struct", "kernel")->tgid == pid(),
+               kernel_string(@cast($p, "task_struct")->comm), $$parms)
+}
+probe kernel.trace("sched:sched_process_exit") {
+    if (execname() == "dd")
+        printf("exit %d %d\n", $p->pid == pid(), @cast($p, "task_struct")->real_parent->pid == ppid())
 }' >/dev/null 2>build.err
     grep -qx 'kernel.function("vfs_read"): 1 site typed from BTF (/boot/vmlinuz-'"$KVER"')' build.err ||
+        { cat build.err; return 1; }
+    grep -qx 'kernel.trace("sched:sched_process_exit"): 1 tracepoint typed from BTF (/boot/vmlinuz-'"$KVER"')' build.err ||
         { cat build.err; return 1; }
     # what needs DWARF says which package holds it
     not $STAP -p2 -e 'probe kernel.function("vfs_read") { println($ret) }' 2>local.err
@@ -38,5 +51,7 @@ check() {
     cat vars.out
     [[ $(grep -cx 'entry 3 0 4' vars.out) == 4 ]]
     [[ $(grep -cE '^return 3 3 3 return=0x3\|file=0x[0-9a-f]+ buf=0x[0-9a-f]+ count=0x3 pos=0x[0-9a-f]+$' vars.out) == 4 ]]
-    [[ $(wc -l <vars.out) == 8 ]]
+    grep -Eqx 'exec \S*/dd 1 1 1 dd p=0x[0-9a-f]+ old_pid=0x[0-9a-f]+ bprm=0x[0-9a-f]+' vars.out
+    grep -qx 'exit 1 1' vars.out
+    [[ $(wc -l <vars.out) == 10 ]]
 }

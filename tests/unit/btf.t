@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, and the C of BTF-typed accesses the same as the DWARF-typed one
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -26,11 +26,19 @@ run() {
     done
     # with DWARF hidden, stap reads the BTF of /boot/vmlinuz (decompressed, cached): the same bytes
     mkdir -p nodbg sysdir
+    # (tracepoints: named, with a system, wildcards; @cast: bare and "struct" names, "kernel", [i], &, @defined)
     local script='probe kernel.function("vfs_read") { printf("%d %d %d %d\n", $count, $file->f_pos, $file->f_path->dentry->d_name->len, $buf[2]) }
-probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return, $count, $file->f_inode->i_ino, @entry($count), $$return, $$parms) }'
-    SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$script" >btf.c
+probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return, $count, $file->f_inode->i_ino, @entry($count), $$return, $$parms) }
+function tgid(p) { return @cast(p, "struct task_struct", "kernel")->tgid }
+probe kernel.trace("sched_switch") { printf("%d %d %d %s %d\n", $next->pid, $prev_state, $preempt, $$parms, @cast($prev, "task_struct")->pid) }
+probe kernel.trace("sched:sched_process_exec") { printf("%s %d %d %d %d %d %s\n", kernel_string($bprm->filename), $old_pid, tgid($p),
+    @defined(@cast($p, "task_struct")->no_such), &@cast($p, "task_struct")->pid - $p, @cast($p, "task_struct")[1]->pid, $$vars) }
+probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->comm[0]) }'
+    SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -v -p3 -e "$script" >btf.c 2>btf.err
+    grep -qx 'kernel.trace("sched:sched_wakeup\*"): 2 tracepoints typed from BTF (/boot/vmlinuz-'"$KVER"')' btf.err ||
+        { cat btf.err; return 1; }
     local blob
-    blob=$(ls sysdir/cache/btf/* | grep -v '\.id$')
+    blob=$(ls sysdir/cache/btf/* | grep -Ev '\.(id|tp)$')
     # -L from BTF: the parameters, as the driver read them
     [[ $(SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -L 'kernel.function("vfs_read")') == \
        "kernel.function(\"vfs_read\") $params" ]] || { echo "-L from BTF differs"; return 1; }
@@ -45,4 +53,64 @@ probe kernel.function("vfs_read").return { printf("%d %d %d %d %s|%s\n", $return
     local drop='/^\/\* probe |\.pp = /d'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
+    btf_tracepoint_lists
+    btf_errors
+    btf_typedef_fallback
+}
+
+# A BTF where sched_switch has no __traceiter_ FUNC (renamed in the vmlinux.btf cut above), in an ELF
+# where the DWARF is looked for: its btf_trace_sched_switch typedef types it, the unnamed arguments
+# are $arg1..., read as DWARF's named ones are.
+btf_typedef_fallback() {
+    mkdir -p fake/boot
+    perl -0777 -pe 's/\0__traceiter_sched_switch\0/\0__traceiteR_sched_switch\0/' vmlinux.btf >renamed.btf
+    objcopy -I binary -O elf64-x86-64 --rename-section .data=.BTF renamed.btf "fake/boot/vmlinux-$KVER"
+    local fake=(env SYSTEMTAP_DIR=$PWD/sysdir-fake STAP_DEBUGINFO_PATH=$PWD/fake)
+    [[ $("${fake[@]}" $STAP -r "$KVER" -L 'kernel.trace("sched:sched_switch")') == \
+       'kernel.trace("sched:sched_switch") $arg1:bool $arg2:struct task_struct* $arg3:struct task_struct* $arg4:unsigned int' ]]
+    "${fake[@]}" $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($arg3->pid, $$parms) }' >typedef.c
+    $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($next->pid, $$parms) }' >named.c
+    local drop='/^\/\* probe |\.pp = |stap_kernel_build_id|^$/d'
+    diff <(sed -E "$drop" named.c | sed 's/preempt=/arg1=/; s/ prev=/ arg2=/; s/ next=/ arg3=/; s/prev_state=/arg4=/; s/\$next->pid/$arg3->pid/') \
+         <(sed -E "$drop" typedef.c) || { echo "C from the typedef differs"; return 1; }
+}
+
+# Every tracepoint of the kernel from BTF, with its system from the headers where they declare it: the
+# DWARF list's names, the same system when there is one (the rest: declared in headers Debian does not
+# ship, listed by name alone); their arguments as -L shows them from DWARF; the catalog cached.
+btf_tracepoint_lists() {
+    local nodbg=(env SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg)
+    $STAP -r "$KVER" -l 'kernel.trace("*")' >tp-dwarf.list
+    "${nodbg[@]}" $STAP -r "$KVER" -vv -l 'kernel.trace("*")' >tp-btf.list 2>tp-btf.err
+    grep -q "^Tracepoints of /boot/vmlinuz-$KVER: [0-9]* ([0-9]* in no header), loaded from the cache" tp-btf.err ||
+        { cat tp-btf.err; return 1; }
+    local names='s/^kernel\.trace\("([^:]*:)?(.*)"\)$/\2/'
+    diff <(sed -E "$names" tp-dwarf.list | sort) <(sed -E "$names" tp-btf.list | sort) ||
+        { echo "tracepoint names differ"; return 1; }
+    local with_sys bare
+    with_sys=$(grep -c ':' tp-btf.list)
+    bare=$(grep -vc ':' tp-btf.list)
+    LC_ALL=C comm -13 tp-dwarf.list <(grep ':' tp-btf.list) >wrong-sys.list
+    [[ ! -s wrong-sys.list ]] || { echo "systems differ from DWARF's:"; head wrong-sys.list; return 1; }
+    echo "tracepoints from BTF: $with_sys with DWARF's system, $bare in no header"
+    (( with_sys >= 550 && bare < 60 ))
+    diff <($STAP -r "$KVER" -L 'kernel.trace("sched:*")') <("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.trace("sched:*")') ||
+        { echo "-L of sched:* differs"; return 1; }
+}
+
+btf_errors() {
+    local nodbg=(env SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg)
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe kernel.trace("sched_switch") { println($pid) }' 2>e1.err
+    grep -q "tracepoint sched_switch has no argument 'pid' (its arguments: \$preempt \$prev \$next \$prev_state)" e1.err ||
+        { cat e1.err; return 1; }
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe begin { println(@cast(0, "no_such_type")->x) }' 2>e2.err
+    grep -q "type 'no_such_type' not found in the kernel's BTF.*linux-image-$KVER-dbg" e2.err || { cat e2.err; return 1; }
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -g -e 'probe begin { @cast(0, "task_struct")->pid = 1 }' 2>e3.err
+    grep -q "typed from BTF cannot be assigned.*linux-image-$KVER-dbg" e3.err || { cat e3.err; return 1; }
+    # a system BTF's headers do not give: the note says how to name it
+    local bare
+    bare=$(grep -vm1 ':' tp-btf.list | sed -E 's/^kernel\.trace\("(.*)"\)$/\1/')
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e "probe kernel.trace(\"nosys:$bare\") { }" 2>e4.err
+    grep -q "kernel.trace(\"$bare\") finds it by its name alone" e4.err || { cat e4.err; return 1; }
+    "${nodbg[@]}" $STAP -r "$KVER" -p2 -e "probe kernel.trace(\"$bare\") { }" >/dev/null
 }

@@ -1,5 +1,6 @@
-/* bind.c - target variables of probes typed from BTF (no DWARF): $param from the entry registers,
- * $return, and their ->member / [number] chains, as DwAccess nodes codegen/dwarf.c writes. Used by dwarf/targets.c. */
+/* bind.c - target variables typed from BTF (no DWARF): $param from the entry registers, $return, a
+ * tracepoint's arguments, @cast, and their ->member / [number] chains, as DwAccess nodes
+ * codegen/dwarf.c writes. Used by dwarf/targets.c. */
 #include "btf.h"
 #include "bind.h"
 #include "../dwarf/vars.h"
@@ -24,23 +25,51 @@ static void rename_access(DwAccess *a, const char *fmt, const char *arg)
 	a->name = n;
 }
 
-static char *params_of(const Btf *btf, uint32_t proto)
+/* A tracepoint's prototype starts with the probe's data: its arguments are the parameters after it. */
+static int first_param(const DwarfSite *site)
 {
-	StrBuf sb;
+	return site->is_tracepoint ? 1 : 0;
+}
+
+/* Parameter i's name: "argN" (N from 1, the site's first parameter) when the prototype has none
+ * (a btf_trace_NAME typedef). */
+static const char *param_label(const Btf *btf, const DwarfSite *site, int i, char *buf, size_t size)
+{
 	const char *name;
 	uint32_t type;
 
+	if (btf_param(btf, btf_func_proto(btf, site->btf_func), i, &name, &type) != 0)
+		return NULL;
+	if (name[0])
+		return name;
+	snprintf(buf, size, "arg%d", i - first_param(site) + 1);
+	return buf;
+}
+
+static char *params_of(const Btf *btf, const DwarfSite *site)
+{
+	StrBuf sb;
+	const char *name;
+	char buf[16];
+
 	sb_init(&sb);
-	for (int i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++)
-		sb_printf(&sb, "%s$%s", i ? " " : "", name);
+	for (int i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++)
+		sb_printf(&sb, "%s$%s", sb.len ? " " : "", name);
 	return sb.data ? sb_steal(&sb) : xstrdup("none");
 }
 
-/* Parameter i (of the given type) in its entry register; NULL when it is not in one. */
-static DwAccess *param_access(const Btf *btf, int i, uint32_t type)
+/* Parameter i (of the given type): a tracepoint's argument as the hit saved it, a function's in its
+ * entry register; NULL when it is in no register. */
+static DwAccess *param_access(const Btf *btf, const DwarfSite *site, int i, uint32_t type)
 {
 	DwAccess *a;
 
+	if (site->is_tracepoint) {
+		a = dwa_new(DWA_READ);
+		a->base = DWB_ARG;
+		a->arg_index = i - first_param(site);
+		return a;
+	}
 	if (i >= 6 || btf_size(btf, type) > 8)
 		return NULL;
 	a = dwa_new(DWA_READ);
@@ -52,14 +81,42 @@ static DwAccess *param_access(const Btf *btf, int i, uint32_t type)
 	return a;
 }
 
-/* The base: $return or a parameter in its register. */
+/* The parameter named e->str: its access with *type set; NULL with bb->err set. */
+static DwAccess *named_param(BtfBind *bb, Expr *e, uint32_t *type)
+{
+	const Btf *btf = bb->btf;
+	const DwarfSite *site = bb->site;
+	const char *name, *unused;
+	char buf[16];
+	DwAccess *a;
+	int i;
+
+	for (i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++)
+		if (!strcmp(name, e->str + 1))
+			break;
+	if (!name && site->is_tracepoint)
+		return fail(bb, e->loc, xasprintf("tracepoint %s has no argument '%s' (its arguments: %s)",
+						  site->function + strlen("__traceiter_"), e->str + 1, params_of(btf, site)));
+	if (!name)
+		return fail(bb, e->loc, xasprintf("no parameter '%s' in %s (its parameters: %s); the kernel's BTF "
+						  "describes parameters only: locals need its DWARF (install "
+						  "linux-image-%s-dbg)", e->str + 1, site->function,
+						  params_of(btf, site), bb->kver));
+	btf_param(btf, btf_func_proto(btf, site->btf_func), i, &unused, type);
+	if (!(a = param_access(btf, site, i, *type)))
+		return fail(bb, e->loc, xasprintf("'%s' of %s is not passed in a register (argument %d%s): "
+						  "reading it needs the kernel's DWARF (install linux-image-%s-dbg)",
+						  e->str, site->function, i + 1,
+						  i >= 6 ? ", after the sixth" : ", larger than 8 bytes", bb->kver));
+	return a;
+}
+
+/* The base: $return, a parameter in its register or a tracepoint's argument. */
 static DwAccess *base_access(BtfBind *bb, Expr *e)
 {
 	const Btf *btf = bb->btf;
-	uint32_t proto = btf_ref(btf, bb->site->btf_func), type;
+	uint32_t proto = btf_func_proto(btf, bb->site->btf_func), type;
 	DwAccess *a;
-	const char *name;
-	int i;
 
 	if (!strcmp(e->str, "$return")) {
 		if (!bb->site->is_return)
@@ -70,20 +127,8 @@ static DwAccess *base_access(BtfBind *bb, Expr *e)
 			return fail(bb, e->loc, xasprintf("'%s' returns nothing: there is no $return", bb->site->function));
 		a = dwa_new(DWA_READ);
 		a->base = DWB_RETURN;
-	} else {
-		for (i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++)
-			if (!strcmp(name, e->str + 1))
-				break;
-		if (btf_param(btf, proto, i, &name, &type) != 0)
-			return fail(bb, e->loc, xasprintf("no parameter '%s' in %s (its parameters: %s); the kernel's BTF "
-							  "describes parameters only: locals need its DWARF (install "
-							  "linux-image-%s-dbg)", e->str + 1, bb->site->function,
-							  params_of(btf, proto), bb->kver));
-		if (!(a = param_access(btf, i, type)))
-			return fail(bb, e->loc, xasprintf("'%s' of %s is not passed in a register (argument %d%s): "
-							  "reading it needs the kernel's DWARF (install linux-image-%s-dbg)",
-							  e->str, bb->site->function, i + 1,
-							  i >= 6 ? ", after the sixth" : ", larger than 8 bytes", bb->kver));
+	} else if (!(a = named_param(bb, e, &type))) {
+		return NULL;
 	}
 	a->site = bb->site;
 	a->name = xstrdup(e->str);
@@ -203,13 +248,10 @@ static int final_read(BtfBind *bb, DwAccess *a, SrcLoc loc)
 	return 0;
 }
 
-DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
+/* The chain of e from item `from` on, then the value read (or, for mode BM_ADDRESS, its address). */
+static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMode mode)
 {
-	DwAccess *a = base_access(bb, e);
-
-	if (!a)
-		return NULL;
-	for (int i = 0; i < e->chain.len; i++) {
+	for (int i = from; i < e->chain.len; i++) {
 		ChainItem *it = e->chain.items[i];
 		int rc;
 		if (it->kind == CH_PRETTY)
@@ -219,7 +261,64 @@ DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
 		if (rc)
 			return NULL;
 	}
+	if (mode == BM_ADDRESS) {
+		if (a->bit_size)
+			return fail(bb, e->loc, xasprintf("cannot take the address of the bit field '%s'", a->name));
+		if (bb->in_register)
+			return fail(bb, e->loc, xasprintf("cannot take the address of '%s': it is not in memory", a->name));
+		a->what = DWA_ADDRESS;
+		return a;
+	}
 	return final_read(bb, a, e->loc) == 0 ? a : NULL;
+}
+
+DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
+{
+	DwAccess *a = base_access(bb, e);
+
+	return a ? bind_chain(bb, a, e, 0, BM_VALUE) : NULL;
+}
+
+DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, BindMode mode)
+{
+	const Btf *btf = bb->btf;
+	Expr *tname = e->args.items[1];
+	uint32_t type = btf_find_type(btf, tname->str);
+	int64_t size;
+	DwAccess *a;
+	int from = 0;
+
+	if (!type)
+		return fail(bb, tname->loc, xasprintf("type '%s' not found in the kernel's BTF (%s); without its DWARF "
+						      "(linux-image-%s-dbg) @cast knows the types BTF describes",
+						      tname->str, btf->origin, bb->kver));
+	if (mode == BM_WRITE)
+		return fail(bb, e->loc, xasprintf("@cast(..., \"%s\") typed from BTF cannot be assigned (the kernel's "
+						  "DWARF is needed: install linux-image-%s-dbg)", tname->str, bb->kver));
+	a = dwa_new(DWA_READ);
+	a->base = DWB_POINTER;
+	a->site = bb->site;
+	a->name = xasprintf("@cast(..., \"%s\")", tname->str);
+	a->loc_base = a->loc_last = e->loc;
+	a->op_last = "@cast";
+	bb->type = type;
+	bb->in_register = 0;
+	if (!e->chain.len) {
+		a->what = DWA_ADDRESS;   /* @cast(p, "t") alone (or &@cast(p, "t")) is p */
+		return a;
+	}
+	if (((ChainItem *)e->chain.items[0])->kind == CH_INDEX) {
+		/* @cast(p, "T")[i]: p is a T *, element i is at p + i * sizeof(T) */
+		ChainItem *it = e->chain.items[0];
+		if (!it->index || it->index->kind != EX_NUMBER)
+			return fail(bb, it->loc, xasprintf("'%s[...]': only a literal index is supported from BTF so far",
+							   a->name));
+		if ((size = btf_size(btf, type)) <= 0)
+			return fail(bb, it->loc, xasprintf("'%s' has no known size", tname->str));
+		dwa_add_step(a, DWS_ADD, it->index->num * size, 0, it->loc, "[");
+		from = 1;
+	}
+	return bind_chain(bb, a, e, from, mode);
 }
 
 /* A $$parms / $$vars / $$return entry's value: integers, enums and pointers; NULL ("?") otherwise. */
@@ -239,8 +338,10 @@ static DwAccess *list_entry(const Btf *btf, DwAccess *a, uint32_t type, const ch
 int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
 {
 	const Btf *btf = bb->btf;
-	uint32_t proto = btf_ref(btf, bb->site->btf_func), type;
-	const char *name;
+	const DwarfSite *site = bb->site;
+	uint32_t proto = btf_func_proto(btf, site->btf_func), type;
+	const char *name, *unused;
+	char buf[16];
 
 	if (!strcmp(which, "return")) {
 		DwAccess *a;
@@ -253,20 +354,21 @@ int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
 		return 0;
 	}
 	if (!strcmp(which, "locals"))
-		return -1;
+		return site->is_tracepoint ? 0 : -1;   /* a tracepoint has none (as from DWARF) */
 	/* $$vars: the parameters only, BTF has no locals */
-	for (int i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++) {
+	for (int i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++) {
+		btf_param(btf, proto, i, &unused, &type);
 		vec_push(&list->var_names, xstrdup(name));
-		vec_push(&list->var_access, list_entry(btf, param_access(btf, i, type), type, name));
+		vec_push(&list->var_access, list_entry(btf, param_access(btf, site, i, type), type, name));
 	}
 	return 0;
 }
 
 void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb)
 {
-	uint32_t proto = btf ? btf_ref(btf, site->btf_func) : 0, type;
-	const char *name;
-	char *tn;
+	uint32_t proto = btf ? btf_func_proto(btf, site->btf_func) : 0, type;
+	const char *name, *unused;
+	char *tn, buf[16];
 
 	if (!proto)
 		return;
@@ -275,10 +377,12 @@ void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb)
 		sb_printf(sb, " $return:%s", tn);
 		free(tn);
 	}
-	for (int i = 0; btf_param(btf, proto, i, &name, &type) == 0; i++) {
+	for (int i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++) {
+		btf_param(btf, proto, i, &unused, &type);
 		tn = btf_type_name(btf, type);
-		/* one BTF cannot read (on the stack, or larger than a register) is marked */
-		sb_printf(sb, " $%s:%s%s", name, tn, i >= 6 || btf_size(btf, type) > 8 ? " (needs DWARF)" : "");
+		/* one BTF cannot read (a function's on the stack, or larger than a register) is marked */
+		sb_printf(sb, " $%s:%s%s", name, tn,
+			  !site->is_tracepoint && (i >= 6 || btf_size(btf, type) > 8) ? " (needs DWARF)" : "");
 		free(tn);
 	}
 }

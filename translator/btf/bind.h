@@ -8,7 +8,7 @@
 
 typedef struct BtfBind {
 	const Btf *btf;
-	DwarfSite *site;            /* site->btf_func: the function */
+	DwarfSite *site;            /* site->btf_func: the function or tracepoint; NULL for @cast outside probes */
 	const char *kver;           /* for the -dbg package's name */
 	int in_entry;               /* inside @entry */
 	/* results */
@@ -18,14 +18,20 @@ typedef struct BtfBind {
 	SrcLoc err_loc;
 } BtfBind;
 
-/* $param / $return of e (EX_TARGET) with its chain, for reading; NULL with bb->err set. */
+/* $param / $return / a tracepoint's $arg of e (EX_TARGET) with its chain, for reading; NULL with
+ * bb->err set. */
 DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
+
+/* @cast(ADDR, "TYPE"[, "kernel"]) of the kernel's types (e, EX_AT) with its chain, read or (BM_ADDRESS)
+ * addressed; its address stays e->args[0]. NULL with bb->err set. */
+DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, BindMode mode);
 
 /* The entries of $$parms, $$vars (the parameters: BTF has no locals) or $$return (which names
  * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */
 int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list);
 
-/* -L: " $return:TYPE $param:TYPE ..." of a BTF site (parameters BTF cannot read marked); no locals. */
+/* -L: " $return:TYPE $param:TYPE ..." of a BTF site (parameters BTF cannot read marked; a
+ * tracepoint's arguments); no locals. */
 void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb);
 
 #endif

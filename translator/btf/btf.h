@@ -23,6 +23,7 @@ typedef struct Btf {
 	const uint32_t **types;     /* types[id]: the record (name_off, info, size/type, then its data) */
 	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
 	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
+	struct TpCatalog *tracepoints;  /* tracepoints.c: the kernel's tracepoints, read on first use */
 } Btf;
 
 /* A member found in a struct or union (anonymous members searched through). */
@@ -54,6 +55,11 @@ int64_t btf_size(const Btf *b, uint32_t id);
 int btf_is_signed(const Btf *b, uint32_t stripped);
 /* An array's element type and count. */
 int btf_array(const Btf *b, uint32_t id, uint32_t *elem, uint32_t *count);
+/* The FUNC_PROTO of a FUNC, of a pointer to one or of a typedef of those (btf_trace_NAME); 0 if none. */
+uint32_t btf_func_proto(const Btf *b, uint32_t id);
+/* The type @cast names: "struct NAME", "union NAME", "enum NAME", or a bare name (a struct, union,
+ * typedef, enum or base type of that name, in that order); 0 when there is none. */
+uint32_t btf_find_type(const Btf *b, const char *spec);
 /* A FUNC_PROTO's parameter i (0-based): its name and type; -1 when there is none. */
 int btf_param(const Btf *b, uint32_t proto, int i, const char **name, uint32_t *type);
 /* Member name of struct/union su (stripped), through anonymous members. 0 or -1. */
@@ -71,5 +77,24 @@ Btf *btf_kernel(struct Session *s, const char **err);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
  * the module for staprun's check (codegen/dwarf.c). */
 const char *btf_kernel_build_id(struct Session *s);
+
+/* tracepoints.c */
+struct PtrVec;
+/* Pushes onto out (Tracepoint*, owned by the catalog) the kernel's tracepoints of BTF whose system
+ * matches system_glob (NULL: any) and name name_glob, as dwarf_tracepoints does (a tracepoint in no
+ * header has the system "": kernel.trace("NAME") finds it). Cached in $SYSTEMTAP_DIR/cache/btf/HASH.tp. */
+int btf_tracepoints(struct Session *s, Btf *btf, const char *system_glob, const char *name_glob, struct PtrVec *out);
+int btf_tracepoint_system_known(struct Session *s, Btf *btf, const char *system_glob);
+
+/* tpsystems.c */
+struct StrMap;
+/* The kernel source tree holding the target's trace headers (include/trace/events): the build tree,
+ * its "source", /lib/modules/KVER/source, or the tree Debian's build Makefile includes. NULL if none. */
+char *btf_tp_headers_tree(struct Session *s);
+/* Adds to systems (event name -> system, both malloc'd, the caller's) what tree's trace headers
+ * declare: include/trace/events, include/ras, arch/x86/include/asm/trace and the trace headers of
+ * arch/x86/include/asm (msr-trace.h). Returns
+ * how many headers were read. */
+int btf_tp_systems(const char *tree, struct StrMap *systems);
 
 #endif

@@ -210,6 +210,57 @@ int btf_is_signed(const Btf *b, uint32_t id)
 	}
 }
 
+uint32_t btf_func_proto(const Btf *b, uint32_t id)
+{
+	for (int depth = 0; depth < 8 && id; depth++) {
+		switch (btf_kind(b, id)) {
+		case BTF_K_FUNC_PROTO:
+			return id;
+		case BTF_K_FUNC: case BTF_K_PTR:
+			id = btf_ref(b, id);
+			break;
+		case BTF_K_TYPEDEF:
+			id = btf_strip(b, id);
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+uint32_t btf_find_type(const Btf *b, const char *spec)
+{
+	static const struct { const char *prefix; int kinds[6]; } forms[] = {
+		{ "struct ", { BTF_K_STRUCT } }, { "union ", { BTF_K_UNION } }, { "enum ", { BTF_K_ENUM, BTF_K_ENUM64 } },
+		/* a bare name: a struct or union first, as SystemTap's @cast(p, "task_struct") means */
+		{ "", { BTF_K_STRUCT, BTF_K_UNION, BTF_K_TYPEDEF, BTF_K_ENUM, BTF_K_ENUM64, BTF_K_INT } },
+	};
+	size_t len;
+	char *name;
+	uint32_t id = 0;
+
+	while (*spec == ' ')
+		spec++;
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		size_t pl = strlen(forms[f].prefix);
+		if (strncmp(spec, forms[f].prefix, pl))
+			continue;
+		spec += pl;
+		while (*spec == ' ')
+			spec++;
+		len = strlen(spec);
+		while (len && spec[len - 1] == ' ')
+			len--;
+		name = xstrndup(spec, len);
+		for (int k = 0; !id && k < 6 && forms[f].kinds[k] && name[0] && !strpbrk(name, "*?[ "); k++)
+			id = btf_find(b, name, forms[f].kinds[k]);
+		free(name);
+		break;
+	}
+	return id;
+}
+
 int btf_param(const Btf *b, uint32_t proto, int i, const char **name, uint32_t *type)
 {
 	const uint32_t *t = rec(b, proto);
@@ -294,7 +345,15 @@ char *btf_type_name(const Btf *b, uint32_t id)
 		free(in);
 		return r;
 	}
-	case BTF_K_CONST: case BTF_K_VOLATILE: case BTF_K_RESTRICT: case BTF_K_TYPE_TAG:
+	case BTF_K_CONST: case BTF_K_VOLATILE: case BTF_K_RESTRICT: {
+		/* "char const*", as the DWARF side spells it */
+		int kind = btf_kind(b, id);
+		char *in = btf_type_name(b, btf_ref(b, id));
+		char *r = xasprintf("%s %s", in, kind == BTF_K_CONST ? "const" : kind == BTF_K_VOLATILE ? "volatile" : "restrict");
+		free(in);
+		return r;
+	}
+	case BTF_K_TYPE_TAG:
 		return btf_type_name(b, btf_ref(b, id));
 	case BTF_K_STRUCT:
 		n = btf_name(b, id);

@@ -56,7 +56,8 @@ typedef struct DwarfSite {
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
 	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
 	int64_t cfa_offset;
-	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id (mod NULL), its target
+	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
+	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
 	                             * variables typed from BTF (btf/bind.c) */
 } DwarfSite;
 
@@ -179,15 +180,30 @@ int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName
 
 /* ---- tracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
 
-/* One tracepoint and where its prototype is described. Today the DWARF of its __traceiter_NAME
- * function; a BTF source would give the same fields from the btf_trace_NAME typedef. */
+/* One tracepoint and where its prototype is described: the DWARF of its __traceiter_NAME function,
+ * or with no DWARF the kernel's BTF (btf/tracepoints.c). */
 typedef struct Tracepoint {
-	char *system;               /* TRACE_SYSTEM: "sched" */
+	char *system;               /* TRACE_SYSTEM: "sched"; "" when BTF's tracepoint is in no header */
 	char *name;                 /* "sched_switch" */
 	int nargs;                  /* its arguments (the probe function's parameters after its data) */
-	DwarfModule *mod;
+	DwarfModule *mod;           /* NULL: from the kernel's BTF */
 	Dwarf_Off cu, die;          /* the __traceiter_NAME DIE and its compile unit */
+	uint32_t btf_id;            /* from BTF: the __traceiter_NAME FUNC, else the btf_trace_NAME typedef */
 } Tracepoint;
+
+/* The tracepoints one source defines, sorted by system and name (shared by both sources). */
+typedef struct TpCatalog {
+	Tracepoint *tps;
+	int n;
+} TpCatalog;
+
+/* A catalog of found (Tracepoint*, each freed; their strings kept), sorted. */
+TpCatalog *tp_catalog_new(PtrVec *found);
+/* Pushes onto out the tracepoints whose system matches system_glob (NULL: any) and name matches
+ * name_glob; returns how many. */
+int tp_catalog_match(const TpCatalog *cat, const char *system_glob, const char *name_glob, PtrVec *out);
+/* Whether a tracepoint's system matches system_glob. */
+int tp_catalog_system_known(const TpCatalog *cat, const char *system_glob);
 
 /* Pushes onto out (Tracepoint*, owned by the catalog) the tracepoints of m whose system matches
  * system_glob (NULL: any) and name matches name_glob, sorted by system and name; returns how many.

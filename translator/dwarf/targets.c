@@ -663,8 +663,6 @@ static int bind_index(Bind *b, Expr *e, DwAccess *a, Where *w, ChainItem *it)
 	return 0;
 }
 
-typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
-
 /* After the chain: what the expression yields. */
 static int bind_final(Bind *b, Expr *e, DwAccess *a, Where *w, BindMode mode)
 {
@@ -1092,7 +1090,7 @@ static int cast_module(Bind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 			*lt = 0;   /* kernel<linux/sched.h>: the header only names where the type comes from */
 		if (!*p || !strcmp(p, "kernel"))
 			m = dwarf_kernel(b->s, loc);
-		else if (b->site && !strcmp(p, b->site->mod->name))
+		else if (b->site && b->site->mod && !strcmp(p, b->site->mod->name))
 			m = b->site->mod;   /* the probed module, however it was named */
 		else if ((user = ulib_user_path(p))) {
 			m = ulib_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
@@ -1127,7 +1125,8 @@ static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 	Expr *tname = e->args.items[1];
 	/* by default the probed module's types, then the kernel's */
 	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str :
-			   b->site && strcmp(b->site->mod->name, "kernel") ? xasprintf("%s:kernel", b->site->mod->name) :
+			   b->site && b->site->mod && strcmp(b->site->mod->name, "kernel") ?
+			   xasprintf("%s:kernel", b->site->mod->name) :
 			   "kernel";
 	PtrVec mods = { 0 };
 	DwAccess *a;
@@ -1297,6 +1296,45 @@ static int bind_btf(Bind *b, Expr *e, BindMode mode)
 	return 0;
 }
 
+/* @cast of the kernel's types (its module "kernel", "kernel<HEADER>", or none outside module probes)
+ * when the kernel has no DWARF: typed from its BTF. */
+static int cast_from_btf(Bind *b, Expr *e)
+{
+	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : "kernel";
+
+	if (e->args.len <= 2 && b->site && b->site->mod && !b->site->mod->is_kernel)
+		return 0;   /* a module probe's: its module's types first */
+	if (strncmp(spec, "kernel", 6) || (spec[6] && spec[6] != '<'))
+		return 0;
+	return !dwarf_kernel_quiet(b->s);
+}
+
+static int bind_cast_btf(Bind *b, Expr *e, BindMode mode)
+{
+	const char *why = NULL;
+	Btf *btf = btf_kernel(b->s, &why);
+	BtfBind bb = { .btf = btf, .site = b->site, .kver = b->s->kver };
+	DwAccess *a;
+	Expr *addr = e->args.items[0];
+
+	if (!btf) {
+		berr(b, e->loc, "@cast needs the kernel's types: no DWARF (install linux-image-%s-dbg) and %s", b->s->kver,
+		     why);
+		return -1;
+	}
+	if (!(a = btf_bind_cast(&bb, e, mode))) {
+		berr(b, bb.err_loc, "%s", bb.err);
+		free(bb.err);
+		return -1;
+	}
+	/* the address stays args[0]; the type and module strings go */
+	e->args.len = 0;
+	vec_push(&e->args, addr);
+	make_dwarf(e, a);
+	bind_args(b, e, 0);   /* the address may hold target variables */
+	return 0;
+}
+
 static int bind_target(Bind *b, Expr *e, BindMode mode)
 {
 	DwAccess *a = NULL;
@@ -1337,7 +1375,9 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 			a = variable_access(b, &var, e->str, e->loc, &w);
 			implicit_entry = b->site->is_return && !b->entry;
 		}
-	} else if (b->site && b->site->btf_func) {
+	} else if (!strcmp(e->str, "cast") && cast_from_btf(b, e)) {
+		return bind_cast_btf(b, e, mode);
+	} else if (b->site && b->site->btf_func && strcmp(e->str, "cast")) {
 		berr(b, e->loc, "@%s in a probe typed from BTF is not supported yet: it needs the kernel's DWARF (install "
 		     "linux-image-%s-dbg)", e->str, b->s->kver);
 		return -1;

@@ -235,14 +235,44 @@ static void tp_cache_save(const char *path, DwarfModule *m, const PtrVec *tps)
 
 /* ---- the catalog ---------------------------------------------------------------------------------- */
 
-typedef struct TpCatalog {
-	Tracepoint *tps;             /* sorted by system, then name */
-	int n;
-} TpCatalog;
+TpCatalog *tp_catalog_new(PtrVec *found)
+{
+	TpCatalog *cat = xcalloc(1, sizeof *cat);
+
+	cat->n = found->len;
+	cat->tps = xcalloc((size_t)found->len + 1, sizeof *cat->tps);
+	for (int i = 0; i < found->len; i++) {
+		cat->tps[i] = *(Tracepoint *)found->items[i];
+		free(found->items[i]);
+	}
+	qsort(cat->tps, (size_t)cat->n, sizeof *cat->tps, tp_compare);
+	return cat;
+}
+
+int tp_catalog_match(const TpCatalog *cat, const char *system_glob, const char *name_glob, PtrVec *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < cat->n; i++) {
+		Tracepoint *tp = &cat->tps[i];
+		if ((system_glob && fnmatch(system_glob, tp->system, 0)) || fnmatch(name_glob, tp->name, 0))
+			continue;
+		vec_push(out, tp);
+		n++;
+	}
+	return n;
+}
+
+int tp_catalog_system_known(const TpCatalog *cat, const char *system_glob)
+{
+	for (int i = 0; i < cat->n; i++)
+		if (!fnmatch(system_glob, cat->tps[i].system, 0))
+			return 1;
+	return 0;
+}
 
 static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 {
-	TpCatalog *cat;
 	PtrVec found = { 0 };
 	char *path;
 	double t0 = now_ms();
@@ -261,42 +291,20 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 		if (path)
 			tp_cache_save(path, m, &found);
 	}
-	cat = m->tracepoints = xcalloc(1, sizeof *cat);
-	cat->n = found.len;
-	cat->tps = xcalloc((size_t)found.len + 1, sizeof *cat->tps);
-	for (int i = 0; i < found.len; i++) {
-		cat->tps[i] = *(Tracepoint *)found.items[i];
-		free(found.items[i]);
-	}
+	m->tracepoints = tp_catalog_new(&found);
 	free(found.items);
-	qsort(cat->tps, (size_t)cat->n, sizeof *cat->tps, tp_compare);
 	if (s->verbose >= 2)
-		fprintf(stderr, "Tracepoints of %s: %d, %s in %.1f ms\n", m->path, cat->n, how, now_ms() - t0);
+		fprintf(stderr, "Tracepoints of %s: %d, %s in %.1f ms\n", m->path, m->tracepoints->n, how, now_ms() - t0);
 	free(path);
-	return cat;
+	return m->tracepoints;
 }
 
 int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const char *name_glob, PtrVec *out)
 {
-	TpCatalog *cat = tp_catalog(s, m);
-	int n = 0;
-
-	for (int i = 0; i < cat->n; i++) {
-		Tracepoint *tp = &cat->tps[i];
-		if ((system_glob && fnmatch(system_glob, tp->system, 0)) || fnmatch(name_glob, tp->name, 0))
-			continue;
-		vec_push(out, tp);
-		n++;
-	}
-	return n;
+	return tp_catalog_match(tp_catalog(s, m), system_glob, name_glob, out);
 }
 
 int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob)
 {
-	TpCatalog *cat = tp_catalog(s, m);
-
-	for (int i = 0; i < cat->n; i++)
-		if (!fnmatch(system_glob, cat->tps[i].system, 0))
-			return 1;
-	return 0;
+	return tp_catalog_system_known(tp_catalog(s, m), system_glob);
 }

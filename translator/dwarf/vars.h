@@ -169,6 +169,9 @@ typedef struct DwAccess {
 	DerivedProbe *dp;        /* the .return probe it belongs to */
 } DwAccess;
 
+/* How a target expression is used: read, addressed (&...), or assigned (guru mode). */
+typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
+
 /* A new access (slot -1); a step appended (DWS_ADD steps in a row merged). Also used by btf/bind.c. */
 DwAccess *dwa_new(DwWhat what);
 void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);

@@ -1,9 +1,12 @@
 /* tracepoint.c - the "kernel.trace" family: kernel.trace("SYSTEM:NAME") and kernel.trace("NAME")
- * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes. */
+ * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes (the
+ * kernel's from its BTF when it has no DWARF). */
 #include "provider.h"
 #include "usyms.h"
 #include "../dwarf/vars.h"
+#include "../btf/btf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Each argument is passed as one 8-byte register or stack slot (the probe function declares them
@@ -15,8 +18,31 @@ static int tp_has_wildcard(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* Where tracepoints are looked for: a debuginfo file, or (mod NULL) the kernel's BTF. */
+typedef struct TpSource {
+	DwarfModule *mod;
+	Btf *btf;
+} TpSource;
+
+/* The BTF side of tp_args_supported. */
+static int tp_btf_args_supported(const Btf *btf, const Tracepoint *tp, char **why)
+{
+	uint32_t proto = btf_func_proto(btf, tp->btf_id), type;
+	const char *name;
+
+	for (int i = 1; btf_param(btf, proto, i, &name, &type) == 0; i++) {
+		if (btf_size(btf, type) > 8 || btf_kind(btf, btf_strip(btf, type)) == BTF_K_FLOAT) {
+			char *tn = btf_type_name(btf, type);
+			*why = xasprintf("its argument '%s' is passed by value as %s", name[0] ? name : "?", tn);
+			free(tn);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Whether every argument of tp is passed as one register-sized value; *why names one that is not. */
-static int tp_args_supported(const Tracepoint *tp, char **why)
+static int tp_args_supported(const TpSource *src, const Tracepoint *tp, char **why)
 {
 	Dwarf_Die fn, param;
 	int i = 0;
@@ -25,6 +51,8 @@ static int tp_args_supported(const Tracepoint *tp, char **why)
 		*why = xasprintf("it has %d arguments (at most %d are supported)", tp->nargs, TP_MAX_ARGS);
 		return 0;
 	}
+	if (!tp->mod)
+		return tp_btf_args_supported(src->btf, tp, why);
 	if (!dwarf_offdie(tp->mod->dw, tp->die, &fn) || dwarf_child(&fn, &param) != 0)
 		return 1;
 	do {
@@ -48,7 +76,9 @@ static int tp_args_supported(const Tracepoint *tp, char **why)
 static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *out)
 {
 	DwarfSite *site = xcalloc(1, sizeof *site);
-	char *name = xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name);
+	/* a tracepoint BTF has but no header declares has no system: its point names it alone */
+	char *name = tp->system[0] ? xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name) :
+		     xasprintf("kernel.trace(\"%s\")", tp->name);
 	DerivedProbe *dp = provider_derive(tmpl, name, site, out);
 	Dwarf_Die fn;
 
@@ -59,7 +89,10 @@ static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *ou
 	site->scope = tp->die;
 	site->function = xasprintf("__traceiter_%s", tp->name);
 	site->is_tracepoint = 1;
-	if (dwarf_offdie(tp->mod->dw, tp->die, &fn)) {
+	site->btf_func = tp->btf_id;
+	if (!tp->mod) {
+		site->decl_file = xstrdup("");
+	} else if (dwarf_offdie(tp->mod->dw, tp->die, &fn)) {
 		Dwarf_Addr pc;
 		if (dwarf_entrypc(&fn, &pc) == 0)
 			site->pc = pc;
@@ -68,19 +101,21 @@ static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *ou
 	}
 }
 
-/* The tracepoints of m matching the pattern onto out; -1 after an error. */
-static int tp_collect(Session *s, DwarfModule *m, const char *sys, const char *name, const DerivedProbe *tmpl,
+/* The tracepoints of src matching the pattern onto out; -1 after an error. */
+static int tp_collect(Session *s, const TpSource *src, const char *sys, const char *name, const DerivedProbe *tmpl,
 		      SrcLoc loc, PtrVec *out)
 {
 	PtrVec found = { 0 };
-	int n = dwarf_tracepoints(s, m, sys, name, &found), errors = 0;
+	int n = src->mod ? dwarf_tracepoints(s, src->mod, sys, name, &found) :
+		btf_tracepoints(s, src->btf, sys, name, &found), errors = 0;
 
 	for (int i = 0; i < n; i++) {
 		const Tracepoint *tp = found.items[i];
 		char *why = NULL;
-		if (!tp_args_supported(tp, &why)) {
+		if (!tp_args_supported(src, tp, &why)) {
 			if (!tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
-				diag_at(loc, "semantic error", "tracepoint %s:%s cannot be probed: %s", tp->system, tp->name, why);
+				diag_at(loc, "semantic error", "tracepoint %s%s%s cannot be probed: %s", tp->system,
+					tp->system[0] ? ":" : "", tp->name, why);
 				errors++;
 			}
 			free(why);
@@ -92,12 +127,26 @@ static int tp_collect(Session *s, DwarfModule *m, const char *sys, const char *n
 	return errors ? -1 : 0;
 }
 
+/* The kernel's tracepoints: its DWARF, else its BTF; -1 after an error (no DWARF nor BTF). */
+static int tp_kernel_source(Session *s, SrcLoc loc, TpSource *src)
+{
+	const char *why = NULL;
+
+	if ((src->mod = dwarf_kernel_quiet(s)))
+		return 0;
+	if ((src->btf = btf_kernel(s, &why)))
+		return 0;
+	dwarf_kernel(s, loc);   /* the DWARF error, naming the package */
+	diag_at(loc, "note", "%s", why);
+	return -1;
+}
+
 static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *c1 = pp_component(pp, 1);
 	const char *arg, *colon;
 	char *sys = NULL, *name;
-	DwarfModule *kernel;
+	TpSource kernel = { 0 };
 	int before = out->len, rc;
 
 	if (c0->arg) {
@@ -124,33 +173,40 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 		diag_at(c1->arg->loc, "semantic error", "'%s' is not a tracepoint: write \"SYSTEM:NAME\" or \"NAME\"", arg);
 		return -1;
 	}
-	kernel = dwarf_kernel(s, c1->arg->loc);
-	if (!kernel)
+	if (tp_kernel_source(s, c1->arg->loc, &kernel) != 0)
 		return -1;
-	rc = tp_collect(s, kernel, sys, name, tmpl, c1->arg->loc, out);
+	rc = tp_collect(s, &kernel, sys, name, tmpl, c1->arg->loc, out);
+	if (!kernel.mod && s->verbose && out->len > before)
+		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoint%s typed from BTF (%s)\n", arg, out->len - before,
+			out->len - before > 1 ? "s" : "", kernel.btf->origin);
 	/* the modules named with -d, then a module named as a system the kernel lacks ("xfs:*") */
 	for (int i = 0; rc == 0 && i < s->debug_modules.len; i++) {
+		TpSource m = { 0 };
 		if (usyms_is_user_path(s->debug_modules.items[i]))
 			continue;       /* a user-space file: its symbols only (usyms.c) */
-		DwarfModule *m = dwarf_module(s, s->debug_modules.items[i], c1->arg->loc);
-		if (!m)
+		if (!(m.mod = dwarf_module(s, s->debug_modules.items[i], c1->arg->loc)))
 			return -1;
-		rc = tp_collect(s, m, sys, name, tmpl, c1->arg->loc, out);
+		rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
 	}
 	if (rc == 0 && out->len == before && sys && !tp_has_wildcard(sys) &&
-	    !dwarf_tracepoint_system_known(s, kernel, sys)) {
-		DwarfModule *m;
+	    !(kernel.mod ? dwarf_tracepoint_system_known(s, kernel.mod, sys) :
+	      btf_tracepoint_system_known(s, kernel.btf, sys))) {
+		TpSource m = { 0 };
 		diag_mute(1);
-		m = dwarf_module(s, sys, c1->arg->loc);
+		m.mod = dwarf_module(s, sys, c1->arg->loc);
 		diag_mute(-1);
-		if (m)
-			rc = tp_collect(s, m, sys, name, tmpl, c1->arg->loc, out);
+		if (m.mod)
+			rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
 	}
 	if (rc < 0)
 		return -1;
 	if (out->len == before && !tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
 		diag_at(c1->arg->loc, "semantic error", "no tracepoint '%s' in kernel %s%s%s", arg, s->kver,
 			sys ? " or in a module named " : "", sys ? sys : "");
+		if (!kernel.mod && sys)
+			diag_at(c1->arg->loc, "note", "without the kernel's DWARF a tracepoint's system comes from the "
+				"kernel's trace headers (linux-headers-%s); kernel.trace(\"%s\") finds it by its name alone",
+				s->kver, name);
 		return -1;
 	}
 	return out->len - before;
@@ -177,7 +233,7 @@ static void emit_tracepoint(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .probe = (void *)stp_tracepoint_hit_%d, .name = ", dp->index,
 			  dp->index);
 		emit_c_string(out, dp->symbol);
-		if (!dp->site->mod->is_kernel) {
+		if (dp->site->mod && !dp->site->mod->is_kernel) {
 			sb_puts(out, ", .module = ");
 			emit_c_string(out, dp->site->mod->name);
 		}
