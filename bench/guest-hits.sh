@@ -57,7 +57,17 @@ kprobe_line() {
     return 1
 }
 
-has_kprobe() { kprobe_line >/dev/null; }
+# The line of ftrace's enabled_functions for SYM when our ftrace_ops carries it (a kernel.function entry armed
+# through runtime/probes/fentry.h, which no kprobe lists).
+fentry_line() {
+    local line
+    while read -r line; do
+        [[ $line == "$SYM "* && $line == *stp_fentry_hit* ]] && { echo "$line"; return 0; }
+    done </sys/kernel/tracing/enabled_functions
+    return 1
+}
+
+has_kprobe() { kprobe_line >/dev/null || fentry_line >/dev/null; }
 
 stapio_pid() {
     local p comm
@@ -137,7 +147,7 @@ run_stap() {
     case $probed in
     '') ;;
     -tp) echo "tracepoint armed (stapio: started)" ;;
-    *) echo "kprobe $(kprobe_line)" ;;
+    *) echo "kprobe $(kprobe_line || echo "none; ftrace: $(fentry_line)")" ;;
     esac
     [[ ${3:-} == sites ]] && sites_listed     # run_stap_many
     # the session is started (probes armed) once the kprobe is listed; a moment for stapio
@@ -155,10 +165,11 @@ run_stap() {
 # logs "started"); prints "sites N", the kprobes the kernel lists then (read with builtins).
 run_stap_many() { run_stap "$1" -tp sites; }
 
-# sites_listed: "sites N", N the lines of kprobes/list
+# sites_listed: "sites N", N the lines of kprobes/list and the functions ftrace calls stp_fentry_hit for
 sites_listed() {
     local n=0 line
     while read -r line; do n=$((n + 1)); done </sys/kernel/debug/kprobes/list
+    while read -r line; do [[ $line == *stp_fentry_hit* ]] && n=$((n + 1)); done </sys/kernel/tracing/enabled_functions
     echo "sites $n"
 }
 # ---- end of the many-sites block ----

@@ -2,6 +2,7 @@
  * (or an absolute address), kretprobes for .return.  Included by generated code using the family. */
 #include <linux/kprobes.h>
 #include "kprobe_batch.h"
+#include "fentry.h"
 
 /* Instances per .return probe: calls in flight at once (sleeping ones count); a return missed
  * for lack of one is counted (nmissed) and reported at the end. */
@@ -14,6 +15,7 @@ struct stp_dwarf_probe {
 	const char *symbol;                 /* "vfs_read", "_stext", "ext4:ext4_file_open"; NULL = .addr */
 	unsigned long offset;
 	unsigned long addr;                 /* kernel.statement(ADDR).absolute */
+	unsigned long fentry;               /* a kernel function's entry: its link-time address (fentry.h) */
 	const char *module;                 /* module("name") probes: the module, which must be loaded */
 	kprobe_pre_handler_t entry;         /* function/statement probes */
 	kretprobe_handler_t ret;            /* .return */
@@ -21,7 +23,7 @@ struct stp_dwarf_probe {
 	int entry_size;                     /* bytes of those values per instance */
 	int maxactive;
 	int optional;                       /* '?': a location the kernel refuses is skipped */
-	int registered;
+	int registered;                     /* 1: its kprobe, 2: through fentry.h's ftrace_ops */
 	union {                             /* a site is one or the other: half the table */
 		struct kprobe kp;
 		struct kretprobe rp;        /* rp.kp is kp */
@@ -83,7 +85,7 @@ static struct kprobe *stp_dwarf_site(void *table, unsigned int i, bool ret)
 {
 	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
 
-	return p->registered && !p->ret == !ret ? &p->kp : NULL;
+	return p->registered == 1 && !p->ret == !ret ? &p->kp : NULL;
 }
 
 static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
@@ -91,12 +93,15 @@ static void stp_dwarf_stop(struct stp_dwarf_probe *probes, unsigned int n)
 	unsigned long missed = 0, kmissed = 0;
 	unsigned int i;
 
+	kmissed = stp_fentry_stop();
 	stp_kprobe_batch_unregister(probes, n, stp_dwarf_site);
 	for (i = 0; i < n; i++) {
 		struct stp_dwarf_probe *p = &probes[i];
 
-		if (!p->registered)
+		if (p->registered != 1) {
+			p->registered = 0;
 			continue;
+		}
 		if (p->ret) {
 			missed += p->rp.nmissed;
 			kmissed += p->rp.kp.nmissed;
@@ -126,12 +131,15 @@ static const char *stp_dwarf_errtext(const struct stp_dwarf_probe *p, int rc)
 	}
 }
 
-/* Fills entry i's kprobe (kretprobe for .return) afresh for registering; batch ops (kprobe_batch.h). */
+/* Fills entry i's kprobe (kretprobe for .return) afresh for registering; batch ops (kprobe_batch.h).  NULL for
+ * a site armed through ftrace. */
 static struct kprobe *stp_dwarf_prepare(void *table, unsigned int i, bool *ret)
 {
 	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
 	struct kprobe *kp = &p->rp.kp;
 
+	if (p->registered == 2)
+		return NULL;
 	memset(&p->rp, 0, sizeof(p->rp));
 	if (p->symbol) {
 		kp->symbol_name = p->symbol;
@@ -160,9 +168,13 @@ static void stp_dwarf_armed(void *table, unsigned int i)
 static int stp_dwarf_single(void *table, unsigned int i)
 {
 	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
-	bool ret;
+	bool ret = false;
 	struct kprobe *kp = stp_dwarf_prepare(table, i, &ret);
-	int rc = ret ? register_kretprobe(&p->rp) : register_kprobe(kp);
+	int rc;
+
+	if (!kp)
+		return 0;   /* armed through ftrace */
+	rc = ret ? register_kretprobe(&p->rp) : register_kprobe(kp);
 
 	if (!rc)
 		p->registered = 1;
@@ -188,9 +200,41 @@ static const struct stp_kprobe_batch_ops stp_dwarf_batch_ops = {
 	.single = stp_dwarf_single,
 };
 
+#if STP_FENTRY
+/* Entry i for fentry.h: a kernel function entry's link-time address, its symbol, kprobe and handler. */
+static unsigned long stp_dwarf_fentry_site(void *table, unsigned int i, const char **symbol, struct kprobe **kp,
+					   kprobe_pre_handler_t *hit)
+{
+	struct stp_dwarf_probe *p = (struct stp_dwarf_probe *)table + i;
+
+	if (!p->fentry || p->ret || p->module || !p->symbol || p->offset)
+		return 0;
+	*symbol = p->symbol;
+	*kp = &p->kp;
+	*hit = p->entry;
+	return p->fentry;
+}
+
+static void stp_dwarf_fentry_taken(void *table, unsigned int i)
+{
+	((struct stp_dwarf_probe *)table)[i].registered = 2;
+}
+
+static const struct stp_fentry_ops stp_dwarf_fentry_ops = {
+	.site = stp_dwarf_fentry_site,
+	.taken = stp_dwarf_fentry_taken,
+};
+#define STP_DWARF_FENTRY_OPS (&stp_dwarf_fentry_ops)
+#else
+#define STP_DWARF_FENTRY_OPS NULL
+#endif
+
 static int stp_dwarf_start(struct stp_dwarf_probe *probes, unsigned int n)
 {
-	int rc = stp_kprobe_batch_register(probes, n, &stp_dwarf_batch_ops);
+	int rc;
+
+	stp_fentry_start(probes, n, STP_DWARF_FENTRY_OPS);
+	rc = stp_kprobe_batch_register(probes, n, &stp_dwarf_batch_ops);
 
 	if (rc)
 		stp_dwarf_stop(probes, n);

@@ -15,7 +15,8 @@
 typedef struct kprobe *(*stp_kprobe_site_fn)(void *table, unsigned int i, bool ret);
 
 /* How a family registers its table: prepare fills entry i's kprobe or kretprobe afresh (it may have been
- * registered and unregistered by a refused batch) and returns it, *ret telling which; armed marks it registered;
+ * registered and unregistered by a refused batch) and returns it, *ret telling which, or NULL for a site the
+ * family armed another way; armed marks it registered;
  * single prepares and registers entry i alone, skipping an optional site the kernel refuses and reporting any
  * other refusal (0 when registered or skipped, else the kernel's error). */
 struct stp_kprobe_batch_ops {
@@ -44,6 +45,8 @@ static bool stp_kprobe_batch_try(struct stp_kprobe_batch *b, void *table, unsign
 		bool ret = false;
 		struct kprobe *kp = ops->prepare(table, i, &ret);
 
+		if (!kp)
+			continue;   /* armed another way (fentry.h) */
 		if (ret) {
 			b->ridx[b->nr] = i;
 			b->rps[b->nr++] = container_of(kp, struct kretprobe, kp);

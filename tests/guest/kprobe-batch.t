@@ -10,7 +10,7 @@ OPT_POINTS='kprobe.function("vfs_read") ?, kprobe.function("ksys_read") ?, kprob
 
 build() {
     need_kernel_dwarf
-    local b=(-D STP_KPROBE_BATCH=2)
+    local b=(-D STP_KPROBE_BATCH=2 -D STP_NO_FENTRY)   # kprobes only: entry sites would go through ftrace (fentry.h)
     $STAP -p4 "${b[@]}" -m t_kb_opt -w -e 'global n
 probe '"$OPT_POINTS"' { if (pid() == target()) n[ppfunc()]++ }
 probe end { foreach (f in n) printf("%s %d\n", f, n[f] > 0) }' >/dev/null

@@ -1,6 +1,6 @@
 # many sites: hundreds of tcp_* kprobes sharing one handler (and kprobe.function sites sharing another) arm, report each site's own ppfunc(), count exactly, and unload cleanly; start and stop times beside one probe's
-# Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), batched
-# unregistration (runtime/probes/dwarf.c); bench/sites.sh runs it with MANY_SITES='tcp_*' (about 1,900 sites).
+# Used by tests/run (issue 19): shared handlers and trampolines (translator/translate.c, providers/dwarf.c), entry
+# sites through one ftrace_ops (runtime/probes/fentry.h), batched unregistration (runtime/probes/dwarf.c); bench/sites.sh runs it with MANY_SITES='tcp_*' (about 1,900 sites).
 
 timeout_s=600
 
@@ -39,6 +39,8 @@ build() {
     write_work
     $STAP -p2 -w -e "probe $(points) { }" | awk '/^# probes/ { p = 1; next } p && !/^#/ { n++ } END { print n + 0 }' >sites
     (( $(cat sites) >= 300 )) || { echo "only $(cat sites) sites"; return 1; }
+    # the function entries among them (the rest are inline instances and statements inside functions)
+    $STAP -p3 -w -e "probe $(points) { }" | grep -c '\.fentry = 0x' >entries
     $STAP -p4 -m t_many -w -e '
 global n, k
 probe '"$(points)"' { if (execname() == "python3") n[ppfunc()] <<< 1 }
@@ -62,7 +64,7 @@ probe end { printf("tcp_sendmsg %d\n", @count(n)) }' >/dev/null
 run_one() {
     local m=$1 t0 t1 armed done
     t0=$(date +%s%N)
-    staprun -c "date +%s%N >armed.$m; grep -c . /sys/kernel/debug/kprobes/list >kprobes.$m; python3 work.py >work.$m; date +%s%N >done.$m" \
+    staprun -c "date +%s%N >armed.$m; grep -c . /sys/kernel/debug/kprobes/list >kprobes.$m; grep -c stp_fentry_hit /sys/kernel/tracing/enabled_functions >fentry.$m; python3 work.py >work.$m; date +%s%N >done.$m" \
         "$m.ko" >"$m.out"
     t1=$(date +%s%N)
     armed=$(cat "armed.$m") done=$(cat "done.$m")
@@ -82,15 +84,20 @@ check() {
     [[ $(cat rc) == 0 ]]
     local sites armed one many
     sites=$(cat sites)
-    armed=$(( $(cat kprobes.t_many) - $(cat kprobes.none) ))
+    # armed: the kprobes the kernel lists, and the function entries ftrace calls stp_fentry_hit for (fentry.h)
+    armed=$(( $(cat kprobes.t_many) - $(cat kprobes.none) + $(cat fentry.t_many) ))
     read -r one_start one_stop <t_one.times
     read -r many_start many_stop <t_many.times
-    echo "sites $sites, kprobes armed $armed; start (staprun to armed) and stop (workload end to unloaded) in ms: one probe $one_start/$one_stop, $sites sites $many_start/$many_stop" | tee times
+    echo "sites $sites, armed $armed ($(cat fentry.t_many) through ftrace); start (staprun to armed) and stop (workload end to unloaded) in ms: one probe $one_start/$one_stop, $sites sites $many_start/$many_stop" | tee times
     grep -qx 'received 1000' work.t_many
     grep -qx 'received 1000' work.t_one
     # (almost) every site was armed: the optional ones the kernel refuses are few
     (( armed >= sites * 9 / 10 )) || { echo "only $armed of $sites armed"; return 1; }
-    (( $(cat kprobes.t_one) - $(cat kprobes.none) == 1 ))
+    (( $(cat kprobes.t_one) - $(cat kprobes.none) + $(cat fentry.t_one) == 1 ))
+    # the DWARF function entries go through ftrace (inline sites and the kprobe.function ones stay kprobes)
+    (( $(cat entries) >= 50 && $(cat fentry.t_many) >= $(cat entries) * 9 / 10 )) ||
+        { echo "$(cat fentry.t_many) of $(cat entries) function entries through ftrace"; return 1; }
+    (( $(cat fentry.t_one) == 1 ))
     # one probe and the shared-handler sites count tcp_sendmsg alike, once per send
     grep -qx 'tcp_sendmsg 100' t_one.out
     grep -qx 'tcp_sendmsg 100' t_many.out || { cat t_many.out; return 1; }

@@ -28,6 +28,10 @@ run() {
     if command -v systemd-analyze >/dev/null; then
         # verify wants the commands to exist: point them at this tree's script
         sed "s|/sbin-x/app-trace-ctl|$D/app-trace-ctl|" ctlroot/etc/systemd/system/app-trace.service >app-trace.service
+        # and its Documentation= page (man:staprun(8)) to be installed: this tree's, for man to find
+        mkdir -p manpath/man8
+        cp "$TOP/man/staprun.8" manpath/man8/
+        export MANPATH=$PWD/manpath
         systemd-analyze verify "$PWD/app-trace.service" >verify.out 2>&1 || { cat verify.out; return 1; }
         [[ ! -s verify.out ]] || { cat verify.out; return 1; }
         # and it does complain about a broken unit

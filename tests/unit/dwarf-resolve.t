@@ -44,9 +44,15 @@ run() {
     [[ $(sites 'kernel.function("vfs_read@fs/read_write.c")') == "kernel.function(\"vfs_read@fs/read_write.c:$decl\")" ]]
     [[ $(sites 'kernel.function("vfs_read@*/read_write.c")') == "kernel.function(\"vfs_read@fs/read_write.c:$decl\")" ]]
     [[ $(sites "kernel.function(\"*@fs/read_write.c:$((decl + 2))\")") == *"kernel.function(\"vfs_read@fs/read_write.c:$decl\")"* ]]
-    # placed at the function's own symbol, offset 0 (kprobes steps over __fentry__ itself)
+    # placed at the function's own symbol, offset 0 (kprobes steps over __fentry__ itself), with its link-time
+    # address for runtime/probes/fentry.h, and register_kprobe's, from which the runtime measures KASLR's offset
     "$STAP" -p3 -r "$KVER" -e 'probe kernel.function("vfs_read") {}' >c
-    grep -q '\.symbol = "vfs_read", \.offset = 0x0UL, \.entry = ' c
+    grep -q "\.symbol = \"vfs_read\", \.offset = 0x0UL, \.fentry = 0x$(awk '$8 == "vfs_read" && $4 == "FUNC" { print $2 }' syms | sed 's/^0*//')UL, \.entry = " c
+    grep -q "^#define STP_FENTRY_REF_ADDR 0x$(awk '$8 == "register_kprobe" && $4 == "FUNC" { print $2 }' syms | sed 's/^0*//')UL$" c
+    # no address for a return, a statement, an inline instance or a module's function
+    "$STAP" -p3 -r "$KVER" -e 'probe kernel.function("vfs_read").return, kernel.function("vfs_fsync").inline,
+        kernel.statement("vfs_read@fs/read_write.c:*") {}' >c
+    not grep -q '\.fentry' c
     grep -q "^MODULE_INFO(stap_kernel_build_id, \"$id\");" c
 
     # vfs_*.call: one site per out-of-line vfs_* function, the same set as the symbol table's

@@ -104,6 +104,17 @@ can_load_modules() {
     (( (0x$caps >> 16) & 1 )) && [[ $(cat /proc/sys/kernel/modules_disabled 2>/dev/null || echo 0) == 0 ]]
 }
 
+# root_only_chain DIR: DIR and every directory above it are root's and writable by no one else
+root_only_chain() {
+    local d=$1 owner mode
+    while :; do
+        read -r owner mode < <(stat -c '%u %a' "$d")
+        [[ $owner == 0 ]] && (( (8#$mode & 8#022) == 0 )) || return 1
+        [[ $d == / ]] && return 0
+        d=$(dirname "$d")
+    done
+}
+
 # setuid_stapio GID: a setuid-root copy of staprun (sbin/) run by uid 65534 in group GID (stapusr)
 # runs only a stapio of root's alone, in directories of root's alone: a hard link of staprun in
 # the user's directory (made here by root, as a user could with fs.protected_hardlinks=0) next to
@@ -274,7 +285,19 @@ run() {
     if (( 128 * cpus <= avail / 2 )); then
         as_user --groups="$dev" -- "cannot load module sc_ok (host/sc_ok.ko): " -b 65 host/sc_ok.ko
     fi
-    setuid_stapio "$usr"
+    # the setuid part wants directories of root's alone up to /: this case's own, unless the tree is under a
+    # directory others may write to (a clone in /tmp or /var/tmp), then a fresh one in /run
+    if root_only_chain "$PWD"; then
+        setuid_stapio "$usr"
+    else
+        local sd
+        sd=$(mktemp -d /run/staprun-checks.XXXXXX)
+        chmod 755 "$sd"
+        mkdir "$sd/host"
+        cp host/sc_ok.ko "$sd/host/"
+        (cd "$sd" && setuid_stapio "$usr") || { rm -rf "$sd"; return 1; }
+        rm -rf "$sd"
+    fi
 
     chmod 600 host/sc_ok.ko
     # the file is opened with the caller's rights

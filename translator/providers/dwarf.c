@@ -505,10 +505,35 @@ static int dwarf_trampoline_kind(const DerivedProbe *dp, Session *s)
 	return site->is_return;
 }
 
+/* A kernel function's entry, which the runtime may arm through ftrace (runtime/probes/fentry.h): not a return,
+ * statement or inline site, and at its own symbol. */
+static int fentry_site(const DwarfSite *site)
+{
+	return site->mod && site->mod->is_kernel && !site->is_return && !site->is_statement && !site->is_inline &&
+	       !site->is_tracepoint && site->anchor && site->offset == 0 && site->pc;
+}
+
+/* For fentry.h: the link-time address of a kernel symbol the module links against (register_kprobe), from which
+ * the runtime measures the KASLR offset; nothing when no site can use it or the symbol table lacks it. */
+static void emit_fentry_ref(DerivedProbe **dps, int n, StrBuf *out)
+{
+	for (int i = 0; i < n; i++) {
+		const DwarfSite *site = dps[i]->site;
+		Dwarf_Addr addr;
+		int type, bind;
+		if (!fentry_site(site))
+			continue;
+		if (dwarf_symbol_named(site->mod, "register_kprobe", &addr, &type, &bind) == 1 && type == STT_FUNC)
+			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL\n", (uint64_t)addr);
+		return;
+	}
+}
+
 static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
+	emit_fentry_ref(dps, n, out);
 	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
@@ -533,6 +558,8 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			sb_puts(out, ".symbol = ");
 			emit_c_string(out, site->anchor);
 			sb_printf(out, ", .offset = 0x%" PRIx64 "UL", site->offset);
+			if (fentry_site(site))
+				sb_printf(out, ", .fentry = 0x%" PRIx64 "UL", (uint64_t)site->pc);
 		} else {
 			sb_printf(out, ".addr = 0x%" PRIx64 "UL", (uint64_t)site->pc);
 		}
