@@ -16,6 +16,7 @@ struct stp_dwarf_probe {
 	unsigned long offset;
 	unsigned long addr;                 /* kernel.statement(ADDR).absolute */
 	unsigned long fentry;               /* a kernel function's entry: its link-time address (fentry.h) */
+	const char *fentry_names;           /* ... and its symbols, when it has aliases ("a b c"); NULL: symbol */
 	const char *module;                 /* module("name") probes: the module, which must be loaded */
 	kprobe_pre_handler_t entry;         /* function/statement probes */
 	kretprobe_handler_t ret;            /* .return */
@@ -209,7 +210,7 @@ static unsigned long stp_dwarf_fentry_site(void *table, unsigned int i, const ch
 
 	if (!p->fentry || p->ret || p->module || !p->symbol || p->offset)
 		return 0;
-	*symbol = p->symbol;
+	*symbol = p->fentry_names ? p->fentry_names : p->symbol;
 	*kp = &p->kp;
 	*hit = p->entry;
 	return p->fentry;

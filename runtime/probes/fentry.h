@@ -21,8 +21,8 @@
  * What is eligible: a kernel (not module) function entry, not .return, whose link-time address the translator
  * gave (.fentry).  That address is moved by the KASLR offset, measured on a symbol the module links against
  * (register_kprobe, whose link-time address the translator gives as STP_FENTRY_REF_ADDR), and checked before
- * use: kallsyms must name the site's own symbol at offset 0 there, and the bytes there must be ftrace's call
- * site (a 5-byte nop or call, after an ENDBR64 on IBT kernels).  Anything else, and a site ftrace refuses, is
+ * use: kallsyms must name the site's symbol (or an alias of it) at offset 0 there, and ftrace's call site must
+ * be there (a 5-byte nop or a call, after 4 bytes of ENDBR64 on IBT kernels), which ftrace checks again.  Anything else, and a site ftrace refuses, is
  * left to kprobes exactly as before.  The translator already left out what kprobes refuse (NOKPROBE_SYMBOL,
  * .kprobes.text, .noinstr.text, .entry.text), so the two paths probe the same functions.
  *
@@ -101,25 +101,46 @@ static struct ftrace_ops stp_fentry_ops = {
 	.flags = FTRACE_OPS_FL_SAVE_REGS,   /* recursion is handled above */
 };
 
-/* The running address of the function at link-time address link, when it is symbol's entry and carries
- * ftrace's call site: that call site (what a hit's ip is), else 0.  buf: KSYM_SYMBOL_LEN bytes. */
-static unsigned long stp_fentry_site(unsigned long link, const char *symbol, char *buf)
+/* Whether kallsyms' "NAME+0x0/0xSIZE" (buf) names one of symbols ("a b c": the aliases of an address) at its
+ * start. */
+static bool stp_fentry_named(const char *buf, const char *symbols)
 {
-	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const char *end = strstr(buf, "+0x0/");
+	size_t len = end ? end - buf : 0;
+
+	while (len && *symbols) {
+		size_t n = strcspn(symbols, " ");
+
+		if (n == len && !strncmp(symbols, buf, len))
+			return true;
+		symbols += n;
+		symbols += *symbols == ' ';
+	}
+	return false;
+}
+
+/* Whether insn is ftrace's call site as the kernel leaves it: a call, or the 5-byte nop (nopl 0x0(%rax,%rax,1)). */
+static bool stp_fentry_insn(const u8 *insn)
+{
+	return insn[0] == 0xe8 || (insn[0] == 0x0f && insn[1] == 0x1f && insn[2] == 0x44 && insn[3] == 0x00);
+}
+
+/* The running address of the function at link-time address link, when it is the entry of one of symbols
+ * and carries ftrace's call site: that call site (what a hit's ip is), else 0.  The call is the function's
+ * first instruction, or its second after the 4 bytes of ENDBR64 on an IBT kernel (which may have made them a
+ * 4-byte nop); ftrace takes only the exact address of one of its call sites, so a wrong guess is refused there
+ * and the site left to kprobes.  buf: KSYM_SYMBOL_LEN bytes. */
+static unsigned long stp_fentry_site(unsigned long link, const char *symbols, char *buf)
+{
 	unsigned long a = link + ((unsigned long)&register_kprobe - (unsigned long)STP_FENTRY_REF_ADDR);
-	size_t len = strlen(symbol);
 	u8 insn[9];
 
 	sprint_symbol(buf, a);
-	if (strncmp(buf, symbol, len) || strncmp(buf + len, "+0x0/", 5))
+	if (!stp_fentry_named(buf, symbols) || copy_from_kernel_nofault(insn, (void *)a, sizeof(insn)))
 		return 0;
-	if (copy_from_kernel_nofault(insn, (void *)a, sizeof(insn)))
-		return 0;
-	if (!memcmp(insn, endbr64, sizeof(endbr64))) {
-		a += sizeof(endbr64);
-		memmove(insn, insn + sizeof(endbr64), 5);
-	}
-	return insn[0] == 0xe8 || !memcmp(insn, nop5, sizeof(nop5)) ? a : 0;
+	if (stp_fentry_insn(insn))
+		return a;
+	return stp_fentry_insn(insn + 4) ? a + 4 : 0;
 }
 
 static void stp_fentry_insert(unsigned long ip, struct kprobe *kp, kprobe_pre_handler_t hit)
@@ -133,7 +154,7 @@ static void stp_fentry_insert(unsigned long ip, struct kprobe *kp, kprobe_pre_ha
 }
 
 /* A family's sites as fentry sees them: site(table, i, ...) gives entry i's link-time address (0: not for
- * fentry), symbol, kprobe and handler; taken(table, i) marks it armed here. */
+ * fentry), symbol (or its aliases, "a b c"), kprobe and handler; taken(table, i) marks it armed here. */
 struct stp_fentry_ops {
 	unsigned long (*site)(void *table, unsigned int i, const char **symbol, struct kprobe **kp,
 			      kprobe_pre_handler_t *hit);

@@ -51,7 +51,7 @@ probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->co
     # table gives: runtime/probes/fentry.h arms BTF's entries with kprobes)
     $STAP -r "$KVER" -p3 -e "$script" >dwarf.c
     grep -q stap_kernel_build_id btf.c
-    local drop='/^\/\* probe |\.pp = |^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL//'
+    local drop='/^\/\* probe |\.pp = |^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL(, \.fentry_names = "[^"]*")?//'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
     btf_tracepoint_lists

@@ -953,6 +953,26 @@ int dwarf_symbol_named(DwarfModule *m, const char *name, Dwarf_Addr *addr, int *
 	return n;
 }
 
+char *dwarf_functions_at(DwarfModule *m, Dwarf_Addr pc)
+{
+	const struct DwarfSymtab *t = symtab(m);
+	size_t lo = 0, hi = t->n;
+	StrBuf names;
+
+	while (lo < hi) {             /* first symbol with start >= pc */
+		size_t mid = (lo + hi) / 2;
+		if (t->syms[mid].addr < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	sb_init(&names);
+	for (size_t i = lo; i < t->n && t->syms[i].addr == pc; i++)
+		if (t->syms[i].type == STT_FUNC)
+			sb_printf(&names, "%s%s", names.len ? " " : "", t->syms[i].name);
+	return names.data ? names.data : xstrdup("");
+}
+
 int dwarf_exported(DwarfModule *m, const char *name)
 {
 	struct DwarfSymtab *t = symtab(m);

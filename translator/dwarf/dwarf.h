@@ -89,6 +89,8 @@ char *dwarf_anchor(DwarfModule *m, Dwarf_Addr pc, uint64_t *offset);
 /* Why kprobes would refuse pc ("in .noinstr.text", "blacklisted (NOKPROBE_SYMBOL)", "in __init code,
  * gone after boot"...), or NULL when it can be probed. */
 const char *dwarf_unprobeable(DwarfModule *m, Dwarf_Addr pc);
+/* The names of the function symbols (STT_FUNC) at pc, space-separated ("" for none; malloc'd). */
+char *dwarf_functions_at(DwarfModule *m, Dwarf_Addr pc);
 /* The name is exported (EXPORT_SYMBOL*: a __ksymtab_NAME symbol). */
 int dwarf_exported(DwarfModule *m, const char *name);
 /* How many ELF symbols (functions, objects, untyped) are named name: 0, 1 or 2 (for 2 or more);

@@ -558,8 +558,16 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			sb_puts(out, ".symbol = ");
 			emit_c_string(out, site->anchor);
 			sb_printf(out, ", .offset = 0x%" PRIx64 "UL", site->offset);
-			if (fentry_site(site))
+			if (fentry_site(site)) {
+				/* and, when it has aliases, every name kallsyms may give that address */
+				char *names = dwarf_functions_at(site->mod, site->pc);
 				sb_printf(out, ", .fentry = 0x%" PRIx64 "UL", (uint64_t)site->pc);
+				if (strchr(names, ' ')) {
+					sb_puts(out, ", .fentry_names = ");
+					emit_c_string(out, names);
+				}
+				free(names);
+			}
 		} else {
 			sb_printf(out, ".addr = 0x%" PRIx64 "UL", (uint64_t)site->pc);
 		}
