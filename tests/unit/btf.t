@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -33,7 +33,9 @@ function tgid(p) { return @cast(p, "struct task_struct", "kernel")->tgid }
 probe kernel.trace("sched_switch") { printf("%d %d %d %s %d\n", $next->pid, $prev_state, $preempt, $$parms, @cast($prev, "task_struct")->pid) }
 probe kernel.trace("sched:sched_process_exec") { printf("%s %d %d %d %d %d %s\n", kernel_string($bprm->filename), $old_pid, tgid($p),
     @defined(@cast($p, "task_struct")->no_such), &@cast($p, "task_struct")->pid - $p, @cast($p, "task_struct")[1]->pid, $$vars) }
-probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->comm[0]) }'
+probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->comm[0]) }
+probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d\n", $buf[i], @cast(task_current(), "task_struct")->files->fdt->fd[i] & ~3,
+    @cast($file, "file")[i - i]->f_flags) }'
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -v -p3 -e "$script" >btf.c 2>btf.err
     grep -qx 'kernel.trace("sched:sched_wakeup\*"): 2 tracepoints typed from BTF (/boot/vmlinuz-'"$KVER"')' btf.err ||
         { cat btf.err; return 1; }

@@ -183,17 +183,32 @@ static int member_step(BtfBind *bb, DwAccess *a, ChainItem *it)
 	return 0;
 }
 
-/* '[N]' with a literal N, on a pointer or an array in memory. */
-static int index_step(BtfBind *bb, DwAccess *a, ChainItem *it)
+/* Element it->index of a T * or T[] in memory whose elements are size bytes: a literal index moves the
+ * object on, a computed one becomes an argument of e that the access adds times size (as DWARF's do). */
+static void index_add(DwAccess *a, Expr *e, ChainItem *it, int64_t size)
+{
+	char num[32];
+
+	if (it->index->kind == EX_NUMBER) {
+		dwa_add_step(a, DWS_ADD, it->index->num * size, 0, it->loc, "[");
+		snprintf(num, sizeof num, "%lld", (long long)it->index->num);
+		rename_access(a, "%s[%s]", num);
+	} else {
+		dwa_add_step(a, DWS_INDEX, size, e->args.len, it->loc, "[");
+		vec_push(&e->args, it->index);
+		rename_access(a, "%s[%s]", "...");
+	}
+}
+
+/* '[i]' on a pointer or an array in memory. */
+static int index_step(BtfBind *bb, DwAccess *a, Expr *e, ChainItem *it)
 {
 	const Btf *btf = bb->btf;
 	uint32_t t = btf_strip(btf, bb->type), elem, count;
 	int64_t size;
-	char num[32];
 
-	if (!it->index || it->index->kind != EX_NUMBER)
-		return fail(bb, it->loc, xasprintf("'%s[...]': only a literal index is supported from BTF so far",
-						   a->name)), -1;
+	if (!it->index)
+		return fail(bb, it->loc, xasprintf("'%s[]' needs an index", a->name)), -1;
 	if (btf_kind(btf, t) == BTF_K_PTR) {
 		elem = btf_ref(btf, t);
 		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "[");
@@ -206,12 +221,10 @@ static int index_step(BtfBind *bb, DwAccess *a, ChainItem *it)
 	}
 	if ((size = btf_size(btf, elem)) <= 0)
 		return fail(bb, it->loc, xasprintf("the elements of '%s' have no known size", a->name)), -1;
-	dwa_add_step(a, DWS_ADD, it->index->num * size, 0, it->loc, "[");
+	index_add(a, e, it, size);
 	bb->type = elem;
 	a->loc_last = it->loc;
 	a->op_last = "[";
-	snprintf(num, sizeof num, "%lld", (long long)it->index->num);
-	rename_access(a, "%s[%s]", num);
 	return 0;
 }
 
@@ -257,7 +270,7 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 		if (it->kind == CH_PRETTY)
 			return fail(bb, it->loc, xasprintf("'%s%s': pretty printing from BTF is not supported yet", a->name,
 							   it->name));
-		rc = it->kind == CH_MEMBER ? member_step(bb, a, it) : index_step(bb, a, it);
+		rc = it->kind == CH_MEMBER ? member_step(bb, a, it) : index_step(bb, a, e, it);
 		if (rc)
 			return NULL;
 	}
@@ -279,10 +292,9 @@ DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
 	return a ? bind_chain(bb, a, e, 0, BM_VALUE) : NULL;
 }
 
-DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, BindMode mode)
+DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 {
 	const Btf *btf = bb->btf;
-	Expr *tname = e->args.items[1];
 	uint32_t type = btf_find_type(btf, tname->str);
 	int64_t size;
 	DwAccess *a;
@@ -310,12 +322,11 @@ DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, BindMode mode)
 	if (((ChainItem *)e->chain.items[0])->kind == CH_INDEX) {
 		/* @cast(p, "T")[i]: p is a T *, element i is at p + i * sizeof(T) */
 		ChainItem *it = e->chain.items[0];
-		if (!it->index || it->index->kind != EX_NUMBER)
-			return fail(bb, it->loc, xasprintf("'%s[...]': only a literal index is supported from BTF so far",
-							   a->name));
+		if (!it->index)
+			return fail(bb, it->loc, xasprintf("'%s[]' needs an index", a->name));
 		if ((size = btf_size(btf, type)) <= 0)
 			return fail(bb, it->loc, xasprintf("'%s' has no known size", tname->str));
-		dwa_add_step(a, DWS_ADD, it->index->num * size, 0, it->loc, "[");
+		index_add(a, e, it, size);
 		from = 1;
 	}
 	return bind_chain(bb, a, e, from, mode);

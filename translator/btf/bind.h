@@ -22,9 +22,10 @@ typedef struct BtfBind {
  * bb->err set. */
 DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
 
-/* @cast(ADDR, "TYPE"[, "kernel"]) of the kernel's types (e, EX_AT) with its chain, read or (BM_ADDRESS)
- * addressed; its address stays e->args[0]. NULL with bb->err set. */
-DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, BindMode mode);
+/* @cast(ADDR, "TYPE"[, "kernel"]) of the kernel's types (e, EX_AT, its args already cut to [ADDR]; tname the
+ * "TYPE" string) with its chain, read or (BM_ADDRESS) addressed: computed indexes are appended to e->args
+ * after the address. NULL with bb->err set. */
+DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode);
 
 /* The entries of $$parms, $$vars (the parameters: BTF has no locals) or $$return (which names
  * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */

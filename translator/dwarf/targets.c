@@ -1315,21 +1315,21 @@ static int bind_cast_btf(Bind *b, Expr *e, BindMode mode)
 	Btf *btf = btf_kernel(b->s, &why);
 	BtfBind bb = { .btf = btf, .site = b->site, .kver = b->s->kver };
 	DwAccess *a;
-	Expr *addr = e->args.items[0];
+	Expr *addr = e->args.items[0], *tname = e->args.items[1];
 
 	if (!btf) {
 		berr(b, e->loc, "@cast needs the kernel's types: no DWARF (install linux-image-%s-dbg) and %s", b->s->kver,
 		     why);
 		return -1;
 	}
-	if (!(a = btf_bind_cast(&bb, e, mode))) {
+	/* the address stays args[0]; the type and module strings go, computed indexes follow */
+	e->args.len = 0;
+	vec_push(&e->args, addr);
+	if (!(a = btf_bind_cast(&bb, e, tname, mode))) {
 		berr(b, bb.err_loc, "%s", bb.err);
 		free(bb.err);
 		return -1;
 	}
-	/* the address stays args[0]; the type and module strings go */
-	e->args.len = 0;
-	vec_push(&e->args, addr);
 	make_dwarf(e, a);
 	bind_args(b, e, 0);   /* the address may hold target variables */
 	return 0;
