@@ -55,6 +55,16 @@ probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d\n", $buf[i
     grep -q stap_kernel_build_id btf.c
     local drop='/^\/\* probe |\.pp = |^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL(, \.fentry_names = "[^"]*")?//'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
+    # a module probe with the module's DWARF but not the kernel's: @cast takes the module's types, then the
+    # kernel's BTF (tcp_sock is not among scsi_mod's), the same C as with the kernel's DWARF
+    local mscript='probe module("scsi_mod").function("scsi_prepare_cmd") {
+    println(@cast($req, "struct request")->__data_len, @cast(task_current(), "tcp_sock")->snd_cwnd) }'
+    if [[ -e /usr/lib/debug/lib/modules/$KVER/kernel/drivers/scsi/scsi_mod.ko ]]; then
+        SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$mscript" >mbtf.c
+        $STAP -r "$KVER" -p3 -e "$mscript" >mdwarf.c
+        diff <(sed -E "$drop; /^$/d" mdwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" mbtf.c) ||
+            { echo "a module probe's @cast from BTF differs"; return 1; }
+    fi
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
     btf_tracepoint_lists
     btf_errors

@@ -1126,7 +1126,7 @@ static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 	/* by default the probed module's types, then the kernel's */
 	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str :
 			   b->site && b->site->mod && strcmp(b->site->mod->name, "kernel") ?
-			   xasprintf("%s:kernel", b->site->mod->name) :
+			   xasprintf(dwarf_kernel_quiet(b->s) ? "%s:kernel" : "%s", b->site->mod->name) :
 			   "kernel";
 	PtrVec mods = { 0 };
 	DwAccess *a;
@@ -1301,9 +1301,11 @@ static int bind_btf(Bind *b, Expr *e, BindMode mode)
 static int cast_from_btf(Bind *b, Expr *e)
 {
 	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : "kernel";
+	Dwarf_Die type;
 
+	/* a module probe's: its module's DWARF types first, then the kernel's DWARF, or its BTF without that */
 	if (e->args.len <= 2 && b->site && b->site->mod && !b->site->mod->is_kernel)
-		return 0;   /* a module probe's: its module's types first */
+		return !dwarf_kernel_quiet(b->s) && find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0;
 	if (strncmp(spec, "kernel", 6) || (spec[6] && spec[6] != '<'))
 		return 0;
 	return !dwarf_kernel_quiet(b->s);
