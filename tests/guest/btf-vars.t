@@ -1,4 +1,4 @@
-# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read; tracepoint arguments ($bprm->filename, $old_pid, $$parms of sched_process_exec, $p of sched:sched_process_exit) and @cast chains
+# Target variables typed from the kernel's BTF with its DWARF hidden: $count, $file->f_path->dentry->d_name->len, $return, $count, @entry, $$return and $$parms in .return of vfs_read; tracepoint arguments ($bprm->filename, $old_pid, $$parms of sched_process_exec, $p of sched:sched_process_exit), @cast chains, pretty printing ($var$, $var$$: the same text as from DWARF)
 # Used by tests/run (issue 21): STAP_DEBUGINFO_PATH points at an empty directory, so the BTF of /boot/vmlinuz-KVER
 # types the probes; -v says so; what BTF cannot give (locals, kernel.statement) names the -dbg package.
 
@@ -33,6 +33,14 @@ probe kernel.trace("sched:sched_process_exit") {
         { cat build.err; return 1; }
     grep -qx 'kernel.trace("sched:sched_process_exit"): 1 tracepoint typed from BTF (/boot/vmlinuz-'"$KVER"')' build.err ||
         { cat build.err; return 1; }
+    # pretty printing from BTF: the same text as from DWARF (a module of each)
+    local pp='probe kernel.function("vfs_read") {
+    if (execname() == "dd" && $count == 3) printf("pretty %s %s\n", $file->f_path->dentry->d_name$, $file->f_path->dentry->d_name$$)
+}'
+    $STAP -p4 -m t_btfpp -e "$pp" >/dev/null
+    if [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]]; then
+        env -u STAP_DEBUGINFO_PATH $STAP -p4 -m t_dwpp -e "$pp" >/dev/null
+    fi
     # what needs DWARF says which package holds it
     not $STAP -p2 -e 'probe kernel.function("vfs_read") { println($ret) }' 2>local.err
     grep -q "no parameter 'ret' in vfs_read (its parameters: \$file \$buf \$count \$pos).*linux-image-$KVER-dbg" local.err ||
@@ -44,6 +52,10 @@ probe kernel.trace("sched:sched_process_exit") {
 
 guest() {
     staprun -c 'dd if=/dev/zero of=/dev/null bs=3 count=4 2>/dev/null' t_btfvars.ko >vars.out
+    staprun -c 'dd if=/dev/zero of=/dev/null bs=3 count=1 2>/dev/null' t_btfpp.ko >btfpp.out
+    if [[ -e t_dwpp.ko ]]; then
+        staprun -c 'dd if=/dev/zero of=/dev/null bs=3 count=1 2>/dev/null' t_dwpp.ko >dwpp.out
+    fi
 }
 
 check() {
@@ -54,4 +66,7 @@ check() {
     grep -Eqx 'exec \S*/dd 1 1 1 dd p=0x[0-9a-f]+ old_pid=0x[0-9a-f]+ bprm=0x[0-9a-f]+' vars.out
     grep -qx 'exit 1 1' vars.out
     [[ $(wc -l <vars.out) == 10 ]]
+    cat btfpp.out
+    grep -q '^pretty {.*"zero".*} {.*"zero".*}$' btfpp.out
+    [[ ! -e dwpp.out ]] || diff dwpp.out btfpp.out
 }

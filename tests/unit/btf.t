@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes, pretty printing) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -55,6 +55,16 @@ probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d\n", $buf[i
     grep -q stap_kernel_build_id btf.c
     local drop='/^\/\* probe |\.pp = |^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL(, \.fentry_names = "[^"]*")?//'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
+    # pretty printing ($var$, $var$$, $$parms$, $$return$, @cast(...)$) walks the BTF type as it walks DWARF's
+    local pscript='probe kernel.function("vfs_read") { println($file$, $file$$, $$parms$, $$parms$$, $file->f_path$) }
+probe kernel.function("vfs_read").return { println($$return$, $$parms$) }
+probe kernel.trace("sched_switch") { println($prev$, $$parms$$) }
+probe kernel.function("do_sys_openat2") { println($how$, $how$$, @cast($how, "open_how")$) }
+probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
+    SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$pscript" >pbtf.c
+    $STAP -r "$KVER" -p3 -e "$pscript" >pdwarf.c
+    diff <(sed -E "$drop; /^$/d" pdwarf.c) <(sed -E "$drop; /^$/d" pbtf.c) || { echo "pretty printing from BTF differs"; return 1; }
+    grep -q 'stp_out_str(&o[0-9]*, "{<union>={...}, .f_path={...}, .f_inode=' pbtf.c   # struct file's members, from BTF
     # a module probe with the module's DWARF but not the kernel's: @cast takes the module's types, then the
     # kernel's BTF (tcp_sock is not among scsi_mod's), the same C as with the kernel's DWARF
     local mscript='probe module("scsi_mod").function("scsi_prepare_cmd") {

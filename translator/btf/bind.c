@@ -252,7 +252,7 @@ static int final_read(BtfBind *bb, DwAccess *a, SrcLoc loc)
 		tn = btf_type_name(btf, bb->type);
 		fail(bb, loc, xasprintf("'%s' has the type %s, which cannot be used as a value%s", a->name, tn,
 					btf_kind(btf, t) == BTF_K_STRUCT || btf_kind(btf, t) == BTF_K_UNION ?
-					" (pretty printing from BTF is not supported yet: use a member)" : ""));
+					": use a member ('->'), its address ('&') or pretty-print it ('$')" : ""));
 		free(tn);
 		return -1;
 	}
@@ -267,9 +267,17 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 	for (int i = from; i < e->chain.len; i++) {
 		ChainItem *it = e->chain.items[i];
 		int rc;
-		if (it->kind == CH_PRETTY)
-			return fail(bb, it->loc, xasprintf("'%s%s': pretty printing from BTF is not supported yet", a->name,
-							   it->name));
+		if (it->kind == CH_PRETTY) {
+			/* $var$ / $var$$: printed by codegen/dwarf.c walking the BTF type (its last chain item) */
+			if (mode != BM_VALUE)
+				return fail(bb, e->loc, xasprintf("a pretty-printed value ('%s$') cannot be %s", a->name,
+								  mode == BM_ADDRESS ? "addressed" : "assigned"));
+			a->what = DWA_PRETTY;
+			a->pretty_full = !strcmp(it->name, "$$");
+			a->btf = bb->btf;
+			a->btf_type = bb->type;
+			return a;
+		}
 		rc = it->kind == CH_MEMBER ? member_step(bb, a, it) : index_step(bb, a, e, it);
 		if (rc)
 			return NULL;
@@ -343,6 +351,8 @@ static DwAccess *list_entry(const Btf *btf, DwAccess *a, uint32_t type, const ch
 	a->size = (int)btf_size(btf, t);
 	a->is_signed = kind != BTF_K_PTR && btf_is_signed(btf, t);
 	a->name = xasprintf("$%s", name);
+	a->btf = btf;   /* for $$parms$ */
+	a->btf_type = type;
 	return a;
 }
 

@@ -64,6 +64,11 @@ uint32_t btf_find_type(const Btf *b, const char *spec);
 int btf_param(const Btf *b, uint32_t proto, int i, const char **name, uint32_t *type);
 /* Member name of struct/union su (stripped), through anonymous members. 0 or -1. */
 int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out);
+/* The i-th member (0-based) of struct/union su (stripped): its name ("" for an anonymous one) and place.
+ * 0, or -1 past the last. */
+int btf_member_at(const Btf *b, uint32_t su, int i, const char **name, BtfMember *out);
+/* stripped is a char type (a 1-byte INT named char, signed char or unsigned char). */
+int btf_is_char(const Btf *b, uint32_t stripped);
 /* A struct/union that is only a FWD here: its definition by name; id itself otherwise. */
 uint32_t btf_complete(const Btf *b, uint32_t id);
 /* "struct file*"-style spelling; malloc'd. */

@@ -283,53 +283,66 @@ uint32_t btf_complete(const Btf *b, uint32_t id)
 	return def ? def : id;
 }
 
-int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
+int btf_member_at(const Btf *b, uint32_t su, int i, const char **name, BtfMember *out)
 {
-	const uint32_t *t = rec(b, su);
-	int kind, kflag;
+	const uint32_t *t = rec(b, su), *m;
+	int kind, kflag, bit_size;
+	uint32_t bits;
 
 	if (!t)
 		return -1;
 	kind = info_kind(rec_info(t));
 	kflag = info_kflag(rec_info(t));
-	if (kind != BTF_K_STRUCT && kind != BTF_K_UNION)
+	if ((kind != BTF_K_STRUCT && kind != BTF_K_UNION) || i < 0 || i >= info_vlen(rec_info(t)))
 		return -1;
-	for (int i = 0; i < info_vlen(rec_info(t)); i++) {
-		const uint32_t *m = t + 3 + 3 * i;
-		uint32_t bits = kflag ? m[2] & 0xffffff : m[2];
-		int bit_size = kflag ? (int)(m[2] >> 24) : 0;
-		const char *mn = str_at(b, m[0]);
+	m = t + 3 + 3 * i;
+	bits = kflag ? m[2] & 0xffffff : m[2];
+	bit_size = kflag ? (int)(m[2] >> 24) : 0;
+	*name = str_at(b, m[0]);
+	out->type = m[1];
+	if (!bit_size && btf_kind(b, btf_strip(b, m[1])) == BTF_K_INT) {
+		/* old-style bit field: the size is in the INT's own encoding */
+		const uint32_t *it = rec(b, btf_strip(b, m[1]));
+		int nr_bits = it[3] & 0xff;
+		if (nr_bits != (int)it[2] * 8)
+			bit_size = nr_bits;
+	}
+	out->bit_size = bit_size;
+	out->offset = bits / 8;
+	out->bit_offset = bit_size ? bits % 8 : 0;
+	return 0;
+}
+
+int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
+{
+	const char *mn;
+	BtfMember m;
+
+	for (int i = 0; btf_member_at(b, su, i, &mn, &m) == 0; i++) {
 		if (!mn[0]) {
 			/* an anonymous struct/union: its members are the outer one's */
 			BtfMember inner;
-			if (btf_member(b, btf_strip(b, m[1]), name, &inner) == 0) {
+			if (btf_member(b, btf_strip(b, m.type), name, &inner) == 0) {
 				*out = inner;
-				out->offset += bits / 8;
+				out->offset += m.offset;
 				return 0;
 			}
 			continue;
 		}
-		if (strcmp(mn, name))
-			continue;
-		out->type = m[1];
-		if (!bit_size && btf_kind(b, btf_strip(b, m[1])) == BTF_K_INT) {
-			/* old-style bit field: the size is in the INT's own encoding */
-			const uint32_t *it = rec(b, btf_strip(b, m[1]));
-			int nr_bits = it[3] & 0xff;
-			if (nr_bits != (int)it[2] * 8)
-				bit_size = nr_bits;
+		if (!strcmp(mn, name)) {
+			*out = m;
+			return 0;
 		}
-		out->bit_size = bit_size;
-		if (bit_size) {
-			out->offset = bits / 8;
-			out->bit_offset = bits % 8;
-		} else {
-			out->offset = bits / 8;
-			out->bit_offset = 0;
-		}
-		return 0;
 	}
 	return -1;
+}
+
+int btf_is_char(const Btf *b, uint32_t stripped)
+{
+	const char *n = btf_name(b, stripped);
+
+	return btf_kind(b, stripped) == BTF_K_INT && btf_size(b, stripped) == 1 &&
+	       (!strcmp(n, "char") || !strcmp(n, "signed char") || !strcmp(n, "unsigned char"));
 }
 
 char *btf_type_name(const Btf *b, uint32_t id)

@@ -314,38 +314,167 @@ static void pp_put(PP *pp, const char *fn, const char *v)
 	line(pp->g, "%s(&%s, %s);", fn, pp->o, v);
 }
 
-static void pp_object(PP *pp, Place pl, Dwarf_Die *type, int bit_size, int bit_off, int top, int depth);
+/* A type the printer walks: DWARF's (die), or BTF's (id in btf) for an access typed from BTF. */
+typedef struct PpType {
+	const Btf *btf;
+	uint32_t id;
+	Dwarf_Die die;
+} PpType;
+
+/* What a stripped type is to the printer. */
+typedef enum PpKind { PK_NONE, PK_INT, PK_CHAR, PK_FLOAT, PK_ENUM, PK_PTR, PK_ARRAY, PK_STRUCT, PK_FUNC, PK_OTHER } PpKind;
+
+/* A struct's or union's member: anon (a struct/union without a name) 1 for a struct, 2 for a union. */
+typedef struct PpMember {
+	PpType type;
+	int64_t offset;
+	int bit_size, bit_offset;
+	const char *name;
+	int anon;
+} PpMember;
+
+/* The access's type, or NULL (void, or no type known). */
+static PpType *pp_type_of(const DwAccess *a, PpType *t)
+{
+	if (a->btf && a->btf_type) {
+		*t = (PpType){ .btf = a->btf, .id = a->btf_type };
+		return t;
+	}
+	if (!a->has_type)
+		return NULL;
+	*t = (PpType){ .die = a->type };
+	return t;
+}
+
+static PpKind pt_strip(PpType *t, PpType *out)
+{
+	*out = *t;
+	if (t->btf) {
+		out->id = btf_strip(t->btf, t->id);
+		switch (btf_kind(t->btf, out->id)) {
+		case 0: return PK_NONE;
+		case BTF_K_INT: return btf_is_char(t->btf, out->id) ? PK_CHAR : PK_INT;
+		case BTF_K_FLOAT: return PK_FLOAT;
+		case BTF_K_ENUM: case BTF_K_ENUM64: return PK_ENUM;
+		case BTF_K_PTR: return PK_PTR;
+		case BTF_K_ARRAY: return PK_ARRAY;
+		case BTF_K_STRUCT: case BTF_K_UNION: case BTF_K_FWD: return PK_STRUCT;
+		case BTF_K_FUNC_PROTO: return PK_FUNC;
+		default: return PK_OTHER;
+		}
+	}
+	switch (dwt_strip(&t->die, &out->die)) {
+	case 0: return PK_NONE;
+	case DW_TAG_base_type: return dwt_is_float(&out->die) ? PK_FLOAT : dwt_is_char(&out->die) ? PK_CHAR : PK_INT;
+	case DW_TAG_enumeration_type: return PK_ENUM;
+	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type: return PK_PTR;
+	case DW_TAG_array_type: return PK_ARRAY;
+	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_class_type: return PK_STRUCT;
+	case DW_TAG_subroutine_type: return PK_FUNC;
+	default: return PK_OTHER;
+	}
+}
+
+static int64_t pt_size(PpType *stripped)
+{
+	return stripped->btf ? btf_size(stripped->btf, stripped->id) : dwt_size(&stripped->die);
+}
+
+static int pt_signed(PpType *stripped)
+{
+	return stripped->btf ? btf_is_signed(stripped->btf, stripped->id) : dwt_is_signed(&stripped->die);
+}
+
+/* What the pointer ptr (stripped) points to: 0 when unknown (void). */
+static int pt_pointee(PpType *ptr, PpType *to)
+{
+	Dwarf_Attribute attr;
+
+	*to = *ptr;
+	if (ptr->btf)
+		return (to->id = btf_ref(ptr->btf, ptr->id)) != 0;
+	return dwarf_attr_integrate(&ptr->die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &to->die);
+}
+
+/* The element type and count of an array of one dimension: its dimensions (another number: not printed). */
+static int pt_array(PpType *t, PpType *elem, int64_t *count)
+{
+	int64_t counts[8] = { 0 };
+	uint32_t n;
+	PpType es;
+
+	*elem = *t;
+	if (!t->btf) {
+		int dims = dwt_array_dims(&t->die, &elem->die, counts, 8);
+		*count = counts[0];
+		return dims;
+	}
+	if (btf_array(t->btf, t->id, &elem->id, &n) != 0)
+		return 0;
+	*count = n;
+	return pt_strip(elem, &es) == PK_ARRAY ? 2 : 1;
+}
 
 typedef struct MemberList {
-	DwMember *m;
+	PpMember *m;
 	int n, cap;
 } MemberList;
 
-static int collect_member(DwMember *m, void *arg)
+static void add_member(MemberList *l, PpMember m)
 {
-	MemberList *l = arg;
-
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
 		l->m = xrealloc(l->m, (size_t)l->cap * sizeof *l->m);
 	}
-	l->m[l->n++] = *m;
+	l->m[l->n++] = m;
+}
+
+static int collect_member(DwMember *m, void *arg)
+{
+	add_member(arg, (PpMember){ .type = { .die = m->type }, .offset = m->offset, .bit_size = m->bit_size,
+				    .bit_offset = m->bit_offset, .name = m->name,
+				    .anon = m->anon_tag == DW_TAG_union_type ? 2 : 1 });
 	return 0;
 }
 
-static void pp_struct(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
+/* The members of struct/union t (stripped); -1 when it is only declared here. */
+static int pt_members(PP *pp, PpType *t, MemberList *l)
 {
 	Dwarf_Die su;
+	BtfMember bm;
+	const char *name;
+
+	if (!t->btf) {
+		if (dwt_complete(pp->a->mod, &t->die, &su) != 0)
+			return -1;
+		dwt_each_member(&su, collect_member, l);
+		return 0;
+	}
+	uint32_t id = btf_complete(t->btf, t->id);
+	if (btf_kind(t->btf, id) != BTF_K_STRUCT && btf_kind(t->btf, id) != BTF_K_UNION)
+		return -1;
+	for (int i = 0; btf_member_at(t->btf, id, i, &name, &bm) == 0; i++)
+		add_member(l, (PpMember){ .type = { .btf = t->btf, .id = bm.type }, .offset = bm.offset,
+					  .bit_size = bm.bit_size, .bit_offset = bm.bit_offset,
+					  .name = name[0] ? name : NULL,
+					  .anon = btf_kind(t->btf, btf_strip(t->btf, bm.type)) == BTF_K_UNION ? 2 : 1 });
+	return 0;
+}
+
+static void pp_object(PP *pp, Place pl, PpType *type, int bit_size, int bit_off, int top, int depth);
+
+static void pp_struct(PP *pp, Place pl, PpType *t, int top, int depth)
+{
 	MemberList l = { 0 };
 
-	if (dwt_complete(pp->a->mod, t, &su) != 0 || (!top && !pp->full) || depth >= MAX_DEPTH) {
+	if ((!top && !pp->full) || depth >= MAX_DEPTH || pt_members(pp, t, &l) != 0) {
 		pp_lit(pp, "{...}");
+		free(l.m);
 		return;
 	}
-	dwt_each_member(&su, collect_member, &l);
 	pp_lit(pp, "{");
 	for (int i = 0; i < l.n; i++) {
-		DwMember *m = &l.m[i];
+		PpMember *m = &l.m[i];
 		Place mp = pl;
 		if (i)
 			pp_lit(pp, ", ");
@@ -357,7 +486,7 @@ static void pp_struct(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 			pp_lit(pp, ".");
 			pp_lit(pp, m->name);
 		} else {
-			pp_lit(pp, m->anon_tag == DW_TAG_union_type ? "<union>" : "<struct>");
+			pp_lit(pp, m->anon == 2 ? "<union>" : "<struct>");
 		}
 		pp_lit(pp, "=");
 		mp.off += m->offset;
@@ -367,22 +496,21 @@ static void pp_struct(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 	free(l.m);
 }
 
-static void pp_array(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
+static void pp_array(PP *pp, Place pl, PpType *t, int top, int depth)
 {
-	Dwarf_Die elem, es;
-	int64_t counts[8], esize, count;
-	int dims = dwt_array_dims(t, &elem, counts, 8);
+	PpType elem, es;
+	int64_t esize, count;
+	int dims = pt_array(t, &elem, &count);
 
 	if (dims != 1) {
 		pp_lit(pp, "[...]");
 		return;
 	}
-	count = counts[0];
 	if ((!top && !pp->full) || depth >= MAX_DEPTH) {
 		pp_lit(pp, "[...]");
 		return;
 	}
-	if (dwt_strip(&elem, &es) == DW_TAG_base_type && dwt_is_char(&es)) {
+	if (pt_strip(&elem, &es) == PK_CHAR) {
 		/* char[N]: the string it holds */
 		if (resolve(pp->g, &pl, 1) != 0 || pl.kind != PL_MEM) {
 			pp_lit(pp, "?");
@@ -393,7 +521,7 @@ static void pp_array(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 		pp->leaves++;
 		return;
 	}
-	esize = dwt_size(&elem);
+	esize = pt_size(&elem);
 	if (esize <= 0) {
 		pp_lit(pp, "[...]");
 		return;
@@ -409,54 +537,50 @@ static void pp_array(PP *pp, Place pl, Dwarf_Die *t, int top, int depth)
 	pp_lit(pp, ", ...]");
 }
 
-static void pp_object(PP *pp, Place pl, Dwarf_Die *type, int bit_size, int bit_off, int top, int depth)
+static void pp_object(PP *pp, Place pl, PpType *type, int bit_size, int bit_off, int top, int depth)
 {
-	Dwarf_Die t, pointee, ps;
-	int tag = type ? dwt_strip(type, &t) : 0;
+	PpType t, pointee, ps;
+	PpKind kind = type ? pt_strip(type, &t) : PK_NONE;
 	char *v;
 
 	if (bit_size) {
-		if (tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type) {
+		if (kind != PK_INT && kind != PK_CHAR && kind != PK_ENUM) {
 			pp_lit(pp, "?");
 			return;
 		}
-		v = pp_read(pp, pl, 0, dwt_is_signed(&t), bit_size, bit_off);
+		v = pp_read(pp, pl, 0, pt_signed(&t), bit_size, bit_off);
 		if (!v)
 			pp_lit(pp, "?");
 		else
-			pp_put(pp, dwt_is_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
+			pp_put(pp, pt_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
 		return;
 	}
-	switch (tag) {
-	case DW_TAG_base_type:
-	case DW_TAG_enumeration_type: {
-		int64_t size = dwt_size(&t);
-		if (dwt_is_float(&t) || size < 1 || size > 8 || !(v = pp_read(pp, pl, (int)size, dwt_is_signed(&t), 0, 0))) {
+	switch (kind) {
+	case PK_INT:
+	case PK_CHAR:
+	case PK_ENUM: {
+		int64_t size = pt_size(&t);
+		if (size < 1 || size > 8 || !(v = pp_read(pp, pl, (int)size, pt_signed(&t), 0, 0))) {
 			pp_lit(pp, "?");
 			return;
 		}
-		if (tag == DW_TAG_base_type && dwt_is_char(&t))
+		if (kind == PK_CHAR)
 			pp_put(pp, "stp_dw_put_char", v);
 		else
-			pp_put(pp, dwt_is_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
+			pp_put(pp, pt_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
 		return;
 	}
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type: {
-		Dwarf_Attribute attr;
-		int ptag = 0;
-		if (dwarf_attr_integrate(&t, DW_AT_type, &attr) && dwarf_formref_die(&attr, &pointee))
-			ptag = dwt_strip(&pointee, &ps);
+	case PK_PTR: {
+		PpKind pkind = pt_pointee(&t, &pointee) ? pt_strip(&pointee, &ps) : PK_NONE;
 		if (!(v = pp_read(pp, pl, 8, 0, 0, 0))) {
 			pp_lit(pp, "?");
 			return;
 		}
-		if (ptag == DW_TAG_base_type && dwt_is_char(&ps)) {
+		if (pkind == PK_CHAR) {
 			pp_put(pp, "stp_dw_put_string", xasprintf("(unsigned long)%s, MAXSTRINGLEN - 1", v));
 			return;
 		}
-		if (top && ptag && ptag != DW_TAG_subroutine_type && depth < MAX_DEPTH) {
+		if (top && pkind != PK_NONE && pkind != PK_FUNC && depth < MAX_DEPTH) {
 			/* the top-level pointer is followed: $file$ shows the struct file */
 			Place to = { PL_MEM, xasprintf("(unsigned long)%s", v), 0, pl.a };
 			pp->leaves--;
@@ -466,12 +590,10 @@ static void pp_object(PP *pp, Place pl, Dwarf_Die *type, int bit_size, int bit_o
 		pp_put(pp, "stp_dw_put_ptr", v);
 		return;
 	}
-	case DW_TAG_array_type:
+	case PK_ARRAY:
 		pp_array(pp, pl, &t, top, depth);
 		return;
-	case DW_TAG_structure_type:
-	case DW_TAG_union_type:
-	case DW_TAG_class_type:
+	case PK_STRUCT:
 		pp_struct(pp, pl, &t, top, depth);
 		return;
 	default:
@@ -514,13 +636,14 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 	char *dst = str_tmp(g);
 	char *o = named_local(g, "struct stp_out", "o");
 	char *bad = named_local(g, "bool", "dwbad");
+	PpType type;
 	PP pp;
 
 	line(g, "%s = false;", bad);
 	line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 	pp_begin(&pp, g, a, o, bad);
 	pp.full = a->pretty_full;
-	pp_object(&pp, pl, a->has_type ? &a->type : NULL, a->bit_size, a->bit_offset, 1, 0);
+	pp_object(&pp, pl, pp_type_of(a, &type), a->bit_size, a->bit_offset, 1, 0);
 	pp_end(&pp, "0", "ERROR");
 	line(g, "stp_out_end_str(&%s);", o);
 	return dst;
@@ -541,6 +664,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 		DwAccess *a = list->var_access.items[i];
 		char *lead = xasprintf("%s%s=", i ? " " : "", (char *)list->var_names.items[i]);
 		PP pp;
+		PpType type;
 		Dwarf_Die t;
 		int tag;
 		Place pl;
@@ -557,7 +681,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 		pl = base_place(g, NULL, a);
 		if (list->pretty_full) {
 			pp.full = list->pretty_full == 2;
-			pp_object(&pp, pl, a->has_type ? &a->type : NULL, 0, 0, 1, 0);
+			pp_object(&pp, pl, pp_type_of(a, &type), 0, 0, 1, 0);
 		} else {
 			tag = a->has_type ? dwt_strip(&a->type, &t) : 0;
 			if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type || tag == DW_TAG_pointer_type ||

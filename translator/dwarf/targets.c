@@ -906,10 +906,9 @@ static int bind_vars(Bind *b, Expr *e)
 			berr(b, e->loc, "$$return is only available in .return probes");
 			return -1;
 		}
-		if (list->pretty_full || btf_bind_vars(&bb, which, list) != 0) {
-			berr(b, e->loc, "'%s%s' in a probe typed from BTF is not supported%s: it needs the kernel's DWARF "
-			     "(install linux-image-%s-dbg)", e->str, list->pretty_full ? " pretty-printed" : "",
-			     list->pretty_full ? " yet" : " (BTF has no locals)", b->s->kver);
+		if (btf_bind_vars(&bb, which, list) != 0) {
+			berr(b, e->loc, "'%s' in a probe typed from BTF is not supported (BTF has no locals): it needs the "
+			     "kernel's DWARF (install linux-image-%s-dbg)", e->str, b->s->kver);
 			return -1;
 		}
 	} else if (!strcmp(which, "return")) {

@@ -150,6 +150,8 @@ typedef struct DwAccess {
 	PtrVec steps;            /* DwStep* */
 	Dwarf_Die type;          /* the designated object's type (unstripped) */
 	int has_type;
+	const struct Btf *btf;   /* typed from BTF (btf/bind.c): the BTF of btf_type, for pretty printing */
+	uint32_t btf_type;       /* ... the object's BTF type (unstripped; 0: void) */
 	int bit_size, bit_offset;    /* a bit field (after the last step) */
 	int size, is_signed;     /* DWA_READ of a scalar: bytes read */
 	int array_address;       /* DWA_READ of an array: its address */
