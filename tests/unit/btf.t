@@ -34,8 +34,8 @@ probe kernel.trace("sched_switch") { printf("%d %d %d %s %d\n", $next->pid, $pre
 probe kernel.trace("sched:sched_process_exec") { printf("%s %d %d %d %d %d %s\n", kernel_string($bprm->filename), $old_pid, tgid($p),
     @defined(@cast($p, "task_struct")->no_such), &@cast($p, "task_struct")->pid - $p, @cast($p, "task_struct")[1]->pid, $$vars) }
 probe kernel.trace("sched:sched_wakeup*") { println(@cast($p, "task_struct")->comm[0]) }
-probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d\n", $buf[i], @cast(task_current(), "task_struct")->files->fdt->fd[i] & ~3,
-    @cast($file, "file")[i - i]->f_flags) }'
+probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d %d\n", $buf[i], @cast(task_current(), "task_struct")->files->fdt->fd[i] & ~3,
+    @cast($file, "file")[i - i]->f_flags, &$file->f_pos - $file) }'
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -v -p3 -e "$script" >btf.c 2>btf.err
     grep -qx 'kernel.trace("sched:sched_wakeup\*"): 2 tracepoints typed from BTF (/boot/vmlinuz-'"$KVER"')' btf.err ||
         { cat btf.err; return 1; }

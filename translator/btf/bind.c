@@ -293,11 +293,11 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 	return final_read(bb, a, e->loc) == 0 ? a : NULL;
 }
 
-DwAccess *btf_bind_target(BtfBind *bb, Expr *e)
+DwAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode)
 {
 	DwAccess *a = base_access(bb, e);
 
-	return a ? bind_chain(bb, a, e, 0, BM_VALUE) : NULL;
+	return a ? bind_chain(bb, a, e, 0, mode) : NULL;
 }
 
 DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)

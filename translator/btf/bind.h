@@ -18,9 +18,10 @@ typedef struct BtfBind {
 	SrcLoc err_loc;
 } BtfBind;
 
-/* $param / $return / a tracepoint's $arg of e (EX_TARGET) with its chain, for reading; NULL with
+/* $param / $return / a tracepoint's $arg of e (EX_TARGET) with its chain, read or (BM_ADDRESS) addressed (memory only:
+ * &$file->f_pos, not &$file); NULL with
  * bb->err set. */
-DwAccess *btf_bind_target(BtfBind *bb, Expr *e);
+DwAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode);
 
 /* @cast(ADDR, "TYPE"[, "kernel"]) of the kernel's types (e, EX_AT, its args already cut to [ADDR]; tname the
  * "TYPE" string) with its chain, read or (BM_ADDRESS) addressed: computed indexes are appended to e->args

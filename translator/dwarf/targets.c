@@ -1279,12 +1279,12 @@ static int bind_btf(Bind *b, Expr *e, BindMode mode)
 	int implicit_entry = b->site->is_return && !b->entry && strcmp(e->str, "$return");
 	DwAccess *a;
 
-	if (mode != BM_VALUE) {
-		berr(b, e->loc, "'%s' cannot be %s in a probe typed from BTF (the kernel's DWARF is needed: install "
-		     "linux-image-%s-dbg)", e->str, mode == BM_ADDRESS ? "addressed" : "assigned", b->s->kver);
+	if (mode == BM_WRITE) {
+		berr(b, e->loc, "'%s' cannot be assigned in a probe typed from BTF (the kernel's DWARF is needed: install "
+		     "linux-image-%s-dbg)", e->str, b->s->kver);
 		return -1;
 	}
-	if (!(a = btf_bind_target(&bb, e))) {
+	if (!(a = btf_bind_target(&bb, e, mode))) {
 		berr(b, bb.err_loc, "%s", bb.err);
 		free(bb.err);
 		return -1;
