@@ -17,7 +17,8 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   gcc make flex bison pkg-config   build the translator, staprun and stapio
 #   libelf-dev libdw-dev             ELF/DWARF reading in the translator
 #   pahole                           struct offsets read from DWARF, against which tests/unit/btf.t checks the BTF reader
-#   liblzma-dev zlib1g-dev           the translator's BTF from a compressed /boot/vmlinuz (xz, gzip)
+#   liblzma-dev zlib1g-dev           the translator's BTF from a compressed /boot/vmlinuz (xz, gzip;
+#   libzstd-dev                      zstd: 6.12's images)
 #   qemu-system-x86 seabios          the test guest (TCG). All a boot opens (checked with strace):
 #                                    accel-tcg-x86_64.so (qemu-system-common), bios-256k.bin
 #                                    (seabios), linuxboot_dma.bin (qemu-system-data), all hard
@@ -43,7 +44,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #                                    process("libc.so.6").function("malloc") (tests/guest/uprobe-library.t)
 #   ansible                          examples/app-trace/app-trace.yml (tests/unit/app-trace-service.t,
 #                                    tests/guest/remote-ssh.t)
-PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev zlib1g-dev qemu-system-x86 seabios
+PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev zlib1g-dev libzstd-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
           g++ libc6-dbg openssh-client openssh-server ansible)

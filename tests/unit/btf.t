@@ -65,6 +65,20 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     $STAP -r "$KVER" -p3 -e "$pscript" >pdwarf.c
     diff <(sed -E "$drop; /^$/d" pdwarf.c) <(sed -E "$drop; /^$/d" pbtf.c) || { echo "pretty printing from BTF differs"; return 1; }
     grep -q 'stp_out_str(&o[0-9]*, "{<union>={...}, .f_path={...}, .f_inode=' pbtf.c   # struct file's members, from BTF
+    # every other installed kernel with its DWARF (make deps-kernels): its /boot/vmlinuz's BTF (6.12: zstd) is its
+    # vmlinux's, and struct file pretty-printed from it is the same C as from its DWARF
+    local k kv
+    for kv in $("$TOP/scripts/guest-kver.sh" --all); do
+        k=/usr/lib/debug/boot/vmlinux-$kv
+        [[ $kv != "$KVER" && -e $k ]] || continue
+        read -r off size < <(readelf -SW "$k" | awk '{ for (i = 1; i < NF; i++) if ($i == ".BTF") print $(i + 3), $(i + 4) }')
+        dd if="$k" of="vmlinux-$kv.btf" bs=1M iflag=skip_bytes,count_bytes skip=$((0x$off)) count=$((0x$size)) status=none
+        SYSTEMTAP_DIR=$PWD/sysdir-$kv STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$kv" -p3 -e "$pscript" >"pbtf-$kv.c"
+        $STAP -r "$kv" -p3 -e "$pscript" >"pdwarf-$kv.c"
+        cmp "vmlinux-$kv.btf" "$(ls "sysdir-$kv"/cache/btf/* | grep -Ev '\.(id|tp)$')" || { echo "$kv: vmlinuz's BTF differs"; return 1; }
+        diff <(sed -E "$drop; /^$/d" "pdwarf-$kv.c") <(sed -E "$drop; /^$/d" "pbtf-$kv.c") || { echo "$kv: BTF's C differs"; return 1; }
+        echo "$kv: vmlinuz's BTF and its C checked"
+    done
     # a module probe with the module's DWARF but not the kernel's: @cast takes the module's types, then the
     # kernel's BTF (tcp_sock is not among scsi_mod's), the same C as with the kernel's DWARF
     local mscript='probe module("scsi_mod").function("scsi_prepare_cmd") {

@@ -1,5 +1,5 @@
 /* source.c - finds the target kernel's BTF: /sys/kernel/btf/vmlinux for the running kernel, else the
- * .BTF section of a vmlinux, else the one inside the compressed /boot/vmlinuz-KVER (cached). Used by bind.c, providers/dwarf.c. */
+ * .BTF section of a vmlinux, else the one inside the compressed /boot/vmlinuz-KVER (xz, gzip, zstd; cached). Used by bind.c, providers/dwarf.c. */
 #include "btf.h"
 #include "../dwarf/dwarf.h"
 #include "../dwarf/elffile.h"
@@ -8,6 +8,7 @@
 #include "../util.h"
 
 #include <lzma.h>
+#include <zstd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,12 +183,41 @@ static int gunzip(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *si
 	return done;
 }
 
+/* 6.12's images (CONFIG_KERNEL_ZSTD) */
+static int unzstd(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size)
+{
+	ZSTD_DStream *z = ZSTD_createDStream();
+	ZSTD_inBuffer zin = { in, n, 0 };
+	int done = 0;
+
+	if (!z || ZSTD_isError(ZSTD_initDStream(z))) {
+		ZSTD_freeDStream(z);
+		return 0;
+	}
+	while (!done) {
+		size_t avail, r;
+		ZSTD_outBuffer out = { scan_room(sc, &avail), 0, 0 };
+		out.size = avail < (1u << 20) ? avail : (1u << 20);   /* scan every MB */
+		r = ZSTD_decompressStream(z, &out, &zin);
+		sc->len += out.pos;
+		done = scan_complete(sc, blob, size);
+		if (ZSTD_isError(r) || (out.pos == 0 && zin.pos == zin.size) || r == 0)
+			break;
+	}
+	ZSTD_freeDStream(z);
+	return done;
+}
+
 /* The BTF of a bzImage: its payload found by the compressor's magic (as the kernel's
- * scripts/extract-vmlinux does), decompressed until the blob is whole. xz and gzip. */
+ * scripts/extract-vmlinux does), decompressed until the blob is whole. xz, gzip and zstd. */
 static void *btf_from_image(const char *path, size_t *size, char *build_id)
 {
-	static const struct { const char *magic; size_t n; int xz; } kinds[] = {
-		{ "\xfd" "7zXZ\0", 6, 1 }, { "\x1f\x8b\x08", 3, 0 },
+	static const struct {
+		const char *magic;
+		size_t n;
+		int (*inflate)(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size);
+	} kinds[] = {
+		{ "\xfd" "7zXZ\0", 6, unxz }, { "\x1f\x8b\x08", 3, gunzip }, { "\x28\xb5\x2f\xfd", 4, unzstd },
 	};
 	size_t n;
 	uint8_t *img = (uint8_t *)read_file(path, &n);
@@ -199,10 +229,7 @@ static void *btf_from_image(const char *path, size_t *size, char *build_id)
 		const uint8_t *p = img;
 		while (!blob && (p = memmem(p, n - (size_t)(p - img), kinds[k].magic, kinds[k].n))) {
 			Scan sc = { 0 };
-			if (kinds[k].xz)
-				unxz(p, n - (size_t)(p - img), &sc, &blob, size);
-			else
-				gunzip(p, n - (size_t)(p - img), &sc, &blob, size);
+			kinds[k].inflate(p, n - (size_t)(p - img), &sc, &blob, size);
 			if (blob)
 				memcpy(build_id, sc.build_id, sizeof sc.build_id);
 			free(sc.buf);
