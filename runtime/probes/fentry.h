@@ -27,8 +27,8 @@
  * .kprobes.text, .noinstr.text, .entry.text), so the two paths probe the same functions.
  *
  * The handler sees what a kprobe's sees: the registers at the entry with the instruction pointer one past the
- * probed address (kprobe_ftrace_handler's convention), preemption disabled, recursion in the same context
- * refused and counted as a missed hit.  -DSTP_NO_FENTRY leaves every site to kprobes.
+ * probed address (kprobe_ftrace_handler's convention), preemption disabled; a hit nested in one of our handlers
+ * (recursion, or an interrupt on the same CPU) is refused and counted as a missed hit, as a kprobe's is.  -DSTP_NO_FENTRY leaves every site to kprobes.
  */
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(STP_FENTRY_REF_ADDR) && \
 	!defined(STP_NO_FENTRY)
@@ -81,8 +81,12 @@ static void notrace stp_fentry_hit(unsigned long ip, unsigned long parent_ip, st
 	const struct stp_fentry_slot *s;
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);   /* and preemption off */
 
-	if (unlikely(bit < 0)) {
+	/* a hit nested in one of our handlers on this CPU (a function the handler calls, an interrupt) is missed,
+	 * as a kprobe's is while another kprobe runs (kprobe_running()), rather than skipped (MAXSKIPPED) */
+	if (unlikely(bit < 0 || this_cpu_read(stp_busy))) {
 		atomic_long_inc(&stp_fentry_missed);
+		if (bit >= 0)
+			ftrace_test_recursion_unlock(bit);
 		return;
 	}
 	s = stp_fentry_find(ip);
