@@ -16,7 +16,8 @@
  * the hit kprobe by walking one bucket of its fixed 64-bucket table, about 16 kprobes a bucket with 1,000 sites
  * (70 instructions a hit), and arms each site with its own ftrace filter update.  Here one ftrace_ops carries
  * every eligible site: the filter is set in batches before the ops is registered, so the kernel text is
- * patched once, and a hit looks its address up in a hash table sized for the sites (at most half full).
+ * patched once, and a hit looks its address up in a hash table sized for the sites (at most half full), whose
+ * slot lists the sites of that address (several probes on one function all run, in table order).
  *
  * What is eligible: a kernel (not module) function entry, not .return, whose link-time address the translator
  * gave (.fentry).  That address is moved by the KASLR offset, measured on a symbol the module links against
@@ -43,16 +44,24 @@
 #define STP_FENTRY_BATCH 64
 #endif
 
+/* A site armed here: its kprobe (never registered: what its handler takes) and handler; the next site of the
+ * same address (several probes on one function), in table order. */
+struct stp_fentry_site {
+	struct kprobe *kp;
+	kprobe_pre_handler_t hit;
+	struct stp_fentry_site *next;
+};
+
 struct stp_fentry_slot {
 	unsigned long ip;                   /* ftrace's call site in the function; 0 = empty */
-	struct kprobe *kp;                  /* the site's kprobe, never registered: what its handler takes */
-	kprobe_pre_handler_t hit;
+	struct stp_fentry_site *first;
 };
 
 struct stp_fentry_table {
 	struct stp_fentry_slot *slots;      /* 2^bits, at most half used: a lookup always meets an empty slot */
+	struct stp_fentry_site *sites;      /* one per site armed here */
 	unsigned int bits;
-	unsigned int used;
+	unsigned int used;                  /* sites */
 	bool registered;
 };
 
@@ -92,9 +101,11 @@ static void notrace stp_fentry_hit(unsigned long ip, unsigned long parent_ip, st
 	s = stp_fentry_find(ip);
 	if (likely(s && regs)) {
 		unsigned long saved = instruction_pointer(regs);
+		const struct stp_fentry_site *site;
 
 		instruction_pointer_set(regs, ip + sizeof(kprobe_opcode_t));
-		s->hit(s->kp, regs);
+		for (site = s->first; site; site = site->next)
+			site->hit(site->kp, regs);
 		instruction_pointer_set(regs, saved);
 	}
 	ftrace_test_recursion_unlock(bit);
@@ -147,14 +158,28 @@ static unsigned long stp_fentry_site(unsigned long link, const char *symbols, ch
 	return stp_fentry_insn(insn + 4) ? a + 4 : 0;
 }
 
+/* Adds a site at ip: a new slot, or the end of the list of the sites already there. */
 static void stp_fentry_insert(unsigned long ip, struct kprobe *kp, kprobe_pre_handler_t hit)
 {
 	unsigned int mask = (1U << stp_fentry.bits) - 1, i = hash_long(ip, stp_fentry.bits);
+	struct stp_fentry_site *site = &stp_fentry.sites[stp_fentry.used++], **end;
 
 	while (stp_fentry.slots[i].ip && stp_fentry.slots[i].ip != ip)
 		i = (i + 1) & mask;
-	stp_fentry.slots[i] = (struct stp_fentry_slot){ .ip = ip, .kp = kp, .hit = hit };
-	stp_fentry.used++;
+	stp_fentry.slots[i].ip = ip;
+	*site = (struct stp_fentry_site){ .kp = kp, .hit = hit };
+	for (end = &stp_fentry.slots[i].first; *end; end = &(*end)->next)
+		;
+	*end = site;
+}
+
+static void stp_fentry_free(void)
+{
+	kvfree(stp_fentry.slots);
+	kvfree(stp_fentry.sites);
+	stp_fentry.slots = NULL;
+	stp_fentry.sites = NULL;
+	stp_fentry.used = 0;
 }
 
 /* A family's sites as fentry sees them: site(table, i, ...) gives entry i's link-time address (0: not for
@@ -191,7 +216,8 @@ static unsigned int stp_fentry_start(void *table, unsigned int n, const struct s
 		goto out;
 	stp_fentry.bits = max_t(unsigned int, 4, ilog2(roundup_pow_of_two(2 * k)));
 	stp_fentry.slots = kvcalloc(1UL << stp_fentry.bits, sizeof(*stp_fentry.slots), GFP_KERNEL);
-	if (!stp_fentry.slots)
+	stp_fentry.sites = kvcalloc(k, sizeof(*stp_fentry.sites), GFP_KERNEL);
+	if (!stp_fentry.slots || !stp_fentry.sites)
 		goto out;
 	for (lo = 0; lo < k; lo += STP_FENTRY_BATCH) {
 		unsigned int hi = min(k, lo + STP_FENTRY_BATCH);
@@ -220,9 +246,7 @@ static unsigned int stp_fentry_start(void *table, unsigned int n, const struct s
 out:
 	if (stp_fentry.used)
 		ftrace_free_filter(&stp_fentry_ops);
-	kvfree(stp_fentry.slots);
-	stp_fentry.slots = NULL;
-	stp_fentry.used = 0;
+	stp_fentry_free();
 out_free:
 	kvfree(ips);
 	kvfree(idx);
@@ -238,9 +262,7 @@ static unsigned long stp_fentry_stop(void)
 		ftrace_free_filter(&stp_fentry_ops);
 		stp_fentry.registered = false;
 	}
-	kvfree(stp_fentry.slots);
-	stp_fentry.slots = NULL;
-	stp_fentry.used = 0;
+	stp_fentry_free();
 	return atomic_long_xchg(&stp_fentry_missed, 0);
 }
 #else
