@@ -52,14 +52,16 @@ struct stp_fentry_site {
 	struct stp_fentry_site *next;
 };
 
+/* An address's first site is in its slot (a hit's usual case: no pointer to follow), its others
+ * listed from first.next. */
 struct stp_fentry_slot {
 	unsigned long ip;                   /* ftrace's call site in the function; 0 = empty */
-	struct stp_fentry_site *first;
+	struct stp_fentry_site first;
 };
 
 struct stp_fentry_table {
 	struct stp_fentry_slot *slots;      /* 2^bits, at most half used: a lookup always meets an empty slot */
-	struct stp_fentry_site *sites;      /* one per site armed here */
+	struct stp_fentry_site *sites;      /* room for every site (a slot's second and later ones use it) */
 	unsigned int bits;
 	unsigned int used;                  /* sites */
 	bool registered;
@@ -104,7 +106,8 @@ static void notrace stp_fentry_hit(unsigned long ip, unsigned long parent_ip, st
 		const struct stp_fentry_site *site;
 
 		instruction_pointer_set(regs, ip + sizeof(kprobe_opcode_t));
-		for (site = s->first; site; site = site->next)
+		s->first.hit(s->first.kp, regs);
+		for (site = s->first.next; unlikely(site); site = site->next)
 			site->hit(site->kp, regs);
 		instruction_pointer_set(regs, saved);
 	}
@@ -162,15 +165,22 @@ static unsigned long stp_fentry_site(unsigned long link, const char *symbols, ch
 static void stp_fentry_insert(unsigned long ip, struct kprobe *kp, kprobe_pre_handler_t hit)
 {
 	unsigned int mask = (1U << stp_fentry.bits) - 1, i = hash_long(ip, stp_fentry.bits);
-	struct stp_fentry_site *site = &stp_fentry.sites[stp_fentry.used++], **end;
+	struct stp_fentry_slot *s;
+	struct stp_fentry_site **end;
 
 	while (stp_fentry.slots[i].ip && stp_fentry.slots[i].ip != ip)
 		i = (i + 1) & mask;
-	stp_fentry.slots[i].ip = ip;
-	*site = (struct stp_fentry_site){ .kp = kp, .hit = hit };
-	for (end = &stp_fentry.slots[i].first; *end; end = &(*end)->next)
+	s = &stp_fentry.slots[i];
+	stp_fentry.used++;
+	if (!s->ip) {
+		s->ip = ip;
+		s->first = (struct stp_fentry_site){ .kp = kp, .hit = hit };
+		return;
+	}
+	for (end = &s->first.next; *end; end = &(*end)->next)
 		;
-	*end = site;
+	*end = &stp_fentry.sites[stp_fentry.used - 1];
+	**end = (struct stp_fentry_site){ .kp = kp, .hit = hit };
 }
 
 static void stp_fentry_free(void)
