@@ -89,12 +89,21 @@ static int may_show(void)
 }
 
 static int muted;
+static char *last_muted;   /* the last error muted, for diag_take_muted() */
 static const char *context_note;
 static StrMap seen_messages;
 
 void diag_mute(int delta)
 {
 	muted += delta;
+}
+
+char *diag_take_muted(void)
+{
+	char *m = last_muted;
+
+	last_muted = NULL;
+	return m;
 }
 
 void diag_set_context(const char *note)
@@ -120,6 +129,13 @@ void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 	StrBuf sb;
 	char *msg;
 
+	if (muted && is_error_kind(kind)) {
+		free(last_muted);
+		sb_init(&sb);
+		sb_vprintf(&sb, fmt, ap);
+		last_muted = sb_steal(&sb);
+		return;
+	}
 	if (muted || (!is_error_kind(kind) && !warnings_enabled))
 		return;
 	sb_init(&sb);

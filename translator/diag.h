@@ -35,6 +35,8 @@ int diag_error_count(void);
 /* While muted (delta +1 / -1 nests), diagnostics are neither shown nor
  * counted: resolving an optional probe point that may fail. */
 void diag_mute(int delta);
+/* The last error muted since the previous call (the caller frees it), NULL when none was. */
+char *diag_take_muted(void);
 /* A line printed after each diagnostic, e.g. the probe alias chain that led
  * there; NULL for none.  The caller keeps the string alive. */
 void diag_set_context(const char *note);

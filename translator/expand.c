@@ -390,17 +390,22 @@ static void expand_user_probe(Expander *ex, Probe *user)
 			Wrap w = { .cond = written->cond, .optional = optional };
 			int n, before = ex->errors;
 
-			if (optional)
+			if (optional) {
+				free(diag_take_muted());
 				diag_mute(1);
+			}
 			n = expand_point(ex, pp, &w, NULL, written, 0);
 			if (optional) {
 				diag_mute(-1);
 				ex->errors = before;
 			}
 			if (n == EXPANDED_TO_NOTHING && !optional) {
-				char *text = point_path(pp);
+				/* why the last of them failed: e.g. a function only DWARF describes */
+				char *text = point_path(pp), *why = diag_take_muted();
 				sem_error(ex, pp->loc, "probe point '%s' matches nothing: the points of its alias are optional "
-					  "and none of them exists", text);
+					  "and none of them exists%s%s%s", text, why ? " (the last: " : "", why ? why : "",
+					  why ? ")" : "");
+				free(why);
 				free(text);
 			}
 			if (n == 0 && !optional) {

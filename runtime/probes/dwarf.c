@@ -24,6 +24,7 @@ struct stp_dwarf_probe {
 	int entry_size;                     /* bytes of those values per instance */
 	int maxactive;
 	int optional;                       /* '?': a location the kernel refuses is skipped */
+	int unchecked;                      /* a BTF wildcard's site: a refusal is skipped with a warning */
 	int registered;                     /* 1: its kprobe, 2: through fentry.h's ftrace_ops */
 	union {                             /* a site is one or the other: half the table */
 		struct kprobe kp;
@@ -181,6 +182,12 @@ static int stp_dwarf_single(void *table, unsigned int i)
 		p->registered = 1;
 	if (!rc || p->optional)
 		return 0;
+	if (p->unchecked) {
+		/* a wildcard's site typed from BTF, which no symbol table checked: skipped, said once */
+		stp_report_line("WARNING: %s (%d): %s not probed for %s\n", stp_dwarf_errtext(p, rc), rc, p->symbol,
+				p->desc->pp);
+		return 0;
+	}
 	/* the reason first: a long probe point may not fit the line */
 	if (p->module && rc == -ENOENT)
 		stp_startup_error("module %s is not loaded (load it before starting the probes): "

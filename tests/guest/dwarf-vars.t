@@ -4,25 +4,22 @@
 # arguments, pointers, enums, structs (by pointer and by value in a register), unions, bit fields,
 # arrays, .return values and @entry, inline instances, bad pointers, locals at a statement.
 
-# guest/dwarf-vars-btf sets DV_FROM_BTF=1 and sources this file: the kernel's DWARF hidden (STAP_DEBUGINFO_PATH an
-# empty directory), the vmlinux probes typed from BTF must print the same; the test modules keep their own DWARF;
-# @var of a kernel global (no address or type in BTF) is refused naming the -dbg package.
+# Rerun as btf/dwarf-vars (FROM_BTF=1, tests/run's btf_cases): the kernel's DWARF hidden, the vmlinux probes typed
+# from BTF must print the same; the test modules keep their own DWARF; @var of a kernel global (no address or type
+# in BTF) is refused naming the -dbg package.
 
 timeout_s=180
+btf_rerun=1
 
-have_vmlinux() { [[ -n ${DV_FROM_BTF:-} || -e /usr/lib/debug/boot/vmlinux-$KVER ]]; }
+have_vmlinux() { [[ -n ${FROM_BTF:-} || -e /usr/lib/debug/boot/vmlinux-$KVER ]]; }
 
 build() {
     have_vmlinux || { echo "no /usr/lib/debug/boot/vmlinux-$KVER" >SKIP; return 0; }
-    if [[ -n ${DV_FROM_BTF:-} ]]; then
-        mkdir -p nodbg
-        export STAP_DEBUGINFO_PATH=$PWD/nodbg
-    fi
     # $count in a register at vfs_read's entry; dd bs=1 reads one byte at a time
     $STAP -v -p4 -m t_dvcount -e '
 probe kernel.function("vfs_read") { if (execname()=="dd") printf("%s %d\n", execname(), $count) }' >/dev/null 2>count.err
     local from=DWARF
-    [[ -z ${DV_FROM_BTF:-} ]] || from=BTF
+    [[ -z ${FROM_BTF:-} ]] || from=BTF
     grep -q "^kernel.function(\"vfs_read\"): 1 site typed from $from " count.err || { cat count.err; return 1; }
     # .return: $return, @entry($count), $count (implicitly its value at entry), $$return, $$parms at entry
     $STAP -p4 -m t_dvret -e '
@@ -59,7 +56,7 @@ probe begin {
 probe kernel.function("vfs_read") { if (execname() == "dd") println($buf[0]) }' >/dev/null
     # a global through KASLR: compared with /proc/sys/kernel/threads-max in the guest
     local global='probe begin { println(@var("max_threads@kernel/fork.c")); exit() }'
-    if [[ -n ${DV_FROM_BTF:-} ]]; then
+    if [[ -n ${FROM_BTF:-} ]]; then
         not $STAP -p4 -m t_dvglobal -e "$global" 2>global.err
         grep -q "^<input>:1:23: semantic error: .*install linux-image-$KVER-dbg" global.err || { cat global.err; return 1; }
     else
@@ -286,7 +283,7 @@ check() {
     cat user.err
     grep -qE "^ERROR: read fault at 0x[0-9a-f]+ near operator '\[' at <input>:2:73$" user.err
     # KASLR: the global's run-time address
-    if [[ -z ${DV_FROM_BTF:-} ]]; then
+    if [[ -z ${FROM_BTF:-} ]]; then
         echo "max_threads $(cat global.out), threads-max $(cat threads-max)"
         [[ $(cat global.out) == "$(cat threads-max)" ]]
     fi

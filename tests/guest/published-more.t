@@ -2,10 +2,11 @@
 # Used by tests/run (issue 15): tests/guest/scripts/general/{sigkill,sleeptime,inodewatch,vfslatency}.stp (written for these tests).
 
 timeout_s=120
+btf_rerun=1
 
 build() {
     need_kernel_dwarf
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/brd.ko ]] || { echo "no brd module for $KVER"; exit 77; }
+    need_kmod drivers/block/brd
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
     local d=$TOP/tests/guest/scripts/general p rc=0
     $STAP -p4 -m t_sigkill "$d/sigkill.stp" >/dev/null &

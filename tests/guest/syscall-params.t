@@ -6,6 +6,7 @@
 # tapset/linux/aux_syscalls.stp, translator/dwarf/targets.c (@param).
 
 timeout_s=200
+btf_rerun=1
 
 # scprog: each call made with syscall() so that glibc neither picks another call nor changes the flags.
 write_scprog() {

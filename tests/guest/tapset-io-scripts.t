@@ -2,11 +2,12 @@
 # Used by tests/run (issue 15): tests/guest/scripts/io/{iotop,disktop,blkstat}.stp (written for these tests).
 
 timeout_s=120
+btf_rerun=1
 
 build() {
     need_kernel_dwarf
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/null_blk/null_blk.ko ]] || { echo "no null_blk module for $KVER"; exit 77; }
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/brd.ko ]] || { echo "no brd module for $KVER"; exit 77; }
+    need_kmod drivers/block/null_blk/null_blk
+    need_kmod drivers/block/brd
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
     local s
     for s in iotop disktop blkstat; do

@@ -5,8 +5,8 @@ timeout_s=90
 
 build() {
     need_kernel_dwarf
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/null_blk/null_blk.ko ]] || { echo "no null_blk module for $KVER"; exit 77; }
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/brd.ko ]] || { echo "no brd module for $KVER"; exit 77; }
+    need_kmod drivers/block/null_blk/null_blk
+    need_kmod drivers/block/brd
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
     $STAP -p4 -m t_iob "$TOP/tests/guest/scripts/io/ioblock-vars.stp" >/dev/null
 }

@@ -1,7 +1,12 @@
 # tapset tcp.*, udp.*, socket.*, netdev.*, tcpmib.*, ipmib.*, linuxmib.*: netio's loopback TCP (IPv4 and IPv6), UDP, refused and overflowing connections with every variable, and MIB counts equal to the kernel's own
 # Used by tests/run (issue 15): tapset/linux/{tcp,udp,socket,networking,inet_sock,tcpmib,ipmib,linuxmib}.stp and the *-filter-default.stp files.
+# Rerun as btf/tapset-net (issue 21): the same output typed from BTF (tcpmib's $rst of tcp_v6_send_response is its
+# tenth argument, on the stack), but netdev.change_rx_flag: dev_change_rx_flags is only inlined, which BTF does not
+# describe (refused naming the -dbg package; optional in the script there), and TcpExt.ListenDrops: BTF gives
+# tcp_listendrop's out-of-line copy only, not the inlined ones where the kernel counts it.
 
 timeout_s=150
+btf_rerun=1
 
 build() {
     need_kernel_dwarf
@@ -16,7 +21,14 @@ probe end {
     foreach (k in AttemptFails) printf("mib Tcp.AttemptFails %d\n", AttemptFails[k])
     foreach (k in ListenOverflows) printf("mib TcpExt.ListenOverflows %d\n", ListenOverflows[k])
 }' >/dev/null
-    [[ -e /lib/modules/$KVER/kernel/drivers/net/dummy.ko ]] || { echo "no dummy module for $KVER"; exit 77; }
+    need_kmod drivers/net/dummy
+    local opt=
+    if [[ -n ${FROM_BTF:-} ]]; then
+        not $STAP -p2 -e 'probe netdev.change_rx_flag { }' 2>rxflag.err
+        grep -q "no function 'dev_change_rx_flags' in the kernel's BTF.*linux-image-$KVER-dbg" rxflag.err ||
+            { cat rxflag.err; return 1; }
+        opt=' ?'
+    fi
     # a dummy device's life: added, up, MTU, promiscuous on and off, ifconfig's ioctls, statistics, down, deleted
     $STAP -p4 -m t_netdev -e '
 global stats, ioctls
@@ -28,7 +40,7 @@ probe netdev.change_mtu { if (ours()) printf("change_mtu %s %d %d\n", dev_name, 
 probe netdev.set_promiscuity {
     if (ours()) printf("set_promiscuity %s enable=%d disable=%d inc=%d\n", dev_name, enable, disable, inc)
 }
-probe netdev.change_rx_flag { if (ours()) printf("change_rx_flag %s %d\n", dev_name, flags) }
+probe netdev.change_rx_flag'"$opt"' { if (ours()) printf("change_rx_flag %s %d\n", dev_name, flags) }
 probe netdev.ioctl { if (execname() == "busybox" && cmd == 0x8913 && arg != 0) ioctls++ }
 probe netdev.get_stats { if (ours() && dev_name == "stpdum0") stats++ }
 probe end { printf("get_stats %d\n", stats > 0); printf("ioctl SIOCGIFFLAGS %d\n", ioctls > 0) }' >/dev/null
@@ -99,9 +111,11 @@ check() {
         '$1 == "nd" && $2 == "rx" && $3 == "lo" && $4 == 8 && $5 == "netdev=1" && $6 >= want { ok = 1 } END { exit !ok }' vars.out
     [[ $(grep -c '^socket.close ' vars.out) == $(awk '$2 == "close.return" { print $3 }' vars.out) ]]
     # the MIBs: netio's ports (script filters) and everything (default filters) equal the kernel's deltas
+    local drops=TcpExt.ListenDrops
+    [[ -z ${FROM_BTF:-} ]] || drops=
     mib_matches vars.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails Tcp.EstabResets Tcp.CurrEstab \
         Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests Ip.InUnknownProtos \
-        TcpExt.ListenOverflows TcpExt.ListenDrops TcpExt.DelayedACKs
+        TcpExt.ListenOverflows $drops TcpExt.DelayedACKs
     mib_matches mib.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails TcpExt.ListenOverflows
     grep -qx 'snmp Tcp.ActiveOpens 7' vars.out
     grep -qx 'snmp Tcp.PassiveOpens 5' vars.out
@@ -111,7 +125,9 @@ check() {
     grep -qx 'snmp Ip.InUnknownProtos 1' vars.out
     # the dummy device through ip(8) and ifconfig
     only_skip_warnings netdev.err
-    diff - netdev.out <<'OUT'
+    local rx='^$'
+    [[ -z ${FROM_BTF:-} ]] || rx='^change_rx_flag '
+    grep -v "$rx" >netdev.want <<'OUT'
 netdev.register stpdum0
 netdev.open stpdum0
 change_mtu stpdum0 1500 1400
@@ -124,4 +140,5 @@ netdev.unregister stpdum0
 get_stats 1
 ioctl SIOCGIFFLAGS 1
 OUT
+    diff netdev.want netdev.out
 }

@@ -2,10 +2,11 @@
 # Used by tests/run (issue 15): tapset/linux/vfs.stp, dev.stp (bdevname, MKDEV), dentry.stp (fullpath_struct_file, task_dentry_path), @entry values.
 
 timeout_s=90
+btf_rerun=1
 
 build() {
     need_kernel_dwarf
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/brd.ko ]] || { echo "no brd module for $KVER"; exit 77; }
+    need_kmod drivers/block/brd
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
     gcc -O1 -Wall -o vfsio "$TOP/tests/guest/scripts/io/vfsio.c"
     $STAP -p4 -m t_vfs "$TOP/tests/guest/scripts/io/vfs-vars.stp" >/dev/null

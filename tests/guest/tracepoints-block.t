@@ -5,7 +5,7 @@ timeout_s=120
 
 build() {
     need_kernel_dwarf
-    [[ -e /lib/modules/$KVER/kernel/drivers/block/null_blk/null_blk.ko ]] || { echo "no null_blk module for $KVER"; exit 77; }
+    need_kmod drivers/block/null_blk/null_blk
     # each request dd issues to nullb0: its first sector and length; each completion: its bytes
     $STAP -p4 -m t_tpblock -e '
 probe kernel.trace("block:block_rq_issue") {

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 14): the tracepoint provider, DWARF-typed tracepoint arguments, registration and removal.
 
 timeout_s=120
+btf_rerun=1
 
 # tpswitch: prints its pid, then sleeps 2 ms 100 times (each sleep switches it out and back in)
 write_tpswitch() {

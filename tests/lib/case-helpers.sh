@@ -90,7 +90,20 @@ tapset_listing_matches() {
     done
 }
 
-# need_kernel_dwarf: skip the case (exit 77, saying why) without the guest kernel's DWARF.
+# need_kmod PATH: skip the case (exit 77, saying why) when the guest kernel ships no module PATH (relative to
+# /lib/modules/KVER/kernel, without its extension: 6.1's modules are .ko, 6.12's .ko.xz; modprobe takes either).
+need_kmod() {
+    local f
+    for f in "/lib/modules/$KVER/kernel/$1".ko{,.xz,.zst,.gz}; do
+        [[ -e $f ]] && return 0
+    done
+    echo "no ${1##*/} module for $KVER"
+    exit 77
+}
+
+# need_kernel_dwarf: skip the case (exit 77, saying why) without the guest kernel's DWARF; a case's
+# rerun typed from BTF (FROM_BTF, tests/run's btf_cases) needs none.
 need_kernel_dwarf() {
+    [[ -z ${FROM_BTF:-} ]] || return 0
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
 }

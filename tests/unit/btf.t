@@ -64,7 +64,8 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$pscript" >pbtf.c
     $STAP -r "$KVER" -p3 -e "$pscript" >pdwarf.c
     diff <(sed -E "$drop; /^$/d" pdwarf.c) <(sed -E "$drop; /^$/d" pbtf.c) || { echo "pretty printing from BTF differs"; return 1; }
-    grep -q 'stp_out_str(&o[0-9]*, "{<union>={...}, .f_path={...}, .f_inode=' pbtf.c   # struct file's members, from BTF
+    # struct file's members, from BTF (6.12 put f_count, f_lock and f_mode first)
+    grep -qE 'stp_out_str\(&o[0-9]*, "\{(<union>=\{...\}, .f_path=\{...\}, .f_inode=|.f_count=\{...\}, .f_lock=\{...\}, .f_mode=)' pbtf.c
     # every other installed kernel with its DWARF (make deps-kernels): its /boot/vmlinuz's BTF (6.12: zstd) is its
     # vmlinux's, and struct file pretty-printed from it is the same C as from its DWARF
     local k kv
@@ -91,6 +92,7 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     fi
     echo "generated C: $(wc -l <btf.c) lines, same from BTF and DWARF"
     btf_tracepoint_lists
+    btf_stack_params
     btf_errors
     btf_typedef_fallback
 }
@@ -130,9 +132,27 @@ btf_tracepoint_lists() {
     LC_ALL=C comm -13 tp-dwarf.list <(grep ':' tp-btf.list) >wrong-sys.list
     [[ ! -s wrong-sys.list ]] || { echo "systems differ from DWARF's:"; head wrong-sys.list; return 1; }
     echo "tracepoints from BTF: $with_sys with DWARF's system, $bare in no header"
-    (( with_sys >= 550 && bare < 60 ))
+    (( with_sys >= 550 && bare * 8 < with_sys ))   # 6.1: 601 and 38, 6.12: 707 and 65
     diff <($STAP -r "$KVER" -L 'kernel.trace("sched:*")') <("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.trace("sched:*")') ||
         { echo "-L of sched:* differs"; return 1; }
+}
+
+# Parameters after the sixth, on the stack at entry (x86-64 SysV): BTF places each as DWARF locates it (the
+# same offsets from the entry's stack pointer, the same sizes and signedness), and -L marks none of them.
+btf_stack_params() {
+    local nodbg=(env SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg)
+    local sp='probe kernel.function("tcp_v6_send_response") { printf("%d %d %d %d\n", $oif, $rst, $tclass, $label) }'
+    "${nodbg[@]}" $STAP -r "$KVER" -p3 -e "$sp" >sbtf.c
+    $STAP -r "$KVER" -p3 -e "$sp" >sdwarf.c
+    # BTF: "dwlN = c->regs->sp + OFF"; DWARF: the CFA (sp + 8) as frame base, "dwlN = dwM_fb + OFF"
+    local b d
+    b=$(sed -nE 's/.*= c->regs->sp \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*stp_dw_read\(c, \(dwl[0-9]+\), ([0-9]), ([01])\);/read \1 \2/p' sbtf.c)
+    d=$(sed -nE 's/.*_fb \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*stp_dw_read\(c, \(dwl[0-9]+\), ([0-9]), ([01])\);/read \1 \2/p' sdwarf.c |
+        awk '/^read/ { print; next } { print $1 + 8 }')
+    echo "stack parameters from BTF: $(echo $b)"
+    [[ $b == "$d" && $(grep -c "^read" <<<"$b") == 4 ]] || { echo "DWARF: $(echo $d)"; return 1; }
+    "${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.function("tcp_v6_send_response")' | grep -q ' \$label:__be32 \$priority:u32'
+    not grep -q 'needs DWARF' <("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.function("tcp_v6_send_response")')
 }
 
 btf_errors() {

@@ -16,16 +16,26 @@ out() {
 run() {
     local V=/usr/lib/debug/boot/vmlinux-$KVER
     [[ -n $KVER && -e $V ]] || { echo "no kernel debuginfo $V"; return 77; }
+    # the reference: the index (built once by the first run, then loaded from the cache)
+    mkdir -p idx
+    STAP_DWARF_FASTPATH=0 SYSTEMTAP_DIR=$PWD/idx "$STAP" -vv -r "$KVER" -p2 -e 'probe kernel.function("vfs_read") {}' \
+        >/dev/null 2>idx.err
+    grep -q "^DWARF index of $V: .* built and saved to" idx.err
+    # vfs_read's line in this kernel's source, as the index gives it
+    local line
+    line=$(SYSTEMTAP_DIR=$PWD/idx "$STAP" -r "$KVER" -l 'kernel.function("vfs_read@fs/read_write.c")' |
+           sed -n 's/^kernel.function("vfs_read@fs\/read_write.c:\([0-9]*\)")$/\1/p')
+    [[ -n $line ]]
     # POINT|BODY|how the cold lookup goes: fast (no index) or index (falls back to it)
     local -a cases=(
         'kernel.function("vfs_read")|println($count)|fast'
         'kernel.function("vfs_read").return|println($return)|fast'
         'kernel.function("vfs_read").call|println($count)|fast'
         'kernel.function("vfs_read@fs/read_write.c")|println($count)|fast'
-        'kernel.function("vfs_read@fs/read_write.c:460")|println(pp())|fast'
+        "kernel.function(\"vfs_read@fs/read_write.c:$line\")|println(pp())|fast"
         'kernel.statement("vfs_read@fs/read_write.c+4")|println(pp())|fast'
         'kernel.function("rw_verify_area")|println($count)|fast'
-        'kernel.function("rw_verify_area").inline|println($count)|fast'
+        'kernel.function("vfs_setpos").inline|println($offset)|fast'
         'kernel.function("ksys_pread64")|println($count)|fast'
         'kernel.function("generic_file_read_iter")|println($iocb->ki_pos)|fast'
         'kernel.function("ftrace_replace_code")|println(pp())|fast'
@@ -38,11 +48,6 @@ run() {
         'kernel.function("__x64_sys_capget@kernel/sys_ni.c")|println(pp())|index'
         'kernel.function("no_such_function_here")|println(pp())|index'
     )
-    # the reference: the index (built once by the first run, then loaded from the cache)
-    mkdir -p idx
-    STAP_DWARF_FASTPATH=0 SYSTEMTAP_DIR=$PWD/idx "$STAP" -vv -r "$KVER" -p2 -e 'probe kernel.function("vfs_read") {}' \
-        >/dev/null 2>idx.err
-    grep -q "^DWARF index of $V: .* built and saved to" idx.err
     local i c point body how fast=0 p3=0
     for i in "${!cases[@]}"; do
         c=${cases[i]}

@@ -58,11 +58,49 @@ static char *params_of(const Btf *btf, const DwarfSite *site)
 	return sb.data ? sb_steal(&sb) : xstrdup("none");
 }
 
+/* Where a function's parameter i is at its entry (x86-64 SysV, as the kernel uses it: no floating
+ * point). The parameters take, in order, the next of the six argument registers, one per eightbyte:
+ * a scalar or a struct of up to 8 bytes one, a struct of up to 16 bytes two; one larger, or whose
+ * eightbytes no longer fit in the registers left, is passed on the stack instead, in the next 8-byte
+ * slots above the return address. Returns the registers parameter i takes (1 or 2, regs[] set), or 0
+ * with *stack set (its offset from the stack pointer at entry); -1 when a size is unknown. */
+static int param_place(const Btf *btf, uint32_t proto, int i, int regs[2], int64_t *stack)
+{
+	int used = 0, n;
+	int64_t slots = 8, size;   /* the return address is at the entry's stack pointer */
+	const char *unused;
+	uint32_t type;
+
+	for (int j = 0; j <= i; j++) {
+		if (btf_param(btf, proto, j, &unused, &type) != 0 || (size = btf_size(btf, type)) <= 0)
+			return -1;
+		n = size <= 8 ? 1 : size <= 16 ? 2 : 0;
+		if (n && used + n <= 6) {
+			if (j == i) {
+				regs[0] = arg_regs[used];
+				regs[1] = n == 2 ? arg_regs[used + 1] : -1;
+				return n;
+			}
+			used += n;
+			continue;
+		}
+		if (j == i) {
+			*stack = slots;
+			return 0;
+		}
+		slots += (size + 7) / 8 * 8;
+	}
+	return -1;
+}
+
 /* Parameter i (of the given type): a tracepoint's argument as the hit saved it, a function's in its
- * entry register; NULL when it is in no register. */
+ * entry registers or on the stack; NULL when its place is unknown. */
 static DwAccess *param_access(const Btf *btf, const DwarfSite *site, int i, uint32_t type)
 {
+	int regs[2], n;
+	int64_t size = btf_size(btf, type), stack = 0;
 	DwAccess *a;
+	Dwarf_Op *op;
 
 	if (site->is_tracepoint) {
 		a = dwa_new(DWA_READ);
@@ -70,14 +108,31 @@ static DwAccess *param_access(const Btf *btf, const DwarfSite *site, int i, uint
 		a->arg_index = i - first_param(site);
 		return a;
 	}
-	if (i >= 6 || btf_size(btf, type) > 8)
+	if ((n = param_place(btf, btf_func_proto(btf, site->btf_func), i, regs, &stack)) < 0)
 		return NULL;
 	a = dwa_new(DWA_READ);
 	a->base = DWB_LOCATION;
-	a->loc.npieces = 1;
-	a->loc.pieces = xcalloc(1, sizeof *a->loc.pieces);
-	a->loc.pieces[0].kind = DWLOC_REG;
-	a->loc.pieces[0].reg = arg_regs[i];
+	if (n == 0) {
+		/* in memory: rsp (DWARF register 7) + its offset */
+		op = xcalloc(1, sizeof *op);
+		op->atom = DW_OP_breg7;
+		op->number = (Dwarf_Word)stack;
+		a->loc.npieces = 1;
+		a->loc.pieces = xcalloc(1, sizeof *a->loc.pieces);
+		a->loc.pieces[0].kind = DWLOC_ADDR;
+		a->loc.pieces[0].ops = op;
+		a->loc.pieces[0].nops = 1;
+		return a;
+	}
+	a->loc.npieces = n;
+	a->loc.has_pieces = n == 2;
+	a->loc.pieces = xcalloc((size_t)n, sizeof *a->loc.pieces);
+	for (int k = 0; k < n; k++) {
+		a->loc.pieces[k].kind = DWLOC_REG;
+		a->loc.pieces[k].reg = regs[k];
+		a->loc.pieces[k].offset = (uint64_t)k * 8;
+		a->loc.pieces[k].size = n == 2 ? (uint64_t)(k ? size - 8 : 8) : 0;
+	}
 	return a;
 }
 
@@ -104,10 +159,9 @@ static DwAccess *named_param(BtfBind *bb, Expr *e, uint32_t *type)
 						  params_of(btf, site), bb->kver));
 	btf_param(btf, btf_func_proto(btf, site->btf_func), i, &unused, type);
 	if (!(a = param_access(btf, site, i, *type)))
-		return fail(bb, e->loc, xasprintf("'%s' of %s is not passed in a register (argument %d%s): "
-						  "reading it needs the kernel's DWARF (install linux-image-%s-dbg)",
-						  e->str, site->function, i + 1,
-						  i >= 6 ? ", after the sixth" : ", larger than 8 bytes", bb->kver));
+		return fail(bb, e->loc, xasprintf("the place of '%s' of %s is unknown (a parameter before it, or it, "
+						  "has no size in BTF): reading it needs the kernel's DWARF (install "
+						  "linux-image-%s-dbg)", e->str, site->function, bb->kver));
 	return a;
 }
 
@@ -134,7 +188,8 @@ static DwAccess *base_access(BtfBind *bb, Expr *e)
 	a->name = xstrdup(e->str);
 	a->loc_base = a->loc_last = e->loc;
 	bb->type = type;
-	bb->in_register = 1;
+	/* a parameter passed on the stack is in memory: its members and its address can be taken */
+	bb->in_register = !(a->base == DWB_LOCATION && a->loc.pieces[0].kind == DWLOC_ADDR);
 	return a;
 }
 
@@ -401,9 +456,8 @@ void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb)
 	for (int i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++) {
 		btf_param(btf, proto, i, &unused, &type);
 		tn = btf_type_name(btf, type);
-		/* one BTF cannot read (a function's on the stack, or larger than a register) is marked */
-		sb_printf(sb, " $%s:%s%s", name, tn,
-			  !site->is_tracepoint && (i >= 6 || btf_size(btf, type) > 8) ? " (needs DWARF)" : "");
+		/* one BTF cannot place (a size unknown) is marked */
+		sb_printf(sb, " $%s:%s%s", name, tn, !site->is_tracepoint && btf_size(btf, type) <= 0 ? " (needs DWARF)" : "");
 		free(tn);
 	}
 }

@@ -59,6 +59,8 @@ typedef struct DwarfSite {
 	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
 	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
 	                             * variables typed from BTF (btf/bind.c) */
+	int unchecked;              /* a site BTF gave a wildcard: no symbol table said whether kprobes allow it
+	                             * (init text, blacklisted), so the kernel's refusal skips it with a warning */
 } DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */

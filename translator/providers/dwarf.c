@@ -265,7 +265,7 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 
 /* ---- no kernel DWARF: function entries and returns typed from the kernel's BTF ------------------ */
 
-static void btf_site(Query *q, uint32_t id, const char *func)
+static void btf_site(Query *q, uint32_t id, const char *func, int unchecked)
 {
 	DwarfSite *site = xcalloc(1, sizeof *site);
 	DerivedProbe *dp;
@@ -275,6 +275,7 @@ static void btf_site(Query *q, uint32_t id, const char *func)
 	site->anchor = xstrdup(func);   /* kprobes resolve the name; they refuse what they cannot probe */
 	site->is_return = q->is_return;
 	site->btf_func = id;
+	site->unchecked = unchecked;
 	dp = provider_derive(q->tmpl, canonical(q, func, NULL, 0, "function"), site, q->out);
 	dp->is_return = q->is_return;
 	dp->number = q->maxactive;
@@ -308,11 +309,11 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	if (!has_wildcard(q->pat.func)) {
 		uint32_t id = btf_find(btf, q->pat.func, BTF_K_FUNC);
 		if (id)
-			btf_site(q, id, q->pat.func);
+			btf_site(q, id, q->pat.func, 0);
 	} else {
 		for (uint32_t id = 1; id <= btf->ntypes; id++)
 			if (btf_kind(btf, id) == BTF_K_FUNC && fnmatch(q->pat.func, btf_name(btf, id), 0) == 0)
-				btf_site(q, id, btf_name(btf, id));
+				btf_site(q, id, btf_name(btf, id), 1);
 	}
 	if (q->out->len == before && !has_wildcard(q->pat.func)) {
 		diag_at(what->arg->loc, "semantic error", "no function '%s' in the kernel's BTF (%s); without the "
@@ -588,6 +589,8 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			sb_printf(out, ", .maxactive = %lld", (long long)dp->number);
 		if (dp->optional)
 			sb_puts(out, ", .optional = 1");
+		else if (site->unchecked)
+			sb_puts(out, ", .unchecked = 1");
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n");
