@@ -34,26 +34,28 @@ guest() {
     rmmod brd null_blk
 }
 
-# What ioblock-vars.stp prints for dd's direct I/O to nullb0 (no page cache: ino -1; one page each).
+# What ioblock-vars.stp prints for dd's direct I/O to nullb0 (no page cache: ino -1; one page each). The bio's
+# flags & 1 is BIO_NO_PAGE_REF before 6.5 (clear for dd's pages), BIO_PAGE_PINNED from 6.5 on (dd's pinned pages).
 want_nullb() {
-    local major=$1 s
+    local major=$1 s p=0
+    [[ $(printf '%s\n' 6.5 "${KVER%%[-+]*}" | sort -V | head -n 1) != 6.5 ]] || p=1
     for s in 800 808 816 824; do
-        echo "ioblock.request dd nullb0 -1 $s 4096 READ 0 1 0 0 1 0 -1"
-        echo "ioblock_trace.request dd nullb0 -1 $s 4096 READ 0 1 0 0 1 0 -1"
+        echo "ioblock.request dd nullb0 -1 $s 4096 READ 0 1 0 0 1 $p -1"
+        echo "ioblock_trace.request dd nullb0 -1 $s 4096 READ 0 1 0 0 1 $p -1"
         echo "elv_issue_request none $major 0 READ $s"
         echo "elv_completed_request none $major 0 READ $s"
         echo "ioblock.end nullb0 -1 $s 4096 4096 0 0 1"
     done
     for s in 400 408; do
-        echo "ioblock.request dd nullb0 -1 $s 4096 WRITE 1 1 0 0 1 0 -1"
-        echo "ioblock_trace.request dd nullb0 -1 $s 4096 WRITE 1 1 0 0 1 0 -1"
+        echo "ioblock.request dd nullb0 -1 $s 4096 WRITE 1 1 0 0 1 $p -1"
+        echo "ioblock_trace.request dd nullb0 -1 $s 4096 WRITE 1 1 0 0 1 $p -1"
         echo "elv_add_request none $major 0 WRITE $s"
         echo "elv_issue_request none $major 0 WRITE $s"
         echo "elv_completed_request none $major 0 WRITE $s"
         echo "ioblock.end nullb0 -1 $s 4096 4096 0 1 1"
     done
-    echo "ioblock.request dd nullb0 -1 1600 4096 READ 0 1 0 0 1 0 -1"
-    echo "ioblock_trace.request dd nullb0 -1 1600 4096 READ 0 1 0 0 1 0 -1"
+    echo "ioblock.request dd nullb0 -1 1600 4096 READ 0 1 0 0 1 $p -1"
+    echo "ioblock_trace.request dd nullb0 -1 1600 4096 READ 0 1 0 0 1 $p -1"
     echo "elv_add_request mq-deadline $major 0 READ 1600"
     echo "elv_issue_request mq-deadline $major 0 READ 1600"
     echo "elv_completed_request mq-deadline $major 0 READ 1600"
