@@ -67,6 +67,11 @@ check() {
     grep -q '^\[none\]' sched.out
     want_nullb "$(cut -d: -f1 nulldev.out)" >want.out
     grep -E 'nullb0|^elv_' iob.out >got.out
+    # 6.12 issues dd's direct writes to a queue without a scheduler at once, never inserting them (no
+    # block_rq_insert: no ioscheduler.elv_add_request)
+    if [[ $(printf '%s\n' 6.12 "${KVER%%[-+]*}" | sort -V | head -n 1) == 6.12 ]]; then
+        sed -i '/^elv_add_request none .* WRITE /d' want.out
+    fi
     diff want.out got.out
     # cat's read of the 10000-byte file: the 10 1 KiB blocks of ext2 in one bio carrying its inode's 3 pages
     # (in 1 to 3 bio_vecs: physically adjacent pages share one)

@@ -70,6 +70,9 @@ SHEOF
 
 build() {
     need_kernel_dwarf
+    # the old pwqs are released by a work item on the system workqueue where the kernel has
+    # pwq_unbound_release_workfn (6.1); 6.12 releases them on a kthread_worker of its own, no workqueue's
+    if $STAP -l 'kernel.function("pwq_unbound_release_workfn")' | grep -q .; then touch pwq-release-work; fi
     write_wqnice
     write_scripts
     local a
@@ -193,6 +196,8 @@ check() {
     for k in $k; do
         has wq.out "destroy pid=$k nice=3"
     done
-    has wq.out "insert work_func=pwq_unbound_release_workfn wq_name=events wq_thread=0"
-    has wq.out "execute work_func=pwq_unbound_release_workfn kworker=1"
+    if [[ -e pwq-release-work ]]; then
+        has wq.out "insert work_func=pwq_unbound_release_workfn wq_name=events wq_thread=0"
+        has wq.out "execute work_func=pwq_unbound_release_workfn kworker=1"
+    fi
 }

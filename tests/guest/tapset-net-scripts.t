@@ -6,6 +6,7 @@ btf_rerun=1
 
 build() {
     need_kernel_dwarf
+    need_btf_sock_sendmsg
     gcc -O1 -Wall -o netio "$TOP/tests/guest/scripts/net/netio.c"
     local s
     for s in nettop socket-trace tcp_connections tcpdumplike socktop; do

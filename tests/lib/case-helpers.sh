@@ -101,6 +101,18 @@ need_kmod() {
     exit 77
 }
 
+# need_btf_sock_sendmsg: in a rerun typed from BTF (FROM_BTF), skip the case (exit 77, saying why) on a kernel
+# from 6.6 on (where the send system calls call __sock_sendmsg, not sock_sendmsg) whose BTF does not describe
+# __sock_sendmsg: 6.12 inlines it into each caller, and BTF has no inlined copies, so socket.sendmsg and
+# socket.send need the DWARF there.
+need_btf_sock_sendmsg() {
+    [[ -n ${FROM_BTF:-} ]] || return 0
+    [[ $(printf '%s\n' 6.6 "${KVER%%[-+]*}" | sort -V | head -n 1) == 6.6 ]] || return 0
+    $STAP -l 'kernel.function("__sock_sendmsg")' | grep -q . && return 0
+    echo "__sock_sendmsg of $KVER is only inlined, which BTF does not describe: socket.sendmsg needs the DWARF"
+    exit 77
+}
+
 # need_kernel_dwarf: skip the case (exit 77, saying why) without the guest kernel's DWARF; a case's
 # rerun typed from BTF (FROM_BTF, tests/run's btf_cases) needs none.
 need_kernel_dwarf() {
