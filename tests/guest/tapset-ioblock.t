@@ -82,13 +82,24 @@ check() {
     grep -q "^ioblock_trace\.request cat ram0 $ino $sector 10240 READ 0 [123] 0 0 1 0 -1$" iob.out
     grep -q "^ioblock\.end ram0 $ino $sector 10240 10240 0 0 [123]$" iob.out
     grep -q "^ioblock_trace\.end ram0 $ino $sector 10240 10240 0 0 [123]$" iob.out
-    grep -qx 'plug fired 2' iob.out
-    grep -qx 'unplug_io fired 2' iob.out
-    # the insertions: the plugged writes (tracepoint only), the read through mq-deadline (both)
     local major
     major=$(cut -d: -f1 nulldev.out)
-    [[ $(grep '^ioscheduler\.elv_add_request\.' iob.out | sort) == \
+    if [[ $(printf '%s\n' 6.12 "${KVER%%[-+]*}" | sort -V | head -n 1) != 6.12 ]]; then
+        grep -qx 'plug fired 2' iob.out
+        grep -qx 'unplug_io fired 2' iob.out
+        # the insertions: the plugged writes (tracepoint only), the read through mq-deadline (both)
+        [[ $(grep '^ioscheduler\.elv_add_request\.' iob.out | sort) == \
 "ioscheduler.elv_add_request.kp elv_add_request READ $major fired 1
 ioscheduler.elv_add_request.tp elv_add_request READ $major fired 1
 ioscheduler.elv_add_request.tp elv_add_request WRITE $major fired 2" ]]
+    else
+        # 6.12 plugs dd's reads too (each plug unplugged), issues the writes without inserting them, and hands
+        # the plugged read to mq-deadline in a list (blk_mq_dispatch_list), not through blk_mq_insert_request:
+        # elv_add_request.kp (a kprobe there) misses it, the tracepoint does not
+        local p
+        p=$(sed -n 's/^plug fired //p' iob.out)
+        (( p >= 2 )) && grep -qx "unplug_io fired $p" iob.out
+        [[ $(grep '^ioscheduler\.elv_add_request\.' iob.out | sort) == \
+"ioscheduler.elv_add_request.tp elv_add_request READ $major fired 1" ]]
+    fi
 }
