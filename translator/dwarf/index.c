@@ -19,7 +19,8 @@
 /* ---- the file format (native byte order; the cache is per machine) ----------------------------- */
 
 #define IDX_MAGIC "STPDWIX"
-#define IDX_VERSION 4           /* 4: built by threads (strings may repeat), types merged in order */
+#define IDX_VERSION 5           /* 4: built by threads (strings may repeat), types merged in order; 5: Debian's
+                                 * debian/build/source_FLAVOUR/ prefix dropped from file names */
 
 typedef struct IdxHeader {
 	char magic[8];
@@ -99,6 +100,19 @@ static void collapse(char *path)
 	free(buf);
 }
 
+/* Debian builds a featured flavour (rt) from its own copy of the source, debian/build/source_FLAVOUR: the
+ * prefix is dropped, so that its files read fs/read_write.c as the other flavours' do. */
+static char *drop_flavour_source(char *r)
+{
+	static const char prefix[] = "debian/build/source";
+	const char *slash;
+
+	if (strncmp(r, prefix, sizeof prefix - 1) || !(slash = strchr(r + sizeof prefix - 1, '/')))
+		return r;
+	memmove(r, slash + 1, strlen(slash + 1) + 1);
+	return r;
+}
+
 char *dwarf_normalize_path(const char *comp_dir, const char *path)
 {
 	char *r;
@@ -108,7 +122,7 @@ char *dwarf_normalize_path(const char *comp_dir, const char *path)
 	if (path[0] != '/' || !comp_dir || comp_dir[0] != '/') {
 		r = xstrdup(path);
 		collapse(r);
-		return r;
+		return drop_flavour_source(r);
 	}
 	{
 		char *cd = xstrdup(comp_dir), *p = xstrdup(path);
@@ -134,7 +148,7 @@ char *dwarf_normalize_path(const char *comp_dir, const char *path)
 		}
 		free(cd);
 		free(p);
-		return r;
+		return drop_flavour_source(r);
 	}
 }
 
