@@ -63,12 +63,12 @@ guest() {
 }
 
 # mib_matches FILE NAME...: each MIB's count (summed over keys; 0 when absent) equals the kernel's delta; when
-# the run reported skipped hits (a softirq's probe inside a tracepoint handler interrupted on the same CPU), the
-# count of each is at most the kernel's
+# the run reported skipped or missed hits (a softirq's probe inside a tracepoint or kprobe handler interrupted on
+# the same CPU), the count of each is at most the kernel's
 mib_matches() {
     local f=$1 n want got skipped=0
     shift
-    grep -q 'Skipped probes' "${f%.out}.err" && skipped=1
+    grep -qE 'Skipped probes|Missed kprobe hits' "${f%.out}.err" && skipped=1
     for n in "$@"; do
         want=$(awk -v n="$n" '$1 == "snmp" && $2 == n { print $3 }' "$f")
         got=$(awk -v n="$n" '$1 == "mib" && $2 == n { s += $3 } END { print s + 0 }' "$f")
