@@ -91,6 +91,9 @@ tapset_listing_matches() {
     done
 }
 
+# kernel_is_rt: the guest kernel is a PREEMPT_RT one (its /boot/config-KVER says so).
+kernel_is_rt() { grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$KVER" 2>/dev/null; }
+
 # need_kmod PATH: skip the case (exit 77, saying why) when the guest kernel ships no module PATH (relative to
 # /lib/modules/KVER/kernel, without its extension: 6.1's modules are .ko, 6.12's .ko.xz; modprobe takes either).
 need_kmod() {
