@@ -220,7 +220,7 @@ int run_listing(Session *s)
 		sb_init(&sb);
 		sb_puts(&sb, p->alias_name ? p->alias_name : dp->name);
 		if (s->list_vars && dp->site && !p->alias_name)
-			dp->site->btf_func ? btf_site_vars(s->btf, dp->site, &sb) : site_vars(dp->site, &sb);
+			dp->site->btf_func ? btf_site_vars(dp->site->btf ? dp->site->btf : s->btf, dp->site, &sb) : site_vars(dp->site, &sb);
 		if (s->list_vars && !p->alias_name)
 			context_vars(s, dp, &sb);
 		if (s->list_vars) {

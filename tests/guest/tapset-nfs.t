@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp (DWARF probes in nfs, nfsv3, nfsd).
 
 timeout_s=150
+btf_rerun=1
 
 build() {
     source "$TOP/tests/guest/scripts/nfs/nfs-server.sh"

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp (nfsv4 and nfsd4_* DWARF probes).
 
 timeout_s=150
+btf_rerun=1
 
 build() {
     source "$TOP/tests/guest/scripts/nfs/nfs-server.sh"

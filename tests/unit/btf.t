@@ -1,4 +1,4 @@
-# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes, pretty printing) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, the errors naming what BTF lacks
+# The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes, pretty printing) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, a module's probes from its split BTF (nfs), the errors naming what BTF lacks
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
 
 run() {
@@ -84,8 +84,12 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     # kernel's BTF (tcp_sock is not among scsi_mod's), the same C as with the kernel's DWARF
     local mscript='probe module("scsi_mod").function("scsi_prepare_cmd") {
     println(@cast($req, "struct request")->__data_len, @cast(task_current(), "tcp_sock")->snd_cwnd) }'
-    if [[ -e /usr/lib/debug/lib/modules/$KVER/kernel/drivers/scsi/scsi_mod.ko ]]; then
-        SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg $STAP -r "$KVER" -p3 -e "$mscript" >mbtf.c
+    local scsi_dbg=/usr/lib/debug/lib/modules/$KVER/kernel/drivers/scsi/scsi_mod.ko
+    if [[ -e $scsi_dbg ]]; then
+        # (a debuginfo directory holding the module's alone)
+        mkdir -p "modonly/lib/modules/$KVER/kernel"
+        cp "$scsi_dbg" "modonly/lib/modules/$KVER/kernel/"
+        SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/modonly $STAP -r "$KVER" -p3 -e "$mscript" >mbtf.c
         $STAP -r "$KVER" -p3 -e "$mscript" >mdwarf.c
         diff <(sed -E "$drop; /^$/d" mdwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" mbtf.c) ||
             { echo "a module probe's @cast from BTF differs"; return 1; }
@@ -94,6 +98,7 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     btf_tracepoint_lists
     btf_stack_params
     btf_unchecked
+    btf_modules
     btf_errors
     btf_typedef_fallback
 }
@@ -164,6 +169,56 @@ btf_unchecked() {
     grep -q '.symbol = "vfs_caches_init".*, .unchecked = 1 },' uc.c
     grep '.symbol = "vfs_read"' uc.c | not grep -q unchecked
     $STAP -r "$KVER" -p3 -e 'probe kernel.function("vfs_rea*") { }' | not grep -q unchecked   # DWARF's sites are checked
+}
+
+# A module's probes and @cast without its DWARF: typed from its split BTF (over the kernel's), the same C as from
+# DWARF, "MOD:function" for kprobes; a compressed .ko's read as well; what BTF cannot give names the -dbg package, a
+# function the module defines twice too.
+btf_modules() {
+    local nodbg=(env SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg) ko
+    ko=$(find "/lib/modules/$KVER/kernel/fs/nfs" -name 'nfs.ko*' | head -1)
+    [[ -n $ko && -e /usr/lib/debug/lib/modules/$KVER/kernel/fs/nfs/nfs.ko ]] ||
+        { echo "no nfs module or its DWARF: module BTF not checked"; return 0; }
+    local ns='probe module("nfs").function("nfs_file_read") { printf("%d %d %s\n", $iocb->ki_pos, $to->count, $$parms) }
+probe module("nfs").function("nfs_file_read").return { println($return, @cast($iocb->ki_filp->f_inode, "struct inode")->i_ino,
+    @cast($iocb->ki_filp->f_inode, "struct nfs_inode", "nfs")->cache_validity, $to$) }
+function attrtimeo(i) { return @cast(i, "struct nfs_inode", "kernel:nfs")->attrtimeo }
+probe module("nfs").function("nfs_getattr") { println(attrtimeo($path->dentry->d_inode), @cast($path->dentry->d_inode, "nfs_inode")->flags) }'
+    "${nodbg[@]}" $STAP -r "$KVER" -v -p3 -e "$ns" >nbtf.c 2>nbtf.err || { cat nbtf.err; return 1; }
+    grep -qx "module(\"nfs\").function(\"nfs_getattr\"): 1 site typed from BTF ($ko)" nbtf.err || { cat nbtf.err; return 1; }
+    grep -q '.symbol = "nfs:nfs_file_read", .offset = 0x0UL, .module = "nfs"' nbtf.c
+    $STAP -r "$KVER" -p3 -e "$ns" >ndwarf.c
+    diff <(sed -E "$drop; /^$/d" ndwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" nbtf.c) ||
+        { echo "a module's C from BTF differs"; return 1; }
+    "${nodbg[@]}" $STAP -r "$KVER" -L 'module("nfs").function("nfs_file_read")' | grep -q '^module("nfs").function("nfs_file_read") \$iocb:struct kiocb\* \$to:struct iov_iter\*$'
+    # a compressed module, named by its path
+    local packed=nfs.ko.xz
+    if [[ $ko == *.ko ]]; then xz -c "$ko" >$packed; else packed=nfs${ko##*/nfs}; cp "$ko" $packed; fi
+    "${nodbg[@]}" $STAP -r "$KVER" -p3 -e "${ns//module(\"nfs\")/module(\"$PWD/$packed\")}" >nxz.c
+    local cols='s/ at <input>:[0-9]+:[0-9]+/ at <input>/; /STP_MODULE_NAME/d'   # (its longer name shifts the columns)
+    diff <(sed -E "$drop; /^$/d; $cols" nbtf.c) <(sed -E "$drop; /^$/d; $cols" nxz.c) || { echo "$packed's C differs"; return 1; }
+    # what BTF cannot give
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe module("nfs").statement("nfs_file_read@fs/nfs/file.c:*") { }' 2>m1.err
+    grep -q "module(\"nfs\").statement probes need the module's DWARF (install linux-image-$KVER-dbg)" m1.err || { cat m1.err; return 1; }
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe module("nfs").function("no_such_fn") { }' 2>m2.err
+    grep -q "no function 'no_such_fn' in module nfs's BTF ($ko)" m2.err || { cat m2.err; return 1; }
+    not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe module("no_such_mod").function("f") { }' 2>m3.err
+    grep -q "no module no_such_mod for kernel $KVER" m3.err || { cat m3.err; return 1; }
+    # a name the module's symbol table defines twice (static functions of one name): "MOD:NAME" cannot tell
+    # which one, so no name of those is probed, and the error says why
+    local m dup said=0
+    for m in nfs nfsd; do
+        ko=$(find "/lib/modules/$KVER/kernel/fs/$m" -name "$m.ko*" | head -1)
+        [[ -n $ko ]] || continue
+        if [[ $ko == *.ko ]]; then cp "$ko" plain.ko; else xz -dc "$ko" >plain.ko; fi
+        for dup in $(readelf -sW plain.ko | awk '$4 == "FUNC" && $7 != "UND" && $8 !~ /\./ { print $8 }' | sort | uniq -d); do
+            not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e "probe module(\"$m\").function(\"$dup\") { }" 2>dup.err
+            grep -q "module $m defines more than one function '$dup'" dup.err && said=$((said + 1))
+        done
+    done
+    echo "functions defined twice, refused: $said"
+    (( said > 0 ))
+    echo "module BTF: nfs from $ko, $(grep -c 'typed from BTF' nbtf.err) probe points, the C the same as from DWARF"
 }
 
 btf_errors() {

@@ -19,8 +19,14 @@ typedef struct Btf {
 	void *owned;                /* freed by btf_free (NULL when the caller owns data) */
 	const char *strs;
 	uint32_t str_len;
-	uint32_t ntypes;
+	uint32_t ntypes;            /* split: base's and its own */
 	const uint32_t **types;     /* types[id]: the record (name_off, info, size/type, then its data) */
+	const struct Btf *base;     /* a module's split BTF: the kernel's, whose ids and strings come first */
+	uint32_t first_own;         /* the first id of this blob's own types (1 without a base) */
+	uint32_t str_base;          /* name offsets from here are this blob's strings (0 without a base) */
+	char *module;               /* a module's: its name ("nfs"); NULL for the kernel's */
+	char **twice;               /* a module's: the functions its symbol table defines more than once, sorted */
+	int ntwice;
 	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
 	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
 	struct TpCatalog *tracepoints;  /* tracepoints.c: the kernel's tracepoints, read on first use */
@@ -38,6 +44,8 @@ typedef struct BtfMember {
 /* Parses a blob (checked: header, every record inside the type section, name offsets inside the
  * strings). The Btf points into data, which must outlive it. NULL with *err set. */
 Btf *btf_parse(const void *data, size_t size, char **err);
+/* A module's split BTF over base (the kernel's, which must outlive it). */
+Btf *btf_parse_split(const void *data, size_t size, const Btf *base, char **err);
 void btf_free(Btf *b);
 int btf_kind(const Btf *b, uint32_t id);
 int btf_vlen(const Btf *b, uint32_t id);
@@ -79,6 +87,12 @@ struct Session;
 /* The target kernel's BTF, found on first call (see source.c for where it looks): NULL with *err
  * set when there is none. Kept in the session. */
 Btf *btf_kernel(struct Session *s, const char **err);
+/* A module's BTF, split over the kernel's: module("NAME") or a .ko path; /sys/kernel/btf/NAME for the running
+ * kernel, else the .BTF section of its .ko (.ko.xz, .ko.zst, .ko.gz) under /lib/modules/KVER. NULL with *err set. */
+Btf *btf_module(struct Session *s, const char *name, const char **err);
+/* name is a function a module defines more than once (static functions of one name: "MOD:NAME" finds one of
+ * them, and BTF does not say which its FUNC describes). Read from the .ko's symbol table. */
+int btf_function_twice(const Btf *b, const char *name);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
  * the module for staprun's check (codegen/dwarf.c). */
 const char *btf_kernel_build_id(struct Session *s);

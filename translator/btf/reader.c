@@ -34,10 +34,12 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
-Btf *btf_parse(const void *data, size_t size, char **err)
+/* base NULL: a whole blob (vmlinux). Else a module's split BTF: its ids follow base's, its string
+ * offsets follow base's strings, and types[] holds base's records first. */
+static Btf *parse(const void *data, size_t size, const Btf *base, char **err)
 {
 	const uint8_t *d = data;
-	uint32_t hdr_len, type_off, type_len, str_off, str_len;
+	uint32_t hdr_len, type_off, type_len, str_off, str_len, str_base = base ? base->str_base + base->str_len : 0;
 	PtrVec types = { 0 };
 	size_t pos, end;
 	Btf *b;
@@ -48,9 +50,9 @@ Btf *btf_parse(const void *data, size_t size, char **err)
 	}
 	hdr_len = rd32(d + 4), type_off = rd32(d + 8), type_len = rd32(d + 12);
 	str_off = rd32(d + 16), str_len = rd32(d + 20);
-	if (hdr_len < 24 || hdr_len > size || type_off % 4 || type_off > size - hdr_len ||
+	if (hdr_len < 24 || hdr_len % 4 || hdr_len > size || type_off % 4 || type_off > size - hdr_len ||
 	    type_len > size - hdr_len - type_off || str_off > size - hdr_len || str_len > size - hdr_len - str_off ||
-	    !str_len || d[hdr_len + str_off + str_len - 1]) {
+	    !str_len || d[hdr_len + str_off + str_len - 1] || str_len > UINT32_MAX - str_base) {
 		*err = xstrdup("BTF header out of bounds");
 		return NULL;
 	}
@@ -59,16 +61,21 @@ Btf *btf_parse(const void *data, size_t size, char **err)
 	b->size = size;
 	b->strs = (const char *)d + hdr_len + str_off;
 	b->str_len = str_len;
+	b->base = base;
+	b->str_base = str_base;
 	vec_push(&types, NULL);   /* id 0: void */
+	for (uint32_t id = 1; base && id <= base->ntypes; id++)
+		vec_push(&types, (void *)base->types[id]);
+	b->first_own = (uint32_t)types.len;
 	pos = hdr_len + type_off;
 	end = pos + type_len;
 	while (pos < end) {
 		const uint32_t *t = (const uint32_t *)(d + pos);
 		long words;
-		if (end - pos < 12 || t[0] >= str_len ||
+		if (end - pos < 12 || t[0] >= str_base + str_len ||
 		    (words = kind_words(info_kind(rec_info(t)), info_vlen(rec_info(t)))) < 0 ||
 		    (size_t)words * 4 > end - pos - 12) {
-			*err = xasprintf("bad BTF type record %d at byte %zu", types.len, pos);
+			*err = xasprintf("bad BTF type record %d at byte %zu", types.len - (int)b->first_own + 1, pos);
 			free(types.items);
 			free(b);
 			return NULL;
@@ -81,6 +88,16 @@ Btf *btf_parse(const void *data, size_t size, char **err)
 	return b;
 }
 
+Btf *btf_parse(const void *data, size_t size, char **err)
+{
+	return parse(data, size, NULL, err);
+}
+
+Btf *btf_parse_split(const void *data, size_t size, const Btf *base, char **err)
+{
+	return parse(data, size, base, err);
+}
+
 void btf_free(Btf *b)
 {
 	if (!b)
@@ -88,6 +105,10 @@ void btf_free(Btf *b)
 	free(b->types);
 	free(b->owned);
 	free(b->origin);
+	free(b->module);
+	for (int i = 0; i < b->ntwice; i++)
+		free(b->twice[i]);
+	free(b->twice);
 	free(b);
 }
 
@@ -108,9 +129,14 @@ int btf_vlen(const Btf *b, uint32_t id)
 	return t ? info_vlen(rec_info(t)) : 0;
 }
 
+/* a name offset: a split blob's own strings follow its base's */
 static const char *str_at(const Btf *b, uint32_t off)
 {
-	return off < b->str_len ? b->strs + off : "";
+	for (; b; b = b->base) {
+		if (off >= b->str_base)
+			return off - b->str_base < b->str_len ? b->strs + (off - b->str_base) : "";
+	}
+	return "";
 }
 
 const char *btf_name(const Btf *b, uint32_t id)
@@ -124,7 +150,7 @@ uint32_t btf_find(const Btf *b, const char *name, int kind)
 	/* one pass over the records: a handful of lookups per run do not pay for an index */
 	for (uint32_t id = 1; id <= b->ntypes; id++) {
 		const uint32_t *t = b->types[id];
-		const char *n = b->strs + t[0];
+		const char *n = str_at(b, t[0]);
 		if (n[0] == name[0] && (!kind || info_kind(rec_info(t)) == kind) && !strcmp(n, name))
 			return id;
 	}
@@ -173,7 +199,10 @@ int btf_array(const Btf *b, uint32_t id, uint32_t *elem, uint32_t *count)
 	return 0;
 }
 
-int64_t btf_size(const Btf *b, uint32_t id)
+/* arrays of arrays nest at most this deep (a hostile blob's array may hold itself) */
+#define BTF_MAX_ARRAY_DEPTH 32
+
+static int64_t size_at(const Btf *b, uint32_t id, int depth)
 {
 	uint32_t elem = 0, count = 0;
 	int64_t n;
@@ -187,11 +216,16 @@ int64_t btf_size(const Btf *b, uint32_t id)
 		return 8;
 	case BTF_K_ARRAY:
 		btf_array(b, id, &elem, &count);
-		n = btf_size(b, elem);
-		return n < 0 ? -1 : n * count;
+		n = depth < BTF_MAX_ARRAY_DEPTH ? size_at(b, elem, depth + 1) : -1;
+		return n < 0 || (count && n > INT64_MAX / count) ? -1 : n * count;
 	default:
 		return -1;
 	}
+}
+
+int64_t btf_size(const Btf *b, uint32_t id)
+{
+	return size_at(b, id, 0);
 }
 
 int btf_is_signed(const Btf *b, uint32_t id)
@@ -304,7 +338,7 @@ int btf_member_at(const Btf *b, uint32_t su, int i, const char **name, BtfMember
 		/* old-style bit field: the size is in the INT's own encoding */
 		const uint32_t *it = rec(b, btf_strip(b, m[1]));
 		int nr_bits = it[3] & 0xff;
-		if (nr_bits != (int)it[2] * 8)
+		if (nr_bits != (int64_t)it[2] * 8)
 			bit_size = nr_bits;
 	}
 	out->bit_size = bit_size;
@@ -313,16 +347,22 @@ int btf_member_at(const Btf *b, uint32_t su, int i, const char **name, BtfMember
 	return 0;
 }
 
-int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
+/* anonymous members nest at most this deep, and a search visits at most this many members (a hostile blob's
+ * struct may hold itself, several times) */
+#define BTF_MAX_ANON_DEPTH 32
+#define BTF_MAX_MEMBER_VISITS 65536
+
+static int member_in(const Btf *b, uint32_t su, const char *name, BtfMember *out, int depth, int *budget)
 {
 	const char *mn;
 	BtfMember m;
 
-	for (int i = 0; btf_member_at(b, su, i, &mn, &m) == 0; i++) {
+	for (int i = 0; btf_member_at(b, su, i, &mn, &m) == 0 && --*budget > 0; i++) {
 		if (!mn[0]) {
 			/* an anonymous struct/union: its members are the outer one's */
 			BtfMember inner;
-			if (btf_member(b, btf_strip(b, m.type), name, &inner) == 0) {
+			if (depth < BTF_MAX_ANON_DEPTH &&
+			    member_in(b, btf_strip(b, m.type), name, &inner, depth + 1, budget) == 0) {
 				*out = inner;
 				out->offset += m.offset;
 				return 0;
@@ -337,6 +377,13 @@ int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
 	return -1;
 }
 
+int btf_member(const Btf *b, uint32_t su, const char *name, BtfMember *out)
+{
+	int budget = BTF_MAX_MEMBER_VISITS;
+
+	return member_in(b, su, name, out, 0, &budget);
+}
+
 int btf_is_char(const Btf *b, uint32_t stripped)
 {
 	const char *n = btf_name(b, stripped);
@@ -345,15 +392,21 @@ int btf_is_char(const Btf *b, uint32_t stripped)
 	       (!strcmp(n, "char") || !strcmp(n, "signed char") || !strcmp(n, "unsigned char"));
 }
 
-char *btf_type_name(const Btf *b, uint32_t id)
+/* a type chain nests at most this deep in a spelling (a hostile blob's pointer may point to itself) */
+#define BTF_MAX_NAME_DEPTH 32
+
+static char *name_at(const Btf *b, uint32_t id, int depth)
 {
 	const char *n;
+
+	if (depth > BTF_MAX_NAME_DEPTH)
+		return xstrdup("...");
 
 	switch (btf_kind(b, id)) {
 	case 0:
 		return xstrdup("void");
 	case BTF_K_PTR: {
-		char *in = btf_type_name(b, btf_ref(b, id));
+		char *in = name_at(b, btf_ref(b, id), depth + 1);
 		char *r = xasprintf("%s*", in);
 		free(in);
 		return r;
@@ -361,13 +414,13 @@ char *btf_type_name(const Btf *b, uint32_t id)
 	case BTF_K_CONST: case BTF_K_VOLATILE: case BTF_K_RESTRICT: {
 		/* "char const*", as the DWARF side spells it */
 		int kind = btf_kind(b, id);
-		char *in = btf_type_name(b, btf_ref(b, id));
+		char *in = name_at(b, btf_ref(b, id), depth + 1);
 		char *r = xasprintf("%s %s", in, kind == BTF_K_CONST ? "const" : kind == BTF_K_VOLATILE ? "volatile" : "restrict");
 		free(in);
 		return r;
 	}
 	case BTF_K_TYPE_TAG:
-		return btf_type_name(b, btf_ref(b, id));
+		return name_at(b, btf_ref(b, id), depth + 1);
 	case BTF_K_STRUCT:
 		n = btf_name(b, id);
 		return xasprintf("struct %s", n[0] ? n : "{...}");
@@ -382,7 +435,7 @@ char *btf_type_name(const Btf *b, uint32_t id)
 		uint32_t elem, count;
 		char *in;
 		btf_array(b, id, &elem, &count);
-		in = btf_type_name(b, elem);
+		in = name_at(b, elem, depth + 1);
 		char *r = xasprintf("%s[%u]", in, count);
 		free(in);
 		return r;
@@ -392,4 +445,9 @@ char *btf_type_name(const Btf *b, uint32_t id)
 	default:
 		return xstrdup(btf_name(b, id));
 	}
+}
+
+char *btf_type_name(const Btf *b, uint32_t id)
+{
+	return name_at(b, id, 0);
 }

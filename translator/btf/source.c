@@ -1,5 +1,5 @@
-/* source.c - finds the target kernel's BTF: /sys/kernel/btf/vmlinux for the running kernel, else the
- * .BTF section of a vmlinux, else the one inside the compressed /boot/vmlinuz-KVER (xz, gzip, zstd; cached). Used by bind.c, providers/dwarf.c. */
+/* source.c - finds the target kernel's BTF (/sys/kernel/btf/vmlinux, a vmlinux's .BTF, the one inside the compressed
+ * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by bind.c, providers/dwarf.c. */
 #include "btf.h"
 #include "../dwarf/dwarf.h"
 #include "../dwarf/elffile.h"
@@ -8,23 +8,49 @@
 #include "../util.h"
 
 #include <lzma.h>
+#include <stdlib.h>
 #include <zstd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-/* The .BTF section of an ELF vmlinux, copied; NULL when it has none. */
-static void *btf_from_elf(const char *path, size_t *size, char *build_id)
+/* Names of the functions elf's symbol table defines more than once (a module's static functions of one name,
+ * which kprobes' "MOD:NAME" cannot tell apart), xstrdup'd onto twice. */
+static void functions_twice(Elf *elf, PtrVec *twice)
 {
-	Elf *elf;
+	Elf_Scn *scn = NULL;
+	StrMap seen = { 0 };
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			void **slot;
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+				continue;
+			slot = strmap_slot(&seen, name, 1);
+			if (*slot == (void *)1)
+				vec_push(twice, xstrdup(name));
+			*slot = (char *)*slot + 1;
+		}
+	}
+	free(seen.keys);
+	free(seen.values);
+}
+
+/* The .BTF section of an ELF file, copied; NULL when it has none. */
+static void *btf_section(Elf *elf, size_t *size, char *build_id)
+{
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	int fd;
 	void *copy = NULL;
 
-	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
-		return NULL;
 	if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
 		while ((scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
@@ -42,6 +68,20 @@ static void *btf_from_elf(const char *path, size_t *size, char *build_id)
 	}
 	if (copy)
 		dwarf_elf_build_id(elf, build_id, 41);
+	return copy;
+}
+
+/* twice: NULL, or for a module functions_twice's names */
+static void *btf_from_elf(const char *path, size_t *size, char *build_id, PtrVec *twice)
+{
+	Elf *elf;
+	int fd;
+	void *copy;
+
+	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK)
+		return NULL;
+	if ((copy = btf_section(elf, size, build_id)) && twice)
+		functions_twice(elf, twice);
 	elffile_close(elf, fd);
 	return copy;
 }
@@ -56,6 +96,7 @@ typedef struct Scan {
 	size_t scanned;          /* no blob starts before this */
 	size_t start, need;      /* a candidate: its offset and total size (need 0: none yet) */
 	char build_id[41];       /* the last GNU build id note before the blob (.notes precedes .BTF) */
+	int whole;               /* no blob looked for: the whole stream (a compressed module) */
 } Scan;
 
 /* The kernel's build id: the last NT_GNU_BUILD_ID note (namesz 4, descsz 20, "GNU") before the blob. */
@@ -104,6 +145,8 @@ static void scan_candidates(Scan *sc)
 /* A complete candidate that parses: moved into *blob. 1 done, 0 go on. */
 static int scan_complete(Scan *sc, void **blob, size_t *size)
 {
+	if (sc->whole)
+		return 0;
 	for (;;) {
 		scan_candidates(sc);
 		if (!sc->need || sc->len < sc->start + sc->need)
@@ -208,17 +251,19 @@ static int unzstd(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *si
 	return done;
 }
 
+/* the compressors, by their magic */
+static const struct {
+	const char *magic;
+	size_t n;
+	int (*inflate)(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size);
+} kinds[] = {
+	{ "\xfd" "7zXZ\0", 6, unxz }, { "\x1f\x8b\x08", 3, gunzip }, { "\x28\xb5\x2f\xfd", 4, unzstd },
+};
+
 /* The BTF of a bzImage: its payload found by the compressor's magic (as the kernel's
  * scripts/extract-vmlinux does), decompressed until the blob is whole. xz, gzip and zstd. */
 static void *btf_from_image(const char *path, size_t *size, char *build_id)
 {
-	static const struct {
-		const char *magic;
-		size_t n;
-		int (*inflate)(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size);
-	} kinds[] = {
-		{ "\xfd" "7zXZ\0", 6, unxz }, { "\x1f\x8b\x08", 3, gunzip }, { "\x28\xb5\x2f\xfd", 4, unzstd },
-	};
 	size_t n;
 	uint8_t *img = (uint8_t *)read_file(path, &n);
 	void *blob = NULL;
@@ -288,7 +333,7 @@ Btf *btf_kernel(Session *s, const char **err)
 	}
 	n = dwarf_kernel_paths(s, paths);
 	for (int i = 0; i < n; i++) {
-		if (!blob && (blob = btf_from_elf(paths[i], &size, build_id)))
+		if (!blob && (blob = btf_from_elf(paths[i], &size, build_id, NULL)))
 			origin = xstrdup(paths[i]);
 		free(paths[i]);
 	}
@@ -323,4 +368,180 @@ Btf *btf_kernel(Session *s, const char **err)
 const char *btf_kernel_build_id(Session *s)
 {
 	return s->btf ? s->btf->build_id : "";
+}
+
+/* ---- modules' BTF: split over the kernel's ---- */
+
+/* The .BTF of a compressed module (.ko.xz, .ko.gz, .ko.zst): decompressed whole, read as ELF in memory. */
+static void *btf_from_packed_module(const char *path, size_t *size, char *build_id, PtrVec *twice)
+{
+	size_t n;
+	uint8_t *packed = (uint8_t *)read_file(path, &n);
+	void *blob = NULL, *unused = NULL;
+	Scan sc = { .whole = 1 };
+
+	if (!packed)
+		return NULL;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		if (n >= kinds[k].n && !memcmp(packed, kinds[k].magic, kinds[k].n)) {
+			kinds[k].inflate(packed, n, &sc, &unused, size);
+			break;
+		}
+	}
+	free(packed);
+	if (sc.len) {
+		Elf *elf;
+		elf_version(EV_CURRENT);
+		if ((elf = elf_memory((char *)sc.buf, sc.len))) {
+			if ((blob = btf_section(elf, size, build_id)))
+				functions_twice(elf, twice);
+			elf_end(elf);
+		}
+	}
+	free(sc.buf);
+	return blob;
+}
+
+/* functions_twice of a loaded module, from /proc/kallsyms ("ADDR t NAME\t[MOD]") */
+static void kallsyms_twice(const char *module, PtrVec *twice)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], *tag = xasprintf("\t[%s]", module);
+	size_t tl = strlen(tag);
+	StrMap seen = { 0 };
+	PtrVec names = { 0 };
+
+	while (f && fgets(line, sizeof line, f)) {
+		size_t n = strcspn(line, "\n");
+		char type, *name;
+		void **slot;
+		line[n] = 0;
+		if (n < tl || strcmp(line + n - tl, tag) || !(name = strchr(line, ' ')) || !name[1] || name[2] != ' ')
+			continue;
+		type = name[1];
+		if (type != 't' && type != 'T')
+			continue;
+		line[n - tl] = 0;
+		name = xstrdup(name + 3);
+		vec_push(&names, name);
+		slot = strmap_slot(&seen, name, 1);
+		if (*slot == (void *)1)
+			vec_push(twice, xstrdup(name));
+		*slot = (char *)*slot + 1;
+	}
+	if (f)
+		fclose(f);
+	for (int i = 0; i < names.len; i++)
+		free(names.items[i]);
+	free(names.items);
+	free(seen.keys);
+	free(seen.values);
+	free(tag);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int btf_function_twice(const Btf *b, const char *name)
+{
+	return b->ntwice && bsearch(&name, b->twice, (size_t)b->ntwice, sizeof *b->twice, cmp_name);
+}
+
+typedef struct ModuleBtf {
+	char *key;              /* as written in module("...") */
+	Btf *btf;
+	char *error;
+} ModuleBtf;
+
+/* "nfs" or "/path/nfs.ko.xz" -> "nfs", as the kernel names it ('-' as '_') */
+static char *module_name_of(const char *key)
+{
+	const char *base = strrchr(key, '/') ? strrchr(key, '/') + 1 : key;
+	char *name = xstrndup(base, strcspn(base, "."));
+
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static char *read_module_btf(Session *s, ModuleBtf *mb)
+{
+	const char *why = NULL;
+	Btf *kernel = btf_kernel(s, &why);
+	char *name = module_name_of(mb->key), *origin = NULL, *file, *err = NULL, build_id[41] = "";
+	void *blob = NULL;
+	size_t size = 0;
+	PtrVec twice = { 0 };
+
+	if (!kernel) {
+		free(name);
+		return xstrdup(why);
+	}
+	if (s->target_is_running && !strchr(mb->key, '/')) {
+		char *sys = xasprintf("/sys/kernel/btf/%s", name);
+		if (access(sys, R_OK) == 0 && (blob = read_file(sys, &size))) {
+			origin = sys;
+			kallsyms_twice(name, &twice);
+		} else
+			free(sys);
+	}
+	if (!blob && (file = dwarf_module_file(s, mb->key))) {
+		size_t n = strlen(file);
+		blob = n > 3 && !strcmp(file + n - 3, ".ko") ? btf_from_elf(file, &size, build_id, &twice) :
+		       btf_from_packed_module(file, &size, build_id, &twice);
+		if (blob)
+			origin = file;
+		else {
+			err = xasprintf("module %s (%s) has no BTF", name, file);
+			free(file);
+		}
+	} else if (!blob) {
+		err = xasprintf("no module %s for kernel %s (looked for its BTF in /lib/modules/%s)", mb->key, s->kver,
+				s->kver);
+	}
+	if (blob && !(mb->btf = btf_parse_split(blob, size, kernel, &err))) {
+		char *e = xasprintf("the BTF of %s is unreadable: %s", origin, err);
+		free(err);
+		err = e;
+	}
+	if (mb->btf) {
+		mb->btf->owned = blob;
+		mb->btf->origin = origin;
+		mb->btf->module = name;
+		mb->btf->twice = (char **)twice.items;
+		mb->btf->ntwice = twice.len;
+		qsort(mb->btf->twice, (size_t)mb->btf->ntwice, sizeof *mb->btf->twice, cmp_name);
+		memcpy(mb->btf->build_id, build_id, sizeof build_id);
+		if (s->verbose >= 2)
+			fprintf(stderr, "Module BTF: %s for module %s (%u types)\n", origin, name,
+				mb->btf->ntypes - mb->btf->first_own + 1);
+		return NULL;
+	}
+	for (int i = 0; i < twice.len; i++)
+		free(twice.items[i]);
+	free(twice.items);
+	free(blob);
+	free(origin);
+	free(name);
+	return err;
+}
+
+Btf *btf_module(Session *s, const char *key, const char **err)
+{
+	ModuleBtf *mb = NULL;
+
+	for (int i = 0; i < s->btf_modules.len && !mb; i++)
+		if (!strcmp(((ModuleBtf *)s->btf_modules.items[i])->key, key))
+			mb = s->btf_modules.items[i];
+	if (!mb) {
+		mb = xcalloc(1, sizeof *mb);
+		mb->key = xstrdup(key);
+		mb->error = read_module_btf(s, mb);
+		vec_push(&s->btf_modules, mb);
+	}
+	*err = mb->error;
+	return mb->btf;
 }

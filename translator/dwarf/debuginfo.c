@@ -428,7 +428,8 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		path = xstrdup(arg);
 		name = module_name_of(arg);
 	} else {
-		char *dbg = xasprintf("/usr/lib/debug/lib/modules/%s", s->kver);
+		const char *dir = getenv("STAP_DEBUGINFO_PATH");   /* as dwarf_kernel_paths */
+		char *dbg = xasprintf("%s/lib/modules/%s", dir ? dir : "/usr/lib/debug", s->kver);
 		char *lib = xasprintf("/lib/modules/%s", s->kver);
 		const char *found = NULL;
 
@@ -498,24 +499,53 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 	return NULL;
 }
 
+static OpenedModule *opened_module(Session *s, const char *name)
+{
+	OpenedModule *om;
+
+	for (int i = 0; i < opened_modules.len; i++) {
+		om = opened_modules.items[i];
+		if (!strcmp(om->key, name))
+			return om;
+	}
+	om = xcalloc(1, sizeof *om);
+	om->key = xstrdup(name);
+	om->error = open_module(s, name, &om->mod);
+	vec_push(&opened_modules, om);
+	return om;
+}
+
+DwarfModule *dwarf_module_quiet(Session *s, const char *name)
+{
+	return opened_module(s, name)->mod;
+}
+
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
 {
-	OpenedModule *om = NULL;
+	OpenedModule *om = opened_module(s, name);
 
-	for (int i = 0; i < opened_modules.len && !om; i++) {
-		OpenedModule *o = opened_modules.items[i];
-		if (!strcmp(o->key, name))
-			om = o;
-	}
-	if (!om) {
-		om = xcalloc(1, sizeof *om);
-		om->key = xstrdup(name);
-		om->error = open_module(s, name, &om->mod);
-		vec_push(&opened_modules, om);
-	}
 	if (!om->mod)
 		diag_at(loc, "semantic error", "%s", om->error);
 	return om->mod;
+}
+
+char *dwarf_module_file(Session *s, const char *name)
+{
+	char *lib, *found;
+
+	if (strchr(name, '/'))
+		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
+	lib = xasprintf("/lib/modules/%s", s->kver);
+	memset(&search, 0, sizeof search);
+	find_module_file(lib, name);
+	found = search.plain ? search.plain : search.compressed;
+	if (found != search.plain)
+		free(search.plain);
+	if (found != search.compressed)
+		free(search.compressed);
+	memset(&search, 0, sizeof search);
+	free(lib);
+	return found;
 }
 
 /* ---- symbols ------------------------------------------------------------------------------------- */

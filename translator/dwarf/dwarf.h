@@ -59,6 +59,7 @@ typedef struct DwarfSite {
 	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
 	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
 	                             * variables typed from BTF (btf/bind.c) */
+	struct Btf *btf;            /* btf_func's BTF: a module's (split over the kernel's), NULL for the kernel's */
 	int unchecked;              /* a site BTF gave a wildcard: no symbol table said whether kprobes allow it
 	                             * (init text, blacklisted), so the kernel's refusal skips it with a warning */
 } DwarfSite;
@@ -81,6 +82,11 @@ DwarfModule *dwarf_kernel_quiet(Session *s);
 int dwarf_kernel_paths(Session *s, char *paths[4]);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
+/* The same with no error reported (the BTF fallback asks first). */
+DwarfModule *dwarf_module_quiet(Session *s, const char *name);
+/* The module file of s->kver named name ("nfs", or a path): /lib/modules/KVER/.../NAME.ko, or .ko.xz/.zst/.gz.
+ * malloc'd, NULL when there is none. Also used by btf/source.c (modules' BTF). */
+char *dwarf_module_file(Session *s, const char *name);
 /* A DwarfModule for an opened file (fd, elf and dw become the module's): CFI and build id read. */
 DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, Elf *elf, Dwarf *dw);
 

@@ -873,6 +873,12 @@ static void add_vars_of(Bind *b, DwAccess *list, Dwarf_Die *scope, int params, S
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* The BTF a target variable of a BTF-typed site is typed from: its module's or the kernel's. */
+static Btf *site_btf(const Bind *b)
+{
+	return b->site->btf ? b->site->btf : b->s->btf;
+}
+
 static int bind_vars(Bind *b, Expr *e)
 {
 	const char *which = e->str + 2;
@@ -901,7 +907,7 @@ static int bind_vars(Bind *b, Expr *e)
 		list->pretty_full = !strcmp(it->name, "$$") ? 2 : 1;
 	}
 	if (b->site->btf_func) {
-		BtfBind bb = { .btf = b->s->btf, .site = b->site, .kver = b->s->kver };
+		BtfBind bb = { .btf = site_btf(b), .site = b->site, .kver = b->s->kver };
 		if (!strcmp(which, "return") && !b->site->is_return) {
 			berr(b, e->loc, "$$return is only available in .return probes");
 			return -1;
@@ -1275,7 +1281,7 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 /* A target variable of a probe typed from BTF (no DWARF): btf/bind.c types it. */
 static int bind_btf(Bind *b, Expr *e, BindMode mode)
 {
-	BtfBind bb = { .btf = b->s->btf, .site = b->site, .kver = b->s->kver, .in_entry = b->entry };
+	BtfBind bb = { .btf = site_btf(b), .site = b->site, .kver = b->s->kver, .in_entry = b->entry };
 	int implicit_entry = b->site->is_return && !b->entry && strcmp(e->str, "$return");
 	DwAccess *a;
 
@@ -1295,34 +1301,58 @@ static int bind_btf(Bind *b, Expr *e, BindMode mode)
 	return 0;
 }
 
-/* @cast of the kernel's types (its module "kernel", "kernel<HEADER>", or none outside module probes)
- * when the kernel has no DWARF: typed from its BTF. */
-static int cast_from_btf(Bind *b, Expr *e)
+/* The first module @cast's module string names ("nfs", "kernel:nfs", "nfs<linux/nfs_fs.h>"): malloc'd, NULL for
+ * none (the kernel, user binaries). */
+static char *cast_spec_module(const char *spec)
 {
-	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : "kernel";
-	Dwarf_Die type;
+	char *copy = xstrdup(spec), *save = NULL, *found = NULL;
 
-	/* a module probe's: its module's DWARF types first, then the kernel's DWARF, or its BTF without that */
-	if (e->args.len <= 2 && b->site && b->site->mod && !b->site->mod->is_kernel)
-		return !dwarf_kernel_quiet(b->s) && find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0;
-	if (strncmp(spec, "kernel", 6) || (spec[6] && spec[6] != '<'))
-		return 0;
-	return !dwarf_kernel_quiet(b->s);
+	for (char *p = strtok_r(copy, ":", &save); p && !found; p = strtok_r(NULL, ":", &save)) {
+		char *user;
+		p[strcspn(p, "<")] = 0;
+		if (!*p || !strcmp(p, "kernel"))
+			continue;
+		if ((user = ulib_user_path(p)))
+			free(user);
+		else
+			found = xstrdup(p);
+	}
+	free(copy);
+	return found;
 }
 
-static int bind_cast_btf(Bind *b, Expr *e, BindMode mode)
+/* Whether @cast is typed from BTF, and which: the kernel's when its types are asked for ("kernel",
+ * "kernel<HEADER>", none outside module probes) and it has no DWARF; a module's when it has none (its split BTF
+ * holds the kernel's types too). NULL: DWARF types it (or reports why it cannot). *why: no BTF either. */
+static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 {
-	const char *why = NULL;
-	Btf *btf = btf_kernel(b->s, &why);
+	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : NULL;
+	char *module;
+	Btf *btf = NULL;
+	Dwarf_Die type;
+
+	*why = NULL;
+	if (!spec && b->site && b->site->btf)
+		return b->site->btf;   /* a module's BTF-typed probe: its types, then the kernel's */
+	/* a module probe's: its module's DWARF types first, then the kernel's DWARF, or its BTF without that */
+	if (!spec && b->site && b->site->mod && !b->site->mod->is_kernel)
+		return !dwarf_kernel_quiet(b->s) && find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
+		       btf_kernel(b->s, why) : NULL;
+	if ((module = cast_spec_module(spec ? spec : "kernel"))) {
+		if (!dwarf_module_quiet(b->s, module))
+			btf = btf_module(b->s, module, why);
+		free(module);
+		return btf;
+	}
+	return dwarf_kernel_quiet(b->s) ? NULL : btf_kernel(b->s, why);
+}
+
+static int bind_cast_btf(Bind *b, Expr *e, BindMode mode, Btf *btf)
+{
 	BtfBind bb = { .btf = btf, .site = b->site, .kver = b->s->kver };
 	DwAccess *a;
 	Expr *addr = e->args.items[0], *tname = e->args.items[1];
 
-	if (!btf) {
-		berr(b, e->loc, "@cast needs the kernel's types: no DWARF (install linux-image-%s-dbg) and %s", b->s->kver,
-		     why);
-		return -1;
-	}
 	/* the address stays args[0]; the type and module strings go, computed indexes follow */
 	e->args.len = 0;
 	vec_push(&e->args, addr);
@@ -1342,6 +1372,8 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 	Where w = { 0 };
 	int implicit_entry = 0;
 	int first_arg = 0;
+	const char *why;
+	Btf *btf;
 
 	if (e->kind == EX_TARGET) {
 		if (!strncmp(e->str, "$$", 2)) {
@@ -1376,8 +1408,13 @@ static int bind_target(Bind *b, Expr *e, BindMode mode)
 			a = variable_access(b, &var, e->str, e->loc, &w);
 			implicit_entry = b->site->is_return && !b->entry;
 		}
-	} else if (!strcmp(e->str, "cast") && cast_from_btf(b, e)) {
-		return bind_cast_btf(b, e, mode);
+	} else if (!strcmp(e->str, "cast") && ((btf = cast_btf(b, e, &why)) || why)) {
+		if (!btf) {
+			berr(b, e->loc, "@cast needs the types of %s: no DWARF (install linux-image-%s-dbg) and %s",
+			     e->args.len > 2 ? ((Expr *)e->args.items[2])->str : "the kernel", b->s->kver, why);
+			return -1;
+		}
+		return bind_cast_btf(b, e, mode, btf);
 	} else if (b->site && b->site->btf_func && strcmp(e->str, "cast")) {
 		berr(b, e->loc, "@%s in a probe typed from BTF is not supported yet: it needs the kernel's DWARF (install "
 		     "linux-image-%s-dbg)", e->str, b->s->kver);

@@ -265,31 +265,40 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 
 /* ---- no kernel DWARF: function entries and returns typed from the kernel's BTF ------------------ */
 
-static void btf_site(Query *q, uint32_t id, const char *func, int unchecked)
+static void btf_site(Query *q, Btf *btf, uint32_t id, int unchecked)
 {
 	DwarfSite *site = xcalloc(1, sizeof *site);
 	DerivedProbe *dp;
+	const char *func = btf_name(btf, id);
 
 	site->function = xstrdup(func);
 	site->decl_file = xstrdup("");
-	site->anchor = xstrdup(func);   /* kprobes resolve the name; they refuse what they cannot probe */
+	/* kprobes resolve the name ("MOD:name" in a module); they refuse what they cannot probe */
+	site->anchor = btf->module ? xasprintf("%s:%s", btf->module, func) : xstrdup(func);
 	site->is_return = q->is_return;
 	site->btf_func = id;
+	site->btf = btf->module ? btf : NULL;
 	site->unchecked = unchecked;
 	dp = provider_derive(q->tmpl, canonical(q, func, NULL, 0, "function"), site, q->out);
 	dp->is_return = q->is_return;
 	dp->number = q->maxactive;
 }
 
-static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inline, SrcLoc kernel_loc)
+/* No DWARF for the kernel (module NULL) or the module: sites typed from its BTF. */
+static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inline, const ProbePointComponent *c0,
+		       const char *module)
 {
 	Session *s = q->s;
-	const char *why = NULL, *needs = NULL;
+	const char *why = NULL, *needs = NULL, *pat = q->pat.func;
+	int before = q->out->len, wild = has_wildcard(pat);
+	const char *twice = NULL;
 	Btf *btf;
-	int before = q->out->len;
 
+	char stmt[200];
+
+	snprintf(stmt, sizeof stmt, "%s.statement probes", q->family);
 	if (q->statement)
-		needs = "kernel.statement probes";
+		needs = stmt;
 	else if (have_inline)
 		needs = ".inline probes";
 	else if (q->exported)
@@ -297,28 +306,44 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	else if (q->pat.file || q->pat.lines != LINE_NONE)
 		needs = "function(\"NAME@FILE\") patterns";
 	if (needs) {
-		diag_at(what->loc, "semantic error", "%s need the kernel's DWARF (install linux-image-%s-dbg): its BTF "
-			"describes functions' entries and returns only", needs, s->kver);
+		diag_at(what->loc, "semantic error", "%s need %s DWARF (install linux-image-%s-dbg): its BTF describes "
+			"functions' entries and returns only", needs, module ? "the module's" : "the kernel's", s->kver);
 		return -1;
 	}
-	if (!(btf = btf_kernel(s, &why))) {
-		dwarf_kernel(s, kernel_loc);   /* the DWARF error, naming the package */
+	if (!(btf = module ? btf_module(s, module, &why) : btf_kernel(s, &why))) {
+		/* the DWARF error, naming the package */
+		if (module)
+			dwarf_module(s, module, c0->arg->loc);
+		else
+			dwarf_kernel(s, c0->loc);
 		diag_at(what->arg->loc, "note", "%s", why);
 		return -1;
 	}
-	if (!has_wildcard(q->pat.func)) {
-		uint32_t id = btf_find(btf, q->pat.func, BTF_K_FUNC);
-		if (id)
-			btf_site(q, id, q->pat.func, 0);
-	} else {
-		for (uint32_t id = 1; id <= btf->ntypes; id++)
-			if (btf_kind(btf, id) == BTF_K_FUNC && fnmatch(q->pat.func, btf_name(btf, id), 0) == 0)
-				btf_site(q, id, btf_name(btf, id), 1);
+	/* a module's own functions only: its split BTF holds the kernel's first */
+	for (uint32_t id = btf->first_own; id <= btf->ntypes; id++) {
+		const char *name = btf_name(btf, id);
+		if (name[0] == pat[0] || wild)
+			if (btf_kind(btf, id) == BTF_K_FUNC && (wild ? fnmatch(pat, name, 0) == 0 : !strcmp(pat, name))) {
+				if (btf_function_twice(btf, name)) {
+					twice = name;   /* "MOD:NAME" would find either */
+				} else
+					btf_site(q, btf, id, wild);
+				if (!wild)
+					break;
+			}
 	}
-	if (q->out->len == before && !has_wildcard(q->pat.func)) {
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in the kernel's BTF (%s); without the "
-			"kernel's DWARF (linux-image-%s-dbg) only functions BTF describes can be probed", q->pat.func,
-			btf->origin, s->kver);
+	if (twice && (!wild || s->verbose))
+		diag_at(what->arg->loc, wild ? "note" : "semantic error", "module %s defines more than one function '%s' "
+			"(static functions of one name): without the module's DWARF (linux-image-%s-dbg) nothing tells "
+			"them apart%s", module, twice, s->kver, wild ? "; not probed" : "");
+	if (twice && !wild)
+		return -1;
+	if (q->out->len == before && !wild) {
+		char *owner = module ? xasprintf("module %s's", module) : xstrdup("the kernel's");
+		diag_at(what->arg->loc, "semantic error", "no function '%s' in %s BTF (%s); without %s DWARF "
+			"(linux-image-%s-dbg) only functions BTF describes can be probed", pat, owner, btf->origin,
+			module ? "the module's" : "the kernel's", s->kver);
+		free(owner);
 		return -1;
 	}
 	if (s->verbose && q->out->len > before)
@@ -429,7 +454,9 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 		return -1;
 	}
 	if (!strcmp(c0->name, "kernel") && !dwarf_kernel_quiet(s))
-		return resolve_btf(&q, what, have_inline, c0->loc);
+		return resolve_btf(&q, what, have_inline, c0, NULL);
+	if (strcmp(c0->name, "kernel") && !dwarf_module_quiet(s, c0->arg->str))
+		return resolve_btf(&q, what, have_inline, c0, c0->arg->str);
 	q.mod = !strcmp(c0->name, "kernel") ? dwarf_kernel(s, c0->loc) : dwarf_module(s, c0->arg->str, c0->arg->loc);
 	if (!q.mod)
 		return -1;
@@ -572,9 +599,9 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		} else {
 			sb_printf(out, ".addr = 0x%" PRIx64 "UL", (uint64_t)site->pc);
 		}
-		if (site->mod && !site->mod->is_kernel) {
+		if ((site->mod && !site->mod->is_kernel) || site->btf) {
 			sb_puts(out, ", .module = ");
-			emit_c_string(out, site->mod->name);
+			emit_c_string(out, site->mod ? site->mod->name : site->btf->module);
 		}
 		if (shared[i] >= 0)
 			sb_printf(out, ", .%s = stp_dwarf_%s_shared_%d", site->is_return ? "ret" : "entry",

@@ -2,11 +2,13 @@
 # Sourced by tests/guest/tapset-nfs.t (NFSv3) and tapset-nfs4.t (NFSv4.2), nfs_need in build(); the guest's root is read-only.
 
 # nfs_need MODULE.ko...: in build(), skip the case (exit 77, saying why) without the kernel's DWARF, these
-# modules' debuginfo (paths below kernel/) or the NFS server and client programs.
+# modules' debuginfo (paths below kernel/; in a rerun typed from BTF, FROM_BTF, the modules) or the NFS server and
+# client programs.
 nfs_need() {
     need_kernel_dwarf
     local m
     for m in "$@"; do
+        [[ -z ${FROM_BTF:-} ]] || { need_kmod "${m%.ko}"; continue; }
         [[ -e /usr/lib/debug/lib/modules/$KVER/kernel/$m ]] ||
             { echo "no $m debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     done
