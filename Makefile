@@ -124,14 +124,14 @@ clean:
 
 # ---- fuzzing under libFuzzer + ASan + UBSan, built with clang into build/fuzz/: parse_fuzz (pass 1),
 # index_fuzz (the DWARF index file reader), record_fuzz (stapio's trace records and control lines),
-# apptrace_fuzz (app-trace-report's trace lines).
+# apptrace_fuzz (app-trace-report's trace lines), btf_fuzz (the BTF reader: a blob, a split blob over it).
 # `make fuzz [FUZZ_SECONDS=600] [FUZZ_JOBS=2] [FUZZ_TARGETS="parse index record"]` runs each target in
 # turn for FUZZ_SECONDS (tests/fuzz/run.sh; see tests/fuzz/README.md); tests/unit/fuzz-smoke.t builds
 # them and runs each for 20 s.
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
-FUZZ_TARGETS ?= parse index record apptrace
+FUZZ_TARGETS ?= parse index record apptrace btf
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
@@ -147,6 +147,8 @@ fuzz: deps $(B)/bin/stap $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))
 $(B)/fuzz/parse_fuzz: $(FUZZ_TRANSLATOR_OBJ) $(B)/fuzz/obj/tests/fuzz/parse_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(STAP_LIBS)
 $(B)/fuzz/index_fuzz: $(FUZZ_TRANSLATOR_OBJ) $(B)/fuzz/obj/tests/fuzz/index_fuzz.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(STAP_LIBS)
+$(B)/fuzz/btf_fuzz: $(FUZZ_TRANSLATOR_OBJ) $(B)/fuzz/obj/tests/fuzz/btf_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(STAP_LIBS)
 $(B)/fuzz/record_fuzz: $(FUZZ_STAPIO_OBJ) $(B)/fuzz/obj/tests/fuzz/record_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^

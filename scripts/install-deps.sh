@@ -16,7 +16,8 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 # What each package is for:
 #   gcc make flex bison pkg-config   build the translator, staprun and stapio
 #   libelf-dev libdw-dev             ELF/DWARF reading in the translator
-#   pahole                           struct offsets read from DWARF, against which tests/unit/btf.t checks the BTF reader
+#   pahole                           struct offsets read from DWARF, against which tests/unit/btf.t checks the BTF reader;
+#                                    the BTF seeds of tests/fuzz/make-btf-corpus.sh
 #   liblzma-dev zlib1g-dev           the translator's BTF from a compressed /boot/vmlinuz (xz, gzip;
 #   libzstd-dev                      zstd: 6.12's images)
 #   qemu-system-x86 seabios          the test guest (TCG). All a boot opens (checked with strace):

@@ -5,7 +5,7 @@
 # apptrace (app-trace-report's trace lines).
 #
 # Layout under BUILD (default build/fuzz) for parse, under BUILD/TARGET for the others: corpus/ the seeds (remade
-# each run by make-corpus.sh, make-index-corpus.sh, make-record-corpus.sh or make-apptrace-corpus.sh), work/ the inputs the fuzzer found
+# each run by make-corpus.sh, make-index-corpus.sh, make-record-corpus.sh, make-apptrace-corpus.sh or make-btf-corpus.sh), work/ the inputs the fuzzer found
 # (kept between runs, so coverage accumulates), crashes/ the artifacts (crash-*, timeout-*, oom-*, slow-unit-*,
 # leak-*), fuzz.log the fuzzer's whole output.
 # libFuzzer's fork mode runs the workers (-fork=FUZZ_JOBS): each child fuzzes for a while (1 s for
@@ -41,7 +41,11 @@ apptrace)
     DIR=$BUILD/apptrace CORPUS=make-apptrace-corpus.sh MAX_LEN=16384 DICT=() LEAKS=1
     REGRESSIONS=tests/fuzz/regressions/apptrace
     REPLAY="build/bin/app-trace-report on the artifact without its first byte: tail -c +2 ARTIFACT >h-app-trace.out" ;;
-*) die "unknown target $TARGET (parse, index, record or apptrace)" ;;
+btf)
+    DIR=$BUILD/btf CORPUS=make-btf-corpus.sh MAX_LEN=4096 DICT=() LEAKS=1
+    REGRESSIONS=tests/fuzz/regressions/btf
+    REPLAY="tail -c +5 ARTIFACT is the base blob (the first 4 bytes: its length, then a split blob): build/fuzz/btf_fuzz ARTIFACT" ;;
+*) die "unknown target $TARGET (parse, index, record, apptrace or btf)" ;;
 esac
 LOG=$DIR/fuzz.log
 [[ -x $FUZZER ]] || die "$FUZZER missing: make $FUZZER (needs clang-14 and libclang-rt-14-dev: make deps)"
