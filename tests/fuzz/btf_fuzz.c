@@ -1,6 +1,7 @@
 /* btf_fuzz.c - libFuzzer target for the BTF reader (translator/btf/reader.c): each input is a blob, or a base blob
  * and a module's split blob over it, parsed and then asked every question bind.c asks.  Built by `make fuzz`; see tests/fuzz/README.md. */
 #include "btf/btf.h"
+#include "fuzz_env.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -11,11 +12,9 @@ static int verbose;   /* STAP_FUZZ_STDERR=1: say whether each blob was accepted,
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *v = getenv("STAP_FUZZ_STDERR");
-
 	(void)argc;
 	(void)argv;
-	verbose = v && *v && strcmp(v, "0") != 0;
+	verbose = fuzz_stderr_wanted();
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* index_fuzz.c - libFuzzer target for the DWARF index file reader (translator/dwarf/index.c): each input is
  * an index file, checked by dwarf_index_check() and, when accepted, searched.  Built by `make fuzz`; see tests/fuzz/README.md. */
 #include "dwarf/dwarf.h"
+#include "fuzz_env.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +30,9 @@ static int verbose;   /* STAP_FUZZ_STDERR=1: say whether each input was accepted
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *v = getenv("STAP_FUZZ_STDERR");
-
 	(void)argc;
 	(void)argv;
-	verbose = v && *v && strcmp(v, "0") != 0;
+	verbose = fuzz_stderr_wanted();
 	return 0;
 }
 
