@@ -6,7 +6,7 @@ timeout_s=240
 
 build() {
     seed_need 004 007 010 015 023 045 046 060 066 083 084 086 087 090 091 092
-    [[ -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
+    [[ -n ${FROM_BTF:-} || -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
         { echo "no scsi_mod debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     cc -O2 -Wall -Wextra -Werror -o statmiss "$TOP/tests/guest/scripts/seed/statmiss.c"
     local n p rc=0

@@ -1301,20 +1301,22 @@ static int bind_btf(Bind *b, Expr *e, BindMode mode)
 	return 0;
 }
 
-/* The first module @cast's module string names ("nfs", "kernel:nfs", "nfs<linux/nfs_fs.h>"): malloc'd, NULL for
- * none (the kernel, user binaries). */
-static char *cast_spec_module(const char *spec)
+/* What @cast's module string names ("kernel", "nfs", "kernel:nfs", "nfs<linux/nfs_fs.h>", "/bin/ls"): the first
+ * module (malloc'd, NULL for none); *user set when it names a user binary. */
+static char *cast_spec_module(const char *spec, int *user)
 {
 	char *copy = xstrdup(spec), *save = NULL, *found = NULL;
 
-	for (char *p = strtok_r(copy, ":", &save); p && !found; p = strtok_r(NULL, ":", &save)) {
-		char *user;
+	*user = 0;
+	for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+		char *path;
 		p[strcspn(p, "<")] = 0;
 		if (!*p || !strcmp(p, "kernel"))
 			continue;
-		if ((user = ulib_user_path(p)))
-			free(user);
-		else
+		if ((path = ulib_user_path(p))) {
+			*user = 1;
+			free(path);
+		} else if (!found)
 			found = xstrdup(p);
 	}
 	free(copy);
@@ -1328,6 +1330,7 @@ static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 {
 	const char *spec = e->args.len > 2 ? ((Expr *)e->args.items[2])->str : NULL;
 	char *module;
+	int user;
 	Btf *btf = NULL;
 	Dwarf_Die type;
 
@@ -1338,7 +1341,12 @@ static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 	if (!spec && b->site && b->site->mod && !b->site->mod->is_kernel)
 		return !dwarf_kernel_quiet(b->s) && find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
 		       btf_kernel(b->s, why) : NULL;
-	if ((module = cast_spec_module(spec ? spec : "kernel"))) {
+	module = cast_spec_module(spec ? spec : "kernel", &user);
+	if (user) {
+		free(module);
+		return NULL;   /* a user binary's types: its DWARF */
+	}
+	if (module) {
 		if (!dwarf_module_quiet(b->s, module))
 			btf = btf_module(b->s, module, why);
 		free(module);
