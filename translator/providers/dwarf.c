@@ -291,10 +291,9 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	Session *s = q->s;
 	const char *why = NULL, *needs = NULL, *pat = q->pat.func;
 	int before = q->out->len, wild = has_wildcard(pat);
-	const char *twice = NULL;
-	Btf *btf;
-
+	const char *twice = NULL;   /* a name the module defines more than once */
 	char stmt[200];
+	Btf *btf;
 
 	snprintf(stmt, sizeof stmt, "%s.statement probes", q->family);
 	if (q->statement)
