@@ -513,7 +513,8 @@ static char *read_module_btf(Session *s, ModuleBtf *mb)
 		mb->btf->module = name;
 		mb->btf->twice = (char **)twice.items;
 		mb->btf->ntwice = twice.len;
-		qsort(mb->btf->twice, (size_t)mb->btf->ntwice, sizeof *mb->btf->twice, cmp_name);
+		if (mb->btf->ntwice)
+			qsort(mb->btf->twice, (size_t)mb->btf->ntwice, sizeof *mb->btf->twice, cmp_name);
 		memcpy(mb->btf->build_id, build_id, sizeof build_id);
 		if (s->verbose >= 2)
 			fprintf(stderr, "Module BTF: %s for module %s (%u types)\n", origin, name,
