@@ -4,6 +4,7 @@
 # without it, or without the kernel's DWARF, the case is skipped.
 
 timeout_s=200
+btf_rerun=1
 
 # openprog: open(2) itself (glibc would call openat): /dev/null read-only, /dev/null O_WRONLY|O_APPEND|O_CREAT,
 # a missing file; then sleeps argv[1] seconds (081 reports every second).

@@ -3,6 +3,7 @@
 # Used by tests/run (issue 4): tapset/, runtime/core/deref.h, regs.h, errnames.h.
 
 timeout_s=240
+btf_rerun=1
 
 # Module t_sc_dd: what dd does, filtered to its calls on our files (the loader's calls
 # are left out).  "ready" once the probes are armed; the run ends at an open of /stap-done.

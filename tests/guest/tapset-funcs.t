@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/context-cmdline.stp, context-ids.stp, task2.stp, task_time.stp, target.stpm, x86_64/dwarf-registers.stp, target-deref.stp, logging.stp (system) and stapio/system.c, tz.stp (stapio's "tz" command).
 
 timeout_s=90
+btf_rerun=1
 
 build() {
     need_kernel_dwarf

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/ioblock.stp, ioscheduler.stp, dev.stp (bdevname).
 
 timeout_s=90
+btf_rerun=1
 
 build() {
     need_kernel_dwarf

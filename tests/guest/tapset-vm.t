@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/memory.stp, plus three published-kind scripts (tests/guest/scripts/vm: pfaults, vmtrack, kmtop).
 
 timeout_s=180
+btf_rerun=1
 
 # vmprog: maps region a (64 pages) and region b (16 pages) at fixed addresses, writes a byte in each page of a, reads
 # each page of b then writes it (the zero page, then a copy), grows the heap by 64 KiB with brk, reads its
