@@ -1,5 +1,6 @@
 # tapset nfs.fop/aop/proc.* and nfsd(.proc).*: known writes, reads, a lookup, a rename and removes on a loopback NFSv3 mount
-# Used by tests/run (issue 15): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp (DWARF probes in nfs, nfsv3, nfsd).
+# Used by tests/run (issue 15): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp (DWARF probes in nfs, nfsv3, nfsd), and nfs's
+# nfs_fsync_exit tracepoint (typed from nfs's BTF in the btf/ rerun).
 
 timeout_s=150
 btf_rerun=1
@@ -58,6 +59,7 @@ check() {
     grep -qx "fop.write_iter stp-nfs.dat $dev $ino pos=16384 count=8192" nfs.out
     [[ $(grep -c '^fop.write_iter ' nfs.out) == 3 ]]
     grep -qx "fop.fsync stp-nfs.dat $ino datasync=0" nfs.out
+    [[ $(grep -c '^trace.nfs_fsync_exit ' nfs.out) == 1 ]] && grep -qx "trace.nfs_fsync_exit $ino error=0" nfs.out
     grep -qx "fop.fsync.return 0" nfs.out
     grep -qx "fop.open stp-nfs.dat $dev $ino 0:${dev#*:} flag=0 size=24576" nfs.out
     grep -qx "fop.open stp-nfs.dat $dev2 $ino 0:${dev2#*:} flag=0 size=24576" nfs.out

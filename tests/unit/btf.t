@@ -197,6 +197,18 @@ probe module("nfs").function("nfs_getattr") { println(attrtimeo($path->dentry->d
     "${nodbg[@]}" $STAP -r "$KVER" -p3 -e "${ns//module(\"nfs\")/module(\"$PWD/$packed\")}" >nxz.c
     local cols='s/ at <input>:[0-9]+:[0-9]+/ at <input>/; /STP_MODULE_NAME/d'   # (its longer name shifts the columns)
     diff <(sed -E "$drop; /^$/d; $cols" nbtf.c) <(sed -E "$drop; /^$/d; $cols" nxz.c) || { echo "$packed's C differs"; return 1; }
+    # the module's tracepoints: the module named as their system, or -d MODULE and the name alone
+    local tp='probe kernel.trace("nfs:nfs_fsync_*") { printf("%s %d %d\n", pp(), $inode->i_ino, @defined($error) ? $error : -1) }'
+    "${nodbg[@]}" $STAP -r "$KVER" -v -p3 -e "$tp" >tbtf.c 2>tbtf.err || { cat tbtf.err; return 1; }
+    grep -qx "kernel.trace(\"nfs:nfs_fsync_\*\"): 2 tracepoints typed from BTF ($ko)" tbtf.err || { cat tbtf.err; return 1; }
+    grep -q '.name = "nfs_fsync_exit", .module = "nfs"' tbtf.c
+    $STAP -r "$KVER" -p3 -e "$tp" >tdwarf.c
+    diff <(sed -E "$drop; /^$/d" tdwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" tbtf.c) ||
+        { echo "a module tracepoint's C from BTF differs"; return 1; }
+    [[ $("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.trace("nfs:nfs_fsync_exit")') == \
+       'kernel.trace("nfs:nfs_fsync_exit") $inode:struct inode const* $error:int' ]]
+    "${nodbg[@]}" $STAP -r "$KVER" -p2 -d nfs -e 'probe kernel.trace("nfs_fsync_exit") { println($error) }' >tname.out
+    grep -qx 'kernel.trace("nfs:nfs_fsync_exit") /\* <- kernel.trace("nfs_fsync_exit") \*/' tname.out || { cat tname.out; return 1; }
     # what BTF cannot give
     not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe module("nfs").statement("nfs_file_read@fs/nfs/file.c:*") { }' 2>m1.err
     grep -q "module(\"nfs\").statement probes need the module's DWARF (install linux-image-$KVER-dbg)" m1.err || { cat m1.err; return 1; }

@@ -1,6 +1,6 @@
-/* tracepoints.c - the kernel's tracepoints from its BTF when it has no DWARF: each one's prototype (the
- * __traceiter_NAME function, else the btf_trace_NAME typedef), its system from the kernel's headers
- * (tpsystems.c), cached. Used by providers/tracepoint.c. */
+/* tracepoints.c - the kernel's and modules' tracepoints from their BTF when they have no DWARF: each one's
+ * prototype (the __traceiter_NAME function, else the btf_trace_NAME typedef), the kernel's systems from its
+ * headers (tpsystems.c), cached. Used by providers/tracepoint.c. */
 #include "btf.h"
 #include "../dwarf/dwarf.h"
 #include "../filecache.h"
@@ -13,8 +13,9 @@
 #define BTFTP_TYPEDEF_PREFIX "btf_trace_"
 #define BTFTP_CACHE_MAGIC "STPBTFTP 1"
 
-/* Every __traceiter_NAME FUNC, and every btf_trace_NAME typedef of a name with no such FUNC. */
-static void btftp_scan(const Btf *btf, StrMap *systems, PtrVec *out)
+/* Every __traceiter_NAME FUNC, and every btf_trace_NAME typedef of a name with no such FUNC, of btf's
+ * own types (a module's, not its base's). Their system: systems', else module_system, else none. */
+static void btftp_scan(const Btf *btf, StrMap *systems, const char *module_system, PtrVec *out)
 {
 	StrMap seen = { 0 };
 
@@ -22,7 +23,7 @@ static void btftp_scan(const Btf *btf, StrMap *systems, PtrVec *out)
 		const char *prefix = pass ? BTFTP_TYPEDEF_PREFIX : BTFTP_FUNC_PREFIX;
 		int kind = pass ? BTF_K_TYPEDEF : BTF_K_FUNC;
 		size_t plen = strlen(prefix);
-		for (uint32_t id = 1; id <= btf->ntypes; id++) {
+		for (uint32_t id = btf->first_own ? btf->first_own : 1; id <= btf->ntypes; id++) {
 			const char *n = btf_name(btf, id), *sys;
 			uint32_t proto;
 			Tracepoint *tp;
@@ -31,7 +32,7 @@ static void btftp_scan(const Btf *btf, StrMap *systems, PtrVec *out)
 				continue;
 			tp = xcalloc(1, sizeof *tp);
 			tp->name = xstrdup(n + plen);
-			sys = systems ? strmap_get(systems, tp->name) : NULL;
+			sys = systems ? strmap_get(systems, tp->name) : module_system;
 			tp->system = xstrdup(sys ? sys : "");
 			tp->nargs = btf_vlen(btf, proto) > 0 ? btf_vlen(btf, proto) - 1 : 0;   /* after __data */
 			tp->btf_id = id;
@@ -125,13 +126,21 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 
 	if (btf->tracepoints)
 		return btf->tracepoints;
+	if (btf->module) {
+		/* a module's: a few types of its own, read each run; the kernel's headers do not declare
+		 * them, so their system is taken to be the module's name (as TRACE_SYSTEM mostly is) */
+		btftp_scan(btf, NULL, btf->module, &found);
+		btf->tracepoints = tp_catalog_new(&found);
+		free(found.items);
+		return btf->tracepoints;
+	}
 	tree = btf_tp_headers_tree(s);
 	path = btftp_cache_path(s, btf, tree, header, sizeof header);
 	if (!path || btftp_cache_load(path, header, btf, &found) != 0) {
 		StrMap systems = { 0 };
 		if (tree)
 			headers = btf_tp_systems(tree, &systems);
-		btftp_scan(btf, tree ? &systems : NULL, &found);
+		btftp_scan(btf, tree ? &systems : NULL, NULL, &found);
 		for (int i = 0; i < systems.cap; i++)
 			if (systems.keys && systems.keys[i]) {
 				free(systems.keys[i]);

@@ -1,6 +1,6 @@
 /* tracepoint.c - the "kernel.trace" family: kernel.trace("SYSTEM:NAME") and kernel.trace("NAME")
- * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes (the
- * kernel's from its BTF when it has no DWARF). */
+ * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes (from
+ * their BTF when they have no DWARF). */
 #include "provider.h"
 #include "usyms.h"
 #include "../dwarf/vars.h"
@@ -18,7 +18,7 @@ static int tp_has_wildcard(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-/* Where tracepoints are looked for: a debuginfo file, or (mod NULL) the kernel's BTF. */
+/* Where tracepoints are looked for: a debuginfo file, or (mod NULL) the kernel's or a module's BTF. */
 typedef struct TpSource {
 	DwarfModule *mod;
 	Btf *btf;
@@ -73,7 +73,7 @@ static int tp_args_supported(const TpSource *src, const Tracepoint *tp, char **w
 	return 1;
 }
 
-static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *out)
+static void tp_derive(const DerivedProbe *tmpl, const TpSource *src, const Tracepoint *tp, PtrVec *out)
 {
 	DwarfSite *site = xcalloc(1, sizeof *site);
 	/* a tracepoint BTF has but no header declares has no system: its point names it alone */
@@ -91,6 +91,8 @@ static void tp_derive(const DerivedProbe *tmpl, const Tracepoint *tp, PtrVec *ou
 	site->is_tracepoint = 1;
 	site->btf_func = tp->btf_id;
 	if (!tp->mod) {
+		if (src->btf->module)
+			site->btf = src->btf;
 		site->decl_file = xstrdup("");
 	} else if (dwarf_offdie(tp->mod->dw, tp->die, &fn)) {
 		Dwarf_Addr pc;
@@ -121,7 +123,7 @@ static int tp_collect(Session *s, const TpSource *src, const char *sys, const ch
 			free(why);
 			continue;
 		}
-		tp_derive(tmpl, tp, out);
+		tp_derive(tmpl, src, tp, out);
 	}
 	free(found.items);
 	return errors ? -1 : 0;
@@ -139,6 +141,21 @@ static int tp_kernel_source(Session *s, SrcLoc loc, TpSource *src)
 	dwarf_kernel(s, loc);   /* the DWARF error, naming the package */
 	diag_at(loc, "note", "%s", why);
 	return -1;
+}
+
+/* A module's tracepoints: its DWARF, else its BTF; 0 when it has neither (*why says why not from BTF). */
+static int tp_module_source(Session *s, const char *module, TpSource *src, const char **why)
+{
+	if ((src->mod = dwarf_module_quiet(s, module)))
+		return 1;
+	return (src->btf = btf_module(s, module, why)) != NULL;
+}
+
+static void tp_say_btf(Session *s, const char *arg, const TpSource *src, int n)
+{
+	if (!src->mod && s->verbose && n > 0)
+		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoint%s typed from BTF (%s)\n", arg, n, n > 1 ? "s" : "",
+			src->btf->origin);
 }
 
 static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
@@ -176,27 +193,32 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	if (tp_kernel_source(s, c1->arg->loc, &kernel) != 0)
 		return -1;
 	rc = tp_collect(s, &kernel, sys, name, tmpl, c1->arg->loc, out);
-	if (!kernel.mod && s->verbose && out->len > before)
-		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoint%s typed from BTF (%s)\n", arg, out->len - before,
-			out->len - before > 1 ? "s" : "", kernel.btf->origin);
+	tp_say_btf(s, arg, &kernel, out->len - before);
 	/* the modules named with -d, then a module named as a system the kernel lacks ("xfs:*") */
 	for (int i = 0; rc == 0 && i < s->debug_modules.len; i++) {
 		TpSource m = { 0 };
+		const char *why = NULL;
+		int had = out->len;
 		if (usyms_is_user_path(s->debug_modules.items[i]))
 			continue;       /* a user-space file: its symbols only (usyms.c) */
-		if (!(m.mod = dwarf_module(s, s->debug_modules.items[i], c1->arg->loc)))
+		if (!tp_module_source(s, s->debug_modules.items[i], &m, &why)) {
+			dwarf_module(s, s->debug_modules.items[i], c1->arg->loc);   /* the DWARF error */
+			if (why)
+				diag_at(c1->arg->loc, "note", "%s", why);
 			return -1;
+		}
 		rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
+		tp_say_btf(s, arg, &m, out->len - had);
 	}
 	if (rc == 0 && out->len == before && sys && !tp_has_wildcard(sys) &&
 	    !(kernel.mod ? dwarf_tracepoint_system_known(s, kernel.mod, sys) :
 	      btf_tracepoint_system_known(s, kernel.btf, sys))) {
 		TpSource m = { 0 };
-		diag_mute(1);
-		m.mod = dwarf_module(s, sys, c1->arg->loc);
-		diag_mute(-1);
-		if (m.mod)
+		const char *why = NULL;
+		if (tp_module_source(s, sys, &m, &why)) {
 			rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
+			tp_say_btf(s, arg, &m, out->len - before);
+		}
 	}
 	if (rc < 0)
 		return -1;
@@ -205,8 +227,8 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 			sys ? " or in a module named " : "", sys ? sys : "");
 		if (!kernel.mod && sys)
 			diag_at(c1->arg->loc, "note", "without the kernel's DWARF a tracepoint's system comes from the "
-				"kernel's trace headers (linux-headers-%s); kernel.trace(\"%s\") finds it by its name alone",
-				s->kver, name);
+				"kernel's trace headers (linux-headers-%s), a module's from its name; kernel.trace(\"%s\") "
+				"finds it by its name alone (with -d MODULE for a module's)", s->kver, name);
 		return -1;
 	}
 	return out->len - before;
@@ -236,6 +258,9 @@ static void emit_tracepoint(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		if (dp->site->mod && !dp->site->mod->is_kernel) {
 			sb_puts(out, ", .module = ");
 			emit_c_string(out, dp->site->mod->name);
+		} else if (!dp->site->mod && dp->site->btf && dp->site->btf->module) {
+			sb_puts(out, ", .module = ");
+			emit_c_string(out, dp->site->btf->module);
 		}
 		sb_puts(out, dp->optional ? ", .optional = 1 },\n" : " },\n");
 	}
