@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/{scheduler,kprocess,signal,task}.stp, plus three published-kind scripts (forktracker, sigmon, ctxswitch counts).
 
 timeout_s=150
+btf_rerun=1
 
 # sigprog: a handler for SIGUSR1 (sigaction), SIGUSR2 blocked (sigprocmask), SIGUSR1 sent to itself by kill,
 # tkill and tgkill, a POSIX timer queuing SIGUSR2, sigpending, 30 ms spins pinned on CPU 0 then CPU 1, child a
@@ -238,6 +239,13 @@ build() {
     # every context switch takes sched.stp's global locks: under single-threaded TCG a vCPU descheduled while it
     # holds one made the other skip the one switch a check looks for (lock contention); wait that out, as
     # guest/tapset-general-scripts does
+    # typed from BTF: finish_task_switch, a .isra clone on Debian's kernels, is not in it, so cpu_on
+    # is refused naming the -dbg package and the rest runs without it
+    if [[ -n ${FROM_BTF:-} ]] && ! $STAP -p2 -e 'probe scheduler.cpu_on { }' >/dev/null 2>cpu_on.err; then
+        grep -q "no function 'finish_task_switch' in the kernel's BTF.*(linux-image-$KVER-dbg)" cpu_on.err
+        sed -i '/^probe scheduler.cpu_on /d; s/^global sp, sw_out, sw_in, on, /global sp, sw_out, sw_in, /' sched.stp
+        touch no-cpu_on
+    fi
     $STAP -DMAXTRYLOCK=100000000 -p4 -m t_schedtap sched.stp >/dev/null
     $STAP -p4 -m t_kthread kthread.stp >/dev/null
     $STAP -p4 -m t_task task.stp >/dev/null
@@ -312,7 +320,7 @@ check() {
     # a sleep: TASK_INTERRUPTIBLE, with TASK_FREEZABLE (0x2000) on 6.1's nanosleep
     grep -Eqx "ctxswitch out name=ctxswitch prev_pid=$p prev_tid=$p prev_task_name=sigprog prev_priority=120 prevtsk_state=(1|8193)" sched.out
     has sched.out "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=120 nexttsk_state=0"
-    has sched.out "cpu_on name=cpu_on prev_ok=1 prev_not_cur=1 idle=0"
+    [[ -e no-cpu_on ]] || has sched.out "cpu_on name=cpu_on prev_ok=1 prev_not_cur=1 idle=0"
     has sched.out "cpu_off name=cpu_off prev_is_cur=1 next_ok=1 idle=0"
     has sched.out "tick name=tick idle=0"
     has sched.out "wakeup name=wakeup task_pid=$p task_tid=$p task_priority=120 task_cpu_ok=1 task_state=0"

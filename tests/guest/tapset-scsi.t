@@ -1,7 +1,8 @@
 # tapset scsi.*: direct reads and writes of known sizes, a rescan and offline/running state changes of a scsi_debug disk
-# Used by tests/run (issue 15): tapset/linux/scsi.stp (module("scsi_mod") DWARF probes), timestamp.stp (HZ).
+# Used by tests/run (issue 15): tapset/linux/scsi.stp (module("scsi_mod") DWARF probes; from BTF, scsi_queue_rq and a tracepoint), timestamp.stp.
 
 timeout_s=120
+btf_rerun=1
 
 build() {
     need_kernel_dwarf

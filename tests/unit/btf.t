@@ -209,6 +209,11 @@ probe module("nfs").function("nfs_getattr") { println(attrtimeo($path->dentry->d
        'kernel.trace("nfs:nfs_fsync_exit") $inode:struct inode const* $error:int' ]]
     "${nodbg[@]}" $STAP -r "$KVER" -p2 -d nfs -e 'probe kernel.trace("nfs_fsync_exit") { println($error) }' >tname.out
     grep -qx 'kernel.trace("nfs:nfs_fsync_exit") /\* <- kernel.trace("nfs_fsync_exit") \*/' tname.out || { cat tname.out; return 1; }
+    # a module named as the system finds its tracepoints of any system: scsi_mod's are of system scsi (its
+    # header is the kernel's), as from DWARF
+    local sc='kernel.trace("scsi:scsi_dispatch_cmd_start") $cmd:struct scsi_cmnd*'
+    [[ $("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.trace("scsi_mod:scsi_dispatch_cmd_start")') == "$sc" ]]
+    [[ $($STAP -r "$KVER" -L 'kernel.trace("scsi_mod:scsi_dispatch_cmd_start")') == "$sc" ]]
     # what BTF cannot give
     not "${nodbg[@]}" $STAP -r "$KVER" -p2 -e 'probe module("nfs").statement("nfs_file_read@fs/nfs/file.c:*") { }' 2>m1.err
     grep -q "module(\"nfs\").statement probes need the module's DWARF (install linux-image-$KVER-dbg)" m1.err || { cat m1.err; return 1; }

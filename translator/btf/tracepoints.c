@@ -11,7 +11,7 @@
 
 #define BTFTP_FUNC_PREFIX "__traceiter_"
 #define BTFTP_TYPEDEF_PREFIX "btf_trace_"
-#define BTFTP_CACHE_MAGIC "STPBTFTP 1"
+#define BTFTP_CACHE_MAGIC "STPBTFTP 2"
 
 /* Every __traceiter_NAME FUNC, and every btf_trace_NAME typedef of a name with no such FUNC, of btf's
  * own types (a module's, not its base's). Their system: systems', else module_system, else none. */
@@ -32,7 +32,8 @@ static void btftp_scan(const Btf *btf, StrMap *systems, const char *module_syste
 				continue;
 			tp = xcalloc(1, sizeof *tp);
 			tp->name = xstrdup(n + plen);
-			sys = systems ? strmap_get(systems, tp->name) : module_system;
+			if (!(sys = systems ? strmap_get(systems, tp->name) : NULL))
+				sys = module_system;
 			tp->system = xstrdup(sys ? sys : "");
 			tp->nargs = btf_vlen(btf, proto) > 0 ? btf_vlen(btf, proto) - 1 : 0;   /* after __data */
 			tp->btf_id = id;
@@ -51,6 +52,12 @@ static char *btftp_cache_path(Session *s, const Btf *btf, const char *tree, char
 	unsigned long long h = filecache_hash(FILECACHE_HASH_INIT, btf->build_id, strlen(btf->build_id));
 	char name[64];
 
+	if (btf->module) {
+		/* a module's split BTF: its ids follow its base's */
+		h = filecache_hash(h, btf->module, strlen(btf->module) + 1);
+		h = filecache_hash(h, btf->base->build_id, strlen(btf->base->build_id));
+		h = filecache_hash(h, &btf->base->ntypes, sizeof btf->base->ntypes);
+	}
 	h = filecache_hash(h, &btf->ntypes, sizeof btf->ntypes);
 	h = filecache_hash(h, &btf->size, sizeof btf->size);
 	if (tree) {
@@ -126,21 +133,15 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 
 	if (btf->tracepoints)
 		return btf->tracepoints;
-	if (btf->module) {
-		/* a module's: a few types of its own, read each run; the kernel's headers do not declare
-		 * them, so their system is taken to be the module's name (as TRACE_SYSTEM mostly is) */
-		btftp_scan(btf, NULL, btf->module, &found);
-		btf->tracepoints = tp_catalog_new(&found);
-		free(found.items);
-		return btf->tracepoints;
-	}
 	tree = btf_tp_headers_tree(s);
 	path = btftp_cache_path(s, btf, tree, header, sizeof header);
 	if (!path || btftp_cache_load(path, header, btf, &found) != 0) {
 		StrMap systems = { 0 };
 		if (tree)
 			headers = btf_tp_systems(tree, &systems);
-		btftp_scan(btf, tree ? &systems : NULL, NULL, &found);
+		/* a module's tracepoints the kernel's headers do not declare (nfs's fs/nfs/nfstrace.h): their
+		 * system is taken to be the module's name, as TRACE_SYSTEM mostly is */
+		btftp_scan(btf, tree ? &systems : NULL, btf->module, &found);
 		for (int i = 0; i < systems.cap; i++)
 			if (systems.keys && systems.keys[i]) {
 				free(systems.keys[i]);

@@ -1230,9 +1230,13 @@ static DwAccess *var_access(Bind *b, Expr *e, Where *w)
 	} else if (b->site) {
 		m = b->site->mod;
 	} else if (at) {
-		m = dwarf_kernel(b->s, e->loc);
+		/* inside @defined, no kernel DWARF (a host typed from BTF) is just "not defined" */
+		m = b->quiet ? dwarf_kernel_quiet(b->s) : dwarf_kernel(b->s, e->loc);
 		if (!m) {
-			b->errors++;
+			if (b->quiet)
+				b->failed = 1;
+			else
+				b->errors++;
 			return NULL;
 		}
 	}

@@ -215,8 +215,10 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	      btf_tracepoint_system_known(s, kernel.btf, sys))) {
 		TpSource m = { 0 };
 		const char *why = NULL;
+		/* the module named: any of its tracepoints so named, whatever their system ("scsi_mod:NAME"
+		 * finds scsi_mod's tracepoint of system scsi) */
 		if (tp_module_source(s, sys, &m, &why)) {
-			rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
+			rc = tp_collect(s, &m, NULL, name, tmpl, c1->arg->loc, out);
 			tp_say_btf(s, arg, &m, out->len - before);
 		}
 	}
