@@ -174,6 +174,16 @@ btf_unchecked() {
 # A module's probes and @cast without its DWARF: typed from its split BTF (over the kernel's), the same C as from
 # DWARF, "MOD:function" for kprobes; a compressed .ko's read as well; what BTF cannot give names the -dbg package, a
 # function the module defines twice too.
+# module_c_same P SCRIPT SAID: SCRIPT's C typed from BTF (Pbtf.c; -v said SAID) is its C from DWARF (Pdwarf.c)
+# but for the kernel's build id (nodbg and drop: btf_modules')
+module_c_same() {
+    "${nodbg[@]}" $STAP -r "$KVER" -v -p3 -e "$2" >"$1btf.c" 2>"$1btf.err" || { cat "$1btf.err"; return 1; }
+    grep -qxF "$3" "$1btf.err" || { cat "$1btf.err"; return 1; }
+    $STAP -r "$KVER" -p3 -e "$2" >"$1dwarf.c"
+    diff <(sed -E "$drop; /^$/d" "$1dwarf.c") <(sed -E "$drop; /stap_kernel_build_id|^$/d" "$1btf.c") ||
+        { echo "$1: the C from BTF differs"; return 1; }
+}
+
 btf_modules() {
     local nodbg=(env SYSTEMTAP_DIR=$PWD/sysdir STAP_DEBUGINFO_PATH=$PWD/nodbg) ko
     ko=$(find "/lib/modules/$KVER/kernel/fs/nfs" -name 'nfs.ko*' | head -1)
@@ -184,12 +194,8 @@ probe module("nfs").function("nfs_file_read").return { println($return, @cast($i
     @cast($iocb->ki_filp->f_inode, "struct nfs_inode", "nfs")->cache_validity, $to$) }
 function attrtimeo(i) { return @cast(i, "struct nfs_inode", "kernel:nfs")->attrtimeo }
 probe module("nfs").function("nfs_getattr") { println(attrtimeo($path->dentry->d_inode), @cast($path->dentry->d_inode, "nfs_inode")->flags) }'
-    "${nodbg[@]}" $STAP -r "$KVER" -v -p3 -e "$ns" >nbtf.c 2>nbtf.err || { cat nbtf.err; return 1; }
-    grep -qx "module(\"nfs\").function(\"nfs_getattr\"): 1 site typed from BTF ($ko)" nbtf.err || { cat nbtf.err; return 1; }
+    module_c_same n "$ns" "module(\"nfs\").function(\"nfs_getattr\"): 1 site typed from BTF ($ko)"
     grep -q '.symbol = "nfs:nfs_file_read", .offset = 0x0UL, .module = "nfs"' nbtf.c
-    $STAP -r "$KVER" -p3 -e "$ns" >ndwarf.c
-    diff <(sed -E "$drop; /^$/d" ndwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" nbtf.c) ||
-        { echo "a module's C from BTF differs"; return 1; }
     "${nodbg[@]}" $STAP -r "$KVER" -L 'module("nfs").function("nfs_file_read")' | grep -q '^module("nfs").function("nfs_file_read") \$iocb:struct kiocb\* \$to:struct iov_iter\*$'
     # a compressed module, named by its path
     local packed=nfs.ko.xz
@@ -199,12 +205,8 @@ probe module("nfs").function("nfs_getattr") { println(attrtimeo($path->dentry->d
     diff <(sed -E "$drop; /^$/d; $cols" nbtf.c) <(sed -E "$drop; /^$/d; $cols" nxz.c) || { echo "$packed's C differs"; return 1; }
     # the module's tracepoints: the module named as their system, or -d MODULE and the name alone
     local tp='probe kernel.trace("nfs:nfs_fsync_*") { printf("%s %d %d\n", pp(), $inode->i_ino, @defined($error) ? $error : -1) }'
-    "${nodbg[@]}" $STAP -r "$KVER" -v -p3 -e "$tp" >tbtf.c 2>tbtf.err || { cat tbtf.err; return 1; }
-    grep -qx "kernel.trace(\"nfs:nfs_fsync_\*\"): 2 tracepoints typed from BTF ($ko)" tbtf.err || { cat tbtf.err; return 1; }
+    module_c_same t "$tp" "kernel.trace(\"nfs:nfs_fsync_*\"): 2 tracepoints typed from BTF ($ko)"
     grep -q '.name = "nfs_fsync_exit", .module = "nfs"' tbtf.c
-    $STAP -r "$KVER" -p3 -e "$tp" >tdwarf.c
-    diff <(sed -E "$drop; /^$/d" tdwarf.c) <(sed -E "$drop; /stap_kernel_build_id|^$/d" tbtf.c) ||
-        { echo "a module tracepoint's C from BTF differs"; return 1; }
     [[ $("${nodbg[@]}" $STAP -r "$KVER" -L 'kernel.trace("nfs:nfs_fsync_exit")') == \
        'kernel.trace("nfs:nfs_fsync_exit") $inode:struct inode const* $error:int' ]]
     "${nodbg[@]}" $STAP -r "$KVER" -p2 -d nfs -e 'probe kernel.trace("nfs_fsync_exit") { println($error) }' >tname.out
