@@ -12,6 +12,9 @@ enum {
 	BTF_K_FLOAT, BTF_K_DECL_TAG, BTF_K_TYPE_TAG, BTF_K_ENUM64, BTF_K_MAX = BTF_K_ENUM64,
 };
 
+/* A FUNC's linkage (its vlen field). */
+enum { BTF_FUNC_STATIC, BTF_FUNC_GLOBAL, BTF_FUNC_EXTERN };
+
 /* One parsed BTF blob: the types indexed by id (1..ntypes; 0 is void). */
 typedef struct Btf {
 	const uint8_t *data;        /* the blob (header, types, strings) */
@@ -25,8 +28,10 @@ typedef struct Btf {
 	uint32_t first_own;         /* the first id of this blob's own types (1 without a base) */
 	uint32_t str_base;          /* name offsets from here are this blob's strings (0 without a base) */
 	char *module;               /* a module's: its name ("nfs"); NULL for the kernel's */
-	char **twice;               /* a module's: the functions its symbol table defines more than once, sorted */
+	char **twice;               /* the functions its symbol table (a module's .ko, /proc/kallsyms for the running
+				     * kernel or a loaded module) defines more than once, sorted */
 	int ntwice;
+	int twice_read;             /* the running kernel's: twice read (btf_kernel_functions) */
 	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
 	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
 	struct TpCatalog *tracepoints;  /* tracepoints.c: the kernel's tracepoints, read on first use */
@@ -93,6 +98,9 @@ Btf *btf_module(struct Session *s, const char *name, const char **err);
 /* name is a function a module defines more than once (static functions of one name: "MOD:NAME" finds one of
  * them, and BTF does not say which its FUNC describes). Read from the .ko's symbol table. */
 int btf_function_twice(const Btf *b, const char *name);
+/* btf_kernel, for probing its functions: for the running kernel, its functions defined twice too (from
+ * /proc/kallsyms, read beside the BTF's parse, cached by build id); another kernel's BTF knows none. */
+Btf *btf_kernel_functions(struct Session *s, const char **err);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
  * the module for staprun's check (codegen/dwarf.c). */
 const char *btf_kernel_build_id(struct Session *s);

@@ -8,6 +8,7 @@
 #include "../util.h"
 
 #include <lzma.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <zstd.h>
 #include <stdio.h>
@@ -313,6 +314,71 @@ static void *btf_from_image_cached(Session *s, const char *path, size_t *size, c
 	return blob;
 }
 
+static int cmp_name(const void *a, const void *b);
+static void kallsyms_twice(const char *module, PtrVec *twice);
+
+/* The running kernel's functions defined twice (static functions of one name, which kprobes' NAME
+ * cannot tell apart), from /proc/kallsyms once per build id: cached as btf/BUILDID.twice, a name a line.
+ * When not cached, the read (about 50 ms, most of it the kernel's) runs in a thread beside the BTF's
+ * read and parse (btf_kernel_functions). */
+typedef struct KernelTwice {
+	pthread_t thread;
+	int running;            /* thread started */
+	PtrVec names;
+	char *path;             /* its cache file (NULL: none, or read from it) */
+} KernelTwice;
+
+static void *kernel_twice_read(void *arg)
+{
+	kallsyms_twice(NULL, &((KernelTwice *)arg)->names);
+	return NULL;
+}
+
+/* The running kernel's list (kt->names): from the cache, else read by a thread started here. */
+static KernelTwice *kernel_twice_start(Session *s)
+{
+	char build_id[41] = "", *name, *text;
+	KernelTwice *kt = xcalloc(1, sizeof *kt);
+	size_t len;
+
+	dwarf_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
+	name = xasprintf("btf/%s.twice", build_id);
+	kt->path = build_id[0] ? filecache_path(s, name) : NULL;
+	free(name);
+	if ((text = kt->path ? filecache_read(kt->path, &len) : NULL)) {
+		char *save = NULL;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			vec_push(&kt->names, xstrdup(l));
+		free(text);
+		free(kt->path);
+		kt->path = NULL;        /* cached: nothing to write back */
+	} else if (pthread_create(&kt->thread, NULL, kernel_twice_read, kt) == 0)
+		kt->running = 1;
+	else
+		kernel_twice_read(kt);
+	return kt;
+}
+
+/* Waits for kt's thread, writes the cache, and gives btf the list. */
+static void kernel_twice_finish(Btf *btf, KernelTwice *kt)
+{
+	StrBuf sb;
+
+	if (kt->running)
+		pthread_join(kt->thread, NULL);
+	btf->twice = (char **)kt->names.items;
+	btf->ntwice = kt->names.len;
+	if (kt->path) {
+		sb_init(&sb);
+		for (int i = 0; i < btf->ntwice; i++)
+			sb_printf(&sb, "%s\n", btf->twice[i]);
+		filecache_write(kt->path, sb.data, (size_t)sb.len);
+		sb_free(&sb);
+	}
+	free(kt->path);
+	free(kt);
+}
+
 Btf *btf_kernel(Session *s, const char **err)
 {
 	char *paths[4], *origin = NULL;
@@ -402,46 +468,65 @@ static void *btf_from_packed_module(const char *path, size_t *size, char *build_
 	return blob;
 }
 
-/* functions_twice of a loaded module, from /proc/kallsyms ("ADDR t NAME\t[MOD]") */
+/* functions_twice of a loaded module, or (module NULL) of the running kernel, from /proc/kallsyms
+ * ("ADDR t NAME\t[MOD]", the kernel's without the tab): the names seen twice, through a hash of them
+ * all (the kernel's 120,000 in a few ms, beside the kernel's 40 to write them), sorted */
 static void kallsyms_twice(const char *module, PtrVec *twice)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], *tag = xasprintf("\t[%s]", module);
-	size_t tl = strlen(tag);
+	size_t len, tl = module ? strlen(module) : 0;
+	char *text = read_file("/proc/kallsyms", &len), *line, *next;
 	StrMap seen = { 0 };
-	PtrVec names = { 0 };
+	int before = twice->len;
 
-	while (f && fgets(line, sizeof line, f)) {
-		size_t n = strcspn(line, "\n");
-		char type, *name;
-		void **slot;
-		line[n] = 0;
-		if (n < tl || strcmp(line + n - tl, tag) || !(name = strchr(line, ' ')) || !name[1] || name[2] != ' ')
+	for (line = text; line && line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *tab, *name;
+		if (nl)
+			*nl = 0;
+		next = nl ? nl + 1 : text + len;
+		/* "ADDR T NAME": the type right after the address's space */
+		if (!(name = strchr(line, ' ')) || (name[1] != 't' && name[1] != 'T') || name[2] != ' ')
 			continue;
-		type = name[1];
-		if (type != 't' && type != 'T')
+		name += 3;
+		tab = strchr(name, '\t');
+		if (module ? !tab || strncmp(tab, "\t[", 2) || strncmp(tab + 2, module, tl) || strcmp(tab + 2 + tl, "]")
+			   : tab != NULL)
 			continue;
-		line[n - tl] = 0;
-		name = xstrdup(name + 3);
-		vec_push(&names, name);
-		slot = strmap_slot(&seen, name, 1);
+		if (tab)
+			*tab = 0;
+		void **slot = strmap_slot(&seen, name, 1);
 		if (*slot == (void *)1)
 			vec_push(twice, xstrdup(name));
 		*slot = (char *)*slot + 1;
 	}
-	if (f)
-		fclose(f);
-	for (int i = 0; i < names.len; i++)
-		free(names.items[i]);
-	free(names.items);
+	if (twice->len > before)
+		qsort(twice->items + before, (size_t)(twice->len - before), sizeof *twice->items, cmp_name);
 	free(seen.keys);
 	free(seen.values);
-	free(tag);
+	free(text);
 }
 
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+Btf *btf_kernel_functions(Session *s, const char **err)
+{
+	KernelTwice *kt = s->target_is_running && !s->btf_error && !(s->btf && s->btf->twice_read) ?
+			  kernel_twice_start(s) : NULL;
+	Btf *b = btf_kernel(s, err);
+
+	if (kt && b) {
+		kernel_twice_finish(b, kt);
+		b->twice_read = 1;
+	} else if (kt) {
+		Btf none = { 0 };
+		kernel_twice_finish(&none, kt);
+		for (int i = 0; i < none.ntwice; i++)
+			free(none.twice[i]);
+		free(none.twice);
+	}
+	return b;
 }
 
 int btf_function_twice(const Btf *b, const char *name)

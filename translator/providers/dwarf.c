@@ -309,7 +309,7 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 			"functions' entries and returns only", needs, module ? "the module's" : "the kernel's", s->kver);
 		return -1;
 	}
-	if (!(btf = module ? btf_module(s, module, &why) : btf_kernel(s, &why))) {
+	if (!(btf = module ? btf_module(s, module, &why) : btf_kernel_functions(s, &why))) {
 		/* the DWARF error, naming the package */
 		if (module)
 			dwarf_module(s, module, c0->arg->loc);
@@ -324,17 +324,20 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 		if (name[0] == pat[0] || wild)
 			if (btf_kind(btf, id) == BTF_K_FUNC && (wild ? fnmatch(pat, name, 0) == 0 : !strcmp(pat, name))) {
 				if (btf_function_twice(btf, name)) {
-					twice = name;   /* "MOD:NAME" would find either */
+					twice = name;   /* "[MOD:]NAME" would find either */
 				} else
 					btf_site(q, btf, id, wild);
 				if (!wild)
 					break;
 			}
 	}
-	if (twice && (!wild || s->verbose))
-		diag_at(what->arg->loc, wild ? "note" : "semantic error", "module %s defines more than one function '%s' "
-			"(static functions of one name): without the module's DWARF (linux-image-%s-dbg) nothing tells "
-			"them apart%s", module, twice, s->kver, wild ? "; not probed" : "");
+	if (twice && (!wild || s->verbose)) {
+		char *owner = module ? xasprintf("module %s", module) : xstrdup("the kernel");
+		diag_at(what->arg->loc, wild ? "note" : "semantic error", "%s defines more than one function '%s' "
+			"(static functions of one name): without %s DWARF (linux-image-%s-dbg) nothing tells them "
+			"apart%s", owner, twice, module ? "the module's" : "the kernel's", s->kver, wild ? "; not probed" : "");
+		free(owner);
+	}
 	if (twice && !wild)
 		return -1;
 	if (q->out->len == before && !wild) {
