@@ -223,6 +223,13 @@ build() {
     write_scripts
     $STAP -L 'vm.*' >L.out
     $STAP -L 'vm.*.return' >>L.out
+    # typed from BTF: 6.12 inlines wp_page_copy everywhere, so BTF lacks it and vm.write_shared_copy is
+    # refused naming the -dbg package (-L leaves it out); the rest runs without it
+    if [[ -n ${FROM_BTF:-} ]] && ! $STAP -p2 -e 'probe vm.write_shared_copy { }' >/dev/null 2>wsc.err; then
+        grep -q "no function 'wp_page_copy' in the kernel's BTF.*(linux-image-$KVER-dbg)" wsc.err
+        sed -i '/^probe vm.write_shared_copy /d' vm.stp
+        touch no-wsc
+    fi
     $STAP -p4 -m t_vm -DMAXSKIPPED=1000000 vm.stp >/dev/null
     $STAP -p4 -m t_node -DMAXSKIPPED=1000000 node.stp >/dev/null
     local d=$TOP/tests/guest/scripts/vm
@@ -254,9 +261,9 @@ check() {
     has L.out "vm.kmalloc name:string call_site:long caller_function:string ptr:long bytes_req:long bytes_alloc:long gfp_flags:long gfp_flag_name:string node:long"
     has L.out "vm.kfree name:string call_site:long caller_function:string ptr:long"
     has L.out "vm.mmap name:string address:long length:long"
-    has L.out "vm.write_shared_copy name:string address:long zero:long"
+    [[ -e no-wsc ]] || has L.out "vm.write_shared_copy name:string address:long zero:long"
     has L.out "vm.oom_kill name:string task:long"
-    [[ $(grep -c '^vm\.' L.out) == 14 ]]
+    [[ $(grep -c '^vm\.' L.out) == $([[ -e no-wsc ]] && echo 13 || echo 14) ]]
 
     local p ps a b cur got
     read -r p ps a b cur got < <(vmprog_line vm.out)
@@ -277,9 +284,12 @@ check() {
     [[ $(awk '/^E / { e = 1; next } !/^R / { next } e && $0 == "R pagefault MINOR 1 0 0 0" { n++ } { e = 0 } END { print n }' vm.out) == 96 ]]
     [[ $(grep -Ec '^R pagefault [A-Z|]+ [01] [01] [01] [0-9]+$' vm.out) == $(grep -c '^R ' vm.out) ]]
     # the 16 writes to b's zero pages: a write_shared and a cleared copy (zero=1) each, one per page
-    [[ $(grep -c '^WS write_shared 2 ' vm.out) == 16 && $(grep -c '^WSC write_shared_copy 2 .* 1$' vm.out) == 16 ]]
-    [[ $(grep '^WSC ' vm.out | awk '{print $4}' | sort -u | wc -l) == 16 ]]
-    has vm.out "WSC write_shared_copy 2 0x100010000000 1"
+    [[ $(grep -c '^WS write_shared 2 ' vm.out) == 16 ]]
+    if [[ ! -e no-wsc ]]; then
+        [[ $(grep -c '^WSC write_shared_copy 2 .* 1$' vm.out) == 16 ]]
+        [[ $(grep '^WSC ' vm.out | awk '{print $4}' | sort -u | wc -l) == 16 ]]
+        has vm.out "WSC write_shared_copy 2 0x100010000000 1"
+    fi
     not grep -Eq '^WSC? write_shared(_copy)? 1 ' vm.out
     has vm.out "mmap name=mmap address=0x100000000000 length=262144"
     has vm.out "mmap name=mmap address=0x100010000000 length=65536"
