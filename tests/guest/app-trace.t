@@ -139,7 +139,7 @@ check() {
     local r
     # records lost by the rotation run (its 20,000 quick writes) are reported, and the count must be the
     # trace's own "# lost:" (checked below)
-    grep -Ex 'WARNING: [0-9]+ records \([0-9]+ bytes\) lost' rot.start.err | sed -E 's/WARNING: ([0-9]+) .*/\1/' >rot.warned
+    sed -En 's/^WARNING: ([0-9]+) records \([0-9]+ bytes\) lost$/\1/p' rot.start.err >rot.warned
     grep -Evx 'WARNING: [0-9]+ records \([0-9]+ bytes\) lost' rot.start.err >rot.start.rest || true
     for r in fio rot; do
         [[ $(cat $r.rc) == 0 ]] || { cat $r.start.err $r.stop.out; return 1; }

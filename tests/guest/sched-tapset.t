@@ -281,7 +281,7 @@ check() {
     has L.out "signal.send name:string sig:long sig_name:string task:long sig_pid:long pid_name:string sinfo:long si_code:long shared:long send2queue:long"
     has L.out "signal.handle name:string sig:long sig_name:string sinfo:long ka_addr:long sig_code:long oldset_addr:long regs:long sig_mode:string"
     has L.out "signal.send_sig_queue name:string sigqueue_addr:long sig:long sig_name:string sig_pid:long pid_name:string"
-    [[ $(grep -c '^scheduler\.' L.out) == 15 && $(grep -c '^kprocess\.' L.out) == 6 ]]
+    [[ $(grep -c '^scheduler\.' L.out) == $([[ -e no-cpu_on ]] && echo 14 || echo 15) && $(grep -c '^kprocess\.' L.out) == 6 ]]
     (( $(grep -c '^signal\.' L.out) >= 22 ))
     local p t h a b
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sig.out)
@@ -312,7 +312,10 @@ check() {
     # child b asleep in pause() is woken by SIGTERM
     read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sig.out)
     [[ -n $b ]]
-    grep -Eqx "wakeup name=signal_wake_up sig_pid=$b pid_name=sigprog resume=(-1|0|1) state_mask=TASK_INTERRUPTIBLE.*" sig.out
+    # (typed from BTF, only signal_wake_up_state's out-of-line body is probed, not the copy inlined in
+    # complete_signal that the kill goes through)
+    [[ -n ${FROM_BTF:-} ]] ||
+        grep -Eqx "wakeup name=signal_wake_up sig_pid=$b pid_name=sigprog resume=(-1|0|1) state_mask=TASK_INTERRUPTIBLE.*" sig.out
 
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sched.out)
     read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sched.out)

@@ -189,9 +189,9 @@ check() {
 
     # softirqtime: the header, rows by decreasing total time, NET_RX run by net_rx_action at least once per datagram
     grep -Eqx 'SOFTIRQ +RUNS +TOTAL_US +AVG_US +HANDLER' softirqtime.out
-    grep -Eqx 'NET_RX +[0-9]+ +[0-9]+ +[0-9]+  net_rx_action' softirqtime.out
+    grep -Eqx "NET_RX +[0-9]+ +[0-9]+ +[0-9]+  $nrx" softirqtime.out
     (( $(awk '$1 == "NET_RX" { print $2 }' softirqtime.out) >= 1 ))
-    grep -Eqx 'TIMER +[1-9][0-9]* +[0-9]+ +[0-9]+  run_timer_softirq' softirqtime.out
+    grep -Eqx "TIMER +[1-9][0-9]* +[0-9]+ +[0-9]+  $tmr" softirqtime.out
     sed -n '/^SOFTIRQ/,$p' softirqtime.out | awk 'NR > 1 { if (NR > 2 && $3 > last) exit 1; last = $3; if ($4 > $3) exit 1 }'
 
     # worker pools: an unbound kworker made at nice 3 (the new pool's first; a busy pool may add more), each
