@@ -110,4 +110,20 @@ static inline bool stp_compat_mmap_trylock(struct mm_struct *mm)
 	return mmap_read_trylock(mm);
 }
 
+/*
+ * Whether the current task holds mm's mmap_lock for writing (a probe inside mmap or brk): then the VMAs
+ * cannot change under it and are read without the lock.  A writer records itself as the owner: the
+ * rwsem's owner (flag bits below 8) with bit 0 of the count set, or on PREEMPT_RT the owner of the
+ * rwsem's rt_mutex (bit 0: it has waiters).
+ */
+static inline bool stp_compat_mmap_write_locked_by_current(struct mm_struct *mm)
+{
+#ifdef CONFIG_PREEMPT_RT
+	return ((unsigned long)READ_ONCE(mm->mmap_lock.rwbase.rtmutex.owner) & ~1UL) == (unsigned long)current;
+#else
+	return (atomic_long_read(&mm->mmap_lock.count) & 1) &&
+	       (atomic_long_read(&mm->mmap_lock.owner) & ~7L) == (long)current;
+#endif
+}
+
 #endif

@@ -38,12 +38,8 @@ static void stp_uwalk_begin(struct stp_uwalk *w)
 		w->locked = 1;
 		return;
 	}
-#ifndef CONFIG_PREEMPT_RT
-	/* a writer records itself as the owner (no flag bits) and sets bit 0 of the count */
-	if ((atomic_long_read(&mm->mmap_lock.count) & 1) &&
-	    (atomic_long_read(&mm->mmap_lock.owner) & ~7L) == (long)current)
+	if (stp_compat_mmap_write_locked_by_current(mm))
 		w->locked = 2;
-#endif
 }
 
 static void stp_uwalk_end(struct stp_uwalk *w)

@@ -239,6 +239,9 @@ build() {
     # every context switch takes sched.stp's global locks: under single-threaded TCG a vCPU descheduled while it
     # holds one made the other skip the one switch a check looks for (lock contention); wait that out, as
     # guest/tapset-general-scripts does
+    if [[ -n ${FROM_BTF:-} ]] && ! $STAP -l 'kernel.function("do_sigpending")' >/dev/null 2>&1; then
+        touch no-do_sigpending
+    fi
     # typed from BTF: finish_task_switch, a .isra clone on Debian's kernels, is not in it, so cpu_on
     # is refused naming the -dbg package and the rest runs without it
     if [[ -n ${FROM_BTF:-} ]] && ! $STAP -p2 -e 'probe scheduler.cpu_on { }' >/dev/null 2>cpu_on.err; then
@@ -304,7 +307,8 @@ check() {
     has sig.out "sys_tgkill name=tgkill tgid=$p sig=10 sig_name=SIGUSR1 sig_pid=$t pid_name=sigprog task_is_cur=1"
     has sig.out "systgkill.return name=tgkill retstr=0"
     has sig.out "send_sig_queue name=send_sigqueue sig=12 sig_name=SIGUSR2 sig_pid=$p pid_name=sigprog q_ok=1"
-    has sig.out "pending name=sigpending set_ok=1 size=8"
+    # (typed from BTF where do_sigpending is inlined: rt_sigpending's entry, the kernel's set unknown)
+    has sig.out "pending name=sigpending set_ok=$([[ -e no-do_sigpending ]] && echo 0 || echo 1) size=8"
     has sig.out "procmask name=sigprocmask how=0 sigset=0x800 mask=[SIGUSR2] set_ok=1"
     has sig.out "checkperm name=signal.checkperm sig=10 sig_name=SIGUSR1 sig_pid=$p pid_name=sigprog si_code=0 task_ok=1"
     has sig.out "checkperm.return name=signal.checkperm retstr=0"
