@@ -1,5 +1,6 @@
 /* main.c - the stap driver: options, then the five passes (parse, elaborate,
  * translate, compile, run) with -v timings and temp directory cleanup. */
+#include "btf/btf.h"
 #include "build.h"
 #include "cache.h"
 #include "elaborate.h"
@@ -400,6 +401,8 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	/* pass 1: conditionals need the target kernel, so find it first */
 	if (kernel_setup(&session, r_arg, 0) != 0)
 		return 1;
+	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel */
+	btf_kernel_twice_prefetch(&session);
 	set_preprocessor_env();
 	t = timer_start();
 	if (tapsets_init(&session) > 0)

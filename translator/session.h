@@ -55,6 +55,7 @@ typedef struct Session {
 	struct Btf *btf;             /* the target kernel's BTF, read on first use (btf/source.c) */
 	char *btf_error;             /* why there is none */
 	PtrVec btf_modules;          /* modules' BTF asked for so far, found or not (btf/source.c) */
+	void *btf_twice_job;         /* the running kernel's functions defined twice, being read (btf/source.c) */
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 } Session;
 

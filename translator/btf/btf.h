@@ -101,6 +101,8 @@ int btf_function_twice(const Btf *b, const char *name);
 /* btf_kernel, for probing its functions: for the running kernel, its functions defined twice too (from
  * /proc/kallsyms, read beside the BTF's parse, cached by build id); another kernel's BTF knows none. */
 Btf *btf_kernel_functions(struct Session *s, const char **err);
+/* For the running kernel: starts reading that list now (a thread; main.c, before pass 1). */
+void btf_kernel_twice_prefetch(struct Session *s);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
  * the module for staprun's check (codegen/dwarf.c). */
 const char *btf_kernel_build_id(struct Session *s);

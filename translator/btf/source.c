@@ -319,8 +319,8 @@ static void kallsyms_twice(const char *module, PtrVec *twice);
 
 /* The running kernel's functions defined twice (static functions of one name, which kprobes' NAME
  * cannot tell apart), from /proc/kallsyms once per build id: cached as btf/BUILDID.twice, a name a line.
- * When not cached, the read (about 50 ms, most of it the kernel's) runs in a thread beside the BTF's
- * read and parse (btf_kernel_functions). */
+ * When not cached, the read (about 60 ms, most of it the kernel's) runs in a thread started with the
+ * session (btf_kernel_twice_prefetch), beside pass 1 and the BTF's read and parse, and caches the list. */
 typedef struct KernelTwice {
 	pthread_t thread;
 	int running;            /* thread started */
@@ -328,9 +328,20 @@ typedef struct KernelTwice {
 	char *path;             /* its cache file (NULL: none, or read from it) */
 } KernelTwice;
 
+/* The thread: the list read, then cached (filecache_write: atomic, no diagnostics) */
 static void *kernel_twice_read(void *arg)
 {
-	kallsyms_twice(NULL, &((KernelTwice *)arg)->names);
+	KernelTwice *kt = arg;
+	StrBuf sb;
+
+	kallsyms_twice(NULL, &kt->names);
+	if (kt->path) {
+		sb_init(&sb);
+		for (int i = 0; i < kt->names.len; i++)
+			sb_printf(&sb, "%s\n", (char *)kt->names.items[i]);
+		filecache_write(kt->path, sb.data, (size_t)sb.len);
+		sb_free(&sb);
+	}
 	return NULL;
 }
 
@@ -356,27 +367,24 @@ static KernelTwice *kernel_twice_start(Session *s)
 		kt->running = 1;
 	else
 		kernel_twice_read(kt);
-	return kt;
+	return kt;       /* (a thread never joined is cut short at exit: its cache file is written whole or not) */
 }
 
-/* Waits for kt's thread, writes the cache, and gives btf the list. */
+/* Waits for kt's thread and gives btf the list. */
 static void kernel_twice_finish(Btf *btf, KernelTwice *kt)
 {
-	StrBuf sb;
-
 	if (kt->running)
 		pthread_join(kt->thread, NULL);
 	btf->twice = (char **)kt->names.items;
 	btf->ntwice = kt->names.len;
-	if (kt->path) {
-		sb_init(&sb);
-		for (int i = 0; i < btf->ntwice; i++)
-			sb_printf(&sb, "%s\n", btf->twice[i]);
-		filecache_write(kt->path, sb.data, (size_t)sb.len);
-		sb_free(&sb);
-	}
 	free(kt->path);
 	free(kt);
+}
+
+void btf_kernel_twice_prefetch(Session *s)
+{
+	if (s->target_is_running && !s->btf_twice_job)
+		s->btf_twice_job = kernel_twice_start(s);
 }
 
 Btf *btf_kernel(Session *s, const char **err)
@@ -512,9 +520,15 @@ static int cmp_name(const void *a, const void *b)
 
 Btf *btf_kernel_functions(Session *s, const char **err)
 {
-	KernelTwice *kt = s->target_is_running && !s->btf_error && !(s->btf && s->btf->twice_read) ?
-			  kernel_twice_start(s) : NULL;
-	Btf *b = btf_kernel(s, err);
+	KernelTwice *kt = NULL;
+	Btf *b;
+
+	if (s->target_is_running && !(s->btf && s->btf->twice_read)) {
+		btf_kernel_twice_prefetch(s);       /* (started at the session's start: main.c) */
+		kt = s->btf_twice_job;
+		s->btf_twice_job = NULL;
+	}
+	b = btf_kernel(s, err);
 
 	if (kt && b) {
 		kernel_twice_finish(b, kt);
