@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh - installs the Debian 12 packages needed to build and to run the guest tests, staprun's groups and the guest kernel's DWARF.
 # Used by `make deps` (and so by `make check`, `make trace`, CI) and `make deps-kernels` (--kernels, or
-# DEPS_KERNELS=all: the extra test kernels too); safe to run again: quiet if all present.
+# DEPS_KERNELS=all: the extra test kernels too; DEPS_KERNELS=images, as .ci/run: their images and
+# headers only, no DWARF and no initramfs); safe to run again: quiet if all present.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,6 +55,9 @@ PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev
 # --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour
 # of both 6.1 and 6.12. Each metapackage depends on one release's image (linux-image-KVER); its
 # DWARF comes from linux-image-KVER-dbg the same way as the default kernel's (ensure_kernel_dwarf).
+# With DEPS_KERNELS=images (CI: make check runs tests/kernels-short.list on them from their BTF) the
+# DWARF is not fetched, and INITRD=No skips the initramfs their postinst would build: the guest
+# boots an initramfs of its own (tests/lib/guest.sh), and this host is not meant to boot them.
 EXTRA_KERNELS=(linux-image-6.12-amd64 linux-image-6.12-rt-amd64 linux-image-rt-amd64)
 EXTRA_KERNEL_PACKAGES=("${EXTRA_KERNELS[@]}" linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
                        linux-headers-rt-amd64)
@@ -221,7 +225,8 @@ main() {
     local kernels=${DEPS_KERNELS:-} kver meta
     [[ ${1:-} == --kernels ]] && kernels=all
     local -a packages=("${PACKAGES[@]}")
-    [[ $kernels == all ]] && packages+=("${EXTRA_KERNEL_PACKAGES[@]}")
+    [[ $kernels == all || $kernels == images ]] && packages+=("${EXTRA_KERNEL_PACKAGES[@]}")
+    [[ $kernels == images ]] && export INITRD=No
     ensure_groups
     install_packages "${packages[@]}" || exit 1
     # after the packages: guest-kver.sh needs linux-image-amd64 and linux-headers-amd64

@@ -107,7 +107,7 @@ probe module("'"$PWD"'/pieces/dvpieces.ko").function("dv_pieces").return { print
 build_testmod() {
     source "$TOP/tests/lib/testmod.sh"
     local ko line
-    ko=$(testmod_build "$TOP/build/tests/testmod")
+    ko=$(testmod_build "$TOP/build/tests/testmod/$KVER")
     echo "$ko" >testmod.path
     line=$(grep -n 'STM-LINE: locals' "$(dirname "$ko")/stap_testmod.c" | cut -d: -f1)
     sed -e "s|KO|$ko|g" -e "s|LINE|$line|g" >testmod.stp <<'STP'

@@ -6,7 +6,7 @@ timeout_s=120
 build() {
     need_kernel_dwarf
     source "$TOP/tests/lib/testmod.sh"
-    kmod_build tpmod "$TOP/build/tests/tpmod" >ko.path
+    kmod_build tpmod "$TOP/build/tests/tpmod/$KVER" >ko.path
     local ko
     ko=$(cat ko.path)
     # -L lists the module's tracepoint with its argument types

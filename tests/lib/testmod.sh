@@ -6,7 +6,7 @@
 # KVER (default: scripts/guest-kver.sh) picks /lib/modules/KVER/build. The sources are copied to DIR
 # (kbuild writes beside them) with a stamp of the sources, KVER and the compiler; a later call with
 # the same stamp and the .ko present returns at once. Concurrent calls on one DIR (parallel test
-# cases sharing a build, e.g. build/tests/testmod) are serialized with flock, so one of them builds.
+# cases sharing a build, e.g. build/tests/testmod/KVER) are serialized with flock, so one of them builds.
 # kbuild's output goes to DIR/build.log, shown on failure.
 
 # kmod_build NAME DIR: builds tests/kmod/NAME (every file of it) into DIR as above; prints DIR/MODULE.ko

@@ -14,7 +14,7 @@ run() {
         exit 77
     fi
     local ko line M
-    ko=$(testmod_build "$TOP/build/tests/testmod")
+    ko=$(testmod_build "$TOP/build/tests/testmod/$KVER")
     line=$(grep -n 'STM-LINE: locals' "$(dirname "$ko")/stap_testmod.c" | cut -d: -f1)
     M="module(\"$ko\")"
 
