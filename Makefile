@@ -90,7 +90,8 @@ deps-kernels:
 trace: deps all
 	@tests/guest/demo.sh
 
-# `make check GUEST_KVER=KVER` runs the suite on another installed kernel (scripts/guest-kver.sh).
+# `make check` runs the suite on the default kernel and tests/kernels-short.list on every other installed
+# one (DEPS_KERNELS=images installs them: .ci/run); `make check GUEST_KVER=KVER` runs the suite on one of them.
 # deps first (a fresh machine has no flex or libdw yet), then the build on every core.
 check:
 	@scripts/install-deps.sh

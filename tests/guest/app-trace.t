@@ -2,6 +2,7 @@
 # Used by tests/run (guest/app-trace); the service files are examples/app-trace/*, the report tool app-trace-report/.
 
 timeout_s=600
+btf_rerun=1
 W=/tmp/apptrace
 DATA=$W/data
 # fio's phases (NAME:RW), one job each in one fio run (stonewall: one after the other), on one

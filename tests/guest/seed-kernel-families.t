@@ -4,6 +4,7 @@
 # is translated as its "# cmd:" says, run with staprun -c and a workload, its output checked for the row's shape.
 
 timeout_s=120
+btf_rerun=1
 
 SEEDS="042 043 055 068"
 

@@ -3,6 +3,7 @@
 # without it, or without the kernel's DWARF, the case is skipped.
 
 timeout_s=240
+btf_rerun=1
 
 build() {
     seed_need 004 007 010 015 023 045 046 060 066 083 084 086 087 090 091 092

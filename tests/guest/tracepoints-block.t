@@ -2,6 +2,7 @@
 # Used by tests/run (issue 14): DWARF-typed tracepoint arguments read through struct request, block_rq_complete's $nr_bytes.
 
 timeout_s=120
+btf_rerun=1
 
 build() {
     need_kernel_dwarf

@@ -354,14 +354,107 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	return q->out->len - before;
 }
 
+/* The components after .function("...") or .statement("..."): .call .inline .exported .return .maxactive(N),
+ * each once and where it makes sense; q->suffix gets them as written.  -1 after the error. */
+static int parse_suffixes(Query *q, const ProbePoint *pp, const ProbePointComponent *what, int *have_call,
+			  int *have_inline)
+{
+	StrBuf suffix;
+
+	sb_init(&suffix);
+	for (int i = 2; i < pp->components.len; i++) {
+		const ProbePointComponent *c = pp_component(pp, i);
+		if (!c->name || q->statement || (c->arg && strcmp(c->name, "maxactive")))
+			goto unknown;
+		if (!strcmp(c->name, "call") && !*have_call && !*have_inline && !q->is_return) {
+			*have_call = 1;
+		} else if (!strcmp(c->name, "inline") && !*have_call && !*have_inline && !q->is_return && !q->exported) {
+			*have_inline = 1;
+		} else if (!strcmp(c->name, "exported") && !q->exported && !*have_inline && !q->is_return) {
+			q->exported = 1;
+		} else if (!strcmp(c->name, "return") && !q->is_return) {
+			if (*have_inline) {
+				diag_at(c->loc, "semantic error", ".inline probes have no .return: inline instances have no "
+					"return point kprobes can find");
+				goto fail;
+			}
+			q->is_return = 1;
+		} else if (!strcmp(c->name, "maxactive") && q->is_return && !q->maxactive) {
+			if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num <= 0 || c->arg->num > 100000) {
+				diag_at(c->loc, "semantic error", ".maxactive needs a number from 1 to 100000");
+				goto fail;
+			}
+			q->maxactive = c->arg->num;
+		} else
+			goto unknown;
+		sb_printf(&suffix, ".%s", c->name);
+		if (c->arg)
+			sb_printf(&suffix, "(%lld)", (long long)c->arg->num);
+		continue;
+unknown:;
+		char *after = xasprintf("%s.%s(...)", q->family, what->name);
+		bad_component(c, after);
+		free(after);
+		goto fail;
+	}
+	q->suffix = suffix.data ? suffix.data : xstrdup("");
+	return 0;
+fail:
+	sb_free(&suffix);
+	return -1;
+}
+
+/* A pattern that found no site: why (-1 after the error), or 0 when a wildcard simply matched nothing. */
+static int explain_no_site(const Query *q, const ProbePointComponent *c0, const ProbePointComponent *what)
+{
+	const char *where = !strcmp(c0->name, "kernel") ? "the kernel" : q->mod->name;
+
+	if (q->skipped.len) {
+		diag_at(what->arg->loc, "semantic error", "%s.%s(\"%s\"): no location kprobes can probe: %s%s", q->family,
+			what->name, what->arg->str, (char *)q->skipped.items[0],
+			q->skipped.len > 1 ? " (and more: -v lists them)" : "");
+		return -1;
+	}
+	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)))
+		return 0;
+	if (!q->matched_name) {
+		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s (%s)", q->pat.func,
+			where, q->mod->path);
+		return -1;
+	}
+	if (!q->matched_file) {
+		diag_at(what->arg->loc, "semantic error", "function '%s' is not in a file matching '%s'%s", q->pat.func,
+			q->pat.file, q->pat.lines != LINE_NONE ? " at that line" : "");
+		return -1;
+	}
+	if (q->nolines.len) {
+		diag_at(what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
+		return -1;
+	}
+	if (q->exported && q->with_code) {
+		diag_at(what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q->pat.func);
+		return -1;
+	}
+	if (!q->with_code && !q->inlined) {
+		diag_at(what->arg->loc, "semantic error", "'%s' has no code in the debuginfo (declared only, or its "
+			"code was dropped)", q->pat.func);
+		return -1;
+	}
+	if (!q->with_code) {
+		diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code (it is always inlined%s)",
+			q->pat.func, q->is_return ? "; .return needs a call" : ": use .inline");
+		return -1;
+	}
+	diag_at(what->arg->loc, "semantic error", "'%s' is never inlined: drop .inline", q->pat.func);
+	return -1;
+}
+
 static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out)
 {
 	const ProbePointComponent *c0 = pp_component(pp, 0), *what = pp_component(pp, 1);
 	Query q = { .s = s, .pp = pp, .tmpl = tmpl, .out = out };
 	char *family;
-	int i, wild, before = out->len;
-	StrBuf suffix;
-	int have_call = 0, have_inline = 0;
+	int before = out->len, have_call = 0, have_inline = 0;
 
 	if (!strcmp(c0->name, "kernel")) {
 		if (c0->arg) {
@@ -402,47 +495,8 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 		}
 		return resolve_absolute(s, pp, tmpl, out, c0->name, what);
 	}
-	/* suffixes */
-	sb_init(&suffix);
-	for (i = 2; i < pp->components.len; i++) {
-		const ProbePointComponent *c = pp_component(pp, i);
-		char *after = xasprintf("%s.%s(...)", family, what->name);
-		if (!c->name || q.statement || (c->arg && strcmp(c->name, "maxactive"))) {
-			int r = bad_component(c, after);
-			free(after);
-			return r;
-		}
-		free(after);
-		if (!strcmp(c->name, "call") && !have_call && !have_inline && !q.is_return) {
-			have_call = 1;
-		} else if (!strcmp(c->name, "inline") && !have_call && !have_inline && !q.is_return && !q.exported) {
-			have_inline = 1;
-		} else if (!strcmp(c->name, "exported") && !q.exported && !have_inline && !q.is_return) {
-			q.exported = 1;
-		} else if (!strcmp(c->name, "return") && !q.is_return) {
-			if (have_inline) {
-				diag_at(c->loc, "semantic error", ".inline probes have no .return: inline instances have no "
-					"return point kprobes can find");
-				return -1;
-			}
-			q.is_return = 1;
-		} else if (!strcmp(c->name, "maxactive") && q.is_return && !q.maxactive) {
-			if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num <= 0 || c->arg->num > 100000) {
-				diag_at(c->loc, "semantic error", ".maxactive needs a number from 1 to 100000");
-				return -1;
-			}
-			q.maxactive = c->arg->num;
-		} else {
-			char *after2 = xasprintf("%s.%s(...)", family, what->name);
-			int r = bad_component(c, after2);
-			free(after2);
-			return r;
-		}
-		sb_printf(&suffix, ".%s", c->name);
-		if (c->arg)
-			sb_printf(&suffix, "(%lld)", (long long)c->arg->num);
-	}
-	q.suffix = suffix.data ? suffix.data : xstrdup("");
+	if (parse_suffixes(&q, pp, what, &have_call, &have_inline) != 0)
+		return -1;
 	q.want = have_call || q.is_return || q.exported ? WANT_CALL : have_inline ? WANT_INLINE : WANT_CALL | WANT_INLINE;
 	if (point_parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
 		return -1;
@@ -469,7 +523,6 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 		query_reset(&q);
 		dwarf_index_each(q.mod, q.pat.func, on_name, &q);
 	}
-	wild = has_wildcard(q.pat.func) || (q.pat.file && has_wildcard(q.pat.file));
 	report_skipped(&q, what->arg->str);
 	if (out->len > before) {
 		if (s->verbose)
@@ -477,48 +530,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 				what->arg->str, out->len - before, out->len - before > 1 ? "s" : "", q.mod->path);
 		return out->len - before;
 	}
-	/* nothing: say why, unless a wildcard simply matched nothing */
-	{
-		const char *where = !strcmp(c0->name, "kernel") ? "the kernel" : q.mod->name;
-		if (q.skipped.len) {
-			diag_at(what->arg->loc, "semantic error", "%s.%s(\"%s\"): no location kprobes can probe: %s%s", family,
-				what->name, what->arg->str, (char *)q.skipped.items[0],
-				q.skipped.len > 1 ? " (and more: -v lists them)" : "");
-			return -1;
-		}
-		if (wild)
-			return 0;
-		if (!q.matched_name) {
-			diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s (%s)", q.pat.func,
-				where, q.mod->path);
-			return -1;
-		}
-		if (!q.matched_file) {
-			diag_at(what->arg->loc, "semantic error", "function '%s' is not in a file matching '%s'%s", q.pat.func,
-				q.pat.file, q.pat.lines != LINE_NONE ? " at that line" : "");
-			return -1;
-		}
-		if (q.nolines.len) {
-			diag_at(what->arg->loc, "semantic error", "%s", (char *)q.nolines.items[0]);
-			return -1;
-		}
-		if (q.exported && q.with_code) {
-			diag_at(what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q.pat.func);
-			return -1;
-		}
-		if (!q.with_code && !q.inlined) {
-			diag_at(what->arg->loc, "semantic error", "'%s' has no code in the debuginfo (declared only, or its "
-				"code was dropped)", q.pat.func);
-			return -1;
-		}
-		if (!q.with_code) {
-			diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code (it is always inlined%s)",
-				q.pat.func, q.is_return ? "; .return needs a call" : ": use .inline");
-			return -1;
-		}
-		diag_at(what->arg->loc, "semantic error", "'%s' is never inlined: drop .inline", q.pat.func);
-		return -1;
-	}
+	return explain_no_site(&q, c0, what);
 }
 
 /* ---- pass 3 -------------------------------------------------------------------------------------- */
