@@ -2,6 +2,7 @@
 # Used by tests/run (issue 15): tapset/linux/scheduler.stp.
 
 timeout_s=120
+btf_rerun=1
 
 # every hit in the workload (the shell stap runs, its sleep children), counted by command and name (statistics:
 # the probe fires on every CPU going idle, and `<<<` takes no write lock that the CPUs would contend for)
@@ -23,8 +24,11 @@ probe end {
 build() {
     $STAP -p4 -m t_balance -e "$t_balance" >/dev/null
     $STAP -L scheduler.balance >L.out
-    # the function newly idle balancing has on this kernel
-    $STAP -p2 -e 'probe scheduler.balance {}' | grep -E 'kernel.function\("(sched_balance_newidle|newidle_balance|idle_balance)@' >p2.out
+    # the function newly idle balancing has on this kernel (from BTF: no @FILE:LINE)
+    local end='@'
+    [[ -z ${FROM_BTF:-} ]] || end='"\)'
+    $STAP -p2 -e 'probe scheduler.balance {}' |
+        grep -E "kernel.function\\(\"(sched_balance_newidle|newidle_balance|idle_balance)$end" >p2.out
 }
 
 guest() {
