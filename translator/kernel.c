@@ -61,15 +61,35 @@ int kernel_setup(Session *s, const char *r_arg, int need_tree)
 	return 0;
 }
 
-/* ---- kernel configuration, loaded once ---- */
+/* What kernel.c reads of the target kernel once per session (Session.kinfo): its configuration and the sorted
+ * names of its function symbols. */
+typedef struct KernelInfo {
+	char *config_text;          /* "CONFIG_X=y\n..." */
+	char config_value[256];     /* kernel_config_value's answer */
+	const uint32_t *sym_off;    /* sym_str + sym_off[i]: the i-th name, sorted */
+	const char *sym_str;
+	size_t nsymbols;
+	int symbols_state;          /* 0 not loaded, 1 loaded, -1 unavailable */
+	StrBuf sym_build;           /* names while loading: NUL-separated */
+	PtrVec sym_build_off;       /* their offsets (as pointers-sized ints) */
+} KernelInfo;
 
-static char *config_text;       /* "CONFIG_X=y\n..." */
+static KernelInfo *kinfo(Session *s)
+{
+	if (!s->kinfo)
+		s->kinfo = xcalloc(1, sizeof *s->kinfo);
+	return s->kinfo;
+}
+
+/* ---- kernel configuration, loaded once ---- */
 
 const char *kernel_config_value(void *session, const char *name)
 {
 	Session *s = session;
-	static char value[256];
+	KernelInfo *k = kinfo(s);
+	char *value = k->config_value;
 	size_t n = strlen(name);
+	char *config_text = k->config_text;
 
 	if (!config_text) {
 		char *path = path_join(s->kbuild_dir, "include/config/auto.conf");
@@ -82,6 +102,7 @@ const char *kernel_config_value(void *session, const char *name)
 		}
 		if (!config_text)
 			config_text = xstrdup("");
+		k->config_text = config_text;
 	}
 	for (const char *line = config_text; *line; ) {
 		const char *eol = strchr(line, '\n');
@@ -93,7 +114,7 @@ const char *kernel_config_value(void *session, const char *name)
 				v++;
 				vlen -= 2;
 			}
-			snprintf(value, sizeof value, "%.*s", (int)vlen, v);
+			snprintf(value, sizeof k->config_value, "%.*s", (int)vlen, v);
 			return value;
 		}
 		line += len + (eol != NULL);
@@ -117,63 +138,61 @@ typedef struct {
 	uint32_t strings_len;
 } SymHeader;
 
-static const uint32_t *sym_off;
-static const char *sym_str;
-static size_t nsymbols;
-static int symbols_state;      /* 0 not loaded, 1 loaded, -1 unavailable */
-static StrBuf sym_build;       /* names while loading: NUL-separated */
-static PtrVec sym_build_off;   /* their offsets (as pointers-sized ints) */
-
-static void add_symbol(const char *name, size_t len)
+static void add_symbol(KernelInfo *k, const char *name, size_t len)
 {
-	if (!sym_build.data)
-		sb_init(&sym_build);
-	vec_push(&sym_build_off, (void *)(uintptr_t)sym_build.len);
-	sb_putn(&sym_build, name, len);
-	sb_putc(&sym_build, 0);
+	if (!k->sym_build.data)
+		sb_init(&k->sym_build);
+	vec_push(&k->sym_build_off, (void *)(uintptr_t)k->sym_build.len);
+	sb_putn(&k->sym_build, name, len);
+	sb_putc(&k->sym_build, 0);
 }
 
-static int cmp_off(const void *a, const void *b)
+/* qsort_r's order of two offsets into names (the NUL-separated names being built) */
+static int cmp_off(const void *a, const void *b, void *names)
 {
 	uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
 
-	return strcmp(sym_build.data + x, sym_build.data + y);
+	return strcmp((const char *)names + x, (const char *)names + y);
 }
 
 /* Sorts what add_symbol collected, drops duplicates and makes it the table; also returns it
  * serialized (header, offsets, strings) in *blob for the cache. */
-static void finish_symbols(char **blob, size_t *blob_size)
+static void finish_symbols(KernelInfo *k, char **blob, size_t *blob_size)
 {
 	size_t n = 0, head;
 	SymHeader h;
 	uint32_t *off;
 	char *out;
 
-	qsort(sym_build_off.items, (size_t)sym_build_off.len, sizeof(void *), cmp_off);
-	for (int i = 0; i < sym_build_off.len; i++)
-		if (!n || cmp_off(&sym_build_off.items[i], &sym_build_off.items[n - 1]))
-			sym_build_off.items[n++] = sym_build_off.items[i];
+	StrBuf *names = &k->sym_build;
+	PtrVec *offs = &k->sym_build_off;
+
+	qsort_r(offs->items, (size_t)offs->len, sizeof(void *), cmp_off, names->data);
+	for (int i = 0; i < offs->len; i++)
+		if (!n || cmp_off(&offs->items[i], &offs->items[n - 1], names->data))
+			offs->items[n++] = offs->items[i];
 	head = sizeof h + n * sizeof(uint32_t);
-	out = xmalloc(head + sym_build.len);
+	out = xmalloc(head + names->len);
 	memcpy(h.magic, SYM_MAGIC, sizeof h.magic);
 	h.count = (uint32_t)n;
-	h.strings_len = (uint32_t)sym_build.len;
+	h.strings_len = (uint32_t)names->len;
 	memcpy(out, &h, sizeof h);
 	off = (uint32_t *)(out + sizeof h);
 	for (size_t i = 0; i < n; i++)
-		off[i] = (uint32_t)(uintptr_t)sym_build_off.items[i];
-	memcpy(out + head, sym_build.data, sym_build.len);
-	sb_free(&sym_build);
-	free(sym_build_off.items);
-	sym_off = off;
-	sym_str = out + head;
-	nsymbols = n;
+		off[i] = (uint32_t)(uintptr_t)offs->items[i];
+	memcpy(out + head, names->data, names->len);
+	sb_free(names);
+	free(offs->items);
+	memset(offs, 0, sizeof *offs);
+	k->sym_off = off;
+	k->sym_str = out + head;
+	k->nsymbols = n;
 	*blob = out;
 	*blob_size = head + h.strings_len;
 }
 
 /* A saved table: used in place when its header, offsets and strings hold together. */
-static int map_symbols(const char *path)
+static int map_symbols(KernelInfo *k, const char *path)
 {
 	size_t size;
 	const char *map = filecache_map(path, &size);
@@ -193,9 +212,9 @@ static int map_symbols(const char *path)
 	for (uint32_t i = 0; i < h.count; i++)
 		if (off[i] >= h.strings_len)
 			goto bad;
-	sym_off = off;
-	sym_str = (const char *)(off + h.count);
-	nsymbols = h.count;
+	k->sym_off = off;
+	k->sym_str = (const char *)(off + h.count);
+	k->nsymbols = h.count;
 	return 0;
 bad:
 	filecache_unmap(map, size);
@@ -204,7 +223,7 @@ bad:
 
 /* /proc/kallsyms of the running kernel: "ADDR TYPE NAME[\t[MODULE]]" lines;
  * the text symbols of vmlinux are kept.  Parsed by hand: it is 100k+ lines. */
-static int load_kallsyms(void)
+static int load_kallsyms(KernelInfo *k)
 {
 	size_t len;
 	char *text = read_file("/proc/kallsyms", &len);
@@ -224,15 +243,15 @@ static int load_kallsyms(void)
 			while (stop < eol && *stop != '\t' && *stop != ' ')
 				stop++;
 			if (stop == eol)   /* no [module] suffix: vmlinux */
-				add_symbol(name, (size_t)(stop - name));
+				add_symbol(k, name, (size_t)(stop - name));
 		}
 		p = eol + 1;
 	}
 	free(text);
-	return sym_build_off.len ? 0 : -1;
+	return k->sym_build_off.len ? 0 : -1;
 }
 
-static int load_elf_symbols(const char *path)
+static int load_elf_symbols(KernelInfo *k, const char *path)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -253,16 +272,17 @@ static int load_elf_symbols(const char *path)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (name && *name)
-				add_symbol(name, strlen(name));
+				add_symbol(k, name, strlen(name));
 		}
 	}
 	elffile_close(elf, fd);
-	return sym_build_off.len ? 0 : -1;
+	return k->sym_build_off.len ? 0 : -1;
 }
 
 /* A vmlinux's table: from the cache, else read and saved there. */
 static int load_elf_symbols_cached(Session *s, const char *path)
 {
+	KernelInfo *k = kinfo(s);
 	char name[64], *cache, *blob;
 	const char *how = "read", *where = "";
 	double t0 = now_ms();
@@ -271,18 +291,18 @@ static int load_elf_symbols_cached(Session *s, const char *path)
 
 	snprintf(name, sizeof name, "symbols/%016llx", filecache_hash_stat(FILECACHE_HASH_INIT, path));
 	cache = filecache_path(s, name);
-	if (cache && map_symbols(cache) == 0) {
+	if (cache && map_symbols(k, cache) == 0) {
 		how = "from the cache ";
 		where = cache;
-	} else if ((rc = load_elf_symbols(path)) == 0) {
-		finish_symbols(&blob, &size);
+	} else if ((rc = load_elf_symbols(k, path)) == 0) {
+		finish_symbols(k, &blob, &size);
 		if (cache && filecache_write(cache, blob, size) == 0) {
 			how = "read and saved to ";
 			where = cache;
 		}
 	}
 	if (rc == 0 && s->verbose >= 2)
-		fprintf(stderr, "Kernel symbols: %zu functions of %s, %s%s (%.0f ms)\n", nsymbols, path, how, where,
+		fprintf(stderr, "Kernel symbols: %zu functions of %s, %s%s (%.0f ms)\n", k->nsymbols, path, how, where,
 			now_ms() - t0);
 	free(cache);
 	return rc;
@@ -295,24 +315,25 @@ static void load_symbols(Session *s)
 		"/usr/lib/debug/lib/modules/%s/vmlinux",
 		"/boot/vmlinux-%s",
 	};
+	KernelInfo *k = kinfo(s);
 	char *blob;
 	size_t size;
 
-	symbols_state = -1;
+	k->symbols_state = -1;
 	char *in_tree = path_join(s->kbuild_dir, "vmlinux");
 
-	if (s->target_is_running && load_kallsyms() == 0) {
-		finish_symbols(&blob, &size);
-		symbols_state = 1;
+	if (s->target_is_running && load_kallsyms(k) == 0) {
+		finish_symbols(k, &blob, &size);
+		k->symbols_state = 1;
 	} else if (file_exists(in_tree) && load_elf_symbols_cached(s, in_tree) == 0) {
-		symbols_state = 1;
+		k->symbols_state = 1;
 	} else {
 		for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
 			char *path = xasprintf(candidates[i], s->kver);
 			int rc = file_exists(path) ? load_elf_symbols_cached(s, path) : -1;
 			free(path);
 			if (rc == 0) {
-				symbols_state = 1;
+				k->symbols_state = 1;
 				break;
 			}
 		}
@@ -320,16 +341,24 @@ static void load_symbols(Session *s)
 	free(in_tree);
 }
 
-static int cmp_key(const void *key, const void *elem)
-{
-	return strcmp(key, sym_str + *(const uint32_t *)elem);
-}
-
 int kernel_symbol_known(Session *s, const char *name)
 {
-	if (!symbols_state)
+	KernelInfo *k = kinfo(s);
+	size_t lo = 0, hi;
+
+	if (!k->symbols_state)
 		load_symbols(s);
-	if (symbols_state < 0)
+	if (k->symbols_state < 0)
 		return -1;
-	return bsearch(name, sym_off, nsymbols, sizeof *sym_off, cmp_key) != NULL;
+	for (hi = k->nsymbols; lo < hi;) {   /* the sorted names: a binary search */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, k->sym_str + k->sym_off[mid]);
+		if (!c)
+			return 1;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
 }

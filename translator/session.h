@@ -41,6 +41,7 @@ typedef struct Session {
 	char *kver;                  /* release string */
 	char *kbuild_dir;            /* /lib/modules/KVER/build */
 	int target_is_running;       /* kver equals uname -r */
+	struct KernelInfo *kinfo;    /* its configuration and symbol table, read on first use (kernel.c) */
 	/* where things are */
 	char *bin_dir;               /* directory of the stap executable */
 	char *runtime_dir;
