@@ -72,7 +72,17 @@ typedef struct KernelInfo {
 	int symbols_state;          /* 0 not loaded, 1 loaded, -1 unavailable */
 	StrBuf sym_build;           /* names while loading: NUL-separated */
 	PtrVec sym_build_off;       /* their offsets (as pointers-sized ints) */
+	struct Kallsym *by_name;    /* the running kernel's text symbols with their addresses, by name */
+	struct Kallsym *by_addr;    /* ... and by address (aliases next to each other) */
+	size_t nkallsyms;
+	char *kallsyms_text;        /* /proc/kallsyms, the names NUL-terminated in place */
+	int kallsyms_state;         /* 0 not read, 1 read, -1 no addresses (not the running kernel, or hidden) */
 } KernelInfo;
+
+typedef struct Kallsym {
+	uint64_t addr;
+	const char *name;
+} Kallsym;
 
 static KernelInfo *kinfo(Session *s)
 {
@@ -361,4 +371,105 @@ int kernel_symbol_known(Session *s, const char *name)
 			lo = mid + 1;
 	}
 	return 0;
+}
+
+/* ---- the running kernel's addresses (/proc/kallsyms), read once when asked ---- */
+
+static int cmp_kallsym_name(const void *a, const void *b)
+{
+	return strcmp(((const Kallsym *)a)->name, ((const Kallsym *)b)->name);
+}
+
+static int cmp_kallsym_addr(const void *a, const void *b)
+{
+	const Kallsym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : strcmp(x->name, y->name);
+}
+
+/* vmlinux's text symbols (types t T w W, no [module]) with their addresses; none when every address reads 0
+ * (kptr_restrict: a caller without CAP_SYSLOG). */
+static void load_kallsyms_addresses(Session *s, KernelInfo *k)
+{
+	size_t len, cap = 0, n = 0;
+	char *text, *p, *end;
+	Kallsym *v = NULL;
+	int nonzero = 0;
+
+	k->kallsyms_state = -1;
+	if (!s->target_is_running || !(text = read_file("/proc/kallsyms", &len)))
+		return;
+	for (p = text, end = text + len; p < end;) {
+		char *eol = memchr(p, '\n', (size_t)(end - p)), *type, *name, *stop;
+		if (!eol)
+			eol = end;
+		type = memchr(p, ' ', (size_t)(eol - p));
+		if (type && type + 3 < eol && type[2] == ' ' && strchr("tTwW", type[1])) {
+			name = type + 3;
+			for (stop = name; stop < eol && *stop != '\t' && *stop != ' '; stop++)
+				;
+			if (stop == eol) {   /* vmlinux's */
+				if (n == cap)
+					v = xrealloc(v, (cap = cap ? 2 * cap : 65536) * sizeof *v);
+				*stop = 0;
+				v[n].addr = strtoull(p, NULL, 16);
+				v[n].name = name;
+				nonzero |= v[n].addr != 0;
+				n++;
+			}
+		}
+		p = eol + 1;
+	}
+	if (!nonzero) {
+		free(v);
+		free(text);
+		return;
+	}
+	k->by_name = v;
+	k->by_addr = xmalloc(n * sizeof *v);
+	memcpy(k->by_addr, v, n * sizeof *v);
+	qsort(k->by_name, n, sizeof *v, cmp_kallsym_name);
+	qsort(k->by_addr, n, sizeof *v, cmp_kallsym_addr);
+	k->nkallsyms = n;
+	k->kallsyms_text = text;
+	k->kallsyms_state = 1;
+}
+
+int kernel_symbol_address(Session *s, const char *name, uint64_t *addr)
+{
+	KernelInfo *k = kinfo(s);
+	Kallsym key = { 0, name }, *hit;
+
+	if (!k->kallsyms_state)
+		load_kallsyms_addresses(s, k);
+	if (k->kallsyms_state < 0)
+		return -1;
+	hit = bsearch(&key, k->by_name, k->nkallsyms, sizeof key, cmp_kallsym_name);
+	if (!hit)
+		return 0;
+	/* a name kallsyms lists twice (static functions of one name) has no one address */
+	if ((hit > k->by_name && !strcmp(hit[-1].name, name)) ||
+	    (hit + 1 < k->by_name + k->nkallsyms && !strcmp(hit[1].name, name)))
+		return 0;
+	*addr = hit->addr;
+	return 1;
+}
+
+char *kernel_symbols_at(Session *s, uint64_t addr)
+{
+	KernelInfo *k = kinfo(s);
+	StrBuf names;
+	size_t lo = 0, hi = k->nkallsyms;
+
+	sb_init(&names);
+	while (lo < hi) {   /* the first entry at addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->by_addr[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < k->nkallsyms && k->by_addr[lo].addr == addr; lo++)
+		sb_printf(&names, "%s%s", names.len ? " " : "", k->by_addr[lo].name);
+	return names.data ? names.data : xstrdup("");
 }

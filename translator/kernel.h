@@ -5,6 +5,8 @@
 
 #include "session.h"
 
+#include <stdint.h>
+
 /* Sets kver/kbuild_dir from -r (NULL = running kernel).  Returns 0, or -1 after
  * a one-line error when the build tree is needed (need_tree) and missing. */
 int kernel_setup(Session *s, const char *r_arg, int need_tree);
@@ -16,5 +18,13 @@ const char *kernel_config_value(void *session, const char *name);
 /* 1 = the kernel has this symbol, 0 = it does not, -1 = cannot tell here
  * (no symbol table for the target kernel on this machine). */
 int kernel_symbol_known(Session *s, const char *name);
+
+/* The running kernel's address of its function NAME, from /proc/kallsyms (read on first use): 1 with *addr set,
+ * 0 when it lists no such function or lists it twice, -1 when it shows no addresses (another release than the
+ * running one, or a caller kptr_restrict hides them from). */
+int kernel_symbol_address(Session *s, const char *name, uint64_t *addr);
+
+/* The names /proc/kallsyms gives the address ADDR ("a b c"; "" for none), after kernel_symbol_address. */
+char *kernel_symbols_at(Session *s, uint64_t addr);
 
 #endif

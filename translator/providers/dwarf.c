@@ -2,6 +2,7 @@
  * their .call/.return/.inline/.exported, and .statement(...), resolved to DWARF sites (pass 2). */
 #include "provider.h"
 #include "../btf/btf.h"
+#include "../kernel.h"
 #include "../dwarf/dwarf.h"
 #include "../pointmatch.h"
 
@@ -551,22 +552,53 @@ static int dwarf_trampoline_kind(const DerivedProbe *dp, Session *s)
  * statement or inline site, and at its own symbol. */
 static int fentry_site(const DwarfSite *site)
 {
-	return site->mod && site->mod->is_kernel && !site->is_return && !site->is_statement && !site->is_inline &&
-	       !site->is_tracepoint && site->anchor && site->offset == 0 && site->pc;
+	return !site->is_return && !site->is_statement && !site->is_inline && !site->is_tracepoint && site->anchor &&
+	       site->offset == 0 &&
+	       ((site->mod && site->mod->is_kernel && site->pc) || (!site->mod && site->btf_func && !site->btf));
 }
 
-/* For fentry.h: the link-time address of a kernel symbol the module links against (register_kprobe), from which
- * the runtime measures the KASLR offset; nothing when no site can use it or the symbol table lacks it. */
-static void emit_fentry_ref(DerivedProbe **dps, int n, StrBuf *out)
+/* Where fentry.h finds such an entry (0: it stays a kprobe), and in *names every name kallsyms may give that
+ * address when it has aliases (else NULL): its link-time address from the kernel's DWARF, or, typed from
+ * BTF, the running kernel's address from /proc/kallsyms (another release's kernel image has no symbols). */
+static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
+{
+	uint64_t addr = 0;
+
+	*names = NULL;
+	if (!fentry_site(site))
+		return 0;
+	if (site->mod)
+		*names = dwarf_functions_at(site->mod, site->pc);
+	else if (kernel_symbol_address(s, site->anchor, &addr) == 1)
+		*names = kernel_symbols_at(s, addr);
+	else
+		return 0;
+	if (!strchr(*names, ' ')) {
+		free(*names);
+		*names = NULL;
+	}
+	return site->mod ? site->pc : addr;
+}
+
+/* For fentry.h: the address of a kernel symbol the module links against (register_kprobe), from which the
+ * runtime measures the KASLR offset, in the same terms as the sites' (link-time, or this boot's); nothing when
+ * no site can use it or the symbol table lacks it. */
+static void emit_fentry_ref(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	for (int i = 0; i < n; i++) {
 		const DwarfSite *site = dps[i]->site;
+		char *names;
 		Dwarf_Addr addr;
+		uint64_t ref;
 		int type, bind;
-		if (!fentry_site(site))
+		if (!fentry_addr(s, site, &names))
 			continue;
-		if (dwarf_symbol_named(site->mod, "register_kprobe", &addr, &type, &bind) == 1 && type == STT_FUNC)
+		free(names);
+		if (site->mod && dwarf_symbol_named(site->mod, "register_kprobe", &addr, &type, &bind) == 1 &&
+		    type == STT_FUNC)
 			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL\n", (uint64_t)addr);
+		else if (!site->mod && kernel_symbol_address(s, "register_kprobe", &ref) == 1)
+			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL   /* this boot's */\n", ref);
 		return;
 	}
 }
@@ -575,7 +607,7 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
-	emit_fentry_ref(dps, n, out);
+	emit_fentry_ref(s, dps, n, out);
 	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
@@ -600,11 +632,12 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 			sb_puts(out, ".symbol = ");
 			emit_c_string(out, site->anchor);
 			sb_printf(out, ", .offset = 0x%" PRIx64 "UL", site->offset);
-			if (fentry_site(site)) {
+			char *names;
+			uint64_t fentry = fentry_addr(s, site, &names);
+			if (fentry) {
 				/* and, when it has aliases, every name kallsyms may give that address */
-				char *names = dwarf_functions_at(site->mod, site->pc);
-				sb_printf(out, ", .fentry = 0x%" PRIx64 "UL", (uint64_t)site->pc);
-				if (strchr(names, ' ')) {
+				sb_printf(out, ", .fentry = 0x%" PRIx64 "UL", fentry);
+				if (names) {
 					sb_puts(out, ", .fentry_names = ");
 					emit_c_string(out, names);
 				}
