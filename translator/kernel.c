@@ -24,16 +24,38 @@ static char *read_first_line(const char *path)
 	return text;
 }
 
+/* A configured tree's release as its modules' vermagic gives it: UTS_RELEASE of include/generated/utsrelease.h
+ * (Debian's headers write the upstream version, 6.1.192, in include/config/kernel.release and the package's,
+ * 6.1.0-56-amd64, there), else include/config/kernel.release; NULL when neither is there. */
+static char *tree_release(const char *dir)
+{
+	char *path = path_join(dir, "include/generated/utsrelease.h"), *text = read_file(path, NULL), *rel = NULL;
+	const char *q = text ? strstr(text, "UTS_RELEASE \"") : NULL;
+
+	free(path);
+	if (q) {
+		q += strlen("UTS_RELEASE \"");
+		size_t n = strcspn(q, "\"\n");
+		if (q[n] == '"' && n)
+			rel = xasprintf("%.*s", (int)n, q);
+	}
+	free(text);
+	if (!rel) {
+		path = path_join(dir, "include/config/kernel.release");
+		rel = read_first_line(path);
+		free(path);
+	}
+	return rel;
+}
+
 int kernel_setup(Session *s, const char *r_arg, int need_tree)
 {
 	struct utsname u;
 
 	uname(&u);
 	if (r_arg && strchr(r_arg, '/')) {
-		char *rel = path_join(r_arg, "include/config/kernel.release");
 		s->kbuild_dir = xstrdup(r_arg);
-		s->kver = read_first_line(rel);
-		free(rel);
+		s->kver = tree_release(r_arg);
 		if (!s->kver) {
 			if (!need_tree)
 				s->kver = xstrdup(u.release);
@@ -373,7 +395,7 @@ int kernel_symbol_known(Session *s, const char *name)
 	return 0;
 }
 
-/* ---- the running kernel's addresses (/proc/kallsyms), read once when asked ---- */
+/* ---- the kernel's function addresses (/proc/kallsyms, or System.map), read once when asked ---- */
 
 static int cmp_kallsym_name(const void *a, const void *b)
 {
@@ -387,17 +409,40 @@ static int cmp_kallsym_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : strcmp(x->name, y->name);
 }
 
-/* vmlinux's text symbols (types t T w W, no [module]) with their addresses; none when every address reads 0
+char *kernel_system_map(Session *s)
+{
+	char *paths[] = { path_join(s->kbuild_dir, "System.map"), xasprintf("/boot/System.map-%s", s->kver) };
+	char *found = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		char head[4096];
+		FILE *f = found ? NULL : fopen(paths[i], "r");
+		size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+		if (f)
+			fclose(f);
+		head[n] = 0;
+		/* Debian's is one line saying the real one is in the -dbg package */
+		if (n && (strstr(head, " T ") || strstr(head, " t ")))
+			found = xstrdup(paths[i]);
+		free(paths[i]);
+	}
+	return found;
+}
+
+/* vmlinux's text symbols (types t T w W, no [module]) with their addresses: the running kernel's from
+ * /proc/kallsyms, another release's from its System.map (link-time); none when every address reads 0
  * (kptr_restrict: a caller without CAP_SYSLOG). */
 static void load_kallsyms_addresses(Session *s, KernelInfo *k)
 {
 	size_t len, cap = 0, n = 0;
-	char *text, *p, *end;
+	char *text, *p, *end, *map = s->target_is_running ? NULL : kernel_system_map(s);
 	Kallsym *v = NULL;
 	int nonzero = 0;
 
 	k->kallsyms_state = -1;
-	if (!s->target_is_running || !(text = read_file("/proc/kallsyms", &len)))
+	text = s->target_is_running ? read_file("/proc/kallsyms", &len) : map ? read_file(map, &len) : NULL;
+	free(map);
+	if (!text)
 		return;
 	for (p = text, end = text + len; p < end;) {
 		char *eol = memchr(p, '\n', (size_t)(end - p)), *type, *name, *stop;

@@ -19,12 +19,17 @@ const char *kernel_config_value(void *session, const char *name);
  * (no symbol table for the target kernel on this machine). */
 int kernel_symbol_known(Session *s, const char *name);
 
-/* The running kernel's address of its function NAME, from /proc/kallsyms (read on first use): 1 with *addr set,
- * 0 when it lists no such function or lists it twice, -1 when it shows no addresses (another release than the
- * running one, or a caller kptr_restrict hides them from). */
+/* The target kernel's address of its function NAME (read on first use): the running kernel's from /proc/kallsyms,
+ * another release's from its System.map (link-time): 1 with *addr set, 0 when it lists no such function or lists
+ * it twice, -1 when there are no addresses (no real System.map: Debian's is a stub; a caller kptr_restrict hides
+ * them from). */
 int kernel_symbol_address(Session *s, const char *name, uint64_t *addr);
 
-/* The names /proc/kallsyms gives the address ADDR ("a b c"; "" for none), after kernel_symbol_address. */
+/* The path of the target's System.map when it is a real one (the build tree's, else /boot/System.map-KVER), or
+ * NULL; to free. */
+char *kernel_system_map(Session *s);
+
+/* The names of the address ADDR there ("a b c"; "" for none), after kernel_symbol_address. */
 char *kernel_symbols_at(Session *s, uint64_t addr);
 
 #endif

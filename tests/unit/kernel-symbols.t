@@ -47,4 +47,11 @@ run() {
     "$STAP" --disable-cache -vv -p2 -r "$PWD/tree" -e 'probe kprobe.function("ksys_read") { }' >/dev/null 2>err
     grep -q "^Kernel symbols: 3 functions of .*, read (" err || { echo "with --disable-cache:"; cat err; return 1; }
     [[ ! -e stapdir/cache/symbols ]] || { echo "--disable-cache wrote a table"; return 1; }
+
+    # a tree's release is its modules' vermagic (UTS_RELEASE), which Debian's headers give there and not in
+    # include/config/kernel.release (the upstream version)
+    mkdir -p tree/include/generated
+    echo '#define UTS_RELEASE "9.9.9-uts"' >tree/include/generated/utsrelease.h
+    expect_error "<input>:1:23: semantic error" "kernel symbol 'no_such_fn' not found in kernel 9.9.9-uts" \
+        -p2 -r "$PWD/tree" -e 'probe kprobe.function("no_such_fn") { }'
 }

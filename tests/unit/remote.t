@@ -72,8 +72,8 @@ EOF
     chmod +x bin/ssh bin/fake-staprun
 }
 
-# make_other_tree: mods/9.9.9-other/build, a tree of symlinks to this machine's tree whose
-# include/config/kernel.release says 9.9.9-other: a second release to compile for.
+# make_other_tree: mods/9.9.9-other/build, a tree of symlinks to this machine's tree whose release
+# (include/generated/utsrelease.h, include/config/kernel.release) is 9.9.9-other: a second release to compile for.
 make_other_tree() {
     local real t=mods/9.9.9-other/build
     real=$(readlink -f "/lib/modules/$KVER/build")
@@ -82,10 +82,10 @@ make_other_tree() {
     for e in .config .kernelvariables Makefile Module.symvers arch scripts tools; do
         [[ -e $real/$e ]] && ln -s "$(readlink -f "$real/$e")" "$t/$e"
     done
-    ln -s "$real/include/generated" "$t/include/generated"
-    cp -rs "$real/include/config" "$t/include/"
-    rm "$t/include/config/kernel.release"
+    cp -rs "$real/include/generated" "$real/include/config" "$t/include/"
+    rm "$t/include/config/kernel.release" "$t/include/generated/utsrelease.h"
     echo 9.9.9-other >"$t/include/config/kernel.release"
+    echo '#define UTS_RELEASE "9.9.9-other"' >"$t/include/generated/utsrelease.h"
 }
 
 # fresh: a clean FAKE_DIR for the next run.

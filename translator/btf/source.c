@@ -1,6 +1,7 @@
 /* source.c - finds the target kernel's BTF (/sys/kernel/btf/vmlinux, a vmlinux's .BTF, the one inside the compressed
  * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by bind.c, providers/dwarf.c. */
 #include "btf.h"
+#include "../kernel.h"
 #include "../dwarf/dwarf.h"
 #include "../dwarf/elffile.h"
 #include "../filecache.h"
@@ -315,7 +316,7 @@ static void *btf_from_image_cached(Session *s, const char *path, size_t *size, c
 }
 
 static int cmp_name(const void *a, const void *b);
-static void kallsyms_twice(const char *module, PtrVec *twice);
+static void kallsyms_twice(const char *path, const char *module, PtrVec *twice);
 
 /* The running kernel's functions defined twice (static functions of one name, which kprobes' NAME
  * cannot tell apart), from /proc/kallsyms once per build id: cached as btf/BUILDID.twice, a name a line.
@@ -334,7 +335,7 @@ static void *kernel_twice_read(void *arg)
 	KernelTwice *kt = arg;
 	StrBuf sb;
 
-	kallsyms_twice(NULL, &kt->names);
+	kallsyms_twice("/proc/kallsyms", NULL, &kt->names);
 	if (kt->path) {
 		sb_init(&sb);
 		for (int i = 0; i < kt->names.len; i++)
@@ -476,13 +477,13 @@ static void *btf_from_packed_module(const char *path, size_t *size, char *build_
 	return blob;
 }
 
-/* functions_twice of a loaded module, or (module NULL) of the running kernel, from /proc/kallsyms
- * ("ADDR t NAME\t[MOD]", the kernel's without the tab): the names seen twice, through a hash of them
- * all (the kernel's 120,000 in a few ms, beside the kernel's 40 to write them), sorted */
-static void kallsyms_twice(const char *module, PtrVec *twice)
+/* functions_twice of a loaded module, or (module NULL) of the kernel, from /proc/kallsyms ("ADDR t NAME\t[MOD]",
+ * the kernel's without the tab) or a System.map (PATH): the names seen twice, through a hash of them all (the
+ * kernel's 120,000 in a few ms, beside the kernel's 40 to write them), sorted */
+static void kallsyms_twice(const char *path, const char *module, PtrVec *twice)
 {
 	size_t len, tl = module ? strlen(module) : 0;
-	char *text = read_file("/proc/kallsyms", &len), *line, *next;
+	char *text = read_file(path, &len), *line, *next;
 	StrMap seen = { 0 };
 	int before = twice->len;
 
@@ -530,6 +531,17 @@ Btf *btf_kernel_functions(Session *s, const char **err)
 	}
 	b = btf_kernel(s, err);
 
+	if (b && !s->target_is_running && !b->twice_read) {
+		/* another release: from its System.map when it has a real one */
+		char *map = kernel_system_map(s);
+		PtrVec names = { 0 };
+		if (map)
+			kallsyms_twice(map, NULL, &names);
+		b->twice = (char **)names.items;
+		b->ntwice = names.len;
+		b->twice_read = 1;
+		free(map);
+	}
 	if (kt && b) {
 		kernel_twice_finish(b, kt);
 		b->twice_read = 1;
@@ -583,7 +595,7 @@ static char *read_module_btf(Session *s, ModuleBtf *mb)
 		char *sys = xasprintf("/sys/kernel/btf/%s", name);
 		if (access(sys, R_OK) == 0 && (blob = read_file(sys, &size))) {
 			origin = sys;
-			kallsyms_twice(name, &twice);
+			kallsyms_twice("/proc/kallsyms", name, &twice);
 		} else
 			free(sys);
 	}

@@ -559,7 +559,8 @@ static int fentry_site(const DwarfSite *site)
 
 /* Where fentry.h finds such an entry (0: it stays a kprobe), and in *names every name kallsyms may give that
  * address when it has aliases (else NULL): its link-time address from the kernel's DWARF, or, typed from
- * BTF, the running kernel's address from /proc/kallsyms (another release's kernel image has no symbols). */
+ * BTF, the running kernel's address from /proc/kallsyms, another release's from its System.map when it has a
+ * real one (its image has no symbols: kernel_symbol_address). */
 static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
 {
 	uint64_t addr = 0;
@@ -581,8 +582,8 @@ static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
 }
 
 /* For fentry.h: the address of a kernel symbol the module links against (register_kprobe), from which the
- * runtime measures the KASLR offset, in the same terms as the sites' (link-time, or this boot's); nothing when
- * no site can use it or the symbol table lacks it. */
+ * runtime measures the KASLR offset, in the same terms as the sites' (link-time, or this boot's: the offset
+ * between them is the same); nothing when no site can use it or the symbol table lacks it. */
 static void emit_fentry_ref(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	for (int i = 0; i < n; i++) {
@@ -598,7 +599,7 @@ static void emit_fentry_ref(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		    type == STT_FUNC)
 			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL\n", (uint64_t)addr);
 		else if (!site->mod && kernel_symbol_address(s, "register_kprobe", &ref) == 1)
-			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL   /* this boot's */\n", ref);
+			sb_printf(out, "#define STP_FENTRY_REF_ADDR 0x%" PRIx64 "UL\n", ref);
 		return;
 	}
 }
