@@ -253,32 +253,46 @@ bad:
 	return -1;
 }
 
-/* /proc/kallsyms of the running kernel: "ADDR TYPE NAME[\t[MODULE]]" lines;
- * the text symbols of vmlinux are kept.  Parsed by hand: it is 100k+ lines. */
+void kernel_symbols_each(char *text, size_t len, KernelSymbolFn fn, void *arg)
+{
+	for (char *p = text, *end = text + len; p < end;) {
+		char *eol = memchr(p, '\n', (size_t)(end - p)), *type, *name, *stop, *module = NULL;
+		if (!eol)
+			eol = end;
+		type = memchr(p, ' ', (size_t)(eol - p));
+		if (type && type + 3 < eol && type[2] == ' ') {
+			name = type + 3;
+			for (stop = name; stop < eol && *stop != '\t' && *stop != ' '; stop++)
+				;
+			if (stop + 3 < eol && stop[0] == '\t' && stop[1] == '[' && eol[-1] == ']') {
+				module = stop + 2;
+				eol[-1] = 0;
+			}
+			if (stop == eol || module) {
+				*stop = 0;   /* (at the end: read_file's NUL) */
+				fn(arg, strtoull(p, NULL, 16), type[1], name, module);
+			}
+		}
+		p = eol + 1;
+	}
+}
+
+static void add_kallsym_name(void *k, uint64_t addr, char type, const char *name, const char *module)
+{
+	(void)addr;
+	if (!module && strchr("tTwW", type))
+		add_symbol(k, name, strlen(name));
+}
+
+/* /proc/kallsyms of the running kernel: the text symbols of vmlinux are kept. */
 static int load_kallsyms(KernelInfo *k)
 {
 	size_t len;
 	char *text = read_file("/proc/kallsyms", &len);
-	char *p, *end;
 
 	if (!text)
 		return -1;
-	for (p = text, end = text + len; p < end;) {
-		char *eol = memchr(p, '\n', (size_t)(end - p));
-		char *type, *name, *stop;
-		if (!eol)
-			eol = end;
-		type = memchr(p, ' ', (size_t)(eol - p));
-		if (type && type + 3 < eol && type[2] == ' ' && strchr("tTwW", type[1])) {
-			name = type + 3;
-			stop = name;
-			while (stop < eol && *stop != '\t' && *stop != ' ')
-				stop++;
-			if (stop == eol)   /* no [module] suffix: vmlinux */
-				add_symbol(k, name, (size_t)(stop - name));
-		}
-		p = eol + 1;
-	}
+	kernel_symbols_each(text, len, add_kallsym_name, k);
 	free(text);
 	return k->sym_build_off.len ? 0 : -1;
 }
@@ -429,53 +443,51 @@ char *kernel_system_map(Session *s)
 	return found;
 }
 
+typedef struct KallsymsBuild {
+	Kallsym *v;
+	size_t n, cap;
+	int nonzero;
+} KallsymsBuild;
+
+static void add_kallsym(void *arg, uint64_t addr, char type, const char *name, const char *module)
+{
+	KallsymsBuild *b = arg;
+
+	if (module || !strchr("tTwW", type))
+		return;
+	if (b->n == b->cap)
+		b->v = xrealloc(b->v, (b->cap = b->cap ? 2 * b->cap : 65536) * sizeof *b->v);
+	b->v[b->n].addr = addr;
+	b->v[b->n++].name = name;
+	b->nonzero |= addr != 0;
+}
+
 /* vmlinux's text symbols (types t T w W, no [module]) with their addresses: the running kernel's from
  * /proc/kallsyms, another release's from its System.map (link-time); none when every address reads 0
  * (kptr_restrict: a caller without CAP_SYSLOG). */
 static void load_kallsyms_addresses(Session *s, KernelInfo *k)
 {
-	size_t len, cap = 0, n = 0;
-	char *text, *p, *end, *map = s->target_is_running ? NULL : kernel_system_map(s);
-	Kallsym *v = NULL;
-	int nonzero = 0;
+	size_t len;
+	char *map = s->target_is_running ? NULL : kernel_system_map(s), *text;
+	KallsymsBuild b = { 0 };
 
 	k->kallsyms_state = -1;
 	text = s->target_is_running ? read_file("/proc/kallsyms", &len) : map ? read_file(map, &len) : NULL;
 	free(map);
 	if (!text)
 		return;
-	for (p = text, end = text + len; p < end;) {
-		char *eol = memchr(p, '\n', (size_t)(end - p)), *type, *name, *stop;
-		if (!eol)
-			eol = end;
-		type = memchr(p, ' ', (size_t)(eol - p));
-		if (type && type + 3 < eol && type[2] == ' ' && strchr("tTwW", type[1])) {
-			name = type + 3;
-			for (stop = name; stop < eol && *stop != '\t' && *stop != ' '; stop++)
-				;
-			if (stop == eol) {   /* vmlinux's */
-				if (n == cap)
-					v = xrealloc(v, (cap = cap ? 2 * cap : 65536) * sizeof *v);
-				*stop = 0;
-				v[n].addr = strtoull(p, NULL, 16);
-				v[n].name = name;
-				nonzero |= v[n].addr != 0;
-				n++;
-			}
-		}
-		p = eol + 1;
-	}
-	if (!nonzero) {
-		free(v);
+	kernel_symbols_each(text, len, add_kallsym, &b);
+	if (!b.nonzero) {
+		free(b.v);
 		free(text);
 		return;
 	}
-	k->by_name = v;
-	k->by_addr = xmalloc(n * sizeof *v);
-	memcpy(k->by_addr, v, n * sizeof *v);
-	qsort(k->by_name, n, sizeof *v, cmp_kallsym_name);
-	qsort(k->by_addr, n, sizeof *v, cmp_kallsym_addr);
-	k->nkallsyms = n;
+	k->by_name = b.v;
+	k->by_addr = xmalloc(b.n * sizeof *b.v);
+	memcpy(k->by_addr, b.v, b.n * sizeof *b.v);
+	qsort(k->by_name, b.n, sizeof *b.v, cmp_kallsym_name);
+	qsort(k->by_addr, b.n, sizeof *b.v, cmp_kallsym_addr);
+	k->nkallsyms = b.n;
 	k->kallsyms_text = text;
 	k->kallsyms_state = 1;
 }

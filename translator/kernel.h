@@ -32,4 +32,9 @@ char *kernel_system_map(Session *s);
 /* The names of the address ADDR there ("a b c"; "" for none), after kernel_symbol_address. */
 char *kernel_symbols_at(Session *s, uint64_t addr);
 
+/* Calls fn for each line of a /proc/kallsyms or System.map TEXT ("ADDR TYPE NAME", a module's with
+ * "\t[MODULE]"), NAME and MODULE (NULL: vmlinux's) NUL-terminated in TEXT, which must end in a NUL. */
+typedef void (*KernelSymbolFn)(void *arg, uint64_t addr, char type, const char *name, const char *module);
+void kernel_symbols_each(char *text, size_t len, KernelSymbolFn fn, void *arg);
+
 #endif

@@ -477,40 +477,41 @@ static void *btf_from_packed_module(const char *path, size_t *size, char *build_
 	return blob;
 }
 
-/* functions_twice of a loaded module, or (module NULL) of the kernel, from /proc/kallsyms ("ADDR t NAME\t[MOD]",
- * the kernel's without the tab) or a System.map (PATH): the names seen twice, through a hash of them all (the
- * kernel's 120,000 in a few ms, beside the kernel's 40 to write them), sorted */
+typedef struct TwiceScan {
+	const char *module;     /* whose lines (NULL: the kernel's) */
+	StrMap seen;            /* name -> how many times (as a pointer-sized count) */
+	PtrVec *twice;
+} TwiceScan;
+
+static void twice_line(void *arg, uint64_t addr, char type, const char *name, const char *module)
+{
+	TwiceScan *t = arg;
+
+	(void)addr;
+	if ((type != 't' && type != 'T') || (t->module ? !module || strcmp(module, t->module) : module != NULL))
+		return;
+	void **slot = strmap_slot(&t->seen, name, 1);
+	if (*slot == (void *)1)
+		vec_push(t->twice, xstrdup(name));
+	*slot = (char *)*slot + 1;
+}
+
+/* functions_twice of a loaded module, or (module NULL) of the kernel, from /proc/kallsyms or a System.map
+ * (PATH): the names seen twice, through a hash of them all (the kernel's 120,000 in a few ms, beside the
+ * kernel's 40 to write them), sorted */
 static void kallsyms_twice(const char *path, const char *module, PtrVec *twice)
 {
-	size_t len, tl = module ? strlen(module) : 0;
-	char *text = read_file(path, &len), *line, *next;
-	StrMap seen = { 0 };
+	size_t len;
+	char *text = read_file(path, &len);
+	TwiceScan t = { .module = module, .twice = twice };
 	int before = twice->len;
 
-	for (line = text; line && line < text + len; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *tab, *name;
-		if (nl)
-			*nl = 0;
-		next = nl ? nl + 1 : text + len;
-		/* "ADDR T NAME": the type right after the address's space */
-		if (!(name = strchr(line, ' ')) || (name[1] != 't' && name[1] != 'T') || name[2] != ' ')
-			continue;
-		name += 3;
-		tab = strchr(name, '\t');
-		if (module ? !tab || strncmp(tab, "\t[", 2) || strncmp(tab + 2, module, tl) || strcmp(tab + 2 + tl, "]")
-			   : tab != NULL)
-			continue;
-		if (tab)
-			*tab = 0;
-		void **slot = strmap_slot(&seen, name, 1);
-		if (*slot == (void *)1)
-			vec_push(twice, xstrdup(name));
-		*slot = (char *)*slot + 1;
-	}
+	if (text)
+		kernel_symbols_each(text, len, twice_line, &t);
 	if (twice->len > before)
 		qsort(twice->items + before, (size_t)(twice->len - before), sizeof *twice->items, cmp_name);
-	free(seen.keys);
-	free(seen.values);
+	free(t.seen.keys);
+	free(t.seen.values);
 	free(text);
 }
 
