@@ -744,6 +744,8 @@ static int bind_final(Bind *b, Expr *e, DwAccess *a, Where *w, BindMode mode)
 		int storage = w->kind == W_MEM;
 		if (w->kind == W_VAL && a->base == DWB_LOCATION && a->loc.pieces[0].kind == DWLOC_REG && !a->bit_size)
 			storage = 1;
+		if (w->kind == W_VAL && a->base == DWB_RETURN)
+			storage = 1;     /* the return register: the caller sees the new value */
 		if (w->kind == W_LOC) {
 			const DwPiece *p = piece_at(a, w->off, a->size);
 			storage = p && (p->kind == DWLOC_ADDR || (p->kind == DWLOC_REG && !a->bit_size));
