@@ -341,6 +341,10 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	}
 	if (has_wildcard(pat[0].name))
 		return 0;
+	if (process_fill_command_path(ex->s, pp) != 0) {
+		ex->errors++;
+		return -1;
+	}
 	prov = provider_find(pat[0].name, np > 1 ? pat[1].name : NULL);
 	if (!prov)
 		return 0;

@@ -32,7 +32,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: stap [OPTIONS] FILE [ARGS...]\n"
 		"       stap [OPTIONS] -e SCRIPT [ARGS...]\n"
-		"Translates a script into a kernel module and runs it.\n\n"
+		"Translates a script into a kernel module and runs it. Options may follow FILE too;\n"
+		"ARGS that start with '-' go after \"--\".\n\n"
 		"  -e SCRIPT   run SCRIPT given on the command line\n"
 		"  -p NUM      stop after pass NUM: 1 parse, 2 elaborate, 3 translate (prints C),\n"
 		"              4 compile (prints the .ko path), 5 run (default)\n"
@@ -277,7 +278,7 @@ static int main_options(int argc, char **argv, const char **r_arg)
 
 	session.last_pass = 5;
 	session.version = STAP_VERSION;
-	while ((c = getopt_long(argc, argv, "+e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T' + 256: session.dump = "probe-types"; break;
 		case 'A' + 256: session.dump = "probe-aliases"; break;

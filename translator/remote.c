@@ -388,6 +388,7 @@ static char **remote_compile_argv(Session *s, const char *self, const char *kver
 	} else {
 		argv[n++] = (char *)script;
 	}
+	argv[n++] = "--";       /* options are read after the script too: its arguments are not options */
 	for (int i = 0; i < s->script_args.len; i++)
 		argv[n++] = s->script_args.items[i];
 	argv[n] = NULL;

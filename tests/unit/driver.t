@@ -37,6 +37,17 @@ run() {
     rm -rf "${TMPDIR:?}"/*
     expect_error "<input>:1:7: semantic error" "unknown probe point" -p4 -r "$KVER" -e 'probe nope { }'
     [[ -z $(ls -A "$TMPDIR") ]]
+    # options after the script are options (GNU order, as SystemTap): -c fills process.function's PATH;
+    # after "--" everything is an argument
+    printf 'probe begin { println(@1, " ", $#) }\n' >args.stp
+    expect_ok -p1 args.stp -c ls foo
+    grep -q 'println("foo", " ", 1)' stdout
+    expect_ok -p1 args.stp -- -x
+    grep -q 'println("-x", " ", 1)' stdout
+    expect_ok -p2 -r "$KVER" -e 'probe process.plt("getenv") { }' -c ls
+    grep -q '^process("/usr/bin/ls").plt("getenv")' stdout
+    expect_error "<input>:1:7: semantic error" "process without a PATH: the program of -c 'ls | wc' cannot be told" \
+        -p2 -r "$KVER" -e 'probe process.function("main") { }' -c 'ls | wc'
     # another kernel than the running one: pass 5 stops after pass 4 and says so
     "$STAP" -r "$KVER" -m t_other -e 'probe begin { exit() }' >stdout 2>stderr
     grep -q "is not the running kernel; stopping after pass 4" stderr

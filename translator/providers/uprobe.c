@@ -85,6 +85,38 @@ char *process_point_path(const ProbePointComponent *c0)
 	return path;
 }
 
+int process_fill_command_path(const Session *s, ProbePoint *pp)
+{
+	ProbePointComponent *c0 = pp->components.len ? pp->components.items[0] : NULL;
+	const ProbePointComponent *c1 = pp_component(pp, 1);
+	const char *cmd = s->command, *end;
+	char *word, *path, *why = NULL;
+
+	if (!c0 || !c0->name || strcmp(c0->name, "process") || c0->arg || !c1 || !c1->name || !cmd ||
+	    !strcmp(c1->name, "begin") || !strcmp(c1->name, "end") || !strcmp(c1->name, "thread"))
+		return 0;
+	if (strpbrk(cmd, "|&;<>(){}`$")) {
+		diag_at(c0->loc, "semantic error", "process without a PATH: the program of -c '%s' cannot be told "
+			"(a command with shell syntax); write process(\"PATH\")", cmd);
+		return -1;
+	}
+	cmd += strspn(cmd, " \t");
+	end = cmd + strcspn(cmd, " \t");
+	word = xstrndup(cmd, (size_t)(end - cmd));
+	path = *word ? find_executable(word, &why) : NULL;
+	if (!path) {
+		diag_at(c0->loc, "semantic error", "process without a PATH, from -c '%s': %s", s->command,
+			why ? why : "no command");
+		free(why);
+		free(word);
+		return -1;
+	}
+	free(word);
+	c0->arg = expr_new(EX_STRING, c0->loc);
+	c0->arg->str = path;
+	return 0;
+}
+
 static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
 
 /* The user binary at path (resolved) and its DWARF (m->dw NULL when it has none), opened once per
