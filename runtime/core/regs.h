@@ -72,6 +72,50 @@ static __maybe_unused uint64_t stp_syscall_arg(struct stp_context *c, int64_t n)
 	return 0;
 }
 
+/* Register name (SystemTap's x86_64 names: "rax"/"eax"/"ax", "rip"/"ip", "rsp"/"sp", "rflags"/"flags",
+ * "r8".."r15", "orig_rax", "cs", "ss"...) of the hit's registers: the kernel's in kernel probes, the
+ * process's in user-space probes. A 32-bit name ("eax", "r8d") gives the low half, sign-extended
+ * unless is_unsigned; an unknown name is a script error. */
+static __maybe_unused int64_t stp_register(struct stp_context *c, const char *name, int is_unsigned)
+{
+#ifdef CONFIG_X86_64
+	static const struct { char name[9]; unsigned char off; unsigned char half; } table[] = {
+#define STP_REG(n64, n32, n16, f) { n64, offsetof(struct pt_regs, f), 0 }, { n32, offsetof(struct pt_regs, f), 1 }, \
+		{ n16, offsetof(struct pt_regs, f), 0 }
+		STP_REG("rax", "eax", "ax", ax), STP_REG("rbx", "ebx", "bx", bx), STP_REG("rcx", "ecx", "cx", cx),
+		STP_REG("rdx", "edx", "dx", dx), STP_REG("rsi", "esi", "si", si), STP_REG("rdi", "edi", "di", di),
+		STP_REG("rbp", "ebp", "bp", bp), STP_REG("rsp", "esp", "sp", sp), STP_REG("rip", "eip", "ip", ip),
+		STP_REG("r8", "r8d", "r8", r8), STP_REG("r9", "r9d", "r9", r9), STP_REG("r10", "r10d", "r10", r10),
+		STP_REG("r11", "r11d", "r11", r11), STP_REG("r12", "r12d", "r12", r12),
+		STP_REG("r13", "r13d", "r13", r13), STP_REG("r14", "r14d", "r14", r14),
+		STP_REG("r15", "r15d", "r15", r15), STP_REG("rflags", "eflags", "flags", flags),
+		STP_REG("orig_rax", "orig_eax", "orig_ax", orig_ax),
+#undef STP_REG
+		{ "cs", offsetof(struct pt_regs, cs), 0 }, { "ss", offsetof(struct pt_regs, ss), 0 },
+		{ "xcs", offsetof(struct pt_regs, cs), 0 }, { "xss", offsetof(struct pt_regs, ss), 0 },
+	};
+	struct pt_regs *regs = stp_probe_regs(c, "registers");
+	size_t i;
+
+	if (!regs)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		unsigned long v;
+		if (strcmp(table[i].name, name))
+			continue;
+		v = *(const unsigned long *)((const char *)regs + table[i].off);
+		if (!table[i].half)
+			return (int64_t)v;
+		return is_unsigned ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v;
+	}
+#endif
+	if (!c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), "Unknown register: %s", name);
+		stp_error(c, c->error_buf);
+	}
+	return 0;
+}
+
 /* The return value register: meaningful in a .return probe. */
 static __maybe_unused int64_t stp_return_value(struct stp_context *c)
 {
