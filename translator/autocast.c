@@ -12,19 +12,10 @@
 #include <string.h>
 
 #include "ast.h"
+#include "optimize.h"
 #include "util.h"
 
 #define AUTOCAST_MAX_DEPTH 16   /* return f() of return g() ... followed this far */
-
-static Function *find_function(Program *prog, const char *name)
-{
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		if (!strcmp(f->name, name))
-			return f;
-	}
-	return NULL;
-}
 
 static int is_plain_cast(const Expr *e)
 {
@@ -57,7 +48,7 @@ static Expr *value_type(Program *prog, Expr *e, int depth)
 		return NULL;
 	if (is_plain_cast(e))
 		return e;
-	if (e->kind == EX_CALL && e->str && (f = find_function(prog, e->str)) != NULL)
+	if (e->kind == EX_CALL && e->str && (f = find_function_from(prog, e->str, e->args.len, e->loc.file)) != NULL)
 		return function_type(prog, f, depth + 1);
 	return NULL;
 }

@@ -148,17 +148,56 @@ static void resolve_lvalue_write(Elab *el, Expr *lhs)
 	}
 }
 
+/* Does a definition of f's name visible where f is take nargs parameters? */
+static int has_arity(Program *prog, const Function *f, int nargs)
+{
+	for (int i = 0; i < prog->functions.len; i++) {
+		const Function *o = prog->functions.items[i];
+		if (!strcmp(o->name, f->name) && (!o->is_private || o->loc.file == f->loc.file) &&
+		    o->params.len == nargs)
+			return 1;
+	}
+	return 0;
+}
+
+/* "1 argument", "1 or 3 arguments": the numbers of parameters of the definitions of f's name
+ * (SystemTap overloads a name by arity). */
+static char *arities_of(Program *prog, const Function *f)
+{
+	int most = 0, count = 0, done = 0, last = 0;
+	StrBuf sb;
+
+	for (int i = 0; i < prog->functions.len; i++) {
+		const Function *o = prog->functions.items[i];
+		if (!strcmp(o->name, f->name) && o->params.len > most)
+			most = o->params.len;
+	}
+	for (int k = 0; k <= most; k++)
+		count += has_arity(prog, f, k);
+	sb_init(&sb);
+	for (int k = 0; k <= most; k++) {
+		if (!has_arity(prog, f, k))
+			continue;
+		if (done++)
+			sb_puts(&sb, done == count ? " or " : ", ");
+		sb_printf(&sb, "%d", k);
+		last = k;
+	}
+	sb_printf(&sb, " argument%s", count == 1 && last == 1 ? "" : "s");
+	return sb_steal(&sb);
+}
+
 static void resolve_call(Elab *el, Expr *e)
 {
-	Function *f = find_function_from(el->prog, e->str, e->loc.file);
+	Function *f = find_function_from(el->prog, e->str, e->args.len, e->loc.file);
 
 	resolve_args(el, &e->args);
 	if (f) {
 		e->fn = f;
 		f->used = 1;
 		if (e->args.len != f->params.len)
-			sem_error(el, e->loc, "function '%s' takes %d argument%s, called with %d",
-				  f->name, f->params.len, f->params.len == 1 ? "" : "s", e->args.len);
+			sem_error(el, e->loc, "function '%s' takes %s, called with %d", f->name,
+				  arities_of(el->prog, f), e->args.len);
 		return;
 	}
 	e->builtin = builtin_find(e->str);
@@ -967,13 +1006,6 @@ static void check_declarations(Elab *el)
 		f->index = i;
 		if (f->embedded && strstr(f->embedded, "/* pure */"))
 			f->pure = 1;
-		for (int j = 0; j < i; j++) {
-			Function *o = prog->functions.items[j];
-			if (!strcmp(o->name, f->name) &&
-			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
-			     o->loc.file == f->loc.file))
-				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
-		}
 		for (int j = 0; j < f->params.len; j++) {
 			Symbol *p = f->params.items[j];
 			p->index = j;
@@ -984,8 +1016,29 @@ static void check_declarations(Elab *el)
 	}
 }
 
-/* Private names and names defined both by the script and the library get
- * distinct C names. */
+/* One name may have several definitions of different arities (SystemTap's overloads), not two of
+ * one arity in one scope: the script, the library, or one file for private ones.  Checked before
+ * unused functions are dropped. */
+static void check_function_definitions(Elab *el)
+{
+	Program *prog = el->prog;
+
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		for (int j = 0; j < i; j++) {
+			Function *o = prog->functions.items[j];
+			if (!strcmp(o->name, f->name) && o->params.len == f->params.len &&
+			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
+			     o->loc.file == f->loc.file)) {
+				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
+				break;
+			}
+		}
+	}
+}
+
+/* Private names, names defined both by the script and the library, and the overloads of a name
+ * (one per arity: NAME__aN) get distinct C names. */
 static void make_c_names_unique(Program *prog)
 {
 	StrMap seen = { 0 };
@@ -999,9 +1052,18 @@ static void make_c_names_unique(Program *prog)
 	memset(&seen, 0, sizeof seen);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		if (strmap_get(&seen, f->name))
-			f->name = xasprintf("%s__%d", f->name, i);
-		strmap_put(&seen, f->name, f);
+		f->cname = f->name;
+		for (int j = 0; j < prog->functions.len; j++) {
+			Function *o = prog->functions.items[j];
+			if (!strcmp(o->name, f->name) && o->params.len != f->params.len) {
+				f->cname = xasprintf("%s__a%d", f->name, f->params.len);
+				f->overloaded = 1;
+				break;
+			}
+		}
+		if (strmap_get(&seen, f->cname))
+			f->cname = xasprintf("%s__%d", f->cname, i);
+		strmap_put(&seen, f->cname, f);
 	}
 }
 
@@ -1165,6 +1227,7 @@ int elaborate(Session *s)
 			sem_error(&el, f->loc, "embedded C function '%s' is only allowed in guru mode (-g) or in the "
 				  "tapset library", f->name);
 	}
+	check_function_definitions(&el);
 	if (el.errors)
 		return el.errors;
 	prune_unused(s);
