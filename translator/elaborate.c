@@ -342,6 +342,21 @@ static void resolve_expr(Elab *el, Expr *e)
 	}
 }
 
+/* The value of an expression statement is unused: a call there may return nothing, and so may
+ * the operands of && and || there (SystemTap accepts "!interval && print_report();"), a void
+ * call then counting as 0. */
+static void mark_discarded(Expr *e)
+{
+	if (e->kind == EX_CALL && e->str) {
+		e->discarded = 1;
+	} else if (e->kind == EX_BINARY && (e->op == ANDAND || e->op == OROR)) {
+		mark_discarded(e->left);
+		mark_discarded(e->right);
+	} else if (e->kind == EX_UNARY && e->op == '!') {
+		mark_discarded(e->left);
+	}
+}
+
 static void resolve_stmt(Elab *el, Stmt *st)
 {
 	if (!st)
@@ -353,8 +368,7 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_EXPR:
 		resolve_expr(el, st->expr);
-		if (st->expr->kind == EX_CALL)
-			st->expr->discarded = 1;
+		mark_discarded(st->expr);
 		break;
 	case ST_IF:
 		resolve_expr(el, st->expr);
