@@ -159,7 +159,9 @@ struct Symbol {
 };
 
 struct Function {
-	char *name;
+	char *name;             /* as written; overloads share it (one per number of parameters) */
+	char *cname;            /* pass 2: the name of its C function and frame, unique in the module */
+	int overloaded;         /* pass 2: another definition of the name takes another number of parameters */
 	SrcLoc loc;
 	PtrVec params;          /* Symbol* (SYM_PARAM) */
 	PtrVec locals;          /* Symbol*, filled by pass 2 */

@@ -1,8 +1,8 @@
 /* autocast.c - pass 2: "->" on a value whose type a function gives (autocast): f()->member and
  * &f()->member become @cast(f(), "TYPE"[, "MODULE"])->member before DWARF binding. Used by elaborate.c.
  *
- * A function gives a type when every return of its body is @cast(value, "TYPE"[, "MODULE"]) with
- * no member after it (or the call of a function giving one type), or, for an embedded-C
+ * A function gives a type when every return of its body is @cast(value, "TYPE"[, "MODULE"]) (or
+ * &@cast(value, ...), the typed pointer @container_of gives) with no member after it (or the call of a function giving one type), or, for an embedded-C
  * function of the library, with the pragma comment autocast: TYPE [MODULE] in its body
  * (task_current: the DWARF is only needed where "->" is used). A local assigned only such values
  * carries the type too (t = task_current(); t->pid). What has no type is left as it was: pass 2
@@ -12,19 +12,10 @@
 #include <string.h>
 
 #include "ast.h"
+#include "optimize.h"
 #include "util.h"
 
 #define AUTOCAST_MAX_DEPTH 16   /* return f() of return g() ... followed this far */
-
-static Function *find_function(Program *prog, const char *name)
-{
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		if (!strcmp(f->name, name))
-			return f;
-	}
-	return NULL;
-}
 
 static int is_plain_cast(const Expr *e)
 {
@@ -57,7 +48,10 @@ static Expr *value_type(Program *prog, Expr *e, int depth)
 		return NULL;
 	if (is_plain_cast(e))
 		return e;
-	if (e->kind == EX_CALL && e->str && (f = find_function(prog, e->str)) != NULL)
+	/* &@cast(p, "T") is p typed as a pointer to T (@container_of) */
+	if (e->kind == EX_UNARY && e->op == '&' && is_plain_cast(e->left))
+		return e->left;
+	if (e->kind == EX_CALL && e->str && (f = find_function_from(prog, e->str, e->args.len, e->loc.file)) != NULL)
 		return function_type(prog, f, depth + 1);
 	return NULL;
 }

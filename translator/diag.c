@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 static int error_count;
+static int warning_count;
 static int warnings_enabled = 1;
 
 SourceFile *source_new(const char *name, char *text, size_t len)
@@ -147,6 +148,8 @@ void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 	}
 	if (is_error_kind(kind))
 		error_count++;
+	else
+		warning_count++;
 	if (!may_show()) {
 		free(msg);
 		return;
@@ -184,6 +187,11 @@ void diag_plain(const char *kind, const char *fmt, ...)
 int diag_error_count(void)
 {
 	return error_count;
+}
+
+int diag_warning_count(void)
+{
+	return warning_count;
 }
 
 void diag_set_warnings(int enabled)

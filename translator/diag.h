@@ -31,6 +31,8 @@ void diag_plain(const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int diag_error_count(void);
+/* Warnings shown so far (stap -W fails a pass that gave one). */
+int diag_warning_count(void);
 
 /* While muted (delta +1 / -1 nests), diagnostics are neither shown nor
  * counted: resolving an optional probe point that may fail. */

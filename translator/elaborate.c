@@ -148,17 +148,56 @@ static void resolve_lvalue_write(Elab *el, Expr *lhs)
 	}
 }
 
+/* Does a definition of f's name visible where f is take nargs parameters? */
+static int has_arity(Program *prog, const Function *f, int nargs)
+{
+	for (int i = 0; i < prog->functions.len; i++) {
+		const Function *o = prog->functions.items[i];
+		if (!strcmp(o->name, f->name) && (!o->is_private || o->loc.file == f->loc.file) &&
+		    o->params.len == nargs)
+			return 1;
+	}
+	return 0;
+}
+
+/* "1 argument", "1 or 3 arguments": the numbers of parameters of the definitions of f's name
+ * (SystemTap overloads a name by arity). */
+static char *arities_of(Program *prog, const Function *f)
+{
+	int most = 0, count = 0, done = 0, last = 0;
+	StrBuf sb;
+
+	for (int i = 0; i < prog->functions.len; i++) {
+		const Function *o = prog->functions.items[i];
+		if (!strcmp(o->name, f->name) && o->params.len > most)
+			most = o->params.len;
+	}
+	for (int k = 0; k <= most; k++)
+		count += has_arity(prog, f, k);
+	sb_init(&sb);
+	for (int k = 0; k <= most; k++) {
+		if (!has_arity(prog, f, k))
+			continue;
+		if (done++)
+			sb_puts(&sb, done == count ? " or " : ", ");
+		sb_printf(&sb, "%d", k);
+		last = k;
+	}
+	sb_printf(&sb, " argument%s", count == 1 && last == 1 ? "" : "s");
+	return sb_steal(&sb);
+}
+
 static void resolve_call(Elab *el, Expr *e)
 {
-	Function *f = find_function_from(el->prog, e->str, e->loc.file);
+	Function *f = find_function_from(el->prog, e->str, e->args.len, e->loc.file);
 
 	resolve_args(el, &e->args);
 	if (f) {
 		e->fn = f;
 		f->used = 1;
 		if (e->args.len != f->params.len)
-			sem_error(el, e->loc, "function '%s' takes %d argument%s, called with %d",
-				  f->name, f->params.len, f->params.len == 1 ? "" : "s", e->args.len);
+			sem_error(el, e->loc, "function '%s' takes %s, called with %d", f->name,
+				  arities_of(el->prog, f), e->args.len);
 		return;
 	}
 	e->builtin = builtin_find(e->str);
@@ -303,6 +342,21 @@ static void resolve_expr(Elab *el, Expr *e)
 	}
 }
 
+/* The value of an expression statement is unused: a call there may return nothing, and so may
+ * the operands of && and || there (SystemTap accepts "!interval && print_report();"), a void
+ * call then counting as 0. */
+static void mark_discarded(Expr *e)
+{
+	if (e->kind == EX_CALL && e->str) {
+		e->discarded = 1;
+	} else if (e->kind == EX_BINARY && (e->op == ANDAND || e->op == OROR)) {
+		mark_discarded(e->left);
+		mark_discarded(e->right);
+	} else if (e->kind == EX_UNARY && e->op == '!') {
+		mark_discarded(e->left);
+	}
+}
+
 static void resolve_stmt(Elab *el, Stmt *st)
 {
 	if (!st)
@@ -314,8 +368,7 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_EXPR:
 		resolve_expr(el, st->expr);
-		if (st->expr->kind == EX_CALL)
-			st->expr->discarded = 1;
+		mark_discarded(st->expr);
 		break;
 	case ST_IF:
 		resolve_expr(el, st->expr);
@@ -945,6 +998,93 @@ static void analyze_calls(Program *prog)
 	free(stack.items);
 }
 
+/* ---- what SystemTap drops before checking it ---- */
+
+typedef struct NameCount {
+	const char *name;
+	int count;
+} NameCount;
+
+static int count_name(Expr *e, void *ctx)
+{
+	NameCount *nc = ctx;
+
+	if ((e->kind == EX_IDENT || e->kind == EX_INDEX) && e->str && !strcmp(e->str, nc->name))
+		nc->count++;
+	return 0;
+}
+
+/* How many times a body names a variable (the parameters of a function included). */
+static int name_uses(Stmt *body, const char *name)
+{
+	NameCount nc = { name, 0 };
+	AstVisitor v = { NULL, count_name, &nc };
+
+	ast_walk_stmt(body, &v);
+	return nc.count;
+}
+
+/* "(value)->a->b;" left after autocast: its type unknown, its value unused, nothing else done. */
+static int in_script(SrcLoc loc)
+{
+	return loc.file && !loc.file->is_tapset;
+}
+
+static int is_dead_autocast(const Expr *e)
+{
+	while (e && e->kind == EX_AUTOCAST)
+		e = e->left;
+	return e && !expr_has_side_effects(e);
+}
+
+typedef struct EarlyElide {
+	Elab *el;
+	Stmt *body;
+	Function *fn;            /* the function of the body, or NULL for a probe */
+} EarlyElide;
+
+/* SystemTap's pass 2 drops statements that do nothing before it checks them, so they are no
+ * errors: "x <<< v" into a local nothing else names (the value kept when it does something),
+ * and "->" chains of unknown type whose value nobody uses.  Warned for the script's own. */
+static int elide_early_stmt(Stmt *st, void *ctx)
+{
+	EarlyElide *ee = ctx;
+
+	if (st->kind != ST_EXPR)
+		return 0;
+	while (st->expr->kind == EX_ASSIGN && st->expr->op == AGG_ASSIGN && st->expr->left->kind == EX_IDENT &&
+	       !find_global(ee->el->prog, st->expr->left->str, st->expr->left->loc.file) &&
+	       name_uses(ee->body, st->expr->left->str) == 1) {
+		if (in_script(st->loc) && !(ee->fn && find_in(&ee->fn->params, st->expr->left->str)))
+			diag_at(st->expr->left->loc, "warning", "eliding unused variable '%s'", st->expr->left->str);
+		st->expr = st->expr->right;
+	}
+	if (st->expr->kind == EX_AUTOCAST && is_dead_autocast(st->expr)) {
+		if (in_script(st->loc))
+			diag_at(st->loc, "warning", "eliding side-effect-free expression");
+		st->kind = ST_EMPTY;
+		st->expr = NULL;
+	}
+	return 0;
+}
+
+static void elide_early(Elab *el)
+{
+	Program *prog = el->prog;
+	EarlyElide ee = { el, NULL, NULL };
+	AstVisitor v = { elide_early_stmt, NULL, &ee };
+
+	for (int i = 0; i < prog->probes.len; i++) {
+		ee.body = ((Probe *)prog->probes.items[i])->body;
+		ast_walk_stmt(ee.body, &v);
+	}
+	for (int i = 0; i < prog->functions.len; i++) {
+		ee.fn = prog->functions.items[i];
+		ee.body = ee.fn->body;
+		ast_walk_stmt(ee.body, &v);
+	}
+}
+
 /* ---- driver ---- */
 
 static void check_declarations(Elab *el)
@@ -967,13 +1107,6 @@ static void check_declarations(Elab *el)
 		f->index = i;
 		if (f->embedded && strstr(f->embedded, "/* pure */"))
 			f->pure = 1;
-		for (int j = 0; j < i; j++) {
-			Function *o = prog->functions.items[j];
-			if (!strcmp(o->name, f->name) &&
-			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
-			     o->loc.file == f->loc.file))
-				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
-		}
 		for (int j = 0; j < f->params.len; j++) {
 			Symbol *p = f->params.items[j];
 			p->index = j;
@@ -984,8 +1117,29 @@ static void check_declarations(Elab *el)
 	}
 }
 
-/* Private names and names defined both by the script and the library get
- * distinct C names. */
+/* One name may have several definitions of different arities (SystemTap's overloads), not two of
+ * one arity in one scope: the script, the library, or one file for private ones.  Checked before
+ * unused functions are dropped. */
+static void check_function_definitions(Elab *el)
+{
+	Program *prog = el->prog;
+
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		for (int j = 0; j < i; j++) {
+			Function *o = prog->functions.items[j];
+			if (!strcmp(o->name, f->name) && o->params.len == f->params.len &&
+			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
+			     o->loc.file == f->loc.file)) {
+				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
+				break;
+			}
+		}
+	}
+}
+
+/* Private names, names defined both by the script and the library, and the overloads of a name
+ * (one per arity: NAME__aN) get distinct C names. */
 static void make_c_names_unique(Program *prog)
 {
 	StrMap seen = { 0 };
@@ -999,9 +1153,18 @@ static void make_c_names_unique(Program *prog)
 	memset(&seen, 0, sizeof seen);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		if (strmap_get(&seen, f->name))
-			f->name = xasprintf("%s__%d", f->name, i);
-		strmap_put(&seen, f->name, f);
+		f->cname = f->name;
+		for (int j = 0; j < prog->functions.len; j++) {
+			Function *o = prog->functions.items[j];
+			if (!strcmp(o->name, f->name) && o->params.len != f->params.len) {
+				f->cname = xasprintf("%s__a%d", f->name, f->params.len);
+				f->overloaded = 1;
+				break;
+			}
+		}
+		if (strmap_get(&seen, f->cname))
+			f->cname = xasprintf("%s__%d", f->cname, i);
+		strmap_put(&seen, f->cname, f);
 	}
 }
 
@@ -1165,10 +1328,12 @@ int elaborate(Session *s)
 			sem_error(&el, f->loc, "embedded C function '%s' is only allowed in guru mode (-g) or in the "
 				  "tapset library", f->name);
 	}
+	check_function_definitions(&el);
 	if (el.errors)
 		return el.errors;
 	prune_unused(s);
 	autocast_program(prog);
+	elide_early(&el);
 	el.errors += dwarf_bind_program(s);
 	if (el.errors)
 		return el.errors;

@@ -67,6 +67,7 @@ static void usage(FILE *out)
 		"  -k          keep the temporary directory and print its path\n"
 		"  -v          more verbose: pass timings (repeat for more)\n"
 		"  -w          suppress warnings\n"
+		"  -W          treat warnings as errors\n"
 		"  -g          guru mode\n"
 		"  -V          print the version\n"
 		"  -h          this help\n");
@@ -278,7 +279,7 @@ static int main_options(int argc, char **argv, const char **r_arg)
 
 	session.last_pass = 5;
 	session.version = STAP_VERSION;
-	while ((c = getopt_long(argc, argv, "e:p:m:r:o:D:G:kvwgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:p:m:r:o:D:G:kvwWgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'T' + 256: session.dump = "probe-types"; break;
 		case 'A' + 256: session.dump = "probe-aliases"; break;
@@ -357,6 +358,7 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
 		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
+		case 'W': session.warnings_fatal = 1; break;
 		case 'g': session.guru = 1; break;
 		case 'I': vec_push(&session.include_dirs, optarg); break;
 		case 'd': vec_push(&session.debug_modules, optarg); break;
@@ -385,6 +387,16 @@ static int main_options(int argc, char **argv, const char **r_arg)
 	for (; optind < argc; optind++)
 		vec_push(&session.script_args, argv[optind]);
 	return -1;
+}
+
+/* -W: a pass that gave warnings fails, as SystemTap's "Pass N: ... failed" */
+static int warnings_failed(int pass)
+{
+	if (!session.warnings_fatal || !diag_warning_count())
+		return 0;
+	diag_plain("error", "pass %d failed: %d warning%s treated as error%s (-W)", pass, diag_warning_count(),
+		   diag_warning_count() == 1 ? "" : "s", diag_warning_count() == 1 ? "" : "s");
+	return 1;
 }
 
 /* Passes 1 and 2 (and what stops after them: --dump-*, -l/-L, -p1, -p2, --remote); -1 to go on
@@ -426,6 +438,8 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		timer_report(&t, what);
 		free(what);
 	}
+	if (warnings_failed(1))
+		return 1;
 	if (session.last_pass == 1) {
 		sb_init(&out);
 		print_program(&session.prog, &out);
@@ -449,6 +463,8 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 				       tapsets_loaded_count(&session), tapsets_loaded_count(&session) == 1 ? "" : "s");
 		timer_report(&t, what);
 	}
+	if (warnings_failed(2))
+		return 1;
 	if (session.last_pass == 2) {
 		sb_init(&out);
 		print_resolved(&session, &out);
@@ -471,7 +487,7 @@ static int main_passes_3_5(SourceFile *file)
 		session.module_name = cache_module_name(&session, session.timeout_s ?
 			xasprintf("%s\n%s", file->text, timeout_probe()->text) : file->text);
 	sb_init(&out);
-	if (translate(&session, &out) > 0)
+	if (translate(&session, &out) > 0 || warnings_failed(3))
 		return 1;
 	timer_report(&t, "Pass 3: translated to C");
 	if (session.last_pass == 3) {

@@ -22,24 +22,32 @@ typedef struct Reach {
 	StrMap reached;          /* Function* -> 1 (keyed by pointer text) */
 } Reach;
 
-static Function *lookup_function(Program *prog, const char *name, const SourceFile *from)
+/* How well f answers a call of name with nargs arguments from a file: 0 not at all; a definition
+ * of that arity beats one of another (kept only for the error); among those, a private one of the
+ * caller's file, then the script's own over the library's. */
+static int function_rank(const Function *f, const char *name, int nargs, const SourceFile *from)
 {
-	Function *found = NULL;
-	for (int i = 0; i < prog->functions.len; i++) {
-		Function *f = prog->functions.items[i];
-		if (strcmp(f->name, name))
-			continue;
-		if (f->is_private && f->loc.file != from)
-			continue;
-		if (!found || (f->is_private && !found->is_private) || (from_script(f->loc) && !from_script(found->loc)))
-			found = f;
-	}
-	return found;
+	if (strcmp(f->name, name) || (f->is_private && f->loc.file != from))
+		return 0;
+	return 1 + (f->params.len == nargs) * 4 + (f->is_private ? 2 : 0) + (from_script(f->loc) ? 1 : 0);
 }
 
-Function *find_function_from(Program *prog, const char *name, const SourceFile *from)
+/* The function a call means: SystemTap chooses among the definitions of a name by the number
+ * of arguments.  With none of that arity, another of the name (the caller reports the mismatch). */
+Function *find_function_from(Program *prog, const char *name, int nargs, const SourceFile *from)
 {
-	return lookup_function(prog, name, from);
+	Function *found = NULL;
+	int best = 0;
+
+	for (int i = 0; i < prog->functions.len; i++) {
+		Function *f = prog->functions.items[i];
+		int rank = function_rank(f, name, nargs, from);
+		if (rank > best) {
+			best = rank;
+			found = f;
+		}
+	}
+	return found;
 }
 
 static int reach_expr(Expr *e, void *ctx)
@@ -49,8 +57,17 @@ static int reach_expr(Expr *e, void *ctx)
 	if (e->str && (e->kind == EX_IDENT || e->kind == EX_INDEX))
 		strmap_put(&r->names, e->str, (void *)1);
 	if (e->kind == EX_CALL && e->str) {
-		Function *f = lookup_function(r->prog, e->str, e->loc.file);
-		if (f && !f->used) {
+		Function *f = find_function_from(r->prog, e->str, e->args.len, e->loc.file);
+		if (f && f->params.len != e->args.len) {
+			/* no definition of that arity: all of the name stay, for the error listing them */
+			for (int i = 0; i < r->prog->functions.len; i++) {
+				Function *o = r->prog->functions.items[i];
+				if (!strcmp(o->name, f->name) && !o->used) {
+					o->used = 1;
+					vec_push(&r->work, o);
+				}
+			}
+		} else if (f && !f->used) {
 			f->used = 1;
 			vec_push(&r->work, f);
 		}

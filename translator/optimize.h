@@ -13,8 +13,9 @@ void prune_unused(Session *s);
  * side-effect-free expression statements, then the unused locals. */
 void elide_unused_locals(Session *s);
 
-/* The function name visible from a file (private ones only there). */
-Function *find_function_from(Program *prog, const char *name, const SourceFile *from);
+/* The function a call of name with nargs arguments means from a file (private ones only there):
+ * the definition of that arity, else another of the name (for the caller's error), else NULL. */
+Function *find_function_from(Program *prog, const char *name, int nargs, const SourceFile *from);
 
 /* What evaluating e may do besides giving its value: change state (a variable, matched(), anything
  * an impure function or embedded C may touch) or end the hit with an error. The one answer both

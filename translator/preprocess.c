@@ -28,6 +28,7 @@ typedef struct Macro {
 	char *name;
 	PtrVec params;                  /* char* */
 	TokenList body;
+	int library;                    /* defined in a macro library (.stpm): its tokens' lines are another file's */
 	struct Macro *next;             /* same hash bucket */
 	struct Macro *older;            /* defined just before this one (to undo a file's macros) */
 } Macro;
@@ -44,6 +45,8 @@ typedef struct Frame {
 	const TokenList *list;
 	int pos;
 	Binding *binding;               /* for @param lookups in this list */
+	int relocate;                   /* a library macro's body: its tokens take the location of site */
+	STP_YYLTYPE site;               /* the @NAME that expanded it, in the file being parsed */
 } Frame;
 
 typedef struct Cond {
@@ -149,6 +152,8 @@ static int pull(Preproc *pp, Token *t)
 		Frame *f = &pp->frames[pp->nframes - 1];
 		if (f->pos < f->list->len) {
 			*t = f->list->items[f->pos++];
+			if (f->relocate)
+				t->loc = f->site;
 			return t->kind;
 		}
 		pp->nframes--;
@@ -163,7 +168,9 @@ static Binding *current_binding(Preproc *pp)
 	return pp->nframes ? pp->frames[pp->nframes - 1].binding : NULL;
 }
 
-static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYPE at)
+/* Reads list next, under binding b, for the @NAME at; a library macro's body (relocate) reads as
+ * if written at the @NAME: diagnostics on what it expands to point at the use, in the file parsed. */
+static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYPE at, int relocate)
 {
 	if (pp->nframes >= MAX_EXPANSION_DEPTH) {
 		pp_error(pp, at, "macro expansion nested more than %d deep", MAX_EXPANSION_DEPTH);
@@ -174,7 +181,7 @@ static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYP
 		pp_error(pp, at, "macro expansion produces more than %d tokens", MAX_EXPANDED_TOKENS);
 		return -1;
 	}
-	pp->frames[pp->nframes++] = (Frame){ list, 0, b };
+	pp->frames[pp->nframes++] = (Frame){ list, 0, b, relocate, at };
 	return 0;
 }
 
@@ -553,6 +560,7 @@ static void define_macro(Preproc *pp, const Token *at)
 		return;
 	}
 	m->name = t.val.str;
+	m->library = pp->defs_only;
 	/* refused names: the definition is still read, so that its body is
 	 * not taken for script text */
 	if (!strcmp(m->name, "define")) {
@@ -655,7 +663,7 @@ static int expand_at(Preproc *pp, const Token *at)
 	if (b) {
 		for (int i = 0; i < b->macro->params.len; i++) {
 			if (!strcmp(b->macro->params.items[i], at->val.str)) {
-				push_frame(pp, &b->args[i], b->outer, at->loc);
+				push_frame(pp, &b->args[i], b->outer, at->loc, 0);
 				return 1;
 			}
 		}
@@ -670,7 +678,7 @@ static int expand_at(Preproc *pp, const Token *at)
 		nb->args = xcalloc((size_t)m->params.len + 1, sizeof *nb->args);
 		if (m->params.len && read_macro_args(pp, m, at, nb->args) != 0)
 			return 1;
-		push_frame(pp, &m->body, nb, at->loc);
+		push_frame(pp, &m->body, nb, at->loc, m->library);
 	}
 	return 1;
 }

@@ -359,6 +359,8 @@ static char **remote_compile_argv(Session *s, const char *self, const char *kver
 		argv[n++] = "-u";
 	if (s->suppress_warnings)
 		argv[n++] = "-w";
+	if (s->warnings_fatal)
+		argv[n++] = "-W";
 	if (s->suppress_handler_errors)
 		argv[n++] = "--suppress-handler-errors";
 	if (s->disable_cache)

@@ -16,6 +16,7 @@ typedef struct Session {
 	int keep_tmp;                /* -k */
 	int guru;                    /* -g */
 	int suppress_warnings;       /* -w */
+	int warnings_fatal;          /* -W: a run with warnings fails */
 	int unoptimized;             /* -u: keep unused variables, functions, statements */
 	PtrVec include_dirs;         /* char*: -I DIR, searched after the tapset directory */
 	PtrVec debug_modules;        /* char*: -d MODULE (a name or a .ko path): also read its debuginfo

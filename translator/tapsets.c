@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define INDEX_MAGIC "stap-tapset-index 2"
+#define INDEX_MAGIC "stap-tapset-index 3"
 
 typedef struct TapsetLibrary TapsetLibrary;
 
@@ -21,7 +21,7 @@ typedef struct TapsetFile {
 	char *path;
 	struct stat st;
 	PtrVec aliases;          /* char*: alias names (point paths) */
-	PtrVec functions;        /* char*: non-private function names */
+	PtrVec functions;        /* char*: non-private functions as "NAME/ARITY" (overloads by arity) */
 	PtrVec globals;          /* char*: non-private global names */
 	Program *parsed;         /* parsed while indexing, not yet in the program */
 	int loaded;
@@ -37,7 +37,8 @@ struct TapsetLibrary {
 	PtrVec files;            /* TapsetFile*, in search order */
 	PtrVec macro_files;      /* char*: .stpm paths */
 	PtrVec alias_list;       /* AliasEntry* */
-	StrMap functions;        /* name -> TapsetFile* */
+	StrMap functions;        /* "NAME/ARITY" -> TapsetFile* */
+	StrMap function_names;   /* NAME -> TapsetFile*: some file defines the name */
 	StrMap globals;          /* name -> TapsetFile* */
 	/* scan positions in the program: items before them were already scanned */
 	int probes_scanned, functions_scanned;
@@ -149,6 +150,12 @@ static SourceFile *read_source(const char *path)
 	return f;
 }
 
+/* The index key of a function: its name and its number of parameters. */
+static char *function_key(const char *name, int arity)
+{
+	return xasprintf("%s/%d", name, arity);
+}
+
 static void record_definitions(TapsetFile *f, Program *p)
 {
 	for (int i = 0; i < p->probes.len; i++) {
@@ -159,7 +166,7 @@ static void record_definitions(TapsetFile *f, Program *p)
 	for (int i = 0; i < p->functions.len; i++) {
 		Function *fn = p->functions.items[i];
 		if (!fn->is_private)
-			vec_push(&f->functions, fn->name);
+			vec_push(&f->functions, function_key(fn->name, fn->params.len));
 	}
 	for (int i = 0; i < p->globals.len; i++) {
 		Symbol *g = p->globals.items[i];
@@ -267,9 +274,14 @@ static void build_lookup(TapsetLibrary *lib)
 			a->file = f;
 			vec_push(&lib->alias_list, a);
 		}
-		for (int j = 0; j < f->functions.len; j++)
-			if (!strmap_get(&lib->functions, f->functions.items[j]))
-				strmap_put(&lib->functions, f->functions.items[j], f);
+		for (int j = 0; j < f->functions.len; j++) {
+			char *key = f->functions.items[j];
+			char *name = xstrndup(key, strcspn(key, "/"));
+			if (!strmap_get(&lib->functions, key))
+				strmap_put(&lib->functions, key, f);
+			if (!strmap_get(&lib->function_names, name))
+				strmap_put(&lib->function_names, name, f);
+		}
 		for (int j = 0; j < f->globals.len; j++)
 			if (!strmap_get(&lib->globals, f->globals.items[j]))
 				strmap_put(&lib->globals, f->globals.items[j], f);
@@ -391,12 +403,44 @@ static void need_point(Needs *n, const ProbePoint *pp)
 	}
 }
 
+/* Every file defining a function of that name, whatever its arity. */
+static void need_every_definition(Needs *n, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < n->lib->files.len; i++) {
+		TapsetFile *f = n->lib->files.items[i];
+		for (int j = 0; j < f->functions.len; j++) {
+			const char *key = f->functions.items[j];
+			if (!strncmp(key, name, len) && key[len] == '/')
+				need_file(n, f);
+		}
+	}
+}
+
+/* A call of name with nargs arguments: the file defining that overload, unless the program
+ * defines it; with no definition of that arity anywhere, a file defining the name (for the
+ * error naming the arities there are). */
+static void need_function(Needs *n, const char *name, int nargs)
+{
+	char *key = function_key(name, nargs);
+
+	if (!strmap_get(&n->defined_functions, key)) {
+		TapsetFile *f = strmap_get(&n->lib->functions, key);
+		if (f)
+			need_file(n, f);
+		else if (!strmap_get(&n->defined_functions, name) && strmap_get(&n->lib->function_names, name))
+			need_every_definition(n, name);
+	}
+	free(key);
+}
+
 static int need_in_expr(Expr *e, void *ctx)
 {
 	Needs *n = ctx;
 
-	if (e->kind == EX_CALL && e->str && !strmap_get(&n->defined_functions, e->str) && !builtin_find(e->str))
-		need_file(n, strmap_get(&n->lib->functions, e->str));
+	if (e->kind == EX_CALL && e->str && !builtin_find(e->str))
+		need_function(n, e->str, e->args.len);
 	if ((e->kind == EX_IDENT || e->kind == EX_INDEX) && !strmap_get(&n->declared_globals, e->str))
 		need_file(n, strmap_get(&n->lib->globals, e->str));
 	return 0;
@@ -406,8 +450,10 @@ static void index_program(Needs *n, Program *prog)
 {
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		if (!f->is_private)
+		if (!f->is_private) {
 			strmap_put(&n->defined_functions, f->name, f);
+			strmap_put(&n->defined_functions, function_key(f->name, f->params.len), f);
+		}
 	}
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];

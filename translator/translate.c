@@ -46,7 +46,10 @@ static char *function_comment(const Session *s, const Function *f)
 	StrBuf sb;
 
 	sb_init(&sb);
-	sb_printf(&sb, "/* function %s at ", f->name);
+	sb_printf(&sb, "/* function %s", f->name);
+	if (f->overloaded)
+		sb_printf(&sb, "/%d", f->params.len);
+	sb_puts(&sb, " at ");
 	comment_location(&sb, s, f->loc);
 	sb_puts(&sb, " */\n");
 	return sb_steal(&sb);
@@ -248,7 +251,7 @@ static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
 {
 	int is_str = f->ret == TY_STRING;
 
-	sb_printf(frames, "struct frame_fn_%s {\n\tchar unused_;\n", f->name);
+	sb_printf(frames, "struct frame_fn_%s {\n\tchar unused_;\n", f->cname);
 	if (strstr(f->embedded, "THIS->"))
 		embedded_old_api_members(frames, f, is_str);
 	else {
@@ -256,7 +259,7 @@ static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
 		sb_puts(frames, is_str ? "\tchar retval[MAXSTRINGLEN];\n" : "\tint64_t retval;\n");
 	}
 	sb_puts(frames, "};\n\n");
-	sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)\n{\n", f->name, f->name);
+	sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)\n{\n", f->cname, f->cname);
 	sb_puts(code, "#define CONTEXT c\n#define THIS f\n#define STAP_RETVALUE (f->retval)\n");
 	for (int i = 0; i < f->params.len; i++) {
 		Symbol *p = f->params.items[i];
@@ -531,7 +534,7 @@ static void gen_functions(Session *s, StrBuf *frames, StrBuf *code, StrBuf *data
 	/* every function is declared before any body calls it */
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->name, f->name);
+		sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->cname, f->cname);
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
@@ -540,9 +543,9 @@ static void gen_functions(Session *s, StrBuf *frames, StrBuf *code, StrBuf *data
 			gen_embedded_function(f, frames, code);
 			continue;
 		}
-		char *name = xasprintf("fn_%s", f->name);
+		char *name = xasprintf("fn_%s", f->cname);
 		char *sig = xasprintf("%sstatic void fn_%s(struct stp_context *c, struct frame_fn_%s *f)",
-				      function_comment(s, f), f->name, f->name);
+				      function_comment(s, f), f->cname, f->cname);
 		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, frames, code, data, 0);
 	}
 }
@@ -640,7 +643,7 @@ int translate(Session *s, StrBuf *out)
 	sb_puts(out, "union stp_frame {\n");
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		sb_printf(out, "\tstruct frame_fn_%s fn_%s;\n", f->name, f->name);
+		sb_printf(out, "\tstruct frame_fn_%s fn_%s;\n", f->cname, f->cname);
 	}
 	for (int i = 0; i < prog->probes.len; i++)
 		if (shared[i] == i)

@@ -42,7 +42,8 @@ static __maybe_unused struct stp_pmap *stp_pmap_new(const char *name, long max_e
 	if (stp_stat_shape_init(&pm->shape, htype, start, stop, interval, shift, variance))
 		goto fail;
 	pm->maps = kcalloc(nr_cpu_ids, sizeof(*pm->maps), GFP_KERNEL);
-	pm->agg = __stp_map_new(name, max_entries, nkeys, keytypes, STP_STAT, pm->shape.data_size, false);
+	/* a wrapping array (global a%) wraps when merged too: the keys of all CPUs never overflow it */
+	pm->agg = __stp_map_new(name, max_entries, nkeys, keytypes, STP_STAT, pm->shape.data_size, wrap);
 	pm->one = kzalloc(pm->shape.data_size, GFP_KERNEL);
 	pm->iter = kzalloc(pm->shape.data_size, GFP_KERNEL);
 	if (!pm->maps || !pm->agg || !pm->one || !pm->iter)

@@ -135,9 +135,9 @@ ko_case() {
         return 1
     fi
     file=${EXPECT_FILE:-$rel}
-    if [[ $EXPECT =~ ^([0-9]+:[0-9]+):\ ([a-z ]+\ error):\ (.*)$ ]]; then
+    if [[ $EXPECT =~ ^([0-9]+:[0-9]+):\ ([a-z ]+\ error|warning):\ (.*)$ ]]; then
         where=${BASH_REMATCH[1]} kind=${BASH_REMATCH[2]} want=${BASH_REMATCH[3]}
-    elif [[ $EXPECT =~ ^([a-z ]+\ error):\ (.*)$ ]]; then
+    elif [[ $EXPECT =~ ^([a-z ]+\ error|warning):\ (.*)$ ]]; then
         where= kind=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
     else
         echo "bad '# expect:' line: $EXPECT"

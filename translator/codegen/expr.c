@@ -46,9 +46,9 @@ static char *gen_user_call(Gen *g, Expr *e)
 		if (((Expr *)e->args.items[i])->type == TY_STRING || i + 1 < e->args.len)
 			vals[i] = materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
 	}
-	nf = named_local(g, xasprintf("struct frame_fn_%s *", f->name), "nf");
+	nf = named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
 	set_location(g, "identifier", f->name, e->loc);
-	line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->name);
+	line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
 	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
 	g->out_used = 1;
 	for (int i = 0; i < f->params.len; i++) {
@@ -58,7 +58,7 @@ static char *gen_user_call(Gen *g, Expr *e)
 		else
 			line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);
 	}
-	line(g, "fn_%s(c, %s);", f->name, nf);
+	line(g, "fn_%s(c, %s);", f->cname, nf);
 	if (f->ret == TY_STRING) {
 		result = str_tmp(g);
 		line(g, "stp_strlcpy(%s, %s->retval, MAXSTRINGLEN);", result, nf);

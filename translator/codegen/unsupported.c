@@ -32,11 +32,6 @@ int check_generated(Session *s)
 	AstVisitor v = { unsupported_stmt, unsupported_expr, NULL };
 	int before = diag_error_count();
 
-	for (int i = 0; i < prog->globals.len; i++) {
-		Symbol *g = prog->globals.items[i];
-		if (g->wrap && g->type == TY_STATS)
-			not_generated(g->loc, xasprintf("wrapping statistics arrays ('%s%%') are", g->name));
-	}
 	ast_walk_program(prog, &v);
 	gen_stats_check(s);   /* counted in diag_error_count() */
 	return diag_error_count() - before;
