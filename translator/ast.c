@@ -23,6 +23,21 @@ Expr *expr_new(ExprKind kind, SrcLoc loc)
 	return e;
 }
 
+Expr *expr_and(Expr *a, Expr *b)
+{
+	Expr *e;
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	e = expr_new(EX_BINARY, b->loc);
+	e->op = ANDAND;
+	e->left = a;
+	e->right = b;
+	return e;
+}
+
 Stmt *stmt_new(StmtKind kind, SrcLoc loc)
 {
 	Stmt *s = xcalloc(1, sizeof *s);

@@ -191,6 +191,8 @@ typedef struct Program {
 } Program;
 
 Expr *expr_new(ExprKind kind, SrcLoc loc);
+/* a && b, or the one of them that is not NULL. */
+Expr *expr_and(Expr *a, Expr *b);
 Stmt *stmt_new(StmtKind kind, SrcLoc loc);
 Symbol *symbol_new(const char *name, SymbolKind kind, SrcLoc loc);
 

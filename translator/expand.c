@@ -84,19 +84,6 @@ static char *chain_note(const Chain *c, const ProbePoint *user_point)
 	return note;
 }
 
-static Expr *and_cond(Expr *a, Expr *b)
-{
-	Expr *e;
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	e = expr_new(EX_BINARY, b->loc);
-	e->op = ANDAND;
-	e->left = a;
-	e->right = b;
-	return e;
-}
 
 /* ---- building an expanded probe ---- */
 
@@ -221,7 +208,7 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				AstVisitor v = { NULL, check_cond_expr, ex };
 				ast_walk_expr(target->cond, &v);
 			}
-			inner.cond = and_cond(w->cond, target->cond);
+			inner.cond = expr_and(w->cond, target->cond);
 			int errors_before = ex->errors;
 			int optional = target->optional || target->sufficient;   /* '!' implies '?' */
 			inner.optional = w->optional || optional;
@@ -382,13 +369,13 @@ static void expand_user_probe(Expander *ex, Probe *user)
 	for (int i = 0; i < user->points.len; i++) {
 		ProbePoint *written = user->points.items[i];
 		PtrVec alts = point_alternatives(written);
-		int any = 0;
+		int k;
 
 		if (written->cond) {
 			AstVisitor v = { NULL, check_cond_expr, ex };
 			ast_walk_expr(written->cond, &v);
 		}
-		for (int k = 0; k < alts.len; k++) {
+		for (k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
 			int optional = pp->optional || pp->sufficient;   /* '!' implies '?' */
 			Wrap w = { .cond = written->cond, .optional = optional };
@@ -420,10 +407,11 @@ static void expand_user_probe(Expander *ex, Probe *user)
 					sem_error(ex, pp->loc, "unknown probe point '%s'", text);
 				free(text);
 			}
-			if (n > 0)
-				any = 1;
+			if (n > 0 && pp->sufficient)
+				break;   /* '!': the points after it, in this {..} and after, are not needed */
 		}
-		if (any && written->sufficient)
+		free(alts.items);
+		if (k < alts.len)
 			break;
 	}
 }

@@ -383,6 +383,9 @@ static int main_options(int argc, char **argv, const char **r_arg)
 			return 1;
 		}
 		session.script_file = argv[optind++];
+		/* stap FILE -- -5: as with getopt's own "--", the arguments follow it */
+		if (optind < argc && !strcmp(argv[optind], "--"))
+			optind++;
 	}
 	for (; optind < argc; optind++)
 		vec_push(&session.script_args, argv[optind]);

@@ -8,6 +8,7 @@ int stp_rawlex_init_extra(ParseCtx *extra, yyscan_t *scanner);
 int stp_rawlex_destroy(yyscan_t scanner);
 void *stp_raw_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 int stp_yyparse(void *scanner, ParseCtx *ctx);
+int stp_rawlex(STP_YYSTYPE *lval, StpLoc *lloc, void *scanner);
 Preproc *preproc_new(ParseCtx *ctx, int defs_only);
 void preproc_free(Preproc *pp);
 int preproc_definitions(Preproc *pp);
@@ -80,6 +81,31 @@ int parse_source(SourceFile *file, Program *prog)
 
 /* The user's script: as in SystemTap, a script that declares nothing (empty,
  * or only comments and macro definitions) is a pass-1 error. */
+/* The tokens of a text on its own (a command-line argument given as $1):
+ * each goes to emit with its location in file; returns the lexical errors. */
+int parse_tokens_of(SourceFile *file, Program *prog,
+		    void (*emit)(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc), void *data)
+{
+	ParseCtx ctx = { .file = file, .prog = prog };
+	StpLoc loc = { 1, 1, 1, 1, file };
+	STP_YYSTYPE val;
+	yyscan_t scanner;
+	int kind;
+
+	if (stp_rawlex_init_extra(&ctx, &scanner) != 0) {
+		diag_plain("error", "cannot initialize the scanner");
+		return 1;
+	}
+	ctx.scanner = scanner;
+	sb_init(&ctx.embedded);
+	stp_raw_scan_bytes(file->text, (int)file->len, scanner);
+	while ((kind = stp_rawlex(&val, &loc, scanner)) != 0)
+		emit(data, kind, &val, &loc);
+	stp_rawlex_destroy(scanner);
+	sb_free(&ctx.embedded);
+	return ctx.errors;
+}
+
 int parse_script(SourceFile *file, Program *prog)
 {
 	int before = prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len;

@@ -23,6 +23,14 @@ typedef struct PreprocEnv {
 
 typedef struct Preproc Preproc;
 
+/* A token's or rule's place: file NULL is the file being parsed; tokens of a
+ * command-line argument ($1) carry the argument's own text as their file. */
+typedef struct StpLoc {
+	int first_line, first_column;
+	int last_line, last_column;
+	const SourceFile *file;
+} StpLoc;
+
 typedef struct ParseCtx {
 	SourceFile *file;
 	Program *prog;
@@ -58,5 +66,6 @@ int parse_script(SourceFile *file, Program *prog);   /* also refuses an empty sc
 
 /* Location helpers used by the grammar actions. */
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col);
+SrcLoc parse_loc_of(ParseCtx *ctx, const StpLoc *loc);
 
 #endif

@@ -4,11 +4,30 @@
 %define api.prefix {stp_yy}
 %define parse.error custom
 %locations
+%define api.location.type {StpLoc}
 %param {void *scanner}
 %parse-param {ParseCtx *ctx}
 
 %code requires {
 #include "parse.h"
+}
+
+%code {
+/* A rule's location is its first symbol's (with its file), through its last. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                             \
+	do {                                                                    \
+		if (N) {                                                        \
+			(Cur).first_line = YYRHSLOC(Rhs, 1).first_line;         \
+			(Cur).first_column = YYRHSLOC(Rhs, 1).first_column;     \
+			(Cur).file = YYRHSLOC(Rhs, 1).file;                     \
+			(Cur).last_line = YYRHSLOC(Rhs, N).last_line;           \
+			(Cur).last_column = YYRHSLOC(Rhs, N).last_column;       \
+		} else {                                                        \
+			(Cur).first_line = (Cur).last_line = YYRHSLOC(Rhs, 0).last_line;       \
+			(Cur).first_column = (Cur).last_column = YYRHSLOC(Rhs, 0).last_column; \
+			(Cur).file = YYRHSLOC(Rhs, 0).file;                     \
+		}                                                               \
+	} while (0)
 }
 
 %code {
@@ -22,7 +41,7 @@
 int stp_yylex(STP_YYSTYPE *lval, STP_YYLTYPE *lloc, void *scanner);
 static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg);
 
-#define LOC(l) parse_loc(ctx, (l).first_line, (l).first_column)
+#define LOC(l) parse_loc_of(ctx, &(l))
 
 /* Expr.op of an @hist_* that is not printed, indexed or iterated (yet). */
 #define HIST_BARE 0x40000000
@@ -191,7 +210,7 @@ static Expr *mk_at(ParseCtx *ctx, STP_YYLTYPE l, char *name, PtrVec *args)
 /* Components of a probe point name must touch: "syscall.*stat" is one, "a * b" is not. */
 static int adjacent(STP_YYLTYPE a, STP_YYLTYPE b)
 {
-	return a.last_line == b.first_line && a.last_column == b.first_column;
+	return a.file == b.file && a.last_line == b.first_line && a.last_column == b.first_column;
 }
 
 /* probe NAME = ...: one plain name, no ?, ! or if. */
@@ -946,6 +965,12 @@ SrcLoc parse_loc(ParseCtx *ctx, int line, int col)
 {
 	SrcLoc l = { ctx->file, line, col };
 	return l;
+}
+
+SrcLoc parse_loc_of(ParseCtx *ctx, const StpLoc *l)
+{
+	SrcLoc at = { l->file ? l->file : ctx->file, l->first_line, l->first_column };
+	return at;
 }
 
 static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg)

@@ -10,13 +10,26 @@ int has_wildcard(const char *s)
 	return s && strpbrk(s, "*?[") != NULL;
 }
 
+/* The ?, ! and if (...) of the alternatives chosen so far. */
+typedef struct Marks {
+	int optional, sufficient;
+	Expr *cond;
+	const SrcLoc *loc;      /* the innermost alternative taken, for messages */
+} Marks;
+
 /* Appends to out every point pp stands for, from component i on, with the
- * components chosen so far in prefix. */
-static void expand_from(const ProbePoint *pp, int i, PtrVec *prefix, PtrVec *out)
+ * components chosen so far in prefix; each point has the marks of pp and of
+ * every alternative it went through ({a!,b}: a is sufficient, b is not). */
+static void expand_from(const ProbePoint *pp, int i, PtrVec *prefix, Marks m, PtrVec *out)
 {
 	if (i == pp->components.len) {
 		ProbePoint *np = xmalloc(sizeof *np);
 		*np = *pp;
+		np->optional = pp->optional || m.optional;
+		np->sufficient = pp->sufficient || m.sufficient;
+		np->cond = expr_and(m.cond, pp->cond);
+		if (m.loc)
+			np->loc = *m.loc;
 		memset(&np->components, 0, sizeof np->components);
 		for (int k = 0; k < prefix->len; k++)
 			vec_push(&np->components, prefix->items[k]);
@@ -26,7 +39,7 @@ static void expand_from(const ProbePoint *pp, int i, PtrVec *prefix, PtrVec *out
 	ProbePointComponent *c = pp->components.items[i];
 	if (c->name) {
 		vec_push(prefix, c);
-		expand_from(pp, i + 1, prefix, out);
+		expand_from(pp, i + 1, prefix, m, out);
 		prefix->len--;
 		return;
 	}
@@ -34,10 +47,12 @@ static void expand_from(const ProbePoint *pp, int i, PtrVec *prefix, PtrVec *out
 		PtrVec alts = point_alternatives(c->alts.items[a]);
 		for (int j = 0; j < alts.len; j++) {
 			ProbePoint *alt = alts.items[j];
+			Marks inner = { m.optional || alt->optional, m.sufficient || alt->sufficient,
+					expr_and(m.cond, alt->cond), &alt->loc };
 			int mark = prefix->len;
 			for (int k = 0; k < alt->components.len; k++)
 				vec_push(prefix, alt->components.items[k]);
-			expand_from(pp, i + 1, prefix, out);
+			expand_from(pp, i + 1, prefix, inner, out);
 			prefix->len = mark;
 		}
 	}
@@ -55,7 +70,7 @@ PtrVec point_alternatives(const ProbePoint *pp)
 		vec_push(&out, (void *)pp);
 		return out;
 	}
-	expand_from(pp, 0, &prefix, &out);
+	expand_from(pp, 0, &prefix, (Marks){ 0, 0, NULL, NULL }, &out);
 	free(prefix.items);
 	return out;
 }

@@ -11,8 +11,9 @@ typedef struct CompText {
 	char *arg;
 } CompText;
 
-/* The points {a,b} alternatives stand for (pp itself when it has none); each
- * keeps pp's ?, ! and condition. */
+/* The points {a,b} alternatives stand for (pp itself when it has none), in
+ * order; each has pp's ?, ! and condition and those of the alternatives it
+ * took (conditions and-ed), as SystemTap's brace expansion. */
 PtrVec point_alternatives(const ProbePoint *pp);
 
 /* "syscall.read.return", without ?, ! or if: the name of a point or an alias. */

@@ -47,6 +47,7 @@ typedef struct Frame {
 	Binding *binding;               /* for @param lookups in this list */
 	int relocate;                   /* a library macro's body: its tokens take the location of site */
 	STP_YYLTYPE site;               /* the @NAME that expanded it, in the file being parsed */
+	int arg;                        /* N when the list is $N's tokens, else 0 */
 } Frame;
 
 typedef struct Cond {
@@ -66,6 +67,8 @@ struct Preproc {
 	int has_peeked;
 	int defs_only;                  /* a .stpm library: only @define allowed */
 	Macro *macros_before;           /* the newest macro when this file began */
+	TokenList *arg_tokens;          /* $N's tokens (env.argc lists), lexed on first use */
+	unsigned char *arg_lexed;
 };
 
 static PreprocEnv env = {
@@ -119,7 +122,7 @@ static void pp_error(Preproc *pp, STP_YYLTYPE loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(parse_loc(pp->ctx, loc.first_line, loc.first_column), "parse error", fmt, ap);
+	diag_vat(parse_loc_of(pp->ctx, &loc), "parse error", fmt, ap);
 	va_end(ap);
 	pp->ctx->errors++;
 }
@@ -145,6 +148,7 @@ static const Macro *find_macro(const char *name)
 
 /* The next token from the innermost source, before any processing. */
 static void substitute_arg(Preproc *pp, Token *t);
+static int expand_arg_tokens(Preproc *pp, const Token *t);
 
 static int pull(Preproc *pp, Token *t)
 {
@@ -181,7 +185,7 @@ static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYP
 		pp_error(pp, at, "macro expansion produces more than %d tokens", MAX_EXPANDED_TOKENS);
 		return -1;
 	}
-	pp->frames[pp->nframes++] = (Frame){ list, 0, b, relocate, at };
+	pp->frames[pp->nframes++] = (Frame){ list, 0, b, relocate, at, 0 };
 	return 0;
 }
 
@@ -251,8 +255,12 @@ static int cond_value(CondReader *r, CondValue *v)
 	Token t = r->tok;
 
 	memset(v, 0, sizeof *v);
+	while (t.kind == ARG_NUMBER && expand_arg_tokens(r->pp, &t)) {
+		cond_advance(r);             /* %( $1 > 5 %?: $1's first token */
+		t = r->tok;
+	}
 	if (t.kind == ARG_NUMBER || t.kind == ARG_STRING || t.kind == ARGC_STRING) {
-		substitute_arg(r->pp, &t);   /* %( $1 > 5 %?, %( @2 == "fast" %? */
+		substitute_arg(r->pp, &t);   /* %( @2 == "fast" %?, a missing $3 */
 		r->tok = t;
 	}
 	if (t.kind == NUMBER || t.kind == '-') {
@@ -685,27 +693,6 @@ static int expand_at(Preproc *pp, const Token *at)
 
 /* ---- command-line arguments ---- */
 
-static int is_number_text(const char *s)
-{
-	char *end;
-	if (*s == '-')
-		s++;
-	if (!*s)
-		return 0;
-	(void)strtoull(s, &end, 0);
-	return *end == 0;
-}
-
-static int is_ident_text(const char *s)
-{
-	if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-		return 0;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
-			return 0;
-	return 1;
-}
-
 /* Which of $1..$argc were used: the driver warns about the others. */
 static unsigned char args_used[256];
 
@@ -714,7 +701,57 @@ int parse_arg_used(int n)
 	return n >= 1 && n < (int)sizeof args_used ? args_used[n] : 1;
 }
 
-/* $N becomes a number or identifier token, @N a string, $# / @# the count. */
+/* The argument's text as script tokens, lexed on its own: the tokens carry
+ * their place in it, so a diagnostic names "<argument $N>" and its column. */
+int parse_tokens_of(SourceFile *file, Program *prog,
+		    void (*emit)(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc), void *data);
+
+static void push_arg_token(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc)
+{
+	Token t = { kind, *val, *loc };
+	list_push(data, &t);
+}
+
+static const TokenList *arg_tokens(Preproc *pp, int n)
+{
+	if (!pp->arg_tokens) {
+		pp->arg_tokens = xcalloc((size_t)env.argc, sizeof *pp->arg_tokens);
+		pp->arg_lexed = xcalloc((size_t)env.argc, 1);
+	}
+	if (!pp->arg_lexed[n - 1]) {
+		const char *text = env.argv[n - 1];
+		char *name = xasprintf("<argument $%d>", n);
+		SourceFile *f = source_new(name, xstrdup(text), strlen(text));
+		free(name);
+		pp->arg_lexed[n - 1] = 1;
+		pp->ctx->errors += parse_tokens_of(f, pp->ctx->prog, push_arg_token, &pp->arg_tokens[n - 1]);
+	}
+	return &pp->arg_tokens[n - 1];
+}
+
+/* $N as SystemTap has it: the argument is script text, its tokens read in
+ * place of $N (a number, a name, a probe point, an expression).  1 when they
+ * are (an empty argument is no tokens); 0 leaves a missing $N to substitute_arg. */
+static int expand_arg_tokens(Preproc *pp, const Token *t)
+{
+	int64_t n = t->val.num;
+
+	if (n < 1 || n > env.argc)
+		return 0;
+	if (n < (int64_t)sizeof args_used)
+		args_used[n] = 1;
+	for (int i = 0; i < pp->nframes; i++) {
+		if (pp->frames[i].arg == n) {
+			pp_error(pp, t->loc, "command line argument $%lld refers to itself", (long long)n);
+			return 1;
+		}
+	}
+	if (push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc, 0) == 0)
+		pp->frames[pp->nframes - 1].arg = (int)n;
+	return 1;
+}
+
+/* @N becomes a string, $# / @# the count, a $N not given an error. */
 static void substitute_arg(Preproc *pp, Token *t)
 {
 	int64_t n = t->val.num;
@@ -744,24 +781,8 @@ static void substitute_arg(Preproc *pp, Token *t)
 	text = env.argv[n - 1];
 	if (n < (int64_t)sizeof args_used)
 		args_used[n] = 1;
-	if (t->kind == ARG_STRING) {
-		t->kind = STRING;
-		t->val.str = xstrdup(text);
-	} else if (is_number_text(text)) {
-		int neg = text[0] == '-';
-		t->kind = NUMBER;
-		t->val.num = (int64_t)strtoull(text + neg, NULL, 0);
-		if (neg)
-			t->val.num = (int64_t)(0 - (uint64_t)t->val.num);
-	} else if (is_ident_text(text)) {
-		t->kind = IDENT;
-		t->val.str = xstrdup(text);
-	} else {
-		pp_error(pp, t->loc, "command line argument $%lld ('%s') is not a number or an identifier: use @%lld for "
-			 "a string", (long long)n, text, (long long)n);
-		t->kind = NUMBER;
-		t->val.num = 0;
-	}
+	t->kind = STRING;
+	t->val.str = xstrdup(text);
 }
 
 /* ---- the filter ---- */
@@ -810,7 +831,12 @@ static int next_token(Preproc *pp, Token *t)
 			if (expand_at(pp, t))
 				continue;
 			break;
-		case ARG_NUMBER: case ARG_STRING: case ARGC_NUMBER: case ARGC_STRING:
+		case ARG_NUMBER:
+			if (expand_arg_tokens(pp, t))
+				continue;
+			substitute_arg(pp, t);
+			break;
+		case ARG_STRING: case ARGC_NUMBER: case ARGC_STRING:
 			substitute_arg(pp, t);
 			break;
 		}
@@ -882,6 +908,11 @@ void preproc_free(Preproc *pp)
 {
 	if (!pp->defs_only)
 		forget_macros_since(pp->macros_before);
+	if (pp->arg_tokens)
+		for (int i = 0; i < env.argc; i++)
+			free(pp->arg_tokens[i].items);
+	free(pp->arg_tokens);
+	free(pp->arg_lexed);
 	free(pp);
 }
 

@@ -12,6 +12,7 @@ directives() {
         case $line in
             '# options: '*) read -r -a words <<<"${line#'# options: '}"; OPTS+=("${words[@]}") ;;
             '# args: '*) read -r -a words <<<"${line#'# args: '}"; ARGS+=("${words[@]}") ;;
+            '# arg:'*) words=${line#'# arg:'}; ARGS+=("${words# }") ;;
             '# command: '*) read -r -a CMD <<<"${line#'# command: '}"; HAVE_CMD=1 ;;
             '# prerun:'*) read -r -a PRERUN <<<"${line#'# prerun:'}"; HAVE_PRERUN=1 ;;
             '# stdout: '*) STDOUT+=("${line#'# stdout: '}") ;;

@@ -2,13 +2,15 @@
 # Used by tests/run. The case format is described in tests/parse/README.md; one line per failing case.
 timeout_s=180
 
-# directives CASEFILE: sets ARGS (array), EXPECT, COUNT and SAME from the file's "# NAME: VALUE" lines.
+# directives CASEFILE: sets ARGS (array), EXPECT, EFILE, COUNT and SAME from the file's "# NAME: VALUE" lines.
 directives() {
-    local line
-    ARGS=() EXPECT= COUNT= SAME=
+    local line words
+    ARGS=() EXPECT= EFILE= COUNT= SAME=
     while IFS= read -r line || [[ -n $line ]]; do
         case $line in
-            '# args: '*) read -r -a ARGS <<<"${line#'# args: '}" ;;
+            '# args: '*) read -r -a words <<<"${line#'# args: '}"; ARGS+=("${words[@]}") ;;
+            '# arg:'*) words=${line#'# arg:'}; ARGS+=("${words# }") ;;
+            '# expect-file: '*) EFILE=${line#'# expect-file: '} ;;
             '# expect: '*) EXPECT=${line#'# expect: '} ;;
             '# expect-count: '*) COUNT=${line#'# expect-count: '} ;;
             '# same-as: '*) SAME=${line#'# same-as: '} ;;
@@ -78,7 +80,7 @@ ok_case() {
 # ko_case FILE: exit 1, first line "FILE:LINE:COL: parse error: ...SUBSTRING...", the source line,
 # a caret line, nothing on stdout, and with expect-count exactly that many parse errors.
 ko_case() {
-    local f=$1 rc=0 where want first caret n=0 line
+    local f=$1 rc=0 where want first caret n=0 line file=${EFILE:-$1}
     if [[ -z $EXPECT ]]; then
         echo "no '# expect: LINE:COL: parse error: MESSAGE' line"
         return 1
@@ -95,8 +97,8 @@ ko_case() {
         echo "expected nothing on stdout, got: $(first_line out)"
         return 1
     fi
-    if [[ $first != "$f:$where: parse error: "* || ${first#"$f:$where: parse error: "} != *"$want"* ]]; then
-        echo "expected $where: parse error: ...$want..., got: ${first#"$f:"}"
+    if [[ $first != "$file:$where: parse error: "* || ${first#"$file:$where: parse error: "} != *"$want"* ]]; then
+        echo "expected $file:$where: parse error: ...$want..., got: $first"
         return 1
     fi
     { IFS= read -r line; IFS= read -r line; IFS= read -r caret; } <err || true
@@ -106,7 +108,7 @@ ko_case() {
     fi
     if [[ -n $COUNT ]]; then
         while IFS= read -r line; do
-            [[ $line == "$f":*:*": parse error: "* ]] && n=$((n + 1))
+            [[ $line == *:*:*": parse error: "* ]] && n=$((n + 1))
         done <err
         if (( n != COUNT )); then
             echo "expected $COUNT parse errors, got $n"

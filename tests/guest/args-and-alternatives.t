@@ -1,0 +1,32 @@
+# args-and-alternatives: SystemTap scripts unchanged (issue 31) in a loaded module: probe points and numbers
+# given on the command line as $1.. (token substitution), and '!' on one alternative of a {..} group.
+
+build() {
+    cat >argpp.stp <<'SCRIPT'
+global calls, returns, pages
+probe $1 { if (execname() == @4) calls++ }
+probe $1.return { if (execname() == @4) returns++ }
+# the first alternative exists on every kernel we run: the second (missing) one is not needed
+probe kernel.{trace("mm_page_alloc")!, trace("mm_page_allocation")} { if (execname() == @4) pages++ }
+probe $2 {
+    printf("%s calls>=%d:%d returns>=%d:%d pages:%d\n", @1, $3, calls >= $3, $3, returns >= $3, pages > 0)
+    exit()
+}
+SCRIPT
+    $STAP -p4 -m t_argpp argpp.stp 'kprobe.function("ksys_read")' 'timer.ms(700)' '100 * 5' dd >/dev/null
+}
+
+guest() {
+    staprun t_argpp.ko &
+    local run=$!
+    while kill -0 $run 2>/dev/null; do
+        dd if=/dev/zero of=/dev/null bs=1 count=1000 2>/dev/null
+    done
+    wait $run
+}
+
+check() {
+    [[ $(cat rc) == 0 ]]
+    # $3 is "100 * 5": the tokens, so the threshold printed is 500; @1 is the argument's text
+    grep -qx 'kprobe.function("ksys_read") calls>=500:1 returns>=500:1 pages:1' out
+}
