@@ -2,6 +2,7 @@
  * atomic store as CACHE/HH/KEY.ko (+ KEY.c), oldest-first cleanup to cache_mb_limit. Used by build.c, main.c. */
 #include "cache.h"
 #include "filecache.h"
+#include "markers.h"
 #include "sha256.h"
 
 #include <dirent.h>
@@ -412,6 +413,11 @@ int cache_fetch(Session *s, const char *kbuild_text)
 	futimens(fd, NULL);   /* recently used: cleaned up last */
 	close(fd);
 	mc->hit = 1;
+	{
+		char *c_path = xasprintf("%s.c", mc->stem);
+		STAP_MARK_CACHE2(get, c_path, mc->ko_path);
+		free(c_path);
+	}
 	return 1;
 }
 
@@ -539,6 +545,7 @@ static void clean(ModuleCache *mc)
 			c = xasprintf("%s.c", en->stem);
 			unlink(ko);     /* the .ko first: an entry is usable only with it */
 			unlink(c);
+			STAP_MARK_CACHE1(clean, ko);
 			free(ko);
 			free(c);
 			total -= en->size;
@@ -577,6 +584,10 @@ void cache_store(Session *s)
 		mc->why_not = xasprintf("cannot write in %s: %s", sub, strerror(errno));
 	else
 		mc->stored = 1;
+	if (mc->stored) {
+		STAP_MARK_CACHE2(add__source, s->c_file, c_path);
+		STAP_MARK_CACHE2(add__module, s->ko_file, mc->ko_path);
+	}
 	if (dir >= 0)
 		close(dir);
 	free(c_path);

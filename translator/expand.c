@@ -5,6 +5,7 @@
 #include "parser.h"
 #include "pointmatch.h"
 #include "providers/provider.h"
+#include "procglob.h"
 
 #include <string.h>
 
@@ -272,6 +273,33 @@ static int expand_sites(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 	return sites.len;
 }
 
+static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
+			int depth);
+
+/* process("PATTERN")...: the point once per file PATTERN matches (procglob.c), each expanded as if
+ * written with that file's path. Returns the probes made, or -1 after an error. */
+static int expand_process_glob(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain,
+			       const ProbePoint *user_point, int depth)
+{
+	PtrVec files = { 0 };
+	int produced = 0, failed = 0;
+
+	if (procglob_expand(pp, &files) < 0) {
+		ex->errors++;
+		return -1;
+	}
+	for (int i = 0; i < files.len; i++) {
+		int n = expand_point(ex, files.items[i], w, chain, user_point ? user_point : pp, depth);
+
+		if (n > 0)
+			produced += n;
+		else if (n < 0)
+			failed = 1;
+	}
+	free(files.items);
+	return produced ? produced : failed ? -1 : 0;
+}
+
 /* Returns how many probes pp became, 0 when nothing matched, -1 after an
  * error was reported. */
 static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
@@ -332,6 +360,8 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 		ex->errors++;
 		return -1;
 	}
+	if (procglob_wanted(pp))
+		return expand_process_glob(ex, pp, w, chain, user_point, depth);
 	prov = provider_find(pat[0].name, np > 1 ? pat[1].name : NULL);
 	if (!prov)
 		return 0;

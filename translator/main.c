@@ -6,6 +6,7 @@
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
+#include "markers.h"
 #include "parse.h"
 #include "remote.h"
 #include "tapsets.h"
@@ -421,6 +422,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	btf_kernel_twice_prefetch(&session);
 	set_preprocessor_env();
 	t = timer_start();
+	STAP_MARK_PASS(1a, start, &session);
 	if (tapsets_init(&session) > 0)
 		return 1;
 	if (session.dump)
@@ -430,6 +432,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		return 1;
 	if (parse_script(file, &session.prog) > 0)
 		return 1;
+	STAP_MARK_PASS(1b, start, &session);   /* the library: its index read, its files parsed on demand */
 	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
 		return 1;
 	for (int i = 1; i <= session.script_args.len; i++)
@@ -441,6 +444,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		timer_report(&t, what);
 		free(what);
 	}
+	STAP_MARK_PASS(1, end, &session);
 	if (warnings_failed(1))
 		return 1;
 	if (session.last_pass == 1) {
@@ -454,10 +458,12 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 
 	/* pass 2 */
 	t = timer_start();
+	STAP_MARK_PASS(2, start, &session);
 	if (session.list_pattern)
 		return run_listing(&session) ? 1 : 0;
 	if (elaborate(&session) > 0)
 		return 1;
+	STAP_MARK_PASS(2, end, &session);
 	{
 		char *what = xasprintf("Pass 2: analyzed script: %d probe%s, %d function%s, %d global%s, "
 				       "%d library file%s", session.derived.len, session.derived.len == 1 ? "" : "s",
@@ -490,8 +496,10 @@ static int main_passes_3_5(SourceFile *file)
 		session.module_name = cache_module_name(&session, session.timeout_s ?
 			xasprintf("%s\n%s", file->text, timeout_probe()->text) : file->text);
 	sb_init(&out);
+	STAP_MARK_PASS(3, start, &session);
 	if (translate(&session, &out) > 0 || warnings_failed(3))
 		return 1;
+	STAP_MARK_PASS(3, end, &session);
 	timer_report(&t, "Pass 3: translated to C");
 	if (session.last_pass == 3) {
 		fputs(out.data, stdout);
@@ -500,6 +508,7 @@ static int main_passes_3_5(SourceFile *file)
 
 	/* pass 4: from here on there is a temp directory to clean up */
 	t = timer_start();
+	STAP_MARK_PASS(4, start, &session);
 	session.tmp_dir = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapXXXXXX");
 	if (!mkdtemp(session.tmp_dir)) {
 		diag_plain("error", "cannot create a temporary directory: %s", strerror(errno));
@@ -523,6 +532,7 @@ static int main_passes_3_5(SourceFile *file)
 	}
 	if (compile_module(&session) != 0)
 		return finish(1);
+	STAP_MARK_PASS(4, end, &session);
 	{
 		const char *cached = cache_hit_path(&session);
 		char *what = cached ? xasprintf("Pass 4: using cached %s", cached) : xstrdup("Pass 4: compiled C into a module");
@@ -545,7 +555,11 @@ static int main_passes_3_5(SourceFile *file)
 	}
 	t = timer_start();
 	{
-		int rc = run_module(&session);
+		int rc;
+
+		STAP_MARK_PASS(5, start, &session);
+		rc = run_module(&session);
+		STAP_MARK_PASS(5, end, &session);
 		timer_report(&t, "Pass 5: run completed");
 		return finish(rc);
 	}
@@ -557,9 +571,16 @@ int main(int argc, char **argv)
 	SourceFile *file = NULL;
 	int rc;
 
-	if ((rc = main_options(argc, argv, &r_arg)) >= 0)
-		return rc;
-	if ((rc = main_passes_1_2(r_arg, &file)) >= 0)
-		return rc;
-	return main_passes_3_5(file);
+	STAP_MARK_PASS(0, start, &session);
+	rc = main_options(argc, argv, &r_arg);
+	STAP_MARK_PASS(0, end, &session);
+	if (rc < 0)
+		rc = main_passes_1_2(r_arg, &file);
+	if (rc < 0)
+		rc = main_passes_3_5(file);
+	/* pass 6, as SystemTap counts them: the clean-up */
+	STAP_MARK_PASS(6, start, &session);
+	cleanup();
+	STAP_MARK_PASS(6, end, &session);
+	return rc;
 }

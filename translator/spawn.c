@@ -1,6 +1,8 @@
 /* spawn.c - runs a program as a child and waits for it, with an optional environment, working
  * directory and log file.  Used by pass 4 (build.c, kbuild_steps.c) and pass 5 (build.c). */
 #include "spawn.h"
+#include "markers.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,15 +46,21 @@ static void spawn_exec(char *const argv[], const SpawnOpts *o)
 	_exit(127);
 }
 
-int spawn_wait(char *const argv[], const SpawnOpts *opts)
+/* The command line argv as one string, for the stap.system marker: malloc'd */
+static char *spawn_command_text(char *const argv[])
 {
-	pid_t pid = fork();
+	StrBuf sb;
+
+	sb_init(&sb);
+	for (int i = 0; argv[i]; i++)
+		sb_printf(&sb, "%s%s", i ? " " : "", argv[i]);
+	return sb_steal(&sb);
+}
+
+static int spawn_status(pid_t pid)
+{
 	int status;
 
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		spawn_exec(argv, opts);
 	spawn_child = pid;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -64,4 +72,21 @@ int spawn_wait(char *const argv[], const SpawnOpts *opts)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int spawn_wait(char *const argv[], const SpawnOpts *opts)
+{
+	char *cmd = spawn_command_text(argv);
+	pid_t pid;
+	int rc;
+
+	STAP_MARK_SYSTEM_START(cmd);
+	pid = fork();
+	if (pid == 0)
+		spawn_exec(argv, opts);
+	STAP_MARK_SYSTEM_SPAWN(pid < 0 ? -1 : 0, pid);
+	rc = pid < 0 ? -1 : spawn_status(pid);
+	STAP_MARK_SYSTEM_COMPLETE(rc);
+	free(cmd);
+	return rc;
 }

@@ -1,6 +1,7 @@
 /* perf.c - perf.type(N).config(M) probes: one in-kernel perf event per online CPU whose overflow
- * runs the handler (NMI for hardware events, irq or the event's own context for software ones),
- * and .counter("NAME") events read by @perf("NAME").  Included by generated code. */
+ * runs the handler (NMI for hardware events, irq or the event's own context for software ones), one
+ * on the target process (.process), or one on each process running a program (.process("PATH"):
+ * perf_proc.h), and .counter("NAME") events read by @perf("NAME").  Included by generated code. */
 #include <linux/perf_event.h>
 #include <linux/cpu.h>
 #include <linux/slab.h>
@@ -14,6 +15,7 @@ struct stp_perf_probe {
 	u64 period;                         /* events per hit (hits per second when freq); 0: counter */
 	int freq;                           /* .hz(F) */
 	int task;                           /* .process: one event on the target process, any CPU */
+	const char *path;                   /* .process("PATH"): one on each process running PATH */
 	int counter;                        /* .counter("NAME"): counts only, read by @perf */
 	int optional;                       /* '?': an event the kernel refuses is skipped */
 	perf_overflow_handler_t fire;
@@ -22,7 +24,13 @@ struct stp_perf_probe {
 	u64 __percpu *final;                /* counters: each CPU's last count, once stopped */
 	u64 task_final;                     /* counters: the process's last count, once stopped */
 	int stopped;                        /* counters: @perf reads final / task_final */
+	struct path fpath;                  /* .process("PATH"): the file, held from start to stop */
+	struct inode *inode;
+	struct perf_event **proc_events;    /* STP_PERF_PROC_EVENTS; the first nproc made */
+	atomic_t nproc;
 };
+
+#include "perf_proc.h"
 
 /* One hit.  May run in NMI context (hardware events) or under the scheduler's locks (context
  * switches, migrations): stp_run_probe takes no sleeping lock and does not wake anyone. */
@@ -56,6 +64,8 @@ static void stp_perf_release(struct stp_perf_probe *p)
 		perf_event_release_kernel(p->task_event);
 		p->task_event = NULL;
 	}
+	if (p->path)
+		stp_perf_proc_release(p);
 	if (!p->events)
 		return;
 	for_each_possible_cpu(cpu) {
@@ -77,6 +87,8 @@ static void stp_perf_keep_final(struct stp_perf_probe *p)
 		perf_event_disable(p->task_event);
 		p->task_final = perf_event_read_value(p->task_event, &enabled, &running);
 	}
+	if (p->path)
+		p->task_final = stp_perf_proc_sum(p, true);
 	if (p->events) {
 		for_each_possible_cpu(cpu) {
 			if (!p->events[cpu])
@@ -94,6 +106,7 @@ static void stp_perfs_stop(struct stp_perf_probe *probes, unsigned int n)
 {
 	unsigned int i;
 
+	stp_perf_proc_quiesce();
 	for (i = 0; i < n; i++)
 		if (probes[i].counter)
 			stp_perf_keep_final(&probes[i]);
@@ -121,22 +134,32 @@ static int stp_perf_create_task(struct stp_perf_probe *p, struct perf_event_attr
 	return 0;
 }
 
-/* Creates p's event on every online CPU (or on the target process).  Returns 0, or the error of
- * the first event the kernel refused. */
+/* The attributes of p's events */
+static void stp_perf_attr(const struct stp_perf_probe *p, struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = p->type;
+	attr->size = sizeof(*attr);
+	attr->config = p->config;
+	attr->freq = p->freq;
+	if (p->freq)
+		attr->sample_freq = p->period;
+	else
+		attr->sample_period = p->period;
+}
+
+/* Creates p's event on every online CPU (or on the target process, or on each process running its
+ * program).  Returns 0, or the error of the first event the kernel refused. */
 static int stp_perf_create(struct stp_perf_probe *p)
 {
 	struct perf_event_attr attr;
-	int cpu;
+	int cpu, rc;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = p->type;
-	attr.size = sizeof(attr);
-	attr.config = p->config;
-	attr.freq = p->freq;
-	if (p->freq)
-		attr.sample_freq = p->period;
-	else
-		attr.sample_period = p->period;
+	stp_perf_attr(p, &attr);
+	if (p->path) {
+		rc = stp_perf_proc_prepare(p);
+		return rc ? rc : stp_perf_proc_existing(p);
+	}
 	if (p->task) {
 		attr.inherit = 1;   /* the threads and children it starts once armed too */
 		return stp_perf_create_task(p, &attr);
@@ -159,6 +182,9 @@ static int stp_perfs_start(struct stp_perf_probe *probes, unsigned int n)
 	unsigned int i;
 	int rc = 0;
 
+	rc = stp_perf_proc_start(probes, n);
+	if (rc)
+		return rc;
 	cpus_read_lock();
 	for (i = 0; i < n; i++) {
 		struct stp_perf_probe *p = &probes[i];
@@ -192,7 +218,13 @@ static int64_t stp_perf_counter_value(struct stp_context *c, struct stp_perf_pro
 	u64 value;
 
 	if (smp_load_acquire(&p->stopped))
-		return p->task ? (int64_t)p->task_final : (int64_t)*this_cpu_ptr(p->final);
+		return p->task || p->path ? (int64_t)p->task_final : (int64_t)*this_cpu_ptr(p->final);
+	if (p->path) {
+		local_irq_save(flags);
+		value = stp_perf_proc_sum(p, false);
+		local_irq_restore(flags);
+		return (int64_t)value;
+	}
 	e = p->task_event ? p->task_event : p->events ? p->events[smp_processor_id()] : NULL;
 	if (!e) {
 		stp_error(c, "@perf: the counter is not running (on this CPU)");

@@ -1,5 +1,5 @@
 /* dwarf.c - the "kernel" and "module" families: kernel.function("PATTERN"), module("M").function(...),
- * their .call/.return/.inline/.exported, and .statement(...), resolved to DWARF sites (pass 2). */
+ * their .call/.return/.inline/.exported/.label("NAME"), and .statement(...), resolved to DWARF sites (pass 2). */
 #include "provider.h"
 #include "../btf/btf.h"
 #include "../kernel.h"
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dwarfpoint.h"
+#include "labels.h"
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
 enum { WANT_CALL = 1, WANT_INLINE = 2 };
@@ -26,10 +27,13 @@ typedef struct Query {
 	Pattern pat;
 	int want;               /* WANT_* */
 	int is_return, exported, statement;
+	const char *label;      /* .label("PATTERN"): the function's labels matching it */
+	const char *site_label; /* the label add_site is placing, for its canonical name */
 	int64_t maxactive;
 	const char *family;     /* "kernel" or module("...") text */
 	char *suffix;           /* the components after function(...)/statement(...) as written */
 	int matched_name;       /* names matching, before file/line filters */
+	int labelled;           /* .label: functions with a matching label */
 	int matched_file;
 	int with_code, inlined;     /* of those: with out-of-line code, inlined somewhere */
 	PtrVec skipped;         /* char*: why locations were left out */
@@ -78,6 +82,8 @@ static char *canonical(Query *q, const char *func, const char *file, int line, c
 			sb_printf(&sb, ":%d", line);
 	}
 	sb_printf(&sb, "\")%s", q->suffix);
+	if (q->site_label)
+		sb_printf(&sb, ".label(\"%s\")", q->site_label);
 	return sb_steal(&sb);
 }
 
@@ -90,7 +96,7 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 		     int line, int is_inline, int is_statement)
 {
 	const char *why;
-	char *name = canonical(q, func, file, line, is_statement ? "statement" : "function");
+	char *name = canonical(q, func, file, line, is_statement && !q->site_label ? "statement" : "function");
 	uint64_t offset = 0;
 	char *anchor;
 	DwarfSite *site;
@@ -141,6 +147,22 @@ static void statement_sites(Query *q, const DwarfName *n, const DwarfNameInfo *i
 	free(best);
 }
 
+/* function("F").label("PATTERN"): a site at each matching label of F's out-of-line code, placed as a
+ * statement (a kprobe at the label's address, the function's variables in scope there) */
+static void label_sites(Query *q, const DwarfName *n, const DwarfNameInfo *info)
+{
+	PointLabel *labels;
+	size_t nl = point_labels_of(q->mod, n->die, q->label, &labels);
+
+	q->labelled += nl > 0;
+	for (size_t k = 0; k < nl; k++) {
+		q->site_label = labels[k].name;
+		add_site(q, n->cu, n->die, labels[k].pc, n->name, info->decl_file, info->decl_line, 0, 1);
+	}
+	q->site_label = NULL;
+	point_labels_free(labels, nl);
+}
+
 static int on_name(const DwarfName *n, void *arg)
 {
 	Query *q = arg;
@@ -172,6 +194,11 @@ static int on_name(const DwarfName *n, void *arg)
 	if (q->statement) {
 		if (n->flags & DWARF_NAME_HAS_PC)
 			statement_sites(q, n, &info);
+		return 0;
+	}
+	if (q->label) {
+		if (n->flags & DWARF_NAME_HAS_PC)
+			label_sites(q, n, &info);
 		return 0;
 	}
 	if (q->exported && (!(n->flags & DWARF_NAME_EXTERNAL) || !dwarf_exported(q->mod, n->name)))
@@ -365,9 +392,16 @@ static int parse_suffixes(Query *q, const ProbePoint *pp, const ProbePointCompon
 	sb_init(&suffix);
 	for (int i = 2; i < pp->components.len; i++) {
 		const ProbePointComponent *c = pp_component(pp, i);
-		if (!c->name || q->statement || (c->arg && strcmp(c->name, "maxactive")))
+		if (!c->name || q->statement || (c->arg && strcmp(c->name, "maxactive") && strcmp(c->name, "label")))
 			goto unknown;
-		if (!strcmp(c->name, "call") && !*have_call && !*have_inline && !q->is_return) {
+		if (!strcmp(c->name, "label") && i == 2 && pp->components.len == 3) {
+			if (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0]) {
+				diag_at(c->loc, "semantic error", ".label needs a label name or pattern: .label(\"NAME\")");
+				goto fail;
+			}
+			q->label = c->arg->str;
+			continue;   /* the site's own label goes into its name */
+		} else if (!strcmp(c->name, "call") && !*have_call && !*have_inline && !q->is_return) {
 			*have_call = 1;
 		} else if (!strcmp(c->name, "inline") && !*have_call && !*have_inline && !q->is_return && !q->exported) {
 			*have_inline = 1;
@@ -416,7 +450,7 @@ static int explain_no_site(const Query *q, const ProbePointComponent *c0, const 
 			q->skipped.len > 1 ? " (and more: -v lists them)" : "");
 		return -1;
 	}
-	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)))
+	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)) || (q->label && has_wildcard(q->label)))
 		return 0;
 	if (!q->matched_name) {
 		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s (%s)", q->pat.func,
@@ -426,6 +460,11 @@ static int explain_no_site(const Query *q, const ProbePointComponent *c0, const 
 	if (!q->matched_file) {
 		diag_at(what->arg->loc, "semantic error", "function '%s' is not in a file matching '%s'%s", q->pat.func,
 			q->pat.file, q->pat.lines != LINE_NONE ? " at that line" : "");
+		return -1;
+	}
+	if (q->label && q->matched_file && !q->labelled) {
+		diag_at(what->arg->loc, "semantic error", "'%s' has no label '%s' with code in the debuginfo", q->pat.func,
+			q->label);
 		return -1;
 	}
 	if (q->nolines.len) {
@@ -508,6 +547,12 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	if (q.statement && q.pat.lines == LINE_NONE) {
 		diag_at(what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
 			"+OFFSET, :FIRST-LAST, :*)", family, what->arg->str);
+		return -1;
+	}
+	if (q.label && ((!strcmp(c0->name, "kernel") && !dwarf_kernel_quiet(s)) ||
+			(strcmp(c0->name, "kernel") && !dwarf_module_quiet(s, c0->arg->str)))) {
+		diag_at(pp_component(pp, 2)->loc, "semantic error", "%s.function(\"%s\").label(...) needs the DWARF "
+			"(labels are not in BTF)", family, what->arg->str);
 		return -1;
 	}
 	if (!strcmp(c0->name, "kernel") && !dwarf_kernel_quiet(s))
@@ -678,6 +723,7 @@ static const char *const dwarf_forms[] = {
 	"kernel.function(string).call",
 	"kernel.function(string).exported",
 	"kernel.function(string).inline",
+	"kernel.function(string).label(string)",
 	"kernel.function(string).return",
 	"kernel.function(string).return.maxactive(number)",
 	"kernel.statement(number).absolute",
@@ -686,6 +732,7 @@ static const char *const dwarf_forms[] = {
 	"module(string).function(string).call",
 	"module(string).function(string).exported",
 	"module(string).function(string).inline",
+	"module(string).function(string).label(string)",
 	"module(string).function(string).return",
 	"module(string).function(string).return.maxactive(number)",
 	"module(string).statement(string)",

@@ -1,5 +1,6 @@
-/* perf.c - the "perf" probe family: perf.type(N).config(M)[.sample(S)|.hz(F)][.process][.counter("NAME")]
- * on the kernel's perf events: one per online CPU, or one on the target process.  In the registry. */
+/* perf.c - the "perf" probe family: perf.type(N).config(M)[.sample(S)|.hz(F)][.process[("PATH")]][.counter("NAME")]
+ * on the kernel's perf events: one per online CPU, one on the target process, or one on each process
+ * running PATH.  In the registry. */
 #include "provider.h"
 #include "perf.h"
 
@@ -13,6 +14,7 @@ typedef struct PerfSpec {
 	int64_t period;              /* events per hit, or hits per second when freq */
 	int freq;                    /* .hz(F) */
 	int process;                 /* .process: the target process (-c CMD, -x PID) only */
+	const ProbePointComponent *program;   /* .process("PATH"): the processes running PATH */
 	const char *counter;         /* .counter("NAME"): read with @perf("NAME"), no handler */
 } PerfSpec;
 
@@ -60,14 +62,15 @@ static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen
 		sp->freq = !strcmp(n, "hz");
 		return !perf_number(pp, i, n, 1, &sp->period, report);
 	}
-	if (bit == 2 && c->arg) {
+	if (bit == 2 && c->arg && (c->arg->kind != EX_STRING || !c->arg->str[0])) {
 		if (report)
-			diag_at(c->loc, "semantic error", "perf probes on a named process (.process(\"PROC\")) are not "
-				"supported: .process without a name binds the probe to the target process (stap -c CMD "
-				"or -x PID)");
+			diag_at(c->arg->loc, "semantic error", "perf .process takes the path of a program: .process(\"PATH\")");
 		return 0;
 	}
-	sp->process |= bit == 2;
+	if (bit == 2 && c->arg)
+		sp->program = c;
+	else
+		sp->process |= bit == 2;
 	if (bit == 4 && (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0])) {
 		if (report)
 			diag_at(c->loc, "semantic error", "perf .counter needs a name: .counter(\"NAME\")");
@@ -130,6 +133,14 @@ static int resolve_perf(Session *s, ProbePoint *pp, DerivedProbe *dp)
 		diag_at(pp->loc, "semantic error", "perf counter '%s' is defined twice", sp.counter);
 		return 0;
 	}
+	if (sp.program) {
+		/* the program as process("PATH") finds it: $PATH, symbolic links resolved */
+		char *path = process_point_path(sp.program);
+
+		if (!path)
+			return 0;
+		free(path);
+	}
 	return 1;
 }
 
@@ -151,7 +162,17 @@ static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		PerfSpec sp;
 
 		perf_parse(dps[i]->point, &sp, 0);
-		sb_printf(out, "\t{ .desc = &stp_descs[%d], .type = %lldU, .config = %lldULL, .period = %lldULL, "
+		if (sp.program) {
+			char *path = process_point_path(sp.program);
+
+			sb_puts(out, "\t{ .path = ");
+			emit_c_string(out, path ? path : "");
+			sb_puts(out, ",\n");
+			free(path);
+		} else {
+			sb_puts(out, "\t{\n");
+		}
+		sb_printf(out, "\t  .desc = &stp_descs[%d], .type = %lldU, .config = %lldULL, .period = %lldULL, "
 			  ".freq = %d, .task = %d, .counter = %d, .optional = %d, .fire = stp_perf_hit_%d, "
 			  ".final = &stp_perf_final_%d },\n",
 			  dps[i]->index, (long long)sp.type, (long long)sp.config, sp.counter ? 0LL : (long long)sp.period,
@@ -167,6 +188,8 @@ static const char *const perf_forms[] = {
 	"perf.type(number).config(number).hz(number)", "perf.type(number).config(number).counter(string)",
 	"perf.type(number).config(number).sample(number).counter(string)", "perf.type(number).config(number).process",
 	"perf.type(number).config(number).sample(number).process", "perf.type(number).config(number).process.counter(string)",
+	"perf.type(number).config(number).process(string)", "perf.type(number).config(number).sample(number).process(string)",
+	"perf.type(number).config(number).process(string).counter(string)",
 	NULL,
 };
 
