@@ -931,6 +931,25 @@ static void check_supported(Elab *el)
 	ast_walk_program(prog, &v);
 }
 
+/* A library function marked guru in its embedded C (set_kernel_long...) writes kernel memory:
+ * only a guru-mode script may call it.  Over the resolved calls. */
+static int guru_call(Expr *e, void *ctx)
+{
+	Elab *el = ctx;
+
+	if (e->kind == EX_CALL && e->fn && e->fn->embedded && strstr(e->fn->embedded, "/* guru */") &&
+	    !embedded_allowed(el, e->loc))
+		sem_error(el, e->loc, "function '%s' writes kernel memory: it needs guru mode (-g)", e->fn->name);
+	return 0;
+}
+
+static void check_guru_calls(Elab *el)
+{
+	AstVisitor v = { NULL, guru_call, el };
+
+	ast_walk_program(el->prog, &v);
+}
+
 /* ---- the call graph: recursion and depth ---- */
 
 static int call_depth(Function *f, PtrVec *stack, int *recursive);
@@ -1341,6 +1360,9 @@ int elaborate(Session *s)
 	if (el.errors)
 		return el.errors;
 	resolve_program(&el);
+	if (el.errors)
+		return el.errors;
+	check_guru_calls(&el);
 	if (el.errors)
 		return el.errors;
 	run_inference(&el);

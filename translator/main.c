@@ -152,6 +152,14 @@ static SourceFile *timeout_probe(void)
 	return file;
 }
 
+/* $N/@N given on the command line that neither the script nor a library file it used read. */
+static void warn_unused_args(void)
+{
+	for (int i = 1; i <= session.script_args.len; i++)
+		if (!parse_arg_used(i))
+			diag_plain("warning", "unused command line option $%d/@%d", i, i);
+}
+
 static SourceFile *load_script(void)
 {
 	char *text;
@@ -435,9 +443,8 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	STAP_MARK_PASS(1b, start, &session);   /* the library: its index read, its files parsed on demand */
 	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
 		return 1;
-	for (int i = 1; i <= session.script_args.len; i++)
-		if (!parse_arg_used(i))
-			diag_plain("warning", "unused command line option $%d/@%d", i, i);
+	if (session.last_pass == 1)
+		warn_unused_args();
 	{
 		int n = tapsets_parsed_count(&session);
 		char *what = xasprintf("Pass 1: parsed user script and %d library script%s", n, n == 1 ? "" : "s");
@@ -463,6 +470,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		return run_listing(&session) ? 1 : 0;
 	if (elaborate(&session) > 0)
 		return 1;
+	warn_unused_args();   /* after the library files pass 2 read, which may use them (argv.stp) */
 	STAP_MARK_PASS(2, end, &session);
 	{
 		char *what = xasprintf("Pass 2: analyzed script: %d probe%s, %d function%s, %d global%s, "

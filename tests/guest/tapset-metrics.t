@@ -1,4 +1,4 @@
-# json_data and prometheus probes: /proc/systemtap/MOD/data.json, metadata.json and __prometheus read with cat, checked exactly and against the formats
+# json_data and prometheus probes: /proc/systemtap/MOD/data.json, metadata.json and __prometheus read with cat, checked exactly and against the formats; the _map/_unquoted prometheus macros in a procfs("metrics") file
 # Used by tests/run (issue 15): tapset/linux/json.stp, json.stpm, prometheus.stp, prometheus.stpm.
 
 timeout_s=60
@@ -17,6 +17,7 @@ guest() {
     done
     cat $d/__prometheus >prom1.out
     cat $d/__prometheus >prom2.out
+    cat $d/metrics >metrics.out
     cat $d/data.json >data.json
     cat $d/data.json >data2.json
     cat $d/metadata.json >metadata.json
@@ -35,6 +36,12 @@ check() {
 calls_total{op="3"} 11
 count{tid="1",word="a b"} 5
 count{tid="2",word="q\"x"} 7
+EOW
+    # the _map forms: keys and values through the script's functions, quoted or not
+    diff <(sort metrics.out) - <<'EOW'
+kib{dev="9",rw="w"} 2
+kib{dev="sda",rw="r\\w"} 4
+ops{op="op-3"} 11
 EOW
     cmp data.json data2.json
     diff data.json - <<'EOW'
