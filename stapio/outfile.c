@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outopen.h"
 #include "stapio.h"
 
 #define HDR sizeof(struct stp_record_header)
@@ -159,17 +160,20 @@ static void stream_keep(struct outfile *o, struct outstream *s, const char *path
 	s->nkept++;
 }
 
-/* Opens s's file number s->gen (truncating it). */
+/* Opens s's file number s->gen (empty: new, or truncated when outopen.c allows). */
 static int stream_open(struct outfile *o, struct outstream *s)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[128];
 	int fd;
 
 	if (stream_path(o, s, path, sizeof(path)) < 0)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = output_file_open(path, why, sizeof(why));
 	if (fd < 0) {
-		fail(o, errno, "cannot open %s", path);
+		if (why[0])
+			fail(o, -EPERM, "not writing %s: %s", path, why);
+		else
+			fail(o, errno, "cannot open %s", path);
 		return -1;
 	}
 	if (!(s->path = strdup(path))) {

@@ -185,7 +185,7 @@ static int wait_child(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			err("waiting for stapio: %s", strerror(errno));
-			return 1;
+			return STAPIO_LOST;
 		}
 	}
 	if (WIFEXITED(status))
@@ -198,6 +198,7 @@ static int wait_child(pid_t pid)
 	return 1;
 }
 
+/* stapio's exit status, 128+sig if killed, STAPIO_LOST if it cannot be had */
 int run_stapio(const struct stapio_args *a)
 {
 	struct saved_signals old;

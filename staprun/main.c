@@ -2,6 +2,7 @@
  * Run by stap (pass 5) or by hand: staprun [-v] [-o FILE] MODULE.ko [name=value ...]; see man/staprun.8. */
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,36 +204,64 @@ static char *build_params(const struct options *o)
 	return params;
 }
 
-/* -A NAME and -d NAME: the module is loaded already. */
-static int run_loaded(const struct options *o, const char *name)
+/* -A NAME and -d NAME: the module is loaded already; id is the run the caller may use. */
+static int run_loaded(const struct options *o, const struct run_id *id)
 {
 	struct stapio_args a;
 	char stapio[PATH_MAX];
 	int status, fd;
 
 	if (o->delete)
-		return module_remove(name) < 0 ? 1 : 0;
+		return run_remove(id) < 0 ? 1 : 0;
 	fd = find_stapio(stapio, sizeof(stapio));
 	if (fd < 0)
 		return 1;
-	fill_stapio_args(&a, o, stapio, fd, name);
+	fill_stapio_args(&a, o, stapio, fd, id->name);
 	status = run_stapio(&a);
 	close(fd);
-	/* stapio never attached (busy, refused, output not opened): not our run to end */
-	if (status == STAPIO_NOT_ATTACHED) {
+	/* stapio never attached (busy, refused, output not opened), or cannot tell: not our run to end */
+	if (status == STAPIO_NOT_ATTACHED || status == STAPIO_LOST) {
 		err("did not attach to module %s: its run was left as it was (staprun -A %s tries"
-		    " again, staprun -d %s removes it)", name, name, name);
+		    " again, staprun -d %s removes it)", id->name, id->name, id->name);
 		return 1;
 	}
-	if (module_remove(name) < 0 && status == 0)
+	if (run_remove(id) < 0 && status == 0)
 		status = 1;
 	return status;
+}
+
+/*
+ * What the caller's own signal state must not change: SIGCHLD ignored (the SIG_IGN survives
+ * exec) makes the kernel reap stapio itself, so waitpid() fails and staprun could not tell a
+ * stapio that never attached from a run that ended; signals blocked by the caller would stay
+ * blocked in stapio.  Handlers are reset by exec already.
+ */
+static void signals_reset_inherited(void)
+{
+	sigset_t none;
+
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* After our load: the run we loaded, the module named so that the caller's real uid owns (the
+ * runtime takes the owner from finit_module's caller).  -1 after a message: then that module is
+ * not ours to touch. */
+static int identify_our_load(const char *name, struct run_id *id)
+{
+	if (run_identify(name, id) == 0 && (uid_t)id->owner == getuid())
+		return 0;
+	err("module %s was loaded, but is no longer the run started here (it cannot be identified, or"
+	    " another user's load has taken the name): left alone", name);
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct stapio_args a;
+	struct run_id id;
 	char stapio[PATH_MAX], path[PATH_MAX];
 	char name[64];
 	enum privilege priv;
@@ -240,6 +269,7 @@ int main(int argc, char **argv)
 	int status, fd, iofd;
 
 	setuid_init();
+	signals_reset_inherited();
 	parse_args(&o, argc, argv);
 	/* who may do what: man/staprun.8, SAFETY AND SECURITY */
 	priv = privilege_of_caller();
@@ -249,9 +279,11 @@ int main(int argc, char **argv)
 	}
 	say("the caller is %s", privilege_name(priv));
 	if (o.attach || o.delete)
-		return loaded_module_allowed(o.module, name, sizeof(name), o.attach ? "attach to" : "remove")
-			? run_loaded(&o, name) : 1;
-	if (module_name_from_path(o.module, name, sizeof(name)) < 0) {
+		return loaded_module_allowed(o.module, &id, o.attach ? "attach to" : "remove")
+			? run_loaded(&o, &id) : 1;
+	if (module_locate(o.module, path, sizeof(path)) < 0)
+		return 1;
+	if (module_name_from_path(path, name, sizeof(name)) < 0) {
 		err("cannot load module %s: a module file is named NAME.ko, NAME being 1 to %d"
 		    " letters, digits, '_' or '-'", o.module, MODULE_NAME_MAX);
 		return 1;
@@ -263,8 +295,6 @@ int main(int argc, char **argv)
 	/* before loading anything: a module without its reader would be stranded */
 	iofd = find_stapio(stapio, sizeof(stapio));
 	if (iofd < 0)
-		return 1;
-	if (module_locate(o.module, path, sizeof(path)) < 0)
 		return 1;
 	fd = module_open(path, priv);
 	if (fd < 0)
@@ -283,18 +313,20 @@ int main(int argc, char **argv)
 	status = module_load(fd, path, name, params);
 	free(params);
 	close(fd);
-	if (status < 0)
+	if (status < 0 || identify_our_load(name, &id) < 0)
 		return 1;
 	fill_stapio_args(&a, &o, stapio, iofd, name);
 	status = run_stapio(&a);
 	close(iofd);
+	if (status == STAPIO_LOST)
+		status = 1;
 	if (o.detach && status == 0) {
 		fprintf(stderr, "Disconnected from module %s, which keeps running%s.\n"
 			"Reattach with: staprun -A %s    Remove with: staprun -d %s\n",
 			name, o.flight ? " in flight recorder mode" : "", name, name);
 		return 0;
 	}
-	if (module_remove(name) < 0 && status == 0)
+	if (run_remove(&id) < 0 && status == 0)
 		status = 1;
 	return status;
 }

@@ -1,4 +1,4 @@
-/* module.c - module names, and loading (finit_module), finding and removing (delete_module) stap modules.
+/* module.c - module names, and loading (finit_module) and finding stap modules (removal.c removes them).
  * Used by staprun/main.c; which files and modules the caller may use is decided in permissions.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -7,12 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "staprun.h"
-
-#define REMOVE_TRIES    50      /* x 100 ms */
 
 /* 1 to 55 letters, digits and '_' (MODULE_NAME_LEN is 56): never a '/' or
  * "..", so a name is safe in /proc and /sys paths. */
@@ -32,7 +29,7 @@ int module_name_valid(const char *name)
 }
 
 /* "/path/to/foo-bar.ko" -> "foo_bar" (kbuild spells module names with '_');
- * -1 unless that makes a valid name. */
+ * -1 unless the file is named NAME.ko and that makes a valid name. */
 int module_name_from_path(const char *path, char *name, size_t size)
 {
 	const char *base = strrchr(path, '/');
@@ -41,8 +38,9 @@ int module_name_from_path(const char *path, char *name, size_t size)
 
 	base = base ? base + 1 : path;
 	len = strlen(base);
-	if (len > 3 && !strcmp(base + len - 3, ".ko"))
-		len -= 3;
+	if (len <= 3 || strcmp(base + len - 3, ".ko"))
+		return -1;
+	len -= 3;
 	if (len == 0 || len >= size || len > MODULE_NAME_MAX)
 		return -1;
 	memcpy(name, base, len);
@@ -151,33 +149,4 @@ int module_load(int fd, const char *path, const char *name, const char *params)
 			err("cannot load module %s (%s): %s%s", name, path, strerror(e), load_hint(e));
 	}
 	return rc < 0 ? -1 : 0;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Retries briefly while the module is busy (stapio's files closing). */
-int module_remove(const char *name)
-{
-	int tries;
-
-	say("removing module %s", name);
-	for (tries = 0; tries < REMOVE_TRIES; tries++) {
-		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0)
-			return 0;
-		if (errno == ENOENT) {
-			say("module %s is gone already (rmmod ended the run)", name);
-			return 0;
-		}
-		if (errno != EAGAIN && errno != EBUSY)
-			break;
-		sleep_ms(100);
-	}
-	err("cannot remove module %s: %s", name, strerror(errno));
-	return -1;
 }

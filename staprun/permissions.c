@@ -1,5 +1,6 @@
 /* permissions.c - who may do what with staprun: root, groups stapdev and stapusr, and where stapusr's modules must be.
  * Used by staprun/main.c; the model is documented in man/staprun.8 (SAFETY AND SECURITY). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "staprun.h"
@@ -59,14 +59,15 @@ const char *privilege_name(enum privilege p)
 	}
 }
 
-/* /lib/modules/RELEASE/systemtap, where stapusr's modules must be. */
+/* /lib/modules/RELEASE/systemtap, where stapusr's modules must be: the release the kernel
+ * says, never uname()'s, which the caller can change (setarch --uname-2.6). */
 void systemtap_dir(char *buf, size_t size)
 {
-	struct utsname u;
+	char release[256];
 
-	if (uname(&u) < 0)
-		snprintf(u.release, sizeof(u.release), "unknown");
-	snprintf(buf, size, "/lib/modules/%s/systemtap", u.release);
+	if (kernel_release(release, sizeof(release)) < 0)
+		snprintf(release, sizeof(release), "unknown");
+	snprintf(buf, size, "/lib/modules/%s/systemtap", release);
 }
 
 void privilege_refuse(void)
@@ -214,12 +215,25 @@ int module_open(const char *path, enum privilege p)
 
 /* Module parameters can change what an approved module does: stapusr may
  * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds).
- * Nobody sets the buffer size but through -b, whose size is checked. */
+ * Nobody sets the buffer size but through -b, whose size is checked, and no
+ * parameter may hold whitespace or a quote: the kernel splits its parameter
+ * string at spaces outside double quotes, so "a=1 _stp_bufsize=4096" would be two. */
 int params_allowed(enum privilege p, char **params, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
+		if (strpbrk(params[i], " \t\n\v\f\r\"'")) {
+			char shown[80];
+			size_t k;
+
+			for (k = 0; params[i][k] && k + 1 < sizeof(shown); k++)
+				shown[k] = params[i][k] < ' ' || params[i][k] == 127 ? '?' : params[i][k];
+			shown[k] = '\0';
+			err("module parameter \"%s\" holds whitespace or a quote: give each name=value"
+			    " as one argument, without spaces or quotes", shown);
+			return 0;
+		}
 		if (!strncmp(params[i], "_stp_bufsize=", strlen("_stp_bufsize="))) {
 			err("give the buffer size with -b MB, not as the module parameter \"%s\"",
 			    params[i]);
@@ -265,15 +279,15 @@ long module_owner(const char *name)
  * -A NAME and -d NAME: a loaded module built by stap whose run the caller
  * owns: root may attach to and remove any; anyone else only a run they
  * loaded themselves (module_owner).  Dashes are taken as '_', as rmmod does.
- * WHAT is "attach to" or "remove", for the message.
+ * id gets the run checked (name, owner, load id): what run_remove() will
+ * compare again before removing anything.  WHAT is "attach to" or "remove".
  */
-int loaded_module_allowed(const char *arg, char *name, size_t size, const char *what)
+int loaded_module_allowed(const char *arg, struct run_id *id, const char *what)
 {
-	long owner;
+	char name[MODULE_NAME_MAX + 2] = "";
 	char *p;
 
-	name[0] = '\0';
-	if (strlen(arg) < size)
+	if (strlen(arg) < sizeof(name))
 		strcpy(name, arg);
 	for (p = name; *p; p++)
 		if (*p == '-')
@@ -292,19 +306,16 @@ int loaded_module_allowed(const char *arg, char *name, size_t size, const char *
 		    " attaches to and removes modules built by stap", name, name);
 		return 0;
 	}
-	if (getuid() == 0)
-		return 1;
-	owner = module_owner(name);
-	if (owner < 0 || (uid_t)owner != getuid()) {
-		if (owner < 0)
-			err("may not %s module %s: cannot tell who loaded it; only root may", what,
-			    name);
-		else
-			err("may not %s module %s: its run belongs to uid %ld; only that user and root"
-			    " may attach to it or remove it", what, name, owner);
+	if (run_identify(name, id) < 0) {
+		err("may not %s module %s: cannot tell who loaded it or which load it is (its"
+		    " _stp_owner_uid or _stp_load_id cannot be read)", what, name);
 		return 0;
 	}
-	return 1;
+	if (getuid() == 0 || (uid_t)id->owner == getuid())
+		return 1;
+	err("may not %s module %s: its run belongs to uid %ld; only that user and root"
+	    " may attach to it or remove it", what, name, id->owner);
+	return 0;
 }
 
 /* Bytes of memory available for new allocations (MemAvailable), 0: unknown. */
@@ -350,34 +361,105 @@ static unsigned long possible_cpus(void)
 	return conf > 0 ? (unsigned long)conf : 1;
 }
 
+/* The trace buffers of a run of mb MB per CPU: one ring per possible CPU, each of mb rounded up
+ * to a power of two (runtime/transport/transport.c), in bytes. */
+static unsigned long long rings_bytes(unsigned long mb, unsigned long cpus)
+{
+	unsigned long long ring = 1;
+
+	while (ring < mb)
+		ring <<= 1;
+	return (ring << 20) * cpus;
+}
+
+/* The _stp_bufsize of the loaded module name (MB per CPU), 0: cannot be read. */
+static unsigned long loaded_bufsize(const char *name)
+{
+	char path[128], value[32] = "";
+	unsigned long mb;
+	char *end;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_bufsize", name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(value, sizeof(value), f))
+		value[0] = '\0';
+	fclose(f);
+	mb = strtoul(value, &end, 10);
+	return end == value || mb > BUFSIZE_MAX_MB ? 0 : mb;
+}
+
+/* The trace buffers of the caller's runs loaded now (stap modules in /proc/systemtap whose
+ * owner is the caller's real uid), in bytes; *runs gets how many. */
+static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
+{
+	unsigned long long total = 0;
+	char dir[128];
+	struct dirent *e;
+	DIR *d;
+
+	*runs = 0;
+	module_proc_dir("", dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char name[MODULE_NAME_MAX + 1];
+		unsigned long mb;
+
+		size_t n = strlen(e->d_name);
+
+		if (n >= sizeof(name) || !module_name_valid(e->d_name))
+			continue;
+		memcpy(name, e->d_name, n + 1);
+		if (module_owner(name) != (long)getuid())
+			continue;
+		mb = loaded_bufsize(name);
+		total += rings_bytes(mb ? mb : BUFSIZE_MAX_MB, cpus);
+		(*runs)++;
+	}
+	closedir(d);
+	return total;
+}
+
 /*
  * -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, BUFSIZE_MAX_MB for root and
- * stapdev; and the buffers the runtime would allocate, one per possible CPU
- * of MB rounded up to a power of two (runtime/transport/transport.c), must
- * take at most half of the memory available now (MemAvailable).
+ * stapdev; and one budget for each user: the buffers of this run and of the
+ * caller's runs loaded already (-L/-F, or going on) must take at most half of
+ * the memory they would have without those runs (MemAvailable now plus what
+ * those take), so that loading installed modules one after the other adds up.
  */
 int bufsize_allowed(enum privilege p, unsigned long mb)
 {
 	unsigned long cap = p == PRIV_USR ? BUFSIZE_STAPUSR_MB : BUFSIZE_MAX_MB;
-	unsigned long long ring = 1, need, avail;
+	unsigned long long need, mine, avail;
 	unsigned long cpus;
+	unsigned runs;
 
 	if (mb > cap) {
 		err("-b %lu: %s may ask for at most %lu MB per CPU", mb, privilege_name(p), cap);
 		return 0;
 	}
-	while (ring < mb)
-		ring <<= 1;
 	cpus = possible_cpus();
-	need = (ring << 20) * cpus;
+	need = rings_bytes(mb, cpus);
+	mine = my_runs_bytes(cpus, &runs);
 	avail = mem_available();
-	if (avail && need > avail / 2) {
-		err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
-		    " CPUs), more than half of the %llu MB of memory available: give a smaller -b",
-		    mb, need >> 20, ring, cpus, avail >> 20);
+	if (avail && need + mine > (avail + mine) / 2) {
+		if (runs)
+			err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
+			    " CPUs), and those of your %u loaded run%s %llu MB: together more than half of"
+			    " the %llu MB of memory available without them: give a smaller -b, or end a run",
+			    mb, need >> 20, need / cpus >> 20, cpus, runs, runs == 1 ? "" : "s", mine >> 20,
+			    (avail + mine) >> 20);
+		else
+			err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
+			    " CPUs), more than half of the %llu MB of memory available: give a smaller -b",
+			    mb, need >> 20, need / cpus >> 20, cpus, avail >> 20);
 		return 0;
 	}
-	say("-b %lu: %llu MB of trace buffers, %llu MB of memory available", mb, need >> 20,
-	    avail >> 20);
+	say("-b %lu: %llu MB of trace buffers, %llu MB in %u loaded run%s of yours, %llu MB of memory"
+	    " available", mb, need >> 20, mine >> 20, runs, runs == 1 ? "" : "s", avail >> 20);
 	return 1;
 }

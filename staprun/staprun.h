@@ -1,5 +1,5 @@
 /* staprun.h - declarations shared by staprun's source files.
- * Used by the staprun sources only (main.c, module.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
+ * Used by the staprun sources only (main.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
@@ -11,13 +11,22 @@ void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* "stap
 
 #define MODULE_NAME_MAX 55       /* the kernel's MODULE_NAME_LEN is 56 */
 
-/* module.c: module names; loading, finding and removing modules. */
+/* module.c: module names; loading and finding modules. */
 int module_name_valid(const char *name);                             /* [A-Za-z0-9_]{1,55} */
 int module_name_from_path(const char *path, char *name, size_t size); /* -1: not NAME.ko */
 char *module_params_join(char **argv, int argc);
 int module_loaded(const char *name);
 int module_load(int fd, const char *path, const char *name, const char *params);
-int module_remove(const char *name);
+
+/* removal.c: one load of a module (its name, the uid that loaded it and the random _stp_load_id
+ * its runtime drew), and removing the module only while it is still that load. */
+struct run_id {
+	char name[MODULE_NAME_MAX + 1];
+	long owner;                     /* uid that loaded it */
+	unsigned long long load_id;     /* its _stp_load_id, never 0 */
+};
+int run_identify(const char *name, struct run_id *id);   /* 0, or -1: owner or id unreadable */
+int run_remove(const struct run_id *id);                 /* 0: removed or gone; -1 after a message */
 
 /* modinfo.c: the "key=value" strings of a module file's .modinfo section. */
 struct modinfo {
@@ -30,6 +39,7 @@ void modinfo_free(struct modinfo *mi);
 
 /* verify.c: built by stap, speaking our transport protocol, for this kernel. */
 int module_verify(int fd, const char *path, const char *name);    /* 0, or -1 after a message */
+int kernel_release(char *buf, size_t size);  /* /proc/sys/kernel/osrelease (not uname()); -1: unreadable */
 int module_ours(const char *name);          /* loaded, with /proc/systemtap/NAME/.cmd */
 void module_proc_dir(const char *name, char *buf, size_t size);   /* /proc/systemtap/NAME */
 
@@ -43,7 +53,7 @@ int module_locate(const char *arg, char *path, size_t size);
 int module_open(const char *path, enum privilege p);              /* fd, or -1 after a message */
 int params_allowed(enum privilege p, char **params, int n);
 long module_owner(const char *name);        /* uid that loaded it, -1: cannot tell */
-int loaded_module_allowed(const char *arg, char *name, size_t size, const char *what);
+int loaded_module_allowed(const char *arg, struct run_id *id, const char *what);
 #define BUFSIZE_MAX_MB     1024 /* -b: root and stapdev (the runtime's own limit) */
 #define REMOTE_ID_MAX   1000000 /* -r N:URI: the index of a host in stap --remote's list */
 #define REMOTE_URI_MAX      255 /* -r N:URI: the runtime's stp_remote_uri[256] holds it */
@@ -74,8 +84,10 @@ struct stapio_args {
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */
-int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed) */
+int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed), or STAPIO_LOST */
 /* stapio -A's exit status when it never attached (stapio/stapio.h): the run is left alone */
 #define STAPIO_NOT_ATTACHED 3
+/* run_stapio(): stapio's status could not be had (waitpid failed): with -A, the run is left alone */
+#define STAPIO_LOST (-1)
 
 #endif /* STAPRUN_H */

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "protocol.h"
@@ -80,12 +79,29 @@ static int kernel_build_id_matches(const struct modinfo *mi, const char *path)
 	return 1;
 }
 
+/* The running kernel's release, as the kernel says it (/proc/sys/kernel/osrelease): uname() is
+ * the caller's to change (setarch --uname-2.6 makes it 2.6.N).  -1: it cannot be read. */
+int kernel_release(char *buf, size_t size)
+{
+	int fd = open("/proc/sys/kernel/osrelease", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] ? 0 : -1;
+}
+
 int module_verify(int fd, const char *path, const char *name)
 {
 	struct modinfo mi;
-	struct utsname u;
 	const char *why, *transport, *modname, *vermagic;
-	char built_for[sizeof(u.release)], shown[64];
+	char built_for[256], release[256], shown[64];
 	int rc = -1;
 
 	if (modinfo_read(fd, &mi, &why) < 0) {
@@ -109,14 +125,15 @@ int module_verify(int fd, const char *path, const char *name)
 		    path, shown, name, shown);
 	} else if (!vermagic) {
 		err("cannot load module %s: malformed module (no vermagic in its modinfo)", path);
-	} else if (uname(&u) < 0) {
-		err("cannot load module %s: cannot tell which kernel runs (uname failed)", path);
+	} else if (kernel_release(release, sizeof(release)) < 0) {
+		err("cannot load module %s: cannot tell which kernel runs (/proc/sys/kernel/osrelease"
+		    " cannot be read)", path);
 	} else {
 		printable_word(vermagic, built_for, sizeof(built_for));
-		if (strcmp(built_for, u.release)) {
+		if (strcmp(built_for, release)) {
 			err("cannot load module %s: module %s was built for kernel %s; this is kernel %s:"
 			    " rebuild it with stap -r %s (or -p4 on a matching machine)",
-			    path, name, built_for, u.release, u.release);
+			    path, name, built_for, release, release);
 		} else if (kernel_build_id_matches(&mi, path)) {
 			say("module %s: built by stap (transport %s) for kernel %s", name, transport,
 			    built_for);

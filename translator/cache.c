@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -422,7 +423,8 @@ int cache_fetch(Session *s, const char *kbuild_text)
 }
 
 typedef struct Entry {
-	char *stem;              /* DIR/HH/KEY */
+	char hh[3];              /* its directory in the cache, HH */
+	char key[KEY_HEX + 1];
 	long long size;          /* of KEY.ko and KEY.c */
 	struct timespec used;    /* the .ko's mtime (the .c's when there is no .ko) */
 	int has_ko;
@@ -436,7 +438,7 @@ static int cmp_age(const void *a, const void *b)
 		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
 	if (x->used.tv_nsec != y->used.tv_nsec)
 		return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
-	return strcmp(x->stem, y->stem);
+	return strcmp(x->key, y->key);
 }
 
 static int is_hex(const char *s, size_t n)
@@ -447,119 +449,144 @@ static int is_hex(const char *s, size_t n)
 	return 1;
 }
 
-static double read_limit(const char *dir)
+/* cache_mb_limit in the checked directory top (a regular file, not a symlink). */
+static double read_limit(int top)
 {
-	char *path = path_join(dir, "cache_mb_limit");
-	char *text = read_file(path, NULL), *end;
+	int fd = openat(top, "cache_mb_limit", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char text[64], *end;
 	double mb = DEFAULT_LIMIT_MB;
+	struct stat st;
+	ssize_t n;
 
-	if (text) {
-		double v = strtod(text, &end);
+	if (fd < 0)
+		return mb;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, text, sizeof text - 1) : -1;
+	close(fd);
+	if (n > 0) {
+		double v;
+		text[n] = 0;
+		v = strtod(text, &end);
 		while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
 			end++;
 		if (end != text && !*end && v >= 0)
 			mb = v;
 	}
-	free(text);
-	free(path);
 	return mb;
+}
+
+/* The entries of HH, open as hh (KEY.ko and KEY.c files, by KEY), into entries; stale temp files
+ * removed.  Returns the bytes they take. */
+static long long scan_sub(int hh, const char *name, StrMap *by_key, PtrVec *entries, time_t now)
+{
+	DIR *d = fdopendir(dup(hh));
+	long long total = 0;
+	struct dirent *f;
+
+	while (d && (f = readdir(d))) {
+		size_t n = strlen(f->d_name);
+		struct stat st;
+		Entry *en;
+		int ko;
+
+		if (fstatat(hh, f->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n > 4 && !strcmp(f->d_name + n - 4, ".tmp")) {
+			if (now - st.st_mtim.tv_sec > STALE_TMP_SECONDS)
+				unlinkat(hh, f->d_name, 0);
+			continue;
+		}
+		if (!((n == KEY_HEX + 3 && !strcmp(f->d_name + KEY_HEX, ".ko")) ||
+		      (n == KEY_HEX + 2 && !strcmp(f->d_name + KEY_HEX, ".c"))) || !is_hex(f->d_name, KEY_HEX))
+			continue;
+		ko = f->d_name[KEY_HEX + 1] == 'k';
+		f->d_name[KEY_HEX] = 0;
+		en = strmap_get(by_key, f->d_name);
+		if (!en) {
+			en = xcalloc(1, sizeof *en);
+			memcpy(en->hh, name, 2);
+			memcpy(en->key, f->d_name, KEY_HEX);
+			strmap_put(by_key, en->key, en);
+			vec_push(entries, en);
+		}
+		en->size += (long long)st.st_size;
+		total += (long long)st.st_size;
+		if (ko || !en->has_ko)
+			en->used = st.st_mtim;
+		en->has_ko |= ko;
+	}
+	if (d)
+		closedir(d);
+	return total;
+}
+
+/* Removes en's files, from its HH directory opened again inside top (never a path). */
+static void remove_entry(int top, const Entry *en)
+{
+	int hh = filecache_open_sub(top, en->hh);
+	char name[KEY_HEX + 4];
+
+	if (hh < 0)
+		return;
+	snprintf(name, sizeof name, "%s.ko", en->key);
+	unlinkat(hh, name, 0);     /* the .ko first: an entry is usable only with it */
+	snprintf(name, sizeof name, "%s.c", en->key);
+	unlinkat(hh, name, 0);
+	close(hh);
 }
 
 /* Scans DIR/HH/ (module entries only; the tapset index files in DIR are left alone) and removes
  * the least recently used entries until the total fits the limit. The entry just stored stays.
- * Temp files of crashed runs are removed once they are an hour old. */
+ * Temp files of crashed runs are removed once they are an hour old.  Everything is done relative
+ * to the checked top directory's fd and its HH directories' (opened without following a link,
+ * ours alone), so that a directory swapped for a symbolic link meanwhile is never followed. */
 static void clean(ModuleCache *mc)
 {
-	StrMap by_stem = { 0 };
+	StrMap by_key = { 0 };
 	PtrVec entries = { 0 };
 	long long total = 0, limit;
 	time_t now = time(NULL);
-	DIR *top = opendir(mc->dir);
+	int top = filecache_open_top();
+	DIR *d = top >= 0 ? fdopendir(dup(top)) : NULL;
 	struct dirent *e;
 
-	mc->limit_mb = read_limit(mc->dir);
+	mc->limit_mb = top >= 0 ? read_limit(top) : DEFAULT_LIMIT_MB;
 	limit = (long long)(mc->limit_mb * 1024 * 1024);
-	if (!top)
-		return;
-	while ((e = readdir(top))) {
-		char *sub;
-		DIR *d;
-		struct dirent *f;
-		struct stat dst;
+	while (d && (e = readdir(d))) {
+		int hh;
 
 		if (strlen(e->d_name) != 2 || !is_hex(e->d_name, 2))
 			continue;
-		sub = path_join(mc->dir, e->d_name);
-		d = lstat(sub, &dst) == 0 && S_ISDIR(dst.st_mode) ? opendir(sub) : NULL;   /* no symlinked HH */
-		while (d && (f = readdir(d))) {
-			size_t n = strlen(f->d_name);
-			struct stat st;
-			char *path = path_join(sub, f->d_name);
-
-			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-				free(path);
-				continue;
-			}
-			if (n > 4 && !strcmp(f->d_name + n - 4, ".tmp")) {
-				if (now - st.st_mtim.tv_sec > STALE_TMP_SECONDS)
-					unlink(path);
-			} else if ((n == KEY_HEX + 3 && !strcmp(f->d_name + KEY_HEX, ".ko")) ||
-				   (n == KEY_HEX + 2 && !strcmp(f->d_name + KEY_HEX, ".c"))) {
-				char *stem = xstrndup(path, strlen(path) - (n - KEY_HEX));
-				int ko = f->d_name[KEY_HEX + 1] == 'k';
-				Entry *en = strmap_get(&by_stem, stem);
-				if (!is_hex(f->d_name, KEY_HEX)) {
-					free(stem);
-					free(path);
-					continue;
-				}
-				if (!en) {
-					en = xcalloc(1, sizeof *en);
-					en->stem = stem;
-					strmap_put(&by_stem, stem, en);
-					vec_push(&entries, en);
-				} else {
-					free(stem);
-				}
-				en->size += (long long)st.st_size;
-				total += (long long)st.st_size;
-				if (ko || !en->has_ko)
-					en->used = st.st_mtim;
-				en->has_ko |= ko;
-			}
-			free(path);
-		}
-		if (d)
-			closedir(d);
-		free(sub);
+		hh = filecache_open_sub(top, e->d_name);
+		if (hh < 0)
+			continue;
+		total += scan_sub(hh, e->d_name, &by_key, &entries, now);
+		close(hh);
 	}
-	closedir(top);
+	if (d)
+		closedir(d);
 	if (total > limit && entries.len) {
 		qsort(entries.items, (size_t)entries.len, sizeof *entries.items, cmp_age);
 		for (int i = 0; i < entries.len && total > limit; i++) {
 			Entry *en = entries.items[i];
-			char *ko, *c;
-			if (!strcmp(en->stem, mc->stem))
+			if (!strcmp(en->key, mc->key))
 				continue;
-			ko = xasprintf("%s.ko", en->stem);
-			c = xasprintf("%s.c", en->stem);
-			unlink(ko);     /* the .ko first: an entry is usable only with it */
-			unlink(c);
-			STAP_MARK_CACHE1(clean, ko);
-			free(ko);
-			free(c);
+			remove_entry(top, en);
+			{
+				char *ko = xasprintf("%s/%s/%s.ko", mc->dir, en->hh, en->key);
+				STAP_MARK_CACHE1(clean, ko);
+				free(ko);
+			}
 			total -= en->size;
 			mc->removed++;
 		}
 	}
-	for (int i = 0; i < entries.len; i++) {
-		Entry *en = entries.items[i];
-		free(en->stem);
-		free(en);
-	}
+	for (int i = 0; i < entries.len; i++)
+		free(entries.items[i]);
 	free(entries.items);
-	free(by_stem.keys);
-	free(by_stem.values);
+	free(by_key.keys);
+	free(by_key.values);
+	if (top >= 0)
+		close(top);
 }
 
 void cache_store(Session *s)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trustwalk.h"
 #include "util.h"
+
+/* The home directory: $HOME, but root's from the password database (a root shell keeps a user's
+ * HOME after sudo or su; root must not write in that user's home). */
+static const char *home_dir(void)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0)
+		return getenv("HOME");
+	pw = getpwuid(0);
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
 
 char *filecache_dir(void)
 {
 	const char *dir = getenv("SYSTEMTAP_DIR");
-	const char *home = getenv("HOME");
+	const char *home = home_dir();
 
 	if (dir && *dir)
 		return path_join(dir, "cache");
@@ -117,50 +131,11 @@ static int trusted_dir(int fd, const char *path)
 	return fd;
 }
 
-/* fd, the cache's top directory opened as top, when nobody but its user and root can move it: it is
- * the directory realpath(top) names, and every directory above that belongs to root or the effective
- * user and is not writable by group or others unless sticky (like /tmp).  Else closes it, warns, -1. */
-static int trusted_above(int fd, const char *top)
-{
-	char *real = realpath(top, NULL), *slash;
-	struct stat st, at;
-	const char *why = NULL;
-
-	if (!real || stat(real, &st) != 0 || fstat(fd, &at) != 0 || st.st_dev != at.st_dev || st.st_ino != at.st_ino)
-		why = "was moved while it was opened";
-	for (slash = real ? strrchr(real, '/') : NULL; !why && slash; slash = strrchr(real, '/')) {
-		const char *dir;
-		*slash = 0;
-		dir = slash == real ? "/" : real;
-		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			why = "is inside a directory that cannot be checked";
-		} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
-			filecache_warn("cache directory %s is inside %s, which is owned by uid %u: not using the cache", top,
-				       dir, (unsigned)st.st_uid);
-			why = "";
-		} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-			filecache_warn("cache directory %s is inside %s, which is writable by group or others (mode %04o): "
-				       "not using the cache", top, dir, (unsigned)(st.st_mode & 07777));
-			why = "";
-		}
-		if (slash == real)
-			break;
-	}
-	free(real);
-	if (!why)
-		return fd;
-	if (*why)
-		filecache_warn("cache directory %s %s: not using the cache", top, why);
-	close(fd);
-	errno = EPERM;
-	return -1;
-}
-
 int filecache_open_dir(const char *path, int create, const char **base)
 {
 	char *top = filecache_dir(), *rest, *p;
 	size_t n;
-	int fd, err, mkerr = 0;   /* mkerr: why a directory could not be made (EROFS...), reported over ENOENT */
+	int fd, err, mkerr;   /* mkerr: why a directory could not be made (EROFS...), reported over ENOENT */
 
 	*base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!top)
@@ -171,26 +146,10 @@ int filecache_open_dir(const char *path, int create, const char **base)
 		errno = EINVAL;
 		return -1;
 	}
-	if (create) {
-		/* mkdir -p of the top: SYSTEMTAP_DIR or ~/.systemtap may be missing too */
-		for (char *slash = strchr(top + 1, '/');; slash = strchr(slash + 1, '/')) {
-			if (slash)
-				*slash = 0;
-			if (mkdir(top, 0755) != 0 && errno != EEXIST)
-				mkerr = errno;
-			if (!slash)
-				break;
-			*slash = '/';
-		}
-	}
-	/* the top may be reached through symlinks (~/.systemtap -> elsewhere): what counts is the
-	 * directory opened; every directory below it is opened without following a symlink */
-	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && mkerr)
-		errno = mkerr;
-	fd = trusted_dir(fd, top);
-	if (fd >= 0)
-		fd = trusted_above(fd, top);
+	/* the top walked from / (trustwalk.c: SYSTEMTAP_DIR or ~/.systemtap made only inside checked
+	 * directories, symlinks only root's or ours: ~/.systemtap -> elsewhere); every directory below
+	 * it is opened without following a symlink */
+	fd = trusted_dir(trustwalk_open(top, create), top);
 	rest = xstrdup(path + n + 1);
 	for (p = rest; fd >= 0;) {
 		char *slash = strchr(p, '/'), *shown;
@@ -213,6 +172,31 @@ int filecache_open_dir(const char *path, int create, const char **base)
 	free(rest);
 	free(top);
 	errno = err;
+	return fd;
+}
+
+int filecache_open_top(void)
+{
+	char *top = filecache_dir();
+	int fd;
+
+	if (!top)
+		return -1;
+	fd = trusted_dir(trustwalk_open(top, 0), top);
+	free(top);
+	return fd;
+}
+
+int filecache_open_sub(int top, const char *name)
+{
+	int fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char why[96];
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || distrust(&st, why, sizeof why))) {
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 

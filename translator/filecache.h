@@ -8,7 +8,8 @@
 
 #include "session.h"
 
-/* The cache directory, whether or not it exists yet; NULL with neither SYSTEMTAP_DIR nor HOME. */
+/* The cache directory, whether or not it exists yet; NULL with neither SYSTEMTAP_DIR nor a home
+ * ($HOME; for root, root's home in the password database). */
 char *filecache_dir(void);
 
 /* filecache_dir()/name, or NULL when there is none or --disable-cache is on. */
@@ -23,8 +24,9 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path);
 
 /* Trust: the cache is used only where every directory from filecache_dir() down to an entry, and the
  * entry itself, belongs to the effective user and is not writable by group or others (the directories
- * above filecache_dir() belong to root or that user, not group/other-writable unless sticky); an
- * entry is never a symlink.  Otherwise a one-line warning says why, and the caller goes on without the cache
+ * above filecache_dir() belong to root or that user, not group/other-writable unless sticky, and are
+ * walked from / following only root's or the user's symlinks: trustwalk.c); an entry is never a
+ * symlink.  Root's home is the password database's, never $HOME.  Otherwise a one-line warning says why, and the caller goes on without the cache
  * (builds what it looked for, and does not store it). */
 
 /* "stap: warning: MSG" on stderr, each distinct message once; shown whatever -w says. */
@@ -34,6 +36,14 @@ void filecache_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * top down checked (and created 0755 first when create); *base is path's last component.  -1
  * when missing, not a directory, or not trusted (warned). */
 int filecache_open_dir(const char *path, int create, const char **base);
+
+/* The top directory (filecache_dir()), opened and checked as filecache_open_dir() does; -1 when
+ * missing or not trusted (warned). */
+int filecache_open_top(void);
+
+/* The directory name inside the checked directory top, opened without following a symlink: ours
+ * and not writable by group or others; -1 otherwise (no warning). */
+int filecache_open_sub(int top, const char *name);
 
 /* path opened read-only without following a symlink: a regular file, trusted, in a trusted
  * directory; *st is its fstat.  -1 when missing or refused (warned). */

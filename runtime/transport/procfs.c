@@ -29,11 +29,25 @@ MODULE_PARM_DESC(_stp_owner_uid, "uid of the user who loaded the module (read-on
 static kuid_t stp_owner_kuid;
 static kgid_t stp_owner_kgid;
 
+/*
+ * This load of the module, told from every other load of a module of the same
+ * name: a random non-zero number drawn at init, shown as the read-only
+ * _stp_load_id (a value given at load time is overwritten).  staprun reads it
+ * when it loads or checks a run and compares it again right before removing
+ * the module by name, so it never removes a later load of the same module.
+ */
+static unsigned long long stp_load_id;
+module_param_named(_stp_load_id, stp_load_id, ullong, 0444);
+MODULE_PARM_DESC(_stp_load_id, "random id of this load of the module (read-only)");
+
 static void stp_proc_owner_init(void)
 {
 	stp_owner_kuid = current_uid();
 	stp_owner_kgid = current_gid();
 	stp_owner_uid = from_kuid_munged(&init_user_ns, stp_owner_kuid);
+	do
+		stp_load_id = get_random_u64();
+	while (!stp_load_id);
 }
 
 static void stp_proc_own(struct proc_dir_entry *e)

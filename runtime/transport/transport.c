@@ -19,6 +19,7 @@
 #include <linux/log2.h>
 #include <linux/magic.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/namei.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>

@@ -1,7 +1,8 @@
-# staprun-attacks: a setuid-root staprun attacked by stapusr members: swapped stapio, other users' runs (-A/-d), -b, stapio's ids
+# staprun-attacks: a setuid-root staprun attacked by stapusr members: swapped stapio, other users' runs (-A/-d, a stopped
+# staprun's late removal), SIGCHLD ignored, -b and one buffer budget per user, setarch, root's -o into others' links, stapio's ids
 # Used by tests/run (guest/staprun-attacks). Each case asserts the refusal AND that nothing changed; needs build() as root.
 
-timeout_s=420
+timeout_s=600
 
 build() {
     if (( EUID != 0 )); then
@@ -38,6 +39,67 @@ int main(int argc, char **argv)
 }
 EOC
     cc -O2 -Wall -Wextra -Werror -o flipper flipper.c
+    # pipefill ROOM GO CMD...: CMD's stderr a pipe with only ROOM bytes free, so CMD blocks in a
+    # write after ROOM bytes (as a member can make a setuid staprun -v block); drained (the filler
+    # dropped, the rest to stdout) once file GO exists; exits with CMD's status
+    cat >pipefill.c <<'EOC'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	static char buf[65536];
+	int p[2], status;
+	long room, cap, fill, left;
+	pid_t pid;
+	ssize_t n;
+
+	if (argc < 4 || pipe(p) < 0)
+		return 2;
+	room = atol(argv[1]);
+	cap = fcntl(p[1], F_GETPIPE_SZ);
+	fill = cap - room;
+	for (left = fill; left > 0; left -= n)
+		if ((n = write(p[1], buf, left < 4096 ? left : 4096)) <= 0)
+			return 2;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		execvp(argv[3], argv + 3);
+		_exit(127);
+	}
+	close(p[1]);
+	while (access(argv[2], F_OK) != 0)
+		usleep(20000);
+	while ((n = read(p[0], buf, sizeof(buf))) > 0) {
+		long skip = fill > n ? n : fill;
+		fill -= skip;
+		if (n > skip && write(1, buf + skip, (size_t)(n - skip)) < 0)
+			return 2;
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 2;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+EOC
+    cc -O2 -Wall -Wextra -Werror -o pipefill pipefill.c
+    # sigign CMD...: CMD run with SIGCHLD ignored (an ignored disposition survives exec)
+    printf '#include <signal.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c;'\
+' signal(SIGCHLD, SIG_IGN); execvp(v[1], v + 1); return 127; }\n' >sigign.c
+    cc -O2 -Wall -Wextra -Werror -o sigign sigign.c
+    # the budget's modules: one build, copies under other names (every "sa_bud0" in the file renamed)
+    $STAP -p4 -m sa_bud0 -e 'probe begin { println("bud") }' >/dev/null
+    local k
+    for k in 1 2 3 4 5 6 7 8 9; do
+        perl -e 'local $/; my $d = <STDIN>; my $n = ($d =~ s/sa_bud0/sa_bud$ARGV[0]/g);
+                 $n >= 2 or die "sa_bud0 found $n times"; print $d' "$k" <sa_bud0.ko >"sa_bud$k.ko"
+    done
     mkdir -p mnt
     getent group stapusr | cut -d: -f3 >stapusr.gid
     getent group stapdev | cut -d: -f3 >stapdev.gid
@@ -251,7 +313,175 @@ attacks() {
     "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
 
+    stopped_removal
+    sigchld_ignored
+    buffer_budget
+    uname_changed
+    output_links
+
     echo "attacks done"; echo "(at ${SECONDS}s)"
+}
+
+# A member's staprun stopped while its run goes on (SIGSTOP: it is the member's own process), its
+# stapio ended, the run removed with the member's own -d, the same installed module loaded by another
+# user (the victim): resumed, the staprun must not remove the victim's run.  For a plain run and
+# for -A; then -d itself, blocked (-v, its stderr a full pipe) between its check and its removal.
+stopped_removal() {
+    local mode pid io rc
+    for mode in run attach; do
+        echo "== stopped staprun, $mode (at ${SECONDS}s)"
+        if [[ $mode == run ]]; then
+            "${u1[@]}" "$S" sa_endless >stop-$mode.out 2>stop-$mode.err & pid=$!
+        else
+            "${u1[@]}" "$S" -L sa_endless >/dev/null 2>&1
+            "${u1[@]}" "$S" -A sa_endless >stop-$mode.out 2>stop-$mode.err & pid=$!
+        fi
+        io=$(stapio_of $pid)
+        "${u1[@]}" kill -STOP $pid
+        "${u1[@]}" kill -INT "$io"
+        for i in $(seq 100); do
+            [[ $(awk '{ print $3 }' /proc/"$io"/stat 2>/dev/null) == Z ]] && break
+            sleep 0.1
+        done
+        [[ $(awk '{ print $3 }' /proc/"$io"/stat) == Z ]] || { echo "stapio $io did not end"; return 1; }
+        grep -q '^end ticks>0: 1$' stop-$mode.out
+        "${u1[@]}" "$S" -d sa_endless
+        wait_gone sa_endless
+        "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
+        owner_is sa_endless 65533
+        "${u1[@]}" kill -CONT $pid
+        rc=0; wait $pid || rc=$?
+        [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" \
+            stop-$mode.err || { echo "stopped $mode: exit $rc"; cat stop-$mode.err; return 1; }
+        loaded sa_endless
+        owner_is sa_endless 65533
+        "${u2[@]}" "$S" -d sa_endless
+        wait_gone sa_endless
+    done
+
+    echo "== stopped staprun, -d blocked on a full stderr (at ${SECONDS}s)"
+    "${u1[@]}" "$S" -L sa_endless >/dev/null 2>&1
+    rm -f go
+    # room for "the caller is ..." (43 bytes) and a little: the next message blocks it
+    ./pipefill 60 go "${u1[@]}" "$S" -v -d sa_endless >dblock.err & pid=$!
+    sleep 1
+    loaded sa_endless
+    owner_is sa_endless 65534
+    "${u1[@]}" "$S" -d sa_endless
+    wait_gone sa_endless
+    "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
+    touch go
+    rc=0; wait $pid || rc=$?
+    [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" \
+        dblock.err || { echo "blocked -d: exit $rc"; cat dblock.err; return 1; }
+    grep -q "the caller is a member of stapusr" dblock.err
+    loaded sa_endless
+    owner_is sa_endless 65533
+    "${u2[@]}" "$S" -d sa_endless
+    wait_gone sa_endless
+}
+
+# SIGCHLD ignored by the caller: staprun still learns its stapio's status, so a -A that never
+# attached leaves the run alone; a -A that attaches ends the run as usual.
+sigchld_ignored() {
+    echo "== SIGCHLD ignored (at ${SECONDS}s)"
+    "${u1[@]}" "$S" -L sa_endless >/dev/null 2>&1
+    refused chld-A "did not attach to module sa_endless: its run was left as it was" \
+        "${u1[@]}" ./sigign "$S" -o "$sa/rootonly/out" -A sa_endless
+    loaded sa_endless
+    owner_is sa_endless 65534
+    [[ ! -e $sa/rootonly/out ]]
+    attach_and_end "${u1[@]}" ./sigign "$S" -- sa_endless chld-A2.out
+}
+
+# One budget per user: installed modules loaded one after the other with -b MB -L by one member
+# add up; the load that would take the member's buffers past half of the memory they would have
+# without them is refused (while that load alone would have passed), and another member may still load.
+buffer_budget() {
+    local cpus avail mb k refused_at=0 now
+    echo "== buffer budget (at ${SECONDS}s)"
+    cp sa_bud[0-9].ko "$dir"/
+    cpus=$(( $(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1 ))
+    avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    # MB per CPU: the largest power of two whose buffers take at most 1/8 of the memory available
+    for ((mb = 64; mb > 1 && mb * cpus * 8 > avail; mb /= 2)); do :; done
+    (( mb * cpus * 16 > avail )) || { echo "SKIPPED the budget: $avail MB available, $cpus CPUs"; return 0; }
+    echo "budget: $avail MB available, $cpus CPUs, -b $mb"
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        rc=0
+        "${u1[@]}" "$S" -b "$mb" -L "sa_bud$k" >bud$k.out 2>bud$k.err || rc=$?
+        if (( rc != 0 )); then
+            refused_at=$k
+            break
+        fi
+        loaded "sa_bud$k"
+    done
+    (( refused_at >= 2 )) || { echo "budget: load $k refused too early:"; cat bud$k.err; return 1; }
+    grep -q "^staprun: -b $mb: the trace buffers would take $((mb * cpus)) MB ($mb MB for each of $cpus possible CPUs), and those of your $refused_at loaded runs $((refused_at * mb * cpus)) MB: together more than half of the" \
+        "bud$refused_at.err" || { cat "bud$refused_at.err"; return 1; }
+    not loaded "sa_bud$refused_at"
+    now=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    (( mb * cpus <= now / 2 )) || { echo "budget: $now MB left: the per-load check alone refuses too"; return 1; }
+    # another member's budget is their own
+    "${u2[@]}" "$S" -b "$mb" -L "sa_bud$refused_at" >/dev/null 2>&1
+    owner_is "sa_bud$refused_at" 65533
+    "${u2[@]}" "$S" -d "sa_bud$refused_at"
+    for ((k = 0; k < refused_at; k++)); do
+        "${u1[@]}" "$S" -d "sa_bud$k"
+        not loaded "sa_bud$k"
+    done
+    rm -f "$dir"/sa_bud[0-9].ko
+}
+
+# uname() is the caller's to change (setarch --uname-2.6): the systemtap directory and the vermagic
+# check go by the kernel's own release.
+uname_changed() {
+    local fake
+    echo "== setarch --uname-2.6 (at ${SECONDS}s)"
+    fake=$(setarch "$(uname -m)" --uname-2.6 uname -r)
+    [[ $fake == 2.6.* && $fake != "$KVER" ]]
+    # a module that says it is for that release
+    source "$TOP/tests/lib/module-edit.sh"
+    mkdir -p fake26
+    set_vermagic sa_run.ko fake26/sa_run.ko "$fake"
+    "${u1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" sa_run >uname.out 2>uname.err ||
+        { cat uname.err; return 1; }
+    grep -qx ran uname.out
+    refused uname-dir "cannot open module /lib/modules/$KVER/systemtap/no_such.ko" \
+        "${u1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" no_such
+    refused uname-vermagic "module sa_run was built for kernel $fake; this is kernel $KVER" \
+        "${d1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" fake26/sa_run.ko
+    not loaded sa_run
+}
+
+# Root's -o: a name a member planted in a sticky shared directory (a symbolic link to a file of
+# root's, a hard link of it) or in the member's own directory is refused, the file untouched
+# (with fs.protected_symlinks and protected_hardlinks off, as on systems that turn them off).
+output_links() {
+    local ps ph sum
+    echo "== root's -o into a member's links (at ${SECONDS}s)"
+    ps=$(sysctl -n fs.protected_symlinks)
+    ph=$(sysctl -n fs.protected_hardlinks)
+    sysctl -q fs.protected_symlinks=0 fs.protected_hardlinks=0
+    echo precious >"$sa/precious"
+    sum=$(sha256sum "$sa/precious")
+    "${u1[@]}" ln -s "$sa/precious" "$sa/marks/sym"
+    "${u1[@]}" ln "$sa/precious" "$sa/marks/hard"
+    "${u1[@]}" ln -s "$sa/precious" "$sa/u/sym"
+    "${u1[@]}" ln "$sa/precious" "$sa/u/hard"
+    refused o-sticky-sym "not writing $sa/marks/sym: it exists, in a directory everybody may write to (sticky)" \
+        staprun -o "$sa/marks/sym" sa_run.ko
+    refused o-sticky-hard "not writing $sa/marks/hard: it exists, in a directory everybody may write to (sticky)" \
+        staprun -o "$sa/marks/hard" sa_run.ko
+    refused o-sym "not writing $sa/u/sym: it is a symbolic link" staprun -o "$sa/u/sym" sa_run.ko
+    refused o-hard "not writing $sa/u/hard: it exists with 3 hard links" staprun -o "$sa/u/hard" sa_run.ko
+    # per-CPU files of a bulk run the same way: covered by unit/outfile
+    not loaded sa_run
+    [[ $(sha256sum "$sa/precious") == "$sum" && $(stat -c %h "$sa/precious") == 3 ]]
+    # a new name in the sticky directory is written
+    staprun -o "$sa/marks/new" sa_run.ko
+    grep -qx ran "$sa/marks/new"
+    sysctl -q fs.protected_symlinks="$ps" fs.protected_hardlinks="$ph"
 }
 
 guest() {
@@ -259,14 +489,20 @@ guest() {
     usr=$(cat stapusr.gid)
     dev=$(cat stapdev.gid)
     [[ -n $usr && -n $dev ]] || { echo "no groups stapusr/stapdev"; return 1; }
-    local old
+    local old olds
     old=$(sysctl -n fs.protected_hardlinks)
-    export -f attacks refused owner_is attach_and_end wait_gone loaded stapio_of not
+    olds=$(sysctl -n fs.protected_symlinks)
+    export -f attacks refused owner_is attach_and_end wait_gone loaded stapio_of not stopped_removal \
+        sigchld_ignored buffer_budget uname_changed output_links
     rc=0
     unshare -m --propagation private bash -ec "cd '$CASE_DIR'; attacks $usr $dev" || rc=$?
-    sysctl -q fs.protected_hardlinks="$old"
+    sysctl -q fs.protected_hardlinks="$old" fs.protected_symlinks="$olds"
     not loaded sa_run
     not loaded sa_endless || staprun -d sa_endless
+    local k
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        not loaded "sa_bud$k" || { staprun -d "sa_bud$k"; rc=1; }
+    done
     return $rc
 }
 

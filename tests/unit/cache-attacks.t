@@ -1,5 +1,6 @@
 # cache-attacks - the cache against another user who can write in it: planted temp-name symlinks, foreign or shared directories
-# (or parents), planted or symlinked KEY.ko entries, damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
+# (or parents, never created in), others' symlinks on the way, root's $HOME, planted or symlinked KEY.ko entries, the cleanup,
+# damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
 timeout_s=900
 
 SCRIPT='global n; probe kernel.function("ksys_read") { n++ } probe end { println(n) }'
@@ -187,6 +188,8 @@ run() {
     SYSTEMTAP_DIR=$PWD/evil/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
     warned "cache directory $PWD/evil/sd/cache is inside $PWD/evil, which is owned by uid 65534: not using the cache"
     grep -q "^DWARF index of .*; built (not saved) for $PWD/evil/sd/cache/dwarf/" stderr
+    # nothing made in there either: root checks a directory before it creates anything inside it
+    [[ -z $(ls -A evil) ]] || { echo "created inside a directory of uid 65534:"; ls -lR evil; return 1; }
     SYSTEMTAP_DIR=$PWD/open/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
     warned "cache directory $PWD/open/sd/cache is inside $PWD/open, which is writable by group or others (mode 0777): not using the cache"
     [[ -z $(find evil open -type f) ]]
@@ -194,4 +197,68 @@ run() {
     not grep -q '^stap: warning' stderr
     grep -q "^DWARF index of .*; built and saved to $PWD/sticky/sd/cache/dwarf/" stderr
     cmp "$PWD"/sticky/sd/cache/dwarf/*.idx good.idx
+
+    # 8. symbolic links on the way to the cache: another user's is not followed (they could point it
+    # anywhere), nothing is made where it points; root's own is
+    local real
+    real=$(pwd -P)
+    mkdir -p target
+    ln -s target theirs-link
+    chown -h 65534 theirs-link
+    SYSTEMTAP_DIR=$real/theirs-link/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $real/theirs-link/sd/cache is reached through the symbolic link $real/theirs-link, which is owned by uid 65534: not using the cache"
+    [[ -z $(ls -A target) ]]
+    mkdir -p sticky/real
+    setpriv --reuid=65534 --regid=65534 --clear-groups ln -s real sticky/theirs
+    SYSTEMTAP_DIR=$real/sticky/theirs/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    warned "cache directory $real/sticky/theirs/sd/cache is reached through the symbolic link $real/sticky/theirs, which is owned by uid 65534"
+    [[ -z $(ls -A sticky/real) ]]
+    ln -s target ours-link
+    SYSTEMTAP_DIR=$real/ours-link/sd expect_ok -v -p2 -r "$KVER" -e "$SCRIPT"
+    not grep -q '^stap: warning' stderr
+    grep -q "^DWARF index of .*; built and saved to $real/ours-link/sd/cache/dwarf/" stderr
+    [[ -n $(ls target/sd/cache/dwarf/*.idx) ]]
+
+    # 9. root's cache is in root's home from the password database, never in a $HOME of another
+    # user's left in root's environment (a tmpfs over root's home: the real one is not touched)
+    local home
+    home=$(getent passwd 0 | cut -d: -f6)
+    mkdir -p userhome
+    chown 65534 userhome
+    SCRIPT=$SCRIPT KVER=$KVER STAP=$STAP unshare -m --propagation private bash -ec '
+        mount -t tmpfs stapcache "$1"
+        env -u SYSTEMTAP_DIR HOME="$2/userhome" "$STAP" -v -p2 -r "$KVER" -e "$SCRIPT" >home.out 2>home.err
+        ls -A "$1/.systemtap/cache" >home.ls' home "$home" "$real" || { cat home.err; return 1; }
+    not grep -q '^stap: warning' home.err
+    grep -q "^DWARF index of .*; built and saved to $home/.systemtap/cache/dwarf/" home.err
+    grep -q '^tapset-index-' home.ls
+    [[ -z $(ls -A userhome) ]]
+
+    # 10. the cleanup works from the checked directory's fd: over the limit, the oldest entry goes; an
+    # HH that is a symbolic link (to a directory with entry-like files) and a symlinked
+    # cache_mb_limit are ignored, what they point at left alone
+    local cl=$PWD/sd-clean oldko hh
+    cp -a "$sd" "$cl"
+    rm -rf "$cl"/cache/??
+    mkdir -p "$cl/cache/aa" victimdir
+    oldko=$cl/cache/aa/$(printf 'a%.0s' {1..64}).ko
+    cp planted.ko "$oldko"
+    touch -d '2000-01-01' "$oldko"
+    cp planted.ko "victimdir/$(printf 'b%.0s' {1..64}).ko"
+    touch -d '2000-01-01' victimdir/*.ko
+    ln -s "$PWD/victimdir" "$cl/cache/bb"
+    echo 0 >limit0
+    ln -s "$PWD/limit0" "$cl/cache/cache_mb_limit"
+    before=$(listing victimdir)
+    p4 "$cl"
+    compiled
+    not grep -q 'removed .* oldest entr' stderr
+    [[ -f $oldko ]]
+    rm "$cl/cache/cache_mb_limit"
+    echo 0 >"$cl/cache/cache_mb_limit"
+    rm -f "$cl"/cache/"${key:0:2}"/"$key".ko
+    p4 "$cl"
+    grep -q "^Pass 4: cache over its 0 MB limit ($cl/cache/cache_mb_limit): removed 1 oldest entry" stderr
+    [[ ! -e $oldko && -f $cl/cache/${key:0:2}/$key.ko ]]
+    [[ $(listing victimdir) == "$before" && -L $cl/cache/bb ]]
 }

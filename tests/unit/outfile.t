@@ -21,11 +21,54 @@ refused() {
     fi
 }
 
+# output_links: an output name that is already taken: a symbolic link (to a file, dangling), a hard
+# link, another user's file, or any existing name in a sticky directory everybody may write to, is
+# refused with the victim unchanged (-o, FILE.N of -S, bulk FILE_cpuN); the caller's own file with
+# one link is emptied and written; /dev/null is written.
+output_links() {
+    mkdir -p links sticky
+    echo precious >links/victim
+    local sum
+    sum=$(sha256sum links/victim)
+    ln -s victim links/sym
+    ln -s nothing-there links/dangling
+    ln links/victim links/hard
+    refused "symlink" "not writing links/sym: it is a symbolic link" -o links/sym
+    refused "dangling symlink" "not writing links/dangling: it is a symbolic link" -o links/dangling
+    [[ ! -e links/nothing-there ]]
+    refused "hard link" "not writing links/hard: it exists with 2 hard links: not emptying a file that has other names" -o links/hard
+    ln -s victim links/r.0
+    refused "-S symlink" "not writing links/r.0: it is a symbolic link" -o links/r -S 1
+    ln -s victim links/b_cpu1
+    refused "bulk symlink" "not writing links/b_cpu1: it is a symbolic link" -b -o links/b 0 1
+    [[ $(sha256sum links/victim) == "$sum" && $(stat -c %h links/victim) == 2 ]]
+    echo mine >links/own
+    printf 'w 0 20\n' | drive -o links/own
+    [[ $(lines links/own) == 1 ]]
+    printf 'w 0 20\n' | drive -o /dev/null
+    if (( EUID == 0 )) && command -v setpriv >/dev/null; then
+        # root: another user's file (not emptied), and that user's links in a sticky shared directory
+        chmod 1777 sticky
+        echo theirs >links/theirs
+        chown 65534 links/theirs
+        refused "foreign file" "not writing links/theirs: it exists and belongs to uid 65534: not emptying another user's file" -o links/theirs
+        [[ $(cat links/theirs) == theirs ]]
+        setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$PWD/links/victim" sticky/out
+        refused "sticky symlink" "not writing sticky/out: it exists, in a directory everybody may write to (sticky): only new files are written there" -o sticky/out
+        setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo theirs >sticky/theirs'
+        refused "sticky file" "not writing sticky/theirs: it exists, in a directory everybody may write to" -o sticky/theirs
+        [[ $(cat sticky/theirs) == theirs && $(sha256sum links/victim) == "$sum" ]]
+        # a new name there is fine
+        printf 'w 0 20\n' | drive -o sticky/new
+        [[ $(lines sticky/new) == 1 ]]
+    fi
+}
+
 run() {
     local -a san=()
     [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/stapio" \
-        -I "$TOP/runtime/transport" "$TOP/tests/unit/outfile-driver.c" "$TOP/stapio/outfile.c" \
+        -I "$TOP/runtime/transport" "$TOP/tests/unit/outfile-driver.c" "$TOP/stapio/outfile.c" "$TOP/stapio/outopen.c" \
         "$TOP/stapio/output.c" "$TOP/stapio/log.c" -o driver
     local merge f n
     merge=$(dirname "$STAP")/stap-merge
@@ -110,6 +153,8 @@ run() {
     refused "long name" "the pattern expands to an empty or too long file name" -o "$(printf '%%Y%.0s' $(seq 2100))"
     refused "no directory" "cannot open no/such/dir: No such file or directory" -o no/such/dir
     refused "bulk no directory" "cannot open no/such_cpu0: No such file or directory" -b -o no/such 0
+    output_links
+
     local rc=0
     printf 'w 0 20 5000\n' | drive -o /dev/full || rc=$?
     (( rc == 1 ))

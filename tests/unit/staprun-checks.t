@@ -221,6 +221,13 @@ run() {
     mkfifo fifo.ko
     refused "cannot load module fifo.ko: not a regular file" fifo.ko
     refused "cannot load module ./: a module file is named NAME.ko" ./
+    # a module file's name ends in .ko (any other file, even a good module, is refused by name)
+    mkdir -p noext
+    cp host/sc_ok.ko noext/sc_ok
+    cp host/sc_ok.ko noext/sc_ok.o
+    refused "cannot load module noext/sc_ok: a module file is named NAME.ko" noext/sc_ok
+    refused "cannot load module noext/sc_ok.o: a module file is named NAME.ko" noext/sc_ok.o
+    refused "cannot load module $PWD/noext/sc_ok: a module file is named NAME.ko" "$PWD/noext/sc_ok"
 
     # -b: decimal digits, 1 to 1024, checked before anything else is looked at
     local b
@@ -229,6 +236,14 @@ run() {
     done
     refused 'give the buffer size with -b MB, not as the module parameter "_stp_bufsize=4096"' \
         host/sc_ok.ko a=1 _stp_bufsize=4096
+    # whitespace or a quote in a parameter would smuggle another one past these checks (the
+    # kernel splits its parameter string at spaces outside double quotes)
+    local p
+    for p in 'a=1 _stp_bufsize=4096' $'a=1\t_stp_bufsize=4096' $'a=1\n_stp_bufsize=4096' 'a="1 _stp_bufsize=4096"' \
+        "a='1'" 'a=" _stp_bufsize=4096'; do
+        refused "module parameter \"${p//[$'\t\n']/?}\" holds whitespace or a quote: give each name=value as one argument" \
+            host/sc_ok.ko "$p"
+    done
     # -r N:URI (remote_id/remote_uri): N 0 to 1000000, URI of what stap --remote lets through; checked
     # before anything else: nothing that could end the value reaches the kernel's parameter string
     local r

@@ -1,0 +1,14 @@
+/* trustwalk.h - opening the cache's top directory by a checked walk from / (trustwalk.c).
+ * Used by filecache.c. */
+#ifndef STAP_TRUSTWALK_H
+#define STAP_TRUSTWALK_H
+
+/* path (absolute, or relative to the working directory) opened as a directory (O_RDONLY), walked
+ * from "/" one component at a time: every directory passed through must be root's or the
+ * effective user's and not writable by group or others unless sticky; a symbolic link is followed
+ * only when root's or the effective user's; with create, a missing directory is made (0755) inside
+ * one so checked.  The last directory itself is not checked: the caller does.  The fd, or -1 with
+ * errno (EPERM after a warning through filecache_warn). */
+int trustwalk_open(const char *path, int create);
+
+#endif
