@@ -5,7 +5,7 @@
 #include <string.h>
 
 const char *const atr_op_names[ATR_NOPS] = {
-	"open", "socket", "accept", "connect", "read", "write", "lseek", "close", "mmap", "fsync",
+	"open", "socket", "accept", "connect", "read", "write", "seek", "close", "mmap", "fsync",
 };
 
 typedef struct {
@@ -108,6 +108,10 @@ static int atr_op(Cur *c, enum atr_op *op)
 			*op = (enum atr_op)i;
 			return 0;
 		}
+	if (strcmp(w, "lseek") == 0) {		/* what this trace wrote before it took App Trace's names */
+		*op = ATR_SEEK;
+		return 0;
+	}
 	snprintf(c->err, c->errlen, "unknown op '%.40s'", w);
 	return -1;
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum atr_op { ATR_OPEN, ATR_SOCKET, ATR_ACCEPT, ATR_CONNECT, ATR_READ, ATR_WRITE, ATR_LSEEK,
+enum atr_op { ATR_OPEN, ATR_SOCKET, ATR_ACCEPT, ATR_CONNECT, ATR_READ, ATR_WRITE, ATR_SEEK,
 	      ATR_CLOSE, ATR_MMAP, ATR_FSYNC, ATR_NOPS };
 extern const char *const atr_op_names[ATR_NOPS];
 

@@ -277,7 +277,7 @@ int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l)
 		h->files[fd[0]].calls++;
 	if (l->op == ATR_READ || l->op == ATR_WRITE)
 		atr_transfer(h, &h->progs[pi], fd, l, r->bin_s);
-	else if (l->op == ATR_LSEEK && l->has_offset)
+	else if (l->op == ATR_SEEK && l->has_offset)
 		fd[1] = l->offset;
 	else if (l->op == ATR_CLOSE)
 		atr_map_del(&h->fd_map, key);

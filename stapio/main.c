@@ -40,6 +40,7 @@ struct stapio {
 };
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t signals_got;   /* SIGINT/SIGTERM/SIGHUP received: -v says how many */
 static volatile sig_atomic_t got_child;
 static volatile sig_atomic_t got_switch;    /* SIGUSR2: go on in the next output file */
 
@@ -93,6 +94,7 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	signals_got++;
 }
 
 static void on_child(int sig)
@@ -506,6 +508,7 @@ int main(int argc, char **argv)
 		warnx_("%s", outfile_error(&io.out));
 		io.status = 1;
 	}
+	say("ending signals received: %d", (int)signals_got);
 	say("exit status %d", io.status);
 	return io.status;
 }

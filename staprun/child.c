@@ -1,4 +1,4 @@
-/* child.c - finds and runs stapio, relaying SIGTERM/SIGHUP/SIGUSR2 to it while staprun waits.
+/* child.c - finds and runs stapio, relaying SIGINT/SIGTERM/SIGHUP/SIGUSR2 to it while staprun waits.
  * Used by staprun/main.c after the module is loaded. */
 #include <errno.h>
 #include <limits.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "staprun.h"
@@ -84,17 +85,29 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
+/* SIGINT: the terminal's ^C (si_code SI_KERNEL) reached stapio too, being in our process group;
+ * one sent to staprun's pid alone (kill -INT PID, SI_USER/SI_QUEUE) is passed on, so it is
+ * delivered to stapio exactly once either way. */
+static void forward_interrupt(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	if (info && info->si_code == SI_KERNEL)
+		return;
+	forward_signal(sig);
+}
+
 struct saved_signals {
 	struct sigaction intr, quit, term, hup, usr2;
 	sigset_t mask;
 };
 
-/* The terminal sends SIGINT/SIGQUIT to stapio too; SIGTERM/SIGHUP (end the
- * run) and SIGUSR2 (next output file) sent to staprun alone are passed on.
- * They stay blocked until the child's pid is known. */
+/* SIGTERM/SIGHUP (end the run) and SIGUSR2 (next output file) sent to staprun are passed on,
+ * SIGINT too unless the terminal sent it (forward_interrupt); the terminal's SIGQUIT reaches
+ * stapio itself. They stay blocked until the child's pid is known. A handler, not SIG_IGN,
+ * also takes SIGINT back from a background job of a non-interactive shell, where it starts ignored. */
 static void signals_for_waiting(struct saved_signals *old)
 {
-	struct sigaction ign, fwd;
+	struct sigaction ign, fwd, intr;
 	sigset_t block;
 
 	memset(&ign, 0, sizeof(ign));
@@ -102,7 +115,11 @@ static void signals_for_waiting(struct saved_signals *old)
 	sigemptyset(&ign.sa_mask);
 	fwd = ign;
 	fwd.sa_handler = forward_signal;
+	intr = ign;
+	intr.sa_sigaction = forward_interrupt;
+	intr.sa_flags = SA_SIGINFO;
 	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGUSR2);
@@ -111,7 +128,7 @@ static void signals_for_waiting(struct saved_signals *old)
 		old->mask = held_mask;
 		held = 0;
 	}
-	sigaction(SIGINT, &ign, &old->intr);
+	sigaction(SIGINT, &intr, &old->intr);
 	sigaction(SIGQUIT, &ign, &old->quit);
 	sigaction(SIGTERM, &fwd, &old->term);
 	sigaction(SIGHUP, &fwd, &old->hup);
@@ -198,23 +215,33 @@ static int wait_child(pid_t pid)
 	return 1;
 }
 
+/* A ^C or kill -INT/-QUIT held since the load was sent before stapio existed: taken from the
+ * pending set here (once, whoever sent it), it ends the run as a SIGTERM to stapio. */
+static int take_held_interrupts(void)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t interrupts;
+	int taken = 0;
+
+	sigemptyset(&interrupts);
+	sigaddset(&interrupts, SIGINT);
+	sigaddset(&interrupts, SIGQUIT);
+	while (sigtimedwait(&interrupts, NULL, &now) > 0)
+		taken = 1;
+	return taken;
+}
+
 /* stapio's exit status, 128+sig if killed, STAPIO_LOST if it cannot be had */
 int run_stapio(const struct stapio_args *a)
 {
 	struct saved_signals old;
 	const char *path = a->path;
 	pid_t pid;
-	int status;
-
-	sigset_t pending;
-	int interrupted;
+	int status, interrupted;
 
 	say("running %s -N %s", path, a->name);
 	fflush(NULL);
-	/* a ^C held since the load (ignored while waiting, so dropped below) ends the run as TERM */
-	sigemptyset(&pending);
-	sigpending(&pending);
-	interrupted = held && (sigismember(&pending, SIGINT) || sigismember(&pending, SIGQUIT));
+	interrupted = held && take_held_interrupts();
 	signals_for_waiting(&old);
 	pid = fork();
 	if (pid < 0) {

@@ -81,6 +81,7 @@ int run_module(Session *s)
 	char **argv = xcalloc((size_t)s->global_sets.len + 16, sizeof *argv);
 	int n = 0, rc;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = spawn_forward_signal };
+	struct sigaction intr = { .sa_sigaction = spawn_forward_interrupt, .sa_flags = SA_SIGINFO };
 	struct sigaction old_int, old_quit, old_term, old_hup, old_usr2;
 
 	argv[n++] = staprun;
@@ -108,8 +109,8 @@ int run_module(Session *s)
 	for (int i = 0; i < s->global_sets.len; i++)
 		argv[n++] = s->global_sets.items[i];
 	argv[n] = NULL;
-	/* the terminal's ^C reaches staprun/stapio too; they end the run cleanly */
-	sigaction(SIGINT, &ign, &old_int);
+	/* the terminal's ^C reaches staprun/stapio too and ends the run; kill -INT of stap is passed on */
+	sigaction(SIGINT, &intr, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);

@@ -23,6 +23,13 @@ void spawn_forward_signal(int sig)
 		kill(spawn_child, sig);
 }
 
+void spawn_forward_interrupt(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	if (!info || info->si_code != SI_KERNEL)
+		spawn_forward_signal(sig);
+}
+
 /* In the child: default signals, the log, the directory, then exec; never returns. */
 static void spawn_exec(char *const argv[], const SpawnOpts *o)
 {

@@ -3,6 +3,8 @@
 #ifndef STAP_SPAWN_H
 #define STAP_SPAWN_H
 
+#include <signal.h>
+
 /* How a child runs: NULL fields mean "as stap" (its environment, its directory, its stdout and
  * stderr).  A log gets both stdout and stderr, truncated first unless append. */
 typedef struct SpawnOpts {
@@ -19,5 +21,9 @@ int spawn_wait(char *const argv[], const SpawnOpts *opts);
 /* A signal handler passing the signal on to the child spawn_wait is waiting for (pass 5:
  * SIGTERM, SIGHUP, SIGUSR2 sent to stap reach staprun). */
 void spawn_forward_signal(int sig);
+
+/* The same for SIGINT (an SA_SIGINFO handler): passed on when sent to stap's pid (kill -INT),
+ * not when the terminal sent it (si_code SI_KERNEL), which reached the child's group already. */
+void spawn_forward_interrupt(int sig, siginfo_t *info, void *ctx);
 
 #endif

@@ -15,7 +15,7 @@ seed 003 small <<'T'
 1000000 op: open execname: fio pid: 10 fd: 3 path: "/data/f"
 1000100 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 0 ret: 65536
 1000200 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 65536 ret: 65536
-1000300 op: lseek execname: fio pid: 10 fd: 3 offset: 0 ret: 0
+1000300 op: seek execname: fio pid: 10 fd: 3 offset: 0 ret: 0
 1000400 op: read execname: fio pid: 10 fd: 3 count: 4096 offset: 0 ret: 4096
 2500000 op: read execname: fio pid: 10 fd: 3 offset: 8192 ret: -14
 2600000 op: fsync execname: fio pid: 10 fd: 3

@@ -1,5 +1,5 @@
 # stap-signals: stap itself in the guest (passes 1-4 hit the module cache the host filled), ended by signals and -c
-# Used by tests/run (issue 6): SIGTERM/SIGHUP to stap are passed on, Ctrl-C (SIGINT to the group), -c CMD, -x PID.
+# Used by tests/run (issue 6, 33): SIGTERM/SIGHUP/SIGINT to stap are passed on, Ctrl-C (SIGINT to the group), -c CMD, -x PID.
 
 timeout_s=300
 
@@ -42,6 +42,8 @@ guest() {
     ended term TERM pid
     ended hup HUP pid
     ended int INT group
+    # kill -INT of stap's pid alone (SIGINT ignored in this background job until stap's handler)
+    ended intpid INT pid
     rc=0; stap -c 'echo $$ >c.pid; exec sleep 1' -e "$TARGET" >c.out 2>c.err || rc=$?
     echo $rc >c.rc
     sleep 30 & victim=$!
@@ -56,7 +58,7 @@ guest() {
 
 check() {
     local run
-    for run in term hup int; do
+    for run in term hup int intpid; do
         [[ $(cat $run.rc) == 0 ]] || { echo "$run: rc $(cat $run.rc)"; cat $run.err; return 1; }
         [[ $(cat $run.out) == "end ran, ticks>0: 1" ]]
         grep -q '^Pass 4: using cached ' $run.err

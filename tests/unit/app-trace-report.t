@@ -10,7 +10,7 @@ run() {
 1000100 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 0 ret: 65536
 1000200 op: write execname: fio pid: 10 fd: 3 count: 65536 offset: 65536 ret: 65536
 1000300 op: write execname: fio pid: 10 fd: 3 count: 4096 offset: 1048576 ret: 4096
-1000400 op: lseek execname: fio pid: 10 fd: 3 offset: 0
+1000400 op: seek execname: fio pid: 10 fd: 3 offset: 0
 1500000 op: read execname: fio pid: 10 fd: 3 count: 4096 offset: 0 ret: 4096
 2500000 op: read execname: fio pid: 10 fd: 3 count: 4096 offset: 4096 ret: 100
 2600000 op: read execname: fio pid: 10 fd: 3 count: 512 offset: 9999 ret: -14
@@ -29,7 +29,7 @@ T
     "$ATR" alpha-app-trace.out traces/beta-app-trace.out >report.out 2>report.err
     test ! -s report.err
     # fio: 4 of its 6 accesses with an offset start where the last one ended (the first at 0, the
-    # one after lseek to 0), the write at 1 MiB and the failed read at 9999 do not
+    # one after a seek to 0), the write at 1 MiB and the failed read at 9999 do not
     diff -u - report.out <<'EOF_REPORT'
 host alpha: 15 calls
   program cat
@@ -38,7 +38,7 @@ host alpha: 15 calls
     read request sizes (bytes):
                     131072 - 262143               1
   program fio
-    calls: open 2 read 3 write 3 lseek 1 close 1 fsync 1
+    calls: open 2 read 3 write 3 seek 1 close 1 fsync 1
     bytes read 4196, written 135168
     accesses with an offset 6: sequential 4 (66.7%), random 2 (33.3%)
     read request sizes (bytes):
