@@ -431,7 +431,8 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_NEXT:
 		if (el->fn)
-			sem_error(el, st->loc, "'next' is only allowed in a probe body");
+			sem_error(el, st->loc, "'next' in a function (SystemTap's run-time choice among overloads of one "
+				  "number of parameters) is not supported: 'next' is only allowed in a probe body");
 		break;
 	case ST_RETURN:   /* pass 1 allows it only in functions */
 		if (st->expr)
@@ -1131,7 +1132,12 @@ static void check_function_definitions(Elab *el)
 			if (!strcmp(o->name, f->name) && o->params.len == f->params.len &&
 			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
 			     o->loc.file == f->loc.file)) {
-				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
+				if (f->has_priority || o->has_priority)
+					sem_error(el, f->loc, "function '%s' is defined twice: overloads of one number of "
+						  "parameters (chosen at run time by priority and 'next') are not supported",
+						  f->name);
+				else
+					sem_error(el, f->loc, "function '%s' is defined twice", f->name);
 				break;
 			}
 		}
