@@ -1025,12 +1025,13 @@ static int name_uses(Stmt *body, const char *name)
 	return nc.count;
 }
 
-/* "(value)->a->b;" left after autocast: its type unknown, its value unused, nothing else done. */
+/* Written in the script, not the library (whose elisions are not warned about). */
 static int in_script(SrcLoc loc)
 {
 	return loc.file && !loc.file->is_tapset;
 }
 
+/* "(value)->a->b;" left after autocast: its type unknown, its value unused, nothing else done. */
 static int is_dead_autocast(const Expr *e)
 {
 	while (e && e->kind == EX_AUTOCAST)
