@@ -431,7 +431,8 @@ static void resolve_stmt(Elab *el, Stmt *st)
 		break;
 	case ST_NEXT:
 		if (el->fn)
-			sem_error(el, st->loc, "'next' is only allowed in a probe body");
+			sem_error(el, st->loc, "'next' in a function (SystemTap's run-time choice among overloads of one "
+				  "number of parameters) is not supported: 'next' is only allowed in a probe body");
 		break;
 	case ST_RETURN:   /* pass 1 allows it only in functions */
 		if (st->expr)
@@ -1043,12 +1044,13 @@ static int name_uses(Stmt *body, const char *name)
 	return nc.count;
 }
 
-/* "(value)->a->b;" left after autocast: its type unknown, its value unused, nothing else done. */
+/* Written in the script, not the library (whose elisions are not warned about). */
 static int in_script(SrcLoc loc)
 {
 	return loc.file && !loc.file->is_tapset;
 }
 
+/* "(value)->a->b;" left after autocast: its type unknown, its value unused, nothing else done. */
 static int is_dead_autocast(const Expr *e)
 {
 	while (e && e->kind == EX_AUTOCAST)
@@ -1150,7 +1152,12 @@ static void check_function_definitions(Elab *el)
 			if (!strcmp(o->name, f->name) && o->params.len == f->params.len &&
 			    ((!o->is_private && !f->is_private && o->loc.file->is_tapset == f->loc.file->is_tapset) ||
 			     o->loc.file == f->loc.file)) {
-				sem_error(el, f->loc, "function '%s' is defined twice", f->name);
+				if (f->has_priority || o->has_priority)
+					sem_error(el, f->loc, "function '%s' is defined twice: overloads of one number of "
+						  "parameters (chosen at run time by priority and 'next') are not supported",
+						  f->name);
+				else
+					sem_error(el, f->loc, "function '%s' is defined twice", f->name);
 				break;
 			}
 		}

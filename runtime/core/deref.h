@@ -121,6 +121,21 @@ static __maybe_unused void stp_user_string(struct stp_context *c, char *dst, uns
 		stp_deref_fault(c, "user string copy fault", addr);
 }
 
+/* user_string_warn: a fault is a warning ("user string copy fault at 0x..."), not an error, and
+ * dst gets fallback (a script's string) instead. */
+static __maybe_unused void stp_user_string_warn(struct stp_context *c, char *dst, unsigned long addr,
+						int64_t maxlen, const char *fallback)
+{
+	size_t size = clamp_t(int64_t, maxlen, 0, MAXSTRINGLEN - 1) + 1;
+	char msg[64];
+
+	if (stp_copy_string(dst, addr, size, true) >= 0)
+		return;
+	snprintf(msg, sizeof(msg), "user string copy fault at 0x%lx", addr);
+	stp_warn(c, msg);
+	stp_strlcpy(dst, fallback, MAXSTRINGLEN);
+}
+
 /* Writes the C escape of ch into esc (at most 4 bytes plus NUL); returns its length. */
 static __maybe_unused int stp_escape_char(char *esc, unsigned char ch)
 {

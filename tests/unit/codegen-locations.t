@@ -1,4 +1,4 @@
-# generated C maps back to the script: "/* probe POINT at FILE:LINE:COL */" above each handler, "/* function NAME at ... */" above each function, MAXACTION charges as STP_ACTIONS
+# generated C maps back to the script: "/* probe POINT at FILE:LINE:COL */" above each handler, "/* function NAME at ... */" above each function (NAME/ARITY for overloads), MAXACTION charges as STP_ACTIONS
 # Used by tests/run (issue 19): translator/translate.c (probe_comment, function_comment), codegen/emit.c charge_actions, runtime/core/probe.c STP_ACTIONS.
 
 # A script of our own: an alias, a glob holding "*/" (which must not end the comment), a probe
@@ -143,6 +143,11 @@ run() {
     l=$(line_of mine.stp 'function twice')
     grep -qxF "/* function twice at mine.stp:$l:10 */" mine.c
     grep -qE '^/\* function __file_inode at tapset/linux/vfs\.stp:[0-9]+:10 \*/$' mine.c
+    # overloads of one name (by number of arguments): distinct C functions, the arity in the comment
+    "$STAP" -p3 -r "$KVER" -e 'function ov(a) { return a } function ov(a, b) { return a + b } probe begin { println(ov(1), ov(1, 2)); exit() }' >ov.c 2>err ||
+        { cat err; return 1; }
+    grep -A1 -xF '/* function ov/1 at <input>:1:10 */' ov.c | grep -qxF 'static void fn_ov__a1(struct stp_context *c, struct frame_fn_ov__a1 *f)'
+    grep -A1 -xF '/* function ov/2 at <input>:1:38 */' ov.c | grep -qxF 'static void fn_ov__a2(struct stp_context *c, struct frame_fn_ov__a2 *f)'
 
     # a probe the translator adds (the display of globals written, never read) says so
     "$STAP" -p3 -r "$KVER" -e 'global x; probe begin { x = 1; exit() }' >disp.c 2>err || { cat err; return 1; }

@@ -1811,8 +1811,10 @@ static int bind_at(Bind *b, Expr *e)
 			return -1;
 		}
 		if (b->entry) {
-			berr(b, e->loc, "@entry cannot be nested");
-			return -1;
+			/* @entry(@entry(x)) is @entry(x): in a .return alias whose @param values are @entry
+			 * ones (syscall.read.return's $fd), the script's @entry($fd) is that value */
+			*e = *inner;
+			return ast_walk_expr(e, &b->v) > 0 ? -1 : 0;
 		}
 		if (ast_walk_expr(inner, &check))
 			return -1;
