@@ -148,6 +148,15 @@ check() {
     not grep -q "^ret nfsd.proc.compound" nfs.out
     grep -qx "compounds 0" nfs.out
     grep -qx "rqst_addr 1 0" nfs.out
+    # nfsd.entries and nfsd.return: each of them seen, the lookup of the missing name failing (NOENT)
+    local n
+    for n in open close read write lookup commit create createv3 unlink rename; do
+        grep -qx "nentry nfsd.$n" nfs.out
+    done
+    for n in open read write lookup commit create unlink rename; do
+        grep -qx "nret nfsd.$n 0" nfs.out
+    done
+    grep -qx "nret nfsd.lookup 2" nfs.out
     grep -qx "nfsd.unlink 127.0.0.1 stp-nfs.new 11 type=-16384" nfs.out
     grep -qx "nfsd.create 127.0.0.1 stp-nfs.dir 11 type=16384" nfs.out
     grep -qx "nfsd.unlink 127.0.0.1 stp-nfs.dir 11 type=16384" nfs.out

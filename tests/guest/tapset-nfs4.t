@@ -71,5 +71,8 @@ check() {
     grep -qx "ret nfsd.proc.compound.return 4 0 NFS_OK" nfs.out
     not grep -q "^ret nfsd.proc.[a-z]*.return 3 " nfs.out
     grep -qx "rqst_addr 1 0" nfs.out
+    grep -qx "nret nfsd.lookup 2" nfs.out
+    grep -qx "nret nfsd.rename 0" nfs.out
+    grep -qx "nret nfsd.unlink 0" nfs.out
     grep -qx "xid_zero 0" nfs.out
 }
