@@ -1,6 +1,7 @@
 /* usyms.c - pass 3: the symbol and unwind tables of user-space modules (probed binaries, -d PATH,
  * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by translate.c. */
 #include "usyms.h"
+#include "ulines.h"
 #include "diag.h"
 #include "dwarf/elffile.h"
 #include "providers/provider.h"
@@ -34,6 +35,7 @@ typedef struct UMod {
 	PtrVec needed;              /* char*: DT_NEEDED names */
 	PtrVec runpath;             /* char*: DT_RUNPATH/DT_RPATH directories */
 	char *interp;               /* PT_INTERP */
+	ULines lines;               /* DWARF line table (with pragma:ulines) */
 } UMod;
 
 int usyms_needed(Session *s)
@@ -216,7 +218,7 @@ static void read_dynamic(UMod *m, Elf *elf)
 }
 
 /* Reads the module at path (resolved); NULL with a warning when it is not a usable ELF file. */
-static UMod *load_module(const char *path)
+static UMod *load_module(const char *path, int want_lines)
 {
 	Elf *elf;
 	int fd;
@@ -255,6 +257,8 @@ static UMod *load_module(const char *path)
 	m->eh = section_copy(elf, ".eh_frame", &m->eh_len, &m->eh_addr);
 	m->hdr = section_copy(elf, ".eh_frame_hdr", &m->hdr_len, &m->hdr_addr);
 	read_dynamic(m, elf);
+	if (want_lines)
+		ulines_read(&m->lines, elf);
 	elffile_close(elf, fd);
 	return m;
 }
@@ -322,7 +326,7 @@ static char *resolve_needed(const UMod *from, const char *name, PtrVec *dirs)
 	return NULL;
 }
 
-static void add_path(PtrVec *mods, const char *path)
+static void add_path(PtrVec *mods, const char *path, int want_lines)
 {
 	char *real = realpath(path, NULL);
 
@@ -335,7 +339,7 @@ static void add_path(PtrVec *mods, const char *path)
 			free(real);
 			return;
 		}
-	UMod *m = load_module(real);
+	UMod *m = load_module(real, want_lines);
 	if (m)
 		vec_push(mods, m);
 	free(real);
@@ -344,18 +348,20 @@ static void add_path(PtrVec *mods, const char *path)
 /* Every module: probed files, -d paths, and with --ldd what they need, transitively. */
 static void collect(Session *s, PtrVec *mods)
 {
+	int lines = ulines_needed(s);
+
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		const char *q;
 		if (strncmp(dp->name, "process(\"/", 10) || !(q = strstr(dp->name + 9, "\")")))
 			continue;
 		char *path = xstrndup(dp->name + 9, (size_t)(q - dp->name - 9));
-		add_path(mods, path);
+		add_path(mods, path, lines);
 		free(path);
 	}
 	for (int i = 0; i < s->debug_modules.len; i++)
 		if (usyms_is_user_path(s->debug_modules.items[i]))
-			add_path(mods, s->debug_modules.items[i]);
+			add_path(mods, s->debug_modules.items[i], lines);
 	if (!s->ldd)
 		return;
 	PtrVec dirs = { 0 };
@@ -363,11 +369,11 @@ static void collect(Session *s, PtrVec *mods)
 	for (int i = 0; i < mods->len; i++) {           /* grows as libraries are added */
 		UMod *m = mods->items[i];
 		if (m->interp)
-			add_path(mods, m->interp);
+			add_path(mods, m->interp, lines);
 		for (int k = 0; k < m->needed.len; k++) {
 			char *real = resolve_needed(m, m->needed.items[k], &dirs);
 			if (real)
-				add_path(mods, real);
+				add_path(mods, real, lines);
 			else
 				diag_plain("warning", "--ldd: cannot find %s (needed by %s)", (char *)m->needed.items[k],
 					   m->path);
@@ -407,6 +413,7 @@ static void emit_module(StrBuf *out, const UMod *m, int k)
 	if (m->hdr)
 		emit_bytes(out, n, m->hdr, m->hdr_len);
 	free(n);
+	ulines_emit(out, &m->lines, k);
 }
 
 static void free_module(UMod *m)
@@ -422,6 +429,7 @@ static void free_module(UMod *m)
 	free(m->needed.items);
 	free(m->runpath.items);
 	free(m->interp);
+	ulines_free(&m->lines);
 	free(m->path);
 	free(m);
 }
@@ -448,14 +456,18 @@ void usyms_emit(Session *s, StrBuf *out)
 		if (m->hdr)
 			sb_printf(out, ", .hdr = stp_umod%d_hdr, .hdr_len = %zu, .hdr_addr = %#llxUL", k, m->hdr_len,
 				  (unsigned long long)m->hdr_addr);
+		ulines_emit_fields(out, &m->lines, k);
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n#include \"core/ustack.h\"\n\n");
 	if (s->verbose)
 		for (int k = 0; k < mods.len; k++) {
 			UMod *m = mods.items[k];
-			fprintf(stderr, "user symbols: %s: %zu functions, %zu bytes of .eh_frame\n", m->path, m->nsyms,
+			fprintf(stderr, "user symbols: %s: %zu functions, %zu bytes of .eh_frame", m->path, m->nsyms,
 				m->eh_len);
+			if (m->lines.n)
+				fprintf(stderr, ", %zu line rows", m->lines.n);
+			fputc('\n', stderr);
 		}
 	for (int k = 0; k < mods.len; k++)
 		free_module(mods.items[k]);

@@ -1,5 +1,5 @@
-/* umods.h - the user-space modules (executables, shared libraries) whose symbols and unwind
- * tables the translator embedded (translator/usyms.c); read by core/unwind.h and core/ustack.h. */
+/* umods.h - the user-space modules (executables, shared libraries) whose symbols, unwind and line
+ * tables the translator embedded (translator/usyms.c, ulines.c); read by core/unwind.h and core/ustack.h. */
 #ifndef STP_UMODS_H
 #define STP_UMODS_H
 
@@ -15,6 +15,14 @@ struct stp_usym {
 	unsigned int name;
 };
 
+/* A row of a DWARF line table: from ELF address addr on, source line `line` of the file whose name
+ * is at offset file of the module's lfiles; line 0 ends a sequence (no line from addr on). */
+struct stp_uline {
+	unsigned long addr;
+	unsigned int line;
+	unsigned int file;
+};
+
 struct stp_umod {
 	const char *path;                       /* as the translator found it (realpath) */
 	const struct stp_useg *segs;
@@ -26,6 +34,9 @@ struct stp_umod {
 	unsigned long eh_len, eh_addr;
 	const unsigned char *hdr;               /* .eh_frame_hdr (NULL: none), at hdr_addr */
 	unsigned long hdr_len, hdr_addr;
+	const struct stp_uline *lines;          /* sorted by addr (NULL: none embedded) */
+	unsigned int nlines;
+	const char *lfiles;
 	/* filled at session start (stp_umods_start): the file the path names */
 	unsigned long ino;
 	dev_t dev;

@@ -130,6 +130,25 @@ static const struct stp_usym *stp_usym_at(const struct stp_umod *m, unsigned lon
 	return vaddr - s->addr < s->size || vaddr == s->addr ? s : NULL;
 }
 
+/* The line table row of module m covering ELF address vaddr, or NULL (no table, before its first
+ * row, or past the end of a sequence). */
+static const struct stp_uline *stp_uline_at(const struct stp_umod *m, unsigned long vaddr)
+{
+	unsigned int lo = 0, hi = m->nlines;
+
+	if (!m->lines)
+		return NULL;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (m->lines[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && m->lines[lo - 1].line ? &m->lines[lo - 1] : NULL;
+}
+
 /* Session start: the file each embedded module's path names (process context: may sleep). */
 static int stp_umods_start(void)
 {
@@ -299,6 +318,31 @@ static void stp_usym_one(char *dst, unsigned long addr, int style)
 		strscpy(dst, mod >= 0 ? stp_umods[mod].path : "<unknown>", MAXSTRINGLEN);
 	else
 		stp_usym_format(dst, MAXSTRINGLEN, addr, mod, vaddr, style);
+}
+
+/* What usymfileline (STP_ULINE_FILELINE: "file:line"), usymfile and usymline write into dst
+ * (MAXSTRINGLEN) for the current task's address addr: from the module's DWARF line table, the
+ * address in hex when it has none there. */
+enum stp_uline_what { STP_ULINE_FILELINE, STP_ULINE_FILE, STP_ULINE_LINE };
+static void stp_uline_one(char *dst, unsigned long addr, enum stp_uline_what what)
+{
+	struct stp_uwalk walk;
+	unsigned long vaddr = 0;
+	const struct stp_uline *r;
+	int mod;
+
+	stp_uwalk_begin(&walk);
+	mod = stp_uwalk_find(&walk, addr, &vaddr);
+	stp_uwalk_end(&walk);
+	r = mod >= 0 ? stp_uline_at(&stp_umods[mod], vaddr) : NULL;
+	if (!r)
+		snprintf(dst, MAXSTRINGLEN, "0x%016lx", addr);
+	else if (what == STP_ULINE_FILELINE)
+		snprintf(dst, MAXSTRINGLEN, "%s:%u", stp_umods[mod].lfiles + r->file, r->line);
+	else if (what == STP_ULINE_FILE)
+		strscpy(dst, stp_umods[mod].lfiles + r->file, MAXSTRINGLEN);
+	else
+		snprintf(dst, MAXSTRINGLEN, "%u", r->line);
 }
 
 /* print_ubacktrace() (to c's output, dst NULL) or ubacktrace()/sprint_ubacktrace() into dst:

@@ -30,7 +30,7 @@ probe end {
             { cat rxflag.err; return 1; }
         opt=' ?'
     fi
-    # a dummy device's life: added, up, MTU, promiscuous on and off, ifconfig's ioctls, statistics, down, deleted
+    # a dummy device's life: added, up, MTU, MAC address, promiscuous on and off, ifconfig's ioctls, statistics, down, deleted
     $STAP -p4 -m t_netdev -e '
 global stats, ioctls
 function ours() { return execname() == "ip" || execname() == "busybox" }
@@ -38,6 +38,7 @@ probe netdev.register, netdev.unregister, netdev.open, netdev.close {
     if (ours() && dev_name == "stpdum0") printf("%s %s\n", pn(), dev_name)
 }
 probe netdev.change_mtu { if (ours()) printf("change_mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
+probe netdev.change_mac { if (ours()) printf("change_mac %s %d %s %s\n", dev_name, mac_len, old_mac, new_mac) }
 probe netdev.set_promiscuity {
     if (ours()) printf("set_promiscuity %s enable=%d disable=%d inc=%d\n", dev_name, enable, disable, inc)
 }
@@ -52,7 +53,8 @@ guest() {
     staprun -c "exec $PWD/netio 7711 7712 7713 7714" t_netvars.ko >vars.out 2>vars.err
     staprun -c "exec $PWD/netio 7721 7722 7723 7724" t_netmib.ko >mib.out 2>mib.err
     modprobe dummy
-    staprun -c "sh -c 'ip link add stpdum0 type dummy; ip link set stpdum0 up; ip link set stpdum0 mtu 1400
+    staprun -c "sh -c 'ip link add stpdum0 address 02:00:00:00:00:01 type dummy; ip link set stpdum0 up
+                       ip link set stpdum0 mtu 1400; ip link set stpdum0 address 02:1a:2b:3c:4d:fe
                        ip link set stpdum0 promisc on; ip link set stpdum0 promisc off
                        busybox ifconfig stpdum0 >/dev/null; ip -s link show stpdum0 >/dev/null
                        ip link set stpdum0 down; ip link del stpdum0'" t_netdev.ko >netdev.out 2>netdev.err
@@ -144,6 +146,7 @@ check() {
 netdev.register stpdum0
 netdev.open stpdum0
 change_mtu stpdum0 1500 1400
+change_mac stpdum0 6 02:00:00:00:00:01 02:1a:2b:3c:4d:fe
 set_promiscuity stpdum0 enable=1 disable=0 inc=1
 change_rx_flag stpdum0 256
 set_promiscuity stpdum0 enable=0 disable=1 inc=-1

@@ -1,5 +1,5 @@
 # tapset nfs.fop/aop/proc.* and nfsd(.proc).*: known writes, reads, a lookup, a rename and removes on a loopback NFSv3 mount
-# Used by tests/run (issue 15): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp (DWARF probes in nfs, nfsv3, nfsd), and nfs's
+# Used by tests/run (issue 15, 31): tapset/linux/nfs.stp, nfs_proc.stp, nfsd.stp, rpc.stp (DWARF probes in nfs, nfsv3, nfsd), and nfs's
 # nfs_fsync_exit tracepoint (typed from nfs's BTF in the btf/ rerun).
 
 timeout_s=150
@@ -134,6 +134,29 @@ check() {
     grep -qx "nfsd.rename 127.0.0.1 stp-nfs.dat 11 stp-nfs.new 11 fhs=1" nfs.out
     grep -qx "proc.remove 127.0.0.1 6 3 stp-nfs.new 11" nfs.out
     grep -qx "nfsd.proc.remove 127.0.0.1 6 3 uid=0 gid=0 stp-nfs.new 11" nfs.out
+    # nfsd.proc.entries and nfsd.proc.return (the replies' status through nfsderror), rpc.stp's addr_from_rqst*
+    grep -qx "entries nfsd.proc.remove 127.0.0.1 stp-nfs.new" nfs.out
+    grep -qx "entries nfsd.proc.rename 127.0.0.1 stp-nfs.dat stp-nfs.new" nfs.out
+    grep -qx "ret nfsd.proc.lookup.return 3 2 NFSERR_NOENT" nfs.out
+    grep -qx "ret nfsd.proc.lookup.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.remove.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.rename.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.write.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.read.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.commit.return 3 0 NFS_OK" nfs.out
+    grep -qx "ret nfsd.proc.create.return 3 0 NFS_OK" nfs.out
+    not grep -q "^ret nfsd.proc.compound" nfs.out
+    grep -qx "compounds 0" nfs.out
+    grep -qx "rqst_addr 1 0" nfs.out
+    # nfsd.entries and nfsd.return: each of them seen, the lookup of the missing name failing (NOENT)
+    local n
+    for n in open close read write lookup commit create createv3 unlink rename; do
+        grep -qx "nentry nfsd.$n" nfs.out
+    done
+    for n in open read write lookup commit create unlink rename; do
+        grep -qx "nret nfsd.$n 0" nfs.out
+    done
+    grep -qx "nret nfsd.lookup 2" nfs.out
     grep -qx "nfsd.unlink 127.0.0.1 stp-nfs.new 11 type=-16384" nfs.out
     grep -qx "nfsd.create 127.0.0.1 stp-nfs.dir 11 type=16384" nfs.out
     grep -qx "nfsd.unlink 127.0.0.1 stp-nfs.dir 11 type=16384" nfs.out

@@ -66,5 +66,13 @@ check() {
     grep -qE "^proc 127.0.0.1 6 4 100003 1 x[0-9]+\$" nfs.out
     not grep -q "^proc 127.0.0.1 6 3 " nfs.out
     not grep -q "^nfsd.proc" nfs.out
+    # NFSv4 requests are COMPOUNDs: nfsd.proc.entries and nfsd.proc.return see them, no NFSv3 procedure
+    grep -qx "compounds 1" nfs.out
+    grep -qx "ret nfsd.proc.compound.return 4 0 NFS_OK" nfs.out
+    not grep -q "^ret nfsd.proc.[a-z]*.return 3 " nfs.out
+    grep -qx "rqst_addr 1 0" nfs.out
+    grep -qx "nret nfsd.lookup 2" nfs.out
+    grep -qx "nret nfsd.rename 0" nfs.out
+    grep -qx "nret nfsd.unlink 0" nfs.out
     grep -qx "xid_zero 0" nfs.out
 }
