@@ -11,9 +11,10 @@
 
 static void atr_usage(FILE *f)
 {
-	fprintf(f, "usage: app-trace-report [--top N] [--bin SECONDS] [--plot FILE.png|FILE.svg] [--timeline] TRACE...\n"
+	fprintf(f, "usage: app-trace-report [--top N] [--bin SECONDS] [--plot FILE.png|FILE.svg] [--timeline | --json] TRACE...\n"
 		   "  TRACE: app-trace.stp output; its host is its header's, else the name up to \"-app-trace\"\n"
-		   "  --timeline: a table per host and every call of all hosts in the controller's time\n");
+		   "  --timeline: a table per host and every call of all hosts in the controller's time\n"
+		   "  --json: the summary as one JSON object\n");
 }
 
 /* slurp: the whole file (NUL-free check left to the parser); NULL with errno. */
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 		{ "bin", required_argument, NULL, 'b' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "timeline", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,13 +79,16 @@ int main(int argc, char **argv)
 	double v;
 	unsigned top = 10;
 	size_t len;
-	int c, i, rc = 0;
+	int c, i, rc = 0, json = 0;
 	long bad;
 
 	while ((c = getopt_long(argc, argv, "t:b:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'T':
 			r.keep_events = 1;
+			break;
+		case 'J':
+			json = 1;
 			break;
 		case 't':
 			if (atr_number(optarg, &v) < 0 && strcmp(optarg, "0") != 0) {
@@ -137,7 +142,9 @@ int main(int argc, char **argv)
 		if (bad > 0)
 			rc = 1;
 	}
-	if (r.keep_events)
+	if (json)
+		atr_print_json(&r, stdout);
+	else if (r.keep_events)
 		atr_print_timeline(&r, stdout);
 	else
 		atr_print(&r, stdout, top);

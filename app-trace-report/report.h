@@ -113,6 +113,8 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 void atr_report_free(AtrReport *r);
 
 void atr_print(const AtrReport *r, FILE *out, unsigned top);
+/* --json: the summary as one JSON object on one line (json.c). */
+void atr_print_json(const AtrReport *r, FILE *out);
 /* --timeline: a table per host, then every call of every host in the controller's time. */
 void atr_print_timeline(AtrReport *r, FILE *out);
 int atr_plot(const AtrReport *r, const char *file);	/* 0, or -1 with a message on stderr */

@@ -70,6 +70,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		atr_print_timeline(&r, devnull);
 	else
 		atr_print(&r, devnull, 5);
+	atr_print_json(&r, devnull);
 	atr_report_free(&r);
 	return 0;
 }

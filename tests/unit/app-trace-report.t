@@ -96,6 +96,28 @@ EOF_TIMELINE
     grep -q '^y .* unknown          -$' nooff.out
     grep -q 'a host without a measured offset as its own clock' nooff.out
 
+    # --json: one object, valid JSON whatever the names hold; its totals are the text report's
+    printf '1 op: read execname: q"\\\001\351 pid: 5 fd: 0 count: 3 ret: 3\n' >odd-app-trace.out
+    "$ATR" --json alpha-app-trace.out traces/beta-app-trace.out odd-app-trace.out chunk.0 >report.json
+    [[ $(wc -l <report.json) == 1 ]]
+    python3 -m json.tool report.json >/dev/null
+    "$ATR" --top 0 alpha-app-trace.out traces/beta-app-trace.out odd-app-trace.out chunk.0 >report.txt
+    python3 - report.json report.txt <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+text = open(sys.argv[2], encoding="latin-1").read()
+hosts = dict(re.findall(r"^host (\S+): (\d+) calls$", text, re.M))
+assert {h["host"]: str(h["calls"]) for h in j["hosts"]} == hosts, (hosts, j["hosts"])
+progs = re.findall(r"^  program (.*)\n    calls: (.*)\n    bytes read (\d+), written (\d+)$", text, re.M)
+jp = sorted((p["execname"], " ".join(f"{k} {v}" for k, v in p["calls"].items()), str(p["bytes_read"]),
+             str(p["bytes_written"])) for h in j["hosts"] for p in h["programs"])
+tp = sorted((n.encode("latin-1").decode("latin-1"), c, r, w) for n, c, r, w in progs)
+assert jp == tp, (jp, tp)
+x = [h for h in j["hosts"] if h["host"] == "x"][0]
+assert (x["clock_offset_us"], x["clock_offset_err_us"], x["errors"]) == (5000000, 1500, 1), x
+assert [p["execname"] for h in j["hosts"] for p in h["programs"] if h["host"] == "odd"] == ['q"\\\u0001\u00e9']
+PY
+
     # malformed lines: each reported as file:line: why, the good lines still counted, status 1
     printf '%s\n' 'x op: open execname: a pid: 1 fd: 3' '1 op: frob execname: a pid: 1 fd: 3' \
         '1 op: read execname: a pid: 1 fd: 3 count: 99999999999999999999' \
