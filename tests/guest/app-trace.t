@@ -158,6 +158,21 @@ check() {
     # the fio run's trace in one file (tests/fuzz/make-apptrace-corpus.sh seeds from it)
     xargs cat <fio.now >trace.out
     xargs "$TOP/build/bin/app-trace-report" --top 3 <fio.now >report.out 2>report.err || { cat report.err; return 1; }
+    # --json of the same files: valid JSON, the same totals per host and program as the text
+    xargs "$TOP/build/bin/app-trace-report" --json <fio.now >report.json
+    python3 -m json.tool report.json >/dev/null
+    xargs "$TOP/build/bin/app-trace-report" --top 0 <fio.now >report.all
+    python3 - report.json report.all <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert {h["host"]: str(h["calls"]) for h in j["hosts"]} == dict(re.findall(r"^host (\S+): (\d+) calls$", text, re.M))
+progs = re.findall(r"^  program (.*)\n    calls: (.*)\n    bytes read (\d+), written (\d+)$", text, re.M)
+jp = sorted((p["execname"], " ".join(f"{k} {v}" for k, v in p["calls"].items()), str(p["bytes_read"]),
+             str(p["bytes_written"])) for h in j["hosts"] for p in h["programs"])
+assert jp == sorted(progs), (jp, progs)
+print("report --json: %d hosts, %d programs, totals equal to the text report's" % (len(j["hosts"]), len(jp)))
+PY
     perl - "$(cat host)" fio.now rot.now fio.json "$(cat fio.pid)" "$(cat dd1.pid)" "$(cat dd2.pid)" \
         "$(cat dd3.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" <<'PERL'
 use strict; use warnings; use JSON::PP;
