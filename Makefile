@@ -7,6 +7,7 @@ BINDIR   = $(PREFIX)/bin
 DATADIR  = $(PREFIX)/share/systemtap
 LIBEXEC  = $(PREFIX)/libexec/systemtap
 MANDIR   = $(PREFIX)/share/man
+UNITDIR  = $(PREFIX)/lib/systemd/system
 
 CC      ?= cc
 B        = build
@@ -119,6 +120,11 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.3stap $(B)/man/*.3stap $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -d $(DESTDIR)$(UNITDIR)
+	for u in systemd/*.service; do \
+	    sed 's|@BINDIR@|$(BINDIR)|g' "$$u" >"$(DESTDIR)$(UNITDIR)/$${u#systemd/}" && \
+	    chmod 644 "$(DESTDIR)$(UNITDIR)/$${u#systemd/}" || exit 1; \
+	done
 
 clean:
 	rm -rf build
@@ -138,7 +144,7 @@ FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslato
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
                 $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c log.c)
-FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c trace.c print.c)
+FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c trace.c print.c json.c)
 
 .PHONY: fuzz
 fuzz: deps $(B)/bin/stap $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))

@@ -11,8 +11,10 @@
 
 static void atr_usage(FILE *f)
 {
-	fprintf(f, "usage: app-trace-report [--top N] [--bin SECONDS] [--plot FILE.png|FILE.svg] TRACE...\n"
-		   "  TRACE: app-trace.stp output; its host is the name up to \"-app-trace\" (HOST-app-trace.out)\n");
+	fprintf(f, "usage: app-trace-report [--top N] [--bin SECONDS] [--plot FILE.png|FILE.svg] [--timeline | --json] TRACE...\n"
+		   "  TRACE: app-trace.stp output; its host is its header's, else the name up to \"-app-trace\"\n"
+		   "  --timeline: a table per host and every call of all hosts in the controller's time\n"
+		   "  --json: the summary as one JSON object\n");
 }
 
 /* slurp: the whole file (NUL-free check left to the parser); NULL with errno. */
@@ -65,20 +67,29 @@ int main(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "bin", required_argument, NULL, 'b' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "timeline", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	AtrReport r = { .bin_s = 1.0 };
 	const char *plot = NULL;
 	char host[ATR_NAME_MAX], *buf;
+	const char *base;
 	double v;
 	unsigned top = 10;
 	size_t len;
-	int c, i, rc = 0;
+	int c, i, rc = 0, json = 0;
 	long bad;
 
 	while ((c = getopt_long(argc, argv, "t:b:p:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'T':
+			r.keep_events = 1;
+			break;
+		case 'J':
+			json = 1;
+			break;
 		case 't':
 			if (atr_number(optarg, &v) < 0 && strcmp(optarg, "0") != 0) {
 				fprintf(stderr, "app-trace-report: --top %s: not a number\n", optarg);
@@ -116,7 +127,10 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		atr_host_of(argv[i], host, sizeof(host));
+		/* HOST-app-trace.out* names the host; a file named otherwise, its header */
+		base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		if (strstr(base, "-app-trace") || !atr_header_host(buf, len, host, sizeof(host)))
+			atr_host_of(argv[i], host, sizeof(host));
 		h = atr_host(&r, host);
 		bad = h ? atr_read_buffer(&r, h, argv[i], buf, len, stderr, ATR_MAX_MSGS) : -1;
 		free(buf);
@@ -128,7 +142,12 @@ int main(int argc, char **argv)
 		if (bad > 0)
 			rc = 1;
 	}
-	atr_print(&r, stdout, top);
+	if (json)
+		atr_print_json(&r, stdout);
+	else if (r.keep_events)
+		atr_print_timeline(&r, stdout);
+	else
+		atr_print(&r, stdout, top);
 	if (plot && atr_plot(&r, plot) < 0)
 		rc = 1;
 	atr_report_free(&r);

@@ -182,3 +182,38 @@ enum atr_kind atr_parse_line(const char *s, size_t len, AtrLine *l, uint64_t *lo
 		return ATR_LINE_BAD;
 	return ATR_LINE_CALL;
 }
+
+/* "# clock_offset_us: N clock_offset_err_us: E": the offset of the host's clock to the
+ * controller's and its error, as app-trace.stp's header says them. */
+int atr_parse_clock(const char *s, size_t len, int64_t *offset, int64_t *err)
+{
+	char why[64];
+	Cur c = { s, s + len, why, sizeof(why) };
+
+	if (!atr_lit(&c, "# clock_offset_us: ") || atr_num(&c, 1, offset, "offset") < 0 ||
+	    !atr_lit(&c, " clock_offset_err_us: ") || atr_num(&c, 1, err, "error") < 0 || c.p != c.end)
+		return 0;
+	return 1;
+}
+
+/* The "# host: NAME" line of the comment lines a file starts with. */
+int atr_header_host(const char *buf, size_t len, char *host, size_t size)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	size_t n;
+
+	while (p < end && *p == '#') {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
+		if (n > 8 && n - 8 < size && memcmp(p, "# host: ", 8) == 0 && !memchr(p + 8, '\0', n - 8) &&
+		    !memchr(p + 8, '/', n - 8)) {
+			memcpy(host, p + 8, n - 8);
+			host[n - 8] = '\0';
+			return 1;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}

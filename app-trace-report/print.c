@@ -116,3 +116,74 @@ void atr_print(const AtrReport *r, FILE *out, unsigned top)
 		atr_files(out, h, top);
 	}
 }
+
+static int atr_event_cmp(const void *a, const void *b)
+{
+	const AtrEvent *x = a, *y = b;
+
+	if (x->t_ctl != y->t_ctl)
+		return x->t_ctl < y->t_ctl ? -1 : 1;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The per-host table of --timeline. */
+static void atr_print_hosts(const AtrReport *r, FILE *out)
+{
+	size_t i, j;
+
+	fprintf(out, "%-20s %10s %10s %14s %8s %8s %18s %18s %12s %10s\n", "host", "lines", "calls",
+		"bytes", "lost", "errors", "first_us", "last_us", "offset_us", "error_us");
+	for (i = 0; i < r->nhosts; i++) {
+		const AtrHost *h = &r->hosts[i];
+		uint64_t bytes = 0;
+
+		for (j = 0; j < h->nprogs; j++)
+			bytes += h->progs[j].bytes_read + h->progs[j].bytes_written;
+		fprintf(out, "%-20s %10llu %10llu %14llu %8llu %8llu %18llu %18llu ", h->name,
+			(unsigned long long)(h->lines + h->lost), (unsigned long long)h->lines,
+			(unsigned long long)bytes, (unsigned long long)h->lost, (unsigned long long)h->errors,
+			(unsigned long long)h->first_us, (unsigned long long)h->last_us);
+		if (h->has_offset)
+			fprintf(out, "%12lld %10lld\n", (long long)h->offset_us, (long long)h->offset_err_us);
+		else
+			fprintf(out, "%12s %10s\n", "unknown", "-");
+	}
+}
+
+void atr_print_timeline(AtrReport *r, FILE *out)
+{
+	int64_t err = 0;
+	size_t i;
+	int unknown = 0;
+
+	atr_print_hosts(r, out);
+	for (i = 0; i < r->nhosts; i++) {
+		if (!r->hosts[i].has_offset || r->hosts[i].offset_err_us < 0)
+			unknown = 1;
+		else
+			err += r->hosts[i].offset_err_us;
+	}
+	for (i = 0; i < r->nevents; i++) {
+		const AtrHost *h = &r->hosts[r->events[i].host];
+		r->events[i].t_ctl = (int64_t)r->events[i].ts_us - (h->has_offset ? h->offset_us : 0);
+	}
+	if (r->nevents)
+		qsort(r->events, r->nevents, sizeof(*r->events), atr_event_cmp);
+	if (unknown)
+		fprintf(out, "timeline (controller's clock; a host without a measured offset as its own clock):\n");
+	else
+		fprintf(out, "timeline (controller's clock; two hosts' calls are in order when more than %lld us apart):\n",
+			(long long)err);
+	for (i = 0; i < r->nevents; i++) {
+		const AtrEvent *e = &r->events[i];
+		const AtrHost *h = &r->hosts[e->host];
+
+		fprintf(out, "%lld %s op: %s execname: %s pid: %ld fd: %ld", (long long)e->t_ctl, h->name,
+			atr_op_names[e->op], h->progs[e->prog].name, e->pid, e->fd);
+		if (e->has_ret)
+			fprintf(out, " ret: %lld", (long long)e->ret);
+		fputc('\n', out);
+	}
+}

@@ -68,20 +68,42 @@ typedef struct {
 	AtrFile *files;  size_t nfiles;  AtrMap file_map;
 	AtrMap fd_map;		/* "PID/FD" -> the file's index or -1, where the last access ended or -1 */
 	AtrBin *bins;    size_t nbins;
-	uint64_t first_us, lines, lost;
+	uint64_t first_us, last_us, lines, lost;
+	uint64_t errors;	/* calls that failed (ret < 0) */
+	int has_offset;		/* the header gave the host's clock offset to the controller's */
+	int64_t offset_us, offset_err_us;	/* host clock - controller clock, its error (-1: unknown) */
 	uint64_t unplotted;	/* transfers past the last time bin (see --bin) */
 	int have_first;
 } AtrHost;
 
+/* One call on the merged timeline (--timeline): the host's time, its host and program. */
+typedef struct {
+	uint64_t ts_us;
+	int64_t t_ctl;		/* ts_us - the host's offset: the controller's time (set by the print) */
+	size_t seq;		/* its place in the input, for an order among equal times */
+	uint32_t host, prog;
+	enum atr_op op;
+	long pid, fd;
+	int has_ret;
+	int64_t ret;
+} AtrEvent;
+
 typedef struct {
 	AtrHost *hosts;
 	size_t nhosts;
+	int keep_events;	/* --timeline: every call kept */
+	AtrEvent *events;
+	size_t nevents, events_cap;
 	double bin_s;		/* width of a time bin for --plot */
 	unsigned long bad_lines;
 } AtrReport;
 
-/* The host of a trace file: its base name up to "-app-trace" (the whole base name otherwise). */
+/* The host of a trace file: its header's "# host:" line, else its base name up to "-app-trace"
+ * (the whole base name otherwise). */
 void atr_host_of(const char *file, char *host, size_t len);
+int atr_header_host(const char *buf, size_t len, char *host, size_t size);	/* 1: found */
+/* A header's "# clock_offset_us: N clock_offset_err_us: E" line (len bytes): 1 and the numbers. */
+int atr_parse_clock(const char *s, size_t len, int64_t *offset, int64_t *err);
 AtrHost *atr_host(AtrReport *r, const char *name);	/* found or added; NULL: out of memory */
 int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l);	/* 0, or -1: out of memory */
 /* Reads a whole trace (len bytes) named file into host h; bad lines reported on err as file:line:
@@ -91,6 +113,10 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 void atr_report_free(AtrReport *r);
 
 void atr_print(const AtrReport *r, FILE *out, unsigned top);
+/* --json: the summary as one JSON object on one line (json.c). */
+void atr_print_json(const AtrReport *r, FILE *out);
+/* --timeline: a table per host, then every call of every host in the controller's time. */
+void atr_print_timeline(AtrReport *r, FILE *out);
 int atr_plot(const AtrReport *r, const char *file);	/* 0, or -1 with a message on stderr */
 
 #endif

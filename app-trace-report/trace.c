@@ -244,6 +244,32 @@ static void atr_transfer(AtrHost *h, AtrProg *p, int64_t *fd, const AtrLine *l, 
 	}
 }
 
+/* --timeline: the call kept for the merged timeline. */
+static int atr_keep_event(AtrReport *r, const AtrHost *h, uint32_t prog, const AtrLine *l)
+{
+	AtrEvent *e;
+
+	if (r->nevents == r->events_cap) {
+		size_t cap = r->events_cap ? 2 * r->events_cap : 1024;
+		e = realloc(r->events, cap * sizeof(*e));
+		if (!e)
+			return -1;
+		r->events = e;
+		r->events_cap = cap;
+	}
+	e = &r->events[r->nevents];
+	e->seq = r->nevents++;
+	e->ts_us = l->ts_us;
+	e->host = (uint32_t)(h - r->hosts);
+	e->prog = prog;
+	e->op = l->op;
+	e->pid = l->pid;
+	e->fd = l->fd;
+	e->has_ret = l->has_ret;
+	e->ret = l->ret;
+	return 0;
+}
+
 int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l)
 {
 	char key[64];
@@ -259,7 +285,13 @@ int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l)
 		h->have_first = 1;
 		h->first_us = l->ts_us;
 	}
+	if (l->ts_us > h->last_us)
+		h->last_us = l->ts_us;
+	if (l->has_ret && l->ret < 0)
+		h->errors++;
 	h->lines++;
+	if (r->keep_events && atr_keep_event(r, h, (uint32_t)pi, l) < 0)
+		return -1;
 	if (l->fd < 0)
 		return 0;
 	snprintf(key, sizeof(key), "%ld/%ld", l->pid, l->fd);
@@ -313,6 +345,8 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 			bad++;
 			break;
 		case ATR_LINE_SKIP:
+			if (atr_parse_clock(p, (size_t)(nl - p), &h->offset_us, &h->offset_err_us))
+				h->has_offset = 1;
 			break;
 		}
 		p = nl + 1;
@@ -337,5 +371,6 @@ void atr_report_free(AtrReport *r)
 		atr_map_free(&h->fd_map);
 	}
 	free(r->hosts);
+	free(r->events);
 	memset(r, 0, sizeof(*r));
 }

@@ -30,6 +30,7 @@ struct stapio {
 	struct control ctl;
 	struct relay relay;
 	struct outfile out;     /* stdout, -o FILE(s) or bulk per-CPU files (outfile.c) */
+	struct header_info header;  /* self-describing -o files (header.c) */
 	struct target cmd;      /* -c CMD */
 	enum state state;
 	int status;             /* exit status once DONE */
@@ -234,10 +235,22 @@ static const char *msg_is(const char *line, const char *word)
 	return line[n] ? line + n + 1 : line + n;
 }
 
+/* Self-describing -o files when the module has a procfs("header") file (created with the
+ * module's procfs files once the begin probes ran): header.c. */
+static void offer_headers(struct stapio *io)
+{
+	if (!io->outfile || io->out.bulk || io->detach || !header_wanted(io->dir))
+		return;
+	say("module %s has a header file: each output file starts with a header", io->name);
+	header_start(&io->header, io->dir, io->name);
+	outfile_set_header(&io->out, header_text, &io->header);
+}
+
 /* The probes are armed ("started", or "attached" to a detached run). */
 static void on_started(struct stapio *io)
 {
 	io->started = 1;
+	offer_headers(io);
 	if (io->state == STARTING)
 		io->state = RUNNING;
 	if (io->detach) {

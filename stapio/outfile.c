@@ -33,6 +33,13 @@
  * across files.  With N, opening file k removes file k-N (by the name it was
  * opened with), so at most N files of each stream remain.
  *
+ * A full file system (ENOSPC, EDQUOT) does not end the run: records are written whole or not at
+ * all (a write cut short is truncated back to the last whole record), the ones that did not fit
+ * are counted and dropped until space returns, and with -S ...,N the oldest kept file is removed
+ * first to make room.  stderr says when records start to be dropped and how many were; a merged
+ * (text) file gets the line "# lost: N records (B bytes) not written: REASON" where writing
+ * resumed; at the end stderr has the run's total.
+ *
  * Bulk files hold each record as the trace file gave it (header, then
  * payload), which stap-merge needs to restore the order; merged output is the
  * payloads only.  Every file of every (possible) CPU is created when the run
@@ -182,20 +189,276 @@ static int stream_open(struct outfile *o, struct outstream *s)
 		return -1;
 	}
 	sink_init(&s->sink, fd, OUT_BUF);
-	s->size = 0;
+	s->size = s->disk = 0;
+	s->nends = 0;
+	s->need_header = o->header && !o->bulk;
+	s->file_records = s->file_dropped = 0;
 	say("writing %s", path);
 	stream_keep(o, s, path);
 	return o->failed ? -1 : 0;
 }
 
+static int space_error(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+/* -S ...,N on a full disk: removes the oldest file kept before s's current one; 0 if none. */
+static int stream_free_oldest(struct outstream *s)
+{
+	if (s->nkept < 2)
+		return 0;
+	if (unlink(s->kept[0]) < 0 && errno != ENOENT) {
+		warnx_("cannot remove %s to make room: %s", s->kept[0], strerror(errno));
+		return 0;
+	}
+	warnx_("the file system is full: removed %s, the oldest file kept", s->kept[0]);
+	free(s->kept[0]);
+	memmove(s->kept, s->kept + 1, (s->nkept - 1) * sizeof(*s->kept));
+	s->nkept--;
+	return 1;
+}
+
+/* Writes len bytes of data; the bytes written before a failure, errno kept. */
+static size_t write_some(int fd, const char *data, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(fd, data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	return done;
+}
+
+static void count_unwritten(struct outfile *o, struct outstream *s, size_t records, size_t bytes)
+{
+	s->unwritten += records;
+	s->unwritten_bytes += bytes;
+	s->file_dropped += records;
+	o->unwritten += records;
+	o->unwritten_bytes += bytes;
+}
+
+/*
+ * Writes the records data holds (nends of them, record k ending at ends[k]) at the end of s's
+ * file, each whole or not at all: a write the full file system cut short is truncated back to
+ * the last whole record, the oldest kept file removed and the rest tried again (-S ...,N), else
+ * the rest are counted as not written. 0: all written; 1: some dropped (counted); -1: failed.
+ */
+static int stream_commit(struct outfile *o, struct outstream *s, const char *data,
+			 const uint32_t *ends, size_t nends)
+{
+	unsigned long long disk0 = s->disk;
+	size_t base = 0, done, k = 0;
+	int err;
+
+	while (k < nends) {
+		done = base + write_some(s->sink.fd, data + base, ends[nends - 1] - base);
+		err = errno ? errno : EIO;
+		while (k < nends && ends[k] <= done)
+			k++;
+		base = k ? ends[k - 1] : 0;
+		s->disk = disk0 + base;
+		if (k == nends)
+			break;
+		if (!space_error(err)) {
+			fail(o, err, "writing %s", s->path);
+			return -1;
+		}
+		/* not a regular file (/dev/full): nothing to cut back, the write's error stands */
+		if (ftruncate(s->sink.fd, (off_t)s->disk) < 0 ||
+		    lseek(s->sink.fd, (off_t)s->disk, SEEK_SET) < 0) {
+			fail(o, err, "writing %s", s->path);
+			return -1;
+		}
+		if (stream_free_oldest(s))
+			continue;
+		if (!o->full)
+			warnx_("WARNING: writing %s: %s: records are dropped, and counted, until there"
+			       " is space again", s->path, strerror(err));
+		o->full = err;
+		count_unwritten(o, s, nends - k, ends[nends - 1] - base);
+		return 1;
+	}
+	return 0;
+}
+
+/* stapio's own line(s) of text, not the script's records: when the full disk drops them, they are
+ * not counted. What stream_commit returns. */
+static int stream_put_comment(struct outfile *o, struct outstream *s, const char *text, uint32_t len)
+{
+	int rc = stream_commit(o, s, text, &len, 1);
+
+	if (rc == 1) {
+		s->unwritten--;
+		s->unwritten_bytes -= len;
+		s->file_dropped--;
+		o->unwritten--;
+		o->unwritten_bytes -= len;
+	}
+	return rc;
+}
+
+/* Self-describing files: the header, before the file's first record. */
+static void stream_write_header(struct outfile *o, struct outstream *s)
+{
+	char text[4096];
+	size_t n;
+
+	s->need_header = 0;
+	n = o->header(o->header_ctx, text, sizeof(text), s->path, s->gen);
+	if (n)
+		stream_put_comment(o, s, text, (uint32_t)n);
+	s->size = s->disk;
+}
+
+#define TRAILER_FMT "# end: file: %s records: %llu bytes: %llu not_written: %llu\n"
+
+/* -S with self-describing files: the room a file keeps for its trailer (numbers of 20 digits). */
+static unsigned long long trailer_room(const struct outfile *o, const struct outstream *s)
+{
+	if (!o->header || o->bulk || !s->path)
+		return 0;
+	return sizeof(TRAILER_FMT) + strlen(s->path) + 3 * 20;
+}
+
+/* Self-describing files: the trailer, the file's totals, once what it buffered is written. */
+static void stream_write_trailer(struct outfile *o, struct outstream *s)
+{
+	char text[PATH_MAX + 128];
+	int n;
+
+	if (!o->header || o->bulk || !s->path || o->failed)
+		return;
+	if (s->need_header)
+		stream_write_header(o, s);
+	n = snprintf(text, sizeof(text), TRAILER_FMT, s->path, s->file_records - s->file_dropped, s->disk, s->file_dropped);
+	if (n > 0 && (size_t)n < sizeof(text))
+		stream_put_comment(o, s, text, (uint32_t)n);
+}
+
+/*
+ * Writes data (records ending at ends[0..nends)) to s's file; while the disk is full they are
+ * counted, not written.  When space returns after records were dropped, a merged file first gets
+ * the line saying how many, and stderr says it; if none of the records fits after the line after
+ * all, the line is cut back and waits for the next ones.
+ */
+static int stream_put_records(struct outfile *o, struct outstream *s, const char *data,
+			      const uint32_t *ends, size_t nends)
+{
+	unsigned long long pending = s->unwritten, pending_bytes = s->unwritten_bytes;
+	unsigned long long disk0 = s->disk;
+	char line[160];
+	uint32_t end = 0;
+	int rc = 0;
+
+	if (pending && !o->bulk) {
+		end = (uint32_t)snprintf(line, sizeof(line),
+					 "# lost: %llu records (%llu bytes) not written: %s\n", pending,
+					 pending_bytes, strerror(o->full ? o->full : ENOSPC));
+		rc = stream_put_comment(o, s, line, end);
+	}
+	if (rc == 0) {
+		s->unwritten = s->unwritten_bytes = 0;
+		rc = stream_commit(o, s, data, ends, nends);
+		if (pending && rc >= 0 && s->disk == disk0 + end) {
+			if (end && (ftruncate(s->sink.fd, (off_t)disk0) < 0 ||
+				    lseek(s->sink.fd, (off_t)disk0, SEEK_SET) < 0))
+				fail(o, errno, "cutting %s back to its last whole record", s->path);
+			s->disk = disk0;
+			s->unwritten += pending;
+			s->unwritten_bytes += pending_bytes;
+		} else if (pending && rc >= 0) {
+			warnx_("writing %s again: %llu records (%llu bytes) were not written", s->path,
+			       pending, pending_bytes);
+			if (!s->unwritten)
+				o->full = 0;
+		}
+	} else if (rc > 0) {
+		count_unwritten(o, s, nends, ends[nends - 1]);
+	}
+	s->size = s->disk;
+	return rc < 0 ? -1 : 0;
+}
+
 /* Writes out what s buffered; a failure is recorded with s's file name. */
 static int stream_flush(struct outfile *o, struct outstream *s)
 {
-	if (sink_flush(&s->sink) < 0) {
-		fail(o, s->sink.failed, "writing %s", s->path ? s->path : "standard output");
-		return -1;
+	int rc;
+
+	if (!s->path) {
+		if (sink_flush(&s->sink) < 0) {
+			fail(o, s->sink.failed, "writing standard output");
+			return -1;
+		}
+		return 0;
 	}
+	if (!s->sink.len)
+		return 0;
+	rc = stream_put_records(o, s, s->sink.buf, s->ends, s->nends);
+	s->sink.len = 0;
+	s->nends = 0;
+	return rc;
+}
+
+/* Remembers that a record of s's buffer ends at its current length. */
+static int stream_mark_record(struct outfile *o, struct outstream *s)
+{
+	uint32_t *ends;
+	size_t cap;
+
+	if (!s->path)
+		return 0;
+	if (s->nends == s->ends_cap) {
+		cap = s->ends_cap ? 2 * s->ends_cap : 256;
+		if (!(ends = realloc(s->ends, cap * sizeof(*ends)))) {
+			fail(o, ENOMEM, "writing %s", s->path);
+			return -1;
+		}
+		s->ends = ends;
+		s->ends_cap = cap;
+	}
+	s->ends[s->nends++] = (uint32_t)s->sink.len;
 	return 0;
+}
+
+/* A record larger than the buffer, written on its own (the buffer written first). */
+static void stream_write_large(struct outfile *o, struct outstream *s,
+			       const struct stp_record_header *h, const char *payload)
+{
+	char *whole = NULL;
+	const char *data = payload;
+	uint32_t n = h->len;
+
+	if (stream_flush(o, s) < 0)
+		return;
+	if (o->bulk) {
+		if (!(whole = malloc(HDR + h->len))) {
+			fail(o, ENOMEM, "writing %s", s->path ? s->path : "standard output");
+			return;
+		}
+		memcpy(whole, h, HDR);
+		memcpy(whole + HDR, payload, h->len);
+		data = whole;
+		n += HDR;
+	}
+	if (!s->path) {
+		if (write_full(s->sink.fd, data, n) < 0)
+			fail(o, errno ? errno : EIO, "writing standard output");
+		s->size += n;
+	} else {
+		stream_put_records(o, s, data, &n, 1);
+	}
+	free(whole);
 }
 
 /* Closes s's file and opens the next one. */
@@ -203,6 +466,9 @@ static int stream_switch(struct outfile *o, struct outstream *s)
 {
 	int rc = stream_flush(o, s);
 
+	if (rc == 0)
+		stream_write_trailer(o, s);
+	rc = o->failed ? -1 : rc;
 	if (close(s->sink.fd) < 0 && errno != EINTR && rc == 0) {
 		fail(o, errno, "closing %s", s->path);
 		rc = -1;
@@ -317,14 +583,39 @@ void outfile_write(struct outfile *o, const struct stp_record_header *h, const c
 	s = o->failed ? NULL : stream_for(o, h->cpu);
 	if (!s)
 		return;
-	if (o->limit && s->size > 0 && s->size + n > o->limit && stream_switch(o, s) < 0)
+	if (o->limit && s->size > 0 && s->size + n + trailer_room(o, s) > o->limit &&
+	    stream_switch(o, s) < 0)
 		return;
+	/* the buffer is written at record boundaries only: a full disk's cut never tears a record */
+	if (n > s->sink.cap - s->sink.len && stream_flush(o, s) < 0)
+		return;
+	if (s->need_header)
+		stream_write_header(o, s);
+	s->file_records++;
+	if (n > s->sink.cap) {
+		stream_write_large(o, s, h, payload);
+		return;
+	}
 	if (o->bulk)
 		sink_put(&s->sink, h, HDR);
 	sink_put(&s->sink, payload, h->len);
 	s->size += n;
+	if (stream_mark_record(o, s) < 0)
+		return;
 	if (s->sink.failed)
-		stream_flush(o, s);     /* records the failure */
+		fail(o, s->sink.failed, "writing %s", s->path ? s->path : "standard output");
+}
+
+void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,
+							 unsigned long), void *ctx)
+{
+	size_t i;
+
+	o->header = fn;
+	o->header_ctx = ctx;
+	for (i = 0; i < o->n; i++)
+		o->s[i].need_header = fn && !o->bulk && o->s[i].path && !o->s[i].disk &&
+				      !o->s[i].sink.len;
 }
 
 void outfile_request_switch(struct outfile *o)
@@ -363,6 +654,12 @@ int outfile_close(struct outfile *o)
 	int rc = outfile_flush(o);
 	size_t i, k;
 
+	for (i = 0; i < o->n && rc == 0; i++)
+		stream_write_trailer(o, &o->s[i]);
+	rc = o->failed ? -1 : rc;
+	if (o->unwritten)
+		warnx_("WARNING: %llu records (%llu bytes) not written: the file system was full",
+		       o->unwritten, o->unwritten_bytes);
 	for (i = 0; i < o->n; i++) {
 		struct outstream *s = &o->s[i];
 		if (s->path && s->sink.fd >= 0 && close(s->sink.fd) < 0 && errno != EINTR && rc == 0) {
@@ -374,6 +671,7 @@ int outfile_close(struct outfile *o)
 		for (k = 0; k < s->nkept; k++)
 			free(s->kept[k]);
 		free(s->kept);
+		free(s->ends);
 	}
 	free(o->s);
 	o->s = NULL;

@@ -40,6 +40,12 @@ struct outstream {
 	unsigned long long size;    /* bytes given to it so far */
 	char **kept;                /* -S ...,N: names of the newest files, oldest first */
 	size_t nkept, kept_cap;
+	unsigned long long disk;    /* bytes of the file holding whole records (a full disk's cut) */
+	uint32_t *ends;             /* where each record buffered in sink ends */
+	size_t nends, ends_cap;
+	int need_header;            /* self-describing files: the header is not written yet */
+	unsigned long long file_records, file_dropped; /* records given to this file, not written */
+	unsigned long long unwritten, unwritten_bytes; /* records dropped here, not yet noted in it */
 };
 struct outfile {
 	const char *pattern;        /* -o argument (strftime pattern), NULL: stdout / stpd_cpuN */
@@ -52,16 +58,33 @@ struct outfile {
 	size_t n, cap, last;
 	int failed;                 /* errno of the first failure; later output is discarded */
 	char error[4352];           /* its description */
+	int full;                   /* errno (ENOSPC, EDQUOT) while records are being dropped, else 0 */
+	/* self-describing files (header.c): the header of file path number gen into buf, its length */
+	size_t (*header)(void *ctx, char *buf, size_t size, const char *path, unsigned long gen);
+	void *header_ctx;
+	unsigned long long unwritten, unwritten_bytes; /* records (bytes) a full disk dropped, in all */
 };
 int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long *keep);
 int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, int bulk,
 		 const unsigned *cpus, size_t ncpus);  /* prints why on failure */
 void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload);
 void outfile_request_switch(struct outfile *o);  /* SIGUSR2, switch_file() */
+/* self-describing files from now on: fn writes each -o file's header (NULL: none) */
+void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,
+							 unsigned long), void *ctx);
 int outfile_flush(struct outfile *o);           /* also does a requested switch; -1 failed */
 int outfile_failed(const struct outfile *o);    /* errno of the first failure, 0 */
 const char *outfile_error(const struct outfile *o);
-int outfile_close(struct outfile *o);
+int outfile_close(struct outfile *o);           /* says on stderr what a full disk dropped */
+
+/* header.c: what makes the output files self-describing (a module with a procfs("header") file). */
+struct header_info {
+	const char *dir, *module;   /* /proc/systemtap/MODULE, MODULE */
+	unsigned long long start_wall_ns, start_mono_ns;
+};
+int header_wanted(const char *dir);
+void header_start(struct header_info *hi, const char *dir, const char *module);
+size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen);
 
 /* control.c: the .cmd channel, text lines both ways. */
 struct control {

@@ -2,7 +2,8 @@
  * Built by `make fuzz` (FUZZ_TARGETS apptrace); see tests/fuzz/README.md.
  *
  * Input: byte 0 picks the time-bin width (1 us to 10 s) and whether the input is read as one or two
- * hosts' files (the second from the first newline on); the rest is trace text.  The report is then
+ * hosts' files (the second from the first newline on), and with bit 0x40 whether every call is kept
+ * for --timeline (printed instead of the report); the rest is trace text.  The report is then
  * printed to /dev/null.  Oracle besides the sanitizers: the per-host call count equals the calls
  * counted per program, and bytes read and written per file never exceed the programs' totals. */
 #include <stdio.h>
@@ -49,6 +50,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
 	r.bin_s = widths[(data[0] & 0x7f) % 5];
+	r.keep_events = (data[0] & 0x40) != 0;	/* --timeline */
 	text = (const char *)data + 1;
 	len = size - 1;
 	split = data[0] & 0x80 ? memchr(text, '\n', len) : NULL;
@@ -64,7 +66,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		atr_read_buffer(&r, h, "a-app-trace.out", text, len, devnull, 3);
 	}
 	check(&r);
-	atr_print(&r, devnull, 5);
+	if (r.keep_events)
+		atr_print_timeline(&r, devnull);
+	else
+		atr_print(&r, devnull, 5);
+	atr_print_json(&r, devnull);
 	atr_report_free(&r);
 	return 0;
 }

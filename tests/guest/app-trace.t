@@ -158,6 +158,21 @@ check() {
     # the fio run's trace in one file (tests/fuzz/make-apptrace-corpus.sh seeds from it)
     xargs cat <fio.now >trace.out
     xargs "$TOP/build/bin/app-trace-report" --top 3 <fio.now >report.out 2>report.err || { cat report.err; return 1; }
+    # --json of the same files: valid JSON, the same totals per host and program as the text
+    xargs "$TOP/build/bin/app-trace-report" --json <fio.now >report.json
+    python3 -m json.tool report.json >/dev/null
+    xargs "$TOP/build/bin/app-trace-report" --top 0 <fio.now >report.all
+    python3 - report.json report.all <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert {h["host"]: str(h["calls"]) for h in j["hosts"]} == dict(re.findall(r"^host (\S+): (\d+) calls$", text, re.M))
+progs = re.findall(r"^  program (.*)\n    calls: (.*)\n    bytes read (\d+), written (\d+)$", text, re.M)
+jp = sorted((p["execname"], " ".join(f"{k} {v}" for k, v in p["calls"].items()), str(p["bytes_read"]),
+             str(p["bytes_written"])) for h in j["hosts"] for p in h["programs"])
+assert jp == sorted(progs), (jp, progs)
+print("report --json: %d hosts, %d programs, totals equal to the text report's" % (len(j["hosts"]), len(jp)))
+PY
     perl - "$(cat host)" fio.now rot.now fio.json "$(cat fio.pid)" "$(cat dd1.pid)" "$(cat dd2.pid)" \
         "$(cat dd3.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" <<'PERL'
 use strict; use warnings; use JSON::PP;
@@ -194,7 +209,22 @@ sub run_files {
         die "$name: $f has $size bytes, more than 1 MB\n" if $size > $MB;
         # a file is closed only when the next record would not fit: full but for less than a line
         die "$name: $f has only $size bytes\n" if $i < $#files && $size < $MB - 512;
-        for my $l (split /\n/, slurp($f)) {
+        # self-describing: stapio's header and the script's, and stapio's end line: the file's
+        # bytes before it, its records (a call each; the end probe's lines are one)
+        my @fl = split /\n/, slurp($f);
+        # (where the file was written: the fio run's were moved aside since)
+        my ($base) = $f =~ m{([^/]+)$};
+        my @head;
+        push @head, shift @fl while @fl && $fl[0] =~ /^# (stap-output-header|host|kernel|boot_id|module|file|run_start|file_start|clocksource|script|apps|clock_offset_us):/;
+        my $hd = join("\n", @head) . "\n";
+        die "$name: $f: no header\n$hd" unless $hd =~ /\A# stap-output-header: 1\n# host: \Q$host\E\n# kernel: \S+\n# boot_id: [-0-9a-f]{36}\n# module: app_trace\n# file: \S*\/\Q$base\E number: $nums[$i]\n# run_start: wall_us: \d+ monotonic_ns: \d+\n# file_start: wall_us: \d+ monotonic_ns: \d+\n# clocksource: \S+\n# script: app-trace.stp\n# apps:[ \w]*\n# clock_offset_us: 0 clock_offset_err_us: -1\n\z/;
+        my $end = pop @fl;
+        $end =~ /^# end: file: \S*\/\Q$base\E records: (\d+) bytes: (\d+) not_written: 0$/ or die "$name: $f ends with $end\n";
+        die "$name: $f: end line says $2 bytes before it, the file has " . ($size - length($end) - 1) . "\n"
+            if $2 != $size - length($end) - 1;
+        my $calls = grep { !/^#/ } @fl;
+        die "$name: $f: end line says $1 records, the file has $calls calls\n" if $1 != $calls + ($i == $#files ? 1 : 0);
+        for my $l (@fl) {
             if ($l =~ /^# /) {
                 die "$name: totals in $f, not the last file\n" if $i != $#files;
                 if ($l =~ /^# totals: op: (\w+) calls: (\d+)$/) { $tot{$1} = $2 }

@@ -69,11 +69,15 @@ EOF
     done
     t=$SECONDS
     echo "playbook install: $((t - t0))s"
+    # remote-b's clock 30 s behind: only the offsets the playbook measures put the hosts' calls
+    # back in order
+    ssh -p "$2" root@127.0.0.1 'date -s @$(( $(date +%s) - 30 ))' >/dev/null
     fleet_playbook start
     echo "playbook start: $((SECONDS - t))s"
-    # the traced work: a dd on each host (sh execs it, so the pid it prints is dd's)
+    # the traced work: a dd on each host (sh execs it, so the pid it prints is dd's), remote-b's
+    # 8 s after remote-a's ended (more than the offsets' error)
     for h in a b; do
-        [[ $h == a ]] && port=$1 || port=$2
+        [[ $h == a ]] && port=$1 || { port=$2; sleep 8; }
         ssh -p "$port" root@127.0.0.1 "sh -c 'echo \$\$; exec dd if=/dev/zero of=/tmp/fleet.dd bs=512 count=$n status=none'" >"dd-$h.pid"
     done
     t=$SECONDS
@@ -89,12 +93,40 @@ EOF
     (( $(cat dd-a.pid) < 5000 && $(cat dd-b.pid) > 5000 )) || { echo "dd pids: $(cat dd-a.pid) $(cat dd-b.pid)"; return 1; }
     fleet_check_trace remote-a "$(cat dd-a.pid)" "$n"
     fleet_check_trace remote-b "$(cat dd-b.pid)" "$n"
+    fleet_check_timeline
+    ssh -p "$2" root@127.0.0.1 'date -s @$(( $(date +%s) + 30 ))' >/dev/null
     # the trace ended and its module is gone on both
     for port in "$1" "$2"; do
         [[ $(ssh -p "$port" root@127.0.0.1 "grep -c '^app_trace ' /proc/modules || true") == 0 ]]
     done
     echo "playbook install, start, dd, stop, fetch on both hosts: $((SECONDS - t0))s"
     fleet_ssh_masters_exit
+}
+
+# fleet_check_timeline: each file's header has its host's clock offset (remote-b's about -30 s,
+# remote-a's about 0), and app-trace-report --timeline puts all of remote-a's dd calls before
+# remote-b's (their order in time), which the hosts' own clocks reverse.
+fleet_check_timeline() {
+    local oa ea ob eb err
+    read -r oa ea < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-a-app-trace.out.0)
+    read -r ob eb < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-b-app-trace.out.0)
+    echo "clock offsets: remote-a $oa us (error $ea), remote-b $ob us (error $eb)"
+    (( ea >= 0 && eb >= 0 && ea < 5000000 && eb < 5000000 ))
+    # the guests' clocks may have drifted from this machine's under emulation; remote-b's was set
+    # 30 s back to the second
+    (( oa > -ea - 5000000 && oa < ea + 5000000 ))
+    (( ob - oa > -30000000 - ea - eb - 2000000 && ob - oa < -30000000 + ea + eb + 2000000 ))
+    "$TOP/build/bin/app-trace-report" --timeline fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >fleet-timeline.out
+    "$TOP/build/bin/app-trace-report" fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >fleet-report.out
+    "$TOP/build/bin/app-trace-report" --plot fleet.png fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >/dev/null
+    err=$(sed -n 's/^timeline .* more than \([0-9]*\) us apart):$/\1/p' fleet-timeline.out)
+    [[ $err == $((ea + eb)) ]]
+    # the calls of the two dds: all remote-a's, then all remote-b's
+    grep -E '^-?[0-9]+ remote-[ab] op: ' fleet-timeline.out | awk '{ print $2 }' | uniq >fleet-order
+    [[ $(tr '\n' ' ' <fleet-order) == "remote-a remote-b " ]] || { echo "order: $(tr '\n' ' ' <fleet-order)"; return 1; }
+    # by the hosts' own clocks it is the other way round
+    (( $(grep -v '^#' fetched/remote-b-app-trace.out.0 | tail -n 1 | cut -d' ' -f1) <
+       $(grep -v '^#' fetched/remote-a-app-trace.out.0 | head -n 1 | cut -d' ' -f1) ))
 }
 
 # fleet_ssh_masters_exit: the ssh connections Ansible keeps open (ControlPersist) closed now,

@@ -70,6 +70,54 @@ EOF_REPORT
     grep -qx '    bytes read 8392, written 270336' twice.out
     not grep -q 'busiest' twice.out
 
+    # the host from the file's header; --timeline: a table per host, then both hosts' calls in the
+    # controller's time (x's clock 5 s ahead of it, y's 20 ms behind): y's write at its 4.98 s came
+    # between x's two reads at their 10.0 and 10.1 s
+    printf '%s\n' '# stap-output-header: 1' '# host: x' '# script: app-trace.stp' \
+        '# clock_offset_us: 5000000 clock_offset_err_us: 1500' \
+        '10000000 op: read execname: cat pid: 7 fd: 3 count: 10 ret: 10' \
+        '10100000 op: read execname: cat pid: 7 fd: 3 count: 10 ret: -5' \
+        '# end: file: t.0 records: 2 bytes: 300 not_written: 0' >chunk.0
+    printf '%s\n' '# host: y' '# clock_offset_us: -20000 clock_offset_err_us: 700' \
+        '5030000 op: write execname: dd pid: 9 fd: 1 count: 4 ret: 4' '# lost: 3 records (30 bytes)' >chunk.1
+    "$ATR" --timeline chunk.0 chunk.1 >timeline.out
+    diff -u - timeline.out <<'EOF_TIMELINE'
+host                      lines      calls          bytes     lost   errors           first_us            last_us    offset_us   error_us
+x                             2          2             10        0        1           10000000           10100000      5000000       1500
+y                             4          1              4        3        0            5030000            5030000       -20000        700
+timeline (controller's clock; two hosts' calls are in order when more than 2200 us apart):
+5000000 x op: read execname: cat pid: 7 fd: 3 ret: 10
+5050000 y op: write execname: dd pid: 9 fd: 1 ret: 4
+5100000 x op: read execname: cat pid: 7 fd: 3 ret: -5
+EOF_TIMELINE
+    # without an offset a host keeps its own clock, and the report says so
+    grep -v clock_offset chunk.1 >nooff.1
+    "$ATR" --timeline chunk.0 nooff.1 >nooff.out
+    grep -q '^y .* unknown          -$' nooff.out
+    grep -q 'a host without a measured offset as its own clock' nooff.out
+
+    # --json: one object, valid JSON whatever the names hold; its totals are the text report's
+    printf '1 op: read execname: q"\\\001\351 pid: 5 fd: 0 count: 3 ret: 3\n' >odd-app-trace.out
+    "$ATR" --json alpha-app-trace.out traces/beta-app-trace.out odd-app-trace.out chunk.0 >report.json
+    [[ $(wc -l <report.json) == 1 ]]
+    python3 -m json.tool report.json >/dev/null
+    "$ATR" --top 0 alpha-app-trace.out traces/beta-app-trace.out odd-app-trace.out chunk.0 >report.txt
+    python3 - report.json report.txt <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+text = open(sys.argv[2], encoding="latin-1").read()
+hosts = dict(re.findall(r"^host (\S+): (\d+) calls$", text, re.M))
+assert {h["host"]: str(h["calls"]) for h in j["hosts"]} == hosts, (hosts, j["hosts"])
+progs = re.findall(r"^  program (.*)\n    calls: (.*)\n    bytes read (\d+), written (\d+)$", text, re.M)
+jp = sorted((p["execname"], " ".join(f"{k} {v}" for k, v in p["calls"].items()), str(p["bytes_read"]),
+             str(p["bytes_written"])) for h in j["hosts"] for p in h["programs"])
+tp = sorted((n.encode("latin-1").decode("latin-1"), c, r, w) for n, c, r, w in progs)
+assert jp == tp, (jp, tp)
+x = [h for h in j["hosts"] if h["host"] == "x"][0]
+assert (x["clock_offset_us"], x["clock_offset_err_us"], x["errors"]) == (5000000, 1500, 1), x
+assert [p["execname"] for h in j["hosts"] for p in h["programs"] if h["host"] == "odd"] == ['q"\\\u0001\u00e9']
+PY
+
     # malformed lines: each reported as file:line: why, the good lines still counted, status 1
     printf '%s\n' 'x op: open execname: a pid: 1 fd: 3' '1 op: frob execname: a pid: 1 fd: 3' \
         '1 op: read execname: a pid: 1 fd: 3 count: 99999999999999999999' \

@@ -16,6 +16,7 @@
  *   e CPU LEN           one stderr record (not written by outfile.c: skipped)
  *   s                   request a switch (SIGUSR2)
  *   f                   flush (the end of a round)
+ *   r PATH              remove PATH (space again on a full file system)
  * Exit 0, or 1 with stapio's message when output failed.
  */
 int main(int argc, char **argv)
@@ -68,6 +69,10 @@ int main(int argc, char **argv)
 			outfile_request_switch(&o);
 		} else if (line[0] == 'f') {
 			outfile_flush(&o);
+		} else if (line[0] == 'r' && line[1] == ' ') {
+			line[strcspn(line, "\n")] = '\0';
+			if (unlink(line + 2) < 0)
+				perror(line + 2);
 		} else {
 			fprintf(stderr, "bad command: %s", line);
 			return 2;

@@ -159,4 +159,40 @@ run() {
     printf 'w 0 20 5000\n' | drive -o /dev/full || rc=$?
     (( rc == 1 ))
     grep -qx 'stapio: writing /dev/full: No space left on device' drive.err
+
+    full_disk
+}
+
+# full_disk: a full file system (a tmpfs of 64 KiB, mounted in a user namespace of our own)
+full_disk() {
+    unshare -rm true 2>/dev/null || { echo "no user namespaces: full-disk cases skipped"; return 0; }
+    mkdir -p full
+    # merged output: 32 KiB left, 1000 records of 100 bytes, then 32 KiB freed and 100 more
+    printf 'w 0 100 1000\nf\nr full/filler\nw 0 100 100\n' >full.cmds
+    unshare -rm sh -c 'mount -t tmpfs -o size=64k t full &&
+        head -c 32768 /dev/zero >full/filler && ./driver -o full/t.out <full.cmds 2>full.err; echo $? >full.rc
+        cp full/t.out full.out'
+    [[ $(cat full.rc) == 0 ]] || { cat full.err; return 1; }
+    # whole records, then where writing resumed the line saying how many were not
+    local written dropped
+    written=$(grep -v '^# lost: ' full.out | lines | wc -l)
+    dropped=$(sed -n 's/^# lost: \([0-9]*\) records ([0-9]* bytes) not written: No space left on device$/\1/p' full.out |
+        paste -sd+ | bc)
+    (( written > 100 && dropped > 0 && written + dropped == 1100 )) ||
+        { echo "written $written + dropped $dropped != 1100"; return 1; }
+    # the last 100 all written, after the line
+    [[ $(tail -n 100 full.out | lines | tr '\n' ' ') == "$(seq -s ' ' 1001 1100) " ]]
+    grep -q "^stapio: WARNING: writing full/t.out: No space left on device: records are dropped" full.err
+    [[ $(sed -n 's/^stapio: writing full\/t.out again: \([0-9]*\) records .*/\1/p' full.err | paste -sd+ | bc) == "$dropped" ]]
+    grep -qx "stapio: WARNING: $dropped records ($((dropped * 100)) bytes) not written: the file system was full" full.err
+
+    # -S 1,5: room made by removing the oldest file kept (4 files of 20 KiB in 64 KiB)
+    printf 'w 0 100 200\ns\nw 0 100 200\ns\nw 0 100 200\ns\nw 0 100 200\n' >rot.cmds
+    unshare -rm sh -c 'mount -t tmpfs -o size=64k t full && ./driver -o full/r -S 1,5 <rot.cmds 2>rot.err
+        echo $? >rot.rc; ls full >rot.ls; cat full/r.* >rot.out'
+    [[ $(cat rot.rc) == 0 ]] || { cat rot.err; return 1; }
+    [[ $(tr '\n' ' ' <rot.ls) == "r.1 r.2 r.3 " ]]
+    grep -qx 'stapio: the file system is full: removed full/r.0, the oldest file kept' rot.err
+    [[ $(lines rot.out | tr '\n' ' ') == "$(seq -s ' ' 201 800) " ]]
+    not grep -q 'not written' rot.err
 }
