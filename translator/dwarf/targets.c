@@ -564,7 +564,9 @@ static int bind_member(Bind *b, DwAccess *a, Where *w, ChainItem *it)
 		tn = dwt_name(&plain);
 	}
 	if (dwt_find_member(&su, it->name, &m) != 0) {
-		berr(b, it->loc, "%s has no member '%s'", tn, it->name);
+		char *names = dwt_member_list(&su, 12);
+		berr(b, it->loc, "%s has no member '%s' (its members: %s)", tn, it->name, *names ? names : "none");
+		free(names);
 		free(tn);
 		return -1;
 	}

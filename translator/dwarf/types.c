@@ -325,6 +325,42 @@ int dwt_find_member(Dwarf_Die *su, const char *name, DwMember *out)
 	return 0;
 }
 
+typedef struct MemberList {
+	StrBuf sb;
+	int n, max, depth;
+} MemberList;
+
+static int member_list_add(DwMember *m, void *arg)
+{
+	MemberList *ml = arg;
+
+	if (ml->n >= ml->max) {
+		ml->n++;
+		return 1;
+	}
+	if (m->name) {
+		sb_printf(&ml->sb, "%s%s", ml->n++ ? ", " : "", m->name);
+	} else if ((m->anon_tag == DW_TAG_structure_type || m->anon_tag == DW_TAG_union_type) && ml->depth < 16) {
+		Dwarf_Die inner;
+		dwt_strip(&m->type, &inner);
+		ml->depth++;
+		dwt_each_member(&inner, member_list_add, ml);
+		ml->depth--;
+	}
+	return 0;
+}
+
+char *dwt_member_list(Dwarf_Die *su, int max)
+{
+	MemberList ml = { .max = max };
+
+	sb_init(&ml.sb);
+	dwt_each_member(su, member_list_add, &ml);
+	if (ml.n > max)
+		sb_puts(&ml.sb, ", ...");
+	return sb_steal(&ml.sb);
+}
+
 /* ---- spelling ---- */
 
 /* Writes the type into sb the way SystemTap does: "struct file*", "char const*", "int[]".

@@ -42,6 +42,9 @@ int dwt_find_member(Dwarf_Die *su, const char *name, DwMember *out);
 /* The members of su in order, for pretty printing; calls fn for each (direct members only,
  * anonymous ones included with name NULL). Stops when fn returns nonzero. */
 int dwt_each_member(Dwarf_Die *su, int (*fn)(DwMember *m, void *arg), void *arg);
+/* The names of su's members, those of its anonymous members' included, "a, b, c" (at most max,
+ * then ", ..."), for error messages: malloc'd. */
+char *dwt_member_list(Dwarf_Die *su, int max);
 /* Fills a member description from a DW_TAG_member DIE; 0 or -1. */
 int dwt_member_of(Dwarf_Die *member, DwMember *out);
 
