@@ -96,9 +96,11 @@ static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, int op, Expr 
 	return e;
 }
 
+/* autocast members too (p->f = 1): pass 2 wants their type and guru mode */
 static int is_lvalue(const Expr *e)
 {
 	return e->kind == EX_IDENT || e->kind == EX_INDEX || e->kind == EX_TARGET ||
+	       (e->kind == EX_AUTOCAST && e->chain.len) ||
 	       (e->kind == EX_AT && (!strcmp(e->str, "cast") || !strcmp(e->str, "var")));
 }
 
@@ -343,7 +345,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
 %left '.'
 %left '+' '-'
 %left '*' '/' '%'
-%right UNARY INC DEC '!' '~'
+%precedence UNARY INC DEC '!' '~'
 
 /* Statements need no separators, so "a = b -c" or "return -1" could end
  * early: the grammar reads on (shift) as SystemTap does.  All these
@@ -351,7 +353,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
  * that can continue it or start a new statement (- + ! ~ & ++ -- ( [ literal
  * name target @op embedded-C), and a simple statement followed by the
  * optional ";" that may end it, and the dangling else (bound to the nearest if). */
-%expect 36
+%expect 32
 
 %%
 
@@ -859,17 +861,24 @@ expr:
 	| '+' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, '+', $2); }
 	| '!' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '!', $2); }
 	| '~' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '~', $2); }
+	/* as SystemTap, '&' makes a target value of what follows (an autocast
+	 * when it is not one already); it binds tighter than 'in': &p in a */
 	| '&' postfix %prec UNARY {
-		int ok = ($2->kind == EX_TARGET || $2->kind == EX_AUTOCAST ||
-			  ($2->kind == EX_AT && (!strcmp($2->str, "cast") || !strcmp($2->str, "var"))));
-		if (!ok)
-			syntax_error(ctx, $2->loc, "'&' takes the address of a target variable, @cast or @var member");
-		$$ = mk_unary(ctx, @1, EX_UNARY, '&', $2);
+		Expr *v = $2;
+		if (!(v->kind == EX_TARGET || v->kind == EX_AUTOCAST ||
+		      (v->kind == EX_AT && (!strcmp(v->str, "cast") || !strcmp(v->str, "var"))))) {
+			v = expr_new(EX_AUTOCAST, $2->loc);
+			v->left = $2;
+			set_depth(ctx, v, $2, NULL);
+		}
+		$$ = mk_unary(ctx, @1, EX_UNARY, '&', v);
 	  }
 	| INC expr             { $$ = mk_incdec(ctx, @1, INC, $2, 0); }
 	| DEC expr             { $$ = mk_incdec(ctx, @1, DEC, $2, 0); }
-	| expr INC             { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
-	| expr DEC             { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
+	/* one postfix operator on a value, as SystemTap: "a--" then "--a" on the
+	 * next line are two statements, not (a--)-- */
+	| postfix INC          { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
+	| postfix DEC          { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
 	| postfix
 	;
 
