@@ -158,6 +158,20 @@ static int check_cond_expr(Expr *e, void *ctx)
 static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
 			int depth);
 
+/* The conditions of a written point and of the alternatives in its {...}, each once. */
+static void check_point_conds(Expander *ex, const ProbePoint *pp)
+{
+	AstVisitor v = { NULL, check_cond_expr, ex };
+
+	if (pp->cond)
+		ast_walk_expr(pp->cond, &v);
+	for (int i = 0; i < pp->components.len; i++) {
+		const ProbePointComponent *c = pp->components.items[i];
+		for (int j = 0; j < c->alts.len; j++)
+			check_point_conds(ex, c->alts.items[j]);
+	}
+}
+
 /* Expands one alias definition matched by pp (best components long). */
 static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int best, Wrap *w, const Chain *chain,
 			const ProbePoint *user_point, int depth)
@@ -367,14 +381,11 @@ static void expand_user_probe(Expander *ex, Probe *user)
 		PtrVec alts = point_alternatives(written);
 		int k;
 
-		if (written->cond) {
-			AstVisitor v = { NULL, check_cond_expr, ex };
-			ast_walk_expr(written->cond, &v);
-		}
+		check_point_conds(ex, written);
 		for (k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
 			int optional = pp->optional || pp->sufficient;   /* '!' implies '?' */
-			Wrap w = { .cond = written->cond, .optional = optional };
+			Wrap w = { .cond = pp->cond, .optional = optional };   /* the point's and its alternatives' */
 			int n, before = ex->errors;
 
 			if (optional) {

@@ -215,6 +215,23 @@ static int adjacent(STP_YYLTYPE a, STP_YYLTYPE b)
 	return a.file == b.file && a.last_line == b.first_line && a.last_column == b.first_column;
 }
 
+/* Whether an alternative of pp's last {...} (at any depth) has '?' or '!'
+ * (cond 0) or an 'if' (cond 1): as in SystemTap, the whole point may not
+ * give them again. */
+static int marked_alternative(const ProbePoint *pp, int cond)
+{
+	const ProbePointComponent *last = pp->components.len ? pp->components.items[pp->components.len - 1] : NULL;
+
+	for (int i = 0; last && i < last->alts.len; i++) {
+		const ProbePoint *alt = last->alts.items[i];
+		if (cond ? alt->cond != NULL : alt->optional || alt->sufficient)
+			return 1;
+		if (marked_alternative(alt, cond))
+			return 1;
+	}
+	return 0;
+}
+
 /* probe NAME = ...: one plain name, no ?, ! or if. */
 static void check_alias_names(ParseCtx *ctx, PtrVec *names)
 {
@@ -513,20 +530,26 @@ probe_point:
 	  point_path
 	| probe_point '?' {
 		$$ = $1;
-		if ($$->optional || $$->cond)
-			syntax_error(ctx, LOC(@2), "unexpected '?': the probe point is already optional or conditional");
+		if ($$->optional || $$->sufficient || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '?': the probe point is already optional, sufficient or conditional");
+		else if (marked_alternative($$, 0))
+			syntax_error(ctx, LOC(@2), "'?' given twice: an alternative of the {...} already has '?' or '!'");
 		$$->optional = 1;
 	  }
 	| probe_point '!' {
 		$$ = $1;
-		if ($$->sufficient || $$->cond)
-			syntax_error(ctx, LOC(@2), "unexpected '!': the probe point is already sufficient or conditional");
+		if ($$->optional || $$->sufficient || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '!': the probe point is already optional, sufficient or conditional");
+		else if (marked_alternative($$, 0))
+			syntax_error(ctx, LOC(@2), "'!' given twice: an alternative of the {...} already has '?' or '!'");
 		$$->sufficient = 1;
 	  }
 	| probe_point IF '(' expr ')' {
 		$$ = $1;
 		if ($$->cond)
 			syntax_error(ctx, LOC(@2), "a probe point takes one 'if' condition");
+		else if (marked_alternative($$, 1))
+			syntax_error(ctx, LOC(@2), "'if' given twice: an alternative of the {...} already has one");
 		$$->cond = $4;
 	  }
 	;
