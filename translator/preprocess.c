@@ -44,7 +44,6 @@ typedef struct Frame {
 	const TokenList *list;
 	int pos;
 	Binding *binding;               /* for @param lookups in this list */
-	int arg;                        /* N when the list is $N's tokens, else 0 */
 } Frame;
 
 typedef struct Cond {
@@ -178,7 +177,7 @@ static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYP
 		pp_error(pp, at, "macro expansion produces more than %d tokens", MAX_EXPANDED_TOKENS);
 		return -1;
 	}
-	pp->frames[pp->nframes++] = (Frame){ list, 0, b, 0 };
+	pp->frames[pp->nframes++] = (Frame){ list, 0, b };
 	return 0;
 }
 
@@ -704,6 +703,23 @@ static void push_arg_token(void *data, int kind, const STP_YYSTYPE *val, const S
 	list_push(data, &t);
 }
 
+/* As SystemTap: an argument's text is not searched for $N, @N, $# or @# again. */
+static void drop_nested_args(Preproc *pp, TokenList *l, int n)
+{
+	int kept = 0;
+
+	for (int i = 0; i < l->len; i++) {
+		int kind = l->items[i].kind;
+		if (kind == ARG_NUMBER || kind == ARG_STRING || kind == ARGC_NUMBER || kind == ARGC_STRING) {
+			pp_error(pp, l->items[i].loc, "command line argument $%d uses another argument: arguments are "
+				 "substituted in the script only, not inside each other", n);
+			continue;
+		}
+		l->items[kept++] = l->items[i];
+	}
+	l->len = kept;
+}
+
 static const TokenList *arg_tokens(Preproc *pp, int n)
 {
 	if (!pp->arg_tokens) {
@@ -717,6 +733,7 @@ static const TokenList *arg_tokens(Preproc *pp, int n)
 		free(name);
 		pp->arg_lexed[n - 1] = 1;
 		pp->ctx->errors += parse_tokens_of(f, pp->ctx->prog, push_arg_token, &pp->arg_tokens[n - 1]);
+		drop_nested_args(pp, &pp->arg_tokens[n - 1], n);
 	}
 	return &pp->arg_tokens[n - 1];
 }
@@ -732,14 +749,7 @@ static int expand_arg_tokens(Preproc *pp, const Token *t)
 		return 0;
 	if (n < (int64_t)sizeof args_used)
 		args_used[n] = 1;
-	for (int i = 0; i < pp->nframes; i++) {
-		if (pp->frames[i].arg == n) {
-			pp_error(pp, t->loc, "command line argument $%lld refers to itself", (long long)n);
-			return 1;
-		}
-	}
-	if (push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc) == 0)
-		pp->frames[pp->nframes - 1].arg = (int)n;
+	push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc);
 	return 1;
 }
 
