@@ -136,8 +136,10 @@ static Probe *new_expansion(Expander *ex, ProbePoint *pp, const Wrap *w, const C
 	for (int i = 0; i < w->post.len; i++)
 		vec_push(&body->body, stmt_clone(w->post.items[i]));
 	p->body = body;
-	for (int i = 0; i < w->defs.len; i++)
+	for (int i = 0; i < w->defs.len; i++) {
 		collect_assigned(((Probe *)w->defs.items[i])->body, &p->alias_locals);
+		collect_assigned(((Probe *)w->defs.items[i])->epilogue, &p->alias_locals);
+	}
 	vec_push(&ex->out, p);
 	return p;
 }
@@ -215,6 +217,8 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				vec_push(&inner.post, w->post.items[i]);
 			if (a->def->alias == ALIAS_EPILOGUE)
 				vec_push(&inner.post, a->def->body);
+			else if (a->def->epilogue)
+				vec_push(&inner.post, a->def->epilogue);
 			for (int i = 0; i < w->defs.len; i++)
 				vec_push(&inner.defs, w->defs.items[i]);
 			vec_push(&inner.defs, a->def);

@@ -397,6 +397,21 @@ toplevel:
 		p->loc = LOC(@1);
 		vec_push(&ctx->prog->probes, p);
 	  }
+	| PROBE probe_points '=' probe_points block ',' block {
+		/* a prologue and an epilogue in one definition */
+		Probe *p = xcalloc(1, sizeof *p);
+		check_alias_names(ctx, $2);
+		p->alias = ALIAS_PROLOGUE;
+		p->alias_names = *$2;
+		p->points = *$4;
+		p->body = $5;
+		p->epilogue = $7;
+		p->loc = LOC(@1);
+		vec_push(&ctx->prog->probes, p);
+	  }
+	| PROBE probe_points ADD_ASSIGN probe_points block ',' block {
+		syntax_error(ctx, LOC(@6), "a prologue and an epilogue in one definition are written with '=', not '+='");
+	  }
 	| PROBE probe_points ADD_ASSIGN probe_points block {
 		Probe *p = xcalloc(1, sizeof *p);
 		check_alias_names(ctx, $2);
