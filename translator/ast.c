@@ -538,6 +538,10 @@ void print_program(const Program *prog, StrBuf *out)
 		print_point_list(&p->points, out);
 		sb_putc(out, ' ');
 		print_stmt(p->body, 0, out);
+		if (p->epilogue) {
+			sb_puts(out, ", ");
+			print_stmt(p->epilogue, 0, out);
+		}
 		sb_putc(out, '\n');
 	}
 }

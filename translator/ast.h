@@ -124,6 +124,7 @@ typedef struct Probe {
 	PtrVec alias_names;     /* ProbePoint*: the names an alias defines */
 	int is_private;
 	Stmt *body;
+	Stmt *epilogue;         /* probe NAME = POINTS { prologue }, { epilogue }: run after the user's body */
 	SrcLoc loc;
 	PtrVec locals;          /* Symbol*, filled by pass 2 */
 	int index;

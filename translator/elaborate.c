@@ -910,8 +910,9 @@ static int unsupported_expr(Expr *e, void *ctx)
 			sem_error(el, e->loc, "embedded C is only allowed in guru mode (-g) or in the tapset library");
 		break;
 	case EX_AUTOCAST:
-		sem_error(el, e->loc, "'->' on a value whose type is not known: write @cast(value, \"type\") "
-			  "(autocast knows calls of functions returning a @cast, and locals assigned only those)");
+		sem_error(el, e->loc, "'%s' on a value whose type is not known: write @cast(value, \"type\") "
+			  "(autocast knows calls of functions returning a @cast, and locals assigned only those)",
+			  e->chain.len ? "->" : "&");
 		break;
 	default:
 		break;

@@ -137,8 +137,10 @@ static Probe *new_expansion(Expander *ex, ProbePoint *pp, const Wrap *w, const C
 	for (int i = 0; i < w->post.len; i++)
 		vec_push(&body->body, stmt_clone(w->post.items[i]));
 	p->body = body;
-	for (int i = 0; i < w->defs.len; i++)
+	for (int i = 0; i < w->defs.len; i++) {
 		collect_assigned(((Probe *)w->defs.items[i])->body, &p->alias_locals);
+		collect_assigned(((Probe *)w->defs.items[i])->epilogue, &p->alias_locals);
+	}
 	vec_push(&ex->out, p);
 	return p;
 }
@@ -158,6 +160,20 @@ static int check_cond_expr(Expr *e, void *ctx)
 
 static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chain, const ProbePoint *user_point,
 			int depth);
+
+/* The conditions of a written point and of the alternatives in its {...}, each once. */
+static void check_point_conds(Expander *ex, const ProbePoint *pp)
+{
+	AstVisitor v = { NULL, check_cond_expr, ex };
+
+	if (pp->cond)
+		ast_walk_expr(pp->cond, &v);
+	for (int i = 0; i < pp->components.len; i++) {
+		const ProbePointComponent *c = pp->components.items[i];
+		for (int j = 0; j < c->alts.len; j++)
+			check_point_conds(ex, c->alts.items[j]);
+	}
+}
 
 /* Expands one alias definition matched by pp (best components long). */
 static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int best, Wrap *w, const Chain *chain,
@@ -202,6 +218,8 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 				vec_push(&inner.post, w->post.items[i]);
 			if (a->def->alias == ALIAS_EPILOGUE)
 				vec_push(&inner.post, a->def->body);
+			else if (a->def->epilogue)
+				vec_push(&inner.post, a->def->epilogue);
 			for (int i = 0; i < w->defs.len; i++)
 				vec_push(&inner.defs, w->defs.items[i]);
 			vec_push(&inner.defs, a->def);
@@ -401,14 +419,11 @@ static void expand_user_probe(Expander *ex, Probe *user)
 		PtrVec alts = point_alternatives(written);
 		int k;
 
-		if (written->cond) {
-			AstVisitor v = { NULL, check_cond_expr, ex };
-			ast_walk_expr(written->cond, &v);
-		}
+		check_point_conds(ex, written);
 		for (k = 0; k < alts.len; k++) {
 			ProbePoint *pp = alts.items[k];
 			int optional = pp->optional || pp->sufficient;   /* '!' implies '?' */
-			Wrap w = { .cond = written->cond, .optional = optional };
+			Wrap w = { .cond = pp->cond, .optional = optional };   /* the point's and its alternatives' */
 			int n, before = ex->errors;
 
 			if (optional) {

@@ -96,9 +96,11 @@ static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, int op, Expr 
 	return e;
 }
 
+/* autocast members too (p->f = 1): pass 2 wants their type and guru mode */
 static int is_lvalue(const Expr *e)
 {
 	return e->kind == EX_IDENT || e->kind == EX_INDEX || e->kind == EX_TARGET ||
+	       (e->kind == EX_AUTOCAST && e->chain.len) ||
 	       (e->kind == EX_AT && (!strcmp(e->str, "cast") || !strcmp(e->str, "var")));
 }
 
@@ -211,6 +213,23 @@ static Expr *mk_at(ParseCtx *ctx, STP_YYLTYPE l, char *name, PtrVec *args)
 static int adjacent(STP_YYLTYPE a, STP_YYLTYPE b)
 {
 	return a.file == b.file && a.last_line == b.first_line && a.last_column == b.first_column;
+}
+
+/* Whether an alternative of pp's last {...} (at any depth) has '?' or '!'
+ * (cond 0) or an 'if' (cond 1): as in SystemTap, the whole point may not
+ * give them again. */
+static int marked_alternative(const ProbePoint *pp, int cond)
+{
+	const ProbePointComponent *last = pp->components.len ? pp->components.items[pp->components.len - 1] : NULL;
+
+	for (int i = 0; last && i < last->alts.len; i++) {
+		const ProbePoint *alt = last->alts.items[i];
+		if (cond ? alt->cond != NULL : alt->optional || alt->sufficient)
+			return 1;
+		if (marked_alternative(alt, cond))
+			return 1;
+	}
+	return 0;
 }
 
 /* probe NAME = ...: one plain name, no ?, ! or if. */
@@ -343,7 +362,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
 %left '.'
 %left '+' '-'
 %left '*' '/' '%'
-%right UNARY INC DEC '!' '~'
+%precedence UNARY INC DEC '!' '~'
 
 /* Statements need no separators, so "a = b -c" or "return -1" could end
  * early: the grammar reads on (shift) as SystemTap does.  All these
@@ -351,7 +370,7 @@ static Type type_from_name(ParseCtx *ctx, STP_YYLTYPE l, const char *name)
  * that can continue it or start a new statement (- + ! ~ & ++ -- ( [ literal
  * name target @op embedded-C), and a simple statement followed by the
  * optional ";" that may end it, and the dangling else (bound to the nearest if). */
-%expect 36
+%expect 32
 
 %%
 
@@ -377,6 +396,21 @@ toplevel:
 		p->body = $5;
 		p->loc = LOC(@1);
 		vec_push(&ctx->prog->probes, p);
+	  }
+	| PROBE probe_points '=' probe_points block ',' block {
+		/* a prologue and an epilogue in one definition */
+		Probe *p = xcalloc(1, sizeof *p);
+		check_alias_names(ctx, $2);
+		p->alias = ALIAS_PROLOGUE;
+		p->alias_names = *$2;
+		p->points = *$4;
+		p->body = $5;
+		p->epilogue = $7;
+		p->loc = LOC(@1);
+		vec_push(&ctx->prog->probes, p);
+	  }
+	| PROBE probe_points ADD_ASSIGN probe_points block ',' block {
+		syntax_error(ctx, LOC(@6), "a prologue and an epilogue in one definition are written with '=', not '+='");
 	  }
 	| PROBE probe_points ADD_ASSIGN probe_points block {
 		Probe *p = xcalloc(1, sizeof *p);
@@ -511,20 +545,26 @@ probe_point:
 	  point_path
 	| probe_point '?' {
 		$$ = $1;
-		if ($$->optional || $$->cond)
-			syntax_error(ctx, LOC(@2), "unexpected '?': the probe point is already optional or conditional");
+		if ($$->optional || $$->sufficient || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '?': the probe point is already optional, sufficient or conditional");
+		else if (marked_alternative($$, 0))
+			syntax_error(ctx, LOC(@2), "'?' given twice: an alternative of the {...} already has '?' or '!'");
 		$$->optional = 1;
 	  }
 	| probe_point '!' {
 		$$ = $1;
-		if ($$->sufficient || $$->cond)
-			syntax_error(ctx, LOC(@2), "unexpected '!': the probe point is already sufficient or conditional");
+		if ($$->optional || $$->sufficient || $$->cond)
+			syntax_error(ctx, LOC(@2), "unexpected '!': the probe point is already optional, sufficient or conditional");
+		else if (marked_alternative($$, 0))
+			syntax_error(ctx, LOC(@2), "'!' given twice: an alternative of the {...} already has '?' or '!'");
 		$$->sufficient = 1;
 	  }
 	| probe_point IF '(' expr ')' {
 		$$ = $1;
 		if ($$->cond)
 			syntax_error(ctx, LOC(@2), "a probe point takes one 'if' condition");
+		else if (marked_alternative($$, 1))
+			syntax_error(ctx, LOC(@2), "'if' given twice: an alternative of the {...} already has one");
 		$$->cond = $4;
 	  }
 	;
@@ -859,17 +899,24 @@ expr:
 	| '+' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, '+', $2); }
 	| '!' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '!', $2); }
 	| '~' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '~', $2); }
+	/* as SystemTap, '&' makes a target value of what follows (an autocast
+	 * when it is not one already); it binds tighter than 'in': &p in a */
 	| '&' postfix %prec UNARY {
-		int ok = ($2->kind == EX_TARGET || $2->kind == EX_AUTOCAST ||
-			  ($2->kind == EX_AT && (!strcmp($2->str, "cast") || !strcmp($2->str, "var"))));
-		if (!ok)
-			syntax_error(ctx, $2->loc, "'&' takes the address of a target variable, @cast or @var member");
-		$$ = mk_unary(ctx, @1, EX_UNARY, '&', $2);
+		Expr *v = $2;
+		if (!(v->kind == EX_TARGET || v->kind == EX_AUTOCAST ||
+		      (v->kind == EX_AT && (!strcmp(v->str, "cast") || !strcmp(v->str, "var"))))) {
+			v = expr_new(EX_AUTOCAST, $2->loc);
+			v->left = $2;
+			set_depth(ctx, v, $2, NULL);
+		}
+		$$ = mk_unary(ctx, @1, EX_UNARY, '&', v);
 	  }
 	| INC expr             { $$ = mk_incdec(ctx, @1, INC, $2, 0); }
 	| DEC expr             { $$ = mk_incdec(ctx, @1, DEC, $2, 0); }
-	| expr INC             { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
-	| expr DEC             { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
+	/* one postfix operator on a value, as SystemTap: "a--" then "--a" on the
+	 * next line are two statements, not (a--)-- */
+	| postfix INC          { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
+	| postfix DEC          { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
 	| postfix
 	;
 

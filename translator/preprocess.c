@@ -47,7 +47,6 @@ typedef struct Frame {
 	Binding *binding;               /* for @param lookups in this list */
 	int relocate;                   /* a library macro's body: its tokens take the location of site */
 	STP_YYLTYPE site;               /* the @NAME that expanded it, in the file being parsed */
-	int arg;                        /* N when the list is $N's tokens, else 0 */
 } Frame;
 
 typedef struct Cond {
@@ -185,7 +184,7 @@ static int push_frame(Preproc *pp, const TokenList *list, Binding *b, STP_YYLTYP
 		pp_error(pp, at, "macro expansion produces more than %d tokens", MAX_EXPANDED_TOKENS);
 		return -1;
 	}
-	pp->frames[pp->nframes++] = (Frame){ list, 0, b, relocate, at, 0 };
+	pp->frames[pp->nframes++] = (Frame){ list, 0, b, relocate, at };
 	return 0;
 }
 
@@ -712,6 +711,23 @@ static void push_arg_token(void *data, int kind, const STP_YYSTYPE *val, const S
 	list_push(data, &t);
 }
 
+/* As SystemTap: an argument's text is not searched for $N, @N, $# or @# again. */
+static void drop_nested_args(Preproc *pp, TokenList *l, int n)
+{
+	int kept = 0;
+
+	for (int i = 0; i < l->len; i++) {
+		int kind = l->items[i].kind;
+		if (kind == ARG_NUMBER || kind == ARG_STRING || kind == ARGC_NUMBER || kind == ARGC_STRING) {
+			pp_error(pp, l->items[i].loc, "command line argument $%d uses another argument: arguments are "
+				 "substituted in the script only, not inside each other", n);
+			continue;
+		}
+		l->items[kept++] = l->items[i];
+	}
+	l->len = kept;
+}
+
 static const TokenList *arg_tokens(Preproc *pp, int n)
 {
 	if (!pp->arg_tokens) {
@@ -725,6 +741,7 @@ static const TokenList *arg_tokens(Preproc *pp, int n)
 		free(name);
 		pp->arg_lexed[n - 1] = 1;
 		pp->ctx->errors += parse_tokens_of(f, pp->ctx->prog, push_arg_token, &pp->arg_tokens[n - 1]);
+		drop_nested_args(pp, &pp->arg_tokens[n - 1], n);
 	}
 	return &pp->arg_tokens[n - 1];
 }
@@ -740,14 +757,7 @@ static int expand_arg_tokens(Preproc *pp, const Token *t)
 		return 0;
 	if (n < (int64_t)sizeof args_used)
 		args_used[n] = 1;
-	for (int i = 0; i < pp->nframes; i++) {
-		if (pp->frames[i].arg == n) {
-			pp_error(pp, t->loc, "command line argument $%lld refers to itself", (long long)n);
-			return 1;
-		}
-	}
-	if (push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc, 0) == 0)
-		pp->frames[pp->nframes - 1].arg = (int)n;
+	push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc, 0);
 	return 1;
 }
 

@@ -27,13 +27,15 @@ static const char *fuzz_config(void *data, const char *name)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	/* what the driver (main.c) gives the preprocessor, with two script
-	 * arguments so that $1, @1, $2, @2 and $# take their defined paths */
-	static char *script_args[] = { "42", "str", NULL };
+	/* what the driver (main.c) gives the preprocessor, with script arguments
+	 * so that $1, @1, $2, @2 and $# take their defined paths, and $3, $4 are
+	 * token lists: one naming another argument (and an open parenthesis),
+	 * one a probe point */
+	static char *script_args[] = { "42", "str", "$1 + ($2", "syscall.{read, write}?", NULL };
 	static PreprocEnv env = {
 		.kernel_v = "6.1.0", .kernel_vr = "6.1.0-26-amd64", .arch = "x86_64",
 		.runtime = "kernel", .systemtap_v = "5.1", .privilege = "stapdev",
-		.guru_mode = 0, .config = fuzz_config, .argc = 2, .argv = script_args,
+		.guru_mode = 0, .config = fuzz_config, .argc = 4, .argv = script_args,
 	};
 	const char *keep = getenv("STAP_FUZZ_STDERR");
 	FILE *null;
