@@ -63,6 +63,10 @@ int outfile_failed(const struct outfile *o);    /* errno of the first failure, 0
 const char *outfile_error(const struct outfile *o);
 int outfile_close(struct outfile *o);
 
+/* stdin.c: standard input to the module's __stdin file (input.char), from a thread of its own;
+ * 1 forwarding, 0 when the module has no such file, -1 on failure */
+int stdin_forward(const char *dir);
+
 /* control.c: the .cmd channel, text lines both ways. */
 struct control {
 	int fd;
