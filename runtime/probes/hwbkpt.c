@@ -35,6 +35,7 @@ static __always_inline void stp_hwbkpt_fire(struct pt_regs *regs, const struct s
 	stp_run_probe(d, regs, false);
 }
 
+/* p armed; 0, or the error (said unless p is optional: a '?' point is skipped quietly) */
 static int stp_hwbkpt_arm(struct stp_hwbkpt_probe *p)
 {
 	struct perf_event_attr attr;
@@ -43,13 +44,15 @@ static int stp_hwbkpt_arm(struct stp_hwbkpt_probe *p)
 	if (p->symbol) {
 		p->addr = stp_hwbkpt_lookup(p->symbol);
 		if (!p->addr) {
-			stp_startup_error("probe point %s: no kernel symbol '%s'", p->desc->pp, p->symbol);
+			if (!p->optional)
+				stp_startup_error("probe point %s: no kernel symbol '%s'", p->desc->pp, p->symbol);
 			return -ENOENT;
 		}
 	}
 	if (p->addr & (p->len - 1)) {
-		stp_startup_error("probe point %s: address 0x%lx is not aligned to %d bytes", p->desc->pp, p->addr,
-				  p->len);
+		if (!p->optional)
+			stp_startup_error("probe point %s: address 0x%lx is not aligned to %d bytes", p->desc->pp,
+					  p->addr, p->len);
 		return -EINVAL;
 	}
 	hw_breakpoint_init(&attr);
@@ -61,8 +64,10 @@ static int stp_hwbkpt_arm(struct stp_hwbkpt_probe *p)
 	if (IS_ERR((void __force *)bp)) {
 		int rc = PTR_ERR((void __force *)bp);
 
-		stp_startup_error("probe point %s: the kernel refused a watchpoint at 0x%lx (%d bytes): %s (%d)",
-				  p->desc->pp, p->addr, p->len, rc == -ENOSPC ? "no free debug register" : "error", rc);
+		if (!p->optional)
+			stp_startup_error("probe point %s: the kernel refused a watchpoint at 0x%lx (%d bytes): %s (%d)",
+					  p->desc->pp, p->addr, p->len,
+					  rc == -ENOSPC ? "no free debug register" : "error", rc);
 		return rc;
 	}
 	p->bp = bp;

@@ -27,6 +27,8 @@ probe kernel.data("dirty_expire_interval").length(4).rw {
 }
 probe end { printf("rw: reads %d writes %d\n", rw["rdexp"], rw[writer]) }' >/dev/null
     $STAP -p4 -m t_kdnone -e 'probe kernel.data("no_such_symbol_stp").write { }' >/dev/null
+    # optional: left out at start, the run goes on
+    $STAP -p4 -m t_kdopt -e 'probe kernel.data("no_such_symbol_stp").write ? { } probe timer.ms(10) { println("ran"); exit() }' >/dev/null
     # the address form: hex in the canonical name, aligned to the length; four debug registers
     $STAP -p2 -e 'probe kernel.data(0xffffffff81000008).length(8).rw { }' | grep -qx 'kernel.data(0xffffffff81000008).length(8).rw /\* <- .*'
     not $STAP -p2 -e 'probe kernel.data(0xffffffff81000002).length(4).write { }' >/dev/null 2>align.err
@@ -62,6 +64,7 @@ guest() {
         wait $run
     done
     not staprun t_kdnone.ko >kdnone.out 2>kdnone.err
+    staprun t_kdopt.ko >kdopt.out 2>kdopt.err
 }
 
 check() {
@@ -77,4 +80,5 @@ check() {
     printf 'armed\nrw: reads 2 writes 4\n' | diff - kdrw.out
     only_skip_warnings kdrw.err
     grep -q "probe point kernel.data(\"no_such_symbol_stp\").write: no kernel symbol 'no_such_symbol_stp'" kdnone.err
+    [[ $(cat kdopt.out) == ran && ! -s kdopt.err ]]
 }
