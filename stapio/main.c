@@ -260,6 +260,7 @@ static void on_started(struct stapio *io)
 		return;
 	}
 	target_release(&io->cmd);
+	stdin_forward(io->dir);   /* input.char: the keys typed, once the probes are armed */
 }
 
 static void handle_message(struct stapio *io, const char *line)

@@ -86,6 +86,10 @@ int header_wanted(const char *dir);
 void header_start(struct header_info *hi, const char *dir, const char *module);
 size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen);
 
+/* stdin.c: standard input to the module's __stdin file (input.char), from a thread of its own;
+ * 1 forwarding, 0 when the module has no such file, -1 on failure */
+int stdin_forward(const char *dir);
+
 /* control.c: the .cmd channel, text lines both ways. */
 struct control {
 	int fd;

@@ -81,6 +81,7 @@ extern const ProbeProvider procfs_provider;
 extern const ProbeProvider netfilter_provider;
 extern const ProbeProvider profile_provider;   /* timer.profile: providers/profile.c */
 extern const ProbeProvider perf_provider;      /* perf.type(N).config(M): providers/perf.c */
+extern const ProbeProvider hwbkpt_provider;    /* kernel.data(ADDRESS|"SYMBOL").write/.rw: providers/hwbkpt.c */
 extern const ProbeProvider uprobe_provider;    /* process("PATH").function(...): providers/uprobe.c */
 extern const ProbeProvider sdt_provider;       /* process("PATH").mark(...): providers/sdt.c */
 extern const ProbeProvider process_lifecycle_provider;   /* process[(PATH|PID)].begin/.end/.thread.*: process.c */

@@ -21,6 +21,7 @@ static const ProbeProvider *const providers[] = {
 	&tracepoint_provider,
 	&procfs_provider,
 	&netfilter_provider,
+	&hwbkpt_provider,       /* kernel.data(...): before the kernel family's general provider */
 	&uprobe_provider,
 	&sdt_provider,
 	&ulib_provider,         /* process("PATH").library("LIB")...: resolved by the two above */

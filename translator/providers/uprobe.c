@@ -3,6 +3,7 @@
 #include "provider.h"
 #include "ulibs.h"
 #include "dwarfpoint.h"
+#include "labels.h"
 #include "uprobe_elf.h"
 #include "../dwarf/dwarf.h"
 #include "../dwarf/elffile.h"
@@ -358,7 +359,8 @@ typedef struct UQuery {
 	int64_t pid;                /* process(PID): only that process */
 	int want;                   /* UWANT_*: .call, .inline, both */
 	int is_return, statement;
-	int matched_name, matched_file, with_code, inlined;
+	const char *label;          /* .function("F").label("PATTERN") */
+	int matched_name, matched_file, with_code, inlined, labelled;
 	PtrVec skipped;             /* char*: why functions were left out */
 	PtrVec nolines;             /* char*: statements with no code at the line */
 } UQuery;
@@ -534,6 +536,30 @@ static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *
 	free(best);
 }
 
+/* .function("F").label("PATTERN"): a probe at each matching label of n, placed as a statement */
+static void label_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info, const char *file)
+{
+	PointLabel *labels;
+	size_t nl = point_labels_of(q->mod, n->die, q->label, &labels);
+
+	q->labelled += nl > 0;
+	for (size_t k = 0; k < nl; k++) {
+		char *base = user_point_name(q, "function", n->name, file, info->decl_line);
+		DerivedProbe *dp = user_probe(q, xasprintf("%s.label(\"%s\")", base, labels[k].name), labels[k].pc, n->name);
+
+		free(base);
+		if (!dp)
+			continue;
+		dp->site->cu = n->cu;
+		dp->site->scope = n->die;
+		dp->site->is_statement = 1;
+		free(dp->site->decl_file);
+		dp->site->decl_file = xstrdup(file);
+		dp->site->decl_line = labels[k].line;
+	}
+	point_labels_free(labels, nl);
+}
+
 /* Whether n is what a function("F@FILE:N") pattern asks for: declared at a line asked, or with code
  * of its own (not of what was inlined into it) at one. */
 static int spans_lines(UQuery *q, const DwarfName *n, const DwarfNameInfo *info)
@@ -581,6 +607,8 @@ static int on_function(const DwarfName *n, void *arg)
 		q->with_code++;
 		if (q->statement) {
 			statement_sites(q, n, &info, file);
+		} else if (q->label) {
+			label_sites(q, n, &info, file);
 		} else if (q->want & UWANT_CALL) {
 			entry = info.pc;
 			if (!entry && dwarf_lowpc(&die, &entry) != 0)
@@ -589,7 +617,7 @@ static int on_function(const DwarfName *n, void *arg)
 				function_entry_site(q, n, &die, entry, file, info.decl_line);
 		}
 	}
-	if (!q->statement && (q->want & UWANT_INLINE) && (n->flags & DWARF_NAME_INLINE))
+	if (!q->statement && !q->label && (q->want & UWANT_INLINE) && (n->flags & DWARF_NAME_INLINE))
 		inline_sites(q, n, file, info.decl_line);
 	free(file);
 	return 0;
@@ -682,9 +710,12 @@ static int user_resolve_end(UQuery *q, const ProbePointComponent *what, int befo
 			(char *)q->skipped.items[0]);
 		return -1;
 	}
-	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)))
+	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)) || (q->label && has_wildcard(q->label)))
 		return 0;
-	if (!q->matched_name)
+	if (q->label && q->with_code && !q->labelled)
+		diag_at(what->arg->loc, "semantic error", "'%s' has no label '%s' with code in %s", q->pat.func, q->label,
+			path);
+	else if (!q->matched_name)
 		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s", q->pat.func, path);
 	else if (!q->matched_file)
 		diag_at(what->arg->loc, "semantic error", "function '%s' of %s is not in a file matching '%s'%s",
@@ -727,6 +758,11 @@ static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointCompon
 		} else if (!have && kind < 2 && !strcmp(n, "return")) {
 			q->want = UWANT_CALL;
 			q->is_return = 1;
+		} else if (!have && kind == 0 && c->name && !strcmp(c->name, "label") && i == pp->components.len - 1 &&
+			   c->arg && c->arg->kind == EX_STRING && c->arg->str[0]) {
+			q->label = c->arg->str;   /* each site's own label goes into its name */
+			q->want = UWANT_CALL;
+			return 0;
 		} else if (!have && kind == 2 && !strcmp(n, "absolute") && what->arg && what->arg->kind == EX_NUMBER) {
 			/* nothing more */
 		} else if (have && q->want == UWANT_INLINE && !strcmp(n, "return")) {
@@ -734,7 +770,7 @@ static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointCompon
 				"a uretprobe can catch");
 			return -1;
 		} else if (c->name && (!strcmp(c->name, "exported") || !strcmp(c->name, "maxactive") ||
-				       !strcmp(c->name, "label") || !strcmp(c->name, "nearest") || !strcmp(c->name, "callee") ||
+				       !strcmp(c->name, "nearest") || !strcmp(c->name, "callee") ||
 				       !strcmp(c->name, "callees"))) {
 			char *t = xasprintf("process(...).%s(...).%s", what->name, c->name);
 			return not_yet(c->loc, t);
@@ -841,9 +877,9 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 		return -1;
 	}
 	if (!q.mod->dw) {
-		if (is_stmt) {
+		if (is_stmt || q.label) {
 			diag_at(what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): "
-				".statement(\"PATTERN\") needs it", path);
+				"%s needs it", path, is_stmt ? ".statement(\"PATTERN\")" : ".label(\"NAME\")");
 			return -1;
 		}
 		return symtab_sites(&q, what);
