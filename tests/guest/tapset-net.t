@@ -43,7 +43,7 @@ probe netdev.set_promiscuity {
     if (ours()) printf("set_promiscuity %s enable=%d disable=%d inc=%d\n", dev_name, enable, disable, inc)
 }
 probe netdev.change_rx_flag'"$opt"' { if (ours()) printf("change_rx_flag %s %d\n", dev_name, flags) }
-probe netdev.ioctl { if (execname() == "busybox" && cmd == 0x8913 && arg != 0) ioctls++ }
+probe netdev.ioctl { if (execname() == "busybox" && cmd == 0x8913 && arg =~ "^\"[a-z0-9]+\"$") ioctls++ }
 probe netdev.get_stats { if (ours() && dev_name == "stpdum0") stats++ }
 probe end { printf("get_stats %d\n", stats > 0); printf("ioctl SIOCGIFFLAGS %d\n", ioctls > 0) }' >/dev/null
 }
