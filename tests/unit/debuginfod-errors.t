@@ -1,4 +1,4 @@
-# debuginfod-errors - what stap says when debuginfod cannot help: the server stopped (the kernel falls back to BTF), a build id no server has (404), a served file whose build id does not match (refused, removed from the cache), DEBUGINFOD_URLS unset (nothing asked)
+# debuginfod-errors - what stap says when debuginfod cannot help: the server stopped (the kernel falls back to BTF), a build id no server has (404), a served file whose build id does not match (refused, removed from the cache), DEBUGINFOD_URLS unset (nothing asked), a download cancelled by a signal
 # Used by tests/run (issue 36): translator/dwarf/debuginfod.c against a real debuginfod and a busybox httpd on 127.0.0.1.
 
 timeout_s=120
@@ -63,4 +63,24 @@ run() {
     DEBUGINFOD_URLS=$DBGD_URL "$STAP" -p2 -e "$uprobe" >good.out 2>good.err || { cat good.err; return 1; }
     grep -q 'function("twice@.*prog.c:1")' good.out || { cat good.out; return 1; }
     [[ -s cache/$id/debuginfo ]]
+    dbgd_stop
+
+    # SIGTERM (as ^C) during a download: cancelled, nothing left in the cache; the server sends 1 MB of 100 and stalls
+    rm -rf cache
+    local port
+    port=$(dbgd_free_port)
+    { printf 'HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n'; head -c 1000000 /dev/zero; sleep 20; } |
+        busybox nc -l -p "$port" >/dev/null &
+    DBGD_PID=$!
+    sleep 0.5
+    DEBUGINFOD_URLS=http://127.0.0.1:$port "$STAP" -p2 -e "$uprobe" >/dev/null 2>cancel.err &
+    local sp=$! rc=0
+    sleep 3
+    kill -TERM "$sp"
+    wait "$sp" || rc=$?
+    [[ $rc == 143 ]] || { echo "exit $rc"; cat cancel.err; return 1; }
+    grep -q "^stap: debuginfod: downloading debuginfo for $PWD/prog from http://127.0.0.1:$port/buildid/$id/debuginfo: 1.0 MB of 100.0 MB" cancel.err ||
+        { cat cancel.err; return 1; }
+    grep -q "^stap: debuginfod: download of the debuginfo for $PWD/prog (build id $id) cancelled" cancel.err
+    [[ -z $(find cache -path "*$id*" -type f) ]] || { find cache -ls; return 1; }
 }

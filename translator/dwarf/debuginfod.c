@@ -92,8 +92,8 @@ static int on_progress(debuginfod_client *c, long a, long b)
 		if (a > 0 && !p->first_byte_ms)
 			p->first_byte_ms = t;
 	}
-	/* a line on a terminal redrawn 4 times a second; to a file or pipe, one every 5 s */
-	if (t - p->start_ms >= 1000 && t - p->shown_ms >= (p->tty ? 250 : 5000)) {
+	/* after 1 s, a line on a terminal redrawn 4 times a second; to a file or pipe, one every 5 s */
+	if (t - p->start_ms >= 1000 && (!p->drawn || t - p->shown_ms >= (p->tty ? 250 : 5000))) {
 		p->shown_ms = t;
 		draw(p, c, 0);
 	}
@@ -144,7 +144,31 @@ static void file_build_id(const char *path, char *out, size_t size)
 	elffile_close(elf, fd);
 }
 
-/* The download itself, ^C and kill turned into a cancel for its length. fd or -errno. */
+/* Where libdebuginfod keeps build_id's debuginfo: $DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME/debuginfod_client or
+ * ~/.cache/debuginfod_client (its defaults), then BUILD_ID/debuginfo. NULL when no directory can be named. */
+static char *cache_file(const char *build_id)
+{
+	const char *dir = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (dir && *dir)
+		return xasprintf("%s/%s/debuginfo", dir, build_id);
+	if (xdg && *xdg)
+		return xasprintf("%s/debuginfod_client/%s/debuginfo", xdg, build_id);
+	return home ? xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", home, build_id) : NULL;
+}
+
+/* After a cancel: libdebuginfod may have left an empty file, which it would take as "not found" for a while */
+static void forget_cancelled(const char *build_id)
+{
+	char *path = cache_file(build_id);
+	struct stat sb;
+
+	if (path && stat(path, &sb) == 0 && sb.st_size == 0)
+		unlink(path);
+	free(path);
+}
+
+/* The download itself, ^C and kill turned into a cancel for its length (unless ignored). fd or -errno. */
 static int download(debuginfod_client *c, const char *build_id, Progress *p, char **path)
 {
 	struct sigaction cancel = { .sa_handler = on_cancel }, old_int, old_term;
@@ -154,6 +178,10 @@ static int download(debuginfod_client *c, const char *build_id, Progress *p, cha
 	cancel_signal = 0;
 	sigaction(SIGINT, &cancel, &old_int);
 	sigaction(SIGTERM, &cancel, &old_term);
+	if (old_int.sa_handler == SIG_IGN)
+		sigaction(SIGINT, &old_int, NULL);
+	if (old_term.sa_handler == SIG_IGN)
+		sigaction(SIGTERM, &old_term, NULL);
 	debuginfod_set_user_data(c, p);
 	debuginfod_set_progressfn(c, on_progress);
 	fd = debuginfod_find_debuginfo(c, (const unsigned char *)build_id, 0, path);
@@ -168,6 +196,8 @@ static int download(debuginfod_client *c, const char *build_id, Progress *p, cha
 			build_id);
 		if (fd >= 0)
 			close(fd);
+		else
+			forget_cancelled(build_id);
 		raise(cancel_signal);
 		exit(1);
 	}
