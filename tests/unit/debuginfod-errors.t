@@ -46,7 +46,7 @@ run() {
     grep -q "WARNING: debuginfod: asked $url for the debuginfo of build id $kid (kernel $KVER): no server answered (connection refused" down.err
     grep -qx "kernel.function(\"vfs_read\"): 1 site typed from BTF (/boot/vmlinuz-$KVER)" down.err || { cat down.err; return 1; }
     [[ $(grep -c 'WARNING: debuginfod' down.err) == 1 ]]
-    DEBUGINFOD_URLS=$url not "$STAP" -r "$KVER" -p2 -e 'probe kernel.statement("vfs_read@fs/read_write.c:477") { }' 2>downstmt.err
+    DEBUGINFOD_URLS=$url not "$STAP" -r "$KVER" -p2 -e 'probe kernel.statement("vfs_read@fs/read_write.c:475") { }' 2>downstmt.err
     grep -q "kernel.statement probes need the kernel's DWARF" downstmt.err || { cat downstmt.err; return 1; }
 
     # a served file whose build id is not the one asked for: refused, and not left in the cache
