@@ -125,6 +125,8 @@ static DebuginfodState *state_of(Session *s, char **why)
 	if (!s->debuginfod) {
 		DebuginfodState *st = xcalloc(1, sizeof *st);
 		st->client = debuginfod_begin();
+		if (st->client && s->verbose >= 3)
+			debuginfod_set_verbose_fd(st->client, STDERR_FILENO);   /* each server asked and its answer */
 		s->debuginfod = st;
 	}
 	if (!s->debuginfod->client)
