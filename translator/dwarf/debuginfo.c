@@ -438,8 +438,8 @@ static char *module_name_of(const char *path)
 	return name;
 }
 
-/* The debuginfo of module name, whose stripped file (without DWARF) is at path, from the debuginfod
- * servers by that file's build id; NULL with *why NULL when none is configured. */
+/* The debuginfo of module name, whose stripped file (without DWARF; or compressed) is at path, from the
+ * debuginfod servers by that file's build id; NULL with *why NULL when none is configured. */
 static char *fetch_module(Session *s, const char *name, const char *path, char **why)
 {
 	char id[41] = "", *what, *fetched;
@@ -451,6 +451,8 @@ static char *fetch_module(Session *s, const char *name, const char *path, char *
 		return NULL;
 	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK)
 		dwarf_elf_build_id(elf, id, sizeof id);
+	else
+		btf_packed_module_build_id(path, id);   /* .ko.xz, .ko.zst, .ko.gz */
 	elffile_close(elf, fd);
 	if (!*id) {
 		*why = xasprintf("debuginfod: nothing asked: %s has no build id", path);
@@ -501,7 +503,9 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 			find_module_file(lib, arg);
 			if (search.plain && probe_file(search.plain) == 1) {
 				found = search.plain;
-			} else if (search.plain && (fetched = fetch_module(s, arg, search.plain, &fetch_error))) {
+			} else if ((search.plain || search.compressed) &&
+				   (fetched = fetch_module(s, arg, search.plain ? search.plain : search.compressed,
+							   &fetch_error))) {
 				found = fetched;
 			} else if (search.plain || nodwarf) {
 				why = xasprintf("no debuginfo for module %s: %s has no DWARF; install linux-image-%s-dbg "
@@ -509,8 +513,8 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 						s->kver, dbg, lib, fetch_error ? "; " : "", fetch_error ? fetch_error : "");
 			} else if (search.compressed) {
 				why = xasprintf("module %s is compressed (%s), which is not supported: install "
-						"linux-image-%s-dbg for its debuginfo (looked in %s)", arg, search.compressed,
-						s->kver, dbg);
+						"linux-image-%s-dbg for its debuginfo (looked in %s)%s%s", arg, search.compressed,
+						s->kver, dbg, fetch_error ? "; " : "", fetch_error ? fetch_error : "");
 			} else {
 				why = xasprintf("no module %s for kernel %s (looked for %s.ko in %s and %s; a module file "
 						"can be named by its path: module(\"/path/%s.ko\"))", arg, s->kver, arg, dbg, lib,
@@ -518,7 +522,14 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 			}
 			free(fetch_error);
 		}
-		if (found) {
+		if (found && fetched && !search.plain) {
+			/* fetched for a compressed module: its debug file's .modinfo has no contents */
+			path = xstrdup(found);
+			name = xstrdup(arg);
+			for (char *p = name; *p; p++)
+				if (*p == '-')
+					*p = '_';
+		} else if (found) {
 			path = xstrdup(found);
 			name = module_name_of(search.plain ? search.plain : found);
 		}
