@@ -210,7 +210,7 @@ char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char 
 {
 	DebuginfodState *st;
 	Progress p = { .what = what };
-	char *path = NULL, got[41], *failed;
+	char *path = NULL, got[129], *failed;   /* (build ids longer than SHA-1's too) */
 	int fd;
 	struct stat sb;
 
@@ -228,6 +228,8 @@ char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char 
 	p.tty = isatty(STDERR_FILENO);
 	fd = download(st->client, build_id, &p, &path);
 	if (fd < 0) {
+		if (p.drawn && p.tty)
+			fputc('\n', stderr);
 		*why = xasprintf("debuginfod: asked %s for the debuginfo of build id %s (%s): %s", servers(), build_id, what,
 				 answer_of(-fd));
 	} else {
