@@ -46,10 +46,13 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #                                    process("libc.so.6").function("malloc") (tests/guest/uprobe-library.t)
 #   ansible                          examples/app-trace/app-trace.yml (tests/unit/app-trace-service.t,
 #                                    tests/guest/remote-ssh.t)
+#   libdebuginfod-dev                the translator's debuginfod client (translator/dwarf/debuginfod.c)
+#   debuginfod libarchive-tools      the test's debuginfod server, reading .deb files with bsdtar (tests/guest/debuginfod.t)
+#   curl                             tests/lib/debuginfod.sh asks the server's /metrics whether its scan is done
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev zlib1g-dev libzstd-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
-          g++ libc6-dbg openssh-client openssh-server ansible)
+          g++ libc6-dbg openssh-client openssh-server ansible libdebuginfod-dev debuginfod libarchive-tools curl)
 
 # The extra kernels the guest tests can boot (GUEST_KVER=..., make check-kernels), installed only with
 # --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour
@@ -103,7 +106,8 @@ ensure_groups() {
 # modules the tapsets and tests probe (DEBUG_MODULES, under usr/lib/debug/lib/modules/KVER/). That
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
-# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
+# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted (the default kernel's is kept
+# in build/debuginfod-debs for tests/guest/debuginfod.t's server: ensure_debuginfod_debs). About 10 s + 60 s. KVER is
 # scripts/guest-kver.sh's, and with --kernels each extra kernel's too. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
 # test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
@@ -140,24 +144,29 @@ ensure_kernel_dwarf() {
             return 1
         fi
     done
-    echo "install-deps: downloading $pkg (about 1 GB) for ${missing[*]}"
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
-    # apt's download sandbox user must be able to write there
-    chmod 0755 "$tmp"
-    if getent passwd _apt >/dev/null; then
-        chown _apt "$tmp" 2>/dev/null || true
-    fi
-    if ! (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >"$tmp/apt.log" 2>&1; then
-        # stale or empty package lists: update once and try again
-        apt-get update -qq >>"$tmp/apt.log" 2>&1 || true
-        (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >>"$tmp/apt.log" 2>&1 || rc=$?
-    fi
-    deb=$(find "$tmp" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-    if (( rc != 0 )) || [[ -z $deb ]]; then
-        echo "install-deps: apt-get download $pkg failed: $(grep -m 1 -E '^(E|W):' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")" >&2
-        echo "install-deps: without $root/${missing[0]}, kernel.function probes and target variables cannot work" >&2
-        rm -rf "$tmp"
-        return 1
+    deb=$(compgen -G "$DBGD_DEBS/${pkg}_*.deb" | head -n 1) || true
+    if [[ -n $deb ]]; then
+        echo "install-deps: extracting ${missing[*]} from $deb"
+    else
+        echo "install-deps: downloading $pkg (about 1 GB) for ${missing[*]}"
+        # apt's download sandbox user must be able to write there
+        chmod 0755 "$tmp"
+        if getent passwd _apt >/dev/null; then
+            chown _apt "$tmp" 2>/dev/null || true
+        fi
+        if ! (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >"$tmp/apt.log" 2>&1; then
+            # stale or empty package lists: update once and try again
+            apt-get update -qq >>"$tmp/apt.log" 2>&1 || true
+            (cd "$tmp" && apt-get download -qq "$pkg" </dev/null) >>"$tmp/apt.log" 2>&1 || rc=$?
+        fi
+        deb=$(find "$tmp" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+        if (( rc != 0 )) || [[ -z $deb ]]; then
+            echo "install-deps: apt-get download $pkg failed: $(grep -m 1 -E '^(E|W):' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")" >&2
+            echo "install-deps: without $root/${missing[0]}, kernel.function probes and target variables cannot work" >&2
+            rm -rf "$tmp"
+            return 1
+        fi
     fi
     # extracted in one pass into a directory beside the targets, each moved into place once complete:
     # an interrupted run never leaves a truncated file that a later run would take as present
@@ -180,6 +189,45 @@ ensure_kernel_dwarf() {
         echo "install-deps: installed $root/$f"
     done
     rm -rf "$stage"
+}
+
+# The .deb files tests/guest/debuginfod.t's server indexes (DBGD_DEBS): the default kernel's linux-image-KVER-dbg
+# and libc6-dbg, downloaded once (apt-get download, no install) into build/debuginfod-debs and kept there, so
+# that a CI cache of build/ downloads them once; ensure_kernel_dwarf extracts from the kept kernel .deb.
+DBGD_DEBS=$TOP/build/debuginfod-debs
+
+# ensure_debuginfod_debs KVER: the two .deb files present (quiet), or downloaded; a message (no failure) if not
+ensure_debuginfod_debs() {
+    local kver=$1 pkg
+    mkdir -p "$DBGD_DEBS"
+    chmod 0755 "$DBGD_DEBS"
+    getent passwd _apt >/dev/null && chown _apt "$DBGD_DEBS" 2>/dev/null || true
+    for pkg in "linux-image-$kver-dbg" libc6-dbg; do
+        compgen -G "$DBGD_DEBS/${pkg}_*.deb" >/dev/null && continue
+        echo "install-deps: downloading $pkg into $DBGD_DEBS (tests/guest/debuginfod.t)"
+        (cd "$DBGD_DEBS" && apt-get download -qq "$pkg" </dev/null) >/dev/null 2>&1 ||
+            echo "install-deps: apt-get download $pkg failed: tests/guest/debuginfod.t will skip" >&2
+    done
+}
+
+# ensure_debuginfod_index: the index tests/guest/debuginfod.t's server keeps (build/debuginfod/index.sqlite)
+# made now, once (a scan of the 860 MB kernel .deb: 2 to 4 minutes), not in make check; quiet when made
+ensure_debuginfod_index() {
+    local db=$TOP/build/debuginfod/index.sqlite
+    [[ -s $db ]] && return 0
+    command -v debuginfod >/dev/null || return 0
+    compgen -G "$DBGD_DEBS/*.deb" >/dev/null || return 0
+    echo "install-deps: indexing $DBGD_DEBS for tests/guest/debuginfod.t (a few minutes, once)"
+    mkdir -p "$TOP/build/debuginfod"
+    (
+        TOP=$TOP
+        source "$TOP/tests/lib/debuginfod.sh"
+        if ! dbgd_start "$DBGD_DEBS" "$db" "$TOP/build/debuginfod/index.log"; then
+            echo "install-deps: debuginfod could not index $DBGD_DEBS (tests/guest/debuginfod.t will index it)" >&2
+            rm -f "$db"
+        fi
+        dbgd_stop
+    )
 }
 
 # install_packages PACKAGE...: the missing ones installed (as root), or a message and 1
@@ -237,6 +285,10 @@ main() {
     if ! kver=$("$TOP/scripts/guest-kver.sh"); then
         echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
         exit 1
+    fi
+    if [[ $kernels != images ]]; then
+        ensure_debuginfod_debs "$kver"
+        ensure_debuginfod_index
     fi
     ensure_kernel_dwarf "$kver" || exit 1
     [[ $kernels == all ]] || return 0

@@ -59,6 +59,7 @@ typedef struct Session {
 	PtrVec btf_modules;          /* modules' BTF asked for so far, found or not (btf/source.c) */
 	void *btf_twice_job;         /* the running kernel's functions defined twice, being read (btf/source.c) */
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
+	struct DebuginfodState *debuginfod; /* the debuginfod client and the build ids that failed (dwarf/debuginfod.c) */
 } Session;
 
 #endif

@@ -107,6 +107,10 @@ void btf_kernel_twice_prefetch(struct Session *s);
  * the module for staprun's check (codegen/dwarf.c). */
 const char *btf_kernel_build_id(struct Session *s);
 
+/* The build id (hex, 41 bytes) of a compressed module file (.ko.xz, .ko.gz, .ko.zst), decompressed whole:
+ * 0, or -1 with "" (for dwarf/debuginfo.c, which asks debuginfod for its DWARF by it). */
+int btf_packed_module_build_id(const char *path, char *build_id);
+
 /* tracepoints.c */
 struct PtrVec;
 /* Pushes onto out (Tracepoint*, owned by the catalog) the kernel's tracepoints of BTF whose system

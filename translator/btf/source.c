@@ -477,6 +477,35 @@ static void *btf_from_packed_module(const char *path, size_t *size, char *build_
 	return blob;
 }
 
+int btf_packed_module_build_id(const char *path, char *build_id)
+{
+	size_t n, size = 0;
+	uint8_t *packed = (uint8_t *)read_file(path, &n);
+	void *unused = NULL;
+	Scan sc = { .whole = 1 };
+
+	build_id[0] = 0;
+	if (!packed)
+		return -1;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		if (n >= kinds[k].n && !memcmp(packed, kinds[k].magic, kinds[k].n)) {
+			kinds[k].inflate(packed, n, &sc, &unused, &size);
+			break;
+		}
+	}
+	free(packed);
+	if (sc.len) {
+		Elf *elf;
+		elf_version(EV_CURRENT);
+		if ((elf = elf_memory((char *)sc.buf, sc.len))) {
+			dwarf_elf_build_id(elf, build_id, 41);
+			elf_end(elf);
+		}
+	}
+	free(sc.buf);
+	return build_id[0] ? 0 : -1;
+}
+
 typedef struct TwiceScan {
 	const char *module;     /* whose lines (NULL: the kernel's) */
 	StrMap seen;            /* name -> how many times (as a pointer-sized count) */

@@ -1,6 +1,8 @@
 /* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
  * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
 #include "dwarf.h"
+#include "btf/btf.h"
+#include "debuginfod.h"
 #include "elffile.h"
 
 #include <dirent.h>
@@ -233,6 +235,31 @@ int dwarf_kernel_paths(Session *s, char *paths[4])
 	return n;
 }
 
+/* The kernel's debuginfo from the debuginfod servers, by the build id of the running kernel or of
+ * /boot/vmlinuz-KVER (btf/source.c reads it there); NULL with *why NULL when none is configured. */
+static char *fetch_kernel(Session *s, char **why)
+{
+	char running[41] = "", *what, *path;
+	const char *id = running, *err;
+
+	*why = NULL;
+	if (!debuginfod_configured())
+		return NULL;
+	if (!s->target_is_running || dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) != 0) {
+		btf_kernel(s, &err);
+		id = btf_kernel_build_id(s);
+	}
+	if (!*id) {
+		*why = xasprintf("debuginfod: nothing asked: the build id of kernel %s is unknown (no /boot/vmlinuz-%s)",
+				 s->kver, s->kver);
+		return NULL;
+	}
+	what = xasprintf("kernel %s", s->kver);
+	path = debuginfod_fetch(s, id, what, why);
+	free(what);
+	return path;
+}
+
 DwarfModule *dwarf_kernel_quiet(Session *s)
 {
 	if (!kernel_module && !kernel_error) {
@@ -248,7 +275,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 {
 	StrBuf looked, notes;
 	const char *found = NULL;
-	char *paths[4];
+	char *paths[4], *fetched = NULL, *fetch_error = NULL;
 	int npaths;
 
 	if (kernel_module || kernel_error) {
@@ -267,9 +294,13 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 			sb_printf(&notes, "; %s has no DWARF", paths[i]);
 		sb_printf(&looked, "%s%s", i ? ", " : "", paths[i]);
 	}
+	if (!found && (fetched = fetch_kernel(s, &fetch_error)))
+		found = fetched;
 	if (!found) {
-		kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)", s->kver,
-					 s->kver, looked.data, notes.data ? notes.data : "");
+		kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)%s%s",
+					 s->kver, s->kver, looked.data, notes.data ? notes.data : "",
+					 fetch_error ? "; " : debuginfod_configured() ? "" : ", or set DEBUGINFOD_URLS",
+					 fetch_error ? fetch_error : "");
 	} else {
 		double t0 = now_ms();
 		char *why = NULL;
@@ -297,6 +328,8 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	}
 	for (int i = 0; i < npaths; i++)
 		free(paths[i]);
+	free(fetched);
+	free(fetch_error);
 	sb_free(&looked);
 	sb_free(&notes);
 	if (!kernel_module)
@@ -405,6 +438,32 @@ static char *module_name_of(const char *path)
 	return name;
 }
 
+/* The debuginfo of module name, whose stripped file (without DWARF; or compressed) is at path, from the
+ * debuginfod servers by that file's build id; NULL with *why NULL when none is configured. */
+static char *fetch_module(Session *s, const char *name, const char *path, char **why)
+{
+	char id[41] = "", *what, *fetched;
+	Elf *elf;
+	int fd;
+
+	*why = NULL;
+	if (!debuginfod_configured())
+		return NULL;
+	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK)
+		dwarf_elf_build_id(elf, id, sizeof id);
+	else
+		btf_packed_module_build_id(path, id);   /* .ko.xz, .ko.zst, .ko.gz */
+	elffile_close(elf, fd);
+	if (!*id) {
+		*why = xasprintf("debuginfod: nothing asked: %s has no build id", path);
+		return NULL;
+	}
+	what = xasprintf("module %s", name);
+	fetched = debuginfod_fetch(s, id, what, why);
+	free(what);
+	return fetched;
+}
+
 typedef struct OpenedModule {
 	char *key;              /* as written in module("...") */
 	DwarfModule *mod;
@@ -432,35 +491,49 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		char *dbg = xasprintf("%s/lib/modules/%s", dir ? dir : "/usr/lib/debug", s->kver);
 		char *lib = xasprintf("/lib/modules/%s", s->kver);
 		const char *found = NULL;
+		char *fetched = NULL;
 
 		memset(&search, 0, sizeof search);
 		find_module_file(dbg, arg);
 		if (search.plain && probe_file(search.plain) == 1)
 			found = search.plain;
 		if (!found) {
-			char *nodwarf = search.plain;
+			char *nodwarf = search.plain, *fetch_error = NULL;
 			search.plain = NULL;
 			find_module_file(lib, arg);
 			if (search.plain && probe_file(search.plain) == 1) {
 				found = search.plain;
+			} else if ((search.plain || search.compressed) &&
+				   (fetched = fetch_module(s, arg, search.plain ? search.plain : search.compressed,
+							   &fetch_error))) {
+				found = fetched;
 			} else if (search.plain || nodwarf) {
 				why = xasprintf("no debuginfo for module %s: %s has no DWARF; install linux-image-%s-dbg "
-						"(looked in %s and %s)", arg, search.plain ? search.plain : nodwarf,
-						s->kver, dbg, lib);
+						"(looked in %s and %s)%s%s", arg, search.plain ? search.plain : nodwarf,
+						s->kver, dbg, lib, fetch_error ? "; " : "", fetch_error ? fetch_error : "");
 			} else if (search.compressed) {
 				why = xasprintf("module %s is compressed (%s), which is not supported: install "
-						"linux-image-%s-dbg for its debuginfo (looked in %s)", arg, search.compressed,
-						s->kver, dbg);
+						"linux-image-%s-dbg for its debuginfo (looked in %s)%s%s", arg, search.compressed,
+						s->kver, dbg, fetch_error ? "; " : "", fetch_error ? fetch_error : "");
 			} else {
 				why = xasprintf("no module %s for kernel %s (looked for %s.ko in %s and %s; a module file "
 						"can be named by its path: module(\"/path/%s.ko\"))", arg, s->kver, arg, dbg, lib,
 						arg);
 			}
+			free(fetch_error);
 		}
-		if (found) {
+		if (found && fetched && !search.plain) {
+			/* fetched for a compressed module: its debug file's .modinfo has no contents */
 			path = xstrdup(found);
-			name = module_name_of(found);
+			name = xstrdup(arg);
+			for (char *p = name; *p; p++)
+				if (*p == '-')
+					*p = '_';
+		} else if (found) {
+			path = xstrdup(found);
+			name = module_name_of(search.plain ? search.plain : found);
 		}
+		free(fetched);
 		free(search.plain);
 		free(search.compressed);
 		memset(&search, 0, sizeof search);

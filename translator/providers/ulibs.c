@@ -2,6 +2,7 @@
  * executable's DT_NEEDED as the dynamic loader resolves them, bare sonames, separate debuginfo. Used by uprobe.c, sdt.c, targets.c. */
 #include "ulibs.h"
 #include "../pointmatch.h"
+#include "../dwarf/debuginfod.h"
 #include "../dwarf/elffile.h"
 
 #include <dwarf.h>
@@ -277,12 +278,12 @@ char *ulib_user_path(const char *spec)
 /* ---- process("PATH").library("LIB") ------------------------------------------------------------- */
 
 /* Whether the file at path has DWARF, its own or separate (ulib_open_dwarf). */
-static int ulib_has_dwarf(const char *path)
+static int ulib_has_dwarf(Session *s, const char *path)
 {
 	Elf *elf;
 	int fd;
 	char *why = NULL;
-	Dwarf *dw = elffile_open(path, 0, &fd, &elf) == ELFFILE_OK ? ulib_open_dwarf(elf, path, &why) : NULL;
+	Dwarf *dw = elffile_open(path, 0, &fd, &elf) == ELFFILE_OK ? ulib_open_dwarf(s, elf, path, &why) : NULL;
 
 	if (dw) {
 		Elf *debug = dwarf_getelf(dw);
@@ -337,7 +338,7 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 		DerivedProbe t = *tmpl;
 		int n;
 		/* a glob over the libraries: functions only in those with DWARF (markers need none) */
-		if (prov == &uprobe_provider && has_wildcard(c1->arg->str) && !ulib_has_dwarf(libs.items[i]))
+		if (prov == &uprobe_provider && has_wildcard(c1->arg->str) && !ulib_has_dwarf(s, libs.items[i]))
 			continue;
 		lc0.arg = expr_new(EX_STRING, c1->arg->loc);
 		lc0.arg->str = libs.items[i];
@@ -442,19 +443,21 @@ static Dwarf *ulib_dwarf_of(const char *path, const char *want_id)
 	return dw;     /* the ELF and its descriptor live as long as the run */
 }
 
-Dwarf *ulib_open_dwarf(Elf *elf, const char *path, char **why)
+Dwarf *ulib_open_dwarf(Session *s, Elf *elf, const char *path, char **why)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn;
-	char id[129], *cand, *dir, *slash;
+	char id[129], *cand, *dir, *slash, *fetched = NULL, *fetch_error = NULL;
 	Dwarf *dw = NULL;
 	const char *link = NULL;
+	/* tests hide the machine's debuginfo with an empty STAP_DEBUGINFO_PATH, as for the kernel's */
+	const char *root = getenv("STAP_DEBUGINFO_PATH") ? getenv("STAP_DEBUGINFO_PATH") : "/usr/lib/debug";
 
 	if (ulib_section(elf, ".debug_info", &sh))
 		return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	ulib_build_id(elf, id);
 	if (*id) {
-		cand = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+		cand = xasprintf("%s/.build-id/%.2s/%s.debug", root, id, id + 2);
 		dw = ulib_dwarf_of(cand, id);
 		free(cand);
 		if (dw)
@@ -469,20 +472,27 @@ Dwarf *ulib_open_dwarf(Elf *elf, const char *path, char **why)
 	if ((slash = strrchr(dir, '/')))
 		*slash = 0;
 	if (link && *link) {
-		const char *fmt[] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
 		for (size_t i = 0; i < 3 && !dw; i++) {
-			cand = xasprintf(fmt[i], dir, link);
+			cand = i == 0 ? xasprintf("%s/%s", dir, link)
+			     : i == 1 ? xasprintf("%s/.debug/%s", dir, link) : xasprintf("%s%s/%s", root, dir, link);
 			if (strcmp(cand, path))
 				dw = ulib_dwarf_of(cand, id);
 			free(cand);
 		}
 	}
+	if (!dw && *id && (fetched = debuginfod_fetch(s, id, path, &fetch_error))) {
+		dw = ulib_dwarf_of(fetched, id);
+		free(fetched);
+	}
 	if (!dw)
 		*why = *id ? xasprintf("no DWARF debuginfo in %s (build it with -g), nor separate debuginfo at "
-				       "/usr/lib/debug/.build-id/%.2s/%s.debug%s%s (install its debug symbols)", path, id,
-				       id + 2, link ? " or by its .gnu_debuglink " : "", link ? link : "")
+				       "%s/.build-id/%.2s/%s.debug%s%s (install its debug symbols%s)%s%s", path, root, id,
+				       id + 2, link ? " or by its .gnu_debuglink " : "", link ? link : "",
+				       debuginfod_configured() ? "" : ", or set DEBUGINFOD_URLS", fetch_error ? "; " : "",
+				       fetch_error ? fetch_error : "")
 			   : xasprintf("no DWARF debuginfo in %s (build it with -g), nor separate debuginfo (install its "
 				       "debug symbols)", path);
+	free(fetch_error);
 	free(dir);
 	return dw;
 }

@@ -12,8 +12,9 @@ char *ulib_find_soname(const char *name);
 
 /* The DWARF of the user ELF file elf (at path): its own .debug_info, else the separate debuginfo
  * file found by build id (/usr/lib/debug/.build-id/xx/rest.debug) or .gnu_debuglink (next to the
- * file, in .debug/, under /usr/lib/debug/DIR/). NULL with *why set when there is none. */
-Dwarf *ulib_open_dwarf(Elf *elf, const char *path, char **why);
+ * file, in .debug/, under /usr/lib/debug/DIR/; $STAP_DEBUGINFO_PATH in place of /usr/lib/debug), else
+ * fetched by build id from $DEBUGINFOD_URLS (dwarf/debuginfod.c). NULL with *why set when there is none. */
+Dwarf *ulib_open_dwarf(Session *s, Elf *elf, const char *path, char **why);
 
 /* The DWARF name of the function an ELF symbol `name` of m starts (an alias such as libc's malloc,
  * whose DWARF calls it __libc_malloc); NULL when there is no such symbol or no other name. */

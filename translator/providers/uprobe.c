@@ -148,7 +148,7 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 	}
 	/* without DWARF of its own or separate (stripped, or built without -g): .function probes fall
 	 * back to the symbol table, .plt and .absolute need none */
-	dw = ulib_open_dwarf(elf, path, &why);
+	dw = ulib_open_dwarf(s, elf, path, &why);
 	free(why);
 	m = dwarf_module_from_elf(path, path, fd, elf, dw);
 	m->session = s;

@@ -1,0 +1,261 @@
+/* debuginfod.c - asks the debuginfod servers of $DEBUGINFOD_URLS for missing debuginfo by build id (libdebuginfod,
+ * with its cache and limits), draws the download's progress, checks the build id of what came.  Used by debuginfo.c, ulibs.c. */
+#include "debuginfod.h"
+#include "dwarf.h"
+#include "elffile.h"
+
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* This run's client and the build ids that failed (asked once per run). */
+typedef struct DebuginfodState {
+	debuginfod_client *client;
+	StrMap failed;           /* build id -> why (both owned) */
+} DebuginfodState;
+
+/* What one download has shown so far. */
+typedef struct Progress {
+	const char *what;
+	double start_ms, shown_ms, first_byte_ms;   /* first_byte_ms: 0 until a server sends */
+	long bytes, total;
+	int tty, drawn;
+} Progress;
+
+/* Set by SIGINT/SIGTERM during a download (a signal handler's only way out). */
+static volatile sig_atomic_t cancel_signal;
+
+static void on_cancel(int sig)
+{
+	cancel_signal = sig;
+}
+
+int debuginfod_configured(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && urls[strspn(urls, " \t")];
+}
+
+static const char *servers(void)
+{
+	return getenv("DEBUGINFOD_URLS");
+}
+
+static double mb(long bytes)
+{
+	return (double)bytes / 1e6;
+}
+
+static void draw(Progress *p, debuginfod_client *c, int last)
+{
+	double secs = (now_ms() - p->start_ms) / 1e3;
+	double sending = p->first_byte_ms ? (now_ms() - p->first_byte_ms) / 1e3 : 0;
+	double rate = sending > 0 ? mb(p->bytes) / sending : 0;
+	const char *url = debuginfod_get_url(c);
+	char total[32] = "";
+
+	if (!url && !last) {
+		/* no server has begun to answer: a server extracting from a large archive takes a while */
+		fprintf(stderr, "%sstap: debuginfod: asking %s for the debuginfo of %s: %.0f s%s", p->tty ? "\r" : "",
+			servers(), p->what, secs, p->tty ? "\033[K" : "\n");
+		fflush(stderr);
+		p->drawn = 1;
+		return;
+	}
+	if (p->total > 0)
+		snprintf(total, sizeof total, " of %.1f MB", mb(p->total));
+	fprintf(stderr, "%sstap: debuginfod: %s debuginfo for %s from %s: %.1f MB%s, %.1f MB/s%s", p->tty ? "\r" : "",
+		last ? "downloaded" : "downloading", p->what, url ? url : servers(), mb(p->bytes), total, rate,
+		p->tty && !last ? "\033[K" : "\n");
+	fflush(stderr);
+	p->drawn = 1;
+}
+
+/* libdebuginfod's progress callback: once a server answers (debuginfod_get_url), a = bytes so far and b = the
+ * whole size (<= 0: not known yet); before, a counts its polls. Nonzero cancels. */
+static int on_progress(debuginfod_client *c, long a, long b)
+{
+	Progress *p = debuginfod_get_user_data(c);
+	double t = now_ms();
+
+	if (cancel_signal)
+		return 1;
+	if (debuginfod_get_url(c)) {
+		p->bytes = a > 0 ? a : p->bytes;
+		p->total = b > 0 ? b : p->total;
+		if (a > 0 && !p->first_byte_ms)
+			p->first_byte_ms = t;
+	}
+	/* after 1 s, a line on a terminal redrawn 4 times a second; to a file or pipe, one every 5 s */
+	if (t - p->start_ms >= 1000 && (!p->drawn || t - p->shown_ms >= (p->tty ? 250 : 5000))) {
+		p->shown_ms = t;
+		draw(p, c, 0);
+	}
+	return 0;
+}
+
+/* What libdebuginfod's -errno answers mean here. */
+static const char *answer_of(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "not found (no server has it: 404)";
+	case ECONNREFUSED:
+		return "no server answered (connection refused: is it running?)";
+	case EHOSTUNREACH:
+		return "no server reachable (host unknown or unreachable)";
+	case ETIME:
+	case ETIMEDOUT:
+		return "timed out ($DEBUGINFOD_TIMEOUT, $DEBUGINFOD_MAXTIME)";
+	case EFBIG:
+		return "larger than $DEBUGINFOD_MAXSIZE allows";
+	default:
+		return strerror(err);
+	}
+}
+
+static DebuginfodState *state_of(Session *s, char **why)
+{
+	if (!s->debuginfod) {
+		DebuginfodState *st = xcalloc(1, sizeof *st);
+		st->client = debuginfod_begin();
+		if (st->client && s->verbose >= 3)
+			debuginfod_set_verbose_fd(st->client, STDERR_FILENO);   /* each server asked and its answer */
+		s->debuginfod = st;
+	}
+	if (!s->debuginfod->client)
+		*why = xasprintf("debuginfod: cannot start the client (libdebuginfod): %s", strerror(errno));
+	return s->debuginfod;
+}
+
+/* The build id of the file at path ("" when it has none or is no ELF file). */
+static void file_build_id(const char *path, char *out, size_t size)
+{
+	Elf *elf;
+	int fd;
+
+	out[0] = 0;
+	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK)
+		dwarf_elf_build_id(elf, out, size);
+	elffile_close(elf, fd);
+}
+
+/* Where libdebuginfod keeps build_id's debuginfo: $DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME/debuginfod_client or
+ * ~/.cache/debuginfod_client (its defaults), then BUILD_ID/debuginfo. NULL when no directory can be named. */
+static char *cache_file(const char *build_id)
+{
+	const char *dir = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (dir && *dir)
+		return xasprintf("%s/%s/debuginfo", dir, build_id);
+	if (xdg && *xdg)
+		return xasprintf("%s/debuginfod_client/%s/debuginfo", xdg, build_id);
+	return home ? xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", home, build_id) : NULL;
+}
+
+/* After a cancel: libdebuginfod may have left an empty file, which it would take as "not found" for a while */
+static void forget_cancelled(const char *build_id)
+{
+	char *path = cache_file(build_id);
+	struct stat sb;
+
+	if (path && stat(path, &sb) == 0 && sb.st_size == 0)
+		unlink(path);
+	free(path);
+}
+
+/* The download itself, ^C and kill turned into a cancel for its length (unless ignored). fd or -errno. */
+static int download(debuginfod_client *c, const char *build_id, Progress *p, char **path)
+{
+	struct sigaction cancel = { .sa_handler = on_cancel }, old_int, old_term;
+	int fd;
+
+	sigemptyset(&cancel.sa_mask);
+	cancel_signal = 0;
+	sigaction(SIGINT, &cancel, &old_int);
+	sigaction(SIGTERM, &cancel, &old_term);
+	if (old_int.sa_handler == SIG_IGN)
+		sigaction(SIGINT, &old_int, NULL);
+	if (old_term.sa_handler == SIG_IGN)
+		sigaction(SIGTERM, &old_term, NULL);
+	debuginfod_set_user_data(c, p);
+	debuginfod_set_progressfn(c, on_progress);
+	fd = debuginfod_find_debuginfo(c, (const unsigned char *)build_id, 0, path);
+	debuginfod_set_progressfn(c, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (cancel_signal) {
+		/* libdebuginfod has removed its partial file; the signal now does what it would have done */
+		if (p->drawn && p->tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "stap: debuginfod: download of the debuginfo for %s (build id %s) cancelled\n", p->what,
+			build_id);
+		if (fd >= 0)
+			close(fd);
+		else
+			forget_cancelled(build_id);
+		raise(cancel_signal);
+		exit(1);
+	}
+	return fd;
+}
+
+char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char **why)
+{
+	DebuginfodState *st;
+	Progress p = { .what = what };
+	char *path = NULL, got[129], *failed;   /* (build ids longer than SHA-1's too) */
+	int fd;
+	struct stat sb;
+
+	*why = NULL;
+	if (!debuginfod_configured() || !build_id || !*build_id)
+		return NULL;
+	st = state_of(s, why);
+	if (!st->client)
+		return NULL;
+	if ((failed = strmap_get(&st->failed, build_id))) {
+		*why = xstrdup(failed);
+		return NULL;
+	}
+	p.start_ms = p.shown_ms = now_ms();
+	p.tty = isatty(STDERR_FILENO);
+	fd = download(st->client, build_id, &p, &path);
+	if (fd < 0) {
+		if (p.drawn && p.tty)
+			fputc('\n', stderr);
+		*why = xasprintf("debuginfod: asked %s for the debuginfo of build id %s (%s): %s", servers(), build_id, what,
+				 answer_of(-fd));
+	} else {
+		if (fstat(fd, &sb) == 0)
+			p.bytes = sb.st_size;
+		close(fd);
+		if (p.drawn)
+			draw(&p, st->client, 1);
+		file_build_id(path, got, sizeof got);
+		if (strcmp(got, build_id)) {
+			const char *url = debuginfod_get_url(st->client);
+			*why = xasprintf("debuginfod: the file %s served for build id %s (%s) has %s%s: refused (removed from "
+					 "the cache)", url ? url : path, build_id, what, got[0] ? "build id " : "no build id",
+					 got);
+			unlink(path);
+			free(path);
+			path = NULL;
+		} else if (s->verbose >= 2) {
+			fprintf(stderr, "debuginfod: debuginfo for %s (build id %s): %s\n", what, build_id, path);
+		}
+	}
+	if (*why) {
+		/* said once, here: a caller that falls back to BTF says nothing more */
+		if (!s->suppress_warnings)
+			fprintf(stderr, "WARNING: %s\n", *why);
+		strmap_put(&st->failed, xstrdup(build_id), xstrdup(*why));
+	}
+	return path;
+}
