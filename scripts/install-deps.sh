@@ -107,7 +107,7 @@ ensure_groups() {
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
 # those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted (the default kernel's is kept
-# in build/debuginfod-debs for tests/guest/debuginfod.t's server: ensure_debuginfod_debs). About 10 s + 60 s. KVER is
+# in STAP_TEST_CACHE/debuginfod-debs for tests/guest/debuginfod.t's server: ensure_debuginfod_debs). About 10 s + 60 s. KVER is
 # scripts/guest-kver.sh's, and with --kernels each extra kernel's too. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
 # test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
@@ -192,9 +192,11 @@ ensure_kernel_dwarf() {
 }
 
 # The .deb files tests/guest/debuginfod.t's server indexes (DBGD_DEBS): the default kernel's linux-image-KVER-dbg
-# and libc6-dbg, downloaded once (apt-get download, no install) into build/debuginfod-debs and kept there, so
-# that a CI cache of build/ downloads them once; ensure_kernel_dwarf extracts from the kept kernel .deb.
-DBGD_DEBS=$TOP/build/debuginfod-debs
+# and libc6-dbg, downloaded once per machine (apt-get download, no install) into STAP_TEST_CACHE (default
+# /var/cache/stap-tests, outside the clone: a fresh clone on the same machine, as CI's, downloads and indexes
+# nothing again) and kept there; ensure_kernel_dwarf extracts from the kept kernel .deb.
+STAP_TEST_CACHE=${STAP_TEST_CACHE:-/var/cache/stap-tests}
+DBGD_DEBS=$STAP_TEST_CACHE/debuginfod-debs
 
 # ensure_debuginfod_debs KVER: the two .deb files present (quiet), or downloaded; a message (no failure) if not
 ensure_debuginfod_debs() {
@@ -210,19 +212,19 @@ ensure_debuginfod_debs() {
     done
 }
 
-# ensure_debuginfod_index: the index tests/guest/debuginfod.t's server keeps (build/debuginfod/index.sqlite)
+# ensure_debuginfod_index: the index tests/guest/debuginfod.t's server keeps (STAP_TEST_CACHE/debuginfod/index.sqlite)
 # made now, once (a scan of the 860 MB kernel .deb: 2 to 4 minutes), not in make check; quiet when made
 ensure_debuginfod_index() {
-    local db=$TOP/build/debuginfod/index.sqlite
+    local db=$STAP_TEST_CACHE/debuginfod/index.sqlite
     [[ -s $db ]] && return 0
     command -v debuginfod >/dev/null || return 0
     compgen -G "$DBGD_DEBS/*.deb" >/dev/null || return 0
     echo "install-deps: indexing $DBGD_DEBS for tests/guest/debuginfod.t (a few minutes, once)"
-    mkdir -p "$TOP/build/debuginfod"
+    mkdir -p "$STAP_TEST_CACHE/debuginfod"
     (
         TOP=$TOP
         source "$TOP/tests/lib/debuginfod.sh"
-        if ! dbgd_start "$DBGD_DEBS" "$db" "$TOP/build/debuginfod/index.log"; then
+        if ! dbgd_start "$DBGD_DEBS" "$db" "$STAP_TEST_CACHE/debuginfod/index.log"; then
             echo "install-deps: debuginfod could not index $DBGD_DEBS (tests/guest/debuginfod.t will index it)" >&2
             rm -f "$db"
         fi

@@ -1,6 +1,6 @@
 # debuginfod - DWARF fetched on demand from a real debuginfod (127.0.0.1) indexing Debian's -dbg .debs, none local: a local of vfs_read at a statement, module("dummy")'s $dev->name, libc's malloc $bytes (libc6-dbg); cached second runs ask nothing; pass-2 times against local debuginfo
 # Used by tests/run (issue 36): translator/dwarf/debuginfod.c from debuginfo.c and providers/ulibs.c. The server's index
-# (build/debuginfod/index.sqlite) is kept between runs: the first run scans the 860 MB kernel .deb (about 4 min).
+# ($STAP_TEST_CACHE/debuginfod/index.sqlite) is kept between runs: the first run scans the 860 MB kernel .deb (about 4 min).
 
 timeout_s=900
 
@@ -26,9 +26,9 @@ build() {
     gcc -g -O0 -fPIC -shared -o libulib.so "$src/libulib.c"
     gcc -g -O0 -I"$src" -o ulibmain "$src/ulibmain.c" -L. -lulib -Wl,-rpath,'$ORIGIN'
 
-    mkdir -p "$TOP/build/debuginfod" nodbg
+    mkdir -p "${DBGD_INDEX%/*}" nodbg
     local t0=$SECONDS
-    dbgd_start "$DBGD_DEBS" "$TOP/build/debuginfod/index.sqlite" dbgd.log
+    dbgd_start "$DBGD_DEBS" "$DBGD_INDEX" dbgd.log
     eval "$(trap -p EXIT | sed "s/^trap -- '/trap -- 'dbgd_stop; /")"
     echo "debuginfod ready (index) in $((SECONDS - t0)) s"
 

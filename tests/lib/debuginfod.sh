@@ -1,8 +1,11 @@
 # debuginfod.sh - a real debuginfod server on loopback for a test case (indexing Debian -dbg .deb files), a
 # stopped one, and a static one serving a chosen file. Used by tests/guest/debuginfod.t, tests/unit/debuginfod-errors.t.
 
-# The .deb files scripts/install-deps.sh keeps for the server: linux-image-KVER-dbg and libc6-dbg.
-DBGD_DEBS=${DBGD_DEBS:-$TOP/build/debuginfod-debs}
+# The .deb files scripts/install-deps.sh keeps for the server (linux-image-KVER-dbg and libc6-dbg) and the
+# server's index, in a cache of the machine's outside the clone (STAP_TEST_CACHE, as install-deps.sh has it).
+STAP_TEST_CACHE=${STAP_TEST_CACHE:-/var/cache/stap-tests}
+DBGD_DEBS=${DBGD_DEBS:-$STAP_TEST_CACHE/debuginfod-debs}
+DBGD_INDEX=$STAP_TEST_CACHE/debuginfod/index.sqlite
 
 # dbgd_free_port: a TCP port of 127.0.0.1 that nothing listens on now
 dbgd_free_port() {
