@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # guest-hits.sh - runs inside the QEMU guest: one per-hit measurement (hitloop with or without a probe module).
 # Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]
-# | stap-tp KO (a stap module with a kernel.trace probe) | stap-u KO (a process(...).function probe) | bpftrace SCRIPT.
+# | stap-tp KO (a stap module with a kernel.trace probe) | stap-u KO (a process(...).function probe) | stap-out KO SYM (output to a guest file) | bpftrace SCRIPT.
 #
 # Environment (set by the guest-run script): HITLOOP (path), CALLS, ROUNDS, SYM (the probed function).
 # Output lines (parsed by bench/run): "round NS_PER_CALL", "sym ...", "kprobe ...", "tracepoint ...", "hits N", "note ...".
@@ -132,7 +132,7 @@ run_stap() {
     [[ $probed == -tp ]] && verbose=(-v)
     # job control: staprun and stapio in their own process group, SIGINT not ignored
     set -m
-    staprun "${verbose[@]}" "$ko" >stap.out 2>stap.err &
+    staprun "${verbose[@]}" ${STAP_OUTFILE:+-o "$STAP_OUTFILE"} "$ko" >stap.out 2>stap.err &
     STAPRUN=$!
     set +m
     # if this script fails or is killed, the module must not stay loaded for the next case
@@ -158,6 +158,27 @@ run_stap() {
     (( rc == 0 )) || note "staprun exited with status $rc: $(tr '\n' ' ' <stap.err)"
     # the counting variants print "hits N" from their end probe
     cat stap.out
+}
+
+# run_stap_out KO SYM: a module printing one line per hit, its output in the guest's tmpfs (as a service
+# writes its trace file; not the 9p share); then "lines N" (the lines written but the end probe's),
+# "produced N" (the end probe's count of the printf calls) and "lost N" (stapio's warning, 0 when none).
+run_stap_out() {
+    local lines=0 produced=- lost=0 line
+    STAP_OUTFILE=/tmp/bench-hits-out.txt
+    rm -f "$STAP_OUTFILE"
+    run_stap "$@"           # its stdout (stap.out) is empty: the output goes to the file
+    while IFS= read -r line; do
+        if [[ $line == 'produced '* ]]; then produced=${line#produced }; else lines=$((lines + 1)); fi
+    done <"$STAP_OUTFILE"
+    while IFS= read -r line; do
+        [[ $line == 'WARNING: '*' records ('*') lost' ]] && { lost=${line#WARNING: }; lost=${lost%% *}; }
+    done <stap.err
+    rm -f "$STAP_OUTFILE"
+    echo "lines $lines"
+    echo "produced $produced"
+    echo "lost $lost"
+    echo "hits $((lines + lost))"
 }
 
 # ---- many sites (issue 19; branch kpbatch) ----
@@ -200,6 +221,43 @@ run_bpftrace() {
     return 0
 }
 
+# run_bpftrace_out SCRIPT: bpftrace printing one line per hit into a file of the guest's tmpfs (as
+# run_stap_out); its @n counts the hits. Prints "lines N" (the script's lines), "produced N" (@n),
+# "lost N" (bpftrace's "Lost N events" lines) and "hits" (lines + lost).
+run_bpftrace_out() {
+    local rc=0 line lines=0 lost=0 produced=- out=/tmp/bench-bt-out.txt ready=
+    rm -f "$out"
+    set -m
+    bpftrace "$1" >"$out" 2>bt.err &
+    BPFTRACE=$!
+    set +m
+    trap '[[ -n ${BPFTRACE:-} ]] && kill -INT "$BPFTRACE" 2>/dev/null' EXIT
+    until [[ -n $ready ]]; do
+        kill -0 "$BPFTRACE" 2>/dev/null || { note "bpftrace ended early: $(tr '\n' ' ' <bt.err)"; return 1; }
+        [[ -f $out ]] && while IFS= read -r line; do [[ $line == Attaching* ]] && ready=1; done <"$out"
+        nap 0.1
+    done
+    echo "bpftrace attached"
+    nap 1
+    hitloop
+    kill -INT "$BPFTRACE"
+    wait "$BPFTRACE" || rc=$?
+    BPFTRACE=
+    (( rc == 0 )) || note "bpftrace exited with status $rc: $(tr '\n' ' ' <bt.err)"
+    while IFS= read -r line; do
+        case $line in
+        *' op: read execname: '*) lines=$((lines + 1)) ;;
+        '@n: '*) produced=${line#@n: } ;;
+        'Lost '*' events') line=${line#Lost }; lost=$((lost + ${line%% *})) ;;
+        esac
+    done <"$out"
+    rm -f "$out"
+    echo "lines $lines"
+    echo "produced $produced"
+    echo "lost $lost"
+    echo "hits $((lines + lost))"
+}
+
 main() {
     case ${1:-} in
     baseline) sym_check; hitloop ;;
@@ -207,7 +265,9 @@ main() {
     stap)     shift; run_stap "$@" ;;
     stap-tp|stap-u) run_stap "$2" -tp ;;     # both: armed once stapio logs "started"
     stap-many) run_stap_many "$2" ;;
+    stap-out) shift; run_stap_out "$@" ;;
     bpftrace) run_bpftrace "$2" ;;
+    bpftrace-out) run_bpftrace_out "$2" ;;
     *)        echo "usage: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM] | stap-tp KO | stap-u KO | bpftrace SCRIPT" >&2; exit 2 ;;
     esac
 }

@@ -1,9 +1,11 @@
 /* bench_kcount.c - hand-written kprobes, tracepoint probes and uprobes doing by hand what the measured stap scripts do:
- * nothing, a per-CPU count, a comm-keyed count, a pid-keyed count, a per-CPU count/sum/min/max. Used by bench/run (insmod bench_kcount.ko
+ * nothing, a per-CPU count, a comm-keyed count, a pid-keyed count, a per-CPU count/sum/min/max, a text line. Used by bench/run (insmod bench_kcount.ko
  * sym=SYMBOL mode=MODE, mode=tp-empty|tp-count tp=TRACEPOINT, or mode=u-empty|u-count path=FILE offset=OFFSET). */
 #include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/uprobes.h>
@@ -21,7 +23,7 @@ MODULE_PARM_DESC(sym, "kernel function to probe");
 static char *mode = "count";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "empty (return at once), count (per-CPU counter: c++), "
-		 "comm (count per current->comm: a[execname()]++), pid (count per current->tgid: a[pid()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); "
+		 "comm (count per current->comm: a[execname()]++), pid (count per current->tgid: a[pid()]++), stats (per-CPU count/sum/min/max of tgid: s <<< pid()); printf (one text line per hit, snprintf); "
 		 "tp-empty, tp-count: the same as empty and count on the tracepoint tp instead of a kprobe; "
 		 "u-empty, u-count: the same as a uprobe on path at offset");
 
@@ -222,6 +224,51 @@ static void stats_report(void)
 	pr_info("bench_kcount: %s hits %llu\n", sym, all.count);
 }
 
+/* ---- mode=printf: one text line per hit ----
+ * printf("%d op: read execname: %s pid: %d fd: %d count: %d\n", gettimeofday_us(), execname(), pid(), tid(), cpu())
+ * by hand: the kernel's snprintf into this CPU's line buffer, appended to this CPU's 16 KiB buffer (which wraps;
+ * no reader: what a module formatting its own records pays before anyone reads them). */
+
+#define BENCH_LINE_BUF 16384
+
+struct bench_lines {
+	unsigned int len;
+	u64 records, bytes;
+	char buf[BENCH_LINE_BUF];
+};
+
+static struct bench_lines __percpu *bench_lines;   /* alloc_percpu: too large for a static per-CPU variable */
+
+static int bench_pre_printf(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct bench_lines *l = this_cpu_ptr(bench_lines);
+	int n;
+
+	if (l->len > BENCH_LINE_BUF - 256)
+		l->len = 0;
+	n = snprintf(l->buf + l->len, 256, "%lld op: read execname: %s pid: %d fd: %d count: %d\n",
+		     (long long)div_u64(ktime_get_real_ns(), NSEC_PER_USEC), current->comm, current->tgid,
+		     current->pid, smp_processor_id());
+	l->len += n;
+	l->records++;
+	l->bytes += n;
+	return 0;
+}
+
+static void printf_report(void)
+{
+	u64 records = 0, bytes = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		records += per_cpu_ptr(bench_lines, cpu)->records;
+		bytes += per_cpu_ptr(bench_lines, cpu)->bytes;
+	}
+	pr_info("bench_kcount: %s lines %llu bytes %llu\n", sym, records, bytes);
+	pr_info("bench_kcount: %s hits %llu\n", sym, records);
+	free_percpu(bench_lines);
+}
+
 /* ---- mode=tp-empty, tp-count: a probe on a kernel tracepoint ----
  * Found by name with for_each_kernel_tracepoint, as a tracepoint of the kernel (not of a module)
  * is found by stap's runtime. The probe's prototype is the tracepoint's, after the private data:
@@ -383,14 +430,22 @@ static int __init bench_init(void)
 		bench_kp.pre_handler = bench_pre_pid;
 	else if (!strcmp(mode, "stats"))
 		bench_kp.pre_handler = bench_pre_stats;
+	else if (!strcmp(mode, "printf")) {
+		bench_lines = alloc_percpu(struct bench_lines);
+		if (!bench_lines)
+			return -ENOMEM;
+		bench_kp.pre_handler = bench_pre_printf;
+	}
 	else {
-		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, pid, stats, tp-empty, tp-count, u-empty, u-count)\n", mode);
+		pr_err("bench_kcount: unknown mode '%s' (empty, count, comm, pid, stats, printf, tp-empty, tp-count, u-empty, u-count)\n", mode);
 		return -EINVAL;
 	}
 	bench_kp.symbol_name = sym;
 	rc = register_kprobe(&bench_kp);
-	if (rc)
+	if (rc) {
 		pr_err("bench_kcount: register_kprobe(%s): %d\n", sym, rc);
+		free_percpu(bench_lines);
+	}
 	return rc;
 }
 
@@ -416,6 +471,8 @@ static void __exit bench_exit(void)
 		pid_report();
 	} else if (bench_kp.pre_handler == bench_pre_stats) {
 		stats_report();
+	} else if (bench_kp.pre_handler == bench_pre_printf) {
+		printf_report();
 	}
 }
 

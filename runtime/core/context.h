@@ -17,12 +17,17 @@ struct stp_probe_desc {
 	                                     * (core/probe.c); the translator's STP_LIGHT_PROBE_n */
 };
 
+struct stp_ring;
+
 /* An output destination: the context's print buffer (ctx set: flushed as a
- * record when full) or a string value (ctx NULL: truncated when full). */
+ * record when full) or a string value (ctx NULL: truncated when full).  The
+ * print buffer may lie in this CPU's trace ring (ring set: a record being
+ * formatted in place, transport.c's stp_out_direct_begin). */
 struct stp_out {
 	char *buf;
 	unsigned int len, cap;
 	struct stp_context *ctx;
+	struct stp_ring *ring;
 };
 
 struct stp_context {

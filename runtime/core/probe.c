@@ -81,6 +81,10 @@ static __always_inline void stp_unlock_all(const struct stp_probe_desc *d)
 
 static void stp_flush(struct stp_context *c)
 {
+	if (c->out.ring) {
+		stp_out_direct_end(&c->out);      /* formatted in place: published */
+		return;
+	}
 	if (c->out.len) {
 		stp_transport_write(STP_REC_STDOUT, c->out.buf, c->out.len);
 		c->out.len = 0;

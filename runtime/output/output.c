@@ -21,6 +21,65 @@ static const struct stp_fmt stp_fmt_d = { 0, 'd', -1, -1 };
 
 static void stp_flush(struct stp_context *c);
 
+/*
+ * Formatting in place (the compiled printf, translator/codegen/output.c): when a hit's print
+ * buffer o is empty and this CPU's ring has need contiguous free bytes (the printf's longest
+ * output), o's buffer becomes the ring's next record, so its bytes are written once, where
+ * the reader takes them.  Nothing else changes: the record is committed where the print buffer
+ * would be flushed (stp_out_direct_end, from stp_flush: the hit's end, switch_file()...), with
+ * the same bytes; if it outgrows its space, or another record is written on this CPU first (an
+ * error report: the ring's evict), its bytes move to the print buffer and go on from there
+ * (stp_out_undirect).  So the records, and the losses counted, are the print buffer path's.
+ * Probe context (one writer per ring: this CPU's hit).
+ */
+
+/* o's bytes so far from the ring to its print buffer, where it goes on. */
+static void stp_out_undirect(struct stp_out *o)
+{
+	o->ring->direct = NULL;
+	o->ring = NULL;
+	memcpy(o->ctx->print_buf, o->buf, o->len);
+	o->buf = o->ctx->print_buf;
+	o->cap = STP_BUFSIZE;
+}
+
+static void stp_out_evict(void *direct)
+{
+	stp_out_undirect(direct);
+}
+
+static __maybe_unused void stp_out_direct_begin(struct stp_out *o, unsigned long need)
+{
+	struct stp_ring *r = stp_transport_this_ring();
+	unsigned long cap;
+	char *p;
+
+	if (unlikely(!r))
+		return;
+	p = stp_ring_reserve(r, need, &cap);
+	if (!p)
+		return;
+	o->buf = p;
+	o->cap = min_t(unsigned long, cap, STP_BUFSIZE);
+	o->ring = r;
+	r->evict = stp_out_evict;
+	r->direct = o;
+}
+
+/* The in-place record of o (o->ring set) published, or given back when empty. */
+static void stp_out_direct_end(struct stp_out *o)
+{
+	struct stp_ring *r = o->ring;
+
+	r->direct = NULL;
+	if (o->len)
+		stp_ring_commit(r, STP_REC_STDOUT, o->len);
+	o->ring = NULL;
+	o->buf = o->ctx->print_buf;
+	o->cap = STP_BUFSIZE;
+	o->len = 0;
+}
+
 /* A full print buffer becomes a record up to its last newline, so that a
  * record lost in transport never leaves half a line; the partial line moves
  * to the front.  A line longer than the buffer is cut. */
@@ -47,7 +106,10 @@ static __maybe_unused void stp_out_bytes(struct stp_out *o, const char *s, unsig
 		if (!room) {
 			if (!o->ctx)
 				return;             /* string value: truncate */
-			stp_flush_lines(o);         /* print buffer: record boundary */
+			if (o->ring)
+				stp_out_undirect(o);  /* in place, out of room: on in the print buffer */
+			else
+				stp_flush_lines(o); /* print buffer: record boundary */
 			room = o->cap - o->len;
 		}
 		if (room > n)
@@ -212,6 +274,125 @@ static __maybe_unused void stp_out_binary(struct stp_out *o, int bytes, int64_t 
 	}
 }
 
+/*
+ * The compiled printf (translator/codegen/output.c): with a constant format, the translator emits
+ * one call per piece, and these take the common pieces, a conversion without flags, width or
+ * precision and the literal text between them, straight into the buffer when the piece's bytes
+ * fit (every hit but the one that fills the print buffer), without the generic spec walk; when
+ * they do not fit, they go through the generic functions above (record boundary, truncation),
+ * which print the same bytes.
+ */
+
+/* "00" "01" ... "99": two decimal digits per division by 100 */
+static const char stp_dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The number of decimal digits of u (1 to 20). */
+static inline unsigned int stp_dec_len(uint64_t u)
+{
+	unsigned int n = 1;
+
+	for (;;) {
+		if (u < 10)
+			return n;
+		if (u < 100)
+			return n + 1;
+		if (u < 1000)
+			return n + 2;
+		if (u < 10000)
+			return n + 3;
+		u /= 10000;
+		n += 4;
+	}
+}
+
+/* The n decimal digits of u at p, two at a time from the end. */
+static inline void stp_put_dec(char *p, unsigned int n, uint64_t u)
+{
+	char *e = p + n;
+
+	while (u >= 100) {
+		unsigned int r = u % 100;
+
+		u /= 100;
+		e -= 2;
+		e[0] = stp_dec_pairs[2 * r];
+		e[1] = stp_dec_pairs[2 * r + 1];
+	}
+	if (u >= 10) {
+		e[-2] = stp_dec_pairs[2 * u];
+		e[-1] = stp_dec_pairs[2 * u + 1];
+	} else {
+		e[-1] = '0' + u;
+	}
+}
+
+/* printf's plain %d (and %i): as stp_out_fmt_long with { 0, 'd', -1, -1 }. */
+static __maybe_unused void stp_out_dec(struct stp_out *o, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	unsigned int digits = stp_dec_len(u), n = digits + (v < 0);
+	char *p;
+
+	if (unlikely(o->cap - o->len < n)) {
+		stp_out_fmt_long(o, &stp_fmt_d, v);
+		return;
+	}
+	p = o->buf + o->len;
+	if (v < 0)
+		*p++ = '-';
+	stp_put_dec(p, digits, u);
+	o->len += n;
+}
+
+/* printf's plain %u: the value as unsigned 64 bits. */
+static __maybe_unused void stp_out_udec(struct stp_out *o, int64_t v)
+{
+	static const struct stp_fmt stp_fmt_u = { 0, 'u', -1, -1 };
+	unsigned int n = stp_dec_len((uint64_t)v);
+
+	if (unlikely(o->cap - o->len < n)) {
+		stp_out_fmt_long(o, &stp_fmt_u, v);
+		return;
+	}
+	stp_put_dec(o->buf + o->len, n, (uint64_t)v);
+	o->len += n;
+}
+
+/* Before a compiled printf of at most need bytes into o: format it in place in the trace
+ * ring when nothing of the hit is waiting in the print buffer (transport.c). */
+static __always_inline __maybe_unused void stp_out_direct(struct stp_out *o, unsigned long need)
+{
+	if (!o->len && !o->ring)
+		stp_out_direct_begin(o, need);
+}
+
+/* Literal text of a format (n is a constant: the copy is inlined). */
+static __always_inline __maybe_unused void stp_out_lit(struct stp_out *o, const char *s, unsigned int n)
+{
+	if (likely(o->cap - o->len >= n)) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
+	stp_out_bytes(o, s, n);
+}
+
+/* printf's plain %s (and print's strings): up to MAXSTRINGLEN - 1 bytes, to its NUL. */
+static __maybe_unused void stp_out_strz(struct stp_out *o, const char *s)
+{
+	unsigned int n = strnlen(s, MAXSTRINGLEN);
+
+	if (likely(o->cap - o->len >= n)) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
+	stp_out_bytes(o, s, n);
+}
+
 /* sprintf: format into a MAXSTRINGLEN string value. */
 static __maybe_unused void stp_out_init_str(struct stp_out *o, char *dst, unsigned int size)
 {
@@ -219,6 +400,7 @@ static __maybe_unused void stp_out_init_str(struct stp_out *o, char *dst, unsign
 	o->len = 0;
 	o->cap = size - 1;
 	o->ctx = NULL;
+	o->ring = NULL;
 }
 
 static __maybe_unused void stp_out_end_str(struct stp_out *o)

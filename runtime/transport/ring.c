@@ -24,6 +24,10 @@ struct stp_ring {
 	atomic_long_t lost_records;	/* records dropped because the ring was full */
 	atomic_long_t lost_bytes;	/* their header + payload bytes */
 	atomic_long_t overwritten;	/* flight recorder: oldest records discarded */
+	void *direct;			/* a record being formatted in place at head (stp_ring_reserve):
+					 * evict(direct) moves it out of the ring, and clears direct,
+					 * before any other record is written */
+	void (*evict)(void *direct);
 	u64 overwritten_seq;		/* highest seq discarded that way */
 
 	unsigned long tail ____cacheline_aligned_in_smp;	/* consumer only */
@@ -140,6 +144,8 @@ static int stp_ring_write(struct stp_ring *r, unsigned int flags,
 	struct stp_record_header h;
 	unsigned long head, tail, need;
 
+	if (unlikely(r->direct))
+		r->evict(r->direct);		/* its bytes elsewhere: not overwritten */
 	need = sizeof(h) + (unsigned long)len;
 	if (unlikely(len > STP_REC_MAX_LEN)) {
 		stp_ring_count_lost(r, need);
@@ -161,14 +167,62 @@ static int stp_ring_write(struct stp_ring *r, unsigned int flags,
 	 * past head), which keeps the window between taking the seq and
 	 * publishing the record down to a header copy.
 	 */
-	stp_ring_put(r, head + sizeof(h), data, len);
+	h.len = len;
+	h.cpu = r->cpu;
+	h.flags = flags;
+	if (likely((head & r->mask) + need <= r->mask + 1)) {
+		/* the whole record before the ring's end (nearly always): two straight copies */
+		char *at = r->data + (head & r->mask);
+
+		memcpy(at + sizeof(h), data, len);
+		h.seq = atomic64_inc_return(&stp_ring_seq);
+		memcpy(at, &h, sizeof(h));
+	} else {
+		stp_ring_put(r, head + sizeof(h), data, len);
+		h.seq = atomic64_inc_return(&stp_ring_seq);
+		stp_ring_put(r, head, &h, sizeof(h));
+	}
+	smp_store_release(&r->head, head + need);	/* publish header and payload */
+	return 0;
+}
+
+/*
+ * Producer, in place: the payload space of the next record at head when at least min bytes
+ * (and the header before them) are free and contiguous (not across the ring's end), NULL
+ * otherwise (then the caller formats into its own buffer and stp_ring_write counts a loss as
+ * usual); *cap gets the contiguous payload bytes.  Nothing is published: the space is free
+ * ring space that only this CPU's writer fills, until stp_ring_commit.  Not in flight-recorder
+ * mode (its writer may move tail).  Caller as for stp_ring_write.
+ */
+static __maybe_unused char *stp_ring_reserve(struct stp_ring *r, unsigned long min, unsigned long *cap)
+{
+	unsigned long head = r->head, tail, room, toend;
+
+	if (unlikely(READ_ONCE(stp_rings_overwrite)))
+		return NULL;
+	tail = smp_load_acquire(&r->tail);
+	room = r->mask + 1 - (head - tail);
+	toend = r->mask + 1 - (head & r->mask);
+	if (toend < room)
+		room = toend;
+	if (room < sizeof(struct stp_record_header) + min)
+		return NULL;
+	*cap = room - sizeof(struct stp_record_header);
+	return r->data + (head & r->mask) + sizeof(struct stp_record_header);
+}
+
+/* Producer: publish the record of len payload bytes written in place after stp_ring_reserve. */
+static __maybe_unused void stp_ring_commit(struct stp_ring *r, unsigned int flags, unsigned int len)
+{
+	struct stp_record_header h;
+	unsigned long head = r->head;
+
 	h.len = len;
 	h.cpu = r->cpu;
 	h.flags = flags;
 	h.seq = atomic64_inc_return(&stp_ring_seq);
-	stp_ring_put(r, head, &h, sizeof(h));
-	smp_store_release(&r->head, head + need);	/* publish header and payload */
-	return 0;
+	memcpy(r->data + (head & r->mask), &h, sizeof(h));
+	smp_store_release(&r->head, head + sizeof(h) + len);
 }
 
 /* True when the reader has something to consume.  Any context. */
@@ -197,17 +251,19 @@ static ssize_t stp_ring_read(struct stp_ring *r, char __user *buf, size_t count)
 	}
 	tail = READ_ONCE(r->tail);
 	head = smp_load_acquire(&r->head);	/* records before head are whole */
-	while (head != tail) {
-		stp_ring_get(r, tail, &h, sizeof(h));
+	/* the whole records that fit in count, then one copy of them all (at most two at the
+	 * ring's end): the records lie back to back, as read() returns them */
+	while (tail + done != head) {
+		stp_ring_get(r, tail + done, &h, sizeof(h));
 		rec = sizeof(h) + (unsigned long)h.len;
 		if (rec > count - done)
 			break;
-		if (stp_ring_get_user(r, tail, buf + done, rec))
-			break;
 		done += rec;
-		tail += rec;
-		smp_store_release(&r->tail, tail);	/* give the space back */
 	}
+	if (done && stp_ring_get_user(r, tail, buf, done))
+		done = 0;
+	else if (done)
+		smp_store_release(&r->tail, tail + done);	/* give the space back */
 	if (done)
 		ret = done;
 	else if (head == tail)

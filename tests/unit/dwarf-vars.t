@@ -87,9 +87,9 @@ run() {
     grep -qE 't[0-9]+ = stp_dw_bits\(\(u64\)t[0-9]+, [0-7], 1, 0\);' stdout
     # @defined and @choose_defined are decided here
     expect_ok -p3 "${R[@]}" -e "$VR"' { println(@defined($nosuch), @defined($file->f_pos), @choose_defined($nosuch, 42)) }'
-    grep -q 'stp_out_long(&c->out, &stp_fmt_d, 0LL);' stdout
-    grep -q 'stp_out_long(&c->out, &stp_fmt_d, 1LL);' stdout
-    grep -q 'stp_out_long(&c->out, &stp_fmt_d, 42LL);' stdout
+    grep -q 'stp_out_dec(&c->out, 0LL);' stdout
+    grep -q 'stp_out_dec(&c->out, 1LL);' stdout
+    grep -q 'stp_out_dec(&c->out, 42LL);' stdout
     # .return: the entry function saves @entry values and parameters in the kretprobe's data
     expect_ok -p3 "${R[@]}" -e "$VR"'.return { println($return, @entry($count), $$parms) }'
     grep -q 'static void stp_dwarf_entry_0(struct stp_context \*c)' stdout

@@ -1,5 +1,6 @@
 /* output.c - code generation for print, println, printf and sprintf: the
- * format is parsed here, so the kernel only writes pieces.  Used by expr.c. */
+ * format is parsed here, so the kernel only writes pieces (the common ones by
+ * runtime/output/output.c's straight-line functions).  Used by expr.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
 #include "format.h"
@@ -21,22 +22,61 @@ char *gen_print(Gen *g, Expr *e, const char *out, int flags)
 			continue;
 		}
 		if (delim && i > 1)
-			line(g, "stp_out_str(%s, %s);", out, delim);
+			line(g, "stp_out_strz(%s, %s);", out, delim);
 		if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
 			gen_stats_print(g, a, out);
 			continue;
 		}
 		v = gen_expr(g, a);
 		if (a->type == TY_STRING)
-			line(g, "stp_out_str(%s, %s);", out, v);
+			line(g, "stp_out_strz(%s, %s);", out, v);
 		else
-			line(g, "stp_out_long(%s, &stp_fmt_d, %s);", out, v);
+			line(g, "stp_out_dec(%s, %s);", out, v);
 	}
 	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
 	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
 					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
-		line(g, "stp_out_bytes(%s, \"\\n\", 1);", out);
+		line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
 	return xstrdup("0");
+}
+
+/* A conversion the runtime writes without its spec: no flags, width or precision
+ * (%d %i %u %s); its function, or NULL for the generic one. */
+static const char *plain_conversion(const FormatPiece *p)
+{
+	if (p->flags || p->width >= 0 || p->prec >= 0 || p->width_star || p->prec_star)
+		return NULL;
+	switch (p->conv) {
+	case 'd': case 'i': return "stp_out_dec";
+	case 'u': return "stp_out_udec";
+	case 's': return "stp_out_strz";
+	default: return NULL;
+	}
+}
+
+/* The most bytes fmt can write when it can be formatted in place (literal text, plain
+ * conversions and %b only; runtime/transport/transport.c's stp_out_direct_begin): a C
+ * expression (strings are bounded by the module's MAXSTRINGLEN), or NULL. */
+static char *format_max_bytes(const Format *fmt)
+{
+	size_t fixed = 0, strings = 0;
+
+	for (int i = 0; i < fmt->npieces; i++) {
+		const FormatPiece *p = &fmt->pieces[i];
+		if (!p->conv)
+			fixed += p->len;
+		else if (p->conv == 'b' && !p->width_star && !p->prec_star)
+			fixed += p->width > 0 ? (size_t)p->width : 8;
+		else if (!plain_conversion(p))
+			return NULL;
+		else if (p->conv == 's')
+			strings++;
+		else
+			fixed += 20;   /* the longest 64-bit decimal: 20 digits, or a sign and 19 */
+	}
+	if (fixed > 4096 || strings > 4)
+		return NULL;
+	return strings ? xasprintf("%zu + %zu * (MAXSTRINGLEN - 1)", fixed, strings) : xasprintf("%zu", fixed);
 }
 
 char *gen_format(Gen *g, Expr *e, const char *out)
@@ -56,12 +96,23 @@ char *gen_format(Gen *g, Expr *e, const char *out)
 			}
 		}
 	}
+	/* printf: the print buffer may be the trace ring's next record (written once, in place) */
+	if (!strcmp(out, "&c->out")) {
+		char *need = format_max_bytes(&fmt);
+		if (need)
+			line(g, "stp_out_direct(%s, %s);", out, need);
+	}
 	for (int i = 0; i < fmt.npieces; i++) {
 		FormatPiece *p = &fmt.pieces[i];
 		char *spec;
+		const char *plain;
 		if (!p->conv) {
 			char *lit = c_string_literal(p->text);
-			line(g, "stp_out_bytes(%s, %s, %zu);", out, lit, p->len);
+			line(g, "stp_out_lit(%s, %s, %zu);", out, lit, p->len);
+			continue;
+		}
+		if ((plain = plain_conversion(p)) != NULL) {
+			line(g, "%s(%s, %s);", plain, out, vals[a++]);
 			continue;
 		}
 		if (p->width_star || p->prec_star) {
