@@ -28,11 +28,11 @@ int procglob_wanted(const ProbePoint *pp)
 	return c0 && strpbrk(c0->arg->str, "*?[") != NULL;
 }
 
-/* a regular file starting with ELF's magic: what a uprobe can go on (a library's linker script,
- * such as libc.so, is not) */
+/* a regular 64-bit x86-64 ELF file: what a uprobe of this kernel's processes can go on (a library's
+ * linker script, such as libc.so, is not; nor are the 32-bit libraries of /usr/lib32 a /lib* glob meets) */
 static int is_elf_file(const char *path)
 {
-	unsigned char magic[4];
+	unsigned char ident[20];
 	struct stat st;
 	int fd, ok;
 
@@ -41,7 +41,9 @@ static int is_elf_file(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	ok = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic && !memcmp(magic, "\177ELF", 4);
+	ok = read(fd, ident, sizeof ident) == (ssize_t)sizeof ident && !memcmp(ident, "\177ELF", 4) &&
+	     ident[4] == 2 /* ELFCLASS64 */ && ident[5] == 1 /* little-endian */ &&
+	     (ident[18] | ident[19] << 8) == 62 /* EM_X86_64 */;
 	close(fd);
 	return ok;
 }
@@ -71,7 +73,7 @@ int procglob_expand(const ProbePoint *pp, PtrVec *out)
 	const ProbePointComponent *c0 = process_component(pp);
 	PtrVec seen = { 0 };
 	glob_t g;
-	int rc, n = 0;
+	int rc, n = 0, others = 0;
 
 	memset(&g, 0, sizeof g);
 	rc = glob(c0->arg->str, 0, NULL, &g);   /* sorted */
@@ -79,6 +81,7 @@ int procglob_expand(const ProbePoint *pp, PtrVec *out)
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			char *real = is_elf_file(g.gl_pathv[i]) ? realpath(g.gl_pathv[i], NULL) : NULL;
 
+			others += !real;
 			if (!real || already(&seen, real)) {
 				free(real);
 				continue;
@@ -93,8 +96,9 @@ int procglob_expand(const ProbePoint *pp, PtrVec *out)
 		free(seen.items[i]);
 	free(seen.items);
 	if (!n) {
-		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): no %s matches", c0->arg->str,
-			rc == 0 || rc == GLOB_NOMATCH ? "ELF file" : "file (glob failed)");
+		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): no %s matches%s", c0->arg->str,
+			rc == 0 || rc == GLOB_NOMATCH ? "64-bit x86-64 ELF file" : "file (glob failed)",
+			others ? " (the files it matches are other files: 32-bit libraries, linker scripts...)" : "");
 		return -1;
 	}
 	return n;

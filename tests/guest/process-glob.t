@@ -11,6 +11,9 @@ build() {
     done
     # matches the pattern, but is no ELF file: left out, as a linker script would be
     echo 'GROUP ( libgt.so.1 )' >lib/libgt.so.txt
+    # an ELF file of another class (a 32-bit library, as /usr/lib32's under /lib*): left out too
+    cp lib/libgt.so.1 lib/libgt.so.32bit
+    printf '\001' | dd of=lib/libgt.so.32bit bs=1 seek=4 conv=notrunc status=none
     $STAP -p4 -m t_pglob -e '
 probe process("lib/libgt.so*").function("gt_value") { printf("%s x=%d\n", pp(), $x) }
 probe process("lib/libgt.so*").function("gt_value").return { printf("return %d\n", $return) }' >/dev/null
@@ -18,7 +21,7 @@ probe process("lib/libgt.so*").function("gt_value").return { printf("return %d\n
     [[ $($STAP -p2 -e 'probe process("lib/libgt.so*").function("gt_value") { }' | grep -c '^process(') == 2 ]]
     # nothing matches: the usual error, at the pattern
     not $STAP -p2 -e 'probe process("lib/nothing*.so").function("gt_value") { }' >/dev/null 2>nomatch.err
-    grep -q '^<input>:1:15: semantic error: process("lib/nothing\*.so"): no ELF file matches$' nomatch.err
+    grep -q '^<input>:1:15: semantic error: process("lib/nothing\*.so"): no 64-bit x86-64 ELF file matches$' nomatch.err
     # optional: left out quietly
     $STAP -p2 -e 'probe process("lib/nothing*.so").function("gt_value") ?, begin { }' >/dev/null
 }
