@@ -933,15 +933,15 @@ static void check_supported(Elab *el)
 	ast_walk_program(prog, &v);
 }
 
-/* A library function marked guru in its embedded C (set_kernel_long...) writes kernel memory:
- * only a guru-mode script may call it.  Over the resolved calls. */
+/* A library function marked guru in its embedded C (set_kernel_long, set_user_int, printk, raise...)
+ * writes memory or acts on the kernel: only a guru-mode script may call it.  Over the resolved calls. */
 static int guru_call(Expr *e, void *ctx)
 {
 	Elab *el = ctx;
 
 	if (e->kind == EX_CALL && e->fn && e->fn->embedded && strstr(e->fn->embedded, "/* guru */") &&
 	    !embedded_allowed(el, e->loc))
-		sem_error(el, e->loc, "function '%s' writes kernel memory: it needs guru mode (-g)", e->fn->name);
+		sem_error(el, e->loc, "function '%s' is guru-mode only: it needs guru mode (-g)", e->fn->name);
 	return 0;
 }
 

@@ -57,20 +57,45 @@ STP_DEREF_READER(user, true, s32, s32)
 STP_DEREF_READER(user, true, u32, u32)
 STP_DEREF_READER(user, true, s64, s64)
 
+/* The value of size bytes (1, 2, 4, 8) at user address addr, sign- or zero-extended, into *val;
+ * false (and *val 0) on a fault. */
+static __maybe_unused bool stp_user_value(int64_t *val, unsigned long addr, size_t size, bool is_signed)
+{
+	union { s8 b; s16 h; s32 w; s64 q; } v;
+
+	*val = 0;
+	if (stp_copy_nofault(&v, addr, size, true))
+		return false;
+	switch (size) {
+	case 1: *val = is_signed ? (int64_t)v.b : (int64_t)(u8)v.b; break;
+	case 2: *val = is_signed ? (int64_t)v.h : (int64_t)(u16)v.h; break;
+	case 4: *val = is_signed ? (int64_t)v.w : (int64_t)(u32)v.w; break;
+	default: *val = v.q; break;
+	}
+	return true;
+}
+
 /* The same reads without an error: 0 on a fault (SystemTap's user_int and
  * friends return 0 for inaccessible user memory). */
 static __maybe_unused int64_t stp_user_quiet(unsigned long addr, size_t size, bool is_signed)
 {
-	union { s8 b; s16 h; s32 w; s64 q; } v;
+	int64_t v;
 
-	if (stp_copy_nofault(&v, addr, size, true))
-		return 0;
-	switch (size) {
-	case 1: return is_signed ? v.b : (u8)v.b;
-	case 2: return is_signed ? v.h : (u16)v.h;
-	case 4: return is_signed ? v.w : (u32)v.w;
-	default: return v.q;
-	}
+	stp_user_value(&v, addr, size, is_signed);
+	return v;
+}
+
+/* user_long_warn and friends: 0 and the warning "user read fault at 0x..." on a fault. */
+static __maybe_unused int64_t stp_user_warned(struct stp_context *c, unsigned long addr, size_t size, bool is_signed)
+{
+	char msg[48];
+	int64_t v;
+
+	if (stp_user_value(&v, addr, size, is_signed))
+		return v;
+	snprintf(msg, sizeof(msg), "user read fault at 0x%lx", addr);
+	stp_warn(c, msg);
+	return 0;
 }
 
 /* Copies the NUL-terminated string at addr into dst (size >= 1 bytes, always

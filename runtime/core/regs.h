@@ -46,6 +46,36 @@ static __maybe_unused uint64_t stp_func_arg(struct stp_context *c, int64_t n)
 	return 0;
 }
 
+/* set_long_arg() and the like (guru mode): argument n of the probed function becomes v, in its
+ * register (1-6) or stack slot (7 on: a fault-safe write); seen by the function when the
+ * probe returns. */
+static __maybe_unused void stp_set_func_arg(struct stp_context *c, int64_t n, uint64_t v)
+{
+	struct pt_regs *regs = stp_probe_regs(c, "function arguments");
+
+	if (!regs)
+		return;
+#ifdef CONFIG_X86_64
+	switch (n) {
+	case 1: regs->di = v; return;
+	case 2: regs->si = v; return;
+	case 3: regs->dx = v; return;
+	case 4: regs->cx = v; return;
+	case 5: regs->r8 = v; return;
+	case 6: regs->r9 = v; return;
+	}
+	if (n > 6 && n <= 64) {
+		if (stp_dw_put_nofault(regs->sp + 8 * (n - 6), v, 8))
+			stp_deref_fault(c, "kernel write fault", regs->sp + 8 * (n - 6));
+		return;
+	}
+#endif
+	if (!c->last_error) {
+		scnprintf(c->error_buf, sizeof(c->error_buf), "cannot access argument %lld", (long long)n);
+		stp_error(c, c->error_buf);
+	}
+}
+
 /* Argument n (1-6) of the system call when the probe is at the entry of an
  * x86_64 syscall wrapper __x64_sys_NAME(const struct pt_regs *regs): the user's
  * registers are in the pt_regs its first argument points to. */

@@ -225,21 +225,26 @@ static bool stp_uw_fp_step(struct stp_uw_regs *u)
 }
 
 /*
- * The user backtrace of the hit into w (at most max frames, innermost first): the user pc, then
- * each caller's return address, unwound with the CFI of the embedded modules or frame pointers;
+ * The user backtrace of the hit into w (at most max frames, innermost first): the user pc (or
+ * start's pc, unwinding from start's registers: print_ubacktrace(pc, sp, fp)), then each caller's
+ * return address, unwound with the CFI of the embedded modules or frame pointers;
  * stops at MAXBACKTRACE, a failed read, or a stack pointer that does not move up.
  */
-static unsigned int stp_ustack_pcs(const struct stp_context *c, struct stp_ustack_work *w, unsigned int max)
+static unsigned int stp_ustack_pcs_from(const struct stp_context *c, struct stp_ustack_work *w, unsigned int max,
+					const struct stp_uw_regs *start)
 {
 	struct pt_regs *regs = stp_user_regs(c);
 	struct stp_uw_regs u;
 	struct stp_uwalk walk;
 	unsigned int n = 0;
 
-	if (!regs)
+	if (!regs || (start && (!current->mm || (current->flags & PF_KTHREAD) || in_nmi())))
 		return 0;
 	max = min_t(unsigned int, max, MAXBACKTRACE);
-	stp_uw_from_pt(&u, regs);
+	if (start)
+		u = *start;
+	else
+		stp_uw_from_pt(&u, regs);
 	stp_uwalk_begin(&walk);
 	while (n < max && u.pc) {
 		unsigned long sp = u.r[STP_UW_SP], vaddr = 0, look = 0;
@@ -264,6 +269,11 @@ static unsigned int stp_ustack_pcs(const struct stp_context *c, struct stp_ustac
 	}
 	stp_uwalk_end(&walk);
 	return n;
+}
+
+static unsigned int stp_ustack_pcs(const struct stp_context *c, struct stp_ustack_work *w, unsigned int max)
+{
+	return stp_ustack_pcs_from(c, w, max, NULL);
 }
 
 /* The run-time address addr of module mod (ELF address vaddr) written in style into buf; returns
@@ -364,6 +374,54 @@ static void stp_ubacktrace(struct stp_context *c, char *dst, enum stp_sym_style 
 		else if (!stp_sym_append(dst, &len, w->line, k))
 			break;
 	}
+}
+
+/* How print_ubacktrace_brief (STP_UBT_BRIEF: "inner+0x4", else the address) and
+ * print_ubacktrace_fileline (STP_UBT_FILELINE: the print_ubacktrace line with " at FILE:LINE"
+ * before " [MODULE]" when the line table has the address) write a frame. */
+enum stp_ubt_form { STP_UBT_FULL, STP_UBT_BRIEF, STP_UBT_FILELINE };
+
+static int stp_ubt_line(char *buf, size_t size, unsigned long addr, int mod, unsigned long vaddr,
+			enum stp_ubt_form form)
+{
+	const struct stp_umod *m = mod >= 0 ? &stp_umods[mod] : NULL;
+	const struct stp_usym *s = m ? stp_usym_at(m, vaddr) : NULL;
+	const struct stp_uline *r;
+
+	if (form == STP_UBT_BRIEF)
+		return s ? snprintf(buf, size, "%s+%#lx\n", m->names + s->name, vaddr - s->addr) :
+			snprintf(buf, size, "0x%016lx\n", addr);
+	r = s && form == STP_UBT_FILELINE ? stp_uline_at(m, vaddr) : NULL;
+	if (!r)
+		return stp_usym_format(buf, size, addr, mod, vaddr, STP_SYM_FULL);
+	return snprintf(buf, size, " 0x%016lx : %s+%#lx/%#x at %s:%u [%s]\n", addr, m->names + s->name,
+			vaddr - s->addr, s->size, m->lfiles + r->file, r->line, m->path);
+}
+
+/* print_ubacktrace(pc, sp, fp), print_ubacktrace_brief(), print_ubacktrace_fileline([pc, sp, fp]):
+ * the user backtrace of the hit, or (start) unwound from the given registers, to c's output. */
+static void stp_ubacktrace_print(struct stp_context *c, const struct stp_uw_regs *start, enum stp_ubt_form form)
+{
+	struct stp_ustack_work *w = this_cpu_ptr(&stp_ustack_work);
+	unsigned int i, n = stp_ustack_pcs_from(c, w, MAXBACKTRACE, start);
+
+	for (i = 0; i < n; i++) {
+		int k = stp_ubt_line(w->line, sizeof(w->line), w->pcs[i], w->mods[i], w->vaddrs[i], form);
+
+		stp_out_bytes(&c->out, w->line, min_t(int, k, sizeof(w->line) - 1));
+	}
+}
+
+/* The start of print_ubacktrace(pc, sp, fp): those three registers, the others unknown (0). */
+static void stp_uw_regs_set(struct stp_uw_regs *u, unsigned long pc, unsigned long sp, unsigned long fp)
+{
+	memset(u, 0, sizeof(*u));
+	u->pc = pc;
+	u->r[STP_UW_SP] = sp;
+	u->r[STP_UW_BP] = fp;
+#ifdef CONFIG_X86_64
+	u->r[16] = pc;
+#endif
 }
 
 /* The address at depth of the user backtrace (0: the user pc), 0 past its end. */
