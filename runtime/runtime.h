@@ -32,6 +32,7 @@
 #include "output/output.c"
 #include "core/errors.c"
 #include "core/deref.h"
+#include "core/embedded_compat.h"   /* kread, kderef, CATCH_DEREF_FAULT for %{ %} code */
 #include "core/utfmem.h"     /* UTF-16/32 strings, quoted buffers */
 #include "core/sdt.h"
 #include "core/strfuncs.h"

@@ -372,6 +372,30 @@ static char *gen_ternary(Gen *g, Expr *e)
 	return t;
 }
 
+/* %{ C %} as an expression. In a script function it sees the function's parameters as STAP_ARG_name
+ * and the context as CONTEXT, as SystemTap's embedded expressions do (%{ S_ISDIR(STAP_ARG_mode) %}). */
+static char *gen_embedded_expr(Gen *g, Expr *e)
+{
+	PtrVec *params = g->fn ? &g->fn->params : NULL;
+	char *t;
+
+	line(g, "#define CONTEXT c");
+	for (int i = 0; params && i < params->len; i++) {
+		Symbol *p = params->items[i];
+		line(g, "#define STAP_ARG_%s (f->l_%s)", p->name, p->name);
+	}
+	if (e->type == TY_STRING) {
+		t = str_tmp(g);
+		line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
+	} else {
+		t = materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
+	}
+	for (int i = 0; params && i < params->len; i++)
+		line(g, "#undef STAP_ARG_%s", ((Symbol *)params->items[i])->name);
+	line(g, "#undef CONTEXT");
+	return t;
+}
+
 char *gen_expr(Gen *g, Expr *e)
 {
 	switch (e->kind) {
@@ -417,12 +441,7 @@ char *gen_expr(Gen *g, Expr *e)
 	case EX_TERNARY:
 		return gen_ternary(g, e);
 	case EX_EMBEDDED:   /* guru mode or the library: a C expression */
-		if (e->type == TY_STRING) {
-			char *t = str_tmp(g);
-			line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
-			return t;
-		}
-		return materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
+		return gen_embedded_expr(g, e);
 	case EX_AT:
 		if (is_stats_op(e->str))
 			return gen_stats_op(g, e);
