@@ -1,4 +1,4 @@
-/* parse.c - parses one line of examples/app-trace/app-trace.stp's output into an AtrLine, with a reason when it is malformed.
+/* parse.c - parses one line of examples/app-trace/app-trace.stp's output into an AtrLine, with a reason when it is malformed (JSON lines: jsonl.c).
  * Used by app-trace-report (trace.c) and its fuzz target tests/fuzz/apptrace_fuzz.c. */
 #include "report.h"
 
@@ -149,7 +149,14 @@ enum atr_kind atr_parse_line(const char *s, size_t len, AtrLine *l, uint64_t *lo
 		c.end--;
 	if (c.p == c.end)
 		return ATR_LINE_SKIP;
+	if (*c.p == '{')
+		return atr_parse_json(s, len, l, lost, err, errlen);
 	if (*c.p == '#') {
+		if (atr_parse_clock(c.p, (size_t)(c.end - c.p), &l->offset_us, &l->offset_err_us)) {
+			l->host[0] = '\0';
+			l->has_clock = 1;
+			return ATR_LINE_HEADER;
+		}
 		if (!atr_lit(&c, "# lost: "))
 			return ATR_LINE_SKIP;
 		if (atr_num(&c, 0, &v, "lost records") < 0)
@@ -196,12 +203,24 @@ int atr_parse_clock(const char *s, size_t len, int64_t *offset, int64_t *err)
 	return 1;
 }
 
-/* The "# host: NAME" line of the comment lines a file starts with. */
+/* The "# host: NAME" line of the comment lines a file starts with, or the "host" of its JSON
+ * header (its first line). */
 int atr_header_host(const char *buf, size_t len, char *host, size_t size)
 {
 	const char *p = buf, *end = buf + len, *nl;
+	AtrLine l;
+	char why[64];
+	uint64_t lost;
 	size_t n;
 
+	if (len > 0 && *buf == '{') {
+		nl = memchr(buf, '\n', len);
+		if (atr_parse_json(buf, nl ? (size_t)(nl - buf) : len, &l, &lost, why, sizeof(why)) != ATR_LINE_HEADER ||
+		    !l.host[0] || strchr(l.host, '/') || strlen(l.host) >= size)
+			return 0;
+		snprintf(host, size, "%s", l.host);
+		return 1;
+	}
 	while (p < end && *p == '#') {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)

@@ -22,15 +22,23 @@ typedef struct {
 	long pid, fd;
 	int has_count, has_offset, has_ret;
 	int64_t count, offset, ret;
-	char path[ATR_NAME_MAX];	/* as printed (quoted), "" when absent */
+	char path[ATR_NAME_MAX];	/* as the text form prints it (quoted), "" when absent */
+	/* ATR_LINE_HEADER: the host ("" unless the JSON header named it), the clock offset */
+	char host[ATR_NAME_MAX];
+	int has_clock;
+	int64_t offset_us, offset_err_us;
 } AtrLine;
 
-/* Kind of a line: a traced call, a comment or empty line (skipped), the end's "# lost:" line. */
-enum atr_kind { ATR_LINE_CALL, ATR_LINE_SKIP, ATR_LINE_LOST, ATR_LINE_BAD };
+/* Kind of a line: a traced call, a comment or empty line or other record (skipped), the end's
+ * "# lost:" line or {"type":"lost"} record, a header line (the clock offset) or object. */
+enum atr_kind { ATR_LINE_CALL, ATR_LINE_SKIP, ATR_LINE_LOST, ATR_LINE_BAD, ATR_LINE_HEADER };
 
-/* Parses one line (len bytes, no newline, not NUL-terminated). ATR_LINE_BAD: err says why.
- * ATR_LINE_LOST: *lost holds the records lost. */
+/* Parses one line (len bytes, no newline, not NUL-terminated), text or (starting with '{') JSON:
+ * the form is told line by line. ATR_LINE_BAD: err says why. ATR_LINE_LOST: *lost holds the
+ * records lost. */
 enum atr_kind atr_parse_line(const char *s, size_t len, AtrLine *out, uint64_t *lost, char *err, size_t errlen);
+/* The JSON form's line (jsonl.c); strings decoded, a path quoted as the text form's. */
+enum atr_kind atr_parse_json(const char *s, size_t len, AtrLine *out, uint64_t *lost, char *err, size_t errlen);
 
 /* A string-keyed hash table of two-number values: an index into the owner's array, or a descriptor's
  * state (its file's index or -1, where its last access ended or -1). */
@@ -98,7 +106,7 @@ typedef struct {
 	unsigned long bad_lines;
 } AtrReport;
 
-/* The host of a trace file: its header's "# host:" line, else its base name up to "-app-trace"
+/* The host of a trace file: its header's "# host:" line or JSON header's "host", else its base name up to "-app-trace"
  * (the whole base name otherwise). */
 void atr_host_of(const char *file, char *host, size_t len);
 int atr_header_host(const char *buf, size_t len, char *host, size_t size);	/* 1: found */

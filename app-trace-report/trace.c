@@ -344,9 +344,14 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 				fprintf(err, "%s:%lu: %s\n", file, lineno, why);
 			bad++;
 			break;
-		case ATR_LINE_SKIP:
-			if (atr_parse_clock(p, (size_t)(nl - p), &h->offset_us, &h->offset_err_us))
+		case ATR_LINE_HEADER:
+			if (l.has_clock) {
+				h->offset_us = l.offset_us;
+				h->offset_err_us = l.offset_err_us;
 				h->has_offset = 1;
+			}
+			break;
+		case ATR_LINE_SKIP:
 			break;
 		}
 		p = nl + 1;

@@ -1,5 +1,5 @@
-/* header.c - the comment lines that make an output file self-describing: a header (host, kernel, boot id, module, clocks, the script's own lines) and a trailer (records, bytes, losses).
- * Used by stapio/main.c (header_text as outfile.c's header callback) when the module has a procfs("header") file. */
+/* header.c - the comment lines (or JSON object) that make an output file self-describing: a header (host, kernel, boot id, module, clocks, the script's own lines).
+ * Used by stapio/main.c (header_text as outfile.c's header callback) when the module has a procfs("header") file; the trailer is outfile.c's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -65,18 +65,12 @@ static ssize_t read_header_file(const char *path, char *buf, size_t size)
 	return n;
 }
 
-/* Appends the script's header lines (its procfs("header") file, read now) to buf at *len, each
- * as a comment line; nothing when the run is not running (the read fails). */
-static void script_lines(const struct header_info *hi, char *buf, size_t size, size_t *len)
+/* Appends the script's header lines (text, its procfs("header") file's) to buf at *len, each as a
+ * comment line. */
+static void script_lines(char *text, char *buf, size_t size, size_t *len)
 {
-	char path[600], text[2048], *line, *save = NULL;
-	ssize_t n;
+	char *line, *save = NULL;
 
-	snprintf(path, sizeof(path), "%s/header", hi->dir);
-	n = read_header_file(path, text, sizeof(text));
-	if (n <= 0)
-		return;
-	text[n] = '\0';
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		int w = snprintf(buf + *len, size - *len, "# %s\n", line[0] == '#' ? line + 1 + (line[1] == ' ') : line);
 		if (w < 0 || (size_t)w >= size - *len)
@@ -85,12 +79,84 @@ static void script_lines(const struct header_info *hi, char *buf, size_t size, s
 	}
 }
 
-size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen)
+/* The members of the JSON object text holds ("{...}" with blanks around it): where they start,
+ * their length in *n (0: none); NULL when text is not such an object. */
+static const char *object_members(const char *text, size_t *n)
+{
+	const char *p = text + strspn(text, " \t\r\n"), *end = p + strlen(p);
+
+	while (end > p && strchr(" \t\r\n", end[-1]))
+		end--;
+	if (end - p < 2 || *p != '{' || end[-1] != '}')
+		return NULL;
+	p++;
+	end--;
+	p += strspn(p, " \t\r\n");
+	*n = (size_t)(end - p);
+	return p;
+}
+
+/* A JSON string member ,"key":"value" at buf + *len. */
+static void json_member(char *buf, size_t size, size_t *len, const char *key, const char *value)
+{
+	char q[1024];
+	int w;
+
+	json_quote(q, sizeof(q), value);
+	w = snprintf(buf + *len, size - *len, ",\"%s\":%s", key, q);
+	if (w > 0 && (size_t)w < size - *len)
+		*len += (size_t)w;
+}
+
+/* The header as one JSON object: stapio's members, then the script's (members of its object). */
+static size_t json_header(const struct header_info *hi, char *buf, size_t size, const char *path,
+			  unsigned long gen, const struct utsname *u, const char *boot_id,
+			  const char *clocksource, const char *members, size_t nmembers)
+{
+	size_t len;
+	int w;
+
+	w = snprintf(buf, size, "{\"type\":\"header\",\"stap_output_header\":1");
+	if (w < 0 || (size_t)w >= size)
+		return 0;
+	len = (size_t)w;
+	json_member(buf, size, &len, "host", u->nodename);
+	json_member(buf, size, &len, "kernel", u->release);
+	json_member(buf, size, &len, "boot_id", boot_id);
+	json_member(buf, size, &len, "module", hi->module);
+	json_member(buf, size, &len, "file", path);
+	w = snprintf(buf + len, size - len,
+		     ",\"number\":%lu,\"run_start_wall_us\":%llu,\"run_start_monotonic_ns\":%llu"
+		     ",\"file_start_wall_us\":%llu,\"file_start_monotonic_ns\":%llu",
+		     gen, hi->start_wall_ns / 1000, hi->start_mono_ns, clock_ns(CLOCK_REALTIME) / 1000,
+		     clock_ns(CLOCK_MONOTONIC));
+	if (w < 0 || (size_t)w >= size - len)
+		return 0;
+	len += (size_t)w;
+	json_member(buf, size, &len, "clocksource", clocksource);
+	if (hi->script)
+		json_member(buf, size, &len, "script", hi->script);
+	if (hi->script_sha256)
+		json_member(buf, size, &len, "script_sha256", hi->script_sha256);
+	w = snprintf(buf + len, size - len, ",\"clock_offset_us\":%lld,\"clock_offset_err_us\":%lld",
+		     hi->clock_offset_us, hi->clock_offset_err_us);
+	if (w < 0 || (size_t)w >= size - len)
+		return 0;
+	len += (size_t)w;
+	w = snprintf(buf + len, size - len, "%s%.*s}\n", nmembers ? "," : "", (int)nmembers, members);
+	if (w < 0 || (size_t)w >= size - len)
+		return 0;	/* no header rather than a cut object */
+	return len + (size_t)w;
+}
+
+size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen, int *json)
 {
 	const struct header_info *hi = ctx;
 	struct utsname u;
-	char boot_id[64], clocksource[64];
-	size_t len;
+	char boot_id[64], clocksource[64], script[2048], hpath[600];
+	const char *members;
+	size_t len, nmembers = 0;
+	ssize_t ns;
 	int n;
 
 	if (uname(&u) < 0)
@@ -98,6 +164,15 @@ size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned
 	first_line("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
 	first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", clocksource,
 		   sizeof(clocksource));
+	/* the script's lines, read now; none when the run is not running (the read fails) */
+	snprintf(hpath, sizeof(hpath), "%s/header", hi->dir);
+	ns = read_header_file(hpath, script, sizeof(script));
+	if (ns <= 0)
+		script[0] = '\0';
+	members = object_members(script, &nmembers);
+	*json = members != NULL;
+	if (members)
+		return json_header(hi, buf, size, path, gen, &u, boot_id, clocksource, members, nmembers);
 	n = snprintf(buf, size,
 		     "# stap-output-header: 1\n"
 		     "# host: %s\n# kernel: %s\n# boot_id: %s\n# module: %s\n"
@@ -111,7 +186,19 @@ size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned
 	if (n < 0 || (size_t)n >= size)
 		return 0;
 	len = (size_t)n;
-	script_lines(hi, buf, size, &len);
+	if (hi->script) {
+		n = snprintf(buf + len, size - len, "# script: %s sha256: %s\n", hi->script,
+			     hi->script_sha256 ? hi->script_sha256 : "unknown");
+		if (n < 0 || (size_t)n >= size - len)
+			return 0;
+		len += (size_t)n;
+	}
+	n = snprintf(buf + len, size - len, "# clock_offset_us: %lld clock_offset_err_us: %lld\n",
+		     hi->clock_offset_us, hi->clock_offset_err_us);
+	if (n < 0 || (size_t)n >= size - len)
+		return 0;
+	len += (size_t)n;
+	script_lines(script, buf, size, &len);
 	return len;
 }
 
@@ -121,4 +208,7 @@ void header_start(struct header_info *hi, const char *dir, const char *module)
 	hi->module = module;
 	hi->start_wall_ns = clock_ns(CLOCK_REALTIME);
 	hi->start_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	hi->script = hi->script_sha256 = NULL;
+	hi->clock_offset_us = 0;
+	hi->clock_offset_err_us = -1;
 }

@@ -31,6 +31,8 @@ struct stapio {
 	struct relay relay;
 	struct outfile out;     /* stdout, -o FILE(s) or bulk per-CPU files (outfile.c) */
 	struct header_info header;  /* self-describing -o files (header.c) */
+	const char *script, *script_sha256;   /* -s NAME -H SHA256: the module's script, for headers */
+	long long clock_offset_us, clock_offset_err_us;   /* -C OFFSET_US,ERR_US (err -1: unknown) */
 	struct target cmd;      /* -c CMD */
 	enum state state;
 	int status;             /* exit status once DONE */
@@ -48,14 +50,33 @@ static volatile sig_atomic_t got_switch;    /* SIGUSR2: go on in the next output
 static void usage(void)
 {
 	fputs("usage: stapio -N NAME [-v] [-o FILE] [-b] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-A | -L [-F]]\n"
+	      "              [-s SCRIPT] [-H SHA256] [-C OFFSET_US,ERR_US]\n"
 	      "internal helper of staprun: runs the loaded module NAME through\n"
 	      "/proc/" STP_PROC_ROOT "/NAME and copies its output to stdout or FILE\n"
 	      "  -o FILE  output file (strftime patterns expanded)    -b  one file per CPU (bulk)\n"
 	      "  -S SIZE_MB[,N]  write FILE.0, FILE.1... of at most SIZE_MB each, keep the newest N\n"
 	      "  -c CMD   run CMD once the probes are armed; the run ends when it exits\n"
 	      "  -x PID   target() is PID       -A  attach to a detached session\n"
-	      "  -L       start, then detach    -F  with -L: flight recorder mode\n", stderr);
+	      "  -L       start, then detach    -F  with -L: flight recorder mode\n"
+	      "  -s, -H   the script's name and SHA-256, -C this host's clock offset to a controller's:\n"
+	      "           for the headers of self-describing files\n", stderr);
 	exit(1);
+}
+
+/* "OFFSET_US,ERR_US": two whole numbers, the error -1 (unknown) or more; -1 if malformed. */
+static int parse_clock_offset(const char *arg, long long *offset, long long *err)
+{
+	char *end;
+
+	errno = 0;
+	*offset = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end != ',')
+		return -1;
+	arg = end + 1;
+	*err = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || *err < -1)
+		return -1;
+	return 0;
 }
 
 static void parse_args(struct stapio *io, int argc, char **argv)
@@ -64,7 +85,8 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 
 	char *end;
 
-	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALF")) != -1) {
+	io->clock_offset_err_us = -1;
+	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALFs:H:C:")) != -1) {
 		switch (c) {
 		case 'N': io->name = optarg; break;
 		case 'o': io->outfile = optarg; break;
@@ -83,6 +105,14 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 		case 'A': io->attach = 1; break;
 		case 'L': io->detach = 1; break;
 		case 'F': io->flight = 1; break;
+		case 's': io->script = optarg; break;
+		case 'H': io->script_sha256 = optarg; break;
+		case 'C':
+			if (parse_clock_offset(optarg, &io->clock_offset_us, &io->clock_offset_err_us) < 0) {
+				warnx_("-C needs OFFSET_US,ERR_US (whole numbers, ERR_US -1 or more), got \"%s\"", optarg);
+				exit(1);
+			}
+			break;
 		default: usage();
 		}
 	}
@@ -243,6 +273,10 @@ static void offer_headers(struct stapio *io)
 		return;
 	say("module %s has a header file: each output file starts with a header", io->name);
 	header_start(&io->header, io->dir, io->name);
+	io->header.script = io->script;
+	io->header.script_sha256 = io->script_sha256;
+	io->header.clock_offset_us = io->clock_offset_us;
+	io->header.clock_offset_err_us = io->clock_offset_err_us;
 	outfile_set_header(&io->out, header_text, &io->header);
 }
 

@@ -37,8 +37,8 @@
  * all (a write cut short is truncated back to the last whole record), the ones that did not fit
  * are counted and dropped until space returns, and with -S ...,N the oldest kept file is removed
  * first to make room.  stderr says when records start to be dropped and how many were; a merged
- * (text) file gets the line "# lost: N records (B bytes) not written: REASON" where writing
- * resumed; at the end stderr has the run's total.
+ * (text) file gets the line "# lost: N records (B bytes) not written: REASON" (a file whose header
+ * was JSON: {"type":"lost",...}) where writing resumed; at the end stderr has the run's total.
  *
  * Bulk files hold each record as the trace file gave it (header, then
  * payload), which stap-merge needs to restore the order; merged output is the
@@ -315,33 +315,41 @@ static void stream_write_header(struct outfile *o, struct outstream *s)
 	size_t n;
 
 	s->need_header = 0;
-	n = o->header(o->header_ctx, text, sizeof(text), s->path, s->gen);
+	s->json = 0;
+	n = o->header(o->header_ctx, text, sizeof(text), s->path, s->gen, &s->json);
 	if (n)
 		stream_put_comment(o, s, text, (uint32_t)n);
 	s->size = s->disk;
 }
 
 #define TRAILER_FMT "# end: file: %s records: %llu bytes: %llu not_written: %llu\n"
+#define TRAILER_JSON "{\"type\":\"end\",\"file\":%s,\"records\":%llu,\"bytes\":%llu,\"not_written\":%llu}\n"
 
 /* -S with self-describing files: the room a file keeps for its trailer (numbers of 20 digits). */
 static unsigned long long trailer_room(const struct outfile *o, const struct outstream *s)
 {
 	if (!o->header || o->bulk || !s->path)
 		return 0;
-	return sizeof(TRAILER_FMT) + strlen(s->path) + 3 * 20;
+	return sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20;
 }
 
 /* Self-describing files: the trailer, the file's totals, once what it buffered is written. */
 static void stream_write_trailer(struct outfile *o, struct outstream *s)
 {
-	char text[PATH_MAX + 128];
+	char text[6 * PATH_MAX + 160], path[6 * PATH_MAX + 3];
+	unsigned long long records = s->file_records - s->file_dropped;
 	int n;
 
 	if (!o->header || o->bulk || !s->path || o->failed)
 		return;
 	if (s->need_header)
 		stream_write_header(o, s);
-	n = snprintf(text, sizeof(text), TRAILER_FMT, s->path, s->file_records - s->file_dropped, s->disk, s->file_dropped);
+	if (s->json) {
+		json_quote(path, sizeof(path), s->path);
+		n = snprintf(text, sizeof(text), TRAILER_JSON, path, records, s->disk, s->file_dropped);
+	} else {
+		n = snprintf(text, sizeof(text), TRAILER_FMT, s->path, records, s->disk, s->file_dropped);
+	}
 	if (n > 0 && (size_t)n < sizeof(text))
 		stream_put_comment(o, s, text, (uint32_t)n);
 }
@@ -362,9 +370,12 @@ static int stream_put_records(struct outfile *o, struct outstream *s, const char
 	int rc = 0;
 
 	if (pending && !o->bulk) {
-		end = (uint32_t)snprintf(line, sizeof(line),
-					 "# lost: %llu records (%llu bytes) not written: %s\n", pending,
-					 pending_bytes, strerror(o->full ? o->full : ENOSPC));
+		const char *why = strerror(o->full ? o->full : ENOSPC);
+		end = (uint32_t)(s->json
+			? snprintf(line, sizeof(line), "{\"type\":\"lost\",\"records\":%llu,\"bytes\":%llu,"
+				   "\"not_written\":\"%s\"}\n", pending, pending_bytes, why)
+			: snprintf(line, sizeof(line), "# lost: %llu records (%llu bytes) not written: %s\n",
+				   pending, pending_bytes, why));
 		rc = stream_put_comment(o, s, line, end);
 	}
 	if (rc == 0) {
@@ -607,7 +618,7 @@ void outfile_write(struct outfile *o, const struct stp_record_header *h, const c
 }
 
 void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,
-							 unsigned long), void *ctx)
+							 unsigned long, int *), void *ctx)
 {
 	size_t i;
 

@@ -44,6 +44,7 @@ struct outstream {
 	uint32_t *ends;             /* where each record buffered in sink ends */
 	size_t nends, ends_cap;
 	int need_header;            /* self-describing files: the header is not written yet */
+	int json;                   /* its header was a JSON object: the end and lost lines are too */
 	unsigned long long file_records, file_dropped; /* records given to this file, not written */
 	unsigned long long unwritten, unwritten_bytes; /* records dropped here, not yet noted in it */
 };
@@ -59,8 +60,9 @@ struct outfile {
 	int failed;                 /* errno of the first failure; later output is discarded */
 	char error[4352];           /* its description */
 	int full;                   /* errno (ENOSPC, EDQUOT) while records are being dropped, else 0 */
-	/* self-describing files (header.c): the header of file path number gen into buf, its length */
-	size_t (*header)(void *ctx, char *buf, size_t size, const char *path, unsigned long gen);
+	/* self-describing files (header.c): the header of file path number gen into buf, its length;
+	 * *json set when it is a JSON object (the module's header file held one) */
+	size_t (*header)(void *ctx, char *buf, size_t size, const char *path, unsigned long gen, int *json);
 	void *header_ctx;
 	unsigned long long unwritten, unwritten_bytes; /* records (bytes) a full disk dropped, in all */
 };
@@ -71,7 +73,7 @@ void outfile_write(struct outfile *o, const struct stp_record_header *h, const c
 void outfile_request_switch(struct outfile *o);  /* SIGUSR2, switch_file() */
 /* self-describing files from now on: fn writes each -o file's header (NULL: none) */
 void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,
-							 unsigned long), void *ctx);
+							 unsigned long, int *), void *ctx);
 int outfile_flush(struct outfile *o);           /* also does a requested switch; -1 failed */
 int outfile_failed(const struct outfile *o);    /* errno of the first failure, 0 */
 const char *outfile_error(const struct outfile *o);
@@ -81,10 +83,17 @@ int outfile_close(struct outfile *o);           /* says on stderr what a full di
 struct header_info {
 	const char *dir, *module;   /* /proc/systemtap/MODULE, MODULE */
 	unsigned long long start_wall_ns, start_mono_ns;
+	const char *script, *script_sha256;   /* the module's script (staprun's -s, -H), or NULL */
+	long long clock_offset_us, clock_offset_err_us;   /* to the controller's clock; err -1: unknown */
 };
 int header_wanted(const char *dir);
 void header_start(struct header_info *hi, const char *dir, const char *module);
-size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen);
+size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen, int *json);
+
+/* jsonstr.c: s as a JSON string literal into dst (size >= 3), its length: " and \ escaped, control
+ * bytes and DEL as \u00XX, well-formed UTF-8 as it is, other bytes as \u00XX of their value; cut
+ * between characters when it does not fit (still valid). */
+size_t json_quote(char *dst, size_t size, const char *s);
 
 /* stdin.c: standard input to the module's __stdin file (input.char), from a thread of its own;
  * 1 forwarding, 0 when the module has no such file, -1 on failure */

@@ -148,7 +148,7 @@ static void signals_restore(const struct saved_signals *old)
 static void exec_stapio(const char *path, const struct stapio_args *a,
 			const struct saved_signals *old)
 {
-	const char *argv[24];
+	const char *argv[32];
 	char **env;
 	int n = 0;
 
@@ -185,6 +185,18 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 		argv[n++] = "-F";
 	for (int i = 0; i < a->verbose && i < 3; i++)
 		argv[n++] = "-v";
+	if (a->script) {
+		argv[n++] = "-s";
+		argv[n++] = a->script;
+	}
+	if (a->script_sha256) {
+		argv[n++] = "-H";
+		argv[n++] = a->script_sha256;
+	}
+	if (a->clock_offset) {
+		argv[n++] = "-C";
+		argv[n++] = a->clock_offset;
+	}
 	argv[n] = NULL;
 	env = stapio_environment();
 	if (become_caller() < 0)

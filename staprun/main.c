@@ -49,6 +49,7 @@ struct options {
 	int detach;             /* -L */
 	int flight;             /* -F */
 	int delete;             /* -d: MODULE is the name of a loaded module to remove */
+	const char *clock_offset;  /* -O OFFSET_US,ERR_US: this host's clock offset, for the headers */
 	const char *module;     /* path to MODULE.ko (a module name with -A and -d) */
 	char **params;          /* name=value ... */
 	int nparams;
@@ -57,7 +58,7 @@ struct options {
 static void usage(void)
 {
 	fputs("usage: staprun [-v] [-o FILE] [-b MB] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-L | -F]\n"
-	      "               [-r N:URI] MODULE.ko [name=value ...]\n"
+	      "               [-r N:URI] [-O OFFSET_US,ERR_US] MODULE.ko [name=value ...]\n"
 	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] -A NAME\n"
 	      "       staprun [-v] -d NAME\n"
 	      "  -v       say what is done (stapio too)\n"
@@ -66,6 +67,8 @@ static void usage(void)
 	      "  -b MB    per-CPU trace buffer size in MB (1-1024; stapusr: 1-64)\n"
 	      "  -S SIZE_MB[,N]  write FILE.0, FILE.1... switching before a file exceeds SIZE_MB,\n"
 	      "           keep at most N files (needs -o)\n"
+	      "  -O OFFSET_US,ERR_US  this host's clock minus a controller's, and the error of that\n"
+	      "           measure (-1: unknown), for the headers of self-describing files\n"
 	      "  -c CMD   run CMD once the probes are armed; target() is its pid; the run\n"
 	      "           ends when CMD exits\n"
 	      "  -x PID   target() is PID\n"
@@ -92,6 +95,22 @@ static unsigned long parse_bufsize(const char *arg)
 		exit(1);
 	}
 	return mb;
+}
+
+/* -O OFFSET_US,ERR_US: an optional '-' and 1 to 18 digits, a comma, -1 or 1 to 18 digits. */
+static const char *parse_clock_offset(const char *arg)
+{
+	const char *p = arg + (*arg == '-');
+	size_t n = strspn(p, "0123456789");
+
+	if (n >= 1 && n <= 18 && p[n] == ',') {
+		p += n + 1;
+		n = strspn(p, "0123456789");
+		if ((!strcmp(p, "-1")) || (n >= 1 && n <= 18 && !p[n]))
+			return arg;
+	}
+	err("-O needs OFFSET_US,ERR_US (whole numbers of microseconds, ERR_US -1 when unknown), got \"%s\"", arg);
+	exit(1);
 }
 
 /* -r N:URI: N decimal digits, 0 to REMOTE_ID_MAX; URI 1 to REMOTE_URI_MAX letters, digits and
@@ -122,7 +141,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int c, i;
 
 	o->remote_id = -1;
-	while ((c = getopt(argc, argv, "+vo:b:S:c:x:r:LFAdh")) != -1) {
+	while ((c = getopt(argc, argv, "+vo:b:S:c:x:r:O:LFAdh")) != -1) {
 		switch (c) {
 		case 'v': verbose++; break;
 		case 'o': o->outfile = optarg; break;
@@ -131,6 +150,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'c': o->command = optarg; break;
 		case 'x': o->target_pid = optarg; break;
 		case 'r': parse_remote(o, optarg); break;
+		case 'O': o->clock_offset = parse_clock_offset(optarg); break;
 		case 'L': o->detach = 1; break;
 		case 'F': o->detach = o->flight = 1; break;
 		case 'A': o->attach = 1; break;
@@ -175,6 +195,7 @@ static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 	a->detach = o->detach;
 	a->flight = o->flight;
 	a->verbose = verbose;
+	a->clock_offset = o->clock_offset;
 }
 
 /* The module parameters: the user's, then _stp_bufsize=MB for -b, the
@@ -261,6 +282,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct stapio_args a;
+	struct script_info script;
 	struct run_id id;
 	char stapio[PATH_MAX], path[PATH_MAX];
 	char name[64];
@@ -299,7 +321,7 @@ int main(int argc, char **argv)
 	fd = module_open(path, priv);
 	if (fd < 0)
 		return 1;
-	if (module_verify(fd, path, name) < 0) {
+	if (module_verify(fd, path, name, &script) < 0) {
 		close(fd);
 		return 1;
 	}
@@ -316,6 +338,8 @@ int main(int argc, char **argv)
 	if (status < 0 || identify_our_load(name, &id) < 0)
 		return 1;
 	fill_stapio_args(&a, &o, stapio, iofd, name);
+	a.script = script.name[0] ? script.name : NULL;
+	a.script_sha256 = script.sha256[0] ? script.sha256 : NULL;
 	status = run_stapio(&a);
 	close(iofd);
 	if (status == STAPIO_LOST)

@@ -38,7 +38,13 @@ const char *modinfo_get(const struct modinfo *mi, const char *key);
 void modinfo_free(struct modinfo *mi);
 
 /* verify.c: built by stap, speaking our transport protocol, for this kernel. */
-int module_verify(int fd, const char *path, const char *name);    /* 0, or -1 after a message */
+/* the script a module was built from, as its modinfo says (stap_script, stap_script_sha256): for
+ * stapio's self-describing headers; "" when not said */
+struct script_info {
+	char name[128];
+	char sha256[65];
+};
+int module_verify(int fd, const char *path, const char *name, struct script_info *si); /* 0, or -1 after a message */
 int kernel_release(char *buf, size_t size);  /* /proc/sys/kernel/osrelease (not uname()); -1: unreadable */
 int module_ours(const char *name);          /* loaded, with /proc/systemtap/NAME/.cmd */
 void module_proc_dir(const char *name, char *buf, size_t size);   /* /proc/systemtap/NAME */
@@ -81,6 +87,8 @@ struct stapio_args {
 	int detach;             /* -L */
 	int flight;             /* -F */
 	int verbose;
+	const char *script, *script_sha256;     /* stapio -s, -H (NULL: not known) */
+	const char *clock_offset;               /* -O OFFSET_US,ERR_US, checked: stapio -C */
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */

@@ -97,7 +97,20 @@ int kernel_release(char *buf, size_t size)
 	return buf[0] ? 0 : -1;
 }
 
-int module_verify(int fd, const char *path, const char *name)
+/* The script's name and SHA-256 from the modinfo, each only when it is a printable word (the
+ * hash 64 hex digits). */
+static void script_info_get(const struct modinfo *mi, struct script_info *si)
+{
+	const char *name = modinfo_get(mi, "stap_script"), *sha = modinfo_get(mi, "stap_script_sha256");
+
+	si->name[0] = si->sha256[0] = '\0';
+	if (name)
+		printable_word(name, si->name, sizeof(si->name));
+	if (sha && strlen(sha) == 64 && strspn(sha, "0123456789abcdef") == 64)
+		memcpy(si->sha256, sha, 65);
+}
+
+int module_verify(int fd, const char *path, const char *name, struct script_info *si)
 {
 	struct modinfo mi;
 	const char *why, *transport, *modname, *vermagic;
@@ -108,6 +121,7 @@ int module_verify(int fd, const char *path, const char *name)
 		err("cannot load module %s: %s", path, why);
 		return -1;
 	}
+	script_info_get(&mi, si);
 	transport = modinfo_get(&mi, "stap_transport");
 	modname = modinfo_get(&mi, "name");
 	vermagic = modinfo_get(&mi, "vermagic");

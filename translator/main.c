@@ -9,6 +9,7 @@
 #include "markers.h"
 #include "parse.h"
 #include "remote.h"
+#include "sha256.h"
 #include "tapsets.h"
 #include "translate.h"
 
@@ -492,6 +493,21 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	return -1;
 }
 
+/* The SHA-256 of the script's text as read (hex), which the module's modinfo records
+ * (stap_script_sha256) and staprun passes on to the output files' headers. */
+static char *script_digest(const SourceFile *file)
+{
+	unsigned char d[SHA256_DIGEST_LEN];
+	char hex[2 * SHA256_DIGEST_LEN + 1];
+	Sha256 c;
+
+	sha256_init(&c);
+	sha256_update(&c, file->text, file->len);
+	sha256_final(&c, d);
+	sha256_hex(d, hex);
+	return xstrdup(hex);
+}
+
 /* Passes 3 to 5 of the script file */
 static int main_passes_3_5(SourceFile *file)
 {
@@ -503,6 +519,8 @@ static int main_passes_3_5(SourceFile *file)
 	if (!session.module_name)
 		session.module_name = cache_module_name(&session, session.timeout_s ?
 			xasprintf("%s\n%s", file->text, timeout_probe()->text) : file->text);
+	if (!session.script_sha256)
+		session.script_sha256 = script_digest(file);
 	sb_init(&out);
 	STAP_MARK_PASS(3, start, &session);
 	if (translate(&session, &out) > 0 || warnings_failed(3))

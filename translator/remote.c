@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct RemoteStream {
@@ -37,7 +38,12 @@ typedef struct RemoteHost {
 	int in_fd;              /* its stdin: closing it ends the remote staprun */
 	RemoteStream out, err;
 	FILE *file;             /* -o FILE.HOST */
+	int has_clock;          /* its clock's offset to ours was measured: */
+	long long clock_offset_us, clock_err_us;   /* its clock minus ours, the error (staprun -O) */
 } RemoteHost;
+
+/* clock samples taken of each host; the one of the shortest round trip is kept (as NTP does) */
+#define REMOTE_CLOCK_SAMPLES 8
 
 /* remote_uri()'s value travels as staprun -r N:URI; staprun and the runtime take at most this */
 #define REMOTE_URI_MAX 255
@@ -619,6 +625,91 @@ static void remote_upload(RemoteHost *h)
 
 /* ---- the run ---- */
 
+static long long remote_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* One line from fd (at most size - 1 bytes, no newline) within 30 s; -1 on EOF or time out. */
+static int remote_read_line(int fd, char *buf, size_t size)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < size) {
+		if (poll(&pfd, 1, 30000) <= 0)
+			return -1;
+		r = read(fd, buf + n, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		if (buf[n] == '\n') {
+			buf[n] = '\0';
+			return 0;
+		}
+		n++;
+	}
+	return -1;
+}
+
+/* The host's clock minus ours, NTP-style over one ssh session: the host answers each line we send
+ * with its clock (date +%s%6N); of REMOTE_CLOCK_SAMPLES exchanges the one of the shortest round
+ * trip is kept, its offset taken at the middle of that trip and its error half the trip.  Not
+ * measured (has_clock 0, staprun then writes "0 -1") when the host does not answer so. */
+static void remote_measure_clock(RemoteHost *h)
+{
+	char **argv = remote_ssh_argv(h, "while read -r l; do date +%s%6N; done");
+	int to[2], from[2], best = -1;
+	long long t0, t1, there, rtt, best_rtt = 0, best_off = 0;
+	char line[64], *end;
+	pid_t pid;
+
+	if (pipe(to) != 0) {
+		free(argv);
+		return;
+	}
+	if (pipe(from) != 0) {
+		close(to[0]);
+		close(to[1]);
+		free(argv);
+		return;
+	}
+	pid = remote_spawn(argv, NULL, to[0], from[1], -1, 1);
+	close(to[0]);
+	close(from[1]);
+	for (int i = 0; pid > 0 && i < REMOTE_CLOCK_SAMPLES && !remote_signalled; i++) {
+		t0 = remote_now_us();
+		if (write(to[1], "\n", 1) != 1 || remote_read_line(from[0], line, sizeof line) < 0)
+			break;
+		t1 = remote_now_us();
+		errno = 0;
+		there = strtoll(line, &end, 10);
+		if (errno || end == line || *end || there <= 0)
+			break;
+		rtt = t1 - t0;
+		if (best < 0 || rtt < best_rtt) {
+			best = i;
+			best_rtt = rtt;
+			best_off = there - (t0 + rtt / 2);
+		}
+	}
+	close(to[1]);
+	close(from[0]);
+	if (pid > 0)
+		remote_wait(pid);
+	free(argv);
+	if (best < 0)
+		return;
+	h->has_clock = 1;
+	h->clock_offset_us = best_off;
+	h->clock_err_us = (best_rtt + 1) / 2;
+}
+
 /* The host side of the run: staprun in the background; a reader of ssh's stdin that sends it
  * SIGTERM (staprun relays it to stapio: the end probes run) when stap closes that stdin or the
  * connection drops, once staprun has started stapio; the directory removed at the end;
@@ -638,6 +729,8 @@ static char *remote_run_script(Session *s, const RemoteHost *h, int index)
 	/* remote_id() and remote_uri(): the URI holds only what remote_add let through */
 	sb_printf(&sb, " -r %d:", index);
 	sb_quote(&sb, h->uri);
+	if (h->has_clock)
+		sb_printf(&sb, " -O %lld,%lld", h->clock_offset_us, h->clock_err_us);
 	if (s->command) {
 		sb_puts(&sb, " -c ");
 		sb_quote(&sb, s->command);
@@ -965,6 +1058,8 @@ int remote_run(Session *s, const char *r_arg)
 		RemoteHost *h = remote_hosts.items[i];
 		if (!h->failed)
 			remote_upload(h);
+		if (!h->failed && !remote_signalled)
+			remote_measure_clock(h);
 	}
 	if (!remote_signalled && remote_open_files(s) != 0)
 		rc = 1;

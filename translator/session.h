@@ -27,6 +27,7 @@ typedef struct Session {
 	int list_vars;               /* -L */
 	const char *dump;            /* --dump-probe-types / -aliases / -functions */
 	char *module_name;           /* -m NAME or generated */
+	char *script_sha256;         /* SHA-256 (hex) of the script's text, in the module's modinfo */
 	const char *output_file;     /* -o FILE, passed to staprun */
 	const char *size_arg;        /* -S SIZE_MB[,N], passed to staprun */
 	long timeout_s;              /* -T SECONDS: the run ends after that long (0: no limit) */

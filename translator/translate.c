@@ -9,6 +9,7 @@
 #include "dwarf/dwarf.h"
 #include "usyms.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* ---- whole functions ---- */
@@ -16,6 +17,24 @@
 /* TEXT inside a C comment: a star and a slash in either order (a glob as "*@fs/" "*.c" holds
  * both) get a backslash between them, which neither ends nor nests the comment; control
  * characters (a newline in a string) become spaces. */
+/* The script's name (the file's base name, "-e" for -e; bytes other than letters, digits and
+ * "._+-" as '_') and its text's SHA-256 in the modinfo (stap_script, stap_script_sha256), for
+ * staprun to put into self-describing output files' headers. */
+static void emit_script_info(const Session *s, StrBuf *out)
+{
+	const char *name = s->script_file ? s->script_file : "-e", *base = strrchr(name, '/');
+	char *clean = xstrdup(base && base[1] ? base + 1 : name);
+
+	for (char *p = clean; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p))
+			*p = '_';
+	sb_printf(out, "MODULE_INFO(stap_script, \"%s\");\n", clean);
+	if (s->script_sha256)
+		sb_printf(out, "MODULE_INFO(stap_script_sha256, \"%s\");\n", s->script_sha256);
+	sb_puts(out, "\n");
+	free(clean);
+}
+
 static void comment_text(StrBuf *out, const char *text)
 {
 	for (const char *p = text; *p; p++) {
@@ -623,6 +642,7 @@ int translate(Session *s, StrBuf *out)
 	sb_printf(out, "#define STP_CALL_DEPTH %d   /* the deepest call chain */\n", prog->call_depth);
 	sb_printf(out, "#define STP_RECURSIVE %d\n", prog->recursive);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
+	emit_script_info(s, out);
 	if (usyms_needed(s))
 		usyms_emit(s, out);
 	if (prog->embedded.len) {

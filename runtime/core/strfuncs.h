@@ -1,5 +1,5 @@
 /* strfuncs.h - the C side of the string tapset (tapset/string.stp): substrings,
- * search and replace, SystemTap's text_str escaping, tokenize's per-CPU state. */
+ * search and replace, SystemTap's text_str escaping, JSON string literals, tokenize's per-CPU state. */
 #ifndef STP_STRFUNCS_H
 #define STP_STRFUNCS_H
 
@@ -162,6 +162,92 @@ static __maybe_unused void stp_text_str(char *dst, const char *s, int64_t outlen
 		}
 	}
 	out[used] = 0;
+}
+
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes s starts with (RFC 3629: no
+ * overlong forms, no surrogates, nothing beyond U+10FFFF), 0 if it does not start one.  A NUL
+ * fails the continuation test: never reads past the string. */
+static __maybe_unused int stp_utf8_len(const unsigned char *s)
+{
+	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (b >= 0xc2 && b <= 0xdf)
+		n = 2;
+	else if (b >= 0xe0 && b <= 0xef)
+		n = 3;
+	else if (b >= 0xf0 && b <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (b == 0xe0)
+		lo = 0xa0;
+	else if (b == 0xed)
+		hi = 0x9f;
+	else if (b == 0xf0)
+		lo = 0x90;
+	else if (b == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* json_string(s): s as a JSON string literal, in double quotes: " and \ escaped with a
+ * backslash, control bytes (below 0x20) and DEL as \u00XX, well-formed UTF-8 as itself, any other
+ * byte (stray or malformed UTF-8) as \u00XX of its value.  Valid JSON for any input.  A string
+ * that does not fit MAXSTRINGLEN - 1 bytes is cut before an escape or character that would cross
+ * the limit and ends in ..." (the dots inside the quotes). */
+static __maybe_unused void stp_json_str(char *dst, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *in = (const unsigned char *)s;
+	const unsigned char *end = in + strnlen(s, MAXSTRINGLEN - 1);
+	int room = MAXSTRINGLEN - 2, used = 1, cut = -1, len;
+	char esc[8];
+
+	dst[0] = '"';
+	while (in < end) {
+		int n = 1;
+
+		if (*in == '"' || *in == '\\') {
+			esc[0] = '\\';
+			esc[1] = *in;
+			len = 2;
+		} else if (*in >= 0x20 && *in < 0x7f) {
+			esc[0] = *in;
+			len = 1;
+		} else if (*in >= 0x80 && (n = stp_utf8_len(in)) > 0) {
+			memcpy(esc, in, n);
+			len = n;
+		} else {
+			n = 1;
+			esc[0] = '\\';
+			esc[1] = 'u';
+			esc[2] = '0';
+			esc[3] = '0';
+			esc[4] = hex[*in >> 4];
+			esc[5] = hex[*in & 0xf];
+			len = 6;
+		}
+		/* the last place a cut string's "...\"" still fits after */
+		if (cut < 0 && used + len > room - 3)
+			cut = used;
+		if (used + len > room) {
+			used = cut;
+			memcpy(dst + used, "...", 3);
+			used += 3;
+			break;
+		}
+		memcpy(dst + used, esc, len);
+		used += len;
+		in += n;
+	}
+	dst[used++] = '"';
+	dst[used] = 0;
 }
 
 /* tokenize(input, delim): the next non-empty token of the string kept in this

@@ -1,9 +1,10 @@
-/* apptrace_fuzz.c - libFuzzer target for app-trace-report's trace reading: line parsing (parse.c) and aggregation (trace.c).
+/* apptrace_fuzz.c - libFuzzer target for app-trace-report's trace reading: line parsing (parse.c, JSON lines jsonl.c) and aggregation (trace.c).
  * Built by `make fuzz` (FUZZ_TARGETS apptrace); see tests/fuzz/README.md.
  *
  * Input: byte 0 picks the time-bin width (1 us to 10 s) and whether the input is read as one or two
  * hosts' files (the second from the first newline on), and with bit 0x40 whether every call is kept
- * for --timeline (printed instead of the report); the rest is trace text.  The report is then
+ * for --timeline (printed instead of the report); the rest is trace text (text or JSON lines, and
+ * the second host's header read for its host name as app-trace-report does).  The report is then
  * printed to /dev/null.  Oracle besides the sanitizers: the per-host call count equals the calls
  * counted per program, and bytes read and written per file never exceed the programs' totals. */
 #include <stdio.h>
@@ -57,7 +58,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	h = atr_host(&r, "a");
 	if (h && split) {
 		if (atr_read_buffer(&r, h, "a-app-trace.out", text, (size_t)(split - text), devnull, 3) >= 0) {
-			h = atr_host(&r, "b");
+			char name[ATR_NAME_MAX] = "b";
+			atr_header_host(split + 1, len - (size_t)(split - text) - 1, name, sizeof(name));
+			h = atr_host(&r, name);
 			if (h)
 				atr_read_buffer(&r, h, "b-app-trace.out", split + 1, len - (size_t)(split - text) - 1,
 						devnull, 3);

@@ -174,10 +174,11 @@ assert jp == sorted(progs), (jp, progs)
 print("report --json: %d hosts, %d programs, totals equal to the text report's" % (len(j["hosts"]), len(jp)))
 PY
     perl - "$(cat host)" fio.now rot.now fio.json "$(cat fio.pid)" "$(cat dd1.pid)" "$(cat dd2.pid)" \
-        "$(cat dd3.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" <<'PERL'
+        "$(cat dd3.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" \
+        "$(sha256sum "$TOP/examples/app-trace/app-trace.stp" | cut -d' ' -f1)" <<'PERL'
 use strict; use warnings; use JSON::PP;
 my ($host, $fio_files, $rot_files, $fio_json, $fio_pid, $dd1, $dd2, $dd3, $changed, $cleared, $ncl, $ncc,
-    $report, $nrot, $data, $jobs, $rot_warned) = @ARGV;
+    $report, $nrot, $data, $jobs, $rot_warned, $sha) = @ARGV;
 my $MB = 1024 * 1024;
 my $SIZE = 4 * $MB;
 my $BS = 1024;
@@ -217,7 +218,7 @@ sub run_files {
         my @head;
         push @head, shift @fl while @fl && $fl[0] =~ /^# (stap-output-header|host|kernel|boot_id|module|file|run_start|file_start|clocksource|script|apps|clock_offset_us):/;
         my $hd = join("\n", @head) . "\n";
-        die "$name: $f: no header\n$hd" unless $hd =~ /\A# stap-output-header: 1\n# host: \Q$host\E\n# kernel: \S+\n# boot_id: [-0-9a-f]{36}\n# module: app_trace\n# file: \S*\/\Q$base\E number: $nums[$i]\n# run_start: wall_us: \d+ monotonic_ns: \d+\n# file_start: wall_us: \d+ monotonic_ns: \d+\n# clocksource: \S+\n# script: app-trace.stp\n# apps:[ \w]*\n# clock_offset_us: 0 clock_offset_err_us: -1\n\z/;
+        die "$name: $f: no header\n$hd" unless $hd =~ /\A# stap-output-header: 1\n# host: \Q$host\E\n# kernel: \S+\n# boot_id: [-0-9a-f]{36}\n# module: app_trace\n# file: \S*\/\Q$base\E number: $nums[$i]\n# run_start: wall_us: \d+ monotonic_ns: \d+\n# file_start: wall_us: \d+ monotonic_ns: \d+\n# clocksource: \S+\n# script: app-trace.stp sha256: \Q$sha\E\n# clock_offset_us: 0 clock_offset_err_us: -1\n# apps:[ \w]*\n\z/;
         my $end = pop @fl;
         $end =~ /^# end: file: \S*\/\Q$base\E records: (\d+) bytes: (\d+) not_written: 0$/ or die "$name: $f ends with $end\n";
         die "$name: $f: end line says $2 bytes before it, the file has " . ($size - length($end) - 1) . "\n"

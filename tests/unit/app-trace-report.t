@@ -1,4 +1,4 @@
-# app-trace-report on hand-written traces: exact per-program totals, histograms, sequential share, busiest files, hosts from file names, malformed lines reported as file:line, --plot PNG and SVG.
+# app-trace-report on hand-written traces (text and JSON lines): exact per-program totals, histograms, sequential share, busiest files, hosts from file names, malformed lines reported as file:line, --plot PNG and SVG.
 # Used by tests/run (unit/ and asan/ against build/asan/bin/app-trace-report); the format is examples/app-trace/app-trace.stp's.
 
 run() {
@@ -117,6 +117,105 @@ x = [h for h in j["hosts"] if h["host"] == "x"][0]
 assert (x["clock_offset_us"], x["clock_offset_err_us"], x["errors"]) == (5000000, 1500, 1), x
 assert [p["execname"] for h in j["hosts"] for p in h["programs"] if h["host"] == "odd"] == ['q"\\\u0001\u00e9']
 PY
+
+    # JSON lines (app-trace.stp's format=json): the same calls as JSON give the same reports, text
+    # and --json, byte for byte; hostile paths and names (quotes, backslashes, control bytes, bytes
+    # that are not UTF-8, UTF-8) are decoded, and the files shown as the text form quotes them
+    printf '%s\n' '7 op: open execname: h"x\ pid: 3 fd: 5 path: "/t/q\"b\\s\001\n\377\303\251 z"' \
+        '8 op: read execname: h"x\ pid: 3 fd: 5 count: 9 offset: 0 ret: 9' \
+        '9 op: open execname: h"x\ pid: 3 fd: 6 ret: -2 path: "\a\b\t\v\f\r\177\200"' \
+        '# lost: 2 records (20 bytes)' >hostile-app-trace.out
+    mkdir -p json
+    python3 - alpha-app-trace.out traces/beta-app-trace.out hostile-app-trace.out <<'PY'
+import json, re, sys
+# the tapset's json_string: " and \ escaped, control bytes and DEL as \u00XX, well-formed UTF-8 as
+# it is, other bytes as \u00XX of the byte
+def jstr(b):
+    out, i = '"', 0
+    while i < len(b):
+        for n in (4, 3, 2):
+            if b[i] >= 0x80 and i + n <= len(b):
+                try:
+                    out += b[i:i + n].decode("utf-8"); i += n; break
+                except UnicodeDecodeError:
+                    pass
+        else:
+            c = b[i]; i += 1
+            out += '\\' + chr(c) if c in b'"\\' else chr(c) if 0x20 <= c < 0x7f else "\\u%04x" % c
+    return out + '"'
+def unquote(q):
+    simple = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, "b": 8, "a": 7, '"': 34, "\\": 92}
+    out, i = bytearray(), 0
+    q = q.encode("latin-1")[1:-1]
+    while i < len(q):
+        if q[i] == 92:
+            if chr(q[i + 1]) in simple: out.append(simple[chr(q[i + 1])]); i += 2
+            else: out.append(int(q[i + 1:i + 4], 8)); i += 4
+        else: out.append(q[i]); i += 1
+    return bytes(out)
+for f in sys.argv[1:]:
+    out = []
+    for l in open(f, encoding="latin-1").read().splitlines():
+        if l.startswith("# lost: "):
+            out.append('{"type":"lost","records":%s,"bytes":0}' % l.split()[2]); continue
+        if l.startswith("#"):
+            out.append('{"type":"totals","calls":{"read":4},"lines":5}'); continue
+        m = re.match(r"(\d+) op: (\S+) execname: (.*?) pid: (\d+) fd: (-?\d+)(?: count: (\d+))?(?: offset: (\d+))?(?: ret: (-?\d+))?(?: path: (.*))?$", l)
+        t, op, exe, pid, fd, count, off, ret, path = m.groups()
+        j = '{"time_us":%s,"op":"%s","execname":%s,"pid":%s,"fd":%s' % (t, op, jstr(exe.encode("latin-1")), pid, fd)
+        for k, v in (("count", count), ("offset", off), ("ret", ret)):
+            if v is not None: j += ',"%s":%s' % (k, v)
+        if path is not None: j += ',"path":' + jstr(unquote(path))
+        out.append(j + "}")
+    name = "json/" + f.split("/")[-1]
+    open(name, "w", encoding="utf-8", errors="surrogateescape").write("\n".join(out) + "\n")
+    for l in open(name, "rb").read().decode("utf-8").splitlines():
+        json.loads(l)
+PY
+    "$ATR" alpha-app-trace.out traces/beta-app-trace.out hostile-app-trace.out >text.report
+    "$ATR" json/alpha-app-trace.out json/beta-app-trace.out json/hostile-app-trace.out >json.report
+    diff -u text.report json.report
+    grep -qF '"/t/q\"b\\s\001\n\377\303\251 z"' json.report
+    grep -qx '  WARNING: the trace lost 2 records' json.report
+    "$ATR" --json alpha-app-trace.out traces/beta-app-trace.out hostile-app-trace.out >text.json
+    "$ATR" --json json/alpha-app-trace.out json/beta-app-trace.out json/hostile-app-trace.out >json.json
+    cmp text.json json.json
+    python3 -m json.tool json.json >/dev/null
+    # a file of both forms (the format changed mid-run) is read line by line; the JSON header's
+    # host names the host, its clock offset counts
+    printf '%s\n' '{"type":"header","stap_output_header":1,"host":"jh","clock_offset_us":-7,"clock_offset_err_us":2}' \
+        '{"time_us":5,"op":"seek","execname":"a","pid":1,"fd":3,"offset":0,"ret":0}' \
+        '6 op: close execname: a pid: 1 fd: 3' >mixed.0
+    "$ATR" --json mixed.0 >mixed.json
+    python3 - mixed.json <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))["hosts"]
+assert [(x["host"], x["calls"], x["clock_offset_us"], x["clock_offset_err_us"]) for x in h] == [("jh", 2, -7, 2)], h
+PY
+    # malformed JSON lines: each reported with why
+    printf '%s\n' '{"time_us":1,"op":"read","execname":"a","pid":1}' '{"time_us":1.5,"op":"read"}' \
+        '{"time_us":1,"op":"frob","execname":"a","pid":1,"fd":3}' '{"op":"read" "x":1}' \
+        '{"time_us":1,"op":"read","execname":"a\u0000","pid":1,"fd":3}' '{"path":"\ud800"}' \
+        '{"time_us":1,"op":"read","execname":"a","pid":1,"fd":3} x' '{"type":"lost"}' \
+        '{"time_us":1,"time_us":2}' '{"a":[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}' '{"a":"x' \
+        '{"time_us":1,"op":"read","execname":"a","pid":1,"fd":3,"count":4,"ret":4,"more":{"x":[1,"y",null]}}' >badj.out
+    rc=0
+    "$ATR" badj.out >badj.report 2>badj.err || rc=$?
+    [[ $rc == 1 ]]
+    diff -u - badj.err <<'EOF_ERR'
+badj.out:1: a call needs time_us, op, execname, pid and fd
+badj.out:2: expected a whole number
+badj.out:3: unknown op 'frob'
+badj.out:4: expected ',' or '}'
+badj.out:5: a NUL in a string
+badj.out:6: a lone surrogate
+badj.out:7: text after the object
+badj.out:8: a lost record needs records
+badj.out:9: a member given twice
+badj.out:10: nested too deep
+badj.out:11: unterminated string
+EOF_ERR
+    grep -qx 'host badj.out: 1 calls' badj.report
 
     # malformed lines: each reported as file:line: why, the good lines still counted, status 1
     printf '%s\n' 'x op: open execname: a pid: 1 fd: 3' '1 op: frob execname: a pid: 1 fd: 3' \

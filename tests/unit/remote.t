@@ -163,11 +163,18 @@ run() {
     grep -q -- "^ssh -o BatchMode=yes .* -- alpha sh -c " fake/ssh.log
     [[ ! -e fake/got.down.ko && ! -e fake/got.nodevel.ko ]]
     # remote_id() and remote_uri(): each host's staprun gets -r INDEX:URI, the URI as given
-    [[ $(cat fake/argv.alpha) == "[-v][-r][0:alpha][$FAKE_DIR/remote-tmp/alpha/"*"/$mod]" ]] \
+    [[ $(cat fake/argv.alpha) == "[-v][-r][0:alpha][-O]["*"][$FAKE_DIR/remote-tmp/alpha/"*"/$mod]" ]] \
         || { echo "alpha's staprun argv:"; cat fake/argv.alpha; return 1; }
-    [[ $(cat fake/argv.beta) == "[-v][-r][1:ssh://root@beta:2222][$FAKE_DIR/remote-tmp/beta/"*"/$mod]" ]] \
+    [[ $(cat fake/argv.beta) == "[-v][-r][1:ssh://root@beta:2222][-O]["*"][$FAKE_DIR/remote-tmp/beta/"*"/$mod]" ]] \
         || { echo "beta's staprun argv:"; cat fake/argv.beta; return 1; }
     [[ $(cat fake/argv.quick) == "[-v][-r][4:quick]["* ]] || { echo "quick's staprun argv:"; cat fake/argv.quick; return 1; }
+    # each host's clock measured over ssh before its run (NTP-style: the shortest of several round
+    # trips): the fake runs here, so the offset is within its error of 0, and the error small
+    off=$(sed -n 's/.*\[-O\]\[\(-\?[0-9]*\),\([0-9]*\)\].*/\1/p' fake/argv.alpha)
+    err=$(sed -n 's/.*\[-O\]\[\(-\?[0-9]*\),\([0-9]*\)\].*/\2/p' fake/argv.alpha)
+    echo "alpha's clock offset $off us, error $err us"
+    (( err >= 0 && err < 1000000 && off >= -err - 1000 && off <= err + 1000 ))
+    [[ $(grep -c "sh -c 'while read -r l; do date +%s%6N; done'" fake/ssh.log) -ge 2 ]]
     no_leftovers
 
     # -o FILE: one file per host, FILE.HOST, no prefix; -c's command arrives as one argument,
@@ -180,9 +187,9 @@ run() {
     [[ ! -s stdout ]] || { echo "stdout not empty:"; cat stdout; return 1; }
     printf '%s\n' "begin on alpha $mod" "end on alpha" | diff - out.alpha
     printf '%s\n' "begin on beta $mod" "end on beta" | diff - out.beta
-    [[ $(cat fake/argv.alpha) == "[-r][0:alpha][-c][echo 'it''s \$HOME;' >/dev/null][$FAKE_DIR/remote-tmp/alpha/"*"/$mod][x=a b]" ]] \
+    [[ $(cat fake/argv.alpha) == "[-r][0:alpha][-O]["*"][-c][echo 'it''s \$HOME;' >/dev/null][$FAKE_DIR/remote-tmp/alpha/"*"/$mod][x=a b]" ]] \
         || { echo "staprun argv:"; cat fake/argv.alpha; return 1; }
-    [[ $(cat fake/argv.beta) == "[-r][1:root@beta][-c]"* ]] || { echo "staprun argv:"; cat fake/argv.beta; return 1; }
+    [[ $(cat fake/argv.beta) == "[-r][1:root@beta][-O]["*"][-c]"* ]] || { echo "staprun argv:"; cat fake/argv.beta; return 1; }
     no_leftovers
 
     # ^C (SIGINT to stap): every host's run ends with its end output, status 0
