@@ -3,37 +3,7 @@
 #include <string.h>
 
 #include "stapio.h"
-
-/* The length of the well-formed UTF-8 sequence (2 to 4 bytes; no overlong forms, surrogates or
- * code points beyond U+10FFFF) s starts with, 0 if none; a NUL ends any sequence. */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (b >= 0xc2 && b <= 0xdf)
-		n = 2;
-	else if (b >= 0xe0 && b <= 0xef)
-		n = 3;
-	else if (b >= 0xf0 && b <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (b == 0xe0)
-		lo = 0xa0;
-	else if (b == 0xed)
-		hi = 0x9f;
-	else if (b == 0xf0)
-		lo = 0x90;
-	else if (b == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
+#include "../runtime/core/utf8.h"
 
 size_t json_quote(char *dst, size_t size, const char *s)
 {
@@ -55,7 +25,7 @@ size_t json_quote(char *dst, size_t size, const char *s)
 		} else if (*p >= 0x20 && *p < 0x7f) {
 			esc[0] = (char)*p;
 			len = 1;
-		} else if (*p >= 0x80 && (n = utf8_len(p)) > 0) {
+		} else if (*p >= 0x80 && (n = stp_utf8_len(p)) > 0) {
 			memcpy(esc, p, (size_t)n);
 			len = n;
 		} else {

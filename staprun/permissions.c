@@ -375,18 +375,12 @@ static unsigned long long rings_bytes(unsigned long mb, unsigned long cpus)
 /* The _stp_bufsize of the loaded module name (MB per CPU), 0: cannot be read. */
 static unsigned long loaded_bufsize(const char *name)
 {
-	char path[128], value[32] = "";
+	char value[32];
 	unsigned long mb;
 	char *end;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_bufsize", name);
-	f = fopen(path, "re");
-	if (!f)
+	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) != 0)
 		return 0;
-	if (!fgets(value, sizeof(value), f))
-		value[0] = '\0';
-	fclose(f);
 	mb = strtoul(value, &end, 10);
 	return end == value || mb > BUFSIZE_MAX_MB ? 0 : mb;
 }

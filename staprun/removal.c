@@ -17,18 +17,12 @@
 /* The module's _stp_load_id (a random number its runtime drew at init); 0: cannot be read. */
 static unsigned long long read_load_id(const char *name)
 {
-	char path[128], value[32] = "";
+	char value[32];
 	unsigned long long id;
 	char *end;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_load_id", name);
-	f = fopen(path, "re");
-	if (!f)
+	if (module_param_read(name, "_stp_load_id", value, sizeof(value)) != 0)
 		return 0;
-	if (!fgets(value, sizeof(value), f))
-		value[0] = '\0';
-	fclose(f);
 	errno = 0;
 	id = strtoull(value, &end, 10);
 	if (errno || end == value || (*end && *end != '\n'))

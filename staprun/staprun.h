@@ -17,6 +17,8 @@ int module_name_from_path(const char *path, char *name, size_t size); /* -1: not
 char *module_params_join(char **argv, int argc);
 int module_loaded(const char *name);
 int module_load(int fd, const char *path, const char *name, const char *params);
+/* /sys/module/NAME/parameters/PARAM of a loaded module into value (size bytes); 0, or -1 (value "") */
+int module_param_read(const char *name, const char *param, char *value, size_t size);
 
 /* removal.c: one load of a module (its name, the uid that loaded it and the random _stp_load_id
  * its runtime drew), and removing the module only while it is still that load. */

@@ -37,16 +37,6 @@ probe end { printf("rw: reads %d writes %d\n", rw["rdexp"], rw[writer]) }' >/dev
     grep -q 'semantic error: too many kernel.data watchpoints: the CPU has 4 debug registers' many.err
 }
 
-# waitfor FILE TEXT: until FILE has a line TEXT (10 s at most)
-waitfor() {
-    local i
-    for i in $(seq 100); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 guest() {
     [[ -e SKIP ]] && { cat SKIP; return 0; }
     local f=/proc/sys/vm/dirty_expire_centisecs orig

@@ -44,16 +44,6 @@ probe end {
     grep -q '^<input>:1:33: semantic error: process("/nonexistent/prog"): ' noprog.err
 }
 
-# waitfor FILE TEXT: until FILE has a line TEXT (10 s at most)
-waitfor() {
-    local i
-    for i in $(seq 100); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 guest() {
     rm -f go
     ./pftouch go & early=$!

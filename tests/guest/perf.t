@@ -114,16 +114,6 @@ probe perf.sw.cpu_clock { n++ }
 probe timer.ms(500) { printf("opt %d\n", n > 0); exit() }' >/dev/null
 }
 
-# waitfor FILE TEXT: until FILE has a line TEXT (10 s at most)
-waitfor() {
-    local i
-    for i in $(seq 100); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 guest() {
     ./spin 4 & spin=$!
     staprun t_prof.ko >prof.out 2>prof.err

@@ -21,16 +21,6 @@ probe stap.cache_get { printf("%s %s %s\n", pn(), source_path, module_path) }
     mkdir -p emptybin
 }
 
-# waitfor FILE TEXT: until FILE has a line TEXT (10 s at most)
-waitfor() {
-    local i
-    for i in $(seq 100); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 guest() {
     staprun t_smark.ko >marks.out 2>marks.err & run=$!
     waitfor marks.out armed

@@ -9,6 +9,16 @@ not() { ! "$@"; }
 # loaded NAME: kernel module NAME is loaded (in the guest).
 loaded() { grep -q "^$1 " /proc/modules; }
 
+# waitfor FILE TEXT: until FILE has a line TEXT (100 polls 0.1 s apart; fails otherwise).
+waitfor() {
+    local i
+    for ((i = 0; i < 100; i++)); do
+        grep -qx "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # stapio_of PID: prints the pid of the stapio child of staprun PID once it has opened the
 # module's control file (100 polls 0.1 s apart; fails otherwise). Bash builtins only but the
 # sleep: with hot probes armed, every program started in the guest costs it seconds under TCG.

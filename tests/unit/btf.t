@@ -53,7 +53,7 @@ probe kernel.function("vfs_write") { i = $count & 7; printf("%d %d %d %d\n", $bu
     # table gives: runtime/probes/fentry.h arms BTF's entries with kprobes)
     $STAP -r "$KVER" -p3 -e "$script" >dwarf.c
     grep -q stap_kernel_build_id btf.c
-    local drop='/^\/\* probe |\.pp = |^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL(, \.fentry_names = "[^"]*")?//'
+    local drop='/^\/\* probe |\.pp = |stap_script_sha256|^#define STP_FENTRY_REF_ADDR /d; s/, \.fentry = 0x[0-9a-f]+UL(, \.fentry_names = "[^"]*")?//'
     diff <(sed -E "$drop" dwarf.c) <(sed -E "$drop" btf.c) || { echo "generated C differs"; return 1; }
     # pretty printing ($var$, $var$$, $$parms$, $$return$, @cast(...)$) walks the BTF type as it walks DWARF's
     local pscript='probe kernel.function("vfs_read") { println($file$, $file$$, $$parms$, $$parms$$, $file->f_path$) }
@@ -116,7 +116,7 @@ btf_typedef_fallback() {
        'kernel.trace("sched:sched_switch") $arg1:bool $arg2:struct task_struct* $arg3:struct task_struct* $arg4:unsigned int' ]]
     "${fake[@]}" $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($arg3->pid, $$parms) }' >typedef.c
     $STAP -r "$KVER" -p3 -m t_tp -e 'probe kernel.trace("sched_switch") { println($next->pid, $$parms) }' >named.c
-    local drop='/^\/\* probe |\.pp = |stap_kernel_build_id|^$/d'
+    local drop='/^\/\* probe |\.pp = |stap_kernel_build_id|stap_script_sha256|^$/d'
     diff <(sed -E "$drop" named.c | sed 's/preempt=/arg1=/; s/ prev=/ arg2=/; s/ next=/ arg3=/; s/prev_state=/arg4=/; s/\$next->pid/$arg3->pid/') \
          <(sed -E "$drop" typedef.c) || { echo "C from the typedef differs"; return 1; }
 }

@@ -447,44 +447,16 @@ const char *btf_kernel_build_id(Session *s)
 
 /* ---- modules' BTF: split over the kernel's ---- */
 
-/* The .BTF of a compressed module (.ko.xz, .ko.gz, .ko.zst): decompressed whole, read as ELF in memory. */
-static void *btf_from_packed_module(const char *path, size_t *size, char *build_id, PtrVec *twice)
-{
-	size_t n;
-	uint8_t *packed = (uint8_t *)read_file(path, &n);
-	void *blob = NULL, *unused = NULL;
-	Scan sc = { .whole = 1 };
-
-	if (!packed)
-		return NULL;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		if (n >= kinds[k].n && !memcmp(packed, kinds[k].magic, kinds[k].n)) {
-			kinds[k].inflate(packed, n, &sc, &unused, size);
-			break;
-		}
-	}
-	free(packed);
-	if (sc.len) {
-		Elf *elf;
-		elf_version(EV_CURRENT);
-		if ((elf = elf_memory((char *)sc.buf, sc.len))) {
-			if ((blob = btf_section(elf, size, build_id)))
-				functions_twice(elf, twice);
-			elf_end(elf);
-		}
-	}
-	free(sc.buf);
-	return blob;
-}
-
-int btf_packed_module_build_id(const char *path, char *build_id)
+/* A compressed module (.ko.xz, .ko.gz, .ko.zst) decompressed whole and read as ELF in memory: fn(elf, arg)
+ * on it; -1 when it cannot be read or inflated. */
+static int with_packed_module(const char *path, void (*fn)(Elf *elf, void *arg), void *arg)
 {
 	size_t n, size = 0;
 	uint8_t *packed = (uint8_t *)read_file(path, &n);
 	void *unused = NULL;
 	Scan sc = { .whole = 1 };
+	int rc = -1;
 
-	build_id[0] = 0;
 	if (!packed)
 		return -1;
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -498,11 +470,48 @@ int btf_packed_module_build_id(const char *path, char *build_id)
 		Elf *elf;
 		elf_version(EV_CURRENT);
 		if ((elf = elf_memory((char *)sc.buf, sc.len))) {
-			dwarf_elf_build_id(elf, build_id, 41);
+			fn(elf, arg);
 			elf_end(elf);
+			rc = 0;
 		}
 	}
 	free(sc.buf);
+	return rc;
+}
+
+typedef struct PackedBtf {
+	size_t *size;
+	char *build_id;
+	PtrVec *twice;
+	void *blob;
+} PackedBtf;
+
+static void packed_btf(Elf *elf, void *arg)
+{
+	PackedBtf *pb = arg;
+
+	if ((pb->blob = btf_section(elf, pb->size, pb->build_id)))
+		functions_twice(elf, pb->twice);
+}
+
+/* The .BTF of a compressed module. */
+static void *btf_from_packed_module(const char *path, size_t *size, char *build_id, PtrVec *twice)
+{
+	PackedBtf pb = { size, build_id, twice, NULL };
+
+	with_packed_module(path, packed_btf, &pb);
+	return pb.blob;
+}
+
+static void packed_build_id(Elf *elf, void *arg)
+{
+	dwarf_elf_build_id(elf, arg, 41);
+}
+
+int btf_packed_module_build_id(const char *path, char *build_id)
+{
+	build_id[0] = 0;
+	with_packed_module(path, packed_build_id, build_id);
 	return build_id[0] ? 0 : -1;
 }
 
