@@ -161,5 +161,5 @@ check() {
     grep -qx "process(\"$CASE_DIR/uprog\").function(\"greet@$TOP/tests/uprobe/uprog.c:27\").return \$return:int \$name:char const\* \$n:int" listret.out
     grep -q "no executable 'uprog-no-such-program' in \$PATH" nofile.err
     grep -q "no function 'no_such_function' in the debuginfo of $CASE_DIR/uprog" nofunc.err
-    grep -q 'process(...).function(...).label is not supported' stmt.err
+    grep -q "'add' has no label 'x' with code in $CASE_DIR/uprog" stmt.err   # (labels: guest/uprobe-label)
 }
