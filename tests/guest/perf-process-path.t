@@ -4,29 +4,7 @@
 timeout_s=300
 
 build() {
-    cat >pftouch.c <<'EOF2'
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
-/* pftouch [FILE]: (once FILE exists) 4096 fresh pages written once each: 4096 page faults */
-int main(int argc, char **argv)
-{
-	struct timespec ms = { 0, 10 * 1000 * 1000 };
-	size_t len = 4096UL * 4096;
-	char *p;
-
-	while (argc > 1 && access(argv[1], F_OK) != 0)
-		nanosleep(&ms, NULL);
-	p = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return 1;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	for (size_t i = 0; i < len; i += 4096)
-		p[i] = 1;
-	return 0;
-}
-EOF2
-    gcc -O1 -o pftouch pftouch.c
+    gcc -O1 -o pftouch "$TOP/tests/perf/pftouch.c"
     cp pftouch pfother
     $STAP -p4 -m t_ppath -e '
 global hits

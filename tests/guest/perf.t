@@ -18,23 +18,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-    cat >pftouch.c <<'EOF'
-#include <sys/mman.h>
-/* pftouch: 4096 fresh pages (16 MiB, no huge pages), each written once: 4096 page faults */
-int main(void)
-{
-	size_t len = 4096UL * 4096;
-	char *p = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return 1;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	for (size_t i = 0; i < len; i += 4096)
-		p[i] = 1;
-	return 0;
-}
-EOF
     gcc -O1 -o spin spin.c
-    gcc -O1 -o pftouch pftouch.c
+    gcc -O1 -o pftouch "$TOP/tests/perf/pftouch.c"
     # timer.profile: hits per CPU, user/kernel, the spinning process seen by pid(); one kernel
     # hit's addr() as a symbol and its backtrace
     $STAP -p4 -m t_prof -e '

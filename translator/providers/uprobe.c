@@ -515,6 +515,17 @@ static void inline_sites(UQuery *q, const DwarfName *n, const char *file, int li
 	}
 }
 
+/* dp's site is a statement of n's scope at file:line (its variables are n's in scope there) */
+static void statement_site(DerivedProbe *dp, const DwarfName *n, const char *file, int line)
+{
+	dp->site->cu = n->cu;
+	dp->site->scope = n->die;
+	dp->site->is_statement = 1;
+	free(dp->site->decl_file);
+	dp->site->decl_file = xstrdup(file);
+	dp->site->decl_line = line;
+}
+
 /* .statement("FUNC@FILE:LINE"): a probe at the address of each line asked in n */
 static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info, const char *file)
 {
@@ -524,14 +535,8 @@ static void statement_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *
 	for (size_t k = 0; k < nbest; k++) {
 		DerivedProbe *dp = user_probe(q, user_point_name(q, "statement", n->name, file, best[k].line),
 					      best[k].addr, n->name);
-		if (!dp)
-			continue;
-		dp->site->cu = n->cu;
-		dp->site->scope = n->die;
-		dp->site->is_statement = 1;
-		free(dp->site->decl_file);
-		dp->site->decl_file = xstrdup(file);
-		dp->site->decl_line = best[k].line;
+		if (dp)
+			statement_site(dp, n, file, best[k].line);
 	}
 	free(best);
 }
@@ -541,22 +546,16 @@ static void label_sites(UQuery *q, const DwarfName *n, const DwarfNameInfo *info
 {
 	PointLabel *labels;
 	size_t nl = point_labels_of(q->mod, n->die, q->label, &labels);
+	char *base = nl ? user_point_name(q, "function", n->name, file, info->decl_line) : NULL;
 
 	q->labelled += nl > 0;
 	for (size_t k = 0; k < nl; k++) {
-		char *base = user_point_name(q, "function", n->name, file, info->decl_line);
 		DerivedProbe *dp = user_probe(q, xasprintf("%s.label(\"%s\")", base, labels[k].name), labels[k].pc, n->name);
 
-		free(base);
-		if (!dp)
-			continue;
-		dp->site->cu = n->cu;
-		dp->site->scope = n->die;
-		dp->site->is_statement = 1;
-		free(dp->site->decl_file);
-		dp->site->decl_file = xstrdup(file);
-		dp->site->decl_line = labels[k].line;
+		if (dp)
+			statement_site(dp, n, file, labels[k].line);
 	}
+	free(base);
 	point_labels_free(labels, nl);
 }
 
