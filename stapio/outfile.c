@@ -308,6 +308,12 @@ static int stream_put_comment(struct outfile *o, struct outstream *s, const char
 	return rc;
 }
 
+/* Self-describing files: the trailer's two forms (stream_write_trailer) */
+#define TRAILER_FMT "# end: file: %s records: %llu bytes: %llu not_written: %llu\n"
+#define TRAILER_JSON "{\"type\":\"end\",\"file\":%s,\"records\":%llu,\"bytes\":%llu,\"not_written\":%llu}\n"
+
+static unsigned long long trailer_measure(const struct outstream *s);
+
 /* Self-describing files: the header, before the file's first record. */
 static void stream_write_header(struct outfile *o, struct outstream *s)
 {
@@ -320,17 +326,30 @@ static void stream_write_header(struct outfile *o, struct outstream *s)
 	if (n)
 		stream_put_comment(o, s, text, (uint32_t)n);
 	s->size = s->disk;
+	s->trailer = s->path ? trailer_measure(s) : 0;
 }
 
-#define TRAILER_FMT "# end: file: %s records: %llu bytes: %llu not_written: %llu\n"
-#define TRAILER_JSON "{\"type\":\"end\",\"file\":%s,\"records\":%llu,\"bytes\":%llu,\"not_written\":%llu}\n"
-
-/* -S with self-describing files: the room a file keeps for its trailer (numbers of 20 digits). */
+/* -S with self-describing files: the room a file keeps for its trailer, measured with its own
+ * path (quoted for JSON) and numbers of 20 digits once the header has said which form it is. */
 static unsigned long long trailer_room(const struct outfile *o, const struct outstream *s)
 {
 	if (!o->header || o->bulk || !s->path)
 		return 0;
-	return sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20;
+	return s->need_header ? sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20 : s->trailer;
+}
+
+static unsigned long long trailer_measure(const struct outstream *s)
+{
+	char path[6 * PATH_MAX + 3];
+	int n;
+
+	if (s->json) {
+		json_quote(path, sizeof(path), s->path);
+		n = snprintf(NULL, 0, TRAILER_JSON, path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
+	} else {
+		n = snprintf(NULL, 0, TRAILER_FMT, s->path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
+	}
+	return n > 0 ? (unsigned long long)n : sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20;
 }
 
 /* Self-describing files: the trailer, the file's totals, once what it buffered is written. */

@@ -45,6 +45,7 @@ struct outstream {
 	size_t nends, ends_cap;
 	int need_header;            /* self-describing files: the header is not written yet */
 	int json;                   /* its header was a JSON object: the end and lost lines are too */
+	unsigned long long trailer; /* -S: the room its trailer needs (trailer_room) */
 	unsigned long long file_records, file_dropped; /* records given to this file, not written */
 	unsigned long long unwritten, unwritten_bytes; /* records dropped here, not yet noted in it */
 };

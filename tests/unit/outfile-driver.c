@@ -8,8 +8,9 @@
 #include "stapio.h"
 
 /*
- * usage: outfile-driver [-v] [-b] [-o PATTERN] [-S SIZE_MB[,N]] [CPU...]
+ * usage: outfile-driver [-v] [-b] [-H|-J] [-o PATTERN] [-S SIZE_MB[,N]] [CPU...]
  * CPUs: the trace files of a bulk run (their files are created at once).
+ * -H, -J: self-describing files (a one-line header, text or JSON, and the trailer).
  * Commands on stdin, one per line:
  *   w CPU LEN [COUNT]   COUNT (default 1) records of LEN bytes from CPU: the
  *                       text "seq S cpu C " padded with '.' to LEN-1, then '\n'
@@ -19,22 +20,37 @@
  *   r PATH              remove PATH (space again on a full file system)
  * Exit 0, or 1 with stapio's message when output failed.
  */
+/* the header of -H (text) and -J (JSON): one line naming the file */
+static size_t test_header(void *ctx, char *buf, size_t size, const char *path, unsigned long gen, int *json)
+{
+	int n;
+
+	*json = *(int *)ctx;
+	if (*json)
+		n = snprintf(buf, size, "{\"type\":\"header\",\"number\":%lu}\n", gen);
+	else
+		n = snprintf(buf, size, "# header: %s %lu\n", path, gen);
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *pattern = NULL, *size_arg = NULL;
 	unsigned cpus[64];
 	size_t ncpus = 0;
-	int bulk = 0, c;
+	int bulk = 0, c, header = -1;
 	struct outfile o;
 	struct stp_record_header h = { 0, 0, 0, 0 };
 	char line[256], *payload;
 	unsigned long long seq = 0;
 	unsigned cpu, len, count, i;
 
-	while ((c = getopt(argc, argv, "vbo:S:")) != -1) {
+	while ((c = getopt(argc, argv, "vbHJo:S:")) != -1) {
 		switch (c) {
 		case 'v': verbose++; break;
 		case 'b': bulk = 1; break;
+		case 'H': header = 0; break;
+		case 'J': header = 1; break;
 		case 'o': pattern = optarg; break;
 		case 'S': size_arg = optarg; break;
 		default: return 2;
@@ -44,6 +60,8 @@ int main(int argc, char **argv)
 		cpus[ncpus++] = (unsigned)atoi(argv[optind]);
 	if (outfile_open(&o, pattern, size_arg, bulk, cpus, ncpus) < 0)
 		return 1;
+	if (header >= 0)
+		outfile_set_header(&o, test_header, &header);
 	if (!(payload = malloc(STP_REC_MAX_LEN)))
 		return 2;
 	while (fgets(line, sizeof(line), stdin)) {

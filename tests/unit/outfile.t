@@ -110,6 +110,19 @@ run() {
     mkdir big
     printf 'w 0 65536 17\n' | drive -o big/b -S 1
     [[ $(stat -c %s big/b.0) == 1048576 && $(stat -c %s big/b.1) == 65536 ]]
+    # self-describing files (-H text, -J JSON) keep room for their trailer as long as the trailer
+    # they will get: under a long directory a full file falls short of 1 MiB by less than a record
+    # and the trailer's unused digits, never by the path's length several times over
+    local long=d/$(printf 'x%.0s' {1..120})/$(printf 'y%.0s' {1..120}) form f size
+    for form in H J; do
+        mkdir -p "$long$form"
+        printf 'w 0 100 25000\n' | drive -$form -o "$long$form/t.out" -S 1
+        for f in "$long$form"/t.out.0 "$long$form"/t.out.1; do
+            size=$(stat -c %s "$f")
+            (( size <= 1048576 && size > 1048576 - 100 - 60 )) || { echo "$f: $size bytes"; false; }
+        done
+        tail -n 1 "$long$form/t.out.0" | grep -q '"type":"end"\|^# end: file: '
+    done
 
     # requested switches (SIGUSR2): without -S, FILE then FILE.1, FILE.2; with -S, the next number
     mkdir sw
