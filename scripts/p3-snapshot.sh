@@ -16,7 +16,7 @@ one() {
     name=$(printf '%s' "${f#"$TOP"/}" | tr '/' '%')
     (cd "$(dirname "$f")" && timeout 120 "$stap" -r "$kver" -p3 -m p3snap "$f" >"$out/$name.c" 2>"$out/$name.err"
      echo $? >"$out/$name.rc") || true
-    sed -i "s|$TOP|TOP|g" "$out/$name.err"
+    sed -i "s|$TOP/|TOP/|g" "$out/$name.c" "$out/$name.err"   # the tree's place is not the output's
 }
 export -f one
 {
