@@ -1,5 +1,5 @@
 /* dwarf.h - the kernel-debuginfo side of the translator: debuginfo files, the function and type
- * index, probe sites (providers/dwarf.c) and target variables bound to them (targets.c, pass 2). */
+ * index, probe sites (providers/dwarf.c); target variables bound to them: vars.h. */
 #ifndef STAP_DWARF_H
 #define STAP_DWARF_H
 
@@ -222,17 +222,9 @@ int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const
 /* Whether m defines a tracepoint of a system matching system_glob. */
 int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob);
 
-/* ---- types.c / loc.c / targets.c: target variables (pass 2) ----------------------------------- */
+/* ---- types.c: the spelling of a type (the rest of target variables: vars.h) ------------------- */
 
-/* Binds every target variable, @cast, @defined, @choose_defined, @entry, $return and $$vars in the
- * program: in DWARF probes against their DwarfSite, elsewhere (@cast, @defined) against the kernel.
- * Called by elaborate() after probes are expanded and unused functions pruned. Returns errors. */
-int dwarf_bind_program(Session *s);
 /* "struct file *", "unsigned int", "char[16]": the C spelling of a type DIE (for -L). */
 char *dwarf_type_name(Dwarf_Die *type);
-
-/* pass 3: C for what bound target variables need beyond their expressions (kretprobe entry
- * handlers saving @entry values, helper functions); written before the probe family tables. */
-void dwarf_emit_support(Session *s, StrBuf *out);
 
 #endif
