@@ -50,7 +50,7 @@ typedef struct DwarfSite {
 	int is_statement;           /* .statement(...) */
 	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
 	                             * whose parameters after the first are the tracepoint's arguments */
-	int entry_size;             /* .return with @entry values: bytes saved at entry (targets.c sets it) */
+	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/dwarf.c sets it) */
 	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
 	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
