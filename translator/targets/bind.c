@@ -62,6 +62,9 @@ static void berr(Bind *b, SrcLoc loc, const char *fmt, ...)
 /* The DWARF leaf, asked from where the binding is (b's site, @defined, @entry). */
 static DwarfBind *dwarf_leaf(Bind *b)
 {
+	free(b->dw.err);         /* nothing left of an earlier question */
+	b->dw.err = NULL;
+	b->dw.err_shown = 0;
 	b->dw.s = b->s;
 	b->dw.site = b->site;
 	b->dw.quiet = b->quiet;
@@ -197,6 +200,8 @@ static int bind_vars(Bind *b, Expr *e)
 		wrap_entry(b, e);
 	return 0;
 }
+
+/* ---- one target expression, to the leaf that types it ---- */
 
 /* A target variable of a probe typed from BTF (no DWARF): btf/bind.c types it. */
 static int bind_btf(Bind *b, Expr *e, BindMode mode)
