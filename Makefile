@@ -19,7 +19,7 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/tra
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 STAP_LIBS   = -ldw -ldebuginfod -lelf -llzma -lzstd -lz -pthread
 
-TRANSLATOR_SRC = $(wildcard translator/*.c translator/codegen/*.c translator/providers/*.c translator/dwarf/*.c translator/btf/*.c)
+TRANSLATOR_SRC = $(wildcard translator/*.c translator/codegen/*.c translator/providers/*.c translator/dwarf/*.c translator/btf/*.c translator/targets/*.c)
 TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
 TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))

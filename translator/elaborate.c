@@ -5,7 +5,8 @@
 #include "builtins.h"
 #include "expand.h"
 #include "optimize.h"
-#include "dwarf/vars.h"
+#include "targets/access.h"
+#include "targets/bind.h"
 #include "tapsets.h"
 #include "format.h"
 #include "parser.h"
@@ -328,7 +329,7 @@ static void resolve_expr(Elab *el, Expr *e)
 			}
 		}
 		break;   /* the others need DWARF: check_supported() */
-	case EX_DWARF:   /* bound by dwarf_bind_program(): indexes, @cast's address, @entry's value */
+	case EX_DWARF:   /* bound by targets_bind_program(): indexes, @cast's address, @entry's value */
 		resolve_args(el, &e->args);
 		if (e->left)
 			resolve_expr(el, e->left);
@@ -895,7 +896,7 @@ static int unsupported_expr(Expr *e, void *ctx)
 	Elab *el = ctx;
 
 	switch (e->kind) {
-	case EX_TARGET:   /* dwarf_bind_program() binds those of the script's probes and functions */
+	case EX_TARGET:   /* targets_bind_program() binds those of the script's probes and functions */
 		sem_error(el, e->loc, "target variable '%s' is only available in kernel.function(), "
 			  "module().function() and kernel.statement() probes", e->str);
 		break;
@@ -1361,7 +1362,7 @@ int elaborate(Session *s)
 	prune_unused(s);
 	autocast_program(prog);
 	elide_early(&el);
-	el.errors += dwarf_bind_program(s);
+	el.errors += targets_bind_program(s);
 	if (el.errors)
 		return el.errors;
 	check_supported(&el);

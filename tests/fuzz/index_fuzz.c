@@ -1,4 +1,4 @@
-/* index_fuzz.c - libFuzzer target for the DWARF index file reader (translator/dwarf/index.c): each input is
+/* index_fuzz.c - libFuzzer target for the DWARF index file reader (translator/dwarf/indexcache.c): each input is
  * an index file, checked by dwarf_index_check() and, when accepted, searched.  Built by `make fuzz`; see tests/fuzz/README.md. */
 #include "dwarf/dwarf.h"
 #include "fuzz_env.h"

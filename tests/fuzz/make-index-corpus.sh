@@ -5,7 +5,7 @@
 # The real files are the cached indexes ($SYSTEMTAP_DIR/cache/dwarf/BUILDID.idx) of tests/kmod/testmod and
 # tests/kmod/tpmod, built for KVER (default scripts/guest-kver.sh) into build/fuzz/kmod; a few KB each, so the
 # fuzzer mutates them whole (the kernel's is 9 MB). Each damaged copy changes one header or entry field (the
-# layout is translator/dwarf/index.c's IdxHeader and IdxEntry): offsets that wrap when added to a length, counts
+# layout is translator/dwarf/indexbuild.h's IdxHeader and IdxEntry): offsets that wrap when added to a length, counts
 # past the file, string offsets past the table, an unterminated table. Also adds regressions/index/*.
 set -euo pipefail
 

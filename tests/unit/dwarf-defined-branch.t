@@ -1,5 +1,5 @@
 # @defined ruling out a branch: the target variables there are not bound (no errors), kept ones are
-# Used by tests/run (issue 7): translator/dwarf/targets.c (bind_stmt, the EX_TERNARY case, const_cond).
+# Used by tests/run (issue 7): translator/targets/bind.c (bind_stmt, the EX_TERNARY case, const_cond).
 
 timeout_s=120
 

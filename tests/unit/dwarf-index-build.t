@@ -1,5 +1,5 @@
 # The DWARF index read directly by several threads equals the one read through libdw, and a cold lookup (index built) prints what a warm one (index loaded) does
-# Used by tests/run (issue 19): translator/dwarf/index.c's two builders (raw_build, index_cu), its cache, and dwarf_name_info's entry pcs.
+# Used by tests/run (issue 19): translator/dwarf/index.c's two builders (rawindex.c's dwidx_raw_build, index_cu), its cache (indexcache.c), and dwarf_name_info's entry pcs.
 
 timeout_s=600
 

@@ -1,9 +1,11 @@
-/* bind.c - target variables typed from BTF (no DWARF): $param from the entry registers, $return, a
- * tracepoint's arguments, @cast, and their ->member / [number] chains, as DwAccess nodes
- * codegen/dwarf.c writes. Used by dwarf/targets.c. */
+/* bind.c - the BTF leaf of target variables (no DWARF): $param from the entry registers, $return, a
+ * tracepoint's arguments, @cast, and their ->member / [number] chains, as access records
+ * (targets/access.h) codegen/dwarf.c writes. Asked by the binding pass, targets/bind.c. */
 #include "btf.h"
 #include "bind.h"
-#include "../dwarf/vars.h"
+#include "../targets/access.h"
+
+#include <dwarf.h>
 
 #include <stdio.h>
 #include <string.h>

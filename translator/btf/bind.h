@@ -1,10 +1,10 @@
-/* bind.h - binding a BTF-typed probe's target variable (btf/bind.c) for dwarf/targets.c, which
- * handles everything else about the expression (entry values, codegen). */
+/* bind.h - the BTF leaf of target variables (btf/bind.c): the type and location of a BTF-typed probe's
+ * target variable as an access record, for the binding pass (targets/bind.c), which does the rest. */
 #ifndef STAP_BTF_BIND_H
 #define STAP_BTF_BIND_H
 
 #include "btf.h"
-#include "../dwarf/vars.h"
+#include "../targets/access.h"
 
 typedef struct BtfBind {
 	const Btf *btf;

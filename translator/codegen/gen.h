@@ -62,6 +62,12 @@ void limit_check(Gen *g, const char *count, const char *limit);
 char *gen_expr(Gen *g, Expr *e);
 char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
 
+/* dwarf.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
+char *gen_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
+char *gen_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
+void dwarf_emit_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
+                                                       * helpers; before the probe family tables */
+
 /* output.c: print and its relatives, printf, sprintf */
 char *gen_print(Gen *g, Expr *e, const char *out, int flags);   /* flags: PRINT_* of builtins.h */
 char *gen_format(Gen *g, Expr *e, const char *out);

@@ -1,5 +1,5 @@
 /* dwarf.h - the kernel-debuginfo side of the translator: debuginfo files, the function and type
- * index, probe sites (providers/dwarf.c) and target variables bound to them (targets.c, pass 2). */
+ * index, probe sites (providers/dwarf.c); target variables bound to them: vars.h. */
 #ifndef STAP_DWARF_H
 #define STAP_DWARF_H
 
@@ -50,7 +50,7 @@ typedef struct DwarfSite {
 	int is_statement;           /* .statement(...) */
 	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
 	                             * whose parameters after the first are the tracepoint's arguments */
-	int entry_size;             /* .return with @entry values: bytes saved at entry (targets.c sets it) */
+	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/dwarf.c sets it) */
 	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
 	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
@@ -222,17 +222,9 @@ int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const
 /* Whether m defines a tracepoint of a system matching system_glob. */
 int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob);
 
-/* ---- types.c / loc.c / targets.c: target variables (pass 2) ----------------------------------- */
+/* ---- types.c: the spelling of a type (the rest of target variables: vars.h) ------------------- */
 
-/* Binds every target variable, @cast, @defined, @choose_defined, @entry, $return and $$vars in the
- * program: in DWARF probes against their DwarfSite, elsewhere (@cast, @defined) against the kernel.
- * Called by elaborate() after probes are expanded and unused functions pruned. Returns errors. */
-int dwarf_bind_program(Session *s);
 /* "struct file *", "unsigned int", "char[16]": the C spelling of a type DIE (for -L). */
 char *dwarf_type_name(Dwarf_Die *type);
-
-/* pass 3: C for what bound target variables need beyond their expressions (kretprobe entry
- * handlers saving @entry values, helper functions); written before the probe family tables. */
-void dwarf_emit_support(Session *s, StrBuf *out);
 
 #endif

@@ -1,10 +1,10 @@
-/* vars.h - target variables inside the translator: types (types.c), location expressions (loc.c),
- * bound accesses (targets.c, pass 2) as codegen/dwarf.c turns them into C (pass 3). */
+/* vars.h - the DWARF leaf of target variables: types (types.c), location expressions (loc.c), and a
+ * variable's type and location at a site (targets.c). Used by targets/bind.c and codegen/dwarf.c. */
 #ifndef STAP_DWARF_VARS_H
 #define STAP_DWARF_VARS_H
 
 #include "dwarf.h"
-#include "../providers/provider.h"
+#include "../targets/access.h"
 
 #include <dwarf.h>
 
@@ -57,32 +57,6 @@ char *dwt_name(Dwarf_Die *type);
 
 /* ---- loc.c ------------------------------------------------------------------------------------ */
 
-typedef enum DwLocKind {
-	DWLOC_ADDR,          /* the object is in memory: the expression computes its address */
-	DWLOC_REG,           /* the object is in a register */
-	DWLOC_VALUE,         /* the expression computes the value itself (DW_OP_stack_value) */
-	DWLOC_IMPLICIT,      /* the value is given as bytes (DW_OP_implicit_value) */
-	DWLOC_EMPTY,         /* optimized out (an empty piece, an implicit pointer) */
-} DwLocKind;
-
-/* One piece of a location (or the whole location when it has no DW_OP_piece). */
-typedef struct DwPiece {
-	DwLocKind kind;
-	uint64_t offset;         /* bytes from the start of the object */
-	uint64_t size;           /* bytes; 0 = the whole object (no pieces) */
-	const Dwarf_Op *ops;     /* ADDR / VALUE: the ops computing the address or value */
-	size_t nops;
-	int reg;                 /* REG: the DWARF register number */
-	const uint8_t *bytes;    /* IMPLICIT */
-	size_t nbytes;
-} DwPiece;
-
-typedef struct DwLoc {
-	DwPiece *pieces;
-	int npieces;
-	int has_pieces;          /* made of DW_OP_piece parts */
-} DwLoc;
-
 /* What compiling a location needs to know. */
 typedef struct DwLocCtx {
 	DwarfModule *mod;
@@ -105,89 +79,43 @@ int dwloc_symbol(DwarfModule *m, const char *name, uint64_t *addr);
  * *err set when m is not the kernel. */
 char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err);
 
-/* ---- targets.c: bound accesses (the EX_DWARF node's payload) ------------------------------------ */
+/* ---- targets.c: a target variable's type and location at a site -------------------------------- */
 
-typedef enum DwBaseKind {
-	DWB_LOCATION,        /* a variable at the site's pc: loc */
-	DWB_POINTER,         /* @cast: the object is at the address e->args[0] */
-	DWB_RETURN,          /* $return: the return value register */
-	DWB_CONST,           /* a variable with DW_AT_const_value */
-	DWB_SYMBOL,          /* a global known by its symbol (extern declaration in the CU) */
-	DWB_ARG,             /* a tracepoint's argument: arg_index in the hit's arguments (c->entry_data) */
-} DwBaseKind;
-
-typedef enum DwStepKind {
-	DWS_ADD,             /* the object moves n bytes on (member, literal index) */
-	DWS_DEREF,           /* the object is a pointer: go to what it points to */
-	DWS_INDEX,           /* += e->args[arg] * n (a computed index) */
-} DwStepKind;
-
-typedef struct DwStep {
-	DwStepKind kind;
-	int64_t n;
-	int arg;
-	SrcLoc loc;          /* the '->' or '[' that made it: where a read fault is reported */
-	const char *op;      /* "->", "[" */
-} DwStep;
-
-typedef enum DwWhat {
-	DWA_READ,            /* the value (integers, enums, pointers; arrays: their address) */
-	DWA_ADDRESS,         /* &...: the address */
-	DWA_PRETTY,          /* $ / $$: a string */
-	DWA_VARS,            /* $$vars, $$parms, $$locals, $$return (and with $ / $$) */
-	DWA_ENTRY,           /* @entry(e->left) or a target in a .return probe: saved at entry */
-} DwWhat;
-
-typedef struct DwAccess {
-	DwWhat what;
-	DwBaseKind base;
-	DwarfModule *mod;
-	DwarfSite *site;         /* NULL for @cast outside DWARF probes */
-	Dwarf_Addr pc;
-	Dwarf_Die frame_fn;      /* DWB_LOCATION: subprogram with the frame base */
+/* One probe's questions to the DWARF leaf: the site, how errors count, and the scopes read there. */
+typedef struct DwarfBind {
+	Session *s;
+	DwarfSite *site;         /* the probe's DWARF site; NULL for @cast / @var outside DWARF probes */
+	int quiet;               /* inside @defined: debuginfo that cannot be opened is only "not defined" */
+	int in_entry;            /* inside @entry: $return has no value yet */
+	/* the variables visible at the site's pc, found on first use (dwarf_bind_reset between probes) */
+	int have_scopes;
+	Dwarf_Die *scopes;       /* innermost first, ending with the site's scope DIE */
+	int nscopes;
+	Dwarf_Die cudie;
+	Dwarf_Die frame_fn;      /* the (out-of-line) subprogram holding the pc: its frame base */
 	int have_frame_fn;
-	DwLoc loc;               /* DWB_LOCATION */
-	int64_t const_value;     /* DWB_CONST */
-	uint64_t sym_addr;       /* DWB_SYMBOL (link address) */
-	int arg_index;           /* DWB_ARG */
-	PtrVec steps;            /* DwStep* */
-	Dwarf_Die type;          /* the designated object's type (unstripped) */
-	int has_type;
-	const struct Btf *btf;   /* typed from BTF (btf/bind.c): the BTF of btf_type, for pretty printing */
-	uint32_t btf_type;       /* ... the object's BTF type (unstripped; 0: void) */
-	int bit_size, bit_offset;    /* a bit field (after the last step) */
-	int size, is_signed;     /* DWA_READ of a scalar: bytes read */
-	int array_address;       /* DWA_READ of an array: its address */
-	int pretty_full;         /* $$ rather than $ */
-	int user_mem;            /* its memory is the current process's (@param's __user pointers) */
-	char *name;              /* "$file", "@cast" ...: for messages */
-	SrcLoc loc_base;         /* the target's own location ($var) */
-	const char *op_base;     /* "@var" for @var(...), NULL for $var (named as an identifier) */
-	SrcLoc loc_last;         /* where the final read is reported */
-	const char *op_last;     /* operator of the final read, NULL = the identifier */
-	/* DWA_VARS */
-	PtrVec var_names;        /* char* */
-	PtrVec var_access;       /* DwAccess* (NULL: "?") */
-	/* DWA_ENTRY */
-	int slot;                /* offset in the entry data, -1 until code generation places it */
-	int slot_size;
-	DerivedProbe *dp;        /* the .return probe it belongs to */
-} DwAccess;
+	/* a question that failed: its error (malloc'd) and where, or err_shown when it was reported
+	 * already (debuginfo that could not be opened); neither when there is nothing to say */
+	char *err;
+	SrcLoc err_loc;
+	int err_shown;
+} DwarfBind;
 
-/* How a target expression is used: read, addressed (&...), or assigned (guru mode). */
-typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
-
-/* A new access (slot -1); a step appended (DWS_ADD steps in a row merged). Also used by btf/bind.c. */
-DwAccess *dwa_new(DwWhat what);
-void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
-
-/* The entry expressions (Expr* of DWA_ENTRY nodes) of derived probe dp; NULL when none. */
-PtrVec *dwarf_entry_exprs(const DerivedProbe *dp);
-
-/* ---- codegen/dwarf.c -------------------------------------------------------------------------- */
-
-struct Gen;
-char *gen_dwarf(struct Gen *g, Expr *e);
-char *gen_dwarf_assign(struct Gen *g, Expr *e);
+/* Reads the scopes visible at b->site's pc (once per probe); 0, or -1 with b->err set. */
+int dwarf_bind_scopes(DwarfBind *b, SrcLoc loc);
+/* $NAME, $return (EX_TARGET), @cast or @var (EX_AT) with its chain, read, addressed or written: the
+ * access, e->args cut to @cast's address and followed by the chain's computed indexes; NULL with
+ * b->err (or b->err_shown) set. */
+DwAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode);
+/* The entries of $$vars, $$parms, $$locals or $$return (which) at the site into list (after
+ * dwarf_bind_scopes); entries that cannot be read are NULL ("?"). */
+void dwarf_bind_vars(DwarfBind *b, const char *which, DwAccess *list, Expr *e);
+/* Forgets the scopes read (a new probe). */
+void dwarf_bind_reset(DwarfBind *b);
+/* The type @cast names ("struct file", "task_struct") in m: a complete definition when there is one. */
+int dwarf_find_type(DwarfModule *m, const char *spec, Dwarf_Die *out);
+/* What @cast's module string names ("kernel", "nfs", "kernel:nfs", "nfs<linux/nfs_fs.h>", "/bin/ls"): the
+ * first module (malloc'd, NULL for none); *user set when it names a user binary. */
+char *dwarf_cast_spec_module(const char *spec, int *user);
 
 #endif

@@ -41,7 +41,7 @@ static int resolve_kprobe(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	return 1;
 }
 
-/* The .return probe holding the @entry values of dp's body (dwarf/targets.c: the first kprobe
+/* The .return probe holding the @entry values of dp's body (targets/bind.c: the first kprobe
  * return of the body), NULL when it saves none. */
 static const DerivedProbe *entry_holder(Session *s, const DerivedProbe *dp)
 {

@@ -26,7 +26,7 @@ typedef struct DerivedProbe {
 } DerivedProbe;
 
 /* A context variable a family gives its probes without DWARF: $value in procfs probes, $skb in
- * netfilter ones. Becomes an EX_CONTEXT node in pass 2 (dwarf/targets.c asks the provider). */
+ * netfilter ones. Becomes an EX_CONTEXT node in pass 2 (targets/bind.c asks the provider). */
 typedef struct ContextVar {
 	const char *name;            /* "$value" */
 	Type type;                   /* TY_LONG or TY_STRING */

@@ -1,5 +1,5 @@
 /* ulibs.c - shared libraries of user-space probes: process("PATH").library("LIB") resolved through the
- * executable's DT_NEEDED as the dynamic loader resolves them, bare sonames, separate debuginfo. Used by uprobe.c, sdt.c, targets.c. */
+ * executable's DT_NEEDED as the dynamic loader resolves them, bare sonames, separate debuginfo. Used by uprobe.c, sdt.c, dwarf/targets.c. */
 #include "ulibs.h"
 #include "../pointmatch.h"
 #include "../dwarf/debuginfod.h"

@@ -1,5 +1,5 @@
 /* ulibs.h - shared libraries of user-space probes (providers/ulibs.c): sonames found as the dynamic
- * loader finds them, process("PATH").library("LIB") points, separate debuginfo. Used by uprobe.c, sdt.c, targets.c. */
+ * loader finds them, process("PATH").library("LIB") points, separate debuginfo. Used by uprobe.c, sdt.c, dwarf/targets.c. */
 #ifndef STAP_ULIBS_H
 #define STAP_ULIBS_H
 

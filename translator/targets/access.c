@@ -1,0 +1,64 @@
+/* access.c - building the neutral access record of a bound target variable (access.h), and the
+ * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/dwarf.c. */
+#include "access.h"
+
+DwAccess *dwa_new(DwWhat what)
+{
+	DwAccess *a = xcalloc(1, sizeof *a);
+
+	a->what = what;
+	a->slot = -1;
+	return a;
+}
+
+void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op)
+{
+	DwStep *st;
+
+	if (kind == DWS_ADD && a->steps.len) {
+		DwStep *last = a->steps.items[a->steps.len - 1];
+		if (last->kind == DWS_ADD) {
+			last->n += n;
+			return;
+		}
+	}
+	st = xcalloc(1, sizeof *st);
+	st->kind = kind;
+	st->n = n;
+	st->arg = arg;
+	st->loc = loc;
+	st->op = op;
+	vec_push(&a->steps, st);
+}
+
+/* ---- the entry expressions of .return probes ---- */
+
+typedef struct EntryList {
+	const struct DerivedProbe *dp;
+	PtrVec exprs;            /* Expr* (EX_DWARF, DWA_ENTRY) */
+} EntryList;
+
+static PtrVec entry_lists;   /* EntryList* */
+
+PtrVec *dwarf_entry_exprs(const struct DerivedProbe *dp)
+{
+	for (int i = 0; i < entry_lists.len; i++) {
+		EntryList *l = entry_lists.items[i];
+		if (l->dp == dp)
+			return &l->exprs;
+	}
+	return NULL;
+}
+
+void dwa_add_entry_expr(const struct DerivedProbe *dp, Expr *e)
+{
+	PtrVec *v = dwarf_entry_exprs(dp);
+
+	if (!v) {
+		EntryList *l = xcalloc(1, sizeof *l);
+		l->dp = dp;
+		vec_push(&entry_lists, l);
+		v = &l->exprs;
+	}
+	vec_push(v, e);
+}
