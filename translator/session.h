@@ -61,6 +61,8 @@ typedef struct Session {
 	void *btf_twice_job;         /* the running kernel's functions defined twice, being read (btf/source.c) */
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 	struct DebuginfodState *debuginfod; /* the debuginfod client and the build ids that failed (dwarf/debuginfod.c) */
+	struct CgState *cg;          /* pass 3's, while translate() runs (codegen/gen.h) */
+	struct DwarfCache *dwarf;    /* debuginfo opened and looked up so far (dwarf/dwarf.h) */
 } Session;
 
 #endif

@@ -212,9 +212,12 @@ static DwarfModule *open_ko(const char *path, const char *name, char **why)
 
 /* ---- the kernel ---------------------------------------------------------------------------------- */
 
-static DwarfModule *kernel_module;
-static char *kernel_error;       /* set once opening failed: repeated at every later probe point */
-static char kernel_build_id[41];
+DwarfCache *dwarf_cache(Session *s)
+{
+	if (!s->dwarf)
+		s->dwarf = xcalloc(1, sizeof *s->dwarf);
+	return s->dwarf;
+}
 
 int dwarf_kernel_paths(Session *s, char *paths[4])
 {
@@ -262,13 +265,15 @@ static char *fetch_kernel(Session *s, char **why)
 
 DwarfModule *dwarf_kernel_quiet(Session *s)
 {
-	if (!kernel_module && !kernel_error) {
+	DwarfCache *c = dwarf_cache(s);
+
+	if (!c->kernel && !c->kernel_error) {
 		SrcLoc none = { 0 };
 		diag_mute(1);
 		dwarf_kernel(s, none);
 		diag_mute(-1);
 	}
-	return kernel_module;
+	return c->kernel;
 }
 
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
@@ -277,11 +282,12 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	const char *found = NULL;
 	char *paths[4], *fetched = NULL, *fetch_error = NULL;
 	int npaths;
+	DwarfCache *c = dwarf_cache(s);
 
-	if (kernel_module || kernel_error) {
-		if (!kernel_module)
-			diag_at(loc, "semantic error", "%s", kernel_error);
-		return kernel_module;
+	if (c->kernel || c->kernel_error) {
+		if (!c->kernel)
+			diag_at(loc, "semantic error", "%s", c->kernel_error);
+		return c->kernel;
 	}
 	npaths = dwarf_kernel_paths(s, paths);
 	sb_init(&looked);
@@ -297,34 +303,34 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	if (!found && (fetched = fetch_kernel(s, &fetch_error)))
 		found = fetched;
 	if (!found) {
-		kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)%s%s",
+		c->kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)%s%s",
 					 s->kver, s->kver, looked.data, notes.data ? notes.data : "",
 					 fetch_error ? "; " : debuginfod_configured() ? "" : ", or set DEBUGINFOD_URLS",
 					 fetch_error ? fetch_error : "");
 	} else {
 		double t0 = now_ms();
 		char *why = NULL;
-		kernel_module = open_vmlinux(found, &why);
-		if (!kernel_module)
-			kernel_error = why;
+		c->kernel = open_vmlinux(found, &why);
+		if (!c->kernel)
+			c->kernel_error = why;
 		else if (s->verbose >= 2)
 			fprintf(stderr, "Kernel debuginfo: %s (build id %s) opened in %.1f ms\n", found,
-				kernel_module->build_id[0] ? kernel_module->build_id : "none", now_ms() - t0);
+				c->kernel->build_id[0] ? c->kernel->build_id : "none", now_ms() - t0);
 	}
-	if (kernel_module && s->target_is_running && kernel_module->build_id[0]) {
+	if (c->kernel && s->target_is_running && c->kernel->build_id[0]) {
 		char running[41];
 		if (dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
-		    strcmp(running, kernel_module->build_id)) {
-			kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
+		    strcmp(running, c->kernel->build_id)) {
+			c->kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
 						 "%s, the kernel's is %s (install the matching linux-image-%s-dbg)",
-						 found, s->kver, kernel_module->build_id, running, s->kver);
-			kernel_module = NULL;   /* left open: exits soon */
+						 found, s->kver, c->kernel->build_id, running, s->kver);
+			c->kernel = NULL;   /* left open: exits soon */
 		}
 	}
 	/* its index is built or loaded on first use (tracepoints need none) */
-	if (kernel_module) {
-		kernel_module->session = s;
-		snprintf(kernel_build_id, sizeof kernel_build_id, "%s", kernel_module->build_id);
+	if (c->kernel) {
+		c->kernel->session = s;
+		snprintf(c->kernel_build_id, sizeof c->kernel_build_id, "%s", c->kernel->build_id);
 	}
 	for (int i = 0; i < npaths; i++)
 		free(paths[i]);
@@ -332,14 +338,14 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	free(fetch_error);
 	sb_free(&looked);
 	sb_free(&notes);
-	if (!kernel_module)
-		diag_at(loc, "semantic error", "%s", kernel_error);
-	return kernel_module;
+	if (!c->kernel)
+		diag_at(loc, "semantic error", "%s", c->kernel_error);
+	return c->kernel;
 }
 
-const char *dwarf_kernel_build_id(void)
+const char *dwarf_kernel_build_id(Session *s)
 {
-	return kernel_build_id;
+	return dwarf_cache(s)->kernel_build_id;
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */
@@ -470,8 +476,6 @@ typedef struct OpenedModule {
 	char *error;
 } OpenedModule;
 
-static PtrVec opened_modules;   /* OpenedModule* */
-
 static char *open_module(Session *s, const char *arg, DwarfModule **out)
 {
 	char *path = NULL, *name = NULL, *why = NULL;
@@ -574,17 +578,18 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 
 static OpenedModule *opened_module(Session *s, const char *name)
 {
+	PtrVec *opened = &dwarf_cache(s)->modules;
 	OpenedModule *om;
 
-	for (int i = 0; i < opened_modules.len; i++) {
-		om = opened_modules.items[i];
+	for (int i = 0; i < opened->len; i++) {
+		om = opened->items[i];
 		if (!strcmp(om->key, name))
 			return om;
 	}
 	om = xcalloc(1, sizeof *om);
 	om->key = xstrdup(name);
 	om->error = open_module(s, name, &om->mod);
-	vec_push(&opened_modules, om);
+	vec_push(opened, om);
 	return om;
 }
 

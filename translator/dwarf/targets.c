@@ -69,26 +69,26 @@ typedef struct EntryList {
 	PtrVec exprs;            /* Expr* (EX_DWARF, DWA_ENTRY) */
 } EntryList;
 
-static PtrVec entry_lists;   /* EntryList* */
-
-PtrVec *dwarf_entry_exprs(const DerivedProbe *dp)
+PtrVec *dwarf_entry_exprs(Session *s, const DerivedProbe *dp)
 {
-	for (int i = 0; i < entry_lists.len; i++) {
-		EntryList *l = entry_lists.items[i];
+	PtrVec *lists = &dwarf_cache(s)->entry_lists;
+
+	for (int i = 0; i < lists->len; i++) {
+		EntryList *l = lists->items[i];
 		if (l->dp == dp)
 			return &l->exprs;
 	}
 	return NULL;
 }
 
-static void add_entry_expr(const DerivedProbe *dp, Expr *e)
+static void add_entry_expr(Session *s, const DerivedProbe *dp, Expr *e)
 {
-	PtrVec *v = dwarf_entry_exprs(dp);
+	PtrVec *v = dwarf_entry_exprs(s, dp);
 
 	if (!v) {
 		EntryList *l = xcalloc(1, sizeof *l);
 		l->dp = dp;
-		vec_push(&entry_lists, l);
+		vec_push(&dwarf_cache(s)->entry_lists, l);
 		v = &l->exprs;
 	}
 	vec_push(v, e);
@@ -815,7 +815,7 @@ static void wrap_entry(Bind *b, Expr *e)
 	a->site = b->site;
 	a->name = xstrdup(inner->dwarf ? inner->dwarf->name : "@entry");
 	e->dwarf = a;
-	add_entry_expr(b->dp, e);
+	add_entry_expr(b->s, b->dp, e);
 }
 
 static int in_dwarf_probe(Bind *b, Expr *e, const char *what)
@@ -1035,9 +1035,7 @@ static int type_candidate(const DwarfName *n, void *arg)
 	return rank == 3;
 }
 
-static StrMap cast_types;   /* "module|name" -> Dwarf_Die* */
-
-static int find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
+static int find_type(Session *s, DwarfModule *m, const char *spec, Dwarf_Die *out)
 {
 	TypeSearch ts = { .m = m };
 	const char *name = spec;
@@ -1067,7 +1065,7 @@ static int find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
 		len--;
 	clean = xstrndup(name, len);
 	key = xasprintf("%s|%d|%s", m->name, ts.want_tag, clean);
-	if ((cached = strmap_get(&cast_types, key))) {
+	if ((cached = strmap_get(&dwarf_cache(s)->cast_types, key))) {
 		*out = *cached;
 		free(key);
 		free(clean);
@@ -1082,7 +1080,7 @@ static int find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
 	}
 	cached = xmalloc(sizeof *cached);
 	*cached = ts.found;
-	strmap_put(&cast_types, key, cached);
+	strmap_put(&dwarf_cache(s)->cast_types, key, cached);
 	*out = ts.found;
 	return 0;
 }
@@ -1152,7 +1150,7 @@ static DwAccess *cast_access(Bind *b, Expr *e, Where *w)
 		diag_mute(-1);
 	a = dwa_new(DWA_READ);
 	for (int i = 0; i < mods.len && !found; i++) {
-		if (find_type(mods.items[i], tname->str, &a->type) == 0) {
+		if (find_type(b->s, mods.items[i], tname->str, &a->type) == 0) {
 			a->mod = mods.items[i];
 			found = 1;
 		}
@@ -1347,7 +1345,7 @@ static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 		return b->site->btf;   /* a module's BTF-typed probe: its types, then the kernel's */
 	/* a module probe's: its module's DWARF types first, then the kernel's DWARF, or its BTF without that */
 	if (!spec && b->site && b->site->mod && !b->site->mod->is_kernel)
-		return !dwarf_kernel_quiet(b->s) && find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
+		return !dwarf_kernel_quiet(b->s) && find_type(b->s, b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
 		       btf_kernel(b->s, why) : NULL;
 	module = cast_spec_module(spec ? spec : "kernel", &user);
 	if (user) {
@@ -1832,7 +1830,7 @@ static int bind_at(Bind *b, Expr *e)
 		e->left = inner;
 		e->args.len = 0;
 		e->type = TY_UNKNOWN;   /* inferred from the saved expression */
-		add_entry_expr(b->dp, e);
+		add_entry_expr(b->s, b->dp, e);
 		return 0;
 	}
 	return 1;   /* not ours */

@@ -182,7 +182,7 @@ DwAccess *dwa_new(DwWhat what);
 void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
 
 /* The entry expressions (Expr* of DWA_ENTRY nodes) of derived probe dp; NULL when none. */
-PtrVec *dwarf_entry_exprs(const DerivedProbe *dp);
+PtrVec *dwarf_entry_exprs(Session *s, const DerivedProbe *dp);
 
 /* ---- codegen/dwarf.c -------------------------------------------------------------------------- */
 
