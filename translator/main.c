@@ -157,7 +157,7 @@ static SourceFile *timeout_probe(void)
 static void warn_unused_args(void)
 {
 	for (int i = 1; i <= session.script_args.len; i++)
-		if (!parse_arg_used(i))
+		if (!parse_arg_used(session.parse, i))
 			diag_plain("warning", "unused command line option $%d/@%d", i, i);
 }
 
@@ -183,11 +183,9 @@ static SourceFile *load_script(void)
 /* What %( conditions and $1 / @1 see. */
 static void set_preprocessor_env(void)
 {
-	static PreprocEnv env;
-	static char kernel_v[64];
+	PreprocEnv env = { 0 };
 
-	snprintf(kernel_v, sizeof kernel_v, "%.*s", (int)strcspn(session.kver, "-"), session.kver);
-	env.kernel_v = kernel_v;
+	env.kernel_v = xasprintf("%.*s", (int)strcspn(session.kver, "-"), session.kver);
 	env.kernel_vr = session.kver;
 	env.arch = "x86_64";
 	env.runtime = "kernel";
@@ -198,7 +196,7 @@ static void set_preprocessor_env(void)
 	env.config_data = &session;
 	env.argc = session.script_args.len;
 	env.argv = (char **)session.script_args.items;
-	parse_set_env(&env);
+	session.parse = parse_state_new(&env);
 }
 
 static int finish(int rc)
@@ -439,10 +437,10 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	file = load_script();
 	if (!file)
 		return 1;
-	if (parse_script(file, &session.prog) > 0)
+	if (parse_script(session.parse, file, &session.prog) > 0)
 		return 1;
 	STAP_MARK_PASS(1b, start, &session);   /* the library: its index read, its files parsed on demand */
-	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
+	if (session.timeout_s && parse_source(session.parse, timeout_probe(), &session.prog) > 0)
 		return 1;
 	if (session.last_pass == 1)
 		warn_unused_args();
@@ -597,6 +595,7 @@ int main(int argc, char **argv)
 	SourceFile *file = NULL;
 	int rc;
 
+	diag_attach(&session.diag);
 	STAP_MARK_PASS(0, start, &session);
 	rc = main_options(argc, argv, &r_arg);
 	STAP_MARK_PASS(0, end, &session);

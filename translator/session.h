@@ -39,6 +39,7 @@ typedef struct Session {
 	int suppress_handler_errors; /* --suppress-handler-errors */
 	int disable_cache;           /* --disable-cache: no module cache, no tapset index cache */
 	const char *version;         /* the translator's version (part of the module cache key) */
+	Diag diag;                   /* what was reported (diag.h): the driver attaches it first */
 	/* target kernel */
 	char *kver;                  /* release string */
 	char *kbuild_dir;            /* /lib/modules/KVER/build */
@@ -51,6 +52,7 @@ typedef struct Session {
 	char *tmp_dir;               /* mkdtemp, removed unless -k */
 	/* products */
 	Program prog;
+	struct ParseState *parse;    /* pass 1's macros and env, kept from file to file (parse.h) */
 	struct TapsetLibrary *library;  /* the tapset index (tapsets.c) */
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
