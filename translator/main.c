@@ -144,13 +144,9 @@ static int valid_define(const char *d)
  * the time is up, so the end probes run. */
 static SourceFile *timeout_probe(void)
 {
-	static SourceFile *file;
+	char *text = xasprintf("probe timer.s(%ld) { exit() }\n", session.timeout_s);
 
-	if (!file) {
-		char *text = xasprintf("probe timer.s(%ld) { exit() }\n", session.timeout_s);
-		file = source_new("<timeout>", text, strlen(text));
-	}
-	return file;
+	return source_new("<timeout>", text, strlen(text));
 }
 
 /* $N/@N given on the command line that neither the script nor a library file it used read. */
@@ -358,10 +354,10 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		case 'C' + 256: session.disable_cache = 1; break;
 		case 'L' + 256: session.ldd = 1; break;
 		case 'R' + 256:
-			if (remote_add(optarg) != 0)
+			if (remote_add(&session, optarg) != 0)
 				return 1;
 			break;
-		case 'P' + 256: remote_set_prefix(); break;
+		case 'P' + 256: session.remote_prefix = 1; break;
 		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
@@ -419,7 +415,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	StrBuf out;
 
 	locate_installation();
-	if (remote_wanted())
+	if (remote_wanted(&session))
 		return remote_run(&session, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */

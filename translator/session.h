@@ -38,6 +38,8 @@ typedef struct Session {
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */
 	int disable_cache;           /* --disable-cache: no module cache, no tapset index cache */
+	PtrVec remote_hosts;         /* RemoteHost*: --remote targets in command-line order (remote.c) */
+	int remote_prefix;           /* --remote-prefix: each line starts with its host's index */
 	const char *version;         /* the translator's version (part of the module cache key) */
 	Diag diag;                   /* what was reported (diag.h): the driver attaches it first */
 	/* target kernel */

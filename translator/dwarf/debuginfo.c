@@ -10,7 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <fts.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
@@ -363,45 +363,51 @@ static int same_module_name(const char *a, const char *b, size_t blen)
 	return i == blen && !a[i];
 }
 
-static struct {
+typedef struct ModuleSearch {
 	const char *want;       /* module name */
 	char *plain;            /* NAME.ko or NAME.ko.debug */
 	char *compressed;       /* NAME.ko.xz/.zst/.gz */
-} search;
+} ModuleSearch;
 
-static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* The file at path, named base: 1 when it is the one searched for (the search ends). */
+static int visit(ModuleSearch *search, const char *path, const char *base)
 {
-	const char *base = path + ftw->base;
 	static const char *const plain_ext[] = { ".ko", ".ko.debug" };
 	static const char *const packed_ext[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
 	size_t n = strlen(base);
 
-	(void)st;
-	if (type != FTW_F)
-		return 0;
 	for (size_t i = 0; i < sizeof plain_ext / sizeof plain_ext[0]; i++) {
 		size_t e = strlen(plain_ext[i]);
-		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search.want, base, n - e) &&
-		    !search.plain) {
-			search.plain = xstrdup(path);
+		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search->want, base, n - e) &&
+		    !search->plain) {
+			search->plain = xstrdup(path);
 			return 1;
 		}
 	}
 	for (size_t i = 0; i < sizeof packed_ext / sizeof packed_ext[0]; i++) {
 		size_t e = strlen(packed_ext[i]);
-		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search.want, base, n - e) &&
-		    !search.compressed)
-			search.compressed = xstrdup(path);
+		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search->want, base, n - e) &&
+		    !search->compressed)
+			search->compressed = xstrdup(path);
 	}
 	return 0;
 }
 
-/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are). */
-static void find_module_file(const char *dir, const char *name)
+/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are), depth first, each
+ * directory's entries in the order it lists them. */
+static void find_module_file(ModuleSearch *search, const char *dir, const char *name)
 {
-	search.want = name;
-	if (dir_exists(dir))
-		nftw(dir, visit, 16, FTW_PHYS);
+	char *roots[] = { (char *)dir, NULL };
+	FTS *walk;
+	FTSENT *e;
+
+	search->want = name;
+	if (!dir_exists(dir) || !(walk = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL)))
+		return;
+	while ((e = fts_read(walk)))
+		if ((e->fts_info == FTS_F || e->fts_info == FTS_DEFAULT) && visit(search, e->fts_path, e->fts_name))
+			break;
+	fts_close(walk);
 }
 
 /* The name the kernel gives a .ko: its .modinfo name=, else the file name with '-' as '_'. */
@@ -496,15 +502,15 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		char *lib = xasprintf("/lib/modules/%s", s->kver);
 		const char *found = NULL;
 		char *fetched = NULL;
+		ModuleSearch search = { 0 };
 
-		memset(&search, 0, sizeof search);
-		find_module_file(dbg, arg);
+		find_module_file(&search, dbg, arg);
 		if (search.plain && probe_file(search.plain) == 1)
 			found = search.plain;
 		if (!found) {
 			char *nodwarf = search.plain, *fetch_error = NULL;
 			search.plain = NULL;
-			find_module_file(lib, arg);
+			find_module_file(&search, lib, arg);
 			if (search.plain && probe_file(search.plain) == 1) {
 				found = search.plain;
 			} else if ((search.plain || search.compressed) &&
@@ -610,18 +616,17 @@ DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
 char *dwarf_module_file(Session *s, const char *name)
 {
 	char *lib, *found;
+	ModuleSearch search = { 0 };
 
 	if (strchr(name, '/'))
 		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
 	lib = xasprintf("/lib/modules/%s", s->kver);
-	memset(&search, 0, sizeof search);
-	find_module_file(lib, name);
+	find_module_file(&search, lib, name);
 	found = search.plain ? search.plain : search.compressed;
 	if (found != search.plain)
 		free(search.plain);
 	if (found != search.compressed)
 		free(search.compressed);
-	memset(&search, 0, sizeof search);
 	free(lib);
 	return found;
 }
