@@ -91,7 +91,7 @@ void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, del
 char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
 int gen_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
-int stats_lockfree(CgState *cg, const Symbol *sym);                /* x <<< v counts without the lock (after the check) */
+int stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *gen_regex_match(Gen *g, Expr *e);

@@ -91,7 +91,7 @@ static int program_id(Gen *g, Expr *lit)
 	int pos, *slot;
 	CgState *cg = g->cg;
 
-	if (cg->rx.tables != g->tables) {       /* a new module */
+	if (cg->rx.tables != g->tables) {       /* other tables (an @entry function's own): start over */
 		free(cg->rx.ids.keys);
 		free(cg->rx.ids.values);
 		memset(&cg->rx, 0, sizeof cg->rx);
