@@ -8,9 +8,21 @@
 #include <string.h>
 #include <stdlib.h>
 
-static int error_count;
-static int warning_count;
-static int warnings_enabled = 1;
+/* The one process-wide pointer: diagnostics are reported from every pass without the session in
+ * hand, as they would write to stderr; what they count lives in the Diag it points to. */
+static Diag *current;
+
+void diag_attach(Diag *d)
+{
+	current = d;
+}
+
+static Diag *state(void)
+{
+	if (!current)
+		current = xcalloc(1, sizeof *current);
+	return current;
+}
 
 SourceFile *source_new(const char *name, char *text, size_t len)
 {
@@ -80,77 +92,72 @@ static void show_source_line(SrcLoc loc)
 
 /* Past DIAG_MAX_SHOWN messages, only a count: a binary file as a script
  * would otherwise print one error per byte. */
-static int shown;
-
-static int may_show(void)
+static int may_show(Diag *d)
 {
-	if (shown == DIAG_MAX_SHOWN)
+	if (d->shown == DIAG_MAX_SHOWN)
 		fprintf(stderr, "stap: error: too many errors; only the first %d are shown\n", DIAG_MAX_SHOWN);
-	return shown++ < DIAG_MAX_SHOWN;
+	return d->shown++ < DIAG_MAX_SHOWN;
 }
-
-static int muted;
-static char *last_muted;   /* the last error muted, for diag_take_muted() */
-static const char *context_note;
-static StrMap seen_messages;
 
 void diag_mute(int delta)
 {
-	muted += delta;
+	state()->muted += delta;
 }
 
 char *diag_take_muted(void)
 {
-	char *m = last_muted;
+	Diag *d = state();
+	char *m = d->last_muted;
 
-	last_muted = NULL;
+	d->last_muted = NULL;
 	return m;
 }
 
 void diag_set_context(const char *note)
 {
-	context_note = note;
+	state()->context_note = note;
 }
 
 /* The same message at the same place is shown once: a body shared by many
  * expansions of a probe alias would repeat it for each. */
-static int seen_before(SrcLoc loc, const char *kind, const char *msg)
+static int seen_before(Diag *d, SrcLoc loc, const char *kind, const char *msg)
 {
 	char *key = xasprintf("%p:%d:%d:%s:%s", (void *)loc.file, loc.line, loc.col, kind, msg);
-	if (strmap_get(&seen_messages, key)) {
+	if (strmap_get(&d->seen, key)) {
 		free(key);
 		return 1;
 	}
-	strmap_put(&seen_messages, key, (void *)1);
+	strmap_put(&d->seen, key, (void *)1);
 	return 0;
 }
 
 void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
+	Diag *d = state();
 	StrBuf sb;
 	char *msg;
 
-	if (muted && is_error_kind(kind)) {
-		free(last_muted);
+	if (d->muted && is_error_kind(kind)) {
+		free(d->last_muted);
 		sb_init(&sb);
 		sb_vprintf(&sb, fmt, ap);
-		last_muted = sb_steal(&sb);
+		d->last_muted = sb_steal(&sb);
 		return;
 	}
-	if (muted || (!is_error_kind(kind) && !warnings_enabled))
+	if (d->muted || (!is_error_kind(kind) && d->warnings_off))
 		return;
 	sb_init(&sb);
 	sb_vprintf(&sb, fmt, ap);
 	msg = sb_steal(&sb);
-	if (seen_before(loc, kind, msg)) {
+	if (seen_before(d, loc, kind, msg)) {
 		free(msg);
 		return;
 	}
 	if (is_error_kind(kind))
-		error_count++;
+		d->errors++;
 	else
-		warning_count++;
-	if (!may_show()) {
+		d->warnings++;
+	if (!may_show(d)) {
 		free(msg);
 		return;
 	}
@@ -160,8 +167,8 @@ void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 		fprintf(stderr, "stap: %s: %s\n", kind, msg);
 	if (loc.file && loc.line > 0)
 		show_source_line(loc);
-	if (context_note)
-		fprintf(stderr, "  %s\n", context_note);
+	if (d->context_note)
+		fprintf(stderr, "  %s\n", d->context_note);
 	free(msg);
 }
 
@@ -186,15 +193,15 @@ void diag_plain(const char *kind, const char *fmt, ...)
 
 int diag_error_count(void)
 {
-	return error_count;
+	return state()->errors;
 }
 
 int diag_warning_count(void)
 {
-	return warning_count;
+	return state()->warnings;
 }
 
 void diag_set_warnings(int enabled)
 {
-	warnings_enabled = enabled;
+	state()->warnings_off = !enabled;
 }

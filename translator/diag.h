@@ -3,6 +3,8 @@
 #ifndef STAP_DIAG_H
 #define STAP_DIAG_H
 
+#include "util.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -21,6 +23,22 @@ typedef struct SrcLoc {
 } SrcLoc;
 
 SourceFile *source_new(const char *name, char *text, size_t len);
+
+/* The diagnostics of one run: what was counted, shown and muted.  The Session owns one
+ * (Session.diag) and the driver points the diag_* functions at it (diag_attach). */
+typedef struct Diag {
+	int errors;
+	int warnings;            /* shown so far (stap -W fails a pass that gave one) */
+	int warnings_off;        /* -w: warnings neither shown nor counted */
+	int shown;               /* past DIAG_MAX_SHOWN messages, only counted */
+	int muted;               /* diag_mute() nesting */
+	char *last_muted;        /* the last error muted, for diag_take_muted() */
+	const char *context_note;   /* diag_set_context() */
+	StrMap seen;             /* messages shown, each shown once */
+} Diag;
+
+/* Diagnostics from now on go to d; until a first call, to a Diag of their own (tests' drivers). */
+void diag_attach(Diag *d);
 
 /* kind is "parse error", "semantic error", "error" or "warning". */
 void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)

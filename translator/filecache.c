@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,9 +76,15 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path)
 	return filecache_hash(h, v, sizeof v);
 }
 
+/* The warnings shown, each once per process, as stderr is one per process; btf/source.c's thread
+ * may warn (its cache write) beside the main thread: the lock keeps the set whole. */
+static struct {
+	pthread_mutex_t lock;
+	StrMap seen;
+} warned = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 void filecache_warn(const char *fmt, ...)
 {
-	static StrMap seen;
 	va_list ap;
 	StrBuf sb;
 	char *msg;
@@ -87,12 +94,15 @@ void filecache_warn(const char *fmt, ...)
 	sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
 	msg = sb_steal(&sb);
-	if (strmap_get(&seen, msg)) {
+	pthread_mutex_lock(&warned.lock);
+	if (strmap_get(&warned.seen, msg)) {
+		pthread_mutex_unlock(&warned.lock);
 		free(msg);
 		return;
 	}
-	strmap_put(&seen, msg, (void *)1);
+	strmap_put(&warned.seen, msg, (void *)1);
 	fprintf(stderr, "stap: warning: %s\n", msg);
+	pthread_mutex_unlock(&warned.lock);
 }
 
 /* Why st (of what) must not be used: not the effective user's, or writable by group or others;

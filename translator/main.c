@@ -144,20 +144,16 @@ static int valid_define(const char *d)
  * the time is up, so the end probes run. */
 static SourceFile *timeout_probe(void)
 {
-	static SourceFile *file;
+	char *text = xasprintf("probe timer.s(%ld) { exit() }\n", session.timeout_s);
 
-	if (!file) {
-		char *text = xasprintf("probe timer.s(%ld) { exit() }\n", session.timeout_s);
-		file = source_new("<timeout>", text, strlen(text));
-	}
-	return file;
+	return source_new("<timeout>", text, strlen(text));
 }
 
 /* $N/@N given on the command line that neither the script nor a library file it used read. */
 static void warn_unused_args(void)
 {
 	for (int i = 1; i <= session.script_args.len; i++)
-		if (!parse_arg_used(i))
+		if (!parse_arg_used(session.parse, i))
 			diag_plain("warning", "unused command line option $%d/@%d", i, i);
 }
 
@@ -183,11 +179,9 @@ static SourceFile *load_script(void)
 /* What %( conditions and $1 / @1 see. */
 static void set_preprocessor_env(void)
 {
-	static PreprocEnv env;
-	static char kernel_v[64];
+	PreprocEnv env = { 0 };
 
-	snprintf(kernel_v, sizeof kernel_v, "%.*s", (int)strcspn(session.kver, "-"), session.kver);
-	env.kernel_v = kernel_v;
+	env.kernel_v = xasprintf("%.*s", (int)strcspn(session.kver, "-"), session.kver);
 	env.kernel_vr = session.kver;
 	env.arch = "x86_64";
 	env.runtime = "kernel";
@@ -198,7 +192,7 @@ static void set_preprocessor_env(void)
 	env.config_data = &session;
 	env.argc = session.script_args.len;
 	env.argv = (char **)session.script_args.items;
-	parse_set_env(&env);
+	session.parse = parse_state_new(&env);
 }
 
 static int finish(int rc)
@@ -360,10 +354,10 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		case 'C' + 256: session.disable_cache = 1; break;
 		case 'L' + 256: session.ldd = 1; break;
 		case 'R' + 256:
-			if (remote_add(optarg) != 0)
+			if (remote_add(&session, optarg) != 0)
 				return 1;
 			break;
-		case 'P' + 256: remote_set_prefix(); break;
+		case 'P' + 256: session.remote_prefix = 1; break;
 		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 		case 'k': session.keep_tmp = 1; break;
 		case 'v': session.verbose++; break;
@@ -421,7 +415,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	StrBuf out;
 
 	locate_installation();
-	if (remote_wanted())
+	if (remote_wanted(&session))
 		return remote_run(&session, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */
@@ -439,10 +433,10 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 	file = load_script();
 	if (!file)
 		return 1;
-	if (parse_script(file, &session.prog) > 0)
+	if (parse_script(session.parse, file, &session.prog) > 0)
 		return 1;
 	STAP_MARK_PASS(1b, start, &session);   /* the library: its index read, its files parsed on demand */
-	if (session.timeout_s && parse_source(timeout_probe(), &session.prog) > 0)
+	if (session.timeout_s && parse_source(session.parse, timeout_probe(), &session.prog) > 0)
 		return 1;
 	if (session.last_pass == 1)
 		warn_unused_args();
@@ -597,6 +591,7 @@ int main(int argc, char **argv)
 	SourceFile *file = NULL;
 	int rc;
 
+	diag_attach(&session.diag);
 	STAP_MARK_PASS(0, start, &session);
 	rc = main_options(argc, argv, &r_arg);
 	STAP_MARK_PASS(0, end, &session);

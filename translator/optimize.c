@@ -231,10 +231,9 @@ typedef struct Reads {
 	StrMap counts;           /* Symbol* (as key text) -> reads */
 } Reads;
 
-static char *sym_key(const Symbol *sym)
+static char *sym_key(const Symbol *sym, char buf[32])
 {
-	static char buf[32];
-	snprintf(buf, sizeof buf, "%p", (const void *)sym);
+	snprintf(buf, 32, "%p", (const void *)sym);
 	return buf;
 }
 
@@ -256,7 +255,8 @@ static void walk_reads(Expr *e, Reads *r)
 		return;
 	}
 	if (e->kind == EX_IDENT && e->sym && e->sym->kind == SYM_LOCAL) {
-		void **slot = strmap_slot(&r->counts, xstrdup(sym_key(e->sym)), 1);
+		char key[32];
+		void **slot = strmap_slot(&r->counts, xstrdup(sym_key(e->sym, key)), 1);
 		*slot = (void *)((intptr_t)*slot + 1);
 	}
 	walk_reads_list(&e->args, r);
@@ -281,7 +281,9 @@ static int stmt_reads(Stmt *st, void *ctx)
 
 static long reads_of(Reads *r, const Symbol *sym)
 {
-	return (long)(intptr_t)strmap_get(&r->counts, sym_key(sym));
+	char key[32];
+
+	return (long)(intptr_t)strmap_get(&r->counts, sym_key(sym, key));
 }
 
 typedef struct Elide {

@@ -44,9 +44,9 @@ static int check_bare_histograms(Program *prog, int first_probe, int first_funct
 	return errors;
 }
 
-static int run(SourceFile *file, Program *prog, int defs_only)
+static int run(ParseState *st, SourceFile *file, Program *prog, int defs_only)
 {
-	ParseCtx ctx = { .file = file, .prog = prog };
+	ParseCtx ctx = { .file = file, .prog = prog, .state = st };
 	int first_probe = prog->probes.len, first_function = prog->functions.len;
 	yyscan_t scanner;
 
@@ -73,10 +73,10 @@ static int run(SourceFile *file, Program *prog, int defs_only)
 	return ctx.errors;
 }
 
-int parse_source(SourceFile *file, Program *prog)
+int parse_source(ParseState *st, SourceFile *file, Program *prog)
 {
 	vec_push(&prog->files, file);
-	return run(file, prog, 0);
+	return run(st, file, prog, 0);
 }
 
 /* The user's script: as in SystemTap, a script that declares nothing (empty,
@@ -106,10 +106,10 @@ int parse_tokens_of(SourceFile *file, Program *prog,
 	return ctx.errors;
 }
 
-int parse_script(SourceFile *file, Program *prog)
+int parse_script(ParseState *st, SourceFile *file, Program *prog)
 {
 	int before = prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len;
-	int errors = parse_source(file, prog);
+	int errors = parse_source(st, file, prog);
 
 	if (!errors && prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len == before) {
 		diag_at((SrcLoc){ file, 1, 1 }, "parse error",
@@ -119,8 +119,8 @@ int parse_script(SourceFile *file, Program *prog)
 	return errors;
 }
 
-int parse_macro_library(SourceFile *file)
+int parse_macro_library(ParseState *st, SourceFile *file)
 {
 	Program unused = { 0 };
-	return run(file, &unused, 1);
+	return run(st, file, &unused, 1);
 }

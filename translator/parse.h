@@ -5,7 +5,7 @@
 
 #include "ast.h"
 
-/* What %( conditions and $1/@1 see; set once by the driver (parse_set_env). */
+/* What %( conditions and $1/@1 see; given once by the driver (parse_state_new). */
 typedef struct PreprocEnv {
 	const char *kernel_v;        /* "6.1.0" */
 	const char *kernel_vr;       /* "6.1.0-26-amd64" */
@@ -23,6 +23,13 @@ typedef struct PreprocEnv {
 
 typedef struct Preproc Preproc;
 
+/* What pass 1 keeps from one file to the next: env, the @define macros (the library's, then the
+ * file's own) and which $N were used (preprocess.c).  The Session owns one (Session.parse). */
+typedef struct ParseState ParseState;
+
+/* env NULL: a kernel "0" on x86_64 (tests' drivers). */
+ParseState *parse_state_new(const PreprocEnv *env);
+
 /* A token's or rule's place: file NULL is the file being parsed; tokens of a
  * command-line argument ($1) carry the argument's own text as their file. */
 typedef struct StpLoc {
@@ -36,6 +43,7 @@ typedef struct ParseCtx {
 	Program *prog;
 	void *scanner;               /* flex reentrant scanner */
 	Preproc *pp;                 /* token filter state (preprocess.c) */
+	ParseState *state;           /* its macros and env */
 	int errors;
 	int in_function;
 	int skipping;                /* inside a %( branch not taken: no lexer diagnostics */             /* parsing a function body ('return' allowed) */
@@ -52,17 +60,15 @@ typedef struct ParseCtx {
 	char *foreach_agg;
 } ParseCtx;
 
-void parse_set_env(const PreprocEnv *env);
-
 /* Whether $n / @n appeared in what was parsed so far. */
-int parse_arg_used(int n);
+int parse_arg_used(const ParseState *st, int n);
 
 /* Reads @define macros from a library file (.stpm); returns the error count. */
-int parse_macro_library(SourceFile *file);
+int parse_macro_library(ParseState *st, SourceFile *file);
 
 /* Parses one file into prog; returns the number of errors reported. */
-int parse_source(SourceFile *file, Program *prog);
-int parse_script(SourceFile *file, Program *prog);   /* also refuses an empty script */
+int parse_source(ParseState *st, SourceFile *file, Program *prog);
+int parse_script(ParseState *st, SourceFile *file, Program *prog);   /* also refuses an empty script */
 
 /* Location helpers used by the grammar actions. */
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col);

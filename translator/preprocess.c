@@ -68,15 +68,18 @@ struct Preproc {
 	Macro *macros_before;           /* the newest macro when this file began */
 	TokenList *arg_tokens;          /* $N's tokens (env.argc lists), lexed on first use */
 	unsigned char *arg_lexed;
+	ParseState *st;                 /* what lasts from file to file */
 };
 
-static PreprocEnv env = {
-	.kernel_v = "0", .kernel_vr = "0", .arch = "x86_64", .runtime = "kernel",
-	.systemtap_v = "5.1", .privilege = "stapdev",
-};
 #define MACRO_BUCKETS 4096
-static Macro *macro_table[MACRO_BUCKETS];   /* library macros, then the file's own */
-static Macro *macros_newest;                /* the most recent definition */
+
+/* What the preprocessor keeps from one file to the next (parse.h). */
+struct ParseState {
+	PreprocEnv env;
+	Macro *macro_table[MACRO_BUCKETS];   /* library macros, then the file's own */
+	Macro *macros_newest;                /* the most recent definition */
+	unsigned char args_used[256];        /* which of $1..$argc were used: the driver warns about the others */
+};
 
 static unsigned macro_hash(const char *name)
 {
@@ -86,29 +89,36 @@ static unsigned macro_hash(const char *name)
 	return h % MACRO_BUCKETS;
 }
 
-static void add_macro(Macro *m)
+static void add_macro(ParseState *st, Macro *m)
 {
 	unsigned h = macro_hash(m->name);
-	m->next = macro_table[h];
-	macro_table[h] = m;
-	m->older = macros_newest;
-	macros_newest = m;
+	m->next = st->macro_table[h];
+	st->macro_table[h] = m;
+	m->older = st->macros_newest;
+	st->macros_newest = m;
 }
 
 /* Forgets the macros defined after mark: a script's macros are its own. */
-static void forget_macros_since(Macro *mark)
+static void forget_macros_since(ParseState *st, Macro *mark)
 {
-	while (macros_newest && macros_newest != mark) {
-		Macro *m = macros_newest;
+	while (st->macros_newest && st->macros_newest != mark) {
+		Macro *m = st->macros_newest;
 		unsigned h = macro_hash(m->name);
-		macro_table[h] = m->next;   /* the newest of its bucket is always first */
-		macros_newest = m->older;
+		st->macro_table[h] = m->next;   /* the newest of its bucket is always first */
+		st->macros_newest = m->older;
 	}
 }
 
-void parse_set_env(const PreprocEnv *e)
+ParseState *parse_state_new(const PreprocEnv *env)
 {
-	env = *e;
+	static const PreprocEnv defaults = {
+		.kernel_v = "0", .kernel_vr = "0", .arch = "x86_64", .runtime = "kernel",
+		.systemtap_v = "5.1", .privilege = "stapdev",
+	};
+	ParseState *st = xcalloc(1, sizeof *st);
+
+	st->env = env ? *env : defaults;
+	return st;
 }
 
 int stp_rawlex(STP_YYSTYPE *lval, STP_YYLTYPE *lloc, void *scanner);
@@ -135,9 +145,9 @@ static void list_push(TokenList *l, const Token *t)
 	l->items[l->len++] = *t;
 }
 
-static const Macro *find_macro(const char *name)
+static const Macro *find_macro(const ParseState *st, const char *name)
 {
-	for (const Macro *m = macro_table[macro_hash(name)]; m; m = m->next)
+	for (const Macro *m = st->macro_table[macro_hash(name)]; m; m = m->next)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;
@@ -251,6 +261,7 @@ typedef struct CondValue {
 /* Reads a name or literal; 0 with an error when there is none. */
 static int cond_value(CondReader *r, CondValue *v)
 {
+	const PreprocEnv *env = &r->pp->st->env;
 	Token t = r->tok;
 
 	memset(v, 0, sizeof *v);
@@ -279,24 +290,24 @@ static int cond_value(CondReader *r, CondValue *v)
 		v->what = "a string";
 	} else if (t.kind == ARGC_NUMBER) {
 		v->kind = CV_NUMBER;
-		v->n = env.argc;
+		v->n = env->argc;
 		v->what = "$#";
 	} else if (t.kind == IDENT) {
 		const char *name = t.val.str;
 		v->what = name;
 		if (!strcmp(name, "kernel_v") || !strcmp(name, "kernel_vr") || !strcmp(name, "systemtap_v")) {
 			v->kind = CV_VERSION;
-			v->s = !strcmp(name, "kernel_v") ? env.kernel_v :
-			       !strcmp(name, "kernel_vr") ? env.kernel_vr : env.systemtap_v;
+			v->s = !strcmp(name, "kernel_v") ? env->kernel_v :
+			       !strcmp(name, "kernel_vr") ? env->kernel_vr : env->systemtap_v;
 		} else if (!strcmp(name, "arch") || !strcmp(name, "runtime") || !strcmp(name, "systemtap_privilege")) {
 			v->kind = CV_NAME;
-			v->s = !strcmp(name, "arch") ? env.arch : !strcmp(name, "runtime") ? env.runtime : env.privilege;
+			v->s = !strcmp(name, "arch") ? env->arch : !strcmp(name, "runtime") ? env->runtime : env->privilege;
 		} else if (!strcmp(name, "guru_mode")) {
 			v->kind = CV_NUMBER;
-			v->n = env.guru_mode;
+			v->n = env->guru_mode;
 		} else if (!strncmp(name, "CONFIG_", 7)) {
 			v->kind = CV_CONFIG;
-			v->s = env.config ? env.config(env.config_data, name) : NULL;
+			v->s = env->config ? env->config(env->config_data, name) : NULL;
 			if (!v->s)
 				v->s = "";
 		} else {
@@ -573,7 +584,7 @@ static void define_macro(Preproc *pp, const Token *at)
 	if (!strcmp(m->name, "define")) {
 		pp_error(pp, t.loc, "'@define' cannot be redefined");
 		refused = 1;
-	} else if (find_macro(m->name)) {
+	} else if (find_macro(pp->st, m->name)) {
 		pp_error(pp, t.loc, "macro @%s redefined", m->name);
 		refused = 1;
 	}
@@ -607,7 +618,7 @@ static void define_macro(Preproc *pp, const Token *at)
 		case PP_END:
 			if (!depth--) {
 				if (!refused)
-					add_macro(m);
+					add_macro(pp->st, m);
 				return;
 			}
 			break;
@@ -675,7 +686,7 @@ static int expand_at(Preproc *pp, const Token *at)
 			}
 		}
 	}
-	m = find_macro(at->val.str);
+	m = find_macro(pp->st, at->val.str);
 	if (!m)
 		return 0;
 	{
@@ -692,12 +703,9 @@ static int expand_at(Preproc *pp, const Token *at)
 
 /* ---- command-line arguments ---- */
 
-/* Which of $1..$argc were used: the driver warns about the others. */
-static unsigned char args_used[256];
-
-int parse_arg_used(int n)
+int parse_arg_used(const ParseState *st, int n)
 {
-	return n >= 1 && n < (int)sizeof args_used ? args_used[n] : 1;
+	return n >= 1 && n < (int)sizeof st->args_used ? st->args_used[n] : 1;
 }
 
 /* The argument's text as script tokens, lexed on its own: the tokens carry
@@ -731,11 +739,11 @@ static void drop_nested_args(Preproc *pp, TokenList *l, int n)
 static const TokenList *arg_tokens(Preproc *pp, int n)
 {
 	if (!pp->arg_tokens) {
-		pp->arg_tokens = xcalloc((size_t)env.argc, sizeof *pp->arg_tokens);
-		pp->arg_lexed = xcalloc((size_t)env.argc, 1);
+		pp->arg_tokens = xcalloc((size_t)pp->st->env.argc, sizeof *pp->arg_tokens);
+		pp->arg_lexed = xcalloc((size_t)pp->st->env.argc, 1);
 	}
 	if (!pp->arg_lexed[n - 1]) {
-		const char *text = env.argv[n - 1];
+		const char *text = pp->st->env.argv[n - 1];
 		char *name = xasprintf("<argument $%d>", n);
 		SourceFile *f = source_new(name, xstrdup(text), strlen(text));
 		free(name);
@@ -753,10 +761,10 @@ static int expand_arg_tokens(Preproc *pp, const Token *t)
 {
 	int64_t n = t->val.num;
 
-	if (n < 1 || n > env.argc)
+	if (n < 1 || n > pp->st->env.argc)
 		return 0;
-	if (n < (int64_t)sizeof args_used)
-		args_used[n] = 1;
+	if (n < (int64_t)sizeof pp->st->args_used)
+		pp->st->args_used[n] = 1;
 	push_frame(pp, arg_tokens(pp, (int)n), NULL, t->loc, 0);
 	return 1;
 }
@@ -768,19 +776,20 @@ static void substitute_arg(Preproc *pp, Token *t)
 	const char *text;
 
 	if (t->kind == ARGC_NUMBER || t->kind == ARGC_STRING) {
-		memset(args_used, 1, sizeof args_used);   /* $# : the script takes any number */
+		memset(pp->st->args_used, 1, sizeof pp->st->args_used);   /* $# : the script takes any number */
 		if (t->kind == ARGC_NUMBER) {
 			t->kind = NUMBER;
-			t->val.num = env.argc;
+			t->val.num = pp->st->env.argc;
 		} else {
 			t->kind = STRING;
-			t->val.str = xasprintf("%d", env.argc);
+			t->val.str = xasprintf("%d", pp->st->env.argc);
 		}
 		return;
 	}
-	if (n < 1 || n > env.argc) {
+	if (n < 1 || n > pp->st->env.argc) {
 		pp_error(pp, t->loc, "command line argument %s%lld is not given (%d argument%s given)",
-			 t->kind == ARG_NUMBER ? "$" : "@", (long long)n, env.argc, env.argc == 1 ? " was" : "s were");
+			 t->kind == ARG_NUMBER ? "$" : "@", (long long)n, pp->st->env.argc,
+			 pp->st->env.argc == 1 ? " was" : "s were");
 		t->kind = t->kind == ARG_NUMBER ? NUMBER : STRING;
 		if (t->kind == STRING)
 			t->val.str = xstrdup("");
@@ -788,9 +797,9 @@ static void substitute_arg(Preproc *pp, Token *t)
 			t->val.num = 0;
 		return;
 	}
-	text = env.argv[n - 1];
-	if (n < (int64_t)sizeof args_used)
-		args_used[n] = 1;
+	text = pp->st->env.argv[n - 1];
+	if (n < (int64_t)sizeof pp->st->args_used)
+		pp->st->args_used[n] = 1;
 	t->kind = STRING;
 	t->val.str = xstrdup(text);
 }
@@ -909,7 +918,8 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only)
 	pp->raw_loc.first_line = pp->raw_loc.last_line = 1;
 	pp->raw_loc.first_column = pp->raw_loc.last_column = 1;
 	pp->defs_only = defs_only;
-	pp->macros_before = macros_newest;
+	pp->st = ctx->state;
+	pp->macros_before = pp->st->macros_newest;
 	return pp;
 }
 
@@ -917,9 +927,9 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only)
 void preproc_free(Preproc *pp)
 {
 	if (!pp->defs_only)
-		forget_macros_since(pp->macros_before);
+		forget_macros_since(pp->st, pp->macros_before);
 	if (pp->arg_tokens)
-		for (int i = 0; i < env.argc; i++)
+		for (int i = 0; i < pp->st->env.argc; i++)
 			free(pp->arg_tokens[i].items);
 	free(pp->arg_tokens);
 	free(pp->arg_lexed);

@@ -48,8 +48,6 @@ typedef struct RemoteHost {
 /* remote_uri()'s value travels as staprun -r N:URI; staprun and the runtime take at most this */
 #define REMOTE_URI_MAX 255
 
-static PtrVec remote_hosts;     /* RemoteHost* in command-line order: the index is N of "N: " */
-static int remote_prefix;
 static int remote_sig_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t remote_signalled;
 
@@ -69,7 +67,7 @@ static int remote_chars_ok(const char *s, size_t n, const char *extra)
 
 /* ssh://[USER@]HOST[:PORT] or [USER@]HOST[:PORT]: USER and HOST of letters, digits and . _ -
  * (not first), HOST also [IPv6], PORT 1-65535. Nothing else reaches ssh or a shell. */
-int remote_add(const char *url)
+int remote_add(Session *s, const char *url)
 {
 	const char *p = url, *at, *colon, *host_end;
 	RemoteHost *h = xcalloc(1, sizeof *h);
@@ -121,7 +119,7 @@ int remote_add(const char *url)
 	h->name = xstrdup(!strncmp(url, "ssh://", 6) ? url + 6 : url);
 	h->uri = xstrdup(url);
 	h->in_fd = h->out.fd = h->err.fd = -1;
-	vec_push(&remote_hosts, h);
+	vec_push(&s->remote_hosts, h);
 	return 0;
 bad:
 	diag_plain("error", "--remote '%s': expected ssh://[USER@]HOST[:PORT] (letters, digits, '.', '_', '-')",
@@ -132,14 +130,9 @@ bad:
 	return -1;
 }
 
-void remote_set_prefix(void)
+int remote_wanted(const Session *s)
 {
-	remote_prefix = 1;
-}
-
-int remote_wanted(void)
-{
-	return remote_hosts.len > 0;
+	return s->remote_hosts.len > 0;
 }
 
 static void remote_fail(RemoteHost *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -457,8 +450,8 @@ static void remote_release_header(const Session *s, const char *kver)
 
 	fputs(s->last_pass == 3 ? "/* " : "# ", stdout);
 	printf("kernel release %s:", kver);
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		if (!h->failed && !strcmp(h->kver, kver)) {
 			printf("%s %d %s", first ? "" : ",", i, h->name);
 			first = 0;
@@ -468,16 +461,16 @@ static void remote_release_header(const Session *s, const char *kver)
 	fflush(stdout);
 }
 
-static int remote_release_count(void)
+static int remote_release_count(Session *s)
 {
 	int n = 0;
 
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i], *o = NULL;
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i], *o = NULL;
 		if (h->failed)
 			continue;
 		for (int j = 0; j < i && !o; j++) {
-			o = remote_hosts.items[j];
+			o = s->remote_hosts.items[j];
 			if (o->failed || strcmp(o->kver, h->kver))
 				o = NULL;
 		}
@@ -487,10 +480,10 @@ static int remote_release_count(void)
 }
 
 /* Hosts whose release has no kernel build tree here are reported. */
-static void remote_check_trees(void)
+static void remote_check_trees(Session *s)
 {
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		int hooked;
 		char *tree, *mk;
 
@@ -513,10 +506,10 @@ static void remote_compile_all(Session *s, const char *tmp, const char *script)
 {
 	int nth = 0, headers;
 
-	remote_check_trees();
-	headers = s->last_pass < 4 && remote_release_count() > 1;
-	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	remote_check_trees(s);
+	headers = s->last_pass < 4 && remote_release_count(s) > 1;
+	for (int i = 0; i < s->remote_hosts.len && !remote_signalled; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		char *ko = NULL;
 		int rc;
 
@@ -528,8 +521,8 @@ static void remote_compile_all(Session *s, const char *tmp, const char *script)
 		if (headers)
 			remote_release_header(s, h->kver);
 		rc = remote_compile(s, tmp, h->kver, script, nth++, &ko);
-		for (int j = i; j < remote_hosts.len; j++) {
-			RemoteHost *o = remote_hosts.items[j];
+		for (int j = i; j < s->remote_hosts.len; j++) {
+			RemoteHost *o = s->remote_hosts.items[j];
 			if (o->failed || o->ko || o->done || strcmp(o->kver, h->kver))
 				continue;
 			if (rc != 0)
@@ -544,10 +537,10 @@ static void remote_compile_all(Session *s, const char *tmp, const char *script)
 
 /* -p4: each release's module copied here as NAME.ko (as stap -p4 leaves it) and its path
  * printed, once per release; a second release's module of the same name (-m) is refused. */
-static void remote_keep_modules(void)
+static void remote_keep_modules(Session *s)
 {
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i], *same = NULL, *clash = NULL;
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i], *same = NULL, *clash = NULL;
 		const char *base;
 		char *data;
 		size_t len;
@@ -557,7 +550,7 @@ static void remote_keep_modules(void)
 			continue;
 		base = strrchr(h->ko, '/') + 1;
 		for (int j = 0; j < i; j++) {
-			RemoteHost *o = remote_hosts.items[j];
+			RemoteHost *o = s->remote_hosts.items[j];
 			if (!o->failed && o->ko == h->ko)
 				same = o;
 			else if (!o->failed && o->ko && !strcmp(strrchr(o->ko, '/') + 1, base))
@@ -765,16 +758,16 @@ static void remote_on_signal(int sig)
 	errno = saved;
 }
 
-static void remote_emit(RemoteHost *h, int index, RemoteStream *st, const char *line, size_t n)
+static void remote_emit(Session *s, RemoteHost *h, int index, RemoteStream *st, const char *line, size_t n)
 {
-	if (remote_prefix && st->dest != h->file)
+	if (s->remote_prefix && st->dest != h->file)
 		fprintf(st->dest, "%d: ", index);
 	fwrite(line, 1, n, st->dest);
 	fflush(st->dest);
 }
 
 /* Reads what is there; whole lines go out at once so hosts' lines never mix. */
-static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
+static void remote_drain(Session *s, RemoteHost *h, int index, RemoteStream *st)
 {
 	char buf[8192];
 	ssize_t n = read(st->fd, buf, sizeof buf);
@@ -786,7 +779,7 @@ static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
 		if (st->partial.len && st->dest != h->file)
 			sb_putc(&st->partial, '\n');   /* the next host's line starts on a line of its own */
 		if (st->partial.len)
-			remote_emit(h, index, st, st->partial.data, st->partial.len);
+			remote_emit(s, h, index, st, st->partial.data, st->partial.len);
 		sb_free(&st->partial);
 		close(st->fd);
 		st->fd = -1;
@@ -797,10 +790,10 @@ static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
 			continue;
 		if (st->partial.len) {
 			sb_putn(&st->partial, buf + start, i + 1 - start);
-			remote_emit(h, index, st, st->partial.data, st->partial.len);
+			remote_emit(s, h, index, st, st->partial.data, st->partial.len);
 			st->partial.len = 0;
 		} else {
-			remote_emit(h, index, st, buf + start, i + 1 - start);
+			remote_emit(s, h, index, st, buf + start, i + 1 - start);
 		}
 		start = i + 1;
 	}
@@ -808,10 +801,10 @@ static void remote_drain(RemoteHost *h, int index, RemoteStream *st)
 		sb_putn(&st->partial, buf + start, (size_t)n - start);
 }
 
-static void remote_stop_all(void)
+static void remote_stop_all(Session *s)
 {
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		if (h->in_fd >= 0) {
 			close(h->in_fd);
 			h->in_fd = -1;
@@ -857,7 +850,7 @@ static int remote_start(Session *s, RemoteHost *h, int index)
 
 /* A host's ssh ended: 255 is ssh's own failure (the others go on); anything else is the end
  * of its staprun, which ends every other host's run too (exit(), -c, -T, an error). */
-static void remote_finished(RemoteHost *h)
+static void remote_finished(Session *s, RemoteHost *h)
 {
 	int rc = remote_wait(h->pid);
 
@@ -872,22 +865,22 @@ static void remote_finished(RemoteHost *h)
 	}
 	if (rc != 0)
 		remote_fail(h, "staprun exited with status %d", rc);
-	remote_stop_all();
+	remote_stop_all(s);
 }
 
-static void remote_loop(void)
+static void remote_loop(Session *s)
 {
-	struct pollfd *pfd = xcalloc((size_t)remote_hosts.len * 2 + 1, sizeof *pfd);
+	struct pollfd *pfd = xcalloc((size_t)s->remote_hosts.len * 2 + 1, sizeof *pfd);
 	int stops = 0;
 
 	for (;;) {
 		int n = 0, running = 0;
 
 		pfd[n++] = (struct pollfd){ .fd = remote_sig_pipe[0], .events = POLLIN };
-		for (int i = 0; i < remote_hosts.len; i++) {
-			RemoteHost *h = remote_hosts.items[i];
+		for (int i = 0; i < s->remote_hosts.len; i++) {
+			RemoteHost *h = s->remote_hosts.items[i];
 			if (h->pid > 0 && h->out.fd < 0 && h->err.fd < 0)
-				remote_finished(h);
+				remote_finished(s, h);
 			running += h->pid > 0;
 			pfd[n++] = (struct pollfd){ .fd = h->pid > 0 ? h->out.fd : -1, .events = POLLIN };
 			pfd[n++] = (struct pollfd){ .fd = h->pid > 0 ? h->err.fd : -1, .events = POLLIN };
@@ -902,21 +895,21 @@ static void remote_loop(void)
 		if (pfd[0].revents) {
 			char c[16];
 			if (read(remote_sig_pipe[0], c, sizeof c) > 0 && stops++ == 0) {
-				remote_stop_all();
+				remote_stop_all(s);
 			} else {
-				for (int i = 0; i < remote_hosts.len; i++) {   /* a second ^C: end the ssh sessions */
-					RemoteHost *h = remote_hosts.items[i];
+				for (int i = 0; i < s->remote_hosts.len; i++) {   /* a second ^C: end the ssh sessions */
+					RemoteHost *h = s->remote_hosts.items[i];
 					if (h->pid > 0)
 						kill(h->pid, SIGTERM);
 				}
 			}
 		}
-		for (int i = 0; i < remote_hosts.len; i++) {
-			RemoteHost *h = remote_hosts.items[i];
+		for (int i = 0; i < s->remote_hosts.len; i++) {
+			RemoteHost *h = s->remote_hosts.items[i];
 			if (pfd[1 + 2 * i].revents)
-				remote_drain(h, i, &h->out);
+				remote_drain(s, h, i, &h->out);
 			if (pfd[2 + 2 * i].revents)
-				remote_drain(h, i, &h->err);
+				remote_drain(s, h, i, &h->err);
 		}
 	}
 	free(pfd);
@@ -925,15 +918,15 @@ static void remote_loop(void)
 /* -o FILE: FILE.HOST per host (FILE.HOST.N for a host named again, N its index). */
 static int remote_open_files(Session *s)
 {
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		int again = 0;
 		char *path;
 
 		if (h->failed || !s->output_file)
 			continue;
 		for (int j = 0; j < i; j++)
-			again |= !strcmp(((RemoteHost *)remote_hosts.items[j])->host, h->host);
+			again |= !strcmp(((RemoteHost *)s->remote_hosts.items[j])->host, h->host);
 		path = again ? xasprintf("%s.%s.%d", s->output_file, h->host, i) :
 			       xasprintf("%s.%s", s->output_file, h->host);
 		h->file = fopen(path, "w");
@@ -986,10 +979,10 @@ static char *remote_script_path(Session *s, const char *tmp)
 
 /* Hosts holding a copied module whose run never started (^C meanwhile, another error): their
  * directory is removed. */
-static void remote_cleanup_unstarted(void)
+static void remote_cleanup_unstarted(Session *s)
 {
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		StrBuf script, out;
 		char **argv;
 
@@ -1012,9 +1005,9 @@ static int remote_finish_passes(Session *s, const char *tmp)
 	int rc = remote_signalled;
 
 	if (s->last_pass == 4 && !remote_signalled)
-		remote_keep_modules();
-	for (int i = 0; i < remote_hosts.len; i++)
-		rc |= ((RemoteHost *)remote_hosts.items[i])->failed;
+		remote_keep_modules(s);
+	for (int i = 0; i < s->remote_hosts.len; i++)
+		rc |= ((RemoteHost *)s->remote_hosts.items[i])->failed;
 	remove_tree(tmp);
 	return rc ? 1 : 0;
 }
@@ -1048,14 +1041,14 @@ int remote_run(Session *s, const char *r_arg)
 		remove_tree(tmp);
 		return 1;
 	}
-	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++)
-		remote_query_kver(remote_hosts.items[i]);
+	for (int i = 0; i < s->remote_hosts.len && !remote_signalled; i++)
+		remote_query_kver(s->remote_hosts.items[i]);
 	if (!remote_signalled)
 		remote_compile_all(s, tmp, script);
 	if (s->last_pass < 5)
 		return remote_finish_passes(s, tmp);
-	for (int i = 0; i < remote_hosts.len && !remote_signalled; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len && !remote_signalled; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		if (!h->failed)
 			remote_upload(h);
 		if (!h->failed && !remote_signalled)
@@ -1063,18 +1056,18 @@ int remote_run(Session *s, const char *r_arg)
 	}
 	if (!remote_signalled && remote_open_files(s) != 0)
 		rc = 1;
-	for (int i = 0; i < remote_hosts.len && !remote_signalled && !rc; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len && !remote_signalled && !rc; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		if (!h->failed && remote_start(s, h, i) == 0)
 			ok++;
 	}
-	remote_cleanup_unstarted();
+	remote_cleanup_unstarted(s);
 	if (ok && !remote_signalled) {
-		remote_loop();
+		remote_loop(s);
 		remote_signalled = 0;   /* ^C during the run is its normal end */
 	}
-	for (int i = 0; i < remote_hosts.len; i++) {
-		RemoteHost *h = remote_hosts.items[i];
+	for (int i = 0; i < s->remote_hosts.len; i++) {
+		RemoteHost *h = s->remote_hosts.items[i];
 		if (h->file)
 			fclose(h->file);
 		rc |= h->failed;

@@ -5,9 +5,8 @@
 
 #include "session.h"
 
-int remote_add(const char *url);     /* --remote URL: checked; -1 (reported) when refused */
-void remote_set_prefix(void);        /* --remote-prefix */
-int remote_wanted(void);             /* at least one --remote was given */
+int remote_add(Session *s, const char *url);   /* --remote URL: checked; -1 (reported) when refused */
+int remote_wanted(const Session *s);           /* at least one --remote was given */
 /* Translates and compiles once per kernel release of the targets, copies the module to
  * each, runs staprun on all of them at once and brings their output back: stap's status. */
 int remote_run(Session *s, const char *r_arg);

@@ -38,7 +38,10 @@ typedef struct Session {
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */
 	int disable_cache;           /* --disable-cache: no module cache, no tapset index cache */
+	PtrVec remote_hosts;         /* RemoteHost*: --remote targets in command-line order (remote.c) */
+	int remote_prefix;           /* --remote-prefix: each line starts with its host's index */
 	const char *version;         /* the translator's version (part of the module cache key) */
+	Diag diag;                   /* what was reported (diag.h): the driver attaches it first */
 	/* target kernel */
 	char *kver;                  /* release string */
 	char *kbuild_dir;            /* /lib/modules/KVER/build */
@@ -51,6 +54,7 @@ typedef struct Session {
 	char *tmp_dir;               /* mkdtemp, removed unless -k */
 	/* products */
 	Program prog;
+	struct ParseState *parse;    /* pass 1's macros and env, kept from file to file (parse.h) */
 	struct TapsetLibrary *library;  /* the tapset index (tapsets.c) */
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
@@ -61,6 +65,8 @@ typedef struct Session {
 	void *btf_twice_job;         /* the running kernel's functions defined twice, being read (btf/source.c) */
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 	struct DebuginfodState *debuginfod; /* the debuginfod client and the build ids that failed (dwarf/debuginfod.c) */
+	struct CgState *cg;          /* pass 3's, while translate() runs (codegen/gen.h) */
+	struct DwarfCache *dwarf;    /* debuginfo opened and looked up so far (dwarf/dwarf.h) */
 } Session;
 
 #endif

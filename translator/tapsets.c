@@ -175,7 +175,7 @@ static void record_definitions(TapsetFile *f, Program *p)
 	}
 }
 
-static int index_file(TapsetLibrary *lib, TapsetFile *f)
+static int index_file(Session *s, TapsetLibrary *lib, TapsetFile *f)
 {
 	SourceFile *src = read_source(f->path);
 	int errors;
@@ -184,7 +184,7 @@ static int index_file(TapsetLibrary *lib, TapsetFile *f)
 		return 1;
 	f->parsed = xcalloc(1, sizeof *f->parsed);
 	lib->parsed++;
-	errors = parse_source(src, f->parsed);
+	errors = parse_source(s->parse, src, f->parsed);
 	if (errors) {
 		diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
 		return errors;
@@ -312,7 +312,7 @@ int tapsets_init(Session *s)
 		}
 		SourceFile *src = source_new(path, text, len);
 		src->is_tapset = 1;
-		errors += parse_macro_library(src);
+		errors += parse_macro_library(s->parse, src);
 	}
 	if (errors)
 		return errors;
@@ -321,7 +321,7 @@ int tapsets_init(Session *s)
 		for (int i = 0; i < lib->files.len; i++) {
 			TapsetFile *f = lib->files.items[i];
 			f->aliases.len = f->functions.len = f->globals.len = 0;
-			errors += index_file(lib, f);
+			errors += index_file(s, lib, f);
 		}
 		if (!errors)
 			write_cache(lib, cache);
@@ -356,7 +356,7 @@ static int load_file(Session *s, TapsetFile *f)
 			return 1;
 		p = xcalloc(1, sizeof *p);
 		s->library->parsed++;
-		errors = parse_source(src, p);
+		errors = parse_source(s->parse, src, p);
 		if (errors) {
 			diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
 			return errors;

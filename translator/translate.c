@@ -178,7 +178,7 @@ static int gen_function_body(Session *s, const char *name, const char *signature
 			     PtrVec *params, PtrVec *locals, Stmt *body, Function *fn, StrBuf *frames, StrBuf *code,
 			     StrBuf *tables, int light)
 {
-	Gen g = { .s = s, .fn = fn, .indent = 1, .tables = tables, .light = light };
+	Gen g = { .s = s, .cg = s->cg, .fn = fn, .indent = 1, .tables = tables, .light = light };
 	StrBuf frame;
 
 	sb_init(&g.body);
@@ -301,6 +301,7 @@ static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
 /* ---- locks: which globals each probe touches ---- */
 
 typedef struct Access {
+	CgState *cg;
 	char *mode;             /* per global: 0 none, 1 read, 2 write */
 	PtrVec seen_fns;        /* functions already followed */
 	AstVisitor v;
@@ -333,7 +334,7 @@ static int access_in_expr(Expr *e, void *ctx)
 	/* x <<< v adds to this CPU's accumulator: a read lock is enough, and none at all for a
 	 * statistic that only counts (stats_lockfree); reading statistics merges every CPU's, which
 	 * needs the write lock */
-	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(e->left->sym))
+	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(a->cg, e->left->sym))
 		return ast_walk_expr(e->right, &a->v) ? 1 : AST_WALK_SKIP;
 	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != AGG_ASSIGN)
 		access_sym(a, e->left->sym, 1);
@@ -350,7 +351,7 @@ static int access_in_expr(Expr *e, void *ctx)
 static void gen_locks(Session *s, Probe *p, StrBuf *out)
 {
 	Program *prog = &s->prog;
-	Access a = { .mode = xcalloc((size_t)prog->globals.len + 1, 1) };
+	Access a = { .cg = s->cg, .mode = xcalloc((size_t)prog->globals.len + 1, 1) };
 	int n = 0;
 
 	a.v = (AstVisitor){ access_in_stmt, access_in_expr, &a };
@@ -393,7 +394,7 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 		Symbol *g = prog->globals.items[i];
 		sb_printf(decl, "static stp_rwlock_t lock_%s;\n", g->name);
 		if (g->type == TY_STATS) {
-			gen_stats_global(g, decl, init, fini);
+			gen_stats_global(s->cg, g, decl, init, fini);
 		} else if (g->is_array == 1) {
 			sb_printf(decl, "static struct stp_map *g_%s;\n", g->name);
 			sb_printf(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
@@ -608,9 +609,13 @@ int translate(Session *s, StrBuf *out)
 	StrBuf frames, code, gdecl, ginit, gfini, tables, data;
 	char *light;            /* per probe body: generated for the light hit path */
 	int *shared;            /* per probe body: the index of the probe whose handler it runs */
+	CgState cg = { 0 };     /* what the module's functions share, reached as s->cg while this runs */
 
-	if (check_generated(s))
+	s->cg = &cg;
+	if (check_generated(s)) {
+		s->cg = NULL;
 		return diag_error_count();
+	}
 	sb_init(&frames);
 	sb_init(&code);
 	sb_init(&gdecl);
@@ -714,5 +719,6 @@ int translate(Session *s, StrBuf *out)
 	sb_free(&data);
 	free(light);
 	free(shared);
+	s->cg = NULL;
 	return 0;
 }

@@ -25,6 +25,9 @@ static const char *fuzz_config(void *data, const char *name)
 	return NULL;
 }
 
+/* the macros and env every input is parsed with, as the driver's session keeps them */
+static ParseState *parse;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* what the driver (main.c) gives the preprocessor, with script arguments
@@ -42,7 +45,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	parse_set_env(&env);
+	parse = parse_state_new(&env);
 	if (keep && *keep && strcmp(keep, "0") != 0)
 		return 0;
 	null = fopen("/dev/null", "w");
@@ -69,6 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	file = source_new("<fuzz>", text, size);
-	parse_source(file, prog);
+	parse_source(parse, file, prog);
 	return 0;
 }

@@ -20,8 +20,6 @@ typedef struct Place {
 	DwAccess *a;
 } Place;
 
-static int table_counter;   /* names of static data, unique in the module */
-
 static void emit_code(Gen *g, const char *code)
 {
 	const char *p = code;
@@ -94,7 +92,7 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 				v |= (uint64_t)p->bytes[i] << (8 * i);
 			pl.c = xasprintf("0x%llxULL", (unsigned long long)v);
 		} else {
-			char *name = xasprintf("stp_dw_implicit%d", table_counter++);
+			char *name = xasprintf("stp_dw_implicit%d", g->cg->table_counter++);
 			sb_printf(g->tables, "static const u8 %s[%zu] = {", name, p->nbytes);
 			for (size_t i = 0; i < p->nbytes; i++)
 				sb_printf(g->tables, "%s0x%02x", i ? ", " : " ", p->bytes[i]);
@@ -815,7 +813,7 @@ char *gen_dwarf_assign(Gen *g, Expr *e)
 static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, StrBuf *out)
 {
 	StrBuf frame, tables;
-	Gen g = { .s = s, .indent = 1 };
+	Gen g = { .s = s, .cg = s->cg, .indent = 1 };
 
 	sb_init(&g.body);
 	sb_init(&g.decls);
@@ -864,13 +862,13 @@ void dwarf_emit_support(Session *s, StrBuf *out)
 		if (dp->site && dp->site->mod && dp->site->mod->is_kernel)
 			any_kernel = 1;
 	}
-	if (any_kernel && dwarf_kernel_build_id()[0])
-		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id());
+	if (any_kernel && dwarf_kernel_build_id(s)[0])
+		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id(s));
 	else if (btf_kernel_build_id(s)[0])   /* probes typed from the kernel's BTF: that kernel's */
 		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", btf_kernel_build_id(s));
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
-		PtrVec *exprs = (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(dp) : NULL;
+		PtrVec *exprs = (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(s, dp) : NULL;
 		if (!exprs)
 			continue;
 		if (!any)

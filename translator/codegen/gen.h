@@ -7,9 +7,25 @@
 
 #include <stdarg.h>
 
+/* The state of generating one module, owned by translate() while it runs (Session.cg): what
+ * one C function learns that another needs.  Every Gen of the module reaches it as g->cg. */
+typedef struct CgState {
+	PtrVec stat_infos;      /* stats.c: StatInfo*, the shape of each statistic */
+	PtrVec hist_prints;     /* stats.c: HistPrint*, the histograms printed and by which call */
+	struct {                /* regex.c: the programs emitted (a pattern used twice is emitted once) */
+		StrBuf *tables;         /* the tables they went to */
+		StrMap ids;             /* pattern -> 1 + program number */
+		int count;
+		int insns, threads, sub;   /* the largest program: the matcher's work area */
+		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
+	} rx;
+	int table_counter;      /* dwarf.c: names of static data, unique in the module */
+} CgState;
+
 /* Code generation state for one C function (a probe body or a script function). */
 typedef struct Gen {
 	Session *s;
+	CgState *cg;            /* the module's (translate()'s) */
 	StrBuf body;            /* statements */
 	StrBuf decls;           /* C locals, emitted before the statements */
 	StrBuf *frame;          /* members of this function's frame struct */
@@ -79,9 +95,9 @@ void gen_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(
 void gen_stats_foreach(Gen *g, Stmt *st);             /* foreach over a[...] of stats or @hist buckets */
 void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
 char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
-void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
+void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
 int gen_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
-int stats_lockfree(const Symbol *sym);                /* x <<< v counts without the lock (after the check) */
+int stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *gen_regex_match(Gen *g, Expr *e);

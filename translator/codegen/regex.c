@@ -6,17 +6,7 @@
 
 #include <string.h>
 
-/* The programs emitted into one module's tables (a pattern used twice is emitted
- * once) and the sizes of the matcher's work area they need. */
-static struct {
-	StrBuf *tables;
-	StrMap ids;             /* pattern -> 1 + program number */
-	int count;
-	int insns, threads, sub;   /* largest program */
-	int define_at[3];          /* their -D in s->defines, 0 = not there yet */
-} rx_gen;
-
-static int user_defined(Session *s, const char *name)
+static int user_defined(Session *s, const CgState *cg, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -24,7 +14,7 @@ static int user_defined(Session *s, const char *name)
 		const char *d = s->defines.items[i];
 		int ours = 0;
 		for (int k = 0; k < 3; k++)
-			ours |= rx_gen.define_at[k] == i + 1;
+			ours |= cg->rx.define_at[k] == i + 1;
 		if (!ours && !strncmp(d, name, n) && (d[n] == '=' || !d[n]))
 			return 1;
 	}
@@ -34,21 +24,21 @@ static int user_defined(Session *s, const char *name)
 /* Sizes the per-CPU work area (runtime/core/regex.h) for the largest program: a
  * -D of translate.c's defines, printed before runtime.h; a user's own -D wins and
  * the static assertion beside each program checks it. */
-static void need(Session *s, int k, const char *name, int value, int *cur)
+static void need(Session *s, CgState *cg, int k, const char *name, int value, int *cur)
 {
 	char *d;
 
 	if (value <= *cur)
 		return;
 	*cur = value;
-	if (user_defined(s, name))
+	if (user_defined(s, cg, name))
 		return;
 	d = xasprintf("%s=%d", name, value);
-	if (rx_gen.define_at[k]) {
-		s->defines.items[rx_gen.define_at[k] - 1] = d;
+	if (cg->rx.define_at[k]) {
+		s->defines.items[cg->rx.define_at[k] - 1] = d;
 	} else {
 		vec_push(&s->defines, d);
-		rx_gen.define_at[k] = s->defines.len;
+		cg->rx.define_at[k] = s->defines.len;
 	}
 }
 
@@ -99,14 +89,15 @@ static int program_id(Gen *g, Expr *lit)
 	RxProgram prog;
 	char msg[160];
 	int pos, *slot;
+	CgState *cg = g->cg;
 
-	if (rx_gen.tables != g->tables) {       /* a new module */
-		free(rx_gen.ids.keys);
-		free(rx_gen.ids.values);
-		memset(&rx_gen, 0, sizeof rx_gen);
-		rx_gen.tables = g->tables;
+	if (cg->rx.tables != g->tables) {       /* other tables (an @entry function's own): start over */
+		free(cg->rx.ids.keys);
+		free(cg->rx.ids.values);
+		memset(&cg->rx, 0, sizeof cg->rx);
+		cg->rx.tables = g->tables;
 	}
-	slot = strmap_get(&rx_gen.ids, lit->str);
+	slot = strmap_get(&cg->rx.ids, lit->str);
 	if (slot)
 		return *slot;
 	if (rx_compile(lit->str, &prog, &pos, msg, sizeof msg)) {
@@ -114,12 +105,12 @@ static int program_id(Gen *g, Expr *lit)
 		return -1;
 	}
 	slot = xmalloc(sizeof *slot);
-	*slot = rx_gen.count++;
-	*strmap_slot(&rx_gen.ids, lit->str, 1) = slot;
+	*slot = cg->rx.count++;
+	*strmap_slot(&cg->rx.ids, lit->str, 1) = slot;
 	emit_program(g, *slot, lit->str, &prog);
-	need(g->s, 0, "STP_REGEX_MAXINSNS", prog.ninsns, &rx_gen.insns);
-	need(g->s, 1, "STP_REGEX_MAXTHREADS", prog.nthreads, &rx_gen.threads);
-	need(g->s, 2, "STP_REGEX_MAXSUB", prog.nsub, &rx_gen.sub);
+	need(g->s, cg, 0, "STP_REGEX_MAXINSNS", prog.ninsns, &cg->rx.insns);
+	need(g->s, cg, 1, "STP_REGEX_MAXTHREADS", prog.nthreads, &cg->rx.threads);
+	need(g->s, cg, 2, "STP_REGEX_MAXSUB", prog.nsub, &cg->rx.sub);
 	rx_free(&prog);
 	return *slot;
 }

@@ -30,15 +30,12 @@ typedef struct HistPrint {
 	Expr *hist, *call;
 } HistPrint;
 
-static PtrVec stat_infos;       /* StatInfo* */
-static PtrVec hist_prints;      /* HistPrint* */
-
-static StatInfo *stat_info(Symbol *sym, int create)
+static StatInfo *stat_info(CgState *cg, Symbol *sym, int create)
 {
 	StatInfo *si;
 
-	for (int i = 0; i < stat_infos.len; i++) {
-		si = stat_infos.items[i];
+	for (int i = 0; i < cg->stat_infos.len; i++) {
+		si = cg->stat_infos.items[i];
 		if (si->sym == sym)
 			return si;
 	}
@@ -46,7 +43,7 @@ static StatInfo *stat_info(Symbol *sym, int create)
 		return NULL;
 	si = xcalloc(1, sizeof *si);
 	si->sym = sym;
-	vec_push(&stat_infos, si);
+	vec_push(&cg->stat_infos, si);
 	return si;
 }
 
@@ -62,6 +59,7 @@ static int hist_buckets(const StatInfo *si)
 /* ---- pass-3 checks: the shape of each global from its uses ---- */
 
 typedef struct Check {
+	CgState *cg;
 	int errors;
 } Check;
 
@@ -150,7 +148,7 @@ static int check_expr(Expr *e, void *ctx)
 		StatInfo *si;
 		if (!sym || sym->type != TY_STATS)
 			return 0;   /* pass 2 reported it */
-		si = stat_info(sym, 1);
+		si = stat_info(ck->cg, sym, 1);
 		if (!strncmp(e->str, "hist_", 5))
 			check_hist(ck, e, si);
 		else if (!strcmp(e->str, "variance"))
@@ -167,7 +165,7 @@ static int check_expr(Expr *e, void *ctx)
 				HistPrint *hp = xcalloc(1, sizeof *hp);
 				hp->hist = a;
 				hp->call = e;
-				vec_push(&hist_prints, hp);
+				vec_push(&ck->cg->hist_prints, hp);
 			}
 		}
 	}
@@ -180,7 +178,7 @@ static int check_stmt(Stmt *st, void *ctx)
 
 	if (st->kind == ST_DELETE && st->expr && st->expr->kind == EX_IDENT && st->expr->sym &&
 	    st->expr->sym->type == TY_STATS)
-		stat_info(st->expr->sym, 1)->deleted = 1;
+		stat_info(ck->cg, st->expr->sym, 1)->deleted = 1;
 	if (st->kind != ST_FOREACH)
 		return 0;
 	if (st->array->kind == EX_AT && is_stats_op(st->array->str) && st->keys.len != 1)
@@ -194,7 +192,7 @@ static int check_stmt(Stmt *st, void *ctx)
 int gen_stats_check(Session *s)
 {
 	Program *prog = &s->prog;
-	Check ck = { 0 };
+	Check ck = { .cg = s->cg };
 	AstVisitor v = { check_stmt, check_expr, &ck };
 
 	ast_walk_program(prog, &v);
@@ -204,22 +202,22 @@ int gen_stats_check(Session *s)
 /* x <<< v on sym can count on this CPU without the global's lock (stp_stat_count_inc, whose
  * comment in runtime/stats/stat.c has the argument): a scalar statistic that only @count reads,
  * so the count is all it keeps, and that no `delete` clears. */
-int stats_lockfree(const Symbol *sym)
+int stats_lockfree(CgState *cg, const Symbol *sym)
 {
 	StatInfo *si;
 
 	if (!sym || sym->kind != SYM_GLOBAL || sym->type != TY_STATS || sym->is_array == 1)
 		return 0;
-	si = stat_info((Symbol *)sym, 0);
+	si = stat_info(cg, (Symbol *)sym, 0);
 	return si && si->uses_count && !si->uses_other && !si->deleted;
 }
 
 /* ---- globals ---- */
 
 /* The runtime arguments that give an accumulator its shape. */
-static char *shape_args(Symbol *sym)
+static char *shape_args(CgState *cg, Symbol *sym)
 {
-	StatInfo *si = stat_info(sym, 0);
+	StatInfo *si = stat_info(cg, sym, 0);
 	static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
 	int htype = si ? si->htype : HIST_NONE;
 
@@ -228,9 +226,9 @@ static char *shape_args(Symbol *sym)
 			 si ? si->variance : 0);
 }
 
-void gen_stats_global(Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
+void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
 {
-	char *shape = shape_args(sym);
+	char *shape = shape_args(cg, sym);
 
 	if (sym->is_array == 1) {
 		sb_printf(decl, "static struct stp_pmap *g_%s;\n", sym->name);
@@ -301,7 +299,7 @@ char *gen_stats_op(Gen *g, Expr *e)
 
 	if (!strncmp(e->str, "hist_", 5)) {
 		ChainItem *it = e->chain.len ? e->chain.items[0] : NULL;
-		int buckets = hist_buckets(stat_info(sym, 0));
+		int buckets = hist_buckets(stat_info(g->cg, sym, 0));
 		if (!it || !it->index)
 			return xstrdup("0");   /* a bare histogram: the parser reports it */
 		idx = gen_expr(g, it->index);
@@ -339,8 +337,8 @@ void gen_stats_print(Gen *g, Expr *hist, const char *out)
 	char *sd = load_stats(g, operand, 0);
 	Expr *call = NULL;
 
-	for (int i = 0; i < hist_prints.len; i++) {
-		HistPrint *hp = hist_prints.items[i];
+	for (int i = 0; i < g->cg->hist_prints.len; i++) {
+		HistPrint *hp = g->cg->hist_prints.items[i];
 		if (hp->hist == hist)
 			call = hp->call;
 	}
@@ -372,13 +370,13 @@ char *gen_stats_add(Gen *g, Expr *e)
 	if (lhs->kind == EX_INDEX)
 		k = gen_keys_comm(g, sym, &lhs->args, &comm);
 	v = materialize(g, gen_expr(g, e->right), TY_LONG);
-	if (!k && stats_lockfree(sym)) {
+	if (!k && stats_lockfree(g->cg, sym)) {
 		line(g, "stp_stat_count_inc(g_%s);", sym->name);
 		return v;
 	}
 	if (!k) {
 		/* the global's shape is known here: the runtime skips what it does not need */
-		StatInfo *si = stat_info(sym, 0);
+		StatInfo *si = stat_info(g->cg, sym, 0);
 		/* read by @count alone: the count is all it keeps */
 		int count_only = si && si->uses_count && !si->uses_other;
 		line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
@@ -386,7 +384,7 @@ char *gen_stats_add(Gen *g, Expr *e)
 		return v;
 	}
 	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
-	StatInfo *si = stat_info(sym, 0);
+	StatInfo *si = stat_info(g->cg, sym, 0);
 	char *map = xasprintf("stp_pmap_cpu(g_%s)", sym->name);
 	char *sd = gen_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
 	free(map);
@@ -495,7 +493,7 @@ static void charge_iteration(Gen *g, Stmt *st)
 static void foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *count)
 {
 	Expr *hist = st->array, *operand = hist->args.items[0];
-	int buckets = hist_buckets(stat_info(operand->sym, 0));
+	int buckets = hist_buckets(stat_info(g->cg, operand->sym, 0));
 	char *sd = load_stats(g, operand, 1);
 	char *b = named_local(g, "int", "b");
 	LoopLabels *l = loop_begin(g);

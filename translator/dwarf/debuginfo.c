@@ -10,7 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <fts.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
@@ -212,9 +212,12 @@ static DwarfModule *open_ko(const char *path, const char *name, char **why)
 
 /* ---- the kernel ---------------------------------------------------------------------------------- */
 
-static DwarfModule *kernel_module;
-static char *kernel_error;       /* set once opening failed: repeated at every later probe point */
-static char kernel_build_id[41];
+DwarfCache *dwarf_cache(Session *s)
+{
+	if (!s->dwarf)
+		s->dwarf = xcalloc(1, sizeof *s->dwarf);
+	return s->dwarf;
+}
 
 int dwarf_kernel_paths(Session *s, char *paths[4])
 {
@@ -262,13 +265,15 @@ static char *fetch_kernel(Session *s, char **why)
 
 DwarfModule *dwarf_kernel_quiet(Session *s)
 {
-	if (!kernel_module && !kernel_error) {
+	DwarfCache *c = dwarf_cache(s);
+
+	if (!c->kernel && !c->kernel_error) {
 		SrcLoc none = { 0 };
 		diag_mute(1);
 		dwarf_kernel(s, none);
 		diag_mute(-1);
 	}
-	return kernel_module;
+	return c->kernel;
 }
 
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
@@ -277,11 +282,12 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	const char *found = NULL;
 	char *paths[4], *fetched = NULL, *fetch_error = NULL;
 	int npaths;
+	DwarfCache *c = dwarf_cache(s);
 
-	if (kernel_module || kernel_error) {
-		if (!kernel_module)
-			diag_at(loc, "semantic error", "%s", kernel_error);
-		return kernel_module;
+	if (c->kernel || c->kernel_error) {
+		if (!c->kernel)
+			diag_at(loc, "semantic error", "%s", c->kernel_error);
+		return c->kernel;
 	}
 	npaths = dwarf_kernel_paths(s, paths);
 	sb_init(&looked);
@@ -297,34 +303,34 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	if (!found && (fetched = fetch_kernel(s, &fetch_error)))
 		found = fetched;
 	if (!found) {
-		kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)%s%s",
+		c->kernel_error = xasprintf("no kernel debuginfo for %s: install linux-image-%s-dbg (looked in %s%s)%s%s",
 					 s->kver, s->kver, looked.data, notes.data ? notes.data : "",
 					 fetch_error ? "; " : debuginfod_configured() ? "" : ", or set DEBUGINFOD_URLS",
 					 fetch_error ? fetch_error : "");
 	} else {
 		double t0 = now_ms();
 		char *why = NULL;
-		kernel_module = open_vmlinux(found, &why);
-		if (!kernel_module)
-			kernel_error = why;
+		c->kernel = open_vmlinux(found, &why);
+		if (!c->kernel)
+			c->kernel_error = why;
 		else if (s->verbose >= 2)
 			fprintf(stderr, "Kernel debuginfo: %s (build id %s) opened in %.1f ms\n", found,
-				kernel_module->build_id[0] ? kernel_module->build_id : "none", now_ms() - t0);
+				c->kernel->build_id[0] ? c->kernel->build_id : "none", now_ms() - t0);
 	}
-	if (kernel_module && s->target_is_running && kernel_module->build_id[0]) {
+	if (c->kernel && s->target_is_running && c->kernel->build_id[0]) {
 		char running[41];
 		if (dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
-		    strcmp(running, kernel_module->build_id)) {
-			kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
+		    strcmp(running, c->kernel->build_id)) {
+			c->kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
 						 "%s, the kernel's is %s (install the matching linux-image-%s-dbg)",
-						 found, s->kver, kernel_module->build_id, running, s->kver);
-			kernel_module = NULL;   /* left open: exits soon */
+						 found, s->kver, c->kernel->build_id, running, s->kver);
+			c->kernel = NULL;   /* left open: exits soon */
 		}
 	}
 	/* its index is built or loaded on first use (tracepoints need none) */
-	if (kernel_module) {
-		kernel_module->session = s;
-		snprintf(kernel_build_id, sizeof kernel_build_id, "%s", kernel_module->build_id);
+	if (c->kernel) {
+		c->kernel->session = s;
+		snprintf(c->kernel_build_id, sizeof c->kernel_build_id, "%s", c->kernel->build_id);
 	}
 	for (int i = 0; i < npaths; i++)
 		free(paths[i]);
@@ -332,14 +338,14 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	free(fetch_error);
 	sb_free(&looked);
 	sb_free(&notes);
-	if (!kernel_module)
-		diag_at(loc, "semantic error", "%s", kernel_error);
-	return kernel_module;
+	if (!c->kernel)
+		diag_at(loc, "semantic error", "%s", c->kernel_error);
+	return c->kernel;
 }
 
-const char *dwarf_kernel_build_id(void)
+const char *dwarf_kernel_build_id(Session *s)
 {
-	return kernel_build_id;
+	return dwarf_cache(s)->kernel_build_id;
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */
@@ -357,45 +363,51 @@ static int same_module_name(const char *a, const char *b, size_t blen)
 	return i == blen && !a[i];
 }
 
-static struct {
+typedef struct ModuleSearch {
 	const char *want;       /* module name */
 	char *plain;            /* NAME.ko or NAME.ko.debug */
 	char *compressed;       /* NAME.ko.xz/.zst/.gz */
-} search;
+} ModuleSearch;
 
-static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* The file at path, named base: 1 when it is the one searched for (the search ends). */
+static int visit(ModuleSearch *search, const char *path, const char *base)
 {
-	const char *base = path + ftw->base;
 	static const char *const plain_ext[] = { ".ko", ".ko.debug" };
 	static const char *const packed_ext[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
 	size_t n = strlen(base);
 
-	(void)st;
-	if (type != FTW_F)
-		return 0;
 	for (size_t i = 0; i < sizeof plain_ext / sizeof plain_ext[0]; i++) {
 		size_t e = strlen(plain_ext[i]);
-		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search.want, base, n - e) &&
-		    !search.plain) {
-			search.plain = xstrdup(path);
+		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search->want, base, n - e) &&
+		    !search->plain) {
+			search->plain = xstrdup(path);
 			return 1;
 		}
 	}
 	for (size_t i = 0; i < sizeof packed_ext / sizeof packed_ext[0]; i++) {
 		size_t e = strlen(packed_ext[i]);
-		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search.want, base, n - e) &&
-		    !search.compressed)
-			search.compressed = xstrdup(path);
+		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search->want, base, n - e) &&
+		    !search->compressed)
+			search->compressed = xstrdup(path);
 	}
 	return 0;
 }
 
-/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are). */
-static void find_module_file(const char *dir, const char *name)
+/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are), depth first, each
+ * directory's entries in the order it lists them. */
+static void find_module_file(ModuleSearch *search, const char *dir, const char *name)
 {
-	search.want = name;
-	if (dir_exists(dir))
-		nftw(dir, visit, 16, FTW_PHYS);
+	char *roots[] = { (char *)dir, NULL };
+	FTS *walk;
+	FTSENT *e;
+
+	search->want = name;
+	if (!dir_exists(dir) || !(walk = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL)))
+		return;
+	while ((e = fts_read(walk)))
+		if ((e->fts_info == FTS_F || e->fts_info == FTS_DEFAULT) && visit(search, e->fts_path, e->fts_name))
+			break;
+	fts_close(walk);
 }
 
 /* The name the kernel gives a .ko: its .modinfo name=, else the file name with '-' as '_'. */
@@ -470,8 +482,6 @@ typedef struct OpenedModule {
 	char *error;
 } OpenedModule;
 
-static PtrVec opened_modules;   /* OpenedModule* */
-
 static char *open_module(Session *s, const char *arg, DwarfModule **out)
 {
 	char *path = NULL, *name = NULL, *why = NULL;
@@ -492,15 +502,15 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		char *lib = xasprintf("/lib/modules/%s", s->kver);
 		const char *found = NULL;
 		char *fetched = NULL;
+		ModuleSearch search = { 0 };
 
-		memset(&search, 0, sizeof search);
-		find_module_file(dbg, arg);
+		find_module_file(&search, dbg, arg);
 		if (search.plain && probe_file(search.plain) == 1)
 			found = search.plain;
 		if (!found) {
 			char *nodwarf = search.plain, *fetch_error = NULL;
 			search.plain = NULL;
-			find_module_file(lib, arg);
+			find_module_file(&search, lib, arg);
 			if (search.plain && probe_file(search.plain) == 1) {
 				found = search.plain;
 			} else if ((search.plain || search.compressed) &&
@@ -574,17 +584,18 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 
 static OpenedModule *opened_module(Session *s, const char *name)
 {
+	PtrVec *opened = &dwarf_cache(s)->modules;
 	OpenedModule *om;
 
-	for (int i = 0; i < opened_modules.len; i++) {
-		om = opened_modules.items[i];
+	for (int i = 0; i < opened->len; i++) {
+		om = opened->items[i];
 		if (!strcmp(om->key, name))
 			return om;
 	}
 	om = xcalloc(1, sizeof *om);
 	om->key = xstrdup(name);
 	om->error = open_module(s, name, &om->mod);
-	vec_push(&opened_modules, om);
+	vec_push(opened, om);
 	return om;
 }
 
@@ -605,18 +616,17 @@ DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
 char *dwarf_module_file(Session *s, const char *name)
 {
 	char *lib, *found;
+	ModuleSearch search = { 0 };
 
 	if (strchr(name, '/'))
 		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
 	lib = xasprintf("/lib/modules/%s", s->kver);
-	memset(&search, 0, sizeof search);
-	find_module_file(lib, name);
+	find_module_file(&search, lib, name);
 	found = search.plain ? search.plain : search.compressed;
 	if (found != search.plain)
 		free(search.plain);
 	if (found != search.compressed)
 		free(search.compressed);
-	memset(&search, 0, sizeof search);
 	free(lib);
 	return found;
 }

@@ -32,7 +32,25 @@ typedef struct DwarfModule {
 	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (tracepoints.c) */
 	int is_user;                /* a user-space binary (process probes, providers/uprobe.c): its
 	                             * variables live in the probed process's memory */
+	/* what others look up in it, once each */
+	struct SymTable *symtable;  /* loc.c: its symbols by name, read on first use */
+	PtrVec cu_data;             /* providers/dwarfpoint.c: CuData*, inline instances per compile unit */
+	StrMap cu_loclists;         /* providers/uprobe.c: "CU offset" -> 1 + whether it has location lists */
 } DwarfModule;
+
+/* What the DWARF side opened and found during one run, owned by the Session (Session.dwarf, made
+ * on first use by dwarf_cache()): each file is opened once, each lookup done once. */
+typedef struct DwarfCache {
+	DwarfModule *kernel;        /* debuginfo.c: vmlinux once opened */
+	char *kernel_error;         /* set once opening failed: repeated at every later probe point */
+	char kernel_build_id[41];   /* the kernel's build id once opened, for dwarf_kernel_build_id() */
+	PtrVec modules;             /* debuginfo.c: OpenedModule*, module("NAME") asked for so far */
+	PtrVec user_modules;        /* providers/uprobe.c: DwarfModule*, the user binaries opened */
+	StrMap cast_types;          /* targets.c: "module|tag|name" -> Dwarf_Die* of @cast types */
+	PtrVec entry_lists;         /* targets/access.c: EntryList*, the @entry expressions of .return probes */
+} DwarfCache;
+
+DwarfCache *dwarf_cache(Session *s);
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
 typedef struct DwarfSite {
@@ -113,7 +131,7 @@ void dwarf_symtab_load(DwarfModule *m);
 const char *dwarf_section_name(DwarfModule *m, Dwarf_Addr pc);
 /* Every kernel build id recorded by the DWARF probes of this run ("" when none): for the module's
  * MODULE_INFO(stap_kernel_build_id, ...), which staprun checks before loading. */
-const char *dwarf_kernel_build_id(void);
+const char *dwarf_kernel_build_id(Session *s);
 
 /* ---- index.c: names of functions and types in a DwarfModule ---------------------------------- */
 

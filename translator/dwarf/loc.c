@@ -146,21 +146,16 @@ typedef struct SymTable {
 	StrMap syms;            /* name -> uint64_t* */
 } SymTable;
 
-static PtrVec symtables;   /* SymTable* */
-
 static SymTable *symtable(DwarfModule *m)
 {
 	SymTable *t;
 	Elf_Scn *scn = NULL;
 
-	for (int i = 0; i < symtables.len; i++) {
-		t = symtables.items[i];
-		if (t->mod == m)
-			return t;
-	}
+	if (m->symtable)
+		return m->symtable;
 	t = xcalloc(1, sizeof *t);
 	t->mod = m;
-	vec_push(&symtables, t);
+	m->symtable = t;
 	while (m->elf && (scn = elf_nextscn(m->elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;

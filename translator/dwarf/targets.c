@@ -817,9 +817,7 @@ static int type_candidate(const DwarfName *n, void *arg)
 	return rank == 3;
 }
 
-static StrMap cast_types;   /* "module|name" -> Dwarf_Die* */
-
-int dwarf_find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
+int dwarf_find_type(Session *s, DwarfModule *m, const char *spec, Dwarf_Die *out)
 {
 	TypeSearch ts = { .m = m };
 	const char *name = spec;
@@ -849,7 +847,7 @@ int dwarf_find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
 		len--;
 	clean = xstrndup(name, len);
 	key = xasprintf("%s|%d|%s", m->name, ts.want_tag, clean);
-	if ((cached = strmap_get(&cast_types, key))) {
+	if ((cached = strmap_get(&dwarf_cache(s)->cast_types, key))) {
 		*out = *cached;
 		free(key);
 		free(clean);
@@ -864,7 +862,7 @@ int dwarf_find_type(DwarfModule *m, const char *spec, Dwarf_Die *out)
 	}
 	cached = xmalloc(sizeof *cached);
 	*cached = ts.found;
-	strmap_put(&cast_types, key, cached);
+	strmap_put(&dwarf_cache(s)->cast_types, key, cached);
 	*out = ts.found;
 	return 0;
 }
@@ -931,7 +929,7 @@ static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 		diag_mute(-1);
 	a = dwa_new(DWA_READ);
 	for (int i = 0; i < mods.len && !found; i++) {
-		if (dwarf_find_type(mods.items[i], tname->str, &a->type) == 0) {
+		if (dwarf_find_type(b->s, mods.items[i], tname->str, &a->type) == 0) {
 			a->mod = mods.items[i];
 			found = 1;
 		}

@@ -113,7 +113,7 @@ void dwarf_bind_vars(DwarfBind *b, const char *which, DwAccess *list, Expr *e);
 /* Forgets the scopes read (a new probe). */
 void dwarf_bind_reset(DwarfBind *b);
 /* The type @cast names ("struct file", "task_struct") in m: a complete definition when there is one. */
-int dwarf_find_type(DwarfModule *m, const char *spec, Dwarf_Die *out);
+int dwarf_find_type(Session *s, DwarfModule *m, const char *spec, Dwarf_Die *out);
 /* What @cast's module string names ("kernel", "nfs", "kernel:nfs", "nfs<linux/nfs_fs.h>", "/bin/ls"): the
  * first module (malloc'd, NULL for none); *user set when it names a user binary. */
 char *dwarf_cast_spec_module(const char *spec, int *user);

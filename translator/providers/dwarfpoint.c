@@ -111,21 +111,19 @@ typedef struct CuData {
 	size_t ninl;
 } CuData;
 
-static PtrVec cu_data;      /* CuData* */
-
 static CuData *cu_get(DwarfModule *m, Dwarf_Off cu)
 {
 	CuData *d;
 
-	for (int i = cu_data.len - 1; i >= 0; i--) {
-		d = cu_data.items[i];
-		if (d->mod == m && d->cu == cu)
+	for (int i = m->cu_data.len - 1; i >= 0; i--) {
+		d = m->cu_data.items[i];
+		if (d->cu == cu)
 			return d;
 	}
 	d = xcalloc(1, sizeof *d);
 	d->mod = m;
 	d->cu = cu;
-	vec_push(&cu_data, d);
+	vec_push(&m->cu_data, d);
 	return d;
 }
 

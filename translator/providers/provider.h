@@ -23,6 +23,7 @@ typedef struct DerivedProbe {
 	int entry_size;              /* kprobe.function(...).return with @entry values: bytes saved at entry
 	                              * (on the first such probe of its body, which the others share) */
 	int index;                   /* position among all derived probes */
+	void *data;                  /* the provider's own (sdt.c: the SdtMark it fires at) */
 } DerivedProbe;
 
 /* A context variable a family gives its probes without DWARF: $value in procfs probes, $skb in

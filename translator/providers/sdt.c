@@ -40,8 +40,6 @@ typedef struct SdtMark {
 	int64_t pid;                /* process(PID).mark: only that process; 0: any */
 } SdtMark;
 
-static PtrVec marks;            /* SdtMark*: DerivedProbe.number indexes it */
-
 /* ---- operands ----------------------------------------------------------------------------------- */
 
 /* An x86-64 register name (without %) as a pt_regs member, its width in bytes and bit shift. */
@@ -362,8 +360,7 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 		}
 		dp = provider_derive(tmpl, name, tmpl->site, out);
 		dp->provider = &sdt_provider;
-		dp->number = marks.len;
-		vec_push(&marks, m);
+		dp->data = m;
 	}
 	if (out->len > before)
 		return out->len - before;
@@ -383,7 +380,7 @@ static const char *const sdt_context_vars[] = {
 
 static const ContextVar *sdt_context_var(Session *s, const DerivedProbe *dp, const char *name)
 {
-	const SdtMark *m = marks.items[dp->number];
+	const SdtMark *m = dp->data;
 	ContextVar *cv;
 	StrBuf sb;
 
@@ -428,7 +425,7 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	(void)s;
 	sb_puts(out, "#include \"probes/sdt.c\"\n");
 	for (int i = 0; i < n; i++) {
-		const SdtMark *m = marks.items[dps[i]->number];
+		const SdtMark *m = dps[i]->data;
 		int k;
 		for (k = 0; k < files.len && strcmp(((SdtMark *)files.items[k])->path, m->path); k++)
 			;
@@ -452,7 +449,7 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "static struct stp_uprobe stp_sdt_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];
-		const SdtMark *m = marks.items[dp->number];
+		const SdtMark *m = dp->data;
 		int k;
 		for (k = 0; strcmp(((SdtMark *)files.items[k])->path, m->path); k++)
 			;

@@ -118,8 +118,6 @@ int process_fill_command_path(const Session *s, ProbePoint *pp)
 	return 0;
 }
 
-static PtrVec user_modules;     /* DwarfModule*: the binaries opened this run */
-
 /* The user binary at path (resolved) and its DWARF (m->dw NULL when it has none), opened once per
  * run; NULL after an error at loc. */
 static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
@@ -130,9 +128,10 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 	Dwarf *dw;
 	char *why = NULL;
 	int fd, rc;
+	PtrVec *opened = &dwarf_cache(s)->user_modules;
 
-	for (int i = 0; i < user_modules.len; i++) {
-		m = user_modules.items[i];
+	for (int i = 0; i < opened->len; i++) {
+		m = opened->items[i];
 		if (!strcmp(m->path, path))
 			return m;
 	}
@@ -153,7 +152,7 @@ static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
 	m = dwarf_module_from_elf(path, path, fd, elf, dw);
 	m->session = s;
 	m->is_user = 1;
-	vec_push(&user_modules, m);
+	vec_push(opened, m);
 	return m;
 }
 
@@ -226,18 +225,14 @@ static int has_location_lists(Dwarf_Die *die, int depth)
 /* The compile unit at cu has location lists (has_location_lists), remembered per unit. */
 static int cu_optimized(DwarfModule *m, Dwarf_Die *cudie)
 {
-	static struct { DwarfModule *m; Dwarf_Off cu; int yes; } *seen;
-	static size_t nseen;
-	Dwarf_Off off = dwarf_dieoffset(cudie);
+	char key[24];
+	void **known;
 
-	for (size_t i = 0; i < nseen; i++)
-		if (seen[i].m == m && seen[i].cu == off)
-			return seen[i].yes;
-	seen = xrealloc(seen, (nseen + 1) * sizeof *seen);
-	seen[nseen].m = m;
-	seen[nseen].cu = off;
-	seen[nseen].yes = has_location_lists(cudie, 0);
-	return seen[nseen++].yes;
+	snprintf(key, sizeof key, "%llx", (unsigned long long)dwarf_dieoffset(cudie));
+	known = strmap_slot(&m->cu_loclists, key, 1);
+	if (!*known)
+		*known = (void *)(uintptr_t)(1 + has_location_lists(cudie, 0));
+	return (uintptr_t)*known - 1;
 }
 
 /* Where a .function probe goes in fn, which starts at entry. As SystemTap does for user code whose

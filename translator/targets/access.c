@@ -38,26 +38,27 @@ typedef struct EntryList {
 	PtrVec exprs;            /* Expr* (EX_DWARF, DWA_ENTRY) */
 } EntryList;
 
-static PtrVec entry_lists;   /* EntryList* */
-
-PtrVec *dwarf_entry_exprs(const struct DerivedProbe *dp)
+/* the lists live in the session's DWARF cache (dwarf_cache(s)->entry_lists): per run, not per process */
+PtrVec *dwarf_entry_exprs(Session *s, const struct DerivedProbe *dp)
 {
-	for (int i = 0; i < entry_lists.len; i++) {
-		EntryList *l = entry_lists.items[i];
+	PtrVec *lists = &dwarf_cache(s)->entry_lists;
+
+	for (int i = 0; i < lists->len; i++) {
+		EntryList *l = lists->items[i];
 		if (l->dp == dp)
 			return &l->exprs;
 	}
 	return NULL;
 }
 
-void dwa_add_entry_expr(const struct DerivedProbe *dp, Expr *e)
+void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e)
 {
-	PtrVec *v = dwarf_entry_exprs(dp);
+	PtrVec *v = dwarf_entry_exprs(s, dp);
 
 	if (!v) {
 		EntryList *l = xcalloc(1, sizeof *l);
 		l->dp = dp;
-		vec_push(&entry_lists, l);
+		vec_push(&dwarf_cache(s)->entry_lists, l);
 		v = &l->exprs;
 	}
 	vec_push(v, e);

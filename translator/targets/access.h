@@ -118,8 +118,8 @@ void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, 
 /* ---- the values a .return probe saves at entry ---- */
 
 /* Records e (EX_DWARF, DWA_ENTRY) as saved at the entry of derived probe dp (the binding pass). */
-void dwa_add_entry_expr(const struct DerivedProbe *dp, Expr *e);
+void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e);
 /* The entry expressions (Expr* of DWA_ENTRY nodes) of derived probe dp; NULL when none (codegen). */
-PtrVec *dwarf_entry_exprs(const struct DerivedProbe *dp);
+PtrVec *dwarf_entry_exprs(Session *s, const struct DerivedProbe *dp);
 
 #endif

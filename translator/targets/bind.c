@@ -117,7 +117,7 @@ static void wrap_entry(Bind *b, Expr *e)
 	a->site = b->site;
 	a->name = xstrdup(inner->dwarf ? inner->dwarf->name : "@entry");
 	e->dwarf = a;
-	dwa_add_entry_expr(b->dp, e);
+	dwa_add_entry_expr(b->s, b->dp, e);
 }
 
 static int in_dwarf_probe(Bind *b, Expr *e, const char *what)
@@ -242,7 +242,7 @@ static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 		return b->site->btf;   /* a module's BTF-typed probe: its types, then the kernel's */
 	/* a module probe's: its module's DWARF types first, then the kernel's DWARF, or its BTF without that */
 	if (!spec && b->site && b->site->mod && !b->site->mod->is_kernel)
-		return !dwarf_kernel_quiet(b->s) && dwarf_find_type(b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
+		return !dwarf_kernel_quiet(b->s) && dwarf_find_type(b->s, b->site->mod, ((Expr *)e->args.items[1])->str, &type) != 0 ?
 		       btf_kernel(b->s, why) : NULL;
 	module = dwarf_cast_spec_module(spec ? spec : "kernel", &user);
 	if (user) {
@@ -701,7 +701,7 @@ static int bind_at(Bind *b, Expr *e)
 		e->left = inner;
 		e->args.len = 0;
 		e->type = TY_UNKNOWN;   /* inferred from the saved expression */
-		dwa_add_entry_expr(b->dp, e);
+		dwa_add_entry_expr(b->s, b->dp, e);
 		return 0;
 	}
 	return 1;   /* not ours */
