@@ -2,7 +2,6 @@
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
-#include "parser.h"
 
 #include <string.h>
 
