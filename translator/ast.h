@@ -3,6 +3,7 @@
 #ifndef STAP_AST_H
 #define STAP_AST_H
 
+#include "core/limits.h"   /* STP_MAP_MAX_KEYS: the runtime's limits */
 #include "diag.h"
 #include "util.h"
 
@@ -171,8 +172,6 @@ typedef struct Probe {
 
 typedef enum SymbolKind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM } SymbolKind;
 
-#define MAX_ARRAY_KEYS 9
-
 struct Symbol {
 	char *name;
 	SymbolKind kind;
@@ -180,7 +179,7 @@ struct Symbol {
 	Type type;              /* value type */
 	int is_array;           /* -1 unknown, 0 scalar, 1 array */
 	int nkeys;
-	Type keytypes[MAX_ARRAY_KEYS];
+	Type keytypes[STP_MAP_MAX_KEYS];
 	Expr *init;             /* global initializer (literal) */
 	int64_t max_entries;    /* global a[N] */
 	int index;              /* position among globals / locals */

@@ -92,8 +92,8 @@ static void mark_array(Elab *el, Symbol *sym, int nkeys, SrcLoc loc)
 		return;
 	}
 	sym->is_array = 1;
-	if (nkeys > MAX_ARRAY_KEYS) {
-		sem_error(el, loc, "array '%s' has more than %d keys", sym->name, MAX_ARRAY_KEYS);
+	if (nkeys > STP_MAP_MAX_KEYS) {
+		sem_error(el, loc, "array '%s' has more than %d keys", sym->name, STP_MAP_MAX_KEYS);
 		return;
 	}
 	if (sym->nkeys && nkeys && sym->nkeys != nkeys)
@@ -573,7 +573,7 @@ static Type infer_symbol(Elab *el, Symbol *sym, Type want, SrcLoc loc)
 
 static void infer_keys(Elab *el, Symbol *arr, PtrVec *keys)
 {
-	for (int i = 0; arr && i < keys->len && i < MAX_ARRAY_KEYS; i++) {
+	for (int i = 0; arr && i < keys->len && i < STP_MAP_MAX_KEYS; i++) {
 		Expr *k = keys->items[i];
 		Type t = infer(el, k, arr->keytypes[i]);
 		char *what = xasprintf("key %d of array '%s'", i + 1, arr->name);
@@ -835,7 +835,7 @@ static void infer_stmt(Elab *el, Stmt *st)
 		if (st->sort_agg && arr && arr->type != TY_STATS && arr->type != TY_UNKNOWN && el->reporting)
 			sem_error(el, st->loc, "foreach sorted by @%s needs a statistics array, '%s' is %s", st->sort_agg,
 				  arr->name, type_name(arr->type));
-		for (int i = 0; arr && i < st->keys.len && i < MAX_ARRAY_KEYS; i++) {
+		for (int i = 0; arr && i < st->keys.len && i < STP_MAP_MAX_KEYS; i++) {
 			Expr *k = st->keys.items[i];
 			if (!k->sym)
 				continue;
