@@ -46,7 +46,6 @@ typedef struct RemoteHost {
 /* clock samples taken of each host; the one of the shortest round trip is kept (as NTP does) */
 #define REMOTE_CLOCK_SAMPLES 8
 
-
 static PtrVec remote_hosts;     /* RemoteHost* in command-line order: the index is N of "N: " */
 static int remote_prefix;
 static int remote_sig_pipe[2] = { -1, -1 };
