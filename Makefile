@@ -15,7 +15,7 @@ CSTD     = -std=c11 -D_GNU_SOURCE
 WARN     = -Wall -Wextra -Werror
 OPT     ?= -O2 -g
 SAN      =
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/transport $(CFLAGS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 STAP_LIBS   = -ldw -ldebuginfod -lelf -llzma -lzstd -lz -pthread
 
@@ -140,7 +140,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
 FUZZ_TARGETS ?= parse index record apptrace btf
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport
+FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
                 $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c log.c)

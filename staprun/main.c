@@ -3,39 +3,12 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "staprun.h"
-
-int verbose;
-
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("staprun: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-void err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("staprun: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 struct options {
 	const char *outfile;    /* -o FILE */
@@ -81,17 +54,17 @@ static void usage(void)
 }
 
 /* -b MB: decimal digits only (no sign, space, base prefix or suffix), 1 to
- * BUFSIZE_MAX_MB; the caller's own cap is checked later (permissions.c). */
+ * STP_BUFSIZE_MB_MAX; the caller's own cap is checked later (permissions.c). */
 static unsigned long parse_bufsize(const char *arg)
 {
 	unsigned long mb = 0;
 	const char *p;
 
-	for (p = arg; *p >= '0' && *p <= '9' && mb <= BUFSIZE_MAX_MB; p++)
+	for (p = arg; *p >= '0' && *p <= '9' && mb <= STP_BUFSIZE_MB_MAX; p++)
 		mb = mb * 10 + (unsigned long)(*p - '0');
-	if (p == arg || *p || mb < 1 || mb > BUFSIZE_MAX_MB) {
-		err("-b needs a buffer size in MB, a number from 1 to %d, got \"%s\"",
-		    BUFSIZE_MAX_MB, arg);
+	if (p == arg || *p || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX) {
+		err("-b needs a buffer size in MB, a number from %d to %d, got \"%s\"",
+		    STP_BUFSIZE_MB_MIN, STP_BUFSIZE_MB_MAX, arg);
 		exit(1);
 	}
 	return mb;
@@ -113,7 +86,7 @@ static const char *parse_clock_offset(const char *arg)
 	exit(1);
 }
 
-/* -r N:URI: N decimal digits, 0 to REMOTE_ID_MAX; URI 1 to REMOTE_URI_MAX letters, digits and
+/* -r N:URI: N decimal digits, 0 to REMOTE_ID_MAX; URI 1 to STP_REMOTE_URI_MAX letters, digits and
  * . _ - @ : / [ ] (what stap --remote accepts as a target): nothing that could end the value or
  * start another parameter in the kernel's "a=1 b=x" string. */
 static void parse_remote(struct options *o, const char *arg)
@@ -124,11 +97,11 @@ static void parse_remote(struct options *o, const char *arg)
 	for (p = arg; *p >= '0' && *p <= '9' && id <= REMOTE_ID_MAX; p++)
 		id = id * 10 + (*p - '0');
 	uri = p + 1;
-	if (p == arg || *p != ':' || id > REMOTE_ID_MAX || !*uri || strlen(uri) > REMOTE_URI_MAX ||
+	if (p == arg || *p != ':' || id > REMOTE_ID_MAX || !*uri || strlen(uri) > STP_REMOTE_URI_MAX ||
 	    strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@:/[]") !=
 	    strlen(uri)) {
 		err("-r needs N:URI, N a number from 0 to %d, URI 1 to %d letters, digits and"
-		    " . _ - @ : / [ ], got \"%s\"", REMOTE_ID_MAX, REMOTE_URI_MAX, arg);
+		    " . _ - @ : / [ ], got \"%s\"", REMOTE_ID_MAX, STP_REMOTE_URI_MAX, arg);
 		exit(1);
 	}
 	o->remote_id = id;
@@ -204,7 +177,7 @@ static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 static char *build_params(const struct options *o)
 {
 	char **all = calloc((size_t)o->nparams + 3, sizeof(*all));
-	char bufsize[48], remote_id[48], remote_uri[REMOTE_URI_MAX + 32], *params;
+	char bufsize[48], remote_id[48], remote_uri[STP_REMOTE_URI_MAX + 32], *params;
 	int n = o->nparams;
 
 	if (!all)

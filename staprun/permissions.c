@@ -382,7 +382,7 @@ static unsigned long loaded_bufsize(const char *name)
 	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) != 0)
 		return 0;
 	mb = strtoul(value, &end, 10);
-	return end == value || mb > BUFSIZE_MAX_MB ? 0 : mb;
+	return end == value || mb > STP_BUFSIZE_MB_MAX ? 0 : mb;
 }
 
 /* The trace buffers of the caller's runs loaded now (stap modules in /proc/systemtap whose
@@ -411,7 +411,7 @@ static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
 		if (module_owner(name) != (long)getuid())
 			continue;
 		mb = loaded_bufsize(name);
-		total += rings_bytes(mb ? mb : BUFSIZE_MAX_MB, cpus);
+		total += rings_bytes(mb ? mb : STP_BUFSIZE_MB_MAX, cpus);
 		(*runs)++;
 	}
 	closedir(d);
@@ -419,7 +419,7 @@ static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
 }
 
 /*
- * -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, BUFSIZE_MAX_MB for root and
+ * -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, STP_BUFSIZE_MB_MAX for root and
  * stapdev; and one budget for each user: the buffers of this run and of the
  * caller's runs loaded already (-L/-F, or going on) must take at most half of
  * the memory they would have without those runs (MemAvailable now plus what
@@ -427,7 +427,7 @@ static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
  */
 int bufsize_allowed(enum privilege p, unsigned long mb)
 {
-	unsigned long cap = p == PRIV_USR ? BUFSIZE_STAPUSR_MB : BUFSIZE_MAX_MB;
+	unsigned long cap = p == PRIV_USR ? BUFSIZE_STAPUSR_MB : STP_BUFSIZE_MB_MAX;
 	unsigned long long need, mine, avail;
 	unsigned long cpus;
 	unsigned runs;

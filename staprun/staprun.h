@@ -1,10 +1,13 @@
 /* staprun.h - declarations shared by staprun's source files.
- * Used by the staprun sources only (main.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
+ * Used by the staprun sources only (main.c, log.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
+#include "core/limits.h"   /* STP_BUFSIZE_MB_MAX (-b), STP_REMOTE_URI_MAX (-r) */
+
 #include <stddef.h>
 
+/* log.c: diagnostics on stderr. */
 extern int verbose;
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* "staprun: ..." */
@@ -62,9 +65,7 @@ int module_open(const char *path, enum privilege p);              /* fd, or -1 a
 int params_allowed(enum privilege p, char **params, int n);
 long module_owner(const char *name);        /* uid that loaded it, -1: cannot tell */
 int loaded_module_allowed(const char *arg, struct run_id *id, const char *what);
-#define BUFSIZE_MAX_MB     1024 /* -b: root and stapdev (the runtime's own limit) */
 #define REMOTE_ID_MAX   1000000 /* -r N:URI: the index of a host in stap --remote's list */
-#define REMOTE_URI_MAX      255 /* -r N:URI: the runtime's stp_remote_uri[256] holds it */
 #define BUFSIZE_STAPUSR_MB 64   /* -b: stapusr */
 int bufsize_allowed(enum privilege p, unsigned long mb);          /* 0 after a message */
 

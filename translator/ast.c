@@ -1,7 +1,6 @@
 /* ast.c - syntax tree constructors and the pass-1 printer that writes a
  * program back in normalized form (stap -p1).  Used by parser and driver. */
 #include "ast.h"
-#include "parser.h"
 
 #include <string.h>
 
@@ -32,7 +31,7 @@ Expr *expr_and(Expr *a, Expr *b)
 	if (!b)
 		return a;
 	e = expr_new(EX_BINARY, b->loc);
-	e->op = ANDAND;
+	e->op = OP_AND;
 	e->left = a;
 	e->right = b;
 	return e;
@@ -116,41 +115,22 @@ int first_visit(PtrVec *seen, void *fn)
 	return 1;
 }
 
-static const char *op_text(int op)
+const char *op_text(Operator op)
 {
-	static char one[2];
-	switch (op) {
-	case EQ: return "==";
-	case NE: return "!=";
-	case LE: return "<=";
-	case GE: return ">=";
-	case ANDAND: return "&&";
-	case OROR: return "||";
-	case SHL: return "<<";
-	case SHR: return ">>";
-	case INC: return "++";
-	case DEC: return "--";
-	case IN: return "in";
-	case ADD_ASSIGN: return "+=";
-	case SUB_ASSIGN: return "-=";
-	case MUL_ASSIGN: return "*=";
-	case DIV_ASSIGN: return "/=";
-	case MOD_ASSIGN: return "%=";
-	case CAT_ASSIGN: return ".=";
-	case AND_ASSIGN: return "&=";
-	case OR_ASSIGN: return "|=";
-	case XOR_ASSIGN: return "^=";
-	case SHL_ASSIGN: return "<<=";
-	case SHR_ASSIGN: return ">>=";
-	case AGG_ASSIGN: return "<<<";
-	case USHR: return ">>>";
-	case MATCH: return "=~";
-	case NOMATCH: return "!~";
-	default:
-		one[0] = (char)op;
-		one[1] = 0;
-		return one;
-	}
+	static const char *const text[] = {
+		[OP_NONE] = "",
+		[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
+		[OP_BITAND] = "&", [OP_BITOR] = "|", [OP_BITXOR] = "^",
+		[OP_SHL] = "<<", [OP_SHR] = ">>", [OP_USHR] = ">>>", [OP_CONCAT] = ".",
+		[OP_EQ] = "==", [OP_NE] = "!=", [OP_LT] = "<", [OP_GT] = ">", [OP_LE] = "<=", [OP_GE] = ">=",
+		[OP_MATCH] = "=~", [OP_NOMATCH] = "!~", [OP_AND] = "&&", [OP_OR] = "||", [OP_IN] = "in",
+		[OP_NEG] = "-", [OP_PLUS] = "+", [OP_NOT] = "!", [OP_BITNOT] = "~", [OP_ADDR] = "&",
+		[OP_ASSIGN] = "=", [OP_ADD_ASSIGN] = "+=", [OP_SUB_ASSIGN] = "-=", [OP_MUL_ASSIGN] = "*=",
+		[OP_DIV_ASSIGN] = "/=", [OP_MOD_ASSIGN] = "%=", [OP_CAT_ASSIGN] = ".=", [OP_AND_ASSIGN] = "&=",
+		[OP_OR_ASSIGN] = "|=", [OP_XOR_ASSIGN] = "^=", [OP_SHL_ASSIGN] = "<<=", [OP_SHR_ASSIGN] = ">>=",
+		[OP_AGG_ASSIGN] = "<<<", [OP_INC] = "++", [OP_DEC] = "--", [OP_HIST_BARE] = "",
+	};
+	return (unsigned)op < sizeof text / sizeof text[0] && text[op] ? text[op] : "?";
 }
 
 /* Writes s as a script string literal with escapes. */
@@ -271,7 +251,7 @@ void print_expr(const Expr *e, StrBuf *out)
 		sb_putc(out, ')');
 		break;
 	case EX_UNARY:
-		if (e->op == '&') {   /* &$var->member: the operand is never parenthesized */
+		if (e->op == OP_ADDR) {   /* &$var->member: the operand is never parenthesized */
 			sb_putc(out, '&');
 			print_expr(e->left, out);
 			break;

@@ -3,6 +3,7 @@
 #ifndef STAP_AST_H
 #define STAP_AST_H
 
+#include "core/limits.h"   /* STP_MAP_MAX_KEYS: the runtime's limits */
 #include "diag.h"
 #include "util.h"
 
@@ -16,6 +17,37 @@ typedef enum Type {
 } Type;
 
 const char *type_name(Type t);
+
+/* Expr.op: what an operator does, whatever the grammar's tokens are (the
+ * parser's actions name these; only pass 1 sees tokens). */
+typedef enum Operator {
+	OP_NONE = 0,
+	/* EX_BINARY: arithmetic, bitwise, string and logical */
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+	OP_BITAND, OP_BITOR, OP_BITXOR,
+	OP_SHL, OP_SHR, OP_USHR,        /* << >> >>> */
+	OP_CONCAT,                      /* . */
+	OP_EQ, OP_NE, OP_LT, OP_GT, OP_LE, OP_GE,
+	OP_MATCH, OP_NOMATCH,           /* =~ !~ */
+	OP_AND, OP_OR,                  /* && || */
+	OP_IN,                          /* key in array, [k1, k2] in array */
+	/* EX_UNARY */
+	OP_NEG, OP_PLUS, OP_NOT, OP_BITNOT,   /* - + ! ~ */
+	OP_ADDR,                        /* &: the address of a target value */
+	/* EX_ASSIGN */
+	OP_ASSIGN,                      /* = */
+	OP_ADD_ASSIGN, OP_SUB_ASSIGN, OP_MUL_ASSIGN, OP_DIV_ASSIGN, OP_MOD_ASSIGN,
+	OP_CAT_ASSIGN,                  /* .= */
+	OP_AND_ASSIGN, OP_OR_ASSIGN, OP_XOR_ASSIGN, OP_SHL_ASSIGN, OP_SHR_ASSIGN,
+	OP_AGG_ASSIGN,                  /* <<<: a value into a statistics aggregate */
+	/* EX_INCDEC */
+	OP_INC, OP_DEC,
+	/* EX_AT: an @hist_* not (yet) printed, indexed or iterated; pass 1 reports those left */
+	OP_HIST_BARE,
+} Operator;
+
+/* The operator as written in a script: "+", "<<<", "in", "++" (ast.c). */
+const char *op_text(Operator op);
 
 typedef struct Symbol Symbol;
 typedef struct Function Function;
@@ -58,7 +90,7 @@ typedef struct Expr {
 	ExprKind kind;
 	SrcLoc loc;
 	Type type;
-	int op;                 /* operator token (parser.h values or a char) */
+	Operator op;            /* EX_BINARY, EX_UNARY, EX_ASSIGN, EX_INCDEC; OP_NONE elsewhere */
 	int postfix;            /* EX_INCDEC: 1 for x++ */
 	int discarded;          /* EX_CALL: a statement of its own, its value unused */
 	int depth;              /* height of the tree below: bounded by the parser */
@@ -140,8 +172,6 @@ typedef struct Probe {
 
 typedef enum SymbolKind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM } SymbolKind;
 
-#define MAX_ARRAY_KEYS 9
-
 struct Symbol {
 	char *name;
 	SymbolKind kind;
@@ -149,7 +179,7 @@ struct Symbol {
 	Type type;              /* value type */
 	int is_array;           /* -1 unknown, 0 scalar, 1 array */
 	int nkeys;
-	Type keytypes[MAX_ARRAY_KEYS];
+	Type keytypes[STP_MAP_MAX_KEYS];
 	Expr *init;             /* global initializer (literal) */
 	int64_t max_entries;    /* global a[N] */
 	int index;              /* position among globals / locals */

@@ -49,7 +49,7 @@ static Expr *value_type(Program *prog, Expr *e, int depth)
 	if (is_plain_cast(e))
 		return e;
 	/* &@cast(p, "T") is p typed as a pointer to T (@container_of) */
-	if (e->kind == EX_UNARY && e->op == '&' && is_plain_cast(e->left))
+	if (e->kind == EX_UNARY && e->op == OP_ADDR && is_plain_cast(e->left))
 		return e->left;
 	if (e->kind == EX_CALL && e->str && (f = find_function_from(prog, e->str, e->args.len, e->loc.file)) != NULL)
 		return function_type(prog, f, depth + 1);
@@ -142,7 +142,7 @@ static int scan_assign(Expr *e, void *ctx)
 	if ((e->kind != EX_ASSIGN && e->kind != EX_INCDEC) || !e->left || e->left->kind != EX_IDENT ||
 	    strcmp(e->left->str, ls->name))
 		return 0;
-	t = e->kind == EX_ASSIGN && e->op == '=' ? value_type(ls->prog, e->right, 0) : NULL;
+	t = e->kind == EX_ASSIGN && e->op == OP_ASSIGN ? value_type(ls->prog, e->right, 0) : NULL;
 	if (!t || (ls->type && !same_type(ls->type, t)))
 		ls->untyped = 1;
 	else

@@ -9,7 +9,6 @@
 #include "targets/bind.h"
 #include "tapsets.h"
 #include "format.h"
-#include "parser.h"
 #include "providers/provider.h"
 #include "providers/perf.h"
 #include "regex.h"
@@ -94,8 +93,8 @@ static void mark_array(Elab *el, Symbol *sym, int nkeys, SrcLoc loc)
 		return;
 	}
 	sym->is_array = 1;
-	if (nkeys > MAX_ARRAY_KEYS) {
-		sem_error(el, loc, "array '%s' has more than %d keys", sym->name, MAX_ARRAY_KEYS);
+	if (nkeys > STP_MAP_MAX_KEYS) {
+		sem_error(el, loc, "array '%s' has more than %d keys", sym->name, STP_MAP_MAX_KEYS);
 		return;
 	}
 	if (sym->nkeys && nkeys && sym->nkeys != nkeys)
@@ -285,16 +284,16 @@ static void resolve_expr(Elab *el, Expr *e)
 		resolve_call(el, e);
 		break;
 	case EX_BINARY:
-		if (e->op == IN) {
+		if (e->op == OP_IN) {
 			int nkeys = e->left->kind == EX_CALL && !e->left->str ? e->left->args.len : 1;
 			resolve_expr(el, e->left);
 			resolve_array_name(el, e->right, nkeys);
 			break;
 		}
-		if ((e->op == MATCH || e->op == NOMATCH) && e->right->kind != EX_STRING)
+		if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && e->right->kind != EX_STRING)
 			sem_error(el, e->right->loc, "the pattern of '%s' must be a literal string",
-				  e->op == MATCH ? "=~" : "!~");
-		else if ((e->op == MATCH || e->op == NOMATCH) && rx_check(e->right->str, e->right->loc))
+				  e->op == OP_MATCH ? "=~" : "!~");
+		else if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && rx_check(e->right->str, e->right->loc))
 			el->errors++;
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
@@ -304,7 +303,7 @@ static void resolve_expr(Elab *el, Expr *e)
 		break;
 	case EX_ASSIGN:
 	case EX_INCDEC:
-		if (e->op == AGG_ASSIGN)
+		if (e->op == OP_AGG_ASSIGN)
 			resolve_stats_operand(el, e->left);
 		else
 			resolve_expr(el, e->left);
@@ -350,10 +349,10 @@ static void mark_discarded(Expr *e)
 {
 	if (e->kind == EX_CALL && e->str) {
 		e->discarded = 1;
-	} else if (e->kind == EX_BINARY && (e->op == ANDAND || e->op == OROR)) {
+	} else if (e->kind == EX_BINARY && (e->op == OP_AND || e->op == OP_OR)) {
 		mark_discarded(e->left);
 		mark_discarded(e->right);
-	} else if (e->kind == EX_UNARY && e->op == '!') {
+	} else if (e->kind == EX_UNARY && e->op == OP_NOT) {
 		mark_discarded(e->left);
 	}
 }
@@ -575,7 +574,7 @@ static Type infer_symbol(Elab *el, Symbol *sym, Type want, SrcLoc loc)
 
 static void infer_keys(Elab *el, Symbol *arr, PtrVec *keys)
 {
-	for (int i = 0; arr && i < keys->len && i < MAX_ARRAY_KEYS; i++) {
+	for (int i = 0; arr && i < keys->len && i < STP_MAP_MAX_KEYS; i++) {
 		Expr *k = keys->items[i];
 		Type t = infer(el, k, arr->keytypes[i]);
 		char *what = xasprintf("key %d of array '%s'", i + 1, arr->name);
@@ -638,9 +637,9 @@ static Type infer_call(Elab *el, Expr *e)
 	return TY_UNKNOWN;
 }
 
-static int is_comparison(int op)
+static int is_comparison(Operator op)
 {
-	return op == '<' || op == '>' || op == LE || op == GE || op == EQ || op == NE;
+	return op == OP_LT || op == OP_GT || op == OP_LE || op == OP_GE || op == OP_EQ || op == OP_NE;
 }
 
 static Type infer(Elab *el, Expr *e, Type want)
@@ -667,7 +666,7 @@ static Type infer(Elab *el, Expr *e, Type want)
 		t = infer_call(el, e);
 		break;
 	case EX_BINARY:
-		if (e->op == IN) {
+		if (e->op == OP_IN) {
 			Symbol *arr = e->right->sym;
 			if (e->left->kind == EX_CALL && !e->left->str) {
 				infer_keys(el, arr, &e->left->args);
@@ -678,11 +677,11 @@ static Type infer(Elab *el, Expr *e, Type want)
 				free(one.items);
 			}
 			t = TY_LONG;
-		} else if (e->op == MATCH || e->op == NOMATCH) {
+		} else if (e->op == OP_MATCH || e->op == OP_NOMATCH) {
 			expect(el, e->left, TY_STRING, "the string matched by a regular expression");
 			expect(el, e->right, TY_STRING, "the regular expression");
 			t = TY_LONG;
-		} else if (e->op == '.') {
+		} else if (e->op == OP_CONCAT) {
 			expect(el, e->left, TY_STRING, "an operand of '.'");
 			expect(el, e->right, TY_STRING, "an operand of '.'");
 			t = TY_STRING;
@@ -706,7 +705,7 @@ static Type infer(Elab *el, Expr *e, Type want)
 		t = TY_LONG;
 		break;
 	case EX_ASSIGN:
-		if (e->op == AGG_ASSIGN) {
+		if (e->op == OP_AGG_ASSIGN) {
 			Type l = infer(el, e->left, TY_STATS);
 			if (l != TY_UNKNOWN && l != TY_STATS && el->reporting && e->left->sym)
 				sem_error(el, e->loc, "type mismatch: '<<<' needs a statistics variable, '%s' is %s",
@@ -715,7 +714,7 @@ static Type infer(Elab *el, Expr *e, Type want)
 			t = TY_UNKNOWN;
 			break;
 		}
-		if (e->op == '=') {
+		if (e->op == OP_ASSIGN) {
 			Type l = infer(el, e->left, want);
 			Type r = infer(el, e->right, l);
 			if (l == TY_UNKNOWN && r != TY_UNKNOWN)
@@ -726,7 +725,7 @@ static Type infer(Elab *el, Expr *e, Type want)
 				free(what);
 			}
 			t = l;
-		} else if (e->op == CAT_ASSIGN) {
+		} else if (e->op == OP_CAT_ASSIGN) {
 			expect(el, e->left, TY_STRING, "the target of '.='");
 			expect(el, e->right, TY_STRING, "the operand of '.='");
 			t = TY_STRING;
@@ -837,7 +836,7 @@ static void infer_stmt(Elab *el, Stmt *st)
 		if (st->sort_agg && arr && arr->type != TY_STATS && arr->type != TY_UNKNOWN && el->reporting)
 			sem_error(el, st->loc, "foreach sorted by @%s needs a statistics array, '%s' is %s", st->sort_agg,
 				  arr->name, type_name(arr->type));
-		for (int i = 0; arr && i < st->keys.len && i < MAX_ARRAY_KEYS; i++) {
+		for (int i = 0; arr && i < st->keys.len && i < STP_MAP_MAX_KEYS; i++) {
 			Expr *k = st->keys.items[i];
 			if (!k->sym)
 				continue;
@@ -1075,7 +1074,7 @@ static int elide_early_stmt(Stmt *st, void *ctx)
 
 	if (st->kind != ST_EXPR)
 		return 0;
-	while (st->expr->kind == EX_ASSIGN && st->expr->op == AGG_ASSIGN && st->expr->left->kind == EX_IDENT &&
+	while (st->expr->kind == EX_ASSIGN && st->expr->op == OP_AGG_ASSIGN && st->expr->left->kind == EX_IDENT &&
 	       !find_global(ee->el->prog, st->expr->left->str, st->expr->left->loc.file) &&
 	       name_uses(ee->body, st->expr->left->str) == 1) {
 		if (in_script(st->loc) && !(ee->fn && find_in(&ee->fn->params, st->expr->left->str)))

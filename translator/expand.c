@@ -2,7 +2,6 @@
  * epilogue "+=", alias of alias, suffixes), wildcards, {alternatives}, "?",
  * "!" and "if (cond)", and binds what is left to the probe providers. */
 #include "expand.h"
-#include "parser.h"
 #include "pointmatch.h"
 #include "providers/provider.h"
 #include "procglob.h"
@@ -125,7 +124,7 @@ static Probe *new_expansion(Expander *ex, ProbePoint *pp, const Wrap *w, const C
 		/* if (!(cond)) next; -- the probe is armed only while cond holds */
 		Stmt *guard = stmt_new(ST_IF, w->cond->loc);
 		Expr *not = expr_new(EX_UNARY, w->cond->loc);
-		not->op = '!';
+		not->op = OP_NOT;
 		not->left = expr_clone(w->cond);
 		guard->expr = not;
 		guard->then = stmt_new(ST_NEXT, w->cond->loc);

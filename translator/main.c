@@ -3,6 +3,7 @@
 #include "btf/btf.h"
 #include "build.h"
 #include "cache.h"
+#include "core/limits.h"
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
@@ -292,8 +293,9 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		case 's': {
 			char *end;
 			long mb = strtol(optarg, &end, 10);
-			if (*end || mb < 1 || mb > 1024) {
-				diag_plain("error", "-s needs a buffer size in MB from 1 to 1024, got '%s'", optarg);
+			if (*end || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX) {
+				diag_plain("error", "-s needs a buffer size in MB from %d to %d, got '%s'", STP_BUFSIZE_MB_MIN,
+					   STP_BUFSIZE_MB_MAX, optarg);
 				return 1;
 			}
 			vec_push(&session.defines, xasprintf("STP_BUFSIZE_MB=%ld", mb));

@@ -3,7 +3,6 @@
  * warning for each the script itself wrote (stap -u turns it off). */
 #include "optimize.h"
 #include "builtins.h"
-#include "parser.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -138,10 +137,10 @@ int expr_effects(const Expr *e)
 		break;
 	case EX_BINARY:
 		/* a division may raise "division by 0": kept, so the error still happens */
-		if ((e->op == '/' || e->op == '%') && !(e->right->kind == EX_NUMBER && e->right->num != 0))
+		if ((e->op == OP_DIV || e->op == OP_MOD) && !(e->right->kind == EX_NUMBER && e->right->num != 0))
 			fx |= EFFECT_FAIL;
 		/* =~ and !~ set what matched() and ngroups() return */
-		if (e->op == MATCH || e->op == NOMATCH)
+		if (e->op == OP_MATCH || e->op == OP_NOMATCH)
 			fx |= EFFECT_WRITE;
 		break;
 	case EX_CALL:
@@ -250,7 +249,7 @@ static void walk_reads(Expr *e, Reads *r)
 {
 	if (!e)
 		return;
-	if (e->kind == EX_ASSIGN && e->op == '=' && e->left->kind == EX_IDENT) {
+	if (e->kind == EX_ASSIGN && e->op == OP_ASSIGN && e->left->kind == EX_IDENT) {
 		walk_reads(e->right, r);
 		return;
 	}
@@ -305,7 +304,7 @@ static int elide_stmt(Stmt *st, void *ctx)
 	if (st->kind != ST_EXPR)
 		return 0;
 	e = st->expr;
-	if (e->kind == EX_ASSIGN && e->op == '=' && is_unread_local(el, e->left)) {
+	if (e->kind == EX_ASSIGN && e->op == OP_ASSIGN && is_unread_local(el, e->left)) {
 		if (expr_has_side_effects(e->right)) {
 			st->expr = e->right;
 		} else {

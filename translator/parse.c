@@ -13,15 +13,13 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only);
 void preproc_free(Preproc *pp);
 int preproc_definitions(Preproc *pp);
 
-int parse_bare_histogram_marker(void);
-
 /* A bare histogram operator left where a value is expected. */
 static int report_bare_histogram(Expr *e, void *ctx)
 {
-	if (e->kind == EX_AT && (e->op & parse_bare_histogram_marker())) {
+	if (e->kind == EX_AT && e->op == OP_HIST_BARE) {
 		diag_at(e->loc, "parse error", "histogram operator @%s where a value is expected (print it, "
 			"index a bucket with @%s(...)[N], or iterate it with foreach)", e->str, e->str);
-		e->op = 0;
+		e->op = OP_NONE;
 		(*(int *)ctx)++;
 	}
 	return 0;

@@ -43,8 +43,12 @@ static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const ch
 
 #define LOC(l) parse_loc_of(ctx, &(l))
 
-/* Expr.op of an @hist_* that is not printed, indexed or iterated (yet). */
-#define HIST_BARE 0x40000000
+/* An @hist_* where a histogram may stand (printed, indexed or iterated) is no longer bare. */
+static void clear_bare_histogram(Expr *e)
+{
+	if (e->op == OP_HIST_BARE)
+		e->op = OP_NONE;
+}
 
 static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -77,7 +81,7 @@ static void set_depth(ParseCtx *ctx, Expr *e, const Expr *a, const Expr *b)
 	}
 }
 
-static Expr *mk_binary(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *a, Expr *b)
+static Expr *mk_binary(ParseCtx *ctx, STP_YYLTYPE l, Operator op, Expr *a, Expr *b)
 {
 	Expr *e = expr_new(EX_BINARY, LOC(l));
 	e->op = op;
@@ -87,7 +91,7 @@ static Expr *mk_binary(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *a, Expr *b)
 	return e;
 }
 
-static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, int op, Expr *a)
+static Expr *mk_unary(ParseCtx *ctx, STP_YYLTYPE l, ExprKind kind, Operator op, Expr *a)
 {
 	Expr *e = expr_new(kind, LOC(l));
 	e->op = op;
@@ -104,7 +108,7 @@ static int is_lvalue(const Expr *e)
 	       (e->kind == EX_AT && (!strcmp(e->str, "cast") || !strcmp(e->str, "var")));
 }
 
-static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *lhs, Expr *rhs)
+static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, Operator op, Expr *lhs, Expr *rhs)
 {
 	if (!is_lvalue(lhs))
 		syntax_error(ctx, lhs->loc, "expected a variable or array element on the left of the assignment");
@@ -114,11 +118,11 @@ static Expr *mk_assign(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *lhs, Expr *rh
 	return e;
 }
 
-static Expr *mk_incdec(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *x, int postfix)
+static Expr *mk_incdec(ParseCtx *ctx, STP_YYLTYPE l, Operator op, Expr *x, int postfix)
 {
 	if (!is_lvalue(x))
 		syntax_error(ctx, x->loc, "expected a variable or array element as operand of '%s'",
-			     op == INC ? "++" : "--");
+			     op_text(op));
 	Expr *e = mk_unary(ctx, l, EX_INCDEC, op, x);
 	e->postfix = postfix;
 	return e;
@@ -139,11 +143,11 @@ static Expr *mk_ident(ParseCtx *ctx, STP_YYLTYPE l, char *name)
 }
 
 /* s =~ "regex": the pattern is compiled at translate time, so it must be a literal. */
-static Expr *mk_regex(ParseCtx *ctx, STP_YYLTYPE l, int op, Expr *s, Expr *re)
+static Expr *mk_regex(ParseCtx *ctx, STP_YYLTYPE l, Operator op, Expr *s, Expr *re)
 {
 	if (re->kind != EX_STRING)
 		syntax_error(ctx, re->loc, "the right side of '%s' must be a literal string (a regular expression)",
-			     op == MATCH ? "=~" : "!~");
+			     op_text(op));
 	return mk_binary(ctx, l, op, s, re);
 }
 
@@ -251,7 +255,7 @@ static void check_alias_names(ParseCtx *ctx, PtrVec *names)
 static Expr *add_chain(ParseCtx *ctx, Expr *base, ChainItem *item)
 {
 	Expr *e = base;
-	base->op &= ~HIST_BARE;   /* @hist_log(s)[bucket] is a count */
+	clear_bare_histogram(base);   /* @hist_log(s)[bucket] is a count */
 	ChainItem *last = base->chain.len ? base->chain.items[base->chain.len - 1] : NULL;
 
 	if (last && last->kind == CH_PRETTY)
@@ -837,19 +841,19 @@ else_part:
 opt_expr: %empty { $$ = NULL; } | expr ;
 
 expr:
-	  expr '=' expr        { $$ = mk_assign(ctx, @2, '=', $1, $3); }
-	| expr ADD_ASSIGN expr { $$ = mk_assign(ctx, @2, ADD_ASSIGN, $1, $3); }
-	| expr SUB_ASSIGN expr { $$ = mk_assign(ctx, @2, SUB_ASSIGN, $1, $3); }
-	| expr MUL_ASSIGN expr { $$ = mk_assign(ctx, @2, MUL_ASSIGN, $1, $3); }
-	| expr DIV_ASSIGN expr { $$ = mk_assign(ctx, @2, DIV_ASSIGN, $1, $3); }
-	| expr MOD_ASSIGN expr { $$ = mk_assign(ctx, @2, MOD_ASSIGN, $1, $3); }
-	| expr CAT_ASSIGN expr { $$ = mk_assign(ctx, @2, CAT_ASSIGN, $1, $3); }
-	| expr AND_ASSIGN expr { $$ = mk_assign(ctx, @2, AND_ASSIGN, $1, $3); }
-	| expr OR_ASSIGN expr  { $$ = mk_assign(ctx, @2, OR_ASSIGN, $1, $3); }
-	| expr XOR_ASSIGN expr { $$ = mk_assign(ctx, @2, XOR_ASSIGN, $1, $3); }
-	| expr SHL_ASSIGN expr { $$ = mk_assign(ctx, @2, SHL_ASSIGN, $1, $3); }
-	| expr SHR_ASSIGN expr { $$ = mk_assign(ctx, @2, SHR_ASSIGN, $1, $3); }
-	| expr AGG_ASSIGN expr { $$ = mk_assign(ctx, @2, AGG_ASSIGN, $1, $3); }
+	  expr '=' expr        { $$ = mk_assign(ctx, @2, OP_ASSIGN, $1, $3); }
+	| expr ADD_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_ADD_ASSIGN, $1, $3); }
+	| expr SUB_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_SUB_ASSIGN, $1, $3); }
+	| expr MUL_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_MUL_ASSIGN, $1, $3); }
+	| expr DIV_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_DIV_ASSIGN, $1, $3); }
+	| expr MOD_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_MOD_ASSIGN, $1, $3); }
+	| expr CAT_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_CAT_ASSIGN, $1, $3); }
+	| expr AND_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_AND_ASSIGN, $1, $3); }
+	| expr OR_ASSIGN expr  { $$ = mk_assign(ctx, @2, OP_OR_ASSIGN, $1, $3); }
+	| expr XOR_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_XOR_ASSIGN, $1, $3); }
+	| expr SHL_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_SHL_ASSIGN, $1, $3); }
+	| expr SHR_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_SHR_ASSIGN, $1, $3); }
+	| expr AGG_ASSIGN expr { $$ = mk_assign(ctx, @2, OP_AGG_ASSIGN, $1, $3); }
 	| expr '?' expr ':' expr {
 		$$ = expr_new(EX_TERNARY, LOC(@2));
 		$$->cond = $1;
@@ -858,47 +862,47 @@ expr:
 		set_depth(ctx, $$, $1, $3);
 		set_depth(ctx, $$, $$, $5);
 	  }
-	| expr OROR expr    { $$ = mk_binary(ctx, @2, OROR, $1, $3); }
-	| expr ANDAND expr  { $$ = mk_binary(ctx, @2, ANDAND, $1, $3); }
-	| expr '|' expr     { $$ = mk_binary(ctx, @2, '|', $1, $3); }
-	| expr '^' expr     { $$ = mk_binary(ctx, @2, '^', $1, $3); }
-	| expr '&' expr     { $$ = mk_binary(ctx, @2, '&', $1, $3); }
-	| expr EQ expr      { $$ = mk_binary(ctx, @2, EQ, $1, $3); }
-	| expr NE expr      { $$ = mk_binary(ctx, @2, NE, $1, $3); }
-	| expr MATCH expr   { $$ = mk_regex(ctx, @2, MATCH, $1, $3); }
-	| expr NOMATCH expr { $$ = mk_regex(ctx, @2, NOMATCH, $1, $3); }
-	| expr '<' expr     { $$ = mk_binary(ctx, @2, '<', $1, $3); }
-	| expr '>' expr     { $$ = mk_binary(ctx, @2, '>', $1, $3); }
-	| expr LE expr      { $$ = mk_binary(ctx, @2, LE, $1, $3); }
-	| expr GE expr      { $$ = mk_binary(ctx, @2, GE, $1, $3); }
-	| expr SHL expr     { $$ = mk_binary(ctx, @2, SHL, $1, $3); }
-	| expr SHR expr     { $$ = mk_binary(ctx, @2, SHR, $1, $3); }
-	| expr USHR expr    { $$ = mk_binary(ctx, @2, USHR, $1, $3); }
-	| expr '+' expr     { $$ = mk_binary(ctx, @2, '+', $1, $3); }
-	| expr '-' expr     { $$ = mk_binary(ctx, @2, '-', $1, $3); }
-	| expr '.' expr     { $$ = mk_binary(ctx, @2, '.', $1, $3); }
-	| expr '*' expr     { $$ = mk_binary(ctx, @2, '*', $1, $3); }
-	| expr '/' expr     { $$ = mk_binary(ctx, @2, '/', $1, $3); }
-	| expr '%' expr     { $$ = mk_binary(ctx, @2, '%', $1, $3); }
-	| expr IN IDENT     { $$ = mk_binary(ctx, @2, IN, $1, mk_ident(ctx, @3, $3)); }
+	| expr OROR expr    { $$ = mk_binary(ctx, @2, OP_OR, $1, $3); }
+	| expr ANDAND expr  { $$ = mk_binary(ctx, @2, OP_AND, $1, $3); }
+	| expr '|' expr     { $$ = mk_binary(ctx, @2, OP_BITOR, $1, $3); }
+	| expr '^' expr     { $$ = mk_binary(ctx, @2, OP_BITXOR, $1, $3); }
+	| expr '&' expr     { $$ = mk_binary(ctx, @2, OP_BITAND, $1, $3); }
+	| expr EQ expr      { $$ = mk_binary(ctx, @2, OP_EQ, $1, $3); }
+	| expr NE expr      { $$ = mk_binary(ctx, @2, OP_NE, $1, $3); }
+	| expr MATCH expr   { $$ = mk_regex(ctx, @2, OP_MATCH, $1, $3); }
+	| expr NOMATCH expr { $$ = mk_regex(ctx, @2, OP_NOMATCH, $1, $3); }
+	| expr '<' expr     { $$ = mk_binary(ctx, @2, OP_LT, $1, $3); }
+	| expr '>' expr     { $$ = mk_binary(ctx, @2, OP_GT, $1, $3); }
+	| expr LE expr      { $$ = mk_binary(ctx, @2, OP_LE, $1, $3); }
+	| expr GE expr      { $$ = mk_binary(ctx, @2, OP_GE, $1, $3); }
+	| expr SHL expr     { $$ = mk_binary(ctx, @2, OP_SHL, $1, $3); }
+	| expr SHR expr     { $$ = mk_binary(ctx, @2, OP_SHR, $1, $3); }
+	| expr USHR expr    { $$ = mk_binary(ctx, @2, OP_USHR, $1, $3); }
+	| expr '+' expr     { $$ = mk_binary(ctx, @2, OP_ADD, $1, $3); }
+	| expr '-' expr     { $$ = mk_binary(ctx, @2, OP_SUB, $1, $3); }
+	| expr '.' expr     { $$ = mk_binary(ctx, @2, OP_CONCAT, $1, $3); }
+	| expr '*' expr     { $$ = mk_binary(ctx, @2, OP_MUL, $1, $3); }
+	| expr '/' expr     { $$ = mk_binary(ctx, @2, OP_DIV, $1, $3); }
+	| expr '%' expr     { $$ = mk_binary(ctx, @2, OP_MOD, $1, $3); }
+	| expr IN IDENT     { $$ = mk_binary(ctx, @2, OP_IN, $1, mk_ident(ctx, @3, $3)); }
 	| '[' index_args ']' IN IDENT {
 		Expr *keys = expr_new(EX_CALL, LOC(@1));   /* key list holder: str NULL */
 		keys->args = *$2;
-		$$ = mk_binary(ctx, @4, IN, keys, mk_ident(ctx, @5, $5));
+		$$ = mk_binary(ctx, @4, OP_IN, keys, mk_ident(ctx, @5, $5));
 	  }
 	| '-' expr %prec UNARY {
 		if ($2->kind == EX_NUMBER) {   /* a negative literal, also -9223372036854775808 */
 			$$ = $2;
 			$$->num = (int64_t)(0 - (uint64_t)$2->num);
-			$$->op = 0;
+			$$->op = OP_NONE;
 			$$->loc = LOC(@1);
 		} else {
-			$$ = mk_unary(ctx, @1, EX_UNARY, '-', $2);
+			$$ = mk_unary(ctx, @1, EX_UNARY, OP_NEG, $2);
 		}
 	  }
-	| '+' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, '+', $2); }
-	| '!' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '!', $2); }
-	| '~' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, '~', $2); }
+	| '+' expr %prec UNARY { $$ = mk_unary(ctx, @1, EX_UNARY, OP_PLUS, $2); }
+	| '!' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, OP_NOT, $2); }
+	| '~' expr             { $$ = mk_unary(ctx, @1, EX_UNARY, OP_BITNOT, $2); }
 	/* as SystemTap, '&' makes a target value of what follows (an autocast
 	 * when it is not one already); it binds tighter than 'in': &p in a */
 	| '&' postfix %prec UNARY {
@@ -909,14 +913,14 @@ expr:
 			v->left = $2;
 			set_depth(ctx, v, $2, NULL);
 		}
-		$$ = mk_unary(ctx, @1, EX_UNARY, '&', v);
+		$$ = mk_unary(ctx, @1, EX_UNARY, OP_ADDR, v);
 	  }
-	| INC expr             { $$ = mk_incdec(ctx, @1, INC, $2, 0); }
-	| DEC expr             { $$ = mk_incdec(ctx, @1, DEC, $2, 0); }
+	| INC expr             { $$ = mk_incdec(ctx, @1, OP_INC, $2, 0); }
+	| DEC expr             { $$ = mk_incdec(ctx, @1, OP_DEC, $2, 0); }
 	/* one postfix operator on a value, as SystemTap: "a--" then "--a" on the
 	 * next line are two statements, not (a--)-- */
-	| postfix INC          { $$ = mk_incdec(ctx, @2, INC, $1, 1); }
-	| postfix DEC          { $$ = mk_incdec(ctx, @2, DEC, $1, 1); }
+	| postfix INC          { $$ = mk_incdec(ctx, @2, OP_INC, $1, 1); }
+	| postfix DEC          { $$ = mk_incdec(ctx, @2, OP_DEC, $1, 1); }
 	| postfix
 	;
 
@@ -970,7 +974,7 @@ primary:
 		$$->args = *$3;
 		if (!strcmp($1, "print") || !strcmp($1, "println") || !strcmp($1, "sprint"))   /* they draw histograms */
 			for (int i = 0; i < $$->args.len; i++)
-				((Expr *)$$->args.items[i])->op &= ~HIST_BARE;
+				clear_bare_histogram($$->args.items[i]);
 		/* as in SystemTap, a pass-1 rule: the delimited prints need their delimiter */
 		if ((!strcmp($1, "printd") || !strcmp($1, "printdln") || !strcmp($1, "sprintd")) && $$->args.len < 2)
 			syntax_error(ctx, LOC(@1), "%s needs a delimiter and at least one value", $1);
@@ -978,7 +982,7 @@ primary:
 	| AT_NAME '(' opt_args ')' {
 		$$ = mk_at(ctx, @1, $1, $3);
 		if (!strncmp($1, "hist_", 5))
-			$$->op = HIST_BARE;   /* cleared where a histogram may stand */
+			$$->op = OP_HIST_BARE;   /* cleared where a histogram may stand */
 	  }
 	| EMBEDDED_C { $$ = expr_new(EX_EMBEDDED, LOC(@1)); $$->str = $1; }
 	| '(' expr ')' { $$ = $2; }
@@ -1002,11 +1006,6 @@ args:
 
 %%
 
-
-int parse_bare_histogram_marker(void)
-{
-	return HIST_BARE;
-}
 
 SrcLoc parse_loc(ParseCtx *ctx, int line, int col)
 {

@@ -2,7 +2,9 @@
  * with this stap (-r KVER -p4), copy the module over, run staprun everywhere at once and merge
  * the output; used by main.c when --remote is given. The design is described in man/stap.1. */
 #include "remote.h"
+#include "core/limits.h"
 #include "diag.h"
+#include "spawn.h"
 #include "util.h"
 
 #include <errno.h>
@@ -15,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,9 +45,6 @@ typedef struct RemoteHost {
 
 /* clock samples taken of each host; the one of the shortest round trip is kept (as NTP does) */
 #define REMOTE_CLOCK_SAMPLES 8
-
-/* remote_uri()'s value travels as staprun -r N:URI; staprun and the runtime take at most this */
-#define REMOTE_URI_MAX 255
 
 static int remote_sig_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t remote_signalled;
@@ -108,8 +106,8 @@ int remote_add(Session *s, const char *url)
 			goto bad;
 		h->port = xasprintf("%ld", port);
 	}
-	if (strlen(url) > REMOTE_URI_MAX) {
-		diag_plain("error", "--remote '%.40s...': longer than %d characters", url, REMOTE_URI_MAX);
+	if (strlen(url) > STP_REMOTE_URI_MAX) {
+		diag_plain("error", "--remote '%.40s...': longer than %d characters", url, STP_REMOTE_URI_MAX);
 		free(h->user);
 		free(h->host);
 		free(h->port);
@@ -198,42 +196,16 @@ static char **remote_ssh_argv(const RemoteHost *h, const char *script)
 	return argv;
 }
 
-/* fork + exec with the given stdin/stdout/stderr (-1: inherit); the child in a new process
- * group when own_group (the terminal's ^C is stap's to handle). */
+/* Starts argv in dir (NULL: ours) with the given stdin/stdout/stderr (-1: inherit); the child in
+ * a new process group when own_group (the terminal's ^C is stap's to handle). */
 static pid_t remote_spawn(char **argv, const char *dir, int in, int out, int err, int own_group)
 {
-	pid_t pid;
+	const int stdio[3] = { in, out, err };
+	SpawnOpts o = { .cwd = dir, .stdio = stdio, .own_group = own_group };
 
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid != 0)
-		return pid;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (own_group)
-		setpgid(0, 0);
-	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) || (err >= 0 && dup2(err, 2) < 0))
-		_exit(127);
-	if (dir && chdir(dir) != 0)
-		_exit(127);
-	for (int fd = 3; fd < 256; fd++)
-		close(fd);
-	execvp(argv[0], argv);
-	fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-static int remote_wait(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return spawn_start(argv, &o);
 }
 
 /* Runs argv with stdin from in_fd (-1: /dev/null), returns its status and its stdout. */
@@ -266,7 +238,7 @@ static int remote_capture(char **argv, const char *dir, int in_fd, StrBuf *out)
 			sb_putn(out, buf, (size_t)n);
 	}
 	close(p[0]);
-	rc = remote_wait(pid);
+	rc = spawn_reap(pid);
 	return rc;
 }
 
@@ -404,7 +376,7 @@ static int remote_passthrough(char **argv, const char *dir)
 
 	if (null_fd >= 0)
 		close(null_fd);
-	return pid < 0 ? -1 : remote_wait(pid);
+	return pid < 0 ? -1 : spawn_reap(pid);
 }
 
 /* Runs the child stap for kver in its own directory under tmp, to the run's last pass (4 when it
@@ -694,7 +666,7 @@ static void remote_measure_clock(RemoteHost *h)
 	close(to[1]);
 	close(from[0]);
 	if (pid > 0)
-		remote_wait(pid);
+		spawn_reap(pid);
 	free(argv);
 	if (best < 0)
 		return;
@@ -852,7 +824,7 @@ static int remote_start(Session *s, RemoteHost *h, int index)
  * of its staprun, which ends every other host's run too (exit(), -c, -T, an error). */
 static void remote_finished(Session *s, RemoteHost *h)
 {
-	int rc = remote_wait(h->pid);
+	int rc = spawn_reap(h->pid);
 
 	h->pid = 0;
 	if (h->in_fd >= 0) {

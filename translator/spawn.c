@@ -1,5 +1,6 @@
 /* spawn.c - runs a program as a child and waits for it, with an optional environment, working
- * directory and log file.  Used by pass 4 (build.c, kbuild_steps.c) and pass 5 (build.c). */
+ * directory, log file or pipes.  Used by pass 4 (build.c, kbuild_steps.c), pass 5 (build.c) and
+ * remote.c. */
 #include "spawn.h"
 #include "markers.h"
 #include "util.h"
@@ -30,13 +31,29 @@ void spawn_forward_interrupt(int sig, siginfo_t *info, void *ctx)
 		spawn_forward_signal(sig);
 }
 
-/* In the child: default signals, the log, the directory, then exec; never returns. */
+/* In the child: stdin, stdout and stderr as given, only those (the pipes' other ends closed). */
+static void spawn_stdio(const int stdio[3])
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (stdio[fd] >= 0 && dup2(stdio[fd], fd) < 0)
+			_exit(127);
+	for (int fd = 3; fd < 256; fd++)
+		close(fd);
+	signal(SIGPIPE, SIG_DFL);
+}
+
+/* In the child: default signals, its group, its descriptors, the log, the directory, then exec;
+ * never returns. */
 static void spawn_exec(char *const argv[], const SpawnOpts *o)
 {
 	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR2 };
 
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
 		signal(sigs[i], SIG_DFL);
+	if (o && o->own_group)
+		setpgid(0, 0);
+	if (o && o->stdio)
+		spawn_stdio(o->stdio);
 	if (o && o->log_path) {
 		int fd = open(o->log_path, O_WRONLY | O_CREAT | O_CLOEXEC | (o->append ? O_APPEND : O_TRUNC), 0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
@@ -64,21 +81,36 @@ static char *spawn_command_text(char *const argv[])
 	return sb_steal(&sb);
 }
 
-static int spawn_status(pid_t pid)
+int spawn_reap(pid_t pid)
 {
 	int status;
 
-	spawn_child = pid;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			spawn_child = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
 			return -1;
-		}
-	}
-	spawn_child = 0;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+/* spawn_reap, the child reachable by the forwarding signal handlers meanwhile */
+static int spawn_status(pid_t pid)
+{
+	int rc;
+
+	spawn_child = pid;
+	rc = spawn_reap(pid);
+	spawn_child = 0;
+	return rc;
+}
+
+pid_t spawn_start(char *const argv[], const SpawnOpts *opts)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		spawn_exec(argv, opts);
+	return pid;
 }
 
 int spawn_wait(char *const argv[], const SpawnOpts *opts)
@@ -88,9 +120,7 @@ int spawn_wait(char *const argv[], const SpawnOpts *opts)
 	int rc;
 
 	STAP_MARK_SYSTEM_START(cmd);
-	pid = fork();
-	if (pid == 0)
-		spawn_exec(argv, opts);
+	pid = spawn_start(argv, opts);
 	STAP_MARK_SYSTEM_SPAWN(pid < 0 ? -1 : 0, pid);
 	rc = pid < 0 ? -1 : spawn_status(pid);
 	STAP_MARK_SYSTEM_COMPLETE(rc);

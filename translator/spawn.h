@@ -1,9 +1,11 @@
-/* spawn.h - runs a program as a child and waits for it: optional environment, working directory
- * and log file.  Used by pass 4 (build.c, kbuild_steps.c) and pass 5 (build.c: staprun). */
+/* spawn.h - runs a program as a child and waits for it: optional environment, working directory,
+ * log file or pipes.  Used by pass 4 (build.c, kbuild_steps.c), pass 5 (build.c: staprun) and
+ * remote.c (ssh and the child staps, started without waiting). */
 #ifndef STAP_SPAWN_H
 #define STAP_SPAWN_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 /* How a child runs: NULL fields mean "as stap" (its environment, its directory, its stdout and
  * stderr).  A log gets both stdout and stderr, truncated first unless append. */
@@ -12,11 +14,21 @@ typedef struct SpawnOpts {
 	const char *cwd;
 	const char *log_path;
 	int append;
+	/* the child's stdin, stdout and stderr (-1: stap's); when given, the child gets no other
+	 * descriptor of stap's, and SIGPIPE's default action */
+	const int *stdio;
+	int own_group;          /* a process group of its own: the terminal's ^C is stap's to handle */
 } SpawnOpts;
 
 /* Runs argv[0] (searched on the PATH of the environment it gets) and waits: its exit status,
  * 128 + the signal that killed it, or -1 when it could not be started. */
 int spawn_wait(char *const argv[], const SpawnOpts *opts);
+
+/* Starts argv as spawn_wait does, without waiting: its pid, or -1. */
+pid_t spawn_start(char *const argv[], const SpawnOpts *opts);
+
+/* Waits for a child of spawn_start: its status as spawn_wait returns it. */
+int spawn_reap(pid_t pid);
 
 /* A signal handler passing the signal on to the child spawn_wait is waiting for (pass 5:
  * SIGTERM, SIGHUP, SIGUSR2 sent to stap reach staprun). */

@@ -4,7 +4,6 @@
 #include "codegen/gen.h"
 #include "builtins.h"
 #include "format.h"
-#include "parser.h"
 #include "providers/provider.h"
 #include "dwarf/dwarf.h"
 #include "usyms.h"
@@ -334,14 +333,14 @@ static int access_in_expr(Expr *e, void *ctx)
 	/* x <<< v adds to this CPU's accumulator: a read lock is enough, and none at all for a
 	 * statistic that only counts (stats_lockfree); reading statistics merges every CPU's, which
 	 * needs the write lock */
-	if (e->kind == EX_ASSIGN && e->op == AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(a->cg, e->left->sym))
+	if (e->kind == EX_ASSIGN && e->op == OP_AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(a->cg, e->left->sym))
 		return ast_walk_expr(e->right, &a->v) ? 1 : AST_WALK_SKIP;
-	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != AGG_ASSIGN)
+	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != OP_AGG_ASSIGN)
 		access_sym(a, e->left->sym, 1);
 	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)
 		access_sym(a, ((Expr *)e->args.items[0])->sym, 1);
 	/* k in a of statistics looks into every CPU's map */
-	if (e->kind == EX_BINARY && e->op == IN && e->right->sym && e->right->sym->type == TY_STATS)
+	if (e->kind == EX_BINARY && e->op == OP_IN && e->right->sym && e->right->sym->type == TY_STATS)
 		access_sym(a, e->right->sym, 1);
 	if (e->kind == EX_CALL && e->fn && first_visit(&a->seen_fns, e->fn))
 		ast_walk_stmt(e->fn->body, &a->v);

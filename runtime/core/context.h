@@ -91,7 +91,7 @@ module_param_named(_stp_target, stp_target, int, 0444);
  * there, set at load (staprun -r N:URI makes the two parameters); -1 and "" otherwise. */
 static int stp_remote_id = -1;
 module_param_named(_stp_remote_id, stp_remote_id, int, 0444);
-static char stp_remote_uri[256];
+static char stp_remote_uri[STP_REMOTE_URI_MAX + 1];
 module_param_string(_stp_remote_uri, stp_remote_uri, sizeof(stp_remote_uri), 0444);
 
 /* tz_gmtoff(), tz_name(): the time zone of the user running stapio ("tz" command), else UTC. */

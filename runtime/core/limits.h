@@ -1,5 +1,5 @@
-/* limits.h - the safety limits every probe runs under; each can be set with
- * stap -D NAME=VALUE.  Used by all of runtime/. */
+/* limits.h - the safety limits every probe runs under (most can be set with stap -D NAME=VALUE)
+ * and the sizes the programs share.  Used by all of runtime/, the translator and staprun. */
 #ifndef STP_LIMITS_H
 #define STP_LIMITS_H
 
@@ -71,9 +71,33 @@
 #ifndef STP_BUFSIZE_MB
 #define STP_BUFSIZE_MB 1        /* per-CPU trace ring in MB (stap -s, staprun -b) */
 #endif
-#if STP_BUFSIZE_MB < 1 || STP_BUFSIZE_MB > 1024
+/* the range of stap -s and staprun -b (MB per CPU) */
+#define STP_BUFSIZE_MB_MIN 1
+#define STP_BUFSIZE_MB_MAX 1024
+#if STP_BUFSIZE_MB < STP_BUFSIZE_MB_MIN || STP_BUFSIZE_MB > STP_BUFSIZE_MB_MAX
 #error "STP_BUFSIZE_MB (stap -s) must be between 1 and 1024"
 #endif
+
+/* keys of one array: the translator rejects more (maps/map.c) */
+#define STP_MAP_MAX_KEYS 9
+/* buckets of a log histogram; of a linear one at most STP_MAX_BUCKETS, under- and overflow
+ * included (stats/stat.c; the translator checks @hist_linear's bounds against it) */
+#define STP_HIST_LOG_BUCKETS 128
+#ifndef STP_MAX_BUCKETS
+#define STP_MAX_BUCKETS 128
+#endif
+/* '@' columns of a printed histogram's largest bar (stats/hist.c) */
+#ifndef HIST_WIDTH
+#define HIST_WIDTH 50
+#endif
+/* kretprobe instances per .return probe: calls in flight at once (sleeping ones count); a
+ * return missed for lack of one is counted and reported at the end (probes/dwarf.c) */
+#ifndef KRETACTIVE
+#define KRETACTIVE max_t(int, 32, 8 * num_possible_cpus())
+#endif
+/* remote_uri()'s length: stap --remote and staprun -r N:URI check it, the module holds it
+ * (core/context.h) */
+#define STP_REMOTE_URI_MAX 255
 
 /* Frames a context needs: without recursion the translator knows the
  * deepest call chain (STP_CALL_DEPTH), so no more than that is allocated. */

@@ -1,4 +1,4 @@
-/* map.c - script associative arrays: up to 9 long/string keys, long, string
+/* map.c - script associative arrays: up to STP_MAP_MAX_KEYS long/string keys, long, string
  * or statistics values, all entries preallocated at load (no allocation in
  * probes); wrapping arrays (global a%) and in-place sorting for foreach. */
 
@@ -25,7 +25,7 @@ struct stp_map {
 	const u8 *keytypes;
 	u8 valtype;
 	bool wrap;                      /* full: recycle the oldest entry */
-	unsigned int key_off[9], val_off, val_size, entry_size;
+	unsigned int key_off[STP_MAP_MAX_KEYS], val_off, val_size, entry_size;
 	unsigned int hash_shift;        /* the bucket: a hash's top bits */
 	struct hlist_head *buckets;
 	struct list_head used, free;

@@ -4,11 +4,7 @@
 #include "kprobe_batch.h"
 #include "fentry.h"
 
-/* Instances per .return probe: calls in flight at once (sleeping ones count); a return missed
- * for lack of one is counted (nmissed) and reported at the end. */
-#ifndef KRETACTIVE
-#define KRETACTIVE max_t(int, 32, 8 * num_possible_cpus())
-#endif
+/* KRETACTIVE, the instances per .return probe: core/limits.h */
 
 struct stp_dwarf_probe {
 	const struct stp_probe_desc *desc;

@@ -25,9 +25,7 @@
  *  - an empty line after the last row.
  * The caller checks that the histogram is not empty. */
 
-#ifndef HIST_WIDTH
-#define HIST_WIDTH 50
-#endif
+/* HIST_WIDTH: core/limits.h */
 #ifndef HIST_ELISION
 #define HIST_ELISION 2
 #endif

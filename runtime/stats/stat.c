@@ -11,11 +11,7 @@
  * before the overflow is the one starting at H (it holds [H, H + W)). */
 enum { STP_HIST_NONE, STP_HIST_LOG, STP_HIST_LINEAR };
 
-#define STP_HIST_LOG_BUCKETS 128
-#define STP_HIST_LOG_ZERO 64
-#ifndef STP_MAX_BUCKETS
-#define STP_MAX_BUCKETS 128     /* of a linear histogram, with under- and overflow */
-#endif
+#define STP_HIST_LOG_ZERO 64    /* STP_HIST_LOG_BUCKETS, STP_MAX_BUCKETS: core/limits.h */
 
 /* What every accumulator of one statistics global looks like (fixed at load). */
 struct stp_stat_shape {

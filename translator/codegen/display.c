@@ -1,7 +1,6 @@
 /* display.c - globals the script writes but never reads are printed at the end
  * of the run (as SystemTap does), by a last end probe generated here.  Used by translate.c. */
 #include "codegen/gen.h"
-#include "parser.h"
 #include "providers/provider.h"
 
 #include <limits.h>
@@ -45,7 +44,7 @@ static int reads_in_expr(Expr *e, void *ctx)
 			mark(r, ((Expr *)e->args.items[0])->sym);
 		break;
 	case EX_BINARY:
-		if (e->op == IN)
+		if (e->op == OP_IN)
 			mark(r, e->right->sym);
 		break;
 	case EX_CALL:

@@ -6,6 +6,7 @@
 #include "codegen/gen.h"
 #include "dwarf/vars.h"
 #include "providers/provider.h"
+#include "core/limits.h"
 
 #include <string.h>
 
@@ -722,7 +723,7 @@ static int entry_string_size(Session *s)
 		if (!strncmp(d, "MAXSTRINGLEN=", 13) && atoi(d + 13) >= 16)
 			return atoi(d + 13);
 	}
-	return 512;   /* runtime/core/limits.h */
+	return MAXSTRINGLEN;
 }
 
 static void place_entry_slot(Session *s, Expr *e, DwAccess *a)

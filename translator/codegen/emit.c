@@ -2,7 +2,6 @@
  * locations, literals and array keys.  Used by every translator/codegen file. */
 #include "codegen/gen.h"
 #include "optimize.h"
-#include "parser.h"
 #include "providers/provider.h"
 
 #include <string.h>

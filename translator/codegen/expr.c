@@ -5,15 +5,14 @@
 #include "dwarf/vars.h"
 #include "providers/provider.h"
 #include "providers/perf.h"
-#include "parser.h"
 
 #include <string.h>
 
-static const char *op_name(int op)
+static const char *op_name(Operator op)
 {
 	switch (op) {
-	case '/': case DIV_ASSIGN: return "/";
-	case '%': case MOD_ASSIGN: return "%";
+	case OP_DIV: case OP_DIV_ASSIGN: return "/";
+	case OP_MOD: case OP_MOD_ASSIGN: return "%";
 	default: return "?";
 	}
 }
@@ -136,7 +135,7 @@ static char *gen_logical(Gen *g, Expr *e)
 	char *l = gen_expr(g, e->left);
 	char *r;
 
-	if (e->op == ANDAND) {
+	if (e->op == OP_AND) {
 		line(g, "%s = 0;", t);
 		line(g, "if (%s) {", l);
 	} else {
@@ -151,21 +150,21 @@ static char *gen_logical(Gen *g, Expr *e)
 	return t;
 }
 
-static const char *c_binop(int op)
+static const char *c_binop(Operator op)
 {
 	switch (op) {
-	case EQ: return "==";
-	case NE: return "!=";
-	case LE: return "<=";
-	case GE: return ">=";
-	case '<': return "<";
-	case '>': return ">";
-	case '+': case ADD_ASSIGN: return "+";
-	case '-': case SUB_ASSIGN: return "-";
-	case '*': case MUL_ASSIGN: return "*";
-	case '&': case AND_ASSIGN: return "&";
-	case '|': case OR_ASSIGN: return "|";
-	case '^': case XOR_ASSIGN: return "^";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	case OP_LE: return "<=";
+	case OP_GE: return ">=";
+	case OP_LT: return "<";
+	case OP_GT: return ">";
+	case OP_ADD: case OP_ADD_ASSIGN: return "+";
+	case OP_SUB: case OP_SUB_ASSIGN: return "-";
+	case OP_MUL: case OP_MUL_ASSIGN: return "*";
+	case OP_BITAND: case OP_AND_ASSIGN: return "&";
+	case OP_BITOR: case OP_OR_ASSIGN: return "|";
+	case OP_BITXOR: case OP_XOR_ASSIGN: return "^";
 	default: return NULL;
 	}
 }
@@ -177,17 +176,17 @@ char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc)
 	if (cop)
 		return xasprintf("((int64_t)((uint64_t)(%s) %s (uint64_t)(%s)))", l, cop, r);
 	switch (op) {
-	case SHL: case SHL_ASSIGN:
+	case OP_SHL: case OP_SHL_ASSIGN:
 		return xasprintf("stp_shl(%s, %s)", l, r);
-	case SHR: case SHR_ASSIGN:
+	case OP_SHR: case OP_SHR_ASSIGN:
 		return xasprintf("stp_shr(%s, %s)", l, r);
-	case USHR:
+	case OP_USHR:
 		return xasprintf("stp_ushr(%s, %s)", l, r);
-	case '/': case DIV_ASSIGN:
-	case '%': case MOD_ASSIGN: {
+	case OP_DIV: case OP_DIV_ASSIGN:
+	case OP_MOD: case OP_MOD_ASSIGN: {
 		char *t = long_tmp(g);
 		set_location(g, "operator", op_name(op), loc);
-		line(g, "%s = stp_%s(c, %s, %s);", t, op == '/' || op == DIV_ASSIGN ? "div" : "mod", l, r);
+		line(g, "%s = stp_%s(c, %s, %s);", t, op == OP_DIV || op == OP_DIV_ASSIGN ? "div" : "mod", l, r);
 		check_error(g);
 		return t;
 	}
@@ -199,13 +198,13 @@ static char *gen_binary(Gen *g, Expr *e)
 {
 	char *l, *r;
 
-	if (e->op == ANDAND || e->op == OROR)
+	if (e->op == OP_AND || e->op == OP_OR)
 		return gen_logical(g, e);
-	if (e->op == MATCH || e->op == NOMATCH)
+	if (e->op == OP_MATCH || e->op == OP_NOMATCH)
 		return gen_regex_match(g, e);
-	if (e->op == IN && e->right->sym->type == TY_STATS)
+	if (e->op == OP_IN && e->right->sym->type == TY_STATS)
 		return gen_stats_in(g, e);
-	if (e->op == IN) {
+	if (e->op == OP_IN) {
 		Symbol *arr = e->right->sym;
 		PtrVec one = { 0 }, *keys = &one;
 		unsigned int comm;
@@ -231,15 +230,15 @@ static char *gen_binary(Gen *g, Expr *e)
 	if (has_side_effects(e->right))
 		l = materialize(g, l, e->left->type);
 	r = gen_expr(g, e->right);
-	if (e->op == '.') {
+	if (e->op == OP_CONCAT) {
 		char *t = str_tmp(g);
 		line(g, "stp_concat(%s, %s, %s);", t, l, r);
 		return t;
 	}
 	if (e->left->type == TY_STRING) /* string comparison */
 		return xasprintf("((int64_t)(strcmp(%s, %s) %s 0))", l, r, c_binop(e->op));
-	if (c_binop(e->op) && (e->op == EQ || e->op == NE || e->op == '<' || e->op == '>' || e->op == LE ||
-			       e->op == GE))
+	if (c_binop(e->op) && (e->op == OP_EQ || e->op == OP_NE || e->op == OP_LT || e->op == OP_GT || e->op == OP_LE ||
+			       e->op == OP_GE))
 		return xasprintf("((int64_t)((%s) %s (%s)))", l, c_binop(e->op), r);
 	return long_binop(g, e->op, l, r, e->loc);
 }
@@ -269,13 +268,13 @@ static char *gen_assign(Gen *g, Expr *e)
 	else
 		dst = var_ref(lhs->sym);
 	if (t == TY_STRING) {
-		if (e->op == CAT_ASSIGN)
+		if (e->op == OP_CAT_ASSIGN)
 			line(g, "stp_strlcat(%s, %s, MAXSTRINGLEN);", dst, rhs);
 		else
 			line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", dst, rhs);
 		return dst;
 	}
-	if (e->op == '=')
+	if (e->op == OP_ASSIGN)
 		line(g, "%s = %s;", dst, rhs);
 	else
 		line(g, "%s = %s;", dst, long_binop(g, e->op, dst, rhs, e->loc));
@@ -288,7 +287,7 @@ static char *gen_incdec(Gen *g, Expr *e)
 {
 	Expr *x = e->left;
 	char *dst, *t = long_tmp(g);
-	const char *op = e->op == INC ? "+" : "-";
+	const char *op = e->op == OP_INC ? "+" : "-";
 
 	if (x->kind == EX_INDEX) {
 		unsigned int comm;
@@ -322,12 +321,12 @@ static char *gen_context(Gen *g, Expr *e)
  * expression's value is v. */
 static char *gen_context_assign(Gen *g, Expr *e)
 {
-	const char *w = e->op == CAT_ASSIGN ? e->left->ctxvar->append : e->left->ctxvar->write;
+	const char *w = e->op == OP_CAT_ASSIGN ? e->left->ctxvar->append : e->left->ctxvar->write;
 	const char *at = strstr(w, "%s");
 	char *v = gen_expr(g, e->right);
 
 	line(g, "%.*s%s%s;", (int)(at - w), w, v, at + 2);
-	return e->op == CAT_ASSIGN ? gen_context(g, e->left) : v;
+	return e->op == OP_CAT_ASSIGN ? gen_context(g, e->left) : v;
 }
 
 /* @perf("NAME"): the counter's value on this CPU, read by the perf family's runtime (defined with
@@ -422,14 +421,14 @@ char *gen_expr(Gen *g, Expr *e)
 		return gen_binary(g, e);
 	case EX_UNARY: {
 		char *v = gen_expr(g, e->left);
-		if (e->op == '-')
+		if (e->op == OP_NEG)
 			return xasprintf("((int64_t)(0 - (uint64_t)(%s)))", v);
-		if (e->op == '+')
+		if (e->op == OP_PLUS)
 			return v;
-		return xasprintf("((int64_t)(%c(%s)))", e->op, v);
+		return xasprintf("((int64_t)(%s(%s)))", op_text(e->op), v);
 	}
 	case EX_ASSIGN:
-		if (e->op == AGG_ASSIGN)
+		if (e->op == OP_AGG_ASSIGN)
 			return gen_stats_add(g, e);
 		if (e->left->kind == EX_DWARF)
 			return gen_dwarf_assign(g, e);

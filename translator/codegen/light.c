@@ -2,7 +2,6 @@
  * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by translate.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
-#include "parser.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -101,11 +100,13 @@ static int light_expr(Expr *e, void *ctx)
 		return plain_global(e) && e->sym->type != TY_STATS ? 0 : light_fail(lc);
 	case EX_BINARY:
 		switch (e->op) {
-		case '/': case '%':         /* division by 0 is a script error */
-		case MATCH: case NOMATCH:   /* the regex state is in the context */
-		case IN:                    /* arrays */
-		case '.':                   /* a string temporary in the frame */
+		case OP_DIV: case OP_MOD:         /* division by 0 is a script error */
+		case OP_MATCH: case OP_NOMATCH:   /* the regex state is in the context */
+		case OP_IN:                       /* arrays */
+		case OP_CONCAT:                   /* a string temporary in the frame */
 			return light_fail(lc);
+		default:
+			break;
 		}
 		return 0;
 	case EX_TERNARY:
@@ -122,14 +123,14 @@ static int light_expr(Expr *e, void *ctx)
 			return light_fail(lc);
 		return AST_WALK_SKIP;
 	case EX_ASSIGN:
-		if (e->op == DIV_ASSIGN || e->op == MOD_ASSIGN)
+		if (e->op == OP_DIV_ASSIGN || e->op == OP_MOD_ASSIGN)
 			return light_fail(lc);
 		if (e->left->kind == EX_INDEX) {
 			/* an element written: the keys, then the value */
-			if (light_index(lc, e->left, e->op == AGG_ASSIGN ? TY_STATS : TY_LONG) != AST_WALK_SKIP)
+			if (light_index(lc, e->left, e->op == OP_AGG_ASSIGN ? TY_STATS : TY_LONG) != AST_WALK_SKIP)
 				return 1;
 		} else if (!plain_global(e->left) ||
-			   (e->op == AGG_ASSIGN ? e->left->sym->type != TY_STATS : e->left->sym->type == TY_STATS)) {
+			   (e->op == OP_AGG_ASSIGN ? e->left->sym->type != TY_STATS : e->left->sym->type == TY_STATS)) {
 			return light_fail(lc);
 		}
 		/* the target is checked: only the value is walked */

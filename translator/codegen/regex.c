@@ -1,7 +1,6 @@
 /* regex.c - code generation for =~ and !~: the literal pattern is compiled at
  * translate time into a static program the runtime matcher runs.  Used by expr.c. */
 #include "codegen/gen.h"
-#include "parser.h"
 #include "regex.h"
 
 #include <string.h>
@@ -123,8 +122,8 @@ char *gen_regex_match(Gen *g, Expr *e)
 
 	if (id < 0)
 		return xstrdup("0");
-	set_location(g, "operator", e->op == MATCH ? "=~" : "!~", e->loc);
+	set_location(g, "operator", e->op == OP_MATCH ? "=~" : "!~", e->loc);
 	line(g, "%s = stp_regex_match(c, &stp_re_%d, %s);", t, id, subject);
 	check_error(g);
-	return e->op == MATCH ? t : xasprintf("((int64_t)!%s)", t);
+	return e->op == OP_MATCH ? t : xasprintf("((int64_t)!%s)", t);
 }

@@ -2,14 +2,11 @@
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
-#include "parser.h"
+#include "core/limits.h"
 
 #include <string.h>
 
 enum { HIST_NONE, HIST_LOG, HIST_LINEAR };
-
-#define LOG_BUCKETS 128
-#define MAX_LINEAR_BUCKETS 128   /* the runtime's STP_MAX_BUCKETS, under- and overflow included */
 
 /* What the uses of one statistics global ask of its accumulators: the
  * runtime sizes them at load, so one histogram shape per global. */
@@ -52,7 +49,7 @@ static int hist_buckets(const StatInfo *si)
 	if (!si || si->htype == HIST_NONE)
 		return 0;
 	if (si->htype == HIST_LOG)
-		return LOG_BUCKETS;
+		return STP_HIST_LOG_BUCKETS;
 	return (int)(((uint64_t)si->high - (uint64_t)si->low) / (uint64_t)si->width) + 3;
 }
 
@@ -97,10 +94,10 @@ static void check_hist(Check *ck, Expr *e, StatInfo *si)
 				       (long long)low);
 			return;
 		}
-		if (((uint64_t)high - (uint64_t)low) / (uint64_t)width + 3 > MAX_LINEAR_BUCKETS) {
+		if (((uint64_t)high - (uint64_t)low) / (uint64_t)width + 3 > STP_MAX_BUCKETS) {
 			check_error_at(ck, e->loc, "@hist_linear: %llu buckets between low and high, at most %d",
 				       (unsigned long long)(((uint64_t)high - (uint64_t)low) / (uint64_t)width + 1),
-				       MAX_LINEAR_BUCKETS - 2);
+				       STP_MAX_BUCKETS - 2);
 			return;
 		}
 	}

@@ -1,7 +1,6 @@
 /* stmt.c - code generation for statements: blocks with MAXACTION accounting,
  * conditionals, loops, foreach, delete, next and return.  Used by translate.c. */
 #include "codegen/gen.h"
-#include "parser.h"
 
 #include <string.h>
 

@@ -8,7 +8,6 @@
 #include "../dwarf/vars.h"
 #include "../btf/bind.h"
 #include "../providers/provider.h"
-#include "parser.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -722,7 +721,7 @@ static int bind_visit(Expr *e, void *ctx)
 			bind_target(b, e, BM_VALUE);
 		return AST_WALK_SKIP;
 	}
-	if (e->kind == EX_UNARY && e->op == '&' && is_target(e->left)) {
+	if (e->kind == EX_UNARY && e->op == OP_ADDR && is_target(e->left)) {
 		Expr *t = e->left;
 		if (bind_param(b, t, BM_ADDRESS) || bind_context(b, t, BM_ADDRESS))
 			return AST_WALK_SKIP;
@@ -733,19 +732,19 @@ static int bind_visit(Expr *e, void *ctx)
 		}
 		return AST_WALK_SKIP;
 	}
-	if (e->kind == EX_ASSIGN && is_target(e->left) && e->op != AGG_ASSIGN) {
+	if (e->kind == EX_ASSIGN && is_target(e->left) && e->op != OP_AGG_ASSIGN) {
 		const char *shown = e->left->kind == EX_TARGET ? e->left->str : "@cast";
 		if (bind_param(b, e->left, BM_WRITE)) {
 			ast_walk_expr(e->right, &b->v);
 			return AST_WALK_SKIP;
 		}
-		if ((e->op == '=' || e->op == CAT_ASSIGN) && bind_context(b, e->left, BM_WRITE)) {
-			if (e->op == CAT_ASSIGN && e->left->kind == EX_CONTEXT && !e->left->ctxvar->append)
+		if ((e->op == OP_ASSIGN || e->op == OP_CAT_ASSIGN) && bind_context(b, e->left, BM_WRITE)) {
+			if (e->op == OP_CAT_ASSIGN && e->left->kind == EX_CONTEXT && !e->left->ctxvar->append)
 				berr(b, e->loc, "only '=' can assign to the context variable '%s'", e->left->str);
 			ast_walk_expr(e->right, &b->v);
 			return AST_WALK_SKIP;
 		}
-		if (e->op != '=')
+		if (e->op != OP_ASSIGN)
 			berr(b, e->loc, "only '=' can assign to the target variable '%s'", shown);
 		else if (!b->s->guru)
 			berr(b, e->left->loc, "writing to the target variable '%s' needs guru mode (-g)", shown);
@@ -756,16 +755,16 @@ static int bind_visit(Expr *e, void *ctx)
 	}
 	if (e->kind == EX_INCDEC && is_target(e->left)) {
 		berr(b, e->loc, "'%s' cannot be applied to a target variable: assign it with '=' (guru mode)",
-		     e->op == INC ? "++" : "--");
+		     e->op == OP_INC ? "++" : "--");
 		return AST_WALK_SKIP;
 	}
-	if (e->kind == EX_BINARY && (e->op == ANDAND || e->op == OROR)) {
+	if (e->kind == EX_BINARY && (e->op == OP_AND || e->op == OP_OR)) {
 		/* "@defined($x) && $x": a left side that decides leaves the right one unbound */
 		int64_t val;
 		ast_walk_expr(e->left, &b->v);
-		if (const_cond(e->left, &val) && (e->op == ANDAND ? !val : val)) {
+		if (const_cond(e->left, &val) && (e->op == OP_AND ? !val : val)) {
 			SrcLoc loc = e->loc;
-			int64_t num = e->op == ANDAND ? 0 : 1;
+			int64_t num = e->op == OP_AND ? 0 : 1;
 			memset(e, 0, sizeof(*e));
 			e->kind = EX_NUMBER;
 			e->loc = loc;
@@ -811,20 +810,20 @@ static int const_cond(const Expr *e, int64_t *val)
 		*val = e->num;
 		return 1;
 	case EX_UNARY:
-		if (e->op != '!' || !const_cond(e->left, &l))
+		if (e->op != OP_NOT || !const_cond(e->left, &l))
 			return 0;
 		*val = !l;
 		return 1;
 	case EX_BINARY:
-		if (e->op != ANDAND && e->op != OROR)
+		if (e->op != OP_AND && e->op != OP_OR)
 			return 0;
 		if (!const_cond(e->left, &l))
 			return 0;
-		if (e->op == ANDAND && !l) {
+		if (e->op == OP_AND && !l) {
 			*val = 0;
 			return 1;
 		}
-		if (e->op == OROR && l) {
+		if (e->op == OP_OR && l) {
 			*val = 1;
 			return 1;
 		}
