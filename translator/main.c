@@ -3,6 +3,7 @@
 #include "btf/btf.h"
 #include "build.h"
 #include "cache.h"
+#include "codegen/module.h"
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
@@ -11,7 +12,6 @@
 #include "remote.h"
 #include "sha256.h"
 #include "tapsets.h"
-#include "translate.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* usyms.c - pass 3: the symbol and unwind tables of user-space modules (probed binaries, -d PATH,
- * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by translate.c. */
+ * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by codegen/module.c. */
 #include "usyms.h"
 #include "ulines.h"
 #include "diag.h"

@@ -1,5 +1,5 @@
 /* gen.h - shared state and helpers of code generation (pass 3): one Gen per
- * generated C function.  Used by the files of translator/codegen/ and translate.c. */
+ * generated C function.  Used by the files of translator/codegen/ (module.c among them). */
 #ifndef STAP_CODEGEN_GEN_H
 #define STAP_CODEGEN_GEN_H
 

@@ -1,6 +1,6 @@
 /* maps.c - per-array map code: each global array gets its hash, find, read, slot and delete
  * specialised to its key layout (runtime/maps/map.c's inline helpers, offsets fixed), so a hit
- * interprets no key types.  Used by translate.c and stats.c (the functions), expr.c, stmt.c. */
+ * interprets no key types.  Used by module.c and stats.c (the functions), expr.c, stmt.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
 
