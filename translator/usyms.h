@@ -8,6 +8,6 @@
 
 int usyms_needed(Session *s);              /* a used function asks for them (pragma:usyms) */
 int usyms_is_user_path(const char *arg);   /* a -d argument naming a user-space file */
-void usyms_emit(Session *s, StrBuf *out);  /* tables + #include "core/ustack.h" */
+void usyms_emit(Session *s, StrBuf *out);  /* the tables (between core/umods.h and core/ustack.h) */
 
 #endif

@@ -641,8 +641,12 @@ static void write_runtime(Session *s, StrBuf *out)
 	sb_printf(out, "#define STP_RECURSIVE %d\n", prog->recursive);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
 	emit_script_info(s, out);
-	if (usyms_needed(s))
+	if (usyms_needed(s)) {
+		sb_puts(out, "/* user-space modules: symbols and unwind tables (translator/usyms.c) */\n");
+		sb_puts(out, "#include \"core/umods.h\"\n");
 		usyms_emit(s, out);
+		sb_puts(out, "#include \"core/ustack.h\"\n\n");
+	}
 	if (prog->embedded.len) {
 		sb_puts(out, "/* embedded C of the script (guru mode) and the tapset library */\n");
 		for (int i = 0; i < prog->embedded.len; i++)
@@ -693,7 +697,8 @@ static void write_descriptors(Session *s, const ModuleParts *m, StrBuf *out)
 	sb_puts(out, "};\n\n");
 }
 
-/* Each probe family's C table and its entry in the list armed at start. */
+/* The tables of the families with probes, each after its runtime file and the settings it reads
+ * (ProbeProvider's settings, runtime, emit), and the list of families armed at start. */
 static void write_provider_tables(Session *s, StrBuf *out)
 {
 	StrBuf reg;
@@ -715,6 +720,10 @@ static void write_provider_tables(Session *s, StrBuf *out)
 		}
 		if (n) {
 			const char *cname = provider_cname(prov);
+			if (prov->settings)
+				prov->settings(s, dps, n, out);
+			if (prov->runtime)
+				sb_printf(out, "#include \"%s\"\n", prov->runtime);
 			prov->emit(s, dps, n, out);
 			sb_printf(&reg, "\t{ \"%s\", stp_%s_register, stp_%s_unregister },\n", cname, cname, cname);
 		}
