@@ -3,6 +3,7 @@
 #include "btf/btf.h"
 #include "build.h"
 #include "cache.h"
+#include "codegen/module.h"
 #include "core/limits.h"
 #include "elaborate.h"
 #include "kernel.h"
@@ -12,7 +13,6 @@
 #include "remote.h"
 #include "sha256.h"
 #include "tapsets.h"
-#include "translate.h"
 
 #include <dirent.h>
 #include <errno.h>

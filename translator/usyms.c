@@ -1,5 +1,5 @@
 /* usyms.c - pass 3: the symbol and unwind tables of user-space modules (probed binaries, -d PATH,
- * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by translate.c. */
+ * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by codegen/module.c. */
 #include "usyms.h"
 #include "ulines.h"
 #include "diag.h"
@@ -439,8 +439,6 @@ void usyms_emit(Session *s, StrBuf *out)
 	PtrVec mods = { 0 };
 
 	collect(s, &mods);
-	sb_puts(out, "/* user-space modules: symbols and unwind tables (translator/usyms.c) */\n");
-	sb_puts(out, "#include \"core/umods.h\"\n");
 	for (int k = 0; k < mods.len; k++)
 		emit_module(out, mods.items[k], k);
 	sb_printf(out, "#define STP_UMODS_N %dU\nstatic struct stp_umod stp_umods[%d] = {\n", mods.len, mods.len + 1);
@@ -459,7 +457,7 @@ void usyms_emit(Session *s, StrBuf *out)
 		ulines_emit_fields(out, &m->lines, k);
 		sb_puts(out, " },\n");
 	}
-	sb_puts(out, "};\n#include \"core/ustack.h\"\n\n");
+	sb_puts(out, "};\n");
 	if (s->verbose)
 		for (int k = 0; k < mods.len; k++) {
 			UMod *m = mods.items[k];

@@ -1,7 +1,7 @@
 /* dwarf.c - code generation for bound target variables (EX_DWARF): locations, member and index
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
  * $$vars), @entry values, and the kretprobe entry functions that save them (dwarf_emit_support).
- * Used by expr.c and translate.c. */
+ * Used by expr.c and module.c. */
 #include "btf/btf.h"
 #include "codegen/gen.h"
 #include "dwarf/vars.h"

@@ -1,5 +1,5 @@
-/* emit.c - code generation helpers: indented lines, temporaries, error
- * locations, literals and array keys.  Used by every translator/codegen file. */
+/* emit.c - code generation helpers: indented lines, temporaries, error locations, literals and
+ * slice filters; it generates no expression (a leaf of codegen/).  Used by every codegen file. */
 #include "codegen/gen.h"
 #include "optimize.h"
 #include "providers/provider.h"
@@ -142,28 +142,6 @@ char *c_string_literal(const char *s)
 	StrBuf sb;
 	sb_init(&sb);
 	emit_c_string(&sb, s);
-	return sb_steal(&sb);
-}
-
-/* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
- * returns the C condition "entry it matches them". */
-char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
-{
-	StrBuf sb;
-
-	sb_init(&sb);
-	sb_puts(&sb, "1");
-	for (int i = 0; i < keys->len; i++) {
-		Expr *k = keys->items[i];
-		char *v;
-		if (k->kind == EX_WILDCARD)
-			continue;
-		v = materialize(g, gen_expr(g, k), arr->keytypes[i]);
-		if (arr->keytypes[i] == TY_STRING)
-			sb_printf(&sb, " && !strcmp(stp_map_key_str(g_%s, %s, %d), %s)", arr->name, it, i, v);
-		else
-			sb_printf(&sb, " && stp_map_key_long(g_%s, %s, %d) == %s", arr->name, it, i, v);
-	}
 	return sb_steal(&sb);
 }
 

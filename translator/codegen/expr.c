@@ -71,6 +71,39 @@ static char *gen_user_call(Gen *g, Expr *e)
 	return result ? result : xstrdup("0");
 }
 
+/* print and its relatives; flags are the builtin's PRINT_* (a histogram argument: stats.c) */
+static char *gen_print(Gen *g, Expr *e, const char *out, int flags)
+{
+	char *delim = NULL;
+
+	for (int i = 0; i < e->args.len; i++) {
+		Expr *a = e->args.items[i];
+		char *v;
+		if (i == 0 && (flags & PRINT_DELIMITED)) {
+			delim = gen_expr(g, a);
+			if (e->args.len > 2)   /* later arguments may overwrite a temporary */
+				delim = materialize(g, delim, TY_STRING);
+			continue;
+		}
+		if (delim && i > 1)
+			line(g, "stp_out_strz(%s, %s);", out, delim);
+		if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
+			gen_stats_print(g, a, out);
+			continue;
+		}
+		v = gen_expr(g, a);
+		if (a->type == TY_STRING)
+			line(g, "stp_out_strz(%s, %s);", out, v);
+		else
+			line(g, "stp_out_dec(%s, %s);", out, v);
+	}
+	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
+	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
+					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
+		line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
+	return xstrdup("0");
+}
+
 static char *gen_call(Gen *g, Expr *e)
 {
 	const Builtin *b = e->builtin;
@@ -457,4 +490,81 @@ char *gen_expr(Gen *g, Expr *e)
 		break;   /* pass 2 rejects these until they are implemented */
 	}
 	return xstrdup("0");
+}
+
+/* ---- array keys: evaluated here, where every expression is (maps.c has the functions using them) ---- */
+
+/* execname(), read as a map key: no copy of comm, two words (runtime stp_comm_key). */
+static int is_execname_call(const Expr *e)
+{
+	return e->kind == EX_CALL && e->builtin && !strcmp(e->builtin->name, "execname") && !e->args.len;
+}
+
+/* Evaluates array keys into a struct stp_key array; returns its name.  *comm (when not NULL) gets
+ * the bits of the keys given as comm keys, which the gm_NAME__ functions compare as words (and
+ * which are ordinary strings to every other map function). */
+char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
+{
+	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
+	char *k;
+
+	if (comm)
+		*comm = 0;
+	for (int i = 0; i < keys->len; i++) {
+		Expr *key = keys->items[i];
+		if (arr->keytypes[i] == TY_STRING && is_execname_call(key)) {
+			char *w = xasprintf("kw%d", g->ntmp++);
+			sb_printf(&g->decls, "\tu64 %s[2];\n", w);
+			vals[i] = xasprintf("stp_comm_key(%s)", w);
+			free(w);
+			if (comm)
+				*comm |= 1u << i;
+			continue;
+		}
+		vals[i] = gen_expr(g, key);
+		/* a later key with side effects must not change an earlier one */
+		for (int j = i + 1; j < keys->len; j++) {
+			if (has_side_effects(keys->items[j])) {
+				vals[i] = materialize(g, vals[i], key->type);
+				break;
+			}
+		}
+	}
+	k = xasprintf("k%d", g->ntmp++);
+	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
+	for (int i = 0; i < keys->len; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			line(g, "%s[%d].s = %s;", k, i, vals[i]);
+		else
+			line(g, "%s[%d].n = %s;", k, i, vals[i]);
+	}
+	free(vals);
+	return k;
+}
+
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
+{
+	return gen_keys_comm(g, arr, keys, NULL);
+}
+
+/* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
+ * returns the C condition "entry it matches them". */
+char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, "1");
+	for (int i = 0; i < keys->len; i++) {
+		Expr *k = keys->items[i];
+		char *v;
+		if (k->kind == EX_WILDCARD)
+			continue;
+		v = materialize(g, gen_expr(g, k), arr->keytypes[i]);
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(&sb, " && !strcmp(stp_map_key_str(g_%s, %s, %d), %s)", arr->name, it, i, v);
+		else
+			sb_printf(&sb, " && stp_map_key_long(g_%s, %s, %d) == %s", arr->name, it, i, v);
+	}
+	return sb_steal(&sb);
 }

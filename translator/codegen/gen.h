@@ -1,5 +1,5 @@
 /* gen.h - shared state and helpers of code generation (pass 3): one Gen per
- * generated C function.  Used by the files of translator/codegen/ and translate.c. */
+ * generated C function.  Used by the files of translator/codegen/ (module.c among them). */
 #ifndef STAP_CODEGEN_GEN_H
 #define STAP_CODEGEN_GEN_H
 
@@ -64,19 +64,20 @@ char *var_ref(const Symbol *sym);
 char *materialize(Gen *g, const char *val, Type t);
 char *c_long_literal(int64_t v);
 char *c_string_literal(const char *s);
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* maps.c: into a struct stp_key array */
-char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
 void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
 char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
 		   const char *ctype);   /* an element's value address, created (maps.c) */
-char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);
 int has_wildcard_key(const PtrVec *keys);
 void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);
 void limit_check(Gen *g, const char *count, const char *limit);
 
-/* expr.c */
+/* expr.c: expressions, the one place their code generation recurses through (the other files
+ * generate their kinds of expression and call back only gen_expr and the key evaluators) */
 char *gen_expr(Gen *g, Expr *e);
 char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
+char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* into a struct stp_key array */
+char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
+char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
 
 /* dwarf.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
 char *gen_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
@@ -84,15 +85,14 @@ char *gen_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
 void dwarf_emit_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
                                                        * helpers; before the probe family tables */
 
-/* output.c: print and its relatives, printf, sprintf */
-char *gen_print(Gen *g, Expr *e, const char *out, int flags);   /* flags: PRINT_* of builtins.h */
+/* output.c: printf, sprintf */
 char *gen_format(Gen *g, Expr *e, const char *out);
 
 /* stats.c: statistics (<<<, @count ... @hist_*, aggregate arrays) */
 char *gen_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */
 char *gen_stats_op(Gen *g, Expr *e);                  /* @count(x) ... @hist_log(x)[i] */
 void gen_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x)) */
-void gen_stats_foreach(Gen *g, Stmt *st);             /* foreach over a[...] of stats or @hist buckets */
+LoopLabels *gen_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over a[...] of stats or @hist buckets */
 void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
 char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);

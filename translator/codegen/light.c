@@ -1,5 +1,5 @@
 /* light.c - which probe bodies are simple enough for the light hit path (runtime/core/probe.c:
- * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by translate.c. */
+ * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by module.c. */
 #include "codegen/gen.h"
 #include "builtins.h"
 

@@ -1,10 +1,8 @@
 /* maps.c - per-array map code: each global array gets its hash, find, read, slot and delete
  * specialised to its key layout (runtime/maps/map.c's inline helpers, offsets fixed), so a hit
- * interprets no key types.  Used by translate.c and stats.c (the functions), expr.c, stmt.c. */
+ * interprets no key types; the keys themselves are evaluated by expr.c.  Used by module.c (the
+ * functions), expr.c and stats.c (slots). */
 #include "codegen/gen.h"
-#include "builtins.h"
-
-#include <string.h>
 
 /* The C expression of the offset of key i in an entry's data (map.c's __stp_map_new layout:
  * MAXSTRINGLEN bytes per string key, 8 per long, in order). */
@@ -143,57 +141,4 @@ char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, 
 	free(where);
 	free(e);
 	return p;
-}
-
-/* execname(), read as a map key: no copy of comm, two words (runtime stp_comm_key). */
-static int is_execname_call(const Expr *e)
-{
-	return e->kind == EX_CALL && e->builtin && !strcmp(e->builtin->name, "execname") && !e->args.len;
-}
-
-/* Evaluates array keys into a struct stp_key array; returns its name.  *comm (when not NULL) gets
- * the bits of the keys given as comm keys, which the gm_NAME__ functions compare as words (and
- * which are ordinary strings to every other map function). */
-char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
-{
-	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
-	char *k;
-
-	if (comm)
-		*comm = 0;
-	for (int i = 0; i < keys->len; i++) {
-		Expr *key = keys->items[i];
-		if (arr->keytypes[i] == TY_STRING && is_execname_call(key)) {
-			char *w = xasprintf("kw%d", g->ntmp++);
-			sb_printf(&g->decls, "\tu64 %s[2];\n", w);
-			vals[i] = xasprintf("stp_comm_key(%s)", w);
-			free(w);
-			if (comm)
-				*comm |= 1u << i;
-			continue;
-		}
-		vals[i] = gen_expr(g, key);
-		/* a later key with side effects must not change an earlier one */
-		for (int j = i + 1; j < keys->len; j++) {
-			if (has_side_effects(keys->items[j])) {
-				vals[i] = materialize(g, vals[i], key->type);
-				break;
-			}
-		}
-	}
-	k = xasprintf("k%d", g->ntmp++);
-	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
-	for (int i = 0; i < keys->len; i++) {
-		if (arr->keytypes[i] == TY_STRING)
-			line(g, "%s[%d].s = %s;", k, i, vals[i]);
-		else
-			line(g, "%s[%d].n = %s;", k, i, vals[i]);
-	}
-	free(vals);
-	return k;
-}
-
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
-{
-	return gen_keys_comm(g, arr, keys, NULL);
 }

@@ -1,4 +1,4 @@
-/* output.c - code generation for print, println, printf and sprintf: the
+/* output.c - code generation for printf and sprintf (print and println are expr.c's): the
  * format is parsed here, so the kernel only writes pieces (the common ones by
  * runtime/output/output.c's straight-line functions).  Used by expr.c. */
 #include "codegen/gen.h"
@@ -6,39 +6,6 @@
 #include "format.h"
 
 #include <string.h>
-
-/* print and its relatives; flags are the builtin's PRINT_* */
-char *gen_print(Gen *g, Expr *e, const char *out, int flags)
-{
-	char *delim = NULL;
-
-	for (int i = 0; i < e->args.len; i++) {
-		Expr *a = e->args.items[i];
-		char *v;
-		if (i == 0 && (flags & PRINT_DELIMITED)) {
-			delim = gen_expr(g, a);
-			if (e->args.len > 2)   /* later arguments may overwrite a temporary */
-				delim = materialize(g, delim, TY_STRING);
-			continue;
-		}
-		if (delim && i > 1)
-			line(g, "stp_out_strz(%s, %s);", out, delim);
-		if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
-			gen_stats_print(g, a, out);
-			continue;
-		}
-		v = gen_expr(g, a);
-		if (a->type == TY_STRING)
-			line(g, "stp_out_strz(%s, %s);", out, v);
-		else
-			line(g, "stp_out_dec(%s, %s);", out, v);
-	}
-	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
-	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
-					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
-		line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
-	return xstrdup("0");
-}
 
 /* A conversion the runtime writes without its spec: no flags, width or precision
  * (%d %i %u %s); its function, or NULL for the generic one. */

@@ -465,19 +465,6 @@ static LoopLabels *loop_begin(Gen *g)
 	return l;
 }
 
-/* The body and the end of the loop opened by the caller ("for (...) {"). */
-static void loop_end(Gen *g, Stmt *st, LoopLabels *l)
-{
-	gen_scoped(g, st->then);
-	if (l->continue_used)
-		line(g, "\tcont%d: ;", l->id);
-	line(g, "}");
-	g->loops.len--;
-	if (l->break_used)
-		line(g, "brk%d: ;", l->id);
-	free(l);
-}
-
 /* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
 static void charge_iteration(Gen *g, Stmt *st)
 {
@@ -487,7 +474,7 @@ static void charge_iteration(Gen *g, Stmt *st)
 
 /* foreach ([v =] b in @hist_log(x)): every bucket number, 0 up (SystemTap
  * ignores sort markers here); v is the bucket's count. */
-static void foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *count)
+static LoopLabels *foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *count)
 {
 	Expr *hist = st->array, *operand = hist->args.items[0];
 	int buckets = hist_buckets(stat_info(g->cg, operand->sym, 0));
@@ -503,7 +490,7 @@ static void foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *cou
 	if (st->value)
 		line(g, "%s = %s ? %s->hist[%s] : 0;", var_ref(st->value->sym), sd, sd, b);
 	g->indent--;
-	loop_end(g, st, l);
+	return l;
 }
 
 static const char *sort_operator(const char *agg)
@@ -522,7 +509,7 @@ static const char *sort_operator(const char *agg)
 /* foreach ([k1, ...] in a[slice] sorted limit N) over a statistics array: the
  * CPUs' maps are merged into the aggregate map, which is sorted in place (by
  * a key, or by @count or the given operator when sorted by value) and walked. */
-static void foreach_array(Gen *g, Stmt *st, const char *limit, const char *count)
+static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char *count)
 {
 	Symbol *arr = st->array->sym;
 	char *it = named_local(g, "struct stp_map_entry *", "it");
@@ -557,11 +544,12 @@ static void foreach_array(Gen *g, Stmt *st, const char *limit, const char *count
 			line(g, "%s = stp_map_key_long(g_%s->agg, %s, %d);", ref, arr->name, it, i);
 	}
 	g->indent--;
-	loop_end(g, st, l);
 	free(fixed);
+	return l;
 }
 
-void gen_stats_foreach(Gen *g, Stmt *st)
+/* Opens the loop ("for (...) {" and each iteration's prologue): stmt.c generates the body and closes it. */
+LoopLabels *gen_stats_foreach(Gen *g, Stmt *st)
 {
 	char *limit = NULL, *count = NULL;
 
@@ -571,7 +559,6 @@ void gen_stats_foreach(Gen *g, Stmt *st)
 		line(g, "%s = 0;", count);
 	}
 	if (st->array->kind == EX_AT)
-		foreach_buckets(g, st, limit, count);
-	else
-		foreach_array(g, st, limit, count);
+		return foreach_buckets(g, st, limit, count);
+	return foreach_array(g, st, limit, count);
 }

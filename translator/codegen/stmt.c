@@ -1,5 +1,5 @@
 /* stmt.c - code generation for statements: blocks with MAXACTION accounting,
- * conditionals, loops, foreach, delete, next and return.  Used by translate.c. */
+ * conditionals, loops, foreach, delete, next and return.  Used by module.c. */
 #include "codegen/gen.h"
 
 #include <string.h>
@@ -92,7 +92,11 @@ static void charge_iteration(Gen *g, const Stmt *loop)
 static void gen_foreach(Gen *g, Stmt *st)
 {
 	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
-		gen_stats_foreach(g, st);
+		LoopLabels *l = gen_stats_foreach(g, st);   /* the loop opened, its keys set */
+		gen_scoped(g, st->then);
+		gen_loop_end(g, l);
+		line(g, "}");
+		loop_pop(g, l);
 		return;
 	}
 	Symbol *arr = st->array->sym;

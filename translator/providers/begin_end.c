@@ -38,7 +38,6 @@ static void sort_by_priority(DerivedProbe **dps, int n)
 static void emit_table(const char *family, DerivedProbe **dps, int n, StrBuf *out)
 {
 	sort_by_priority(dps, n);
-	sb_printf(out, "#include \"probes/begin_end.h\"\n");
 	sb_printf(out, "static const struct stp_probe_desc *const stp_%s_probes[] = {\n", family);
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "\t&stp_descs[%d],\n", dps[i]->index);
@@ -78,6 +77,9 @@ static const char *const begin_forms[] = { "begin", "begin(number)", NULL };
 static const char *const end_forms[] = { "end", "end(number)", NULL };
 static const char *const error_forms[] = { "error", "error(number)", NULL };
 
-const ProbeProvider begin_provider = { .family = "begin", .resolve = resolve_begin_end, .emit = emit_begin, .forms = begin_forms };
-const ProbeProvider end_provider = { .family = "end", .resolve = resolve_begin_end, .emit = emit_end, .forms = end_forms };
-const ProbeProvider error_provider = { .family = "error", .resolve = resolve_begin_end, .emit = emit_error, .forms = error_forms };
+const ProbeProvider begin_provider = { .family = "begin", .resolve = resolve_begin_end, .runtime = "probes/begin_end.h",
+				       .emit = emit_begin, .forms = begin_forms };
+const ProbeProvider end_provider = { .family = "end", .resolve = resolve_begin_end, .runtime = "probes/begin_end.h",
+				     .emit = emit_end, .forms = end_forms };
+const ProbeProvider error_provider = { .family = "error", .resolve = resolve_begin_end, .runtime = "probes/begin_end.h",
+				       .emit = emit_error, .forms = error_forms };

@@ -628,7 +628,8 @@ static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
 
 /* For fentry.h: the address of a kernel symbol the module links against (register_kprobe), from which the
  * runtime measures the KASLR offset, in the same terms as the sites' (link-time, or this boot's: the offset
- * between them is the same); nothing when no site can use it or the symbol table lacks it. */
+ * between them is the same); nothing when no site can use it or the symbol table lacks it.  The family's
+ * settings: written before probes/dwarf.c is included. */
 static void emit_fentry_ref(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	for (int i = 0; i < n; i++) {
@@ -653,8 +654,6 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
-	emit_fentry_ref(s, dps, n, out);
-	sb_puts(out, "#include \"probes/dwarf.c\"\n");
 	for (int i = 0; i < n; i++) {
 		DwarfSite *site = dps[i]->site;
 		shared[i] = provider_shared_site(dps, n, i, dwarf_trampoline_kind, s);
@@ -739,5 +738,5 @@ static const char *const dwarf_forms[] = {
 	NULL,
 };
 
-const ProbeProvider dwarf_provider = { .family = "kernel", .resolve_many = resolve_dwarf, .emit = emit_dwarf,
-				       .forms = dwarf_forms };
+const ProbeProvider dwarf_provider = { .family = "kernel", .resolve_many = resolve_dwarf, .runtime = "probes/dwarf.c",
+				       .settings = emit_fentry_ref, .emit = emit_dwarf, .forms = dwarf_forms };

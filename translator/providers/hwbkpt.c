@@ -96,7 +96,6 @@ static int resolve_hwbkpt(Session *s, ProbePoint *pp, DerivedProbe *dp)
 static void emit_hwbkpt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/hwbkpt.c\"\n");
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "STP_HWBKPT_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_hwbkpt_probe stp_hwbkpt_probes[] = {\n");
@@ -125,4 +124,5 @@ static const char *const hwbkpt_forms[] = {
 };
 
 const ProbeProvider hwbkpt_provider = { .family = "kernel", .member = "data", .cname = "hwbkpt",
-					.resolve = resolve_hwbkpt, .emit = emit_hwbkpt, .forms = hwbkpt_forms };
+					.resolve = resolve_hwbkpt, .runtime = "probes/hwbkpt.c", .emit = emit_hwbkpt,
+					.forms = hwbkpt_forms };

@@ -66,7 +66,6 @@ static void emit_kprobe(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
-	sb_puts(out, "#include \"probes/kprobes.c\"\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *e = entry_holder(s, dps[i]);
 		shared[i] = provider_shared_site(dps, n, i, kprobe_trampoline_kind, s);
@@ -100,4 +99,5 @@ static const char *const kprobe_forms[] = {
 	"kprobe.function(string)", "kprobe.function(string).return", NULL,
 };
 
-const ProbeProvider kprobe_provider = { .family = "kprobe", .resolve = resolve_kprobe, .emit = emit_kprobe, .forms = kprobe_forms };
+const ProbeProvider kprobe_provider = { .family = "kprobe", .resolve = resolve_kprobe, .runtime = "probes/kprobes.c",
+					.emit = emit_kprobe, .forms = kprobe_forms };

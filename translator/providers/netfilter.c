@@ -204,7 +204,6 @@ static int resolve_netfilter(Session *s, ProbePoint *pp, DerivedProbe *dp)
 static void emit_netfilter(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/netfilter.c\"\n");
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "STP_NF_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_nf_probe stp_netfilter_probes[] = {\n");
@@ -254,6 +253,6 @@ static const char *const netfilter_context_vars[] = {
 };
 
 const ProbeProvider netfilter_provider = {
-	.family = "netfilter", .resolve = resolve_netfilter, .emit = emit_netfilter, .forms = netfilter_forms,
-	.context_var = netfilter_context_var, .context_vars = netfilter_context_vars,
+	.family = "netfilter", .resolve = resolve_netfilter, .runtime = "probes/netfilter.c", .emit = emit_netfilter,
+	.forms = netfilter_forms, .context_var = netfilter_context_var, .context_vars = netfilter_context_vars,
 };

@@ -154,7 +154,6 @@ int perf_counter_index(Session *s, const char *name)
 static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/perf.c\"\n");
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "STP_PERF_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_perf_probe stp_perf_probes[] = {\n");
@@ -193,4 +192,5 @@ static const char *const perf_forms[] = {
 	NULL,
 };
 
-const ProbeProvider perf_provider = { .family = "perf", .resolve = resolve_perf, .emit = emit_perf, .forms = perf_forms };
+const ProbeProvider perf_provider = { .family = "perf", .resolve = resolve_perf, .runtime = "probes/perf.c",
+				      .emit = emit_perf, .forms = perf_forms };

@@ -72,7 +72,6 @@ static void emit_lifecycle(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	PtrVec files = { 0 };
 
 	(void)s;
-	sb_puts(out, "#include \"probes/process.c\"\n");
 	for (int i = 0; i < n; i++) {
 		const char *p = dps[i]->symbol;
 		int k;
@@ -116,5 +115,5 @@ static const char *const lifecycle_forms[] = {
 
 /* Registered for process.begin; the registry sends process.end and process.thread here too. */
 const ProbeProvider process_lifecycle_provider = { .family = "process", .member = "begin", .cname = "proclife",
-						   .resolve = resolve_lifecycle, .emit = emit_lifecycle,
-						   .forms = lifecycle_forms };
+						   .resolve = resolve_lifecycle, .runtime = "probes/process.c",
+						   .emit = emit_lifecycle, .forms = lifecycle_forms };

@@ -271,7 +271,6 @@ static void emit_procfs_file(DerivedProbe **dps, int n, int first, StrBuf *out)
 static void emit_procfs(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/procfs.c\"\n");
 	emit_procfs_dirs(dps, n, out);
 	sb_puts(out, "static struct stp_procfs_file stp_procfs_files[] = {\n");
 	for (int i = 0; i < n; i++) {
@@ -297,6 +296,7 @@ static const char *const procfs_forms[] = {
 const ProbeProvider procfs_provider = {
 	.family = "procfs",
 	.resolve = resolve_procfs,
+	.runtime = "probes/procfs.c",
 	.emit = emit_procfs,
 	.forms = procfs_forms,
 	.context_var = procfs_context_var,

@@ -51,7 +51,6 @@ static int resolve_profile(Session *s, ProbePoint *pp, DerivedProbe *dp)
 static void emit_profile(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/profile.c\"\n");
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "STP_PROFILE_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_profile_probe stp_profile_probes[] = {\n");
@@ -71,6 +70,7 @@ const ProbeProvider profile_provider = {
 	.member = "profile",
 	.cname = "profile",
 	.resolve = resolve_profile,
+	.runtime = "probes/profile.c",
 	.emit = emit_profile,
 	.forms = profile_forms,
 };

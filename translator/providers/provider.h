@@ -50,8 +50,15 @@ struct ProbeProvider {
 	/* Claims points whose first component is its family; validates the rest.
 	 * Returns 1 and fills dp when the point is valid, 0 with a diagnostic. */
 	int (*resolve)(Session *s, ProbePoint *pp, DerivedProbe *dp);
-	/* Writes the C table for the derived probes of this family (dps, n > 0)
-	 * and names the runtime provider the module must include. */
+	/* Pass 3, for a family with derived probes (dps, n > 0): what it gives the module, which
+	 * codegen/module.c writes in the runtime's order, among every family's in the registry's order:
+	 * settings: #defines its runtime file reads (NULL: none), before that file;
+	 * runtime: the file of runtime/ implementing the family ("probes/kprobes.c"; NULL: none),
+	 * which the module includes;
+	 * emit: its C tables after that file: the sites' table (indices into stp_descs[]) and
+	 * stp_<cname>_register/unregister, which the module's list of families arms and disarms. */
+	void (*settings)(Session *s, DerivedProbe **dps, int n, StrBuf *out);
+	const char *runtime;
 	void (*emit)(Session *s, DerivedProbe **dps, int n, StrBuf *out);
 	/* The forms it accepts, for --dump-probe-types; NULL-terminated. */
 	const char *const *forms;

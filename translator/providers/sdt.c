@@ -423,7 +423,6 @@ static void emit_sdt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	PtrVec files = { 0 };
 
 	(void)s;
-	sb_puts(out, "#include \"probes/sdt.c\"\n");
 	for (int i = 0; i < n; i++) {
 		const SdtMark *m = dps[i]->data;
 		int k;
@@ -480,5 +479,5 @@ static const char *const sdt_forms[] = {
 /* Registered for process(...).mark; process(...).provider(...) reaches it through registry.c's
  * also_members. */
 const ProbeProvider sdt_provider = { .family = "process", .member = "mark", .cname = "sdt",
-				     .resolve_many = resolve_sdt, .emit = emit_sdt, .forms = sdt_forms,
-				     .context_var = sdt_context_var, .context_vars = sdt_context_vars };
+				     .resolve_many = resolve_sdt, .runtime = "probes/sdt.c", .emit = emit_sdt,
+				     .forms = sdt_forms, .context_var = sdt_context_var, .context_vars = sdt_context_vars };

@@ -63,7 +63,6 @@ static int resolve_timer(Session *s, ProbePoint *pp, DerivedProbe *dp)
 static void emit_timer(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/timer.c\"\n");
 	for (int i = 0; i < n; i++)
 		sb_printf(out, "STP_TIMER_TRAMPOLINE(%d)\n", dps[i]->index);
 	sb_puts(out, "static struct stp_timer_probe stp_timer_probes[] = {\n");
@@ -80,4 +79,5 @@ static const char *const timer_forms[] = {
 	NULL,
 };
 
-const ProbeProvider timer_provider = { .family = "timer", .resolve = resolve_timer, .emit = emit_timer, .forms = timer_forms };
+const ProbeProvider timer_provider = { .family = "timer", .resolve = resolve_timer, .runtime = "probes/timer.c",
+				       .emit = emit_timer, .forms = timer_forms };

@@ -239,7 +239,6 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 static void emit_tracepoint(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;
-	sb_puts(out, "#include \"probes/tracepoints.c\"\n");
 	for (int i = 0; i < n; i++) {
 		int k = dps[i]->index, nargs = (int)dps[i]->number;
 		/* the arguments are copied to the stack: no stack protector for that (6 instructions a hit) */
@@ -273,5 +272,5 @@ static void emit_tracepoint(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 static const char *const tracepoint_forms[] = { "kernel.trace(string)", NULL };
 
 const ProbeProvider tracepoint_provider = { .family = "kernel", .member = "trace", .cname = "tracepoint",
-					    .resolve_many = resolve_tracepoint, .emit = emit_tracepoint,
-					    .forms = tracepoint_forms };
+					    .resolve_many = resolve_tracepoint, .runtime = "probes/tracepoints.c",
+					    .emit = emit_tracepoint, .forms = tracepoint_forms };

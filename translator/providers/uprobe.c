@@ -896,7 +896,6 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	PtrVec files = { 0 };
 
 	(void)s;
-	sb_puts(out, "#include \"probes/uprobes.c\"\n");
 	for (int i = 0; i < n; i++) {
 		const char *p = dps[i]->site->mod->path;
 		int k;
@@ -1009,5 +1008,5 @@ static const ContextVar *uprobe_context_var(Session *s, const DerivedProbe *dp, 
 static const char *const uprobe_context_vars[] = { "$$name", NULL };
 
 const ProbeProvider uprobe_provider = { .family = "process", .cname = "uprobe", .resolve_many = resolve_process,
-					.emit = emit_process, .forms = process_forms, .context_var = uprobe_context_var,
-					.context_vars = uprobe_context_vars };
+					.runtime = "probes/uprobes.c", .emit = emit_process, .forms = process_forms,
+					.context_var = uprobe_context_var, .context_vars = uprobe_context_vars };
