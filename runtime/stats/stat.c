@@ -285,7 +285,7 @@ static __always_inline __maybe_unused void stp_stat_add_as(struct stp_stat *st, 
 }
 
 /* x <<< v on a statistic that only @count reads and that is never deleted (the translator's
- * choice, translator/codegen/stats.c: stats_lockfree): this CPU's count alone, with one
+ * choice, translator/codegen/stats.c: cg_stats_lockfree): this CPU's count alone, with one
  * this_cpu_inc and without the global's read lock.  Why no lock is needed:
  *   - Each CPU's count is written only by that CPU, here, with a single read-modify-write
  *     instruction (incq %gs:... on x86-64), which an interrupt or NMI on the same CPU cannot

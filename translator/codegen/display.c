@@ -178,7 +178,7 @@ static void display_one(Symbol *g, StrBuf *out)
 	sb_puts(out, "\t\tstp_out_bytes(&c->out, \"\\n\", 1);\n\t}\n");
 }
 
-int gen_global_display(Session *s, StrBuf *code)
+int cg_global_display(Session *s, StrBuf *code)
 {
 	Program *prog = &s->prog;
 	Reads r = { .read = xcalloc((size_t)prog->globals.len + 1, 1) };
@@ -213,7 +213,7 @@ int gen_global_display(Session *s, StrBuf *code)
 }
 
 /* The probe that calls it: an end probe after every other (highest priority number). */
-void add_display_probe(Session *s)
+void cg_add_display_probe(Session *s)
 {
 	Program *prog = &s->prog;
 	Probe *p = xcalloc(1, sizeof *p);

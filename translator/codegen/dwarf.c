@@ -1,6 +1,6 @@
 /* dwarf.c - code generation for bound target variables (EX_DWARF): locations, member and index
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
- * $$vars), @entry values, and the kretprobe entry functions that save them (dwarf_emit_support).
+ * $$vars), @entry values, and the kretprobe entry functions that save them (cg_dwarf_support).
  * Used by expr.c and module.c. */
 #include "btf/btf.h"
 #include "codegen/gen.h"
@@ -45,9 +45,9 @@ static void emit_code(Gen *g, const char *code)
 static void where(Gen *g, const char *op, const char *name, SrcLoc loc)
 {
 	if (op)
-		set_location(g, "operator", op, loc);
+		cg_set_location(g, "operator", op, loc);
 	else
-		set_location(g, "identifier", name, loc);
+		cg_set_location(g, "identifier", name, loc);
 }
 
 static char *base_name(DwAccess *a)
@@ -66,16 +66,16 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 		break;
 	case DWLOC_ADDR:
 	case DWLOC_VALUE: {
-		char *var = named_local(g, "unsigned long", "dwl");
+		char *var = cg_named_local(g, "unsigned long", "dwl");
 		DwLocCtx ctx = { .mod = a->mod, .pc = a->pc, .frame_fn = a->have_frame_fn ? &a->frame_fn : NULL,
-				 .fail = error_label(g), .uniq = g->ntmp++ };
+				 .fail = cg_error_label(g), .uniq = g->ntmp++ };
 		StrBuf code;
 		char *err = NULL, *bn = base_name(a);
 		sb_init(&code);
 		where(g, a->op_base, bn, a->loc_base);
 		if (dwloc_emit(&ctx, p, var, &code, &err) != 0) {
 			diag_at(a->loc_base, "error", "cannot generate the location of '%s': %s", a->name, err);
-			line(g, "%s = 0;", var);
+			cg_line(g, "%s = 0;", var);
 		} else {
 			emit_code(g, code.data);
 		}
@@ -137,10 +137,10 @@ static Place base_place(Gen *g, Expr *e, DwAccess *a)
 
 	switch (a->base) {
 	case DWB_POINTER: {
-		char *v = gen_expr(g, e->args.items[0]);
+		char *v = cg_expr(g, e->args.items[0]);
 		pl.kind = PL_MEM;
-		pl.c = named_local(g, "unsigned long", "dwp");
-		line(g, "%s = (unsigned long)(%s);", pl.c, v);
+		pl.c = cg_named_local(g, "unsigned long", "dwp");
+		cg_line(g, "%s = (unsigned long)(%s);", pl.c, v);
 		break;
 	}
 	case DWB_RETURN:
@@ -191,23 +191,23 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 			const char *name, SrcLoc loc)
 {
 	int n = bit_size ? (bit_off + bit_size + 7) / 8 : size;
-	char *t = long_tmp(g);
+	char *t = cg_long_tmp(g);
 
 	if (resolve(g, &pl, n) != 0) {
-		line(g, "%s = 0;", t);
+		cg_line(g, "%s = 0;", t);
 		return t;
 	}
 	if (pl.kind == PL_MEM) {
 		where(g, op, name, loc);
-		line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, user_place(&pl) ? "uread" : "read", mem_addr(&pl), n,
+		cg_line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, user_place(&pl) ? "uread" : "read", mem_addr(&pl), n,
 		     bit_size ? 0 : is_signed);
-		check_error(g);
+		cg_check_error(g);
 	} else {
-		line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
+		cg_line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
 		     bit_size ? 0 : is_signed);
 	}
 	if (bit_size)
-		line(g, "%s = stp_dw_bits((u64)%s, %d, %d, %d);", t, t, bit_off, bit_size, is_signed);
+		cg_line(g, "%s = stp_dw_bits((u64)%s, %d, %d, %d);", t, t, bit_off, bit_size, is_signed);
 	return t;
 }
 
@@ -222,17 +222,17 @@ static Place apply_steps(Gen *g, Expr *e, DwAccess *a, Place pl)
 		case DWS_DEREF: {
 			char *v = read_place(g, pl, 8, 0, 0, 0, st->op, NULL, st->loc);
 			pl.kind = PL_MEM;
-			pl.c = named_local(g, "unsigned long", "dwa");
+			pl.c = cg_named_local(g, "unsigned long", "dwa");
 			pl.off = 0;
-			line(g, "%s = (unsigned long)%s;", pl.c, v);
+			cg_line(g, "%s = (unsigned long)%s;", pl.c, v);
 			break;
 		}
 		case DWS_INDEX: {
-			char *idx = gen_expr(g, e->args.items[st->arg]);
+			char *idx = cg_expr(g, e->args.items[st->arg]);
 			char *var;
 			resolve(g, &pl, 1);
-			var = named_local(g, "unsigned long", "dwa");
-			line(g, "%s = %s + (unsigned long)(%s) * %lldUL;", var, mem_addr(&pl), idx, (long long)st->n);
+			var = cg_named_local(g, "unsigned long", "dwa");
+			cg_line(g, "%s = %s + (unsigned long)(%s) * %lldUL;", var, mem_addr(&pl), idx, (long long)st->n);
 			pl.kind = PL_MEM;
 			pl.c = var;
 			pl.off = 0;
@@ -276,7 +276,7 @@ static void pp_flush(PP *pp)
 {
 	if (!pp->lit.len)
 		return;
-	line(pp->g, "stp_out_str(&%s, %s);", pp->o, c_string_literal(pp->lit.data));
+	cg_line(pp->g, "stp_out_str(&%s, %s);", pp->o, cg_string_literal(pp->lit.data));
 	pp->lit.len = 0;
 	pp->lit.data[0] = 0;
 }
@@ -291,18 +291,18 @@ static char *pp_read(PP *pp, Place pl, int size, int is_signed, int bit_size, in
 	if (resolve(g, &pl, n) != 0)
 		return NULL;
 	pp_flush(pp);
-	t = long_tmp(g);
+	t = cg_long_tmp(g);
 	if (pl.kind == PL_MEM) {
-		line(g, "%s = stp_dw_%s(%s, %d, %d, &%s);", t, user_place(&pl) ? "upeek" : "peek", mem_addr(&pl), n,
+		cg_line(g, "%s = stp_dw_%s(%s, %d, %d, &%s);", t, user_place(&pl) ? "upeek" : "peek", mem_addr(&pl), n,
 		     bit_size ? 0 : is_signed, pp->bad);
-		line(g, "if (unlikely(%s)) goto %s;", pp->bad, pp->fail);
+		cg_line(g, "if (unlikely(%s)) goto %s;", pp->bad, pp->fail);
 		pp->fail_used = 1;
 	} else {
-		line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
+		cg_line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
 		     bit_size ? 0 : is_signed);
 	}
 	if (bit_size)
-		line(g, "%s = stp_dw_bits((u64)%s, %d, %d, %d);", t, t, bit_off, bit_size, is_signed);
+		cg_line(g, "%s = stp_dw_bits((u64)%s, %d, %d, %d);", t, t, bit_off, bit_size, is_signed);
 	pp->leaves++;
 	return t;
 }
@@ -310,7 +310,7 @@ static char *pp_read(PP *pp, Place pl, int size, int is_signed, int bit_size, in
 static void pp_put(PP *pp, const char *fn, const char *v)
 {
 	pp_flush(pp);
-	line(pp->g, "%s(&%s, %s);", fn, pp->o, v);
+	cg_line(pp->g, "%s(&%s, %s);", fn, pp->o, v);
 }
 
 /* A type the printer walks: DWARF's (die), or BTF's (id in btf) for an access typed from BTF. */
@@ -620,31 +620,31 @@ static void pp_end(PP *pp, const char *mark, const char *repl)
 	pp_flush(pp);
 	if (pp->fail_used) {
 		int n = g->ntmp++;
-		line(g, "goto dwpp_done%d;", n);
-		line(g, "%s:", pp->fail);
-		line(g, "%s.len = %s;", pp->o, mark);
-		line(g, "%s = false;", pp->bad);
-		line(g, "stp_out_str(&%s, %s);", pp->o, c_string_literal(repl));
-		line(g, "dwpp_done%d: ;", n);
+		cg_line(g, "goto dwpp_done%d;", n);
+		cg_line(g, "%s:", pp->fail);
+		cg_line(g, "%s.len = %s;", pp->o, mark);
+		cg_line(g, "%s = false;", pp->bad);
+		cg_line(g, "stp_out_str(&%s, %s);", pp->o, cg_string_literal(repl));
+		cg_line(g, "dwpp_done%d: ;", n);
 	}
 	sb_free(&pp->lit);
 }
 
 static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 {
-	char *dst = str_tmp(g);
-	char *o = named_local(g, "struct stp_out", "o");
-	char *bad = named_local(g, "bool", "dwbad");
+	char *dst = cg_str_tmp(g);
+	char *o = cg_named_local(g, "struct stp_out", "o");
+	char *bad = cg_named_local(g, "bool", "dwbad");
 	PpType type;
 	PP pp;
 
-	line(g, "%s = false;", bad);
-	line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+	cg_line(g, "%s = false;", bad);
+	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 	pp_begin(&pp, g, a, o, bad);
 	pp.full = a->pretty_full;
 	pp_object(&pp, pl, pp_type_of(a, &type), a->bit_size, a->bit_offset, 1, 0);
 	pp_end(&pp, "0", "ERROR");
-	line(g, "stp_out_end_str(&%s);", o);
+	cg_line(g, "stp_out_end_str(&%s);", o);
 	return dst;
 }
 
@@ -652,13 +652,13 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
  * whose memory cannot be read, as a single $var$ gives). */
 static char *gen_vars(Gen *g, DwAccess *list)
 {
-	char *dst = str_tmp(g);
-	char *o = named_local(g, "struct stp_out", "o");
-	char *bad = named_local(g, "bool", "dwbad");
-	char *mark = named_local(g, "unsigned int", "dwmark");
+	char *dst = cg_str_tmp(g);
+	char *o = cg_named_local(g, "struct stp_out", "o");
+	char *bad = cg_named_local(g, "bool", "dwbad");
+	char *mark = cg_named_local(g, "unsigned int", "dwmark");
 
-	line(g, "%s = false;", bad);
-	line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+	cg_line(g, "%s = false;", bad);
+	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 	for (int i = 0; i < list->var_names.len; i++) {
 		DwAccess *a = list->var_access.items[i];
 		char *lead = xasprintf("%s%s=", i ? " " : "", (char *)list->var_names.items[i]);
@@ -676,7 +676,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 			continue;
 		}
 		pp_flush(&pp);
-		line(g, "%s = %s.len;", mark, o);
+		cg_line(g, "%s = %s.len;", mark, o);
 		pl = base_place(g, NULL, a);
 		if (list->pretty_full) {
 			pp.full = list->pretty_full == 2;
@@ -710,7 +710,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 		}
 		pp_end(&pp, mark, list->pretty_full ? "ERROR" : "?");
 	}
-	line(g, "stp_out_end_str(&%s);", o);
+	cg_line(g, "stp_out_end_str(&%s);", o);
 	return dst;
 }
 
@@ -742,8 +742,8 @@ static char *gen_entry_read(Gen *g, Expr *e, DwAccess *a)
 	if (a->slot < 0)
 		place_entry_slot(g->s, e, a);
 	if (e->type == TY_STRING) {
-		char *t = str_tmp(g);
-		line(g, "stp_strlcpy(%s, c->entry_data ? (const char *)c->entry_data + %d : \"\", MAXSTRINGLEN);", t,
+		char *t = cg_str_tmp(g);
+		cg_line(g, "stp_strlcpy(%s, c->entry_data ? (const char *)c->entry_data + %d : \"\", MAXSTRINGLEN);", t,
 		     a->slot);
 		return t;
 	}
@@ -752,7 +752,7 @@ static char *gen_entry_read(Gen *g, Expr *e, DwAccess *a)
 
 /* ---- entry points ---- */
 
-char *gen_dwarf(Gen *g, Expr *e)
+char *cg_dwarf(Gen *g, Expr *e)
 {
 	DwAccess *a = e->dwarf;
 	Place pl;
@@ -778,10 +778,10 @@ char *gen_dwarf(Gen *g, Expr *e)
 }
 
 /* $var = value (guru mode): memory through the fault-safe writer, registers in the probe's pt_regs. */
-char *gen_dwarf_assign(Gen *g, Expr *e)
+char *cg_dwarf_assign(Gen *g, Expr *e)
 {
 	DwAccess *a = e->left->dwarf;
-	char *rhs = materialize(g, gen_expr(g, e->right), TY_LONG);
+	char *rhs = cg_materialize(g, cg_expr(g, e->right), TY_LONG);
 	int n = a->bit_size ? (a->bit_offset + a->bit_size + 7) / 8 : a->size;
 	Place pl = apply_steps(g, e->left, a, base_place(g, e->left, a));
 	char *bn = base_name(a);
@@ -791,19 +791,19 @@ char *gen_dwarf_assign(Gen *g, Expr *e)
 	if (pl.kind == PL_MEM) {
 		where(g, a->op_last, bn, a->loc_last);
 		if (a->bit_size) {
-			char *old = long_tmp(g);
-			line(g, "%s = stp_dw_read(c, %s, %d, 0);", old, mem_addr(&pl), n);
-			check_error(g);
-			line(g, "stp_dw_write(c, %s, %d, (int64_t)stp_dw_set_bits((u64)%s, %d, %d, (u64)%s));", mem_addr(&pl),
+			char *old = cg_long_tmp(g);
+			cg_line(g, "%s = stp_dw_read(c, %s, %d, 0);", old, mem_addr(&pl), n);
+			cg_check_error(g);
+			cg_line(g, "stp_dw_write(c, %s, %d, (int64_t)stp_dw_set_bits((u64)%s, %d, %d, (u64)%s));", mem_addr(&pl),
 			     n, old, a->bit_offset, a->bit_size, rhs);
 		} else {
-			line(g, "stp_dw_write(c, %s, %d, %s);", mem_addr(&pl), n, rhs);
+			cg_line(g, "stp_dw_write(c, %s, %d, %s);", mem_addr(&pl), n, rhs);
 		}
-		check_error(g);
+		cg_check_error(g);
 	} else if (n >= 8 && !pl.off) {
-		line(g, "%s = (unsigned long)%s;", pl.c, rhs);
+		cg_line(g, "%s = (unsigned long)%s;", pl.c, rhs);
 	} else {
-		line(g, "%s = (unsigned long)stp_dw_set_bits((u64)%s, %lld, %d, (u64)%s);", pl.c, pl.c,
+		cg_line(g, "%s = (unsigned long)stp_dw_set_bits((u64)%s, %lld, %d, (u64)%s);", pl.c, pl.c,
 		     (long long)pl.off * 8, n * 8, rhs);
 	}
 	return rhs;
@@ -828,11 +828,11 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 		char *v;
 		if (a->slot < 0)
 			continue;   /* the return body never reads it */
-		v = gen_expr(&g, e->left);
+		v = cg_expr(&g, e->left);
 		if (e->type == TY_STRING)
-			line(&g, "stp_strlcpy((char *)c->entry_data + %d, %s, %d);", a->slot, v, a->slot_size);
+			cg_line(&g, "stp_strlcpy((char *)c->entry_data + %d, %s, %d);", a->slot, v, a->slot_size);
 		else
-			line(&g, "*(int64_t *)((char *)c->entry_data + %d) = %s;", a->slot, v);
+			cg_line(&g, "*(int64_t *)((char *)c->entry_data + %d) = %s;", a->slot, v);
 	}
 	sb_puts(out, tables.data);
 	sb_printf(out, "struct frame_dwarf_entry_%d {\n\tchar unused_;\n%s};\n", dp->index, frame.data);
@@ -853,7 +853,7 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 	sb_free(&tables);
 }
 
-void dwarf_emit_support(Session *s, StrBuf *out)
+void cg_dwarf_support(Session *s, StrBuf *out)
 {
 	int any = 0, any_kernel = 0;
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-void line(Gen *g, const char *fmt, ...)
+void cg_line(Gen *g, const char *fmt, ...)
 {
 	va_list ap;
 	for (int i = 0; i < g->indent; i++)
@@ -17,21 +17,21 @@ void line(Gen *g, const char *fmt, ...)
 	sb_putc(&g->body, '\n');
 }
 
-char *long_tmp(Gen *g)
+char *cg_long_tmp(Gen *g)
 {
 	int n = g->ntmp++;
 	sb_printf(&g->decls, "\tint64_t t%d;\n", n);
 	return xasprintf("t%d", n);
 }
 
-char *str_tmp(Gen *g)
+char *cg_str_tmp(Gen *g)
 {
 	int n = g->ntmp++;
 	sb_printf(g->frame, "\tchar t%d[MAXSTRINGLEN];\n", n);
 	return xasprintf("f->t%d", n);
 }
 
-char *named_local(Gen *g, const char *ctype, const char *prefix)
+char *cg_named_local(Gen *g, const char *ctype, const char *prefix)
 {
 	int n = g->ntmp++;
 	sb_printf(&g->decls, "\t%s %s%d;\n", ctype, prefix, n);
@@ -40,7 +40,7 @@ char *named_local(Gen *g, const char *ctype, const char *prefix)
 
 /* Where a script error goes: the innermost try's catch, else the end of
  * the function (its caller or the probe wrapper then sees c->last_error). */
-const char *error_label(Gen *g)
+const char *cg_error_label(Gen *g)
 {
 	if (g->trys.len) {
 		int *id = g->trys.items[g->trys.len - 1];
@@ -50,35 +50,35 @@ const char *error_label(Gen *g)
 	return "out";
 }
 
-void goto_out(Gen *g)
+void cg_goto_out(Gen *g)
 {
 	g->out_used = 1;
-	line(g, "goto out;");
+	cg_line(g, "goto out;");
 }
 
-void check_error(Gen *g)
+void cg_check_error(Gen *g)
 {
 	g->out_used = 1;
-	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
+	cg_line(g, "if (unlikely(c->last_error)) goto %s;", cg_error_label(g));
 }
 
 /* Charges n actions against MAXACTION; at the limit, the error names where (a C string
- * literal: location_literal()).  One line of the generated C: the runtime's STP_ACTIONS, or on
+ * literal: cg_location_literal()).  One line of the generated C: the runtime's STP_ACTIONS, or on
  * the light path STP_LIGHT_ACTIONS (runtime/core/probe.c), nothing at all when the translator's
  * sum of a light body's actions is within MAXACTION. */
-void charge_actions(Gen *g, int n, const char *where)
+void cg_charge_actions(Gen *g, int n, const char *where)
 {
 	if (g->light) {
 		g->light_actions += n;
-		line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, where, error_label(g));
+		cg_line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, where, cg_error_label(g));
 		return;
 	}
-	line(g, "STP_ACTIONS(%d, %s, %s);", n, where, error_label(g));
+	cg_line(g, "STP_ACTIONS(%d, %s, %s);", n, where, cg_error_label(g));
 }
 
 /* "keyword at f:1:2" / "identifier 'x' at f:1:2": how an error names the
  * token it happened near, as a C string literal. */
-char *location_literal(const char *what, const char *name, SrcLoc loc)
+char *cg_location_literal(const char *what, const char *name, SrcLoc loc)
 {
 	StrBuf sb;
 	sb_init(&sb);
@@ -87,11 +87,11 @@ char *location_literal(const char *what, const char *name, SrcLoc loc)
 	else
 		sb_printf(&sb, "%s at ", what);
 	sb_printf(&sb, "%s:%d:%d", loc.file ? loc.file->name : "<input>", loc.line, loc.col);
-	return c_string_literal(sb_steal(&sb));
+	return cg_string_literal(sb_steal(&sb));
 }
 
 /* Records where a runtime error would be reported ("near identifier 'x' at f:1:2"). */
-void set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
+void cg_set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
 {
 	StrBuf sb;
 	sb_init(&sb);
@@ -106,12 +106,12 @@ void set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
 }
 
 
-int has_side_effects(const Expr *e)
+int cg_has_side_effects(const Expr *e)
 {
 	return (expr_effects(e) & EFFECT_WRITE) != 0;
 }
 
-char *var_ref(const Symbol *sym)
+char *cg_var_ref(const Symbol *sym)
 {
 	if (sym->kind == SYM_GLOBAL)
 		return xasprintf("g_%s", sym->name);
@@ -120,24 +120,24 @@ char *var_ref(const Symbol *sym)
 
 
 /* Makes a value stable against later side effects by copying it. */
-char *materialize(Gen *g, const char *val, Type t)
+char *cg_materialize(Gen *g, const char *val, Type t)
 {
-	char *tmp = t == TY_STRING ? str_tmp(g) : long_tmp(g);
+	char *tmp = t == TY_STRING ? cg_str_tmp(g) : cg_long_tmp(g);
 	if (t == TY_STRING)
-		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, val);
+		cg_line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, val);
 	else
-		line(g, "%s = %s;", tmp, val);
+		cg_line(g, "%s = %s;", tmp, val);
 	return tmp;
 }
 
-char *c_long_literal(int64_t v)
+char *cg_long_literal(int64_t v)
 {
 	if (v == INT64_MIN)
 		return xstrdup("(-9223372036854775807LL - 1)");
 	return xasprintf("%lldLL", (long long)v);
 }
 
-char *c_string_literal(const char *s)
+char *cg_string_literal(const char *s)
 {
 	StrBuf sb;
 	sb_init(&sb);
@@ -145,7 +145,7 @@ char *c_string_literal(const char *s)
 	return sb_steal(&sb);
 }
 
-int has_wildcard_key(const PtrVec *keys)
+int cg_has_wildcard_key(const PtrVec *keys)
 {
 	for (int i = 0; i < keys->len; i++)
 		if (((Expr *)keys->items[i])->kind == EX_WILDCARD)
@@ -155,25 +155,25 @@ int has_wildcard_key(const PtrVec *keys)
 
 /* Inside a foreach over the map expression `map`: skips the entries whose
  * keys differ from the evaluated slice keys fixed[i] (NULL for a '*'). */
-void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed)
+void cg_slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed)
 {
 	for (int i = 0; i < nfixed; i++) {
 		if (!fixed[i])
 			continue;
 		if (arr->keytypes[i] == TY_STRING)
-			line(g, "if (strcmp(stp_map_key_str(%s, %s, %d), %s))", map, it, i, fixed[i]);
+			cg_line(g, "if (strcmp(stp_map_key_str(%s, %s, %d), %s))", map, it, i, fixed[i]);
 		else
-			line(g, "if (stp_map_key_long(%s, %s, %d) != %s)", map, it, i, fixed[i]);
-		line(g, "\tcontinue;");
+			cg_line(g, "if (stp_map_key_long(%s, %s, %d) != %s)", map, it, i, fixed[i]);
+		cg_line(g, "\tcontinue;");
 	}
 }
 
 /* foreach ... limit N: stops after N entries (count starts at 0). */
-void limit_check(Gen *g, const char *count, const char *limit)
+void cg_limit_check(Gen *g, const char *count, const char *limit)
 {
 	if (!limit)
 		return;
-	line(g, "if (%s >= %s)", count, limit);
-	line(g, "\tbreak;");
-	line(g, "%s++;", count);
+	cg_line(g, "if (%s >= %s)", count, limit);
+	cg_line(g, "\tbreak;");
+	cg_line(g, "%s++;", count);
 }

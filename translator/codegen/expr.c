@@ -40,33 +40,33 @@ static char *gen_user_call(Gen *g, Expr *e)
 	char *nf, *result = NULL;
 
 	for (int i = 0; i < e->args.len; i++) {
-		vals[i] = gen_expr(g, e->args.items[i]);
+		vals[i] = cg_expr(g, e->args.items[i]);
 		/* the callee's frame is reused by any later call: copy strings */
 		if (((Expr *)e->args.items[i])->type == TY_STRING || i + 1 < e->args.len)
-			vals[i] = materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+			vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
 	}
-	nf = named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
-	set_location(g, "identifier", f->name, e->loc);
-	line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
-	line(g, "if (unlikely(c->last_error)) goto %s;", error_label(g));
+	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
+	cg_set_location(g, "identifier", f->name, e->loc);
+	cg_line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
+	cg_line(g, "if (unlikely(c->last_error)) goto %s;", cg_error_label(g));
 	g->out_used = 1;
 	for (int i = 0; i < f->params.len; i++) {
 		Symbol *p = f->params.items[i];
 		if (p->type == TY_STRING)
-			line(g, "stp_strlcpy(%s->l_%s, %s, MAXSTRINGLEN);", nf, p->name, vals[i]);
+			cg_line(g, "stp_strlcpy(%s->l_%s, %s, MAXSTRINGLEN);", nf, p->name, vals[i]);
 		else
-			line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);
+			cg_line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);
 	}
-	line(g, "fn_%s(c, %s);", f->cname, nf);
+	cg_line(g, "fn_%s(c, %s);", f->cname, nf);
 	if (f->ret == TY_STRING) {
-		result = str_tmp(g);
-		line(g, "stp_strlcpy(%s, %s->retval, MAXSTRINGLEN);", result, nf);
+		result = cg_str_tmp(g);
+		cg_line(g, "stp_strlcpy(%s, %s->retval, MAXSTRINGLEN);", result, nf);
 	} else if (f->ret == TY_LONG) {
-		result = long_tmp(g);
-		line(g, "%s = %s->retval;", result, nf);
+		result = cg_long_tmp(g);
+		cg_line(g, "%s = %s->retval;", result, nf);
 	}
-	line(g, "c->nesting--;");
-	check_error(g);
+	cg_line(g, "c->nesting--;");
+	cg_check_error(g);
 	free(vals);
 	return result ? result : xstrdup("0");
 }
@@ -80,27 +80,27 @@ static char *gen_print(Gen *g, Expr *e, const char *out, int flags)
 		Expr *a = e->args.items[i];
 		char *v;
 		if (i == 0 && (flags & PRINT_DELIMITED)) {
-			delim = gen_expr(g, a);
+			delim = cg_expr(g, a);
 			if (e->args.len > 2)   /* later arguments may overwrite a temporary */
-				delim = materialize(g, delim, TY_STRING);
+				delim = cg_materialize(g, delim, TY_STRING);
 			continue;
 		}
 		if (delim && i > 1)
-			line(g, "stp_out_strz(%s, %s);", out, delim);
+			cg_line(g, "stp_out_strz(%s, %s);", out, delim);
 		if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len) {
-			gen_stats_print(g, a, out);
+			cg_stats_print(g, a, out);
 			continue;
 		}
-		v = gen_expr(g, a);
+		v = cg_expr(g, a);
 		if (a->type == TY_STRING)
-			line(g, "stp_out_strz(%s, %s);", out, v);
+			cg_line(g, "stp_out_strz(%s, %s);", out, v);
 		else
-			line(g, "stp_out_dec(%s, %s);", out, v);
+			cg_line(g, "stp_out_dec(%s, %s);", out, v);
 	}
 	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
 	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
 					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
-		line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
+		cg_line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
 	return xstrdup("0");
 }
 
@@ -114,22 +114,22 @@ static char *gen_call(Gen *g, Expr *e)
 		return gen_user_call(g, e);
 	switch (b->kind) {
 	case BI_PRINTF:
-		return gen_format(g, e, "&c->out");
+		return cg_format(g, e, "&c->out");
 	case BI_SPRINTF: {
-		char *o = named_local(g, "struct stp_out", "o");
-		char *dst = str_tmp(g);
-		line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
-		gen_format(g, e, xasprintf("&%s", o));
-		line(g, "stp_out_end_str(&%s);", o);
+		char *o = cg_named_local(g, "struct stp_out", "o");
+		char *dst = cg_str_tmp(g);
+		cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+		cg_format(g, e, xasprintf("&%s", o));
+		cg_line(g, "stp_out_end_str(&%s);", o);
 		return dst;
 	}
 	case BI_PRINT:
 		if (b->print_flags & PRINT_TO_STRING) {
-			char *o = named_local(g, "struct stp_out", "o");
-			char *dst = str_tmp(g);
-			line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+			char *o = cg_named_local(g, "struct stp_out", "o");
+			char *dst = cg_str_tmp(g);
+			cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 			gen_print(g, e, xasprintf("&%s", o), b->print_flags);
-			line(g, "stp_out_end_str(&%s);", o);
+			cg_line(g, "stp_out_end_str(&%s);", o);
 			return dst;
 		}
 		return gen_print(g, e, "&c->out", b->print_flags);
@@ -138,23 +138,23 @@ static char *gen_call(Gen *g, Expr *e)
 	}
 	vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
 	for (int i = 0; i < e->args.len; i++)
-		vals[i] = gen_expr(g, e->args.items[i]);
+		vals[i] = cg_expr(g, e->args.items[i]);
 	if (b->ret == TY_STRING)
-		result = str_tmp(g);
+		result = cg_str_tmp(g);
 	text = expand_template(b->c_template, vals, result ? result : "");
 	free(vals);
 	if (b->ret == TY_UNKNOWN || b->can_fail) {
 		if (b->can_fail)
-			set_location(g, "identifier", b->name, e->loc);
+			cg_set_location(g, "identifier", b->name, e->loc);
 		if (b->ret == TY_LONG) {
-			char *t = long_tmp(g);
-			line(g, "%s = %s;", t, text);
+			char *t = cg_long_tmp(g);
+			cg_line(g, "%s = %s;", t, text);
 			text = t;
 		} else {
-			line(g, "%s;", text);
+			cg_line(g, "%s;", text);
 		}
 		if (b->can_fail)
-			check_error(g);
+			cg_check_error(g);
 		if (b->ret == TY_STRING)
 			return result;      /* the template filled it: do not run it again */
 		return b->ret == TY_UNKNOWN ? xstrdup("0") : text;
@@ -164,22 +164,22 @@ static char *gen_call(Gen *g, Expr *e)
 
 static char *gen_logical(Gen *g, Expr *e)
 {
-	char *t = long_tmp(g);
-	char *l = gen_expr(g, e->left);
+	char *t = cg_long_tmp(g);
+	char *l = cg_expr(g, e->left);
 	char *r;
 
 	if (e->op == OP_AND) {
-		line(g, "%s = 0;", t);
-		line(g, "if (%s) {", l);
+		cg_line(g, "%s = 0;", t);
+		cg_line(g, "if (%s) {", l);
 	} else {
-		line(g, "%s = 1;", t);
-		line(g, "if (!(%s)) {", l);
+		cg_line(g, "%s = 1;", t);
+		cg_line(g, "if (!(%s)) {", l);
 	}
 	g->indent++;
-	r = gen_expr(g, e->right);
-	line(g, "%s = (%s) != 0;", t, r);
+	r = cg_expr(g, e->right);
+	cg_line(g, "%s = (%s) != 0;", t, r);
 	g->indent--;
-	line(g, "}");
+	cg_line(g, "}");
 	return t;
 }
 
@@ -203,7 +203,7 @@ static const char *c_binop(Operator op)
 }
 
 /* l OP r for two long values, as a C expression or via a checked helper. */
-char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc)
+char *cg_long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc)
 {
 	const char *cop = c_binop(op);
 	if (cop)
@@ -217,10 +217,10 @@ char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc)
 		return xasprintf("stp_ushr(%s, %s)", l, r);
 	case OP_DIV: case OP_DIV_ASSIGN:
 	case OP_MOD: case OP_MOD_ASSIGN: {
-		char *t = long_tmp(g);
-		set_location(g, "operator", op_name(op), loc);
-		line(g, "%s = stp_%s(c, %s, %s);", t, op == OP_DIV || op == OP_DIV_ASSIGN ? "div" : "mod", l, r);
-		check_error(g);
+		char *t = cg_long_tmp(g);
+		cg_set_location(g, "operator", op_name(op), loc);
+		cg_line(g, "%s = stp_%s(c, %s, %s);", t, op == OP_DIV || op == OP_DIV_ASSIGN ? "div" : "mod", l, r);
+		cg_check_error(g);
 		return t;
 	}
 	}
@@ -234,9 +234,9 @@ static char *gen_binary(Gen *g, Expr *e)
 	if (e->op == OP_AND || e->op == OP_OR)
 		return gen_logical(g, e);
 	if (e->op == OP_MATCH || e->op == OP_NOMATCH)
-		return gen_regex_match(g, e);
+		return cg_regex_match(g, e);
 	if (e->op == OP_IN && e->right->sym->type == TY_STATS)
-		return gen_stats_in(g, e);
+		return cg_stats_in(g, e);
 	if (e->op == OP_IN) {
 		Symbol *arr = e->right->sym;
 		PtrVec one = { 0 }, *keys = &one;
@@ -246,26 +246,26 @@ static char *gen_binary(Gen *g, Expr *e)
 			keys = &e->left->args;
 		else
 			vec_push(&one, e->left);
-		if (has_wildcard_key(keys)) {   /* [*, k] in a: any entry matching */
-			char *it = named_local(g, "struct stp_map_entry *", "it");
-			char *cond = slice_condition(g, arr, keys, it);
-			char *t = long_tmp(g);
-			line(g, "%s = 0;", t);
-			line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s))", it, arr->name, it, it,
+		if (cg_has_wildcard_key(keys)) {   /* [*, k] in a: any entry matching */
+			char *it = cg_named_local(g, "struct stp_map_entry *", "it");
+			char *cond = cg_slice_condition(g, arr, keys, it);
+			char *t = cg_long_tmp(g);
+			cg_line(g, "%s = 0;", t);
+			cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s))", it, arr->name, it, it,
 			     arr->name, it);
-			line(g, "\tif (%s) { %s = 1; break; }", cond, t);
+			cg_line(g, "\tif (%s) { %s = 1; break; }", cond, t);
 			return t;
 		}
-		k = gen_keys_comm(g, arr, keys, &comm);
+		k = cg_keys_comm(g, arr, keys, &comm);
 		return xasprintf("((int64_t)(gm_%s__find(g_%s, %s, %#x) != NULL))", arr->name, arr->name, k, comm);
 	}
-	l = gen_expr(g, e->left);
-	if (has_side_effects(e->right))
-		l = materialize(g, l, e->left->type);
-	r = gen_expr(g, e->right);
+	l = cg_expr(g, e->left);
+	if (cg_has_side_effects(e->right))
+		l = cg_materialize(g, l, e->left->type);
+	r = cg_expr(g, e->right);
 	if (e->op == OP_CONCAT) {
-		char *t = str_tmp(g);
-		line(g, "stp_concat(%s, %s, %s);", t, l, r);
+		char *t = cg_str_tmp(g);
+		cg_line(g, "stp_concat(%s, %s, %s);", t, l, r);
 		return t;
 	}
 	if (e->left->type == TY_STRING) /* string comparison */
@@ -273,14 +273,14 @@ static char *gen_binary(Gen *g, Expr *e)
 	if (c_binop(e->op) && (e->op == OP_EQ || e->op == OP_NE || e->op == OP_LT || e->op == OP_GT || e->op == OP_LE ||
 			       e->op == OP_GE))
 		return xasprintf("((int64_t)((%s) %s (%s)))", l, c_binop(e->op), r);
-	return long_binop(g, e->op, l, r, e->loc);
+	return cg_long_binop(g, e->op, l, r, e->loc);
 }
 
-/* Address of an array element's value slot, created if absent (keys from gen_keys_comm). */
+/* Address of an array element's value slot, created if absent (keys from cg_keys_comm). */
 static char *gen_slot(Gen *g, Expr *lhs, const char *keys, unsigned int comm)
 {
-	char *map = var_ref(lhs->sym);
-	char *p = gen_map_slot(g, lhs, map, keys, comm, lhs->type == TY_STRING ? "char *" : "int64_t *");
+	char *map = cg_var_ref(lhs->sym);
+	char *p = cg_map_slot(g, lhs, map, keys, comm, lhs->type == TY_STRING ? "char *" : "int64_t *");
 
 	free(map);
 	return p;
@@ -294,47 +294,47 @@ static char *gen_assign(Gen *g, Expr *e)
 	Type t = lhs->type;
 
 	if (lhs->kind == EX_INDEX)
-		keys = gen_keys_comm(g, lhs->sym, &lhs->args, &comm);
-	rhs = gen_expr(g, e->right);
+		keys = cg_keys_comm(g, lhs->sym, &lhs->args, &comm);
+	rhs = cg_expr(g, e->right);
 	if (lhs->kind == EX_INDEX)
 		dst = xasprintf(t == TY_STRING ? "%s" : "(*%s)", gen_slot(g, lhs, keys, comm));
 	else
-		dst = var_ref(lhs->sym);
+		dst = cg_var_ref(lhs->sym);
 	if (t == TY_STRING) {
 		if (e->op == OP_CAT_ASSIGN)
-			line(g, "stp_strlcat(%s, %s, MAXSTRINGLEN);", dst, rhs);
+			cg_line(g, "stp_strlcat(%s, %s, MAXSTRINGLEN);", dst, rhs);
 		else
-			line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", dst, rhs);
+			cg_line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", dst, rhs);
 		return dst;
 	}
 	if (e->op == OP_ASSIGN)
-		line(g, "%s = %s;", dst, rhs);
+		cg_line(g, "%s = %s;", dst, rhs);
 	else
-		line(g, "%s = %s;", dst, long_binop(g, e->op, dst, rhs, e->loc));
+		cg_line(g, "%s = %s;", dst, cg_long_binop(g, e->op, dst, rhs, e->loc));
 	if (lhs->kind == EX_INDEX)
-		return materialize(g, dst, TY_LONG);
+		return cg_materialize(g, dst, TY_LONG);
 	return dst;
 }
 
 static char *gen_incdec(Gen *g, Expr *e)
 {
 	Expr *x = e->left;
-	char *dst, *t = long_tmp(g);
+	char *dst, *t = cg_long_tmp(g);
 	const char *op = e->op == OP_INC ? "+" : "-";
 
 	if (x->kind == EX_INDEX) {
 		unsigned int comm;
-		char *keys = gen_keys_comm(g, x->sym, &x->args, &comm);
+		char *keys = cg_keys_comm(g, x->sym, &x->args, &comm);
 		dst = xasprintf("(*%s)", gen_slot(g, x, keys, comm));
 	} else {
-		dst = var_ref(x->sym);
+		dst = cg_var_ref(x->sym);
 	}
 	if (e->postfix) {
-		line(g, "%s = %s;", t, dst);
-		line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, t, op);
+		cg_line(g, "%s = %s;", t, dst);
+		cg_line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, t, op);
 	} else {
-		line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, dst, op);
-		line(g, "%s = %s;", t, dst);
+		cg_line(g, "%s = (int64_t)((uint64_t)%s %s 1);", dst, dst, op);
+		cg_line(g, "%s = %s;", t, dst);
 	}
 	return t;
 }
@@ -343,11 +343,11 @@ static char *gen_incdec(Gen *g, Expr *e)
 static char *gen_context(Gen *g, Expr *e)
 {
 	if (e->type == TY_STRING) {
-		char *t = str_tmp(g);
-		line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->ctxvar->read);
+		char *t = cg_str_tmp(g);
+		cg_line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->ctxvar->read);
 		return t;
 	}
-	return materialize(g, xasprintf("((int64_t)(%s))", e->ctxvar->read), TY_LONG);
+	return cg_materialize(g, xasprintf("((int64_t)(%s))", e->ctxvar->read), TY_LONG);
 }
 
 /* $value = v: the provider's write statement with the new value in place of its "%s"; the
@@ -356,9 +356,9 @@ static char *gen_context_assign(Gen *g, Expr *e)
 {
 	const char *w = e->op == OP_CAT_ASSIGN ? e->left->ctxvar->append : e->left->ctxvar->write;
 	const char *at = strstr(w, "%s");
-	char *v = gen_expr(g, e->right);
+	char *v = cg_expr(g, e->right);
 
-	line(g, "%.*s%s%s;", (int)(at - w), w, v, at + 2);
+	cg_line(g, "%.*s%s%s;", (int)(at - w), w, v, at + 2);
 	return e->op == OP_CAT_ASSIGN ? gen_context(g, e->left) : v;
 }
 
@@ -372,35 +372,35 @@ static char *gen_perf_counter(Gen *g, Expr *e)
 
 	if (!g->tables->data || !strstr(g->tables->data, proto))
 		sb_puts(g->tables, proto);
-	set_location(g, "operator", "@perf", e->loc);
-	v = materialize(g, xasprintf("stp_perf_counter_read(c, %d)", k), TY_LONG);
-	check_error(g);
+	cg_set_location(g, "operator", "@perf", e->loc);
+	v = cg_materialize(g, xasprintf("stp_perf_counter_read(c, %d)", k), TY_LONG);
+	cg_check_error(g);
 	return v;
 }
 
 static char *gen_ternary(Gen *g, Expr *e)
 {
-	char *t = e->type == TY_STRING ? str_tmp(g) : long_tmp(g);
-	char *cond = gen_expr(g, e->cond);
+	char *t = e->type == TY_STRING ? cg_str_tmp(g) : cg_long_tmp(g);
+	char *cond = cg_expr(g, e->cond);
 	char *v;
 
-	line(g, "if (%s) {", cond);
+	cg_line(g, "if (%s) {", cond);
 	g->indent++;
-	v = gen_expr(g, e->left);
+	v = cg_expr(g, e->left);
 	if (e->type == TY_STRING)
-		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
+		cg_line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
 	else
-		line(g, "%s = %s;", t, v);
+		cg_line(g, "%s = %s;", t, v);
 	g->indent--;
-	line(g, "} else {");
+	cg_line(g, "} else {");
 	g->indent++;
-	v = gen_expr(g, e->right);
+	v = cg_expr(g, e->right);
 	if (e->type == TY_STRING)
-		line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
+		cg_line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, v);
 	else
-		line(g, "%s = %s;", t, v);
+		cg_line(g, "%s = %s;", t, v);
 	g->indent--;
-	line(g, "}");
+	cg_line(g, "}");
 	return t;
 }
 
@@ -411,49 +411,49 @@ static char *gen_embedded_expr(Gen *g, Expr *e)
 	PtrVec *params = g->fn ? &g->fn->params : NULL;
 	char *t;
 
-	line(g, "#define CONTEXT c");
+	cg_line(g, "#define CONTEXT c");
 	for (int i = 0; params && i < params->len; i++) {
 		Symbol *p = params->items[i];
-		line(g, "#define STAP_ARG_%s (f->l_%s)", p->name, p->name);
+		cg_line(g, "#define STAP_ARG_%s (f->l_%s)", p->name, p->name);
 	}
 	if (e->type == TY_STRING) {
-		t = str_tmp(g);
-		line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
+		t = cg_str_tmp(g);
+		cg_line(g, "stp_strlcpy(%s, (%s), MAXSTRINGLEN);", t, e->str);
 	} else {
-		t = materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
+		t = cg_materialize(g, xasprintf("((int64_t)(%s))", e->str), TY_LONG);
 	}
 	for (int i = 0; params && i < params->len; i++)
-		line(g, "#undef STAP_ARG_%s", ((Symbol *)params->items[i])->name);
-	line(g, "#undef CONTEXT");
+		cg_line(g, "#undef STAP_ARG_%s", ((Symbol *)params->items[i])->name);
+	cg_line(g, "#undef CONTEXT");
 	return t;
 }
 
-char *gen_expr(Gen *g, Expr *e)
+char *cg_expr(Gen *g, Expr *e)
 {
 	switch (e->kind) {
 	case EX_NUMBER:
-		return c_long_literal(e->num);
+		return cg_long_literal(e->num);
 	case EX_STRING:
-		return c_string_literal(e->str);
+		return cg_string_literal(e->str);
 	case EX_IDENT:
-		return var_ref(e->sym);
+		return cg_var_ref(e->sym);
 	case EX_INDEX: {
 		unsigned int comm;
-		char *k = gen_keys_comm(g, e->sym, &e->args, &comm);
+		char *k = cg_keys_comm(g, e->sym, &e->args, &comm);
 		char *get = xasprintf("gm_%s__get(g_%s, %s, %#x)", e->sym->name, e->sym->name, k, comm);
 		if (e->type == TY_STRING) {
-			char *t = str_tmp(g);
-			line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, get);
+			char *t = cg_str_tmp(g);
+			cg_line(g, "stp_strlcpy(%s, %s, MAXSTRINGLEN);", t, get);
 			return t;
 		}
-		return materialize(g, get, TY_LONG);
+		return cg_materialize(g, get, TY_LONG);
 	}
 	case EX_CALL:
 		return gen_call(g, e);
 	case EX_BINARY:
 		return gen_binary(g, e);
 	case EX_UNARY: {
-		char *v = gen_expr(g, e->left);
+		char *v = cg_expr(g, e->left);
 		if (e->op == OP_NEG)
 			return xasprintf("((int64_t)(0 - (uint64_t)(%s)))", v);
 		if (e->op == OP_PLUS)
@@ -462,9 +462,9 @@ char *gen_expr(Gen *g, Expr *e)
 	}
 	case EX_ASSIGN:
 		if (e->op == OP_AGG_ASSIGN)
-			return gen_stats_add(g, e);
+			return cg_stats_add(g, e);
 		if (e->left->kind == EX_DWARF)
-			return gen_dwarf_assign(g, e);
+			return cg_dwarf_assign(g, e);
 		if (e->left->kind == EX_CONTEXT)
 			return gen_context_assign(g, e);
 		return gen_assign(g, e);
@@ -476,12 +476,12 @@ char *gen_expr(Gen *g, Expr *e)
 		return gen_embedded_expr(g, e);
 	case EX_AT:
 		if (is_stats_op(e->str))
-			return gen_stats_op(g, e);
+			return cg_stats_op(g, e);
 		if (!strcmp(e->str, "perf"))
 			return gen_perf_counter(g, e);
 		break;
 	case EX_DWARF:
-		return gen_dwarf(g, e);
+		return cg_dwarf(g, e);
 	case EX_CONTEXT:
 		return gen_context(g, e);
 	case EX_TARGET:
@@ -503,7 +503,7 @@ static int is_execname_call(const Expr *e)
 /* Evaluates array keys into a struct stp_key array; returns its name.  *comm (when not NULL) gets
  * the bits of the keys given as comm keys, which the gm_NAME__ functions compare as words (and
  * which are ordinary strings to every other map function). */
-char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
+char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
 {
 	char **vals = xcalloc((size_t)keys->len + 1, sizeof *vals);
 	char *k;
@@ -521,11 +521,11 @@ char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
 				*comm |= 1u << i;
 			continue;
 		}
-		vals[i] = gen_expr(g, key);
+		vals[i] = cg_expr(g, key);
 		/* a later key with side effects must not change an earlier one */
 		for (int j = i + 1; j < keys->len; j++) {
-			if (has_side_effects(keys->items[j])) {
-				vals[i] = materialize(g, vals[i], key->type);
+			if (cg_has_side_effects(keys->items[j])) {
+				vals[i] = cg_materialize(g, vals[i], key->type);
 				break;
 			}
 		}
@@ -534,22 +534,22 @@ char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
 	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
 	for (int i = 0; i < keys->len; i++) {
 		if (arr->keytypes[i] == TY_STRING)
-			line(g, "%s[%d].s = %s;", k, i, vals[i]);
+			cg_line(g, "%s[%d].s = %s;", k, i, vals[i]);
 		else
-			line(g, "%s[%d].n = %s;", k, i, vals[i]);
+			cg_line(g, "%s[%d].n = %s;", k, i, vals[i]);
 	}
 	free(vals);
 	return k;
 }
 
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys)
+char *cg_keys(Gen *g, const Symbol *arr, PtrVec *keys)
 {
-	return gen_keys_comm(g, arr, keys, NULL);
+	return cg_keys_comm(g, arr, keys, NULL);
 }
 
 /* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
  * returns the C condition "entry it matches them". */
-char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
+char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
 {
 	StrBuf sb;
 
@@ -560,7 +560,7 @@ char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
 		char *v;
 		if (k->kind == EX_WILDCARD)
 			continue;
-		v = materialize(g, gen_expr(g, k), arr->keytypes[i]);
+		v = cg_materialize(g, cg_expr(g, k), arr->keytypes[i]);
 		if (arr->keytypes[i] == TY_STRING)
 			sb_printf(&sb, " && !strcmp(stp_map_key_str(g_%s, %s, %d), %s)", arr->name, it, i, v);
 		else

@@ -49,73 +49,73 @@ typedef struct LoopLabels {
 } LoopLabels;
 
 /* emit.c: writing code and temporaries */
-void line(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *long_tmp(Gen *g);                       /* an int64_t C local */
-char *str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
-char *named_local(Gen *g, const char *ctype, const char *prefix);
-const char *error_label(Gen *g);              /* "out" or the innermost catch */
-void goto_out(Gen *g);                        /* leave the handler (next, return) */
-void check_error(Gen *g);                     /* leave it when a script error is set */
-void charge_actions(Gen *g, int n, const char *where);   /* n actions against MAXACTION */
-void set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
-char *location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
-int has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */
-char *var_ref(const Symbol *sym);
-char *materialize(Gen *g, const char *val, Type t);
-char *c_long_literal(int64_t v);
-char *c_string_literal(const char *s);
-void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
-char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
+void cg_line(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *cg_long_tmp(Gen *g);                       /* an int64_t C local */
+char *cg_str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
+char *cg_named_local(Gen *g, const char *ctype, const char *prefix);
+const char *cg_error_label(Gen *g);              /* "out" or the innermost catch */
+void cg_goto_out(Gen *g);                        /* leave the handler (next, return) */
+void cg_check_error(Gen *g);                     /* leave it when a script error is set */
+void cg_charge_actions(Gen *g, int n, const char *where);   /* n actions against MAXACTION */
+void cg_set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
+char *cg_location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
+int cg_has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */
+char *cg_var_ref(const Symbol *sym);
+char *cg_materialize(Gen *g, const char *val, Type t);
+char *cg_long_literal(int64_t v);
+char *cg_string_literal(const char *s);
+void cg_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
+char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
 		   const char *ctype);   /* an element's value address, created (maps.c) */
-int has_wildcard_key(const PtrVec *keys);
-void slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);
-void limit_check(Gen *g, const char *count, const char *limit);
+int cg_has_wildcard_key(const PtrVec *keys);
+void cg_slice_filter(Gen *g, const Symbol *arr, const char *map, const char *it, char **fixed, int nfixed);
+void cg_limit_check(Gen *g, const char *count, const char *limit);
 
 /* expr.c: expressions, the one place their code generation recurses through (the other files
- * generate their kinds of expression and call back only gen_expr and the key evaluators) */
-char *gen_expr(Gen *g, Expr *e);
-char *long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
-char *gen_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* into a struct stp_key array */
-char *gen_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
-char *slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
+ * generate their kinds of expression and call back only cg_expr and the key evaluators) */
+char *cg_expr(Gen *g, Expr *e);
+char *cg_long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
+char *cg_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* into a struct stp_key array */
+char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
+char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
 
 /* dwarf.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
-char *gen_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
-char *gen_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
-void dwarf_emit_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
+char *cg_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
+char *cg_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
+void cg_dwarf_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
                                                        * helpers; before the probe family tables */
 
 /* output.c: printf, sprintf */
-char *gen_format(Gen *g, Expr *e, const char *out);
+char *cg_format(Gen *g, Expr *e, const char *out);
 
 /* stats.c: statistics (<<<, @count ... @hist_*, aggregate arrays) */
-char *gen_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */
-char *gen_stats_op(Gen *g, Expr *e);                  /* @count(x) ... @hist_log(x)[i] */
-void gen_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x)) */
-LoopLabels *gen_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over a[...] of stats or @hist buckets */
-void gen_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
-char *gen_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
-void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
-int gen_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
-int stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
+char *cg_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */
+char *cg_stats_op(Gen *g, Expr *e);                  /* @count(x) ... @hist_log(x)[i] */
+void cg_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x)) */
+LoopLabels *cg_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over a[...] of stats or @hist buckets */
+void cg_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
+char *cg_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
+void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
+int cg_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
+int cg_stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
-char *gen_regex_match(Gen *g, Expr *e);
+char *cg_regex_match(Gen *g, Expr *e);
 
 /* display.c: the end-of-run display of globals written but never read */
-int gen_global_display(Session *s, StrBuf *code);   /* C of stp_display_globals(); 0 if none */
-void add_display_probe(Session *s);                 /* the end probe calling it */
+int cg_global_display(Session *s, StrBuf *code);   /* C of stp_display_globals(); 0 if none */
+void cg_add_display_probe(Session *s);                 /* the end probe calling it */
 
 /* unsupported.c: reports constructs not generated yet; returns their count */
-int check_generated(Session *s);
+int cg_check_generated(Session *s);
 
 /* light.c: probe bodies that run on the light hit path (runtime/core/probe.c) */
-int light_eligible(const Probe *p);                   /* the body qualifies (before generating it) */
-int light_code_ok(const char *code);                  /* its generated C uses neither c nor f */
+int cg_light_eligible(const Probe *p);                   /* the body qualifies (before generating it) */
+int cg_light_code_ok(const char *code);                  /* its generated C uses neither c nor f */
 
 /* stmt.c */
-void gen_stmt(Gen *g, Stmt *st);
-void gen_block(Gen *g, Stmt *st);
-void gen_scoped(Gen *g, Stmt *st);
+void cg_stmt(Gen *g, Stmt *st);
+void cg_block(Gen *g, Stmt *st);
+void cg_scoped(Gen *g, Stmt *st);
 
 #endif

@@ -56,13 +56,13 @@ static int light_builtin(const Expr *e)
 	const Builtin *b = e->builtin;
 
 	return b && !e->fn && b->kind == BI_TEMPLATE && b->ret == TY_LONG && b->nargs == 0 && !e->args.len &&
-	       !b->can_fail && !strchr(b->c_template, '$') && light_code_ok(b->c_template);
+	       !b->can_fail && !strchr(b->c_template, '$') && cg_light_code_ok(b->c_template);
 }
 
 /* An element of a global array of longs or (as the target of <<<) statistics: its keys are
  * walked, an execname() string key excepted (codegen/maps.c reads it as two words of comm, no
  * temporary).  Writing one can find the array full: the slot function then reports the error
- * out of line (codegen/maps.c gen_map_slot), so the body needs no context for it. */
+ * out of line (codegen/maps.c cg_map_slot), so the body needs no context for it. */
 static int light_index(LightCheck *lc, const Expr *e, Type want)
 {
 	AstVisitor v = { light_stmt, light_expr, lc };
@@ -143,7 +143,7 @@ static int light_expr(Expr *e, void *ctx)
 	}
 }
 
-int light_eligible(const Probe *p)
+int cg_light_eligible(const Probe *p)
 {
 	LightCheck lc = { .ok = 1 };
 	AstVisitor v = { light_stmt, light_expr, &lc };
@@ -157,7 +157,7 @@ int light_eligible(const Probe *p)
 /* The generated C of a light body names neither the context c nor the frame f (the action
  * charges go through STP_LIGHT_ACTIONS, which names c only in the code the light path drops):
  * a check of the code itself, whatever the eligibility rules above let through. */
-int light_code_ok(const char *code)
+int cg_light_code_ok(const char *code)
 {
 	for (const char *p = code; *p; p++) {
 		if (*p == '"' || *p == '\'') {

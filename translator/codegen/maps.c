@@ -98,7 +98,7 @@ static void emit_access(const Symbol *arr, StrBuf *d)
 		  n, args, n, n);
 }
 
-void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
+void cg_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
 {
 	char *end = key_offset(arr, arr->nkeys);
 
@@ -119,24 +119,24 @@ void gen_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
 	free(end);
 }
 
-/* The address of elem's value in map (keys and comm from gen_keys_comm), created when absent:
+/* The address of elem's value in map (keys and comm from cg_keys_comm), created when absent:
  * a local of ctype.  A full array is the MAXMAPENTRIES error near elem and ends the body: a light
  * body passes the slot function no context (the error is reported at once, out of line); any other
  * records the location first, as every error site of the full path does. */
-char *gen_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm, const char *ctype)
+char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm, const char *ctype)
 {
 	const char *name = elem->sym->name;
-	char *where = location_literal("identifier", elem->str, elem->loc);
-	char *e = named_local(g, "struct stp_map_entry *", "e");
-	char *p = named_local(g, ctype, "p");
+	char *where = cg_location_literal("identifier", elem->str, elem->loc);
+	char *e = cg_named_local(g, "struct stp_map_entry *", "e");
+	char *p = cg_named_local(g, ctype, "p");
 
 	if (!g->light)
-		set_location(g, "identifier", elem->str, elem->loc);
-	line(g, "%s = gm_%s__slot(%s, %s, %s, %#x, %s);", e, name, g->light ? "NULL" : "c", map, keys, comm, where);
+		cg_set_location(g, "identifier", elem->str, elem->loc);
+	cg_line(g, "%s = gm_%s__slot(%s, %s, %s, %#x, %s);", e, name, g->light ? "NULL" : "c", map, keys, comm, where);
 	/* tested as the entry, not as the value's address: on the found path the lookup's own test
 	 * of the entry already decided it */
-	line(g, "if (unlikely(!%s)) goto %s;", e, error_label(g));
-	line(g, "%s = (%s)(%s->data + GM_%s__VAL);", p, ctype, e, name);
+	cg_line(g, "if (unlikely(!%s)) goto %s;", e, cg_error_label(g));
+	cg_line(g, "%s = (%s)(%s->data + GM_%s__VAL);", p, ctype, e, name);
 	g->out_used = 1;
 	free(where);
 	free(e);

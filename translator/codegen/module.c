@@ -163,9 +163,9 @@ static void init_locals(Gen *g, PtrVec *syms)
 	for (int i = 0; i < syms->len; i++) {
 		Symbol *sym = syms->items[i];
 		if (sym->type == TY_STRING)
-			line(g, "f->l_%s[0] = 0;", sym->name);
+			cg_line(g, "f->l_%s[0] = 0;", sym->name);
 		else
-			line(g, "f->l_%s = 0;", sym->name);
+			cg_line(g, "f->l_%s = 0;", sym->name);
 	}
 }
 
@@ -193,13 +193,13 @@ static int gen_function_body(Session *s, const char *name, const char *signature
 		sb_puts(&frame, "\tint64_t retval;\n");
 	init_locals(&g, locals);
 	if (fn && fn->ret == TY_STRING)
-		line(&g, "f->retval[0] = 0;");
+		cg_line(&g, "f->retval[0] = 0;");
 	else if (fn && fn->ret == TY_LONG)
-		line(&g, "f->retval = 0;");
-	gen_block(&g, body);
+		cg_line(&g, "f->retval = 0;");
+	cg_block(&g, body);
 
-	if (light && (frame.len || !light_code_ok(g.decls.data ? g.decls.data : "") ||
-		      !light_code_ok(g.body.data ? g.body.data : ""))) {
+	if (light && (frame.len || !cg_light_code_ok(g.decls.data ? g.decls.data : "") ||
+		      !cg_light_code_ok(g.body.data ? g.body.data : ""))) {
 		sb_free(&g.body);
 		sb_free(&g.decls);
 		sb_free(&frame);
@@ -331,9 +331,9 @@ static int access_in_expr(Expr *e, void *ctx)
 	if (e->kind == EX_IDENT || e->kind == EX_INDEX)
 		access_sym(a, e->sym, 0);
 	/* x <<< v adds to this CPU's accumulator: a read lock is enough, and none at all for a
-	 * statistic that only counts (stats_lockfree); reading statistics merges every CPU's, which
+	 * statistic that only counts (cg_stats_lockfree); reading statistics merges every CPU's, which
 	 * needs the write lock */
-	if (e->kind == EX_ASSIGN && e->op == OP_AGG_ASSIGN && e->left->kind == EX_IDENT && stats_lockfree(a->cg, e->left->sym))
+	if (e->kind == EX_ASSIGN && e->op == OP_AGG_ASSIGN && e->left->kind == EX_IDENT && cg_stats_lockfree(a->cg, e->left->sym))
 		return ast_walk_expr(e->right, &a->v) ? 1 : AST_WALK_SKIP;
 	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != OP_AGG_ASSIGN)
 		access_sym(a, e->left->sym, 1);
@@ -393,7 +393,7 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 		Symbol *g = prog->globals.items[i];
 		sb_printf(decl, "static stp_rwlock_t lock_%s;\n", g->name);
 		if (g->type == TY_STATS) {
-			gen_stats_global(s->cg, g, decl, init, fini);
+			cg_stats_global(s->cg, g, decl, init, fini);
 		} else if (g->is_array == 1) {
 			sb_printf(decl, "static struct stp_map *g_%s;\n", g->name);
 			sb_printf(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
@@ -405,7 +405,7 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 				  g->name, (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type),
 				  g->wrap);
 			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", g->name);
-			gen_map_functions(g, decl, init);
+			cg_map_functions(g, decl, init);
 			sb_puts(init, "\t}\n");
 			sb_printf(fini, "\tstp_map_free(g_%s);\n", g->name);
 		} else if (g->type == TY_STRING) {
@@ -418,7 +418,7 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 			sb_puts(decl, ";\n");
 			emit_param(decl, g->name, "stp_param_ops_string", "g_");
 		} else {
-			sb_printf(decl, "static int64_t g_%s = %s;\n", g->name, g->init ? c_long_literal(g->init->num) : "0");
+			sb_printf(decl, "static int64_t g_%s = %s;\n", g->name, g->init ? cg_long_literal(g->init->num) : "0");
 			emit_param(decl, g->name, "stp_param_ops_long", "&g_");
 		}
 	}
@@ -452,7 +452,7 @@ static int gen_probe_handler(Session *s, Probe *p, StrBuf *f, StrBuf *c, StrBuf 
 	/* the handler's frame is the bottom of the context's frame stack */
 	char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n\t(void)f;\n",
 				   p->index, p->index);
-	int light = light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, f,
+	int light = cg_light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, f,
 							   c, data, p->index + 1);
 
 	if (!light)
@@ -598,8 +598,8 @@ static void generate_parts(Session *s, ModuleParts *m)
 	sb_init(&m->locks);
 	sb_init(&m->data);
 	gen_globals(s, &m->globals, &m->globals_init, &m->globals_free);
-	if (gen_global_display(s, &m->code))
-		add_display_probe(s);
+	if (cg_global_display(s, &m->code))
+		cg_add_display_probe(s);
 	gen_functions(s, &m->frames, &m->code, &m->data);
 	m->light = xcalloc((size_t)prog->probes.len + 1, 1);
 	m->shared = xcalloc((size_t)prog->probes.len + 1, sizeof *m->shared);
@@ -770,7 +770,7 @@ static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 	sb_puts(out, "/* globals each probe locks */\n");
 	sb_puts(out, m->locks.data);
 	write_descriptors(s, m, out);
-	dwarf_emit_support(s, out);
+	cg_dwarf_support(s, out);
 	write_provider_tables(s, out);
 	write_module_init(s, m, out);
 }
@@ -781,7 +781,7 @@ int translate(Session *s, StrBuf *out)
 	CgState cg = { 0 };     /* what the module's functions share, reached as s->cg while this runs */
 
 	s->cg = &cg;
-	if (check_generated(s)) {
+	if (cg_check_generated(s)) {
 		s->cg = NULL;
 		return diag_error_count();
 	}

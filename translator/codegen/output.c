@@ -46,7 +46,7 @@ static char *format_max_bytes(const Format *fmt)
 	return strings ? xasprintf("%zu + %zu * (MAXSTRINGLEN - 1)", fixed, strings) : xasprintf("%zu", fixed);
 }
 
-char *gen_format(Gen *g, Expr *e, const char *out)
+char *cg_format(Gen *g, Expr *e, const char *out)
 {
 	Format fmt;
 	const char *err;
@@ -55,10 +55,10 @@ char *gen_format(Gen *g, Expr *e, const char *out)
 
 	format_parse(((Expr *)e->args.items[0])->str, &fmt, &err);
 	for (int i = 1; i < e->args.len; i++) {
-		vals[i] = gen_expr(g, e->args.items[i]);
+		vals[i] = cg_expr(g, e->args.items[i]);
 		for (int j = i + 1; j < e->args.len; j++) {
-			if (has_side_effects(e->args.items[j])) {
-				vals[i] = materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+			if (cg_has_side_effects(e->args.items[j])) {
+				vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
 				break;
 			}
 		}
@@ -67,38 +67,38 @@ char *gen_format(Gen *g, Expr *e, const char *out)
 	if (!strcmp(out, "&c->out")) {
 		char *need = format_max_bytes(&fmt);
 		if (need)
-			line(g, "stp_out_direct(%s, %s);", out, need);
+			cg_line(g, "stp_out_direct(%s, %s);", out, need);
 	}
 	for (int i = 0; i < fmt.npieces; i++) {
 		FormatPiece *p = &fmt.pieces[i];
 		char *spec;
 		const char *plain;
 		if (!p->conv) {
-			char *lit = c_string_literal(p->text);
-			line(g, "stp_out_lit(%s, %s, %zu);", out, lit, p->len);
+			char *lit = cg_string_literal(p->text);
+			cg_line(g, "stp_out_lit(%s, %s, %zu);", out, lit, p->len);
 			continue;
 		}
 		if ((plain = plain_conversion(p)) != NULL) {
-			line(g, "%s(%s, %s);", plain, out, vals[a++]);
+			cg_line(g, "%s(%s, %s);", plain, out, vals[a++]);
 			continue;
 		}
 		if (p->width_star || p->prec_star) {
 			/* '*': the spec is completed at run time from the arguments */
 			char *w = p->width_star ? vals[a++] : xasprintf("%d", p->width);
 			char *pr = p->prec_star ? vals[a++] : xasprintf("%d", p->prec);
-			char *f = named_local(g, "struct stp_fmt", "fmt");
-			line(g, "stp_fmt_dynamic(&%s, %d, %s, %d, %s, %d, '%c');", f, p->flags, w, p->width_star, pr,
+			char *f = cg_named_local(g, "struct stp_fmt", "fmt");
+			cg_line(g, "stp_fmt_dynamic(&%s, %d, %s, %d, %s, %d, '%c');", f, p->flags, w, p->width_star, pr,
 			     p->prec_star, p->conv);
 			spec = xasprintf("&%s", f);
 		} else {
 			spec = xasprintf("STP_FMT(%d, %d, %d, '%c')", p->flags, p->width, p->prec, p->conv);
 		}
 		if (p->conv == 's')
-			line(g, "stp_out_fmt_str(%s, %s, %s);", out, spec, vals[a]);
+			cg_line(g, "stp_out_fmt_str(%s, %s, %s);", out, spec, vals[a]);
 		else if (p->conv == 'b')
-			line(g, "stp_out_binary(%s, %d, %s);", out, p->width > 0 ? p->width : 8, vals[a]);
+			cg_line(g, "stp_out_binary(%s, %d, %s);", out, p->width > 0 ? p->width : 8, vals[a]);
 		else
-			line(g, "stp_out_fmt_long(%s, %s, %s);", out, spec, vals[a]);
+			cg_line(g, "stp_out_fmt_long(%s, %s, %s);", out, spec, vals[a]);
 		a++;
 	}
 	free(vals);

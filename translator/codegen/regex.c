@@ -114,16 +114,16 @@ static int program_id(Gen *g, Expr *lit)
 	return *slot;
 }
 
-char *gen_regex_match(Gen *g, Expr *e)
+char *cg_regex_match(Gen *g, Expr *e)
 {
 	int id = program_id(g, e->right);
-	char *subject = gen_expr(g, e->left);
-	char *t = long_tmp(g);
+	char *subject = cg_expr(g, e->left);
+	char *t = cg_long_tmp(g);
 
 	if (id < 0)
 		return xstrdup("0");
-	set_location(g, "operator", e->op == OP_MATCH ? "=~" : "!~", e->loc);
-	line(g, "%s = stp_regex_match(c, &stp_re_%d, %s);", t, id, subject);
-	check_error(g);
+	cg_set_location(g, "operator", e->op == OP_MATCH ? "=~" : "!~", e->loc);
+	cg_line(g, "%s = stp_regex_match(c, &stp_re_%d, %s);", t, id, subject);
+	cg_check_error(g);
 	return e->op == OP_MATCH ? t : xasprintf("((int64_t)!%s)", t);
 }

@@ -186,7 +186,7 @@ static int check_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
-int gen_stats_check(Session *s)
+int cg_stats_check(Session *s)
 {
 	Program *prog = &s->prog;
 	Check ck = { .cg = s->cg };
@@ -199,7 +199,7 @@ int gen_stats_check(Session *s)
 /* x <<< v on sym can count on this CPU without the global's lock (stp_stat_count_inc, whose
  * comment in runtime/stats/stat.c has the argument): a scalar statistic that only @count reads,
  * so the count is all it keeps, and that no `delete` clears. */
-int stats_lockfree(CgState *cg, const Symbol *sym)
+int cg_stats_lockfree(CgState *cg, const Symbol *sym)
 {
 	StatInfo *si;
 
@@ -218,12 +218,12 @@ static char *shape_args(CgState *cg, Symbol *sym)
 	static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
 	int htype = si ? si->htype : HIST_NONE;
 
-	return xasprintf("%s, %s, %s, %s, %d, %d", types[htype], c_long_literal(si ? si->low : 0),
-			 c_long_literal(si ? si->high : 0), c_long_literal(si ? si->width : 0), si ? si->shift : 0,
+	return xasprintf("%s, %s, %s, %s, %d, %d", types[htype], cg_long_literal(si ? si->low : 0),
+			 cg_long_literal(si ? si->high : 0), cg_long_literal(si ? si->width : 0), si ? si->shift : 0,
 			 si ? si->variance : 0);
 }
 
-void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
+void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
 {
 	char *shape = shape_args(cg, sym);
 
@@ -237,7 +237,7 @@ void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrB
 		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
 			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
 		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", sym->name);
-		gen_map_functions(sym, decl, init);
+		cg_map_functions(sym, decl, init);
 		sb_puts(init, "\t}\n");
 		sb_printf(fini, "\tstp_pmap_free(g_%s);\n", sym->name);
 	} else {
@@ -256,13 +256,13 @@ void gen_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrB
 static char *load_stats(Gen *g, Expr *operand, int for_iteration)
 {
 	Symbol *sym = operand->sym;
-	char *sd = named_local(g, "struct stp_stat_data *", "sd");
+	char *sd = cg_named_local(g, "struct stp_stat_data *", "sd");
 
 	if (operand->kind == EX_INDEX) {
-		char *k = gen_keys(g, sym, &operand->args);
-		line(g, "%s = stp_pmap_get%s(g_%s, %s);", sd, for_iteration ? "_iter" : "", sym->name, k);
+		char *k = cg_keys(g, sym, &operand->args);
+		cg_line(g, "%s = stp_pmap_get%s(g_%s, %s);", sd, for_iteration ? "_iter" : "", sym->name, k);
 	} else {
-		line(g, "%s = stp_stat_get(g_%s);", sd, sym->name);
+		cg_line(g, "%s = stp_stat_get(g_%s);", sd, sym->name);
 	}
 	return sd;
 }
@@ -274,10 +274,10 @@ static char *shape_ref(Symbol *sym)
 
 static void fail_if(Gen *g, const char *cond, const char *msg)
 {
-	line(g, "if (unlikely(%s)) {", cond);
-	line(g, "\tstp_error(c, \"%s\");", msg);
-	line(g, "\tgoto %s;", error_label(g));
-	line(g, "}");
+	cg_line(g, "if (unlikely(%s)) {", cond);
+	cg_line(g, "\tstp_error(c, \"%s\");", msg);
+	cg_line(g, "\tgoto %s;", cg_error_label(g));
+	cg_line(g, "}");
 }
 
 static void check_not_empty(Gen *g, const char *sd)
@@ -287,7 +287,7 @@ static void check_not_empty(Gen *g, const char *sd)
 
 /* @count(x) ... @variance(x), @hist_log(x)[i]: a long.  @count and @sum of
  * an empty aggregate are 0; the others are the error "empty aggregate". */
-char *gen_stats_op(Gen *g, Expr *e)
+char *cg_stats_op(Gen *g, Expr *e)
 {
 	Expr *operand = e->args.items[0];
 	Symbol *sym = operand->sym;
@@ -299,36 +299,36 @@ char *gen_stats_op(Gen *g, Expr *e)
 		int buckets = hist_buckets(stat_info(g->cg, sym, 0));
 		if (!it || !it->index)
 			return xstrdup("0");   /* a bare histogram: the parser reports it */
-		idx = gen_expr(g, it->index);
-		if (has_side_effects(operand))
-			idx = materialize(g, idx, TY_LONG);
+		idx = cg_expr(g, it->index);
+		if (cg_has_side_effects(operand))
+			idx = cg_materialize(g, idx, TY_LONG);
 		sd = load_stats(g, operand, 0);
-		t = long_tmp(g);
-		set_location(g, "operator", op_name, e->loc);
+		t = cg_long_tmp(g);
+		cg_set_location(g, "operator", op_name, e->loc);
 		check_not_empty(g, sd);
 		fail_if(g, xasprintf("%s < 0 || %s >= %d", idx, idx, buckets), "histogram index out of range");
-		line(g, "%s = %s->hist[%s];", t, sd, idx);
+		cg_line(g, "%s = %s->hist[%s];", t, sd, idx);
 		return t;
 	}
 	sd = load_stats(g, operand, 0);
-	t = long_tmp(g);
+	t = cg_long_tmp(g);
 	if (!strcmp(e->str, "count") || !strcmp(e->str, "sum")) {
-		line(g, "%s = %s ? %s->%s : 0;", t, sd, sd, e->str);
+		cg_line(g, "%s = %s ? %s->%s : 0;", t, sd, sd, e->str);
 		return t;
 	}
-	set_location(g, "operator", op_name, e->loc);
+	cg_set_location(g, "operator", op_name, e->loc);
 	check_not_empty(g, sd);
 	if (!strcmp(e->str, "avg"))
-		line(g, "%s = stp_stat_avg(%s);", t, sd);
+		cg_line(g, "%s = stp_stat_avg(%s);", t, sd);
 	else if (!strcmp(e->str, "variance"))
-		line(g, "%s = stp_stat_variance(%s, %s);", t, shape_ref(sym), sd);
+		cg_line(g, "%s = stp_stat_variance(%s, %s);", t, shape_ref(sym), sd);
 	else
-		line(g, "%s = %s->%s;", t, sd, e->str);
+		cg_line(g, "%s = %s->%s;", t, sd, e->str);
 	return t;
 }
 
 /* print(@hist_log(x)): the bar chart; an empty aggregate is an error. */
-void gen_stats_print(Gen *g, Expr *hist, const char *out)
+void cg_stats_print(Gen *g, Expr *hist, const char *out)
 {
 	Expr *operand = hist->args.items[0];
 	char *sd = load_stats(g, operand, 0);
@@ -340,11 +340,11 @@ void gen_stats_print(Gen *g, Expr *hist, const char *out)
 			call = hp->call;
 	}
 	if (call)
-		set_location(g, "identifier", call->str, call->loc);
+		cg_set_location(g, "identifier", call->str, call->loc);
 	else
-		set_location(g, "operator", xasprintf("@%s", hist->str), hist->loc);
+		cg_set_location(g, "operator", xasprintf("@%s", hist->str), hist->loc);
 	check_not_empty(g, sd);
-	line(g, "stp_hist_print(%s, %s, %s);", out, shape_ref(operand->sym), sd);
+	cg_line(g, "stp_hist_print(%s, %s, %s);", out, shape_ref(operand->sym), sd);
 }
 
 /* ---- writing ---- */
@@ -357,7 +357,7 @@ static const char *hist_type_name(int htype)
 }
 
 /* x <<< v, a[k] <<< v: the value of the expression is v. */
-char *gen_stats_add(Gen *g, Expr *e)
+char *cg_stats_add(Gen *g, Expr *e)
 {
 	Expr *lhs = e->left;
 	Symbol *sym = lhs->sym;
@@ -365,10 +365,10 @@ char *gen_stats_add(Gen *g, Expr *e)
 	unsigned int comm = 0;
 
 	if (lhs->kind == EX_INDEX)
-		k = gen_keys_comm(g, sym, &lhs->args, &comm);
-	v = materialize(g, gen_expr(g, e->right), TY_LONG);
-	if (!k && stats_lockfree(g->cg, sym)) {
-		line(g, "stp_stat_count_inc(g_%s);", sym->name);
+		k = cg_keys_comm(g, sym, &lhs->args, &comm);
+	v = cg_materialize(g, cg_expr(g, e->right), TY_LONG);
+	if (!k && cg_stats_lockfree(g->cg, sym)) {
+		cg_line(g, "stp_stat_count_inc(g_%s);", sym->name);
 		return v;
 	}
 	if (!k) {
@@ -376,16 +376,16 @@ char *gen_stats_add(Gen *g, Expr *e)
 		StatInfo *si = stat_info(g->cg, sym, 0);
 		/* read by @count alone: the count is all it keeps */
 		int count_only = si && si->uses_count && !si->uses_other;
-		line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
+		cg_line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
 		     hist_type_name(si ? si->htype : HIST_NONE), count_only);
 		return v;
 	}
 	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
 	StatInfo *si = stat_info(g->cg, sym, 0);
 	char *map = xasprintf("stp_pmap_cpu(g_%s)", sym->name);
-	char *sd = gen_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
+	char *sd = cg_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
 	free(map);
-	line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, false);", sym->name, sd, v, si ? si->variance : 0,
+	cg_line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, false);", sym->name, sd, v, si ? si->variance : 0,
 	     hist_type_name(si ? si->htype : HIST_NONE));
 	return v;
 }
@@ -402,12 +402,12 @@ static char *slice_keys(Gen *g, Symbol *arr, PtrVec *keys)
 		Expr *key = keys->items[i];
 		char *v;
 		if (key->kind == EX_WILDCARD) {
-			line(g, "%s[%d] = false;", want, i);
+			cg_line(g, "%s[%d] = false;", want, i);
 			continue;
 		}
-		v = materialize(g, gen_expr(g, key), key->type);
-		line(g, "%s[%d] = true;", want, i);
-		line(g, "%s[%d].%s = %s;", k, i, arr->keytypes[i] == TY_STRING ? "s" : "n", v);
+		v = cg_materialize(g, cg_expr(g, key), key->type);
+		cg_line(g, "%s[%d] = true;", want, i);
+		cg_line(g, "%s[%d].%s = %s;", k, i, arr->keytypes[i] == TY_STRING ? "s" : "n", v);
 	}
 	return xasprintf("%s, %s", k, want);
 }
@@ -421,25 +421,25 @@ static int has_wildcard(PtrVec *keys)
 }
 
 /* delete x, delete a, delete a[k], delete a[k, *] */
-void gen_stats_delete(Gen *g, Stmt *st)
+void cg_stats_delete(Gen *g, Stmt *st)
 {
 	Expr *e = st->expr;
 	Symbol *sym = e->sym;
 
 	if (e->kind == EX_INDEX) {
 		if (has_wildcard(&e->args))
-			line(g, "stp_pmap_delete_slice(g_%s, %s);", sym->name, slice_keys(g, sym, &e->args));
+			cg_line(g, "stp_pmap_delete_slice(g_%s, %s);", sym->name, slice_keys(g, sym, &e->args));
 		else
-			line(g, "stp_pmap_delete(g_%s, %s);", sym->name, gen_keys(g, sym, &e->args));
+			cg_line(g, "stp_pmap_delete(g_%s, %s);", sym->name, cg_keys(g, sym, &e->args));
 	} else if (sym->is_array == 1) {
-		line(g, "stp_pmap_clear(g_%s);", sym->name);
+		cg_line(g, "stp_pmap_clear(g_%s);", sym->name);
 	} else {
-		line(g, "stp_stat_clear(g_%s);", sym->name);
+		cg_line(g, "stp_stat_clear(g_%s);", sym->name);
 	}
 }
 
 /* [k] in a, [k, *] in a: some CPU has such a key. */
-char *gen_stats_in(Gen *g, Expr *e)
+char *cg_stats_in(Gen *g, Expr *e)
 {
 	Symbol *arr = e->right->sym;
 	PtrVec one = { 0 }, *keys = &one;
@@ -449,9 +449,9 @@ char *gen_stats_in(Gen *g, Expr *e)
 	else
 		vec_push(&one, e->left);
 	if (has_wildcard(keys))
-		return materialize(g, xasprintf("((int64_t)stp_pmap_exists_slice(g_%s, %s))", arr->name,
+		return cg_materialize(g, xasprintf("((int64_t)stp_pmap_exists_slice(g_%s, %s))", arr->name,
 						slice_keys(g, arr, keys)), TY_LONG);
-	return materialize(g, xasprintf("((int64_t)stp_pmap_exists(g_%s, %s))", arr->name, gen_keys(g, arr, keys)),
+	return cg_materialize(g, xasprintf("((int64_t)stp_pmap_exists(g_%s, %s))", arr->name, cg_keys(g, arr, keys)),
 			   TY_LONG);
 }
 
@@ -468,7 +468,7 @@ static LoopLabels *loop_begin(Gen *g)
 /* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
 static void charge_iteration(Gen *g, Stmt *st)
 {
-	charge_actions(g, 1, location_literal("keyword", NULL, st->loc));
+	cg_charge_actions(g, 1, cg_location_literal("keyword", NULL, st->loc));
 }
 
 
@@ -479,16 +479,16 @@ static LoopLabels *foreach_buckets(Gen *g, Stmt *st, const char *limit, const ch
 	Expr *hist = st->array, *operand = hist->args.items[0];
 	int buckets = hist_buckets(stat_info(g->cg, operand->sym, 0));
 	char *sd = load_stats(g, operand, 1);
-	char *b = named_local(g, "int", "b");
+	char *b = cg_named_local(g, "int", "b");
 	LoopLabels *l = loop_begin(g);
 
-	line(g, "for (%s = 0; %s < %d; %s++) {", b, b, buckets, b);
+	cg_line(g, "for (%s = 0; %s < %d; %s++) {", b, b, buckets, b);
 	g->indent++;
 	charge_iteration(g, st);
-	limit_check(g, count, limit);
-	line(g, "%s = %s;", var_ref(((Expr *)st->keys.items[0])->sym), b);
+	cg_limit_check(g, count, limit);
+	cg_line(g, "%s = %s;", cg_var_ref(((Expr *)st->keys.items[0])->sym), b);
 	if (st->value)
-		line(g, "%s = %s ? %s->hist[%s] : 0;", var_ref(st->value->sym), sd, sd, b);
+		cg_line(g, "%s = %s ? %s->hist[%s] : 0;", cg_var_ref(st->value->sym), sd, sd, b);
 	g->indent--;
 	return l;
 }
@@ -512,36 +512,36 @@ static const char *sort_operator(const char *agg)
 static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char *count)
 {
 	Symbol *arr = st->array->sym;
-	char *it = named_local(g, "struct stp_map_entry *", "it");
+	char *it = cg_named_local(g, "struct stp_map_entry *", "it");
 	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
 	LoopLabels *l;
 
 	for (int i = 0; i < st->slice.len; i++) {
 		Expr *k = st->slice.items[i];
 		if (k->kind != EX_WILDCARD)
-			fixed[i] = materialize(g, gen_expr(g, k), k->type);
+			fixed[i] = cg_materialize(g, cg_expr(g, k), k->type);
 	}
-	line(g, "c->last_stmt = %s;", location_literal("keyword", NULL, st->loc));
-	line(g, "if (unlikely(!stp_pmap_aggregate(c, g_%s)))", arr->name);
-	line(g, "\tgoto %s;", error_label(g));
+	cg_line(g, "c->last_stmt = %s;", cg_location_literal("keyword", NULL, st->loc));
+	cg_line(g, "if (unlikely(!stp_pmap_aggregate(c, g_%s)))", arr->name);
+	cg_line(g, "\tgoto %s;", cg_error_label(g));
 	if (st->sort_on > 0)
-		line(g, "stp_pmap_sort(g_%s, %d, 0, %d);", arr->name, st->sort_on - 1, st->sort_dir);
+		cg_line(g, "stp_pmap_sort(g_%s, %d, 0, %d);", arr->name, st->sort_on - 1, st->sort_dir);
 	else if (st->sort_on < 0)
-		line(g, "stp_pmap_sort(g_%s, -1, %s, %d);", arr->name, sort_operator(st->sort_agg), st->sort_dir);
+		cg_line(g, "stp_pmap_sort(g_%s, -1, %s, %d);", arr->name, sort_operator(st->sort_agg), st->sort_dir);
 	l = loop_begin(g);
-	line(g, "for (%s = stp_map_first(g_%s->agg); %s; %s = stp_map_next(g_%s->agg, %s)) {", it, arr->name, it, it,
+	cg_line(g, "for (%s = stp_map_first(g_%s->agg); %s; %s = stp_map_next(g_%s->agg, %s)) {", it, arr->name, it, it,
 	     arr->name, it);
 	g->indent++;
 	charge_iteration(g, st);
-	slice_filter(g, arr, xasprintf("g_%s->agg", arr->name), it, fixed, st->slice.len);
-	limit_check(g, count, limit);
+	cg_slice_filter(g, arr, xasprintf("g_%s->agg", arr->name), it, fixed, st->slice.len);
+	cg_limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {
 		Expr *k = st->keys.items[i];
-		char *ref = var_ref(k->sym);
+		char *ref = cg_var_ref(k->sym);
 		if (arr->keytypes[i] == TY_STRING)
-			line(g, "stp_strlcpy(%s, stp_map_key_str(g_%s->agg, %s, %d), MAXSTRINGLEN);", ref, arr->name, it, i);
+			cg_line(g, "stp_strlcpy(%s, stp_map_key_str(g_%s->agg, %s, %d), MAXSTRINGLEN);", ref, arr->name, it, i);
 		else
-			line(g, "%s = stp_map_key_long(g_%s->agg, %s, %d);", ref, arr->name, it, i);
+			cg_line(g, "%s = stp_map_key_long(g_%s->agg, %s, %d);", ref, arr->name, it, i);
 	}
 	g->indent--;
 	free(fixed);
@@ -549,14 +549,14 @@ static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char
 }
 
 /* Opens the loop ("for (...) {" and each iteration's prologue): stmt.c generates the body and closes it. */
-LoopLabels *gen_stats_foreach(Gen *g, Stmt *st)
+LoopLabels *cg_stats_foreach(Gen *g, Stmt *st)
 {
 	char *limit = NULL, *count = NULL;
 
 	if (st->limit) {
-		limit = materialize(g, gen_expr(g, st->limit), TY_LONG);
-		count = long_tmp(g);
-		line(g, "%s = 0;", count);
+		limit = cg_materialize(g, cg_expr(g, st->limit), TY_LONG);
+		count = cg_long_tmp(g);
+		cg_line(g, "%s = 0;", count);
 	}
 	if (st->array->kind == EX_AT)
 		return foreach_buckets(g, st, limit, count);

@@ -17,17 +17,17 @@ static char *stmt_location(const Stmt *st)
 		while ((e->kind == EX_ASSIGN || (e->kind == EX_INCDEC && e->postfix) || e->kind == EX_BINARY) && e->left)
 			e = e->left;
 		if (e->kind == EX_IDENT || e->kind == EX_INDEX || (e->kind == EX_CALL && e->str))
-			return location_literal("identifier", e->str, e->loc);
+			return cg_location_literal("identifier", e->str, e->loc);
 		if (e->kind == EX_STRING)
-			return location_literal("string", NULL, e->loc);
+			return cg_location_literal("string", NULL, e->loc);
 		if (e->kind == EX_NUMBER)
-			return location_literal("number", NULL, e->loc);
-		return location_literal("operator", NULL, e->loc);
+			return cg_location_literal("number", NULL, e->loc);
+		return cg_location_literal("operator", NULL, e->loc);
 	}
-	return location_literal("keyword", NULL, st->loc);
+	return cg_location_literal("keyword", NULL, st->loc);
 }
 
-void gen_block(Gen *g, Stmt *st)
+void cg_block(Gen *g, Stmt *st)
 {
 	int actions = 0;
 	const Stmt *first = NULL;
@@ -37,20 +37,20 @@ void gen_block(Gen *g, Stmt *st)
 			first = st->body.items[i];
 	}
 	if (actions)
-		charge_actions(g, actions, stmt_location(first));
+		cg_charge_actions(g, actions, stmt_location(first));
 	for (int i = 0; i < st->body.len; i++)
-		gen_stmt(g, st->body.items[i]);
+		cg_stmt(g, st->body.items[i]);
 }
 
-void gen_scoped(Gen *g, Stmt *st)
+void cg_scoped(Gen *g, Stmt *st)
 {
 	g->indent++;
 	if (st->kind == ST_BLOCK) {
-		gen_block(g, st);
+		cg_block(g, st);
 	} else {
 		Stmt wrap = { .kind = ST_BLOCK };
 		vec_push(&wrap.body, st);
-		gen_block(g, &wrap);
+		cg_block(g, &wrap);
 		free(wrap.body.items);
 	}
 	g->indent--;
@@ -68,7 +68,7 @@ static void loop_pop(Gen *g, LoopLabels *l)
 {
 	g->loops.len--;
 	if (l->break_used)
-		line(g, "brk%d: ;", l->id);
+		cg_line(g, "brk%d: ;", l->id);
 	free(l);
 }
 
@@ -76,7 +76,7 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 {
 	if (l->continue_used) {
 		g->indent++;
-		line(g, "cont%d: ;", l->id);
+		cg_line(g, "cont%d: ;", l->id);
 		g->indent--;
 	}
 }
@@ -84,7 +84,7 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 /* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
 static void charge_iteration(Gen *g, const Stmt *loop)
 {
-	charge_actions(g, 1, stmt_location(loop));
+	cg_charge_actions(g, 1, stmt_location(loop));
 }
 
 /* foreach ([k1, ...] in a[slice] sorted limit N): sorting reorders the array's
@@ -92,15 +92,15 @@ static void charge_iteration(Gen *g, const Stmt *loop)
 static void gen_foreach(Gen *g, Stmt *st)
 {
 	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
-		LoopLabels *l = gen_stats_foreach(g, st);   /* the loop opened, its keys set */
-		gen_scoped(g, st->then);
+		LoopLabels *l = cg_stats_foreach(g, st);   /* the loop opened, its keys set */
+		cg_scoped(g, st->then);
 		gen_loop_end(g, l);
-		line(g, "}");
+		cg_line(g, "}");
 		loop_pop(g, l);
 		return;
 	}
 	Symbol *arr = st->array->sym;
-	char *it = named_local(g, "struct stp_map_entry *", "it");
+	char *it = cg_named_local(g, "struct stp_map_entry *", "it");
 	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
 	char *limit = NULL, *count = NULL;
 	LoopLabels *l;
@@ -108,41 +108,41 @@ static void gen_foreach(Gen *g, Stmt *st)
 	for (int i = 0; i < st->slice.len; i++) {
 		Expr *k = st->slice.items[i];
 		if (k->kind != EX_WILDCARD)
-			fixed[i] = materialize(g, gen_expr(g, k), k->type);
+			fixed[i] = cg_materialize(g, cg_expr(g, k), k->type);
 	}
 	if (st->limit) {
-		limit = materialize(g, gen_expr(g, st->limit), TY_LONG);
-		count = long_tmp(g);
-		line(g, "%s = 0;", count);
+		limit = cg_materialize(g, cg_expr(g, st->limit), TY_LONG);
+		count = cg_long_tmp(g);
+		cg_line(g, "%s = 0;", count);
 	}
 	if (st->sort_on)
-		line(g, "stp_map_sort(g_%s, %d, %d);", arr->name, st->sort_on > 0 ? st->sort_on - 1 : -1, st->sort_dir);
+		cg_line(g, "stp_map_sort(g_%s, %d, %d);", arr->name, st->sort_on > 0 ? st->sort_on - 1 : -1, st->sort_dir);
 	l = loop_push(g);
-	line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s)) {", it, arr->name, it, it, arr->name,
+	cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s)) {", it, arr->name, it, it, arr->name,
 	     it);
 	g->indent++;
 	charge_iteration(g, st);
-	slice_filter(g, arr, xasprintf("g_%s", arr->name), it, fixed, st->slice.len);
-	limit_check(g, count, limit);
+	cg_slice_filter(g, arr, xasprintf("g_%s", arr->name), it, fixed, st->slice.len);
+	cg_limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {
 		Expr *k = st->keys.items[i];
-		char *ref = var_ref(k->sym);
+		char *ref = cg_var_ref(k->sym);
 		if (arr->keytypes[i] == TY_STRING)
-			line(g, "stp_strlcpy(%s, stp_map_key_str(g_%s, %s, %d), MAXSTRINGLEN);", ref, arr->name, it, i);
+			cg_line(g, "stp_strlcpy(%s, stp_map_key_str(g_%s, %s, %d), MAXSTRINGLEN);", ref, arr->name, it, i);
 		else
-			line(g, "%s = stp_map_key_long(g_%s, %s, %d);", ref, arr->name, it, i);
+			cg_line(g, "%s = stp_map_key_long(g_%s, %s, %d);", ref, arr->name, it, i);
 	}
 	if (st->value) {
-		char *ref = var_ref(st->value->sym);
+		char *ref = cg_var_ref(st->value->sym);
 		if (arr->type == TY_STRING)
-			line(g, "stp_strlcpy(%s, stp_map_value(g_%s, %s), MAXSTRINGLEN);", ref, arr->name, it);
+			cg_line(g, "stp_strlcpy(%s, stp_map_value(g_%s, %s), MAXSTRINGLEN);", ref, arr->name, it);
 		else
-			line(g, "%s = *(int64_t *)stp_map_value(g_%s, %s);", ref, arr->name, it);
+			cg_line(g, "%s = *(int64_t *)stp_map_value(g_%s, %s);", ref, arr->name, it);
 	}
 	g->indent--;
-	gen_scoped(g, st->then);
+	cg_scoped(g, st->then);
 	gen_loop_end(g, l);
-	line(g, "}");
+	cg_line(g, "}");
 	loop_pop(g, l);
 	free(fixed);
 }
@@ -152,27 +152,27 @@ static void gen_while_for(Gen *g, Stmt *st)
 	LoopLabels *l;
 
 	if (st->init) {
-		char *v = gen_expr(g, st->init);
+		char *v = cg_expr(g, st->init);
 		(void)v;
 	}
 	l = loop_push(g);
-	line(g, "for (;;) {");
+	cg_line(g, "for (;;) {");
 	g->indent++;
 	charge_iteration(g, st);
 	if (st->expr) {
-		char *cond = gen_expr(g, st->expr);
-		line(g, "if (!(%s)) goto brk%d;", cond, l->id);
+		char *cond = cg_expr(g, st->expr);
+		cg_line(g, "if (!(%s)) goto brk%d;", cond, l->id);
 		l->break_used = 1;
 	}
 	g->indent--;
-	gen_scoped(g, st->then);
+	cg_scoped(g, st->then);
 	gen_loop_end(g, l);
 	if (st->step) {
 		g->indent++;
-		gen_expr(g, st->step);
+		cg_expr(g, st->step);
 		g->indent--;
 	}
-	line(g, "}");
+	cg_line(g, "}");
 	loop_pop(g, l);
 }
 
@@ -182,39 +182,39 @@ static void gen_delete(Gen *g, Stmt *st)
 	Symbol *sym = e->sym;
 
 	if (sym->type == TY_STATS) {
-		gen_stats_delete(g, st);
+		cg_stats_delete(g, st);
 		return;
 	}
 
-	if (e->kind == EX_INDEX && has_wildcard_key(&e->args)) {
+	if (e->kind == EX_INDEX && cg_has_wildcard_key(&e->args)) {
 		/* delete a[*, k]: every matching entry (the next one is fetched first) */
-		char *it = named_local(g, "struct stp_map_entry *", "it");
-		char *nx = named_local(g, "struct stp_map_entry *", "nx");
-		char *cond = slice_condition(g, sym, &e->args, it);
+		char *it = cg_named_local(g, "struct stp_map_entry *", "it");
+		char *nx = cg_named_local(g, "struct stp_map_entry *", "nx");
+		char *cond = cg_slice_condition(g, sym, &e->args, it);
 		char *kk = xasprintf("k%d", g->ntmp++);
 		sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", kk, sym->nkeys);
-		line(g, "for (%s = stp_map_first(g_%s); %s; %s = %s) {", it, sym->name, it, it, nx);
-		line(g, "\t%s = stp_map_next(g_%s, %s);", nx, sym->name, it);
-		line(g, "\tif (!(%s))", cond);
-		line(g, "\t\tcontinue;");
+		cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = %s) {", it, sym->name, it, it, nx);
+		cg_line(g, "\t%s = stp_map_next(g_%s, %s);", nx, sym->name, it);
+		cg_line(g, "\tif (!(%s))", cond);
+		cg_line(g, "\t\tcontinue;");
 		for (int i = 0; i < sym->nkeys; i++) {
 			if (sym->keytypes[i] == TY_STRING)
-				line(g, "\t%s[%d].s = stp_map_key_str(g_%s, %s, %d);", kk, i, sym->name, it, i);
+				cg_line(g, "\t%s[%d].s = stp_map_key_str(g_%s, %s, %d);", kk, i, sym->name, it, i);
 			else
-				line(g, "\t%s[%d].n = stp_map_key_long(g_%s, %s, %d);", kk, i, sym->name, it, i);
+				cg_line(g, "\t%s[%d].n = stp_map_key_long(g_%s, %s, %d);", kk, i, sym->name, it, i);
 		}
-		line(g, "\tstp_map_delete(g_%s, %s);", sym->name, kk);
-		line(g, "}");
+		cg_line(g, "\tstp_map_delete(g_%s, %s);", sym->name, kk);
+		cg_line(g, "}");
 	} else if (e->kind == EX_INDEX) {
 		unsigned int comm;
-		char *k = gen_keys_comm(g, sym, &e->args, &comm);
-		line(g, "gm_%s__delete(g_%s, %s, %#x);", sym->name, sym->name, k, comm);
+		char *k = cg_keys_comm(g, sym, &e->args, &comm);
+		cg_line(g, "gm_%s__delete(g_%s, %s, %#x);", sym->name, sym->name, k, comm);
 	} else if (sym->is_array == 1) {
-		line(g, "stp_map_clear(g_%s);", sym->name);
+		cg_line(g, "stp_map_clear(g_%s);", sym->name);
 	} else if (sym->type == TY_STRING) {
-		line(g, "%s[0] = 0;", var_ref(sym));
+		cg_line(g, "%s[0] = 0;", cg_var_ref(sym));
 	} else {
-		line(g, "%s = 0;", var_ref(sym));
+		cg_line(g, "%s = 0;", cg_var_ref(sym));
 	}
 }
 
@@ -226,53 +226,53 @@ static void gen_try(Gen *g, Stmt *st)
 
 	*id = g->ntrys++;
 	vec_push(&g->trys, id);
-	line(g, "{");
-	gen_scoped(g, st->then);
-	line(g, "}");
+	cg_line(g, "{");
+	cg_scoped(g, st->then);
+	cg_line(g, "}");
 	g->trys.len--;
-	line(g, "goto tryend%d;", *id);
-	line(g, "catch%d: __attribute__((__unused__));", *id);
+	cg_line(g, "goto tryend%d;", *id);
+	cg_line(g, "catch%d: __attribute__((__unused__));", *id);
 	g->indent++;
 	/* abort() is not an error: no catch stops it (runtime/core/errors.c) */
-	line(g, "if (unlikely(c->last_error == stp_abort_marker)) goto %s;", error_label(g));
+	cg_line(g, "if (unlikely(c->last_error == stp_abort_marker)) goto %s;", cg_error_label(g));
 	if (st->catch_var)
-		line(g, "stp_strlcpy(%s, c->last_error, MAXSTRINGLEN);", var_ref(st->catch_var->sym));
-	line(g, "c->last_error = NULL;");
-	line(g, "c->last_stmt = NULL;");
+		cg_line(g, "stp_strlcpy(%s, c->last_error, MAXSTRINGLEN);", cg_var_ref(st->catch_var->sym));
+	cg_line(g, "c->last_error = NULL;");
+	cg_line(g, "c->last_stmt = NULL;");
 	g->indent--;
 	if (st->els) {
-		line(g, "{");
-		gen_scoped(g, st->els);
-		line(g, "}");
+		cg_line(g, "{");
+		cg_scoped(g, st->els);
+		cg_line(g, "}");
 	}
-	line(g, "tryend%d: ;", *id);
+	cg_line(g, "tryend%d: ;", *id);
 	free(id);
 }
 
-void gen_stmt(Gen *g, Stmt *st)
+void cg_stmt(Gen *g, Stmt *st)
 {
 	switch (st->kind) {
 	case ST_BLOCK:
-		line(g, "{");
-		gen_scoped(g, st);
-		line(g, "}");
+		cg_line(g, "{");
+		cg_scoped(g, st);
+		cg_line(g, "}");
 		break;
 	case ST_EMPTY:
 		break;
 	case ST_EXPR: {
-		char *v = gen_expr(g, st->expr);
+		char *v = cg_expr(g, st->expr);
 		(void)v;
 		break;
 	}
 	case ST_IF: {
-		char *cond = gen_expr(g, st->expr);
-		line(g, "if (%s) {", cond);
-		gen_scoped(g, st->then);
+		char *cond = cg_expr(g, st->expr);
+		cg_line(g, "if (%s) {", cond);
+		cg_scoped(g, st->then);
 		if (st->els) {
-			line(g, "} else {");
-			gen_scoped(g, st->els);
+			cg_line(g, "} else {");
+			cg_scoped(g, st->els);
 		}
-		line(g, "}");
+		cg_line(g, "}");
 		break;
 	}
 	case ST_WHILE:
@@ -287,25 +287,25 @@ void gen_stmt(Gen *g, Stmt *st)
 		LoopLabels *l = g->loops.items[g->loops.len - 1];
 		if (st->kind == ST_BREAK) {
 			l->break_used = 1;
-			line(g, "goto brk%d;", l->id);
+			cg_line(g, "goto brk%d;", l->id);
 		} else {
 			l->continue_used = 1;
-			line(g, "goto cont%d;", l->id);
+			cg_line(g, "goto cont%d;", l->id);
 		}
 		break;
 	}
 	case ST_NEXT:
-		goto_out(g);
+		cg_goto_out(g);
 		break;
 	case ST_RETURN:
 		if (st->expr) {
-			char *v = gen_expr(g, st->expr);
+			char *v = cg_expr(g, st->expr);
 			if (g->fn->ret == TY_STRING)
-				line(g, "stp_strlcpy(f->retval, %s, MAXSTRINGLEN);", v);
+				cg_line(g, "stp_strlcpy(f->retval, %s, MAXSTRINGLEN);", v);
 			else
-				line(g, "f->retval = %s;", v);
+				cg_line(g, "f->retval = %s;", v);
 		}
-		goto_out(g);
+		cg_goto_out(g);
 		break;
 	case ST_DELETE:
 		gen_delete(g, st);

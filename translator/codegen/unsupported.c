@@ -25,14 +25,14 @@ static int unsupported_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
-int check_generated(Session *s)
+int cg_check_generated(Session *s)
 {
 	Program *prog = &s->prog;
 	AstVisitor v = { unsupported_stmt, unsupported_expr, NULL };
 	int before = diag_error_count();
 
 	ast_walk_program(prog, &v);
-	gen_stats_check(s);   /* counted in diag_error_count() */
+	cg_stats_check(s);   /* counted in diag_error_count() */
 	return diag_error_count() - before;
 }
 
