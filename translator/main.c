@@ -3,6 +3,8 @@
 #include "btf/btf.h"
 #include "build.h"
 #include "cache.h"
+#include "secureboot.h"
+#include "sign.h"
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
@@ -55,6 +57,8 @@ static void usage(FILE *out)
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
 		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
 		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
+		"  --sign-module[=KEYDIR]  sign the module with KEYDIR's signing_key.priv (Secure Boot, MOK)\n"
+		"  --make-signing-key[=KEYDIR]  make that key and certificate; print how to enroll it\n"
 		"  --all-modules    accepted for compatibility: symbols of every loaded module are always known\n"
 		"  -I DIR      also look for tapsets in DIR\n"
 		"  -d MODULE   also use the debuginfo of MODULE (a name or a .ko path): its tracepoints;\n"
@@ -279,6 +283,8 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		{ "help", no_argument, NULL, 'h' },
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "disable-cache", no_argument, NULL, 'C' + 256 },
+		{ "sign-module", optional_argument, NULL, 'K' + 256 },
+		{ "make-signing-key", optional_argument, NULL, 'N' + 256 },
 		{ "all-modules", no_argument, NULL, 'M' + 256 },
 		{ "ldd", no_argument, NULL, 'L' + 256 },
 		{ "version", no_argument, NULL, 'V' },
@@ -358,6 +364,8 @@ static int main_options(int argc, char **argv, const char **r_arg)
 			break;
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'C' + 256: session.disable_cache = 1; break;
+		case 'K' + 256: session.sign_module = optarg ? optarg : ""; break;
+		case 'N' + 256: return sign_make_key(optarg);
 		case 'L' + 256: session.ldd = 1; break;
 		case 'R' + 256:
 			if (remote_add(optarg) != 0)
@@ -515,6 +523,8 @@ static int main_passes_3_5(SourceFile *file)
 	StrBuf out;
 
 	/* pass 3 */
+	if (secureboot_check_features(&session))
+		return 1;
 	t = timer_start();
 	if (!session.module_name)
 		session.module_name = cache_module_name(&session, session.timeout_s ?
@@ -556,7 +566,7 @@ static int main_passes_3_5(SourceFile *file)
 		}
 		session.c_file = c_path;
 	}
-	if (compile_module(&session) != 0)
+	if (compile_module(&session) != 0 || sign_after_pass4(&session) != 0)
 		return finish(1);
 	STAP_MARK_PASS(4, end, &session);
 	{
