@@ -433,7 +433,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		return remote_run(&session, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */
-	if (kernel_setup(&session, r_arg, 0) != 0)
+	if (kernel_setup(&session, r_arg, 0) != 0 || (session.last_pass >= 3 && secureboot_check_features(&session)))
 		return 1;
 	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel */
 	btf_kernel_twice_prefetch(&session);
@@ -523,8 +523,6 @@ static int main_passes_3_5(SourceFile *file)
 	StrBuf out;
 
 	/* pass 3 */
-	if (secureboot_check_features(&session))
-		return 1;
 	t = timer_start();
 	if (!session.module_name)
 		session.module_name = cache_module_name(&session, session.timeout_s ?
