@@ -1,5 +1,5 @@
 # module signing for Secure Boot: --make-signing-key (key 0600, DER certificate, the mokutil step), --sign-module
-# (signer, key and hash read back with modinfo), the cache (a hit keeps the signature, another key re-signs). Used by tests/run.
+# (signer, key and hash read back with modinfo; a kernel configured for another hash), the cache (a hit keeps the signature, another key re-signs). Used by tests/run.
 
 # cert_field DIR FIELD: the certificate's serial (as modinfo spells a sig_key) or CN
 cert_serial() { openssl x509 -inform DER -in "$1/signing_key.x509" -noout -serial | sed 's/^serial=//; s/../&:/g; s/:$//'; }
@@ -55,6 +55,18 @@ run() {
     # and back to the first key: the same bytes as its first signing (sign-file's signatures are deterministic)
     expect_ok -p4 -r "$KVER" -m signed --sign-module -e "$script"
     cmp first.ko signed.ko
+
+    # a kernel configured to sign with another hash: a copy of the build tree whose configuration says so
+    local tree=$PWD/tree orig other_hash l
+    orig=$(readlink -f "/lib/modules/$KVER/build")
+    other_hash=sha512; [[ $hash == sha512 ]] && other_hash=sha384
+    cp -a "$orig" "$tree"
+    for l in $(find "$tree" -maxdepth 1 -type l -printf '%f\n'); do ln -sfn "$(readlink -f "$orig/$l")" "$tree/$l"; done
+    sed -i "s/^CONFIG_MODULE_SIG_HASH=.*/CONFIG_MODULE_SIG_HASH=\"$other_hash\"/" "$tree/.config" "$tree/include/config/auto.conf"
+    expect_ok -v -p4 -r "$tree" -m hashed --sign-module -e "$script"
+    grep -qF "Pass 4: signed the module with $SYSTEMTAP_DIR/signing_key.priv ($other_hash)" stderr || { cat stderr; return 1; }
+    [[ $(modinfo -F sig_hashalgo hashed.ko) == "$other_hash" ]]
+    [[ $(modinfo -F sig_key hashed.ko) == "$(cert_serial "$SYSTEMTAP_DIR")" ]]
 
     # another kernel release that checks signatures (CONFIG_MODULE_SIG): signed without being asked when
     # the default key exists; without a key, unsigned and no complaint
