@@ -36,13 +36,18 @@ static void enforcement(char *why, size_t size)
 	char buf[128];
 	int efi;
 
+	char enforce[8];
+
 	why[0] = '\0';
+	/* no sig_enforce parameter: a kernel without CONFIG_MODULE_SIG, which checks no signature at all */
+	if (!read_small(SIG_ENFORCE_PATH, enforce, sizeof(enforce)))
+		return;
 	efi = read_small(EFI_SECUREBOOT_PATH, buf, sizeof(buf)) >= 5 && buf[4] == 1;
 	read_small(LOCKDOWN_PATH, buf, sizeof(buf));
 	if (strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]"))
 		snprintf(why, size, "%s lockdown: %s", efi ? "Secure Boot" : "kernel",
 			 strstr(buf, "[integrity]") ? "integrity" : "confidentiality");
-	else if (read_small(SIG_ENFORCE_PATH, buf, sizeof(buf)) && buf[0] == 'Y')
+	else if (enforce[0] == 'Y')
 		snprintf(why, size, "module.sig_enforce%s", efi ? ", Secure Boot" : "");
 }
 

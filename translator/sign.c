@@ -205,24 +205,25 @@ out:
 	return out;
 }
 
-/* The DER of a hash algorithm's OID, as a signature names it; NULL for one not known here. */
-static const unsigned char *hash_oid(const char *hash, size_t *len)
+/* The DER of a hash algorithm's OID, as a signature names it, into oid (11 bytes of room); its length, or 0 for a
+ * hash not known here. */
+static size_t hash_oid(const char *hash, unsigned char oid[11])
 {
 	static const unsigned char sha1[] = { 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a };
-	static unsigned char sha2[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x00 };
-	static const char *const sha2_names[] = { "sha256", "sha384", "sha512", "sha224" };
+	static const unsigned char sha2[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 };
+	static const char *const sha2_names[] = { "sha256", "sha384", "sha512", "sha224" };   /* ...02.1 to .4 */
 
 	if (!strcmp(hash, "sha1")) {
-		*len = sizeof sha1;
-		return sha1;
+		memcpy(oid, sha1, sizeof sha1);
+		return sizeof sha1;
 	}
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(hash, sha2_names[i])) {
-			sha2[10] = (unsigned char)(i + 1);
-			*len = sizeof sha2;
-			return sha2;
+			memcpy(oid, sha2, sizeof sha2);
+			oid[sizeof sha2] = (unsigned char)(i + 1);
+			return sizeof sha2 + 1;
 		}
-	return NULL;
+	return 0;
 }
 
 static int contains(const unsigned char *hay, size_t n, const unsigned char *needle, size_t m)
@@ -266,13 +267,14 @@ typedef struct SignJob {
  * an old signature is stripped when strip is set. */
 static int module_signed_by(const char *ko, const SignJob *j, int strip)
 {
-	size_t len = 0, sig_len, unsigned_len, oid_len = 0;
-	unsigned char *data = (unsigned char *)read_file(ko, &len);
-	const unsigned char *sig, *oid = hash_oid(j->hash, &oid_len);
+	size_t len = 0, sig_len, unsigned_len, oid_len;
+	unsigned char *data = (unsigned char *)read_file(ko, &len), oid[11];
+	const unsigned char *sig;
 	int rc = 0;
 
 	if (!data)
 		return -1;
+	oid_len = hash_oid(j->hash, oid);
 	sig = module_signature(data, len, &sig_len, &unsigned_len);
 	if (sig && contains(sig, sig_len, j->serial, j->serial_len) && contains(sig, sig_len, oid, oid_len))
 		rc = 1;
