@@ -58,7 +58,7 @@ guest_secureboot_args() {
     local kver=$1 initrd=$2 append=$3 dir=$4/.secureboot missing
     missing=$(guest_secureboot_missing)
     if [[ -n $missing ]]; then
-        guest_log "Secure Boot boot needs: $(echo $missing) (scripts/install-deps.sh installs them)"
+        guest_log "Secure Boot boot needs: ${missing//$'\n'/ } (scripts/install-deps.sh installs them)"
         return 1
     fi
     mkdir -p "$dir"
