@@ -31,7 +31,7 @@ NPROC   := $(shell nproc 2>/dev/null || echo 2)
 
 PROGRAMS = $(B)/bin/stap $(B)/bin/staprun $(B)/bin/stapio $(B)/bin/stap-merge $(B)/bin/app-trace-report
 
-.PHONY: all check check-unit check-guest check-asan check-kernels deps deps-kernels trace install clean bench man-tapset
+.PHONY: all check check-secureboot check-unit check-guest check-asan check-kernels deps deps-kernels trace install clean bench man-tapset
 all: $(PROGRAMS) man-tapset
 
 # probe::NAME.3stap, function::NAME.3stap and tapset::FILE.3stap from the tapset's doc comments
@@ -98,6 +98,13 @@ check:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@tests/run
+
+# The Secure Boot guest (OVMF, shim, GRUB, the signed kernel, a MOK): signed and unsigned modules, staprun's
+# messages (tests/secureboot/run; one more boot of about a minute, run by CI before make check).
+check-secureboot:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@tests/secureboot/run
 
 # The suite on every installed kernel: the default one fully, each other one with the cases
 # of tests/kernels.list (scripts/check-kernels.sh).

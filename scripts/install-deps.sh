@@ -49,10 +49,15 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   libdebuginfod-dev                the translator's debuginfod client (translator/dwarf/debuginfod.c)
 #   debuginfod libarchive-tools      the test's debuginfod server, reading .deb files with bsdtar (tests/guest/debuginfod.t)
 #   curl                             tests/lib/debuginfod.sh asks the server's /metrics whether its scan is done
+#   openssl                          stap --make-signing-key (the MOK signing key and certificate; tests/unit/sign.t)
+#   ovmf shim-signed                 the Secure Boot guest of make check-secureboot (tests/secureboot/run): OVMF's
+#   grub-efi-amd64-signed            firmware with Microsoft's keys, Debian's signed shim and GRUB, and a FAT
+#   mtools dosfstools                EFI system partition built without root (mkfs.vfat, mcopy)
 PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev zlib1g-dev libzstd-dev qemu-system-x86 seabios
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
-          g++ libc6-dbg openssh-client openssh-server ansible libdebuginfod-dev debuginfod libarchive-tools curl)
+          g++ libc6-dbg openssh-client openssh-server ansible libdebuginfod-dev debuginfod libarchive-tools curl
+          openssl ovmf shim-signed grub-efi-amd64-signed mtools dosfstools)
 
 # The extra kernels the guest tests can boot (GUEST_KVER=..., make check-kernels), installed only with
 # --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour

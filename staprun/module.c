@@ -139,13 +139,15 @@ int module_load(int fd, const char *path, const char *name, const char *params)
 		say_taken(name, taken);
 		return -1;
 	}
+	if (secureboot_check_before_load(fd, path, name) != 0)
+		return -1;
 	say("loading %s as module %s, parameters \"%s\"", path, name, params);
 	rc = (int)syscall(SYS_finit_module, fd, params, 0);
 	if (rc < 0) {
 		int e = errno;
 		if (e == EEXIST)   /* loaded meanwhile */
 			say_taken(name, name_taken(name) == NAME_BUILTIN ? NAME_BUILTIN : NAME_LOADED);
-		else
+		else if (!secureboot_explain_load_error(fd, path, name, e))
 			err("cannot load module %s (%s): %s%s", name, path, strerror(e), load_hint(e));
 	}
 	return rc < 0 ? -1 : 0;

@@ -1,5 +1,5 @@
 /* staprun.h - declarations shared by staprun's source files.
- * Used by the staprun sources only (main.c, log.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c). */
+ * Used by the staprun sources only (main.c, log.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c, secureboot.c). */
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
@@ -22,6 +22,11 @@ int module_loaded(const char *name);
 int module_load(int fd, const char *path, const char *name, const char *params);
 /* /sys/module/NAME/parameters/PARAM of a loaded module into value (size bytes); 0, or -1 (value "") */
 int module_param_read(const char *name, const char *param, char *value, size_t size);
+
+/* secureboot.c: modules refused for their signature (lockdown, module.sig_enforce, Secure Boot), said in one
+ * line with the key and the MOK enrollment step. */
+int secureboot_check_before_load(int fd, const char *path, const char *name);         /* -1 after the message */
+int secureboot_explain_load_error(int fd, const char *path, const char *name, int e);  /* 1: said */
 
 /* removal.c: one load of a module (its name, the uid that loaded it and the random _stp_load_id
  * its runtime drew), and removing the module only while it is still that load. */

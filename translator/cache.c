@@ -623,6 +623,14 @@ void cache_store(Session *s)
 		clean(mc);
 }
 
+void cache_update_module(Session *s)
+{
+	ModuleCache *mc = s->module_cache;
+
+	if (mc && (mc->hit || mc->stored) && store_file(s->ko_file, mc->ko_path) != 0 && s->verbose)
+		fprintf(stderr, "Pass 4: cannot update cached %s: %s\n", mc->ko_path, strerror(errno));
+}
+
 const char *cache_hit_path(const Session *s)
 {
 	return s->module_cache && s->module_cache->hit ? s->module_cache->ko_path : NULL;

@@ -27,6 +27,9 @@ void cache_hash_kernel(Sha256 *c, const Session *s);
  * --disable-cache).  Used for kbuild's recorded steps and the kernel feature tests. */
 char *cache_entry_path(const Session *s, Sha256 *c, const char *prefix, const char *suffix);
 
+/* After pass 4 changed s->ko_file (signed it): the entry fetched or stored takes it as it is now. */
+void cache_update_module(Session *s);
+
 const char *cache_hit_path(const Session *s);   /* the cached module used, or NULL */
 void cache_report(const Session *s);            /* -v: a line on a miss (stored where, or why not) */
 

@@ -5,6 +5,8 @@
 #include "cache.h"
 #include "codegen/module.h"
 #include "core/limits.h"
+#include "secureboot.h"
+#include "sign.h"
 #include "elaborate.h"
 #include "kernel.h"
 #include "listing.h"
@@ -56,6 +58,8 @@ static void usage(FILE *out)
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
 		"  --suppress-handler-errors  count script errors in probe handlers, never report or stop on them\n"
 		"  --disable-cache  do not use or fill the cache ($SYSTEMTAP_DIR/cache or ~/.systemtap/cache)\n"
+		"  --sign-module[=KEYDIR]  sign the module with KEYDIR's signing_key.priv (Secure Boot, MOK)\n"
+		"  --make-signing-key[=KEYDIR]  make that key and certificate; print how to enroll it\n"
 		"  --all-modules    accepted for compatibility: symbols of every loaded module are always known\n"
 		"  -I DIR      also look for tapsets in DIR\n"
 		"  -d MODULE   also use the debuginfo of MODULE (a name or a .ko path): its tracepoints;\n"
@@ -274,6 +278,8 @@ static int main_options(int argc, char **argv, const char **r_arg)
 		{ "help", no_argument, NULL, 'h' },
 		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
 		{ "disable-cache", no_argument, NULL, 'C' + 256 },
+		{ "sign-module", optional_argument, NULL, 'K' + 256 },
+		{ "make-signing-key", optional_argument, NULL, 'N' + 256 },
 		{ "all-modules", no_argument, NULL, 'M' + 256 },
 		{ "ldd", no_argument, NULL, 'L' + 256 },
 		{ "version", no_argument, NULL, 'V' },
@@ -354,6 +360,8 @@ static int main_options(int argc, char **argv, const char **r_arg)
 			break;
 		case 'S' + 256: session.suppress_handler_errors = 1; break;
 		case 'C' + 256: session.disable_cache = 1; break;
+		case 'K' + 256: session.sign_module = optarg ? optarg : ""; break;
+		case 'N' + 256: return sign_make_key(optarg);
 		case 'L' + 256: session.ldd = 1; break;
 		case 'R' + 256:
 			if (remote_add(&session, optarg) != 0)
@@ -421,7 +429,7 @@ static int main_passes_1_2(const char *r_arg, SourceFile **filep)
 		return remote_run(&session, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */
-	if (kernel_setup(&session, r_arg, 0) != 0)
+	if (kernel_setup(&session, r_arg, 0) != 0 || (session.last_pass >= 3 && secureboot_check_features(&session)))
 		return 1;
 	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel */
 	btf_kernel_twice_prefetch(&session);
@@ -552,7 +560,7 @@ static int main_passes_3_5(SourceFile *file)
 		}
 		session.c_file = c_path;
 	}
-	if (compile_module(&session) != 0)
+	if (compile_module(&session) != 0 || sign_after_pass4(&session) != 0)
 		return finish(1);
 	STAP_MARK_PASS(4, end, &session);
 	{

@@ -37,6 +37,7 @@ typedef struct Session {
 	PtrVec defines;              /* char*: -D NAME=VALUE */
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */
+	const char *sign_module;     /* --sign-module[=KEYDIR]: NULL not asked, "" the default key directory */
 	int disable_cache;           /* --disable-cache: no module cache, no tapset index cache */
 	PtrVec remote_hosts;         /* RemoteHost*: --remote targets in command-line order (remote.c) */
 	int remote_prefix;           /* --remote-prefix: each line starts with its host's index */

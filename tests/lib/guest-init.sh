@@ -53,6 +53,7 @@ mount_host() {
     mount -t tmpfs run /host/run || return 1
     mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
     mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+    mount -t securityfs securityfs /host/sys/kernel/security 2>/dev/null   # lockdown's state, as a distribution mounts it
     mkdir -p /host/dev/pts /host/dev/shm
     mount -t devpts devpts /host/dev/pts
     mount -t tmpfs shm /host/dev/shm

@@ -19,9 +19,12 @@
 # timeouts are enforced only by the host's watchdog, in real seconds), GUEST_BOOT_MARGIN
 # (seconds allowed for booting and between cases, default 120; also added to the sum of the
 # case timeouts to bound a whole run), GUEST_QEMU (qemu binary), GUEST_QEMU_EXTRA (more qemu
-# arguments, split on spaces: tests/guest/remote-ssh.t adds a user-mode NIC with a port forward).
+# arguments, split on spaces: tests/guest/remote-ssh.t adds a user-mode NIC with a port forward),
+# GUEST_SECUREBOOT_MOK (a DER certificate: boot through UEFI Secure Boot with it enrolled as a MOK,
+# tests/lib/guest-secureboot.sh; tests/secureboot/run).
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+source "$TOP/tests/lib/guest-secureboot.sh"
 
 # Signs of kernel trouble in the console or dmesg: oops, BUG (incl. soft lockup), panic, GPF,
 # WARN(), any stack dump, RCU stalls, hung tasks, hard lockups, UBSAN reports.
@@ -131,11 +134,16 @@ guest_boot() {
         append+=" stap.timeouts=off"
     fi
     : >"$console"
+    local -a boot=(-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "$append")
+    if [[ -n ${GUEST_SECUREBOOT_MOK:-} ]]; then   # through firmware, shim and GRUB (guest-secureboot.sh)
+        mapfile -t boot < <(guest_secureboot_args "$kver" "$initrd" "$append" "$results")
+        (( ${#boot[@]} )) || return 1
+    fi
     # shellcheck disable=SC2046  # guest_accel_args is meant to split
     "${GUEST_QEMU:-qemu-system-x86_64}" \
         -nodefaults -display none -no-reboot \
         -m "${GUEST_MEM:-512}" $(guest_accel_args) \
-        -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "$append" \
+        "${boot[@]}" \
         -serial "file:$console" -monitor none \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
