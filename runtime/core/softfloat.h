@@ -633,4 +633,192 @@ done:
 	return t.len;
 }
 
+/*
+ * Decimal text to double, correctly rounded (to nearest, ties to even) like strtod:
+ * [spaces][+|-](DIGITS[.DIGITS] | .DIGITS)[(e|E)[+|-]DIGITS][spaces], or inf, infinity, nan
+ * (any case).  The first SF_DEC_MAX_DIGITS significant digits are kept exactly, any nonzero
+ * digit after them counts as a little more (enough: a double's halfway points have at most 767).
+ * value = D * 10^E is num / den in big integers, num and den shifted so that the quotient has
+ * 63 or 64 bits, found by restoring division, the remainder its sticky bit.  The work area
+ * (two numbers of at most 3817 bits) is the caller's: too big for a probe's stack.
+ */
+#define SF_DEC_MAX_DIGITS 800
+#define SF_DEC_LIMBS 122
+
+struct sf_dec_work {
+	uint32_t num[SF_DEC_LIMBS], den[SF_DEC_LIMBS];
+};
+
+static int sf_big_bits(const uint32_t *b)
+{
+	int i;
+
+	for (i = SF_DEC_LIMBS - 1; i >= 0; i--)
+		if (b[i])
+			return i * 32 + 32 - __builtin_clz(b[i]);
+	return 0;
+}
+
+static void sf_big_mul_add(uint32_t *b, uint32_t mul, uint32_t add)
+{
+	uint64_t carry = add;
+	int i;
+
+	for (i = 0; i < SF_DEC_LIMBS; i++) {
+		uint64_t cur = (uint64_t)b[i] * mul + carry;
+
+		b[i] = (uint32_t)cur;
+		carry = cur >> 32;
+	}
+}
+
+static void sf_big_shl(uint32_t *b, int s)
+{
+	int words = s / 32, bits = s % 32, i;
+
+	for (i = SF_DEC_LIMBS - 1; i >= 0; i--) {
+		uint32_t hi = i - words >= 0 ? b[i - words] : 0;
+		uint32_t lo = i - words - 1 >= 0 ? b[i - words - 1] : 0;
+
+		b[i] = bits ? (hi << bits) | (lo >> (32 - bits)) : hi;
+	}
+}
+
+static void sf_big_shr1(uint32_t *b)
+{
+	int i;
+
+	for (i = 0; i < SF_DEC_LIMBS; i++)
+		b[i] = (b[i] >> 1) | (i + 1 < SF_DEC_LIMBS ? b[i + 1] << 31 : 0);
+}
+
+/* a -= b when a >= b; returns whether it did */
+static bool sf_big_sub_if_ge(uint32_t *a, const uint32_t *b)
+{
+	int64_t borrow = 0;
+	int i;
+
+	for (i = SF_DEC_LIMBS - 1; i >= 0; i--)
+		if (a[i] != b[i]) {
+			if (a[i] < b[i])
+				return false;
+			break;
+		}
+	for (i = 0; i < SF_DEC_LIMBS; i++) {
+		int64_t cur = (int64_t)a[i] - b[i] - borrow;
+
+		borrow = cur < 0;
+		a[i] = (uint32_t)(cur + (borrow << 32));
+	}
+	return true;
+}
+
+static inline bool sf_is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* s begins with word (any case); its length, else 0 */
+static size_t sf_word(const char *s, const char *word)
+{
+	size_t i;
+
+	for (i = 0; word[i]; i++)
+		if ((s[i] | 0x20) != word[i])
+			return 0;
+	return i;
+}
+
+/* *out = the double s denotes; -1 (out unchanged) when s is not a number as above */
+static STP_SF_UNUSED int sf64_from_text(const char *s, uint64_t *out, struct sf_dec_work *w)
+{
+	uint64_t sign = 0, q = 0;
+	long exp10 = 0, e_val = 0;
+	int nd = 0, any = 0, i, k, s_num = 0, s_den = 0;
+	bool sticky = false, seen_point = false;
+	size_t n;
+
+	while (sf_is_space(*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		sign = *s++ == '-' ? SF64_SIGN : 0;
+	if ((n = sf_word(s, "infinity")) || (n = sf_word(s, "inf"))) {
+		q = sign | SF64_INF;
+		s += n;
+		goto tail;
+	}
+	if ((n = sf_word(s, "nan"))) {
+		q = sign | SF64_INF | SF64_QUIET;
+		s += n;
+		goto tail;
+	}
+	for (i = 0; i < SF_DEC_LIMBS; i++)
+		w->num[i] = w->den[i] = 0;
+	for (;; s++) {
+		if (*s == '.' && !seen_point) {
+			seen_point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		any = 1;
+		if (!nd && *s == '0') {		/* a leading zero */
+			exp10 -= seen_point;
+			continue;
+		}
+		if (nd < SF_DEC_MAX_DIGITS) {
+			sf_big_mul_add(w->num, 10, (uint32_t)(*s - '0'));
+			nd++;
+			exp10 -= seen_point;
+		} else {
+			sticky |= *s != '0';
+			exp10 += !seen_point;
+		}
+	}
+	if (!any)
+		return -1;
+	if (*s == 'e' || *s == 'E') {
+		bool neg = false;
+
+		s++;
+		if (*s == '+' || *s == '-')
+			neg = *s++ == '-';
+		if (*s < '0' || *s > '9')
+			return -1;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if (e_val < 100000)
+				e_val = e_val * 10 + (*s - '0');
+		exp10 += neg ? -e_val : e_val;
+	}
+	if (!nd) {
+		q = sign;
+	} else if (nd + exp10 > 310) {
+		q = sign | SF64_INF;
+	} else if (nd + exp10 < -330) {
+		q = sign;
+	} else {
+		/* num / den: D * 10^E, or D / 10^-E */
+		w->den[0] = 1;
+		for (k = 0; k < (exp10 < 0 ? -exp10 : exp10); k++)
+			sf_big_mul_add(exp10 < 0 ? w->den : w->num, 10, 0);
+		k = sf_big_bits(w->num) - sf_big_bits(w->den) - 63;
+		if (k < 0)
+			sf_big_shl(w->num, s_num = -k);
+		else
+			s_den = k;
+		sf_big_shl(w->den, s_den + 63);
+		for (i = 63; i >= 0; i--) {
+			if (sf_big_sub_if_ge(w->num, w->den))
+				q |= 1ULL << i;
+			sf_big_shr1(w->den);
+		}
+		sticky |= sf_big_bits(w->num) != 0;
+		q = sf64_norm_round_pack(sign, s_den - s_num + 1084, q | sticky);
+	}
+tail:
+	while (sf_is_space(*s))
+		s++;
+	if (*s)
+		return -1;
+	*out = q;
+	return 0;
+}
+
 #endif /* STP_SOFTFLOAT_H */

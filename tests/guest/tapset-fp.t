@@ -1,4 +1,4 @@
-# tapset functions of issue tapfn: the fp_* doubles (tapset/floatingpoint.stp), is_myproc, module_size, task_backtrace; dump_stack and panic refused without -g
+# tapset functions of issue tapfn: the fp_* doubles and string_to_fp (tapset/floatingpoint.stp), is_myproc, module_size, task_backtrace; dump_stack and panic refused without -g
 # Used by tests/run: tapset/floatingpoint.stp and runtime/core/softfloat.h, tapset/linux/context-ids.stp
 # (is_myproc, module_size), context-unwind.stp (task_backtrace, runtime/core/symbols.h), guru-misc.stp
 # (dump_stack, panic: built with -g only, never run: a stack dump in dmesg is kernel trouble to tests/run,
@@ -46,6 +46,8 @@ to_long -2 -2 -3 -2 -3 -3
 to_long_nan -9223372036854775808
 f32 1.500 0.100000001490
 long -9007199254740992
+str 4591870180066957722 -1.250 inf 1
+caught string_to_fp: "1.5x" is not a decimal number
 caught fp_to_long: rounding mode 5 is not one of 0-4 and 6
 EOW
     diff want.out fp.out

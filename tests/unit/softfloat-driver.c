@@ -196,6 +196,87 @@ static void check_text(uint64_t a, int precision, size_t cap)
 	}
 }
 
+static struct sf_dec_work dec_work;
+
+static void check_from_text(const char *text)
+{
+	uint64_t got = 0x1234;
+	int rc = sf64_from_text(text, &got, &dec_work);
+	uint64_t want = u_of(strtod(text, NULL));
+
+	checks++;
+	if (rc || got != want) {
+		if (++failures <= 40)
+			printf("FAIL from_text(\"%.100s\"): rc %d, got %016" PRIx64 ", want %016" PRIx64 "\n",
+			       text, rc, got, want);
+	}
+}
+
+static void check_text_rejected(const char *text)
+{
+	uint64_t got = 0;
+
+	checks++;
+	if (sf64_from_text(text, &got, &dec_work) != -1 && ++failures <= 40)
+		printf("FAIL from_text(\"%s\") accepted: %016" PRIx64 "\n", text, got);
+}
+
+/* Decimal texts: a double's shortest and longer forms, digits at random, halfway points between two
+ * doubles written exactly and a digit either side of them, very long digit strings */
+static void check_from_text_random(void)
+{
+	char buf[1200];
+	uint64_t a = rnd_double() & ~SF64_SIGN;
+	int len, i;
+
+	if (sf64_is_nan(a) || sf64_is_inf(a))
+		a = 0x3FF0000000000000ULL;
+	switch (rnd() % 6) {
+	case 0:
+		snprintf(buf, sizeof(buf), "%.17g", d_of(a));
+		break;
+	case 1:
+		snprintf(buf, sizeof(buf), "%s%.*e", rnd() & 1 ? "-" : "", (int)(rnd() % 25), d_of(a));
+		break;
+	case 2: {
+		/* the exact halfway point above a (an 80-bit long double holds it), maybe nudged */
+		long double mid = ((long double)d_of(a) + (long double)d_of(a + 1)) / 2;
+
+		len = snprintf(buf, sizeof(buf), "%.780Le", mid);
+		if (strchr(buf, 'e') && rnd() & 1) {
+			char *e = strchr(buf, 'e');
+			int at = (int)(rnd() % (e - buf - 2)) + 2;
+
+			if (buf[at] >= '0' && buf[at] <= '9')
+				buf[at] = (char)('0' + rnd() % 10);
+		}
+		(void)len;
+		break;
+	}
+	case 3:
+		len = (int)(rnd() % 30) + 1;
+		for (i = 0; i < len; i++)
+			buf[i] = (char)('0' + rnd() % 10);
+		buf[len] = 0;
+		if (len > 1 && rnd() & 1)
+			buf[rnd() % len] = '.';
+		snprintf(buf + strlen(buf), 20, "e%d", (int)(rnd() % 700) - 360);
+		break;
+	case 4:
+		len = 790 + (int)(rnd() % 30);
+		buf[0] = '0';
+		buf[1] = '.';
+		for (i = 2; i < len; i++)
+			buf[i] = (char)('0' + rnd() % 10);
+		snprintf(buf + len, 20, "e%d", (int)(rnd() % 640) - 320);
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "%.*f", (int)(rnd() % 20), d_of(a & 0x43FFFFFFFFFFFFFFULL));
+		break;
+	}
+	check_from_text(buf);
+}
+
 int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 1000000, i;
@@ -217,6 +298,21 @@ int main(int argc, char **argv)
 		check_f32((uint32_t)rnd());
 		if (i % 16 == 0)
 			check_text(a, (int)(rnd() % 30), rnd() % 8 ? 600 : 1 + rnd() % 40);
+	}
+	{
+		static const char *const good[] = { "0", "-0", "+0.0e10", "1", "  2.5  ", "1e308", "1.8e308", "-1e309",
+			"4.9e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400", "inf", "-Infinity",
+			"NaN", "-nan", ".5", "5.", "0.1", "123456789012345678901234567890", "9007199254740993",
+			"1e22", "1e23", "2.2250738585072011e-308", "2.2250738585072012e-308", "00012.5000e-1" };
+		static const char *const bad[] = { "", " ", "-", ".", "e5", "1e", "1e+", "1x", "nan(1)", "0x10",
+			"1.2.3", "--1", "in", "1 2" };
+
+		for (x = 0; x < sizeof(good) / sizeof(good[0]); x++)
+			check_from_text(good[x]);
+		for (x = 0; x < sizeof(bad) / sizeof(bad[0]); x++)
+			check_text_rejected(bad[x]);
+		for (i = 0; i < rounds / 20; i++)
+			check_from_text_random();
 	}
 	/* every float whose exponent is an edge, and the subnormal floats with few bits */
 	for (x = 0; x < 1u << 24; x++) {
