@@ -238,6 +238,33 @@ static __maybe_unused unsigned int stp_backtrace_pcs(const struct stp_context *c
 	return n;
 }
 
+/*
+ * The kernel stack of task t (task_backtrace()) into pcs, innermost first; returns how many.
+ * The caller holds rcu_read_lock() and has checked t is a live task.  The kernel's unwinder
+ * reads only inside t's stack, which stays allocated while the caller is in the RCU read
+ * section (a task's stack is freed through RCU); a task whose stack is already released
+ * (it exited) has none.  A task running on another CPU gives what its stack held as the
+ * unwinder read it (as /proc/PID/stack).  The current task's frames start at the caller's.
+ */
+static __maybe_unused unsigned int stp_task_stack_pcs(struct task_struct *t, unsigned long *pcs, unsigned int max)
+{
+	unsigned int n = 0;
+#ifdef CONFIG_X86
+	struct unwind_state state;
+
+	if (t != current && !refcount_read(&t->stack_refcount))
+		return 0;
+	for (unwind_start(&state, t, NULL, NULL); n < max && !unwind_done(&state); unwind_next_frame(&state)) {
+		unsigned long a = unwind_get_return_address(&state);
+
+		if (!a)
+			break;
+		pcs[n++] = a;
+	}
+#endif
+	return n;
+}
+
 /* Appends s to the string value dst (MAXSTRINGLEN bytes) if it fits whole;
  * false when it does not (dst unchanged). */
 static __maybe_unused bool stp_sym_append(char *dst, size_t *len, const char *s, size_t n)
