@@ -19,7 +19,7 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/tra
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 STAP_LIBS   = -ldw -ldebuginfod -lelf -llzma -lzstd -lz -pthread
 
-TRANSLATOR_SRC = $(wildcard translator/*.c translator/codegen/*.c translator/providers/*.c translator/dwarf/*.c translator/btf/*.c translator/targets/*.c)
+TRANSLATOR_SRC = $(sort $(shell find translator -name '*.c'))
 TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
 TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c))
@@ -59,10 +59,10 @@ $(B)/bin/app-trace-report: $(ATR_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
-$(B)/gen/parser.c $(B)/gen/parser.h &: translator/parser.y
+$(B)/gen/parser.c $(B)/gen/parser.h &: translator/parse/parser.y
 	@mkdir -p $(@D)
 	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
-$(B)/gen/lexer.c: translator/lexer.l $(B)/gen/parser.h
+$(B)/gen/lexer.c: translator/parse/lexer.l $(B)/gen/parser.h
 	@mkdir -p $(@D)
 	flex -o $@ $<
 
@@ -148,7 +148,7 @@ FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
 FUZZ_TARGETS ?= parse index record apptrace btf
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime
-FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/main.c,$(TRANSLATOR_SRC))) \
+FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/driver/main.c,$(TRANSLATOR_SRC))) \
                 $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c log.c)
 FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c jsonl.c trace.c print.c json.c)

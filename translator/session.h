@@ -3,7 +3,7 @@
 #ifndef STAP_SESSION_H
 #define STAP_SESSION_H
 
-#include "ast.h"
+#include "parse/ast.h"
 
 typedef struct Session {
 	/* input */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # clock-offset.py - a host's clock minus this machine's, measured as NTP does over one ssh session: prints "OFFSET_US ERR_US".
-# Used by app-trace.yml (start) on the controller; stap --remote measures the same way (translator/remote.c).
+# Used by app-trace.yml (start) on the controller; stap --remote measures the same way (translator/driver/remote.c).
 #
 # clock-offset.py [--samples N] [--port P] [--user U] [--key FILE] [--ssh-args "ARGS"] HOST
 # The host answers each line sent with its clock (date +%s%6N); of N exchanges the one of the

@@ -1,4 +1,4 @@
-/* regex.h - the matcher of =~ and !~ (a Pike VM over a program translator/regex.c
+/* regex.h - the matcher of =~ and !~ (a Pike VM over a program translator/lib/regex.c
  * compiled at translate time) and the last match for matched()/ngroups().
  * Included by runtime.h before context.h; the same source builds in userspace for
  * tests/unit/regex.t, and with STP_REGEX_TYPES_ONLY the translator takes the

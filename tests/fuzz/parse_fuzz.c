@@ -1,7 +1,7 @@
 /* parse_fuzz.c - libFuzzer target for pass 1: every input is parsed as a script by parse_source().
  * Built and run by `make fuzz` (build/fuzz/parse_fuzz) and tests/unit/fuzz-smoke.t; see tests/fuzz/README.md. */
-#include "diag.h"
-#include "parse.h"
+#include "lib/diag.h"
+#include "parse/parse.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 # process-glob: a glob in process("PATH") probes every ELF file it matches (two libraries, each hit with its own value; a text file of the same pattern skipped); one matching nothing is an error at the pattern
-# Used by tests/run (issue 31): translator/procglob.c, expand.c.
+# Used by tests/run (issue 31): translator/elaborate/procglob.c, expand.c.
 
 build() {
     mkdir -p lib

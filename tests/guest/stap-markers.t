@@ -1,5 +1,5 @@
 # stap's own SDT markers through tapset/stap_staticmarkers.stp: a module probing stap.pass*, stap.system* and stap.cache_get watches two stap runs in the guest (-p2; -p4 whose make cannot be found), each marker with its arguments
-# Used by tests/run (issue 31): translator/markers.h, main.c, spawn.c, cache.c.
+# Used by tests/run (issue 31): translator/driver/markers.h, main.c, spawn.c, cache.c.
 
 build() {
     # process("stap") is the stap on $PATH, as in the guest

@@ -1,7 +1,7 @@
 /* btf-driver.c - prints what translator/btf/reader.c finds in a BTF blob: a function's prototype and
  * struct members' offsets and sizes. Used by tests/unit/btf.t. */
 #include "btf/btf.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@ run() {
     need_kernel_dwarf
     local vmlinux=/usr/lib/debug/boot/vmlinux-$KVER off size
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -iquote "$TOP/translator" \
-        "$TOP/tests/unit/btf-driver.c" "$TOP/translator/btf/reader.c" "$TOP/translator/util.c" -o driver
+        "$TOP/tests/unit/btf-driver.c" "$TOP/translator/btf/reader.c" "$TOP/translator/lib/util.c" -o driver
     # the .BTF section of the DWARF vmlinux, cut out by its offset and size
     read -r off size < <(readelf -SW "$vmlinux" | awk '{ for (i = 1; i < NF; i++) if ($i == ".BTF") print $(i + 3), $(i + 4) }')
     dd if="$vmlinux" of=vmlinux.btf bs=1M iflag=skip_bytes,count_bytes skip=$((0x$off)) count=$((0x$size)) status=none

@@ -1,8 +1,8 @@
-/* regex-driver.c - checks translator/regex.c + the userspace build of runtime/core/regex.h
+/* regex-driver.c - checks translator/lib/regex.c + the userspace build of runtime/core/regex.h
  * against glibc's regcomp/regexec (REG_EXTENDED): match, group offsets, bad patterns.
  * Built and run by tests/unit/regex.t; prints each disagreement, exits 1 if any. */
 #define MAXSTRINGLEN 512
-#include "regex.h"      /* translator/regex.h: RX_MAX_* and the program format */
+#include "lib/regex.h"      /* translator/lib/regex.h: RX_MAX_* and the program format */
 #define STP_REGEX_MAXINSNS RX_MAX_INSNS
 #define STP_REGEX_MAXTHREADS RX_MAX_INSNS
 #define STP_REGEX_MAXSUB RX_MAX_GROUPS

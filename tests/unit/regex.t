@@ -7,8 +7,8 @@ run() {
     local -a san=()
     [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/translator" \
-        "$TOP/tests/unit/regex-driver.c" "$TOP/translator/regex.c" "$TOP/translator/diag.c" \
-        "$TOP/translator/util.c" -o driver
+        "$TOP/tests/unit/regex-driver.c" "$TOP/translator/lib/regex.c" "$TOP/translator/lib/diag.c" \
+        "$TOP/translator/lib/util.c" -o driver
     # 1000 random pattern pairs (250 under ASan, where each glibc comparison's fork costs 30 times more)
     ./driver "$([[ ${#san[@]} == 0 ]] && echo 1000 || echo 250)" >driver.out || { cat driver.out; return 1; }
     tail -n 1 driver.out

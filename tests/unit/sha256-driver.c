@@ -1,6 +1,6 @@
-/* sha256-driver.c - checks translator/sha256.c: the FIPS 180-4 example vectors, and with "-" the digest
+/* sha256-driver.c - checks translator/lib/sha256.c: the FIPS 180-4 example vectors, and with "-" the digest
  * of stdin fed in uneven pieces (compared with sha256sum). Built and run by tests/unit/sha256.t. */
-#include "sha256.h"
+#include "lib/sha256.h"
 
 #include <stdio.h>
 #include <string.h>

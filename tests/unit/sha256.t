@@ -1,11 +1,11 @@
-# SHA-256 of translator/sha256.c (the module cache's hash): FIPS 180-4 vectors and sha256sum on messages
+# SHA-256 of translator/lib/sha256.c (the module cache's hash): FIPS 180-4 vectors and sha256sum on messages
 # of 0 to 200 bytes (every padding case) and one of 100,000. Driver tests/unit/sha256-driver.c. Used by tests/run.
 
 run() {
     local -a san=()
     [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/translator" \
-        "$TOP/tests/unit/sha256-driver.c" "$TOP/translator/sha256.c" -o driver
+        "$TOP/tests/unit/sha256-driver.c" "$TOP/translator/lib/sha256.c" -o driver
     ./driver >driver.out || { cat driver.out; return 1; }
     cat driver.out
     # every length around the 55/56/64-byte padding boundaries, fed in uneven pieces

@@ -1,9 +1,9 @@
 /* bind.c - the BTF leaf of target variables (no DWARF): $param from the entry registers, $return, a
  * tracepoint's arguments, @cast, and their ->member / [number] chains, as access records
  * (targets/access.h) codegen/dwarf.c writes. Asked by the binding pass, targets/bind.c. */
-#include "btf.h"
-#include "bind.h"
-#include "../targets/access.h"
+#include "btf/btf.h"
+#include "btf/bind.h"
+#include "targets/access.h"
 
 #include <dwarf.h>
 

@@ -3,8 +3,8 @@
 #ifndef STAP_BTF_BIND_H
 #define STAP_BTF_BIND_H
 
-#include "btf.h"
-#include "../targets/access.h"
+#include "btf/btf.h"
+#include "targets/access.h"
 
 typedef struct BtfBind {
 	const Btf *btf;

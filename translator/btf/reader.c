@@ -1,7 +1,7 @@
 /* reader.c - parses a BTF blob (header, type records, strings) and answers type questions: kinds,
  * names, sizes, members, prototypes. Used by source.c (checking a blob) and bind.c (typing). */
-#include "btf.h"
-#include "../util.h"
+#include "btf/btf.h"
+#include "lib/util.h"
 
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /* source.c - finds the target kernel's BTF (/sys/kernel/btf/vmlinux, a vmlinux's .BTF, the one inside the compressed
  * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by bind.c, providers/dwarf.c. */
-#include "btf.h"
-#include "../kernel.h"
-#include "../dwarf/dwarf.h"
-#include "../dwarf/elffile.h"
-#include "../filecache.h"
-#include "../session.h"
-#include "../util.h"
+#include "btf/btf.h"
+#include "kernel.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/elffile.h"
+#include "build/filecache.h"
+#include "session.h"
+#include "lib/util.h"
 
 #include <lzma.h>
 #include <pthread.h>

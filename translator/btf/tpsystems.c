@@ -1,8 +1,8 @@
 /* tpsystems.c - the TRACE_SYSTEM of each trace event the target kernel's headers declare (BTF has the
  * tracepoints but not their systems). Used by btf/tracepoints.c when it builds its catalog. */
-#include "btf.h"
-#include "../session.h"
-#include "../util.h"
+#include "btf/btf.h"
+#include "session.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* emit.c - code generation helpers: indented lines, temporaries, error locations, literals and
  * slice filters; it generates no expression (a leaf of codegen/).  Used by every codegen file. */
 #include "codegen/gen.h"
-#include "optimize.h"
+#include "elaborate/optimize.h"
 #include "providers/provider.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* expr.c - code generation for expressions: each returns a C expression or
  * temporary holding the value, emitting statements before it.  Used by stmt.c. */
 #include "codegen/gen.h"
-#include "builtins.h"
+#include "elaborate/builtins.h"
 #include "dwarf/vars.h"
 #include "providers/provider.h"
 #include "providers/perf.h"

@@ -1,7 +1,7 @@
 /* light.c - which probe bodies are simple enough for the light hit path (runtime/core/probe.c:
  * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by module.c. */
 #include "codegen/gen.h"
-#include "builtins.h"
+#include "elaborate/builtins.h"
 
 #include <ctype.h>
 #include <string.h>

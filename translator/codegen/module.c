@@ -2,11 +2,11 @@
  * per probe body and script function) and writes them in the skeleton's fixed order.  Called by main.c. */
 #include "codegen/module.h"
 #include "codegen/gen.h"
-#include "builtins.h"
-#include "format.h"
+#include "elaborate/builtins.h"
+#include "lib/format.h"
 #include "providers/provider.h"
 #include "dwarf/dwarf.h"
-#include "usyms.h"
+#include "codegen/usyms.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -642,7 +642,7 @@ static void write_runtime(Session *s, StrBuf *out)
 	sb_puts(out, "#include \"runtime.h\"\n\n");
 	emit_script_info(s, out);
 	if (usyms_needed(s)) {
-		sb_puts(out, "/* user-space modules: symbols and unwind tables (translator/usyms.c) */\n");
+		sb_puts(out, "/* user-space modules: symbols and unwind tables (translator/codegen/usyms.c) */\n");
 		sb_puts(out, "#include \"core/umods.h\"\n");
 		usyms_emit(s, out);
 		sb_puts(out, "#include \"core/ustack.h\"\n\n");

@@ -2,8 +2,8 @@
  * format is parsed here, so the kernel only writes pieces (the common ones by
  * runtime/output/output.c's straight-line functions).  Used by expr.c. */
 #include "codegen/gen.h"
-#include "builtins.h"
-#include "format.h"
+#include "elaborate/builtins.h"
+#include "lib/format.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* regex.c - code generation for =~ and !~: the literal pattern is compiled at
  * translate time into a static program the runtime matcher runs.  Used by expr.c. */
 #include "codegen/gen.h"
-#include "regex.h"
+#include "lib/regex.h"
 
 #include <string.h>
 

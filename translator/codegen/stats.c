@@ -1,7 +1,7 @@
 /* stats.c - code generation for statistics: <<< into per-CPU accumulators,
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
-#include "builtins.h"
+#include "elaborate/builtins.h"
 #include "core/limits.h"
 
 #include <string.h>

@@ -1,9 +1,9 @@
 /* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
  * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
-#include "dwarf.h"
+#include "dwarf/dwarf.h"
 #include "btf/btf.h"
-#include "debuginfod.h"
-#include "elffile.h"
+#include "dwarf/debuginfod.h"
+#include "dwarf/elffile.h"
 
 #include <dirent.h>
 #include <dwarf.h>

@@ -1,8 +1,8 @@
 /* debuginfod.c - asks the debuginfod servers of $DEBUGINFOD_URLS for missing debuginfo by build id (libdebuginfod,
  * with its cache and limits), draws the download's progress, checks the build id of what came.  Used by debuginfo.c, ulibs.c. */
-#include "debuginfod.h"
-#include "dwarf.h"
-#include "elffile.h"
+#include "dwarf/debuginfod.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/elffile.h"
 
 #include <elfutils/debuginfod.h>
 #include <errno.h>

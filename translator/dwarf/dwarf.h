@@ -3,7 +3,7 @@
 #ifndef STAP_DWARF_H
 #define STAP_DWARF_H
 
-#include "../session.h"
+#include "session.h"
 
 #include <elfutils/libdw.h>
 #include <gelf.h>

@@ -1,6 +1,6 @@
 /* elffile.c - opening and closing ELF files with libelf (elffile.h), for every reader of binaries,
  * debuginfo and kernel modules in the translator. */
-#include "elffile.h"
+#include "dwarf/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

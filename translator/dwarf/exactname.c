@@ -1,6 +1,6 @@
 /* exactname.c - an exact function name of the kernel looked up without the DWARF index: its ELF
  * symbol, the compile unit .debug_aranges gives for that address, that unit's DIEs. Used by index.c. */
-#include "dwarf.h"
+#include "dwarf/dwarf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef STAP_DWARF_INDEXBUILD_H
 #define STAP_DWARF_INDEXBUILD_H
 
-#include "dwarf.h"
+#include "dwarf/dwarf.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* loc.c - DWARF location expressions (and the pieces of location lists picked at a pc) compiled
  * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
  * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/targets.c and codegen. */
-#include "vars.h"
-#include "../providers/provider.h"   /* emit_c_string */
+#include "dwarf/vars.h"
+#include "providers/provider.h"   /* emit_c_string */
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>

@@ -1,6 +1,6 @@
 /* rawindex.c - the DWARF index's fast builder: reads .debug_info/.debug_abbrev directly, in parallel
  * over runs of compile units, into the builder of indexbuild.h. Used by index.c (dwidx_build). */
-#include "indexbuild.h"
+#include "dwarf/indexbuild.h"
 
 #include <dwarf.h>
 #include <pthread.h>

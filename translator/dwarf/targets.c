@@ -2,8 +2,8 @@
  * @var at a DwarfSite with their ->member / [index] chains, answered as an access record
  * (targets/access.h), and the entries of $$vars/$$parms/$$locals/$$return. Asked by the binding
  * pass (targets/bind.c); codegen/dwarf.c writes the records' C. */
-#include "vars.h"
-#include "../providers/ulibs.h"
+#include "dwarf/vars.h"
+#include "providers/ulibs.h"
 
 #include <stdarg.h>
 #include <string.h>

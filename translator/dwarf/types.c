@@ -1,7 +1,7 @@
 /* types.c - DWARF types of target variables: C spellings (SystemTap's, for -L and messages), sizes,
  * signedness, members and bit fields, array dimensions, definitions of declared-only types.
  * Used by dwarf/targets.c (pass 2), codegen/dwarf.c (pass 3) and the -L listing. */
-#include "vars.h"
+#include "dwarf/vars.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
 #ifndef STAP_DWARF_VARS_H
 #define STAP_DWARF_VARS_H
 
-#include "dwarf.h"
-#include "../targets/access.h"
+#include "dwarf/dwarf.h"
+#include "targets/access.h"
 
 #include <dwarf.h>
 

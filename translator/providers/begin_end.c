@@ -1,7 +1,7 @@
 /* begin_end.c - the "begin", "end" and "error" probe families: run once when
  * the session starts, stops, or stops after script errors, in process
  * context, ordered by priority.  Plugged into the registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* dwarf.c - the "kernel" and "module" families: kernel.function("PATTERN"), module("M").function(...),
  * their .call/.return/.inline/.exported/.label("NAME"), and .statement(...), resolved to DWARF sites (pass 2). */
-#include "provider.h"
-#include "../btf/btf.h"
-#include "../kernel.h"
-#include "../dwarf/dwarf.h"
-#include "../pointmatch.h"
+#include "providers/provider.h"
+#include "btf/btf.h"
+#include "kernel.h"
+#include "dwarf/dwarf.h"
+#include "elaborate/pointmatch.h"
 
 #include <dwarf.h>
 #include <fnmatch.h>
@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dwarfpoint.h"
-#include "labels.h"
+#include "providers/dwarfpoint.h"
+#include "providers/labels.h"
 /* ---- resolution ---------------------------------------------------------------------------------- */
 
 enum { WANT_CALL = 1, WANT_INLINE = 2 };

@@ -1,7 +1,7 @@
 /* dwarfpoint.c - what the DWARF probe families share: FUNC@FILE:LINE patterns, inline instances
  * (scanned once per compile unit), entry addresses, line spans and statement lines.  Used by dwarf.c and uprobe.c. */
-#include "dwarfpoint.h"
-#include "../pointmatch.h"
+#include "providers/dwarfpoint.h"
+#include "elaborate/pointmatch.h"
 
 #include <dwarf.h>
 #include <inttypes.h>

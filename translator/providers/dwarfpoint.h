@@ -3,8 +3,8 @@
 #ifndef STAP_DWARFPOINT_H
 #define STAP_DWARFPOINT_H
 
-#include "provider.h"
-#include "../dwarf/dwarf.h"
+#include "providers/provider.h"
+#include "dwarf/dwarf.h"
 
 /* ---- the pattern: FUNC[@FILE[:LINE | :FIRST-LAST | :* | +OFFSET]] ---- */
 

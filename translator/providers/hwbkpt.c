@@ -1,7 +1,7 @@
 /* hwbkpt.c - the "kernel.data" probe family: kernel.data(ADDRESS|"SYMBOL")[.length(N)].write|.rw,
  * hardware watchpoints on kernel memory (the CPU's debug registers, register_wide_hw_breakpoint).
  * In the registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <inttypes.h>
 #include <string.h>

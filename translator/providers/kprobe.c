@@ -1,7 +1,7 @@
 /* kprobe.c - the "kprobe" family: kprobe.function("sym") and its .return,
  * symbol checked against the target kernel when symbols are available. */
-#include "provider.h"
-#include "../kernel.h"
+#include "providers/provider.h"
+#include "kernel.h"
 
 #include <string.h>
 

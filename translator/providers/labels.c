@@ -1,7 +1,7 @@
 /* labels.c - the DWARF labels of a function, for .label("NAME") points: a bounded walk of the
  * function's DIE tree. Used by providers/dwarf.c. */
-#include "labels.h"
-#include "../util.h"
+#include "providers/labels.h"
+#include "lib/util.h"
 
 #include <dwarf.h>
 #include <fnmatch.h>

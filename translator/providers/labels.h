@@ -3,7 +3,7 @@
 #ifndef STAP_LABELS_H
 #define STAP_LABELS_H
 
-#include "../dwarf/dwarf.h"
+#include "dwarf/dwarf.h"
 
 typedef struct PointLabel {
 	char *name;

@@ -1,6 +1,6 @@
 /* netfilter.c - the "netfilter" probe family: netfilter.hook("H").pf("P")[.priority("N")] (hook and
  * pf in either order) with $hooknum $skb $in $out $okfn $verdict.  Plugged into the provider registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* never.c - the "never" probe family: a point that resolves but never fires,
  * so its body is checked and compiled only.  Plugged into the registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 static int resolve_never(Session *s, ProbePoint *pp, DerivedProbe *dp)
 {

@@ -1,8 +1,8 @@
 /* perf.c - the "perf" probe family: perf.type(N).config(M)[.sample(S)|.hz(F)][.process[("PATH")]][.counter("NAME")]
  * on the kernel's perf events: one per online CPU, one on the target process, or one on each process
  * running PATH.  In the registry. */
-#include "provider.h"
-#include "perf.h"
+#include "providers/provider.h"
+#include "providers/perf.h"
 
 #include <string.h>
 

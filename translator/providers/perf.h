@@ -3,7 +3,7 @@
 #ifndef STAP_PROVIDERS_PERF_H
 #define STAP_PROVIDERS_PERF_H
 
-#include "../session.h"
+#include "session.h"
 
 /* The position among the perf probes (stp_perf_probes[] of the module) of the one defining counter
  * `name` (perf....counter("name")), or -1 when no probe of the program defines it. */

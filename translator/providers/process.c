@@ -1,6 +1,6 @@
 /* process.c - the process life-cycle probes: process[(PATH|PID)].begin/.end and .thread.begin/.end,
  * validated in pass 2 and written as a C table in pass 3 (runtime/probes/process.c). */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* procfs.c - the "procfs" probe family: procfs("NAME").read/.write files under
  * /proc/systemtap/MODULE/ and their $value.  Plugged into the provider registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <string.h>
 

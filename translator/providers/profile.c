@@ -1,6 +1,6 @@
 /* profile.c - the "timer" family's "profile" member: timer.profile, timer.profile.tick and
  * timer.profile.freq.hz(N), firing on every online CPU.  Plugged into the provider registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <string.h>
 

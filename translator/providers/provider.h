@@ -3,7 +3,7 @@
 #ifndef STAP_PROVIDER_H
 #define STAP_PROVIDER_H
 
-#include "../session.h"
+#include "session.h"
 
 typedef struct ProbeProvider ProbeProvider;
 

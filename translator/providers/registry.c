@@ -1,7 +1,7 @@
 /* registry.c - the table of probe providers and helpers they share.
  * Used by elaboration (resolving points) and translation (emitting tables). */
-#include "provider.h"
-#include "ulibs.h"
+#include "providers/provider.h"
+#include "providers/ulibs.h"
 
 #include <string.h>
 

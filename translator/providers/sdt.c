@@ -1,8 +1,8 @@
 /* sdt.c - SDT markers: process("PATH").mark("NAME") and process("PATH").provider("P").mark("NAME"), read
  * from the binary's .note.stapsdt notes (pass 2), with $argN/$$name/$$provider/$$parms, and their C table (pass 3). */
-#include "provider.h"
-#include "../pointmatch.h"
-#include "../dwarf/elffile.h"
+#include "providers/provider.h"
+#include "elaborate/pointmatch.h"
+#include "dwarf/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

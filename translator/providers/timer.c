@@ -1,6 +1,6 @@
 /* timer.c - the "timer" probe family: timer.s/ms/us/ns/hz/jiffies(N) on a
  * high-resolution timer.  Plugged into the provider registry. */
-#include "provider.h"
+#include "providers/provider.h"
 
 #include <string.h>
 

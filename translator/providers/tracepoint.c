@@ -1,10 +1,10 @@
 /* tracepoint.c - the "kernel.trace" family: kernel.trace("SYSTEM:NAME") and kernel.trace("NAME")
  * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes (from
  * their BTF when they have no DWARF). */
-#include "provider.h"
-#include "usyms.h"
-#include "../dwarf/vars.h"
-#include "../btf/btf.h"
+#include "providers/provider.h"
+#include "codegen/usyms.h"
+#include "dwarf/vars.h"
+#include "btf/btf.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* ulibs.c - shared libraries of user-space probes: process("PATH").library("LIB") resolved through the
  * executable's DT_NEEDED as the dynamic loader resolves them, bare sonames, separate debuginfo. Used by uprobe.c, sdt.c, dwarf/targets.c. */
-#include "ulibs.h"
-#include "../pointmatch.h"
-#include "../dwarf/debuginfod.h"
-#include "../dwarf/elffile.h"
+#include "providers/ulibs.h"
+#include "elaborate/pointmatch.h"
+#include "dwarf/debuginfod.h"
+#include "dwarf/elffile.h"
 
 #include <dwarf.h>
 #include <errno.h>

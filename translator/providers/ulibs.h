@@ -3,8 +3,8 @@
 #ifndef STAP_ULIBS_H
 #define STAP_ULIBS_H
 
-#include "provider.h"
-#include "../dwarf/dwarf.h"
+#include "providers/provider.h"
+#include "dwarf/dwarf.h"
 
 /* A bare soname ("libc.so.6") as the loader finds it with no executable to start from: the
  * ld.so cache, then the standard directories. The resolved path (malloc'd) or NULL. */

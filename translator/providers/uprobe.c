@@ -1,14 +1,14 @@
 /* uprobe.c - the "process" family: process("PATH").function("PATTERN") and its .call/.return, resolved
  * against the DWARF of a user binary to uprobes at a file offset (pass 2), and their C table (pass 3). */
-#include "provider.h"
-#include "ulibs.h"
-#include "dwarfpoint.h"
-#include "labels.h"
-#include "uprobe_elf.h"
-#include "../dwarf/dwarf.h"
-#include "../dwarf/elffile.h"
-#include "../dwarf/vars.h"
-#include "../pointmatch.h"
+#include "providers/provider.h"
+#include "providers/ulibs.h"
+#include "providers/dwarfpoint.h"
+#include "providers/labels.h"
+#include "providers/uprobe_elf.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/elffile.h"
+#include "dwarf/vars.h"
+#include "elaborate/pointmatch.h"
 
 #include <dwarf.h>
 #include <errno.h>

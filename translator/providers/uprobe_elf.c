@@ -1,6 +1,6 @@
 /* uprobe_elf.c - process probe points read from a binary's ELF tables alone: functions of .symtab or
  * .dynsym (process("PATH").function on a binary without DWARF) and PLT stubs (.plt("NAME")).  Used by uprobe.c. */
-#include "uprobe_elf.h"
+#include "providers/uprobe_elf.h"
 
 #include <elf.h>
 #include <fnmatch.h>

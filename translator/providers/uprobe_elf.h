@@ -6,7 +6,7 @@
 #include <gelf.h>
 #include <stdint.h>
 
-#include "../util.h"
+#include "lib/util.h"
 
 /* A named address of the binary (link-time virtual address). */
 typedef struct UElfPoint {

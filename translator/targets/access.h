@@ -4,7 +4,7 @@
 #ifndef STAP_TARGETS_ACCESS_H
 #define STAP_TARGETS_ACCESS_H
 
-#include "../dwarf/dwarf.h"
+#include "dwarf/dwarf.h"
 
 struct Btf;
 struct DerivedProbe;

@@ -3,11 +3,11 @@
  * @param and the families' context variables, asking the DWARF leaf (dwarf/targets.c) or the BTF leaf
  * (btf/bind.c) for each target's access record (access.h) and rewriting it into an EX_DWARF node;
  * prunes the branches @defined rules out. Called by elaborate.c; codegen/dwarf.c writes the C. */
-#include "bind.h"
-#include "access.h"
-#include "../dwarf/vars.h"
-#include "../btf/bind.h"
-#include "../providers/provider.h"
+#include "targets/bind.h"
+#include "targets/access.h"
+#include "dwarf/vars.h"
+#include "btf/bind.h"
+#include "providers/provider.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef STAP_TARGETS_BIND_H
 #define STAP_TARGETS_BIND_H
 
-#include "../session.h"
+#include "session.h"
 
 /* Binds every target variable, @cast, @defined, @choose_defined, @entry, @param, $return, $$vars and
  * context variable in the program: in DWARF or BTF probes against their DwarfSite, elsewhere (@cast,

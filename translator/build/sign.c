@@ -1,0 +1,372 @@
+/* sign.c - the module signing key (made with openssl, enrolled as a MOK) and signing pass 4's module with
+ * kbuild's scripts/sign-file, keeping the cache entry signed.  Used by main.c (options and pass 4). */
+#include "build/sign.h"
+#include "build/cache.h"
+#include "lib/diag.h"
+#include "kernel.h"
+#include "build/secureboot.h"
+#include "driver/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SIG_MAGIC "~Module signature appended~\n"
+#define SIG_INFO_LEN 12          /* struct module_signature: 5 bytes, 3 of padding, be32 sig_len */
+#define KEY_BITS 2048
+
+/* ---- where the key is ---- */
+
+char *sign_default_dir(void)
+{
+	const char *home = getenv("HOME");
+
+	if (getenv("SYSTEMTAP_DIR") && *getenv("SYSTEMTAP_DIR"))
+		return xstrdup(getenv("SYSTEMTAP_DIR"));
+	if (geteuid() == 0)
+		return xstrdup("/etc/systemtap");
+	return path_join(home && *home ? home : "/", ".systemtap");
+}
+
+static void say_enroll_step(const char *dir, const char *cert)
+{
+	printf("To let a Secure Boot machine load the modules signed with it, enroll the certificate once as root:\n"
+	       "  mokutil --import %s\n"
+	       "then reboot and confirm the enrollment in MokManager (\"Enroll MOK\") with the password mokutil asked for.\n"
+	       "Sign modules with: stap --sign-module=%s ...\n", cert, dir);
+}
+
+/* mkdir -p dir, the last component with mode */
+static int make_dirs(const char *dir, mode_t mode)
+{
+	char *p = xstrdup(dir);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return mkdir(dir, mode) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static char *openssl_config(const char *path)
+{
+	char host[256] = "localhost";
+	FILE *f;
+
+	gethostname(host, sizeof host - 1);
+	f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fprintf(f, "[ req ]\ndefault_bits = %d\ndistinguished_name = dn\nprompt = no\nstring_mask = utf8only\n"
+		"x509_extensions = exts\n\n[ dn ]\nO = SystemTap\nCN = SystemTap module signing key (%s)\n\n"
+		"[ exts ]\nbasicConstraints = critical,CA:FALSE\nkeyUsage = digitalSignature\n"
+		"extendedKeyUsage = codeSigning\nsubjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid\n",
+		KEY_BITS, host);
+	return fclose(f) == 0 ? xstrdup(path) : NULL;
+}
+
+static int generate_key(const char *dir, const char *key, const char *cert)
+{
+	char *conf_path = path_join(dir, ".signing_key.cnf"), *log = path_join(dir, ".signing_key.log");
+	char *conf = openssl_config(conf_path);
+	char *argv[] = { "openssl", "req", "-new", "-nodes", "-utf8", "-sha256", "-days", "36500", "-batch", "-x509",
+			 "-config", conf, "-outform", "DER", "-out", (char *)cert, "-keyout", (char *)key, NULL };
+	SpawnOpts o = { .log_path = log };
+	mode_t old = umask(077);   /* the private key is born 0600 */
+	int rc = conf ? spawn_wait(argv, &o) : -1;
+
+	umask(old);
+	if (rc != 0) {
+		char *text = read_file(log, NULL);
+		diag_plain("error", "cannot make the signing key in %s: %s%s", dir,
+			   conf ? "openssl failed: " : strerror(errno), conf && text ? text : "");
+		free(text);
+		unlink(key);
+		unlink(cert);
+	} else {
+		chmod(key, 0600);
+		chmod(cert, 0644);
+	}
+	unlink(conf_path);
+	unlink(log);
+	free(conf);
+	free(conf_path);
+	free(log);
+	return rc != 0;
+}
+
+int sign_make_key(const char *dir_arg)
+{
+	char *dir = dir_arg && *dir_arg ? xstrdup(dir_arg) : sign_default_dir();
+	char *key = path_join(dir, SIGN_KEY_NAME), *cert = path_join(dir, SIGN_CERT_NAME);
+	int rc = 0;
+
+	if (file_exists(key) && file_exists(cert))
+		printf("The signing key is %s, its certificate %s.\n", key, cert);
+	else if (make_dirs(dir, 0755) != 0) {
+		diag_plain("error", "cannot create %s: %s", dir, strerror(errno));
+		rc = 1;
+	} else if ((rc = generate_key(dir, key, cert)) == 0)
+		printf("Made the signing key %s (mode 0600) and its certificate %s.\n", key, cert);
+	if (rc == 0)
+		say_enroll_step(dir, cert);
+	free(key);
+	free(cert);
+	free(dir);
+	return rc;
+}
+
+/* ---- what a signed module says ---- */
+
+/* The module's signature (the PKCS#7 blob) in data, or NULL when unsigned; *sig_len its length and
+ * *unsigned_len the module's length without it. */
+static const unsigned char *module_signature(const unsigned char *data, size_t len, size_t *sig_len,
+					       size_t *unsigned_len)
+{
+	size_t magic = sizeof SIG_MAGIC - 1, n;
+	const unsigned char *info;
+
+	if (len < magic + SIG_INFO_LEN || memcmp(data + len - magic, SIG_MAGIC, magic))
+		return NULL;
+	info = data + len - magic - SIG_INFO_LEN;
+	n = (size_t)info[8] << 24 | (size_t)info[9] << 16 | (size_t)info[10] << 8 | info[11];
+	if (n > len - magic - SIG_INFO_LEN)
+		return NULL;
+	*sig_len = n;
+	*unsigned_len = len - magic - SIG_INFO_LEN - n;
+	return info - n;
+}
+
+/* One DER element at p (end: the end of its container): its header's and content's lengths, -1 if malformed. */
+static int der_element(const unsigned char *p, const unsigned char *end, size_t *hdr, size_t *content)
+{
+	size_t n = 0, k;
+
+	if (end - p < 2)
+		return -1;
+	if (!(p[1] & 0x80)) {
+		*hdr = 2;
+		n = p[1];
+	} else {
+		k = p[1] & 0x7f;
+		if (k == 0 || k > 4 || (size_t)(end - p) < 2 + k)
+			return -1;
+		for (size_t i = 0; i < k; i++)
+			n = n << 8 | p[2 + i];
+		*hdr = 2 + k;
+	}
+	if (n > (size_t)(end - p) - *hdr)
+		return -1;
+	*content = n;
+	return 0;
+}
+
+/* The certificate's serial number as a DER INTEGER (tag, length, value): the signer's key id in a module
+ * signature made by sign-file (issuer and serial).  NULL if the file is not a DER certificate. */
+static unsigned char *cert_serial(const char *cert_path, size_t *len)
+{
+	size_t n = 0, hdr, content;
+	unsigned char *der = (unsigned char *)read_file(cert_path, &n), *p, *end, *out = NULL;
+
+	if (!der)
+		return NULL;
+	p = der;
+	end = der + n;
+	/* Certificate SEQUENCE, then tbsCertificate SEQUENCE: step into both */
+	for (int depth = 0; depth < 2; depth++) {
+		if (*p != 0x30 || der_element(p, end, &hdr, &content) != 0)
+			goto out;
+		end = p + hdr + content;
+		p += hdr;
+	}
+	if (*p == 0xa0) {   /* [0] version */
+		if (der_element(p, end, &hdr, &content) != 0)
+			goto out;
+		p += hdr + content;
+	}
+	if (p < end && *p == 0x02 && der_element(p, end, &hdr, &content) == 0) {
+		*len = hdr + content;
+		out = xmalloc(*len);
+		memcpy(out, p, *len);
+	}
+out:
+	free(der);
+	return out;
+}
+
+/* The DER of a hash algorithm's OID, as a signature names it, into oid (11 bytes of room); its length, or 0 for a
+ * hash not known here. */
+static size_t hash_oid(const char *hash, unsigned char oid[11])
+{
+	static const unsigned char sha1[] = { 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a };
+	static const unsigned char sha2[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 };
+	static const char *const sha2_names[] = { "sha256", "sha384", "sha512", "sha224" };   /* ...02.1 to .4 */
+
+	if (!strcmp(hash, "sha1")) {
+		memcpy(oid, sha1, sizeof sha1);
+		return sizeof sha1;
+	}
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(hash, sha2_names[i])) {
+			memcpy(oid, sha2, sizeof sha2);
+			oid[sizeof sha2] = (unsigned char)(i + 1);
+			return sizeof sha2 + 1;
+		}
+	return 0;
+}
+
+static int contains(const unsigned char *hay, size_t n, const unsigned char *needle, size_t m)
+{
+	return needle && m && memmem(hay, n, needle, m) != NULL;
+}
+
+/* ---- signing ---- */
+
+/* The hash to sign with: the target kernel's CONFIG_MODULE_SIG_HASH, else SHA-256. */
+static char *sign_hash(Session *s)
+{
+	const char *h = kernel_config_value(s, "CONFIG_MODULE_SIG_HASH");
+
+	return xstrdup(h && *h ? h : "sha256");
+}
+
+/* Writes the first len bytes of data as path, atomically (the module may be a hard link to the cache's). */
+static int replace_file(const char *path, const unsigned char *data, size_t len)
+{
+	char *tmp = xasprintf("%s.unsigned", path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc = -1;
+
+	if (fd >= 0 && write(fd, data, len) == (ssize_t)len && close(fd) == 0)
+		rc = rename(tmp, path);
+	else if (fd >= 0)
+		close(fd);
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+typedef struct SignJob {
+	char *dir, *key, *cert, *hash;
+	unsigned char *serial;
+	size_t serial_len;
+} SignJob;
+
+/* 1 when the module file is signed with the job's key and hash, 0 when not (or unsigned), -1 unreadable;
+ * an old signature is stripped when strip is set. */
+static int module_signed_by(const char *ko, const SignJob *j, int strip)
+{
+	size_t len = 0, sig_len, unsigned_len, oid_len;
+	unsigned char *data = (unsigned char *)read_file(ko, &len), oid[11];
+	const unsigned char *sig;
+	int rc = 0;
+
+	if (!data)
+		return -1;
+	oid_len = hash_oid(j->hash, oid);
+	sig = module_signature(data, len, &sig_len, &unsigned_len);
+	if (sig && contains(sig, sig_len, j->serial, j->serial_len) && contains(sig, sig_len, oid, oid_len))
+		rc = 1;
+	else if (sig && strip && replace_file(ko, data, unsigned_len) != 0)
+		rc = -1;
+	free(data);
+	return rc;
+}
+
+static int run_sign_file(Session *s, const SignJob *j)
+{
+	char *tool = path_join(s->kbuild_dir, "scripts/sign-file");
+	char *log = path_join(s->tmp_dir, "sign.log");
+	char *argv[] = { tool, j->hash, j->key, j->cert, s->ko_file, NULL };
+	SpawnOpts o = { .log_path = log };
+	int rc;
+
+	if (access(tool, X_OK) != 0) {
+		diag_plain("error", "cannot sign the module: %s is missing (the kernel's headers package has it)", tool);
+		rc = 1;
+	} else if ((rc = spawn_wait(argv, &o)) != 0) {
+		char *text = read_file(log, NULL);
+		diag_plain("error", "cannot sign the module with %s (%s): sign-file failed: %s", j->key, j->hash,
+			   text && *text ? text : "no message");
+		free(text);
+		rc = 1;
+	}
+	free(tool);
+	free(log);
+	return rc;
+}
+
+static int sign_with(Session *s, SignJob *j)
+{
+	int was = module_signed_by(s->ko_file, j, 1);
+
+	if (was < 0) {
+		diag_plain("error", "cannot read %s: %s", s->ko_file, strerror(errno));
+		return 1;
+	}
+	if (was) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: the module is signed with %s (%s) already\n", j->cert, j->hash);
+		return 0;
+	}
+	if (run_sign_file(s, j) != 0)
+		return 1;
+	if (module_signed_by(s->ko_file, j, 0) != 1) {
+		diag_plain("error", "signing left %s without a signature by %s (%s)", s->ko_file, j->cert, j->hash);
+		return 1;
+	}
+	cache_update_module(s);
+	if (s->verbose)
+		fprintf(stderr, "Pass 4: signed the module with %s (%s)\n", j->key, j->hash);
+	return 0;
+}
+
+int sign_after_pass4(Session *s)
+{
+	int asked = s->sign_module != NULL, rc = 0;
+	SignJob j = { 0 };
+
+	if (!asked && !secureboot_target_may_enforce(s))
+		return 0;
+	j.dir = asked && *s->sign_module ? xstrdup(s->sign_module) : sign_default_dir();
+	j.key = path_join(j.dir, SIGN_KEY_NAME);
+	j.cert = path_join(j.dir, SIGN_CERT_NAME);
+	if (!file_exists(j.key) || !file_exists(j.cert)) {
+		if (asked) {
+			diag_plain("error", "--sign-module: no signing key in %s (%s and %s): make one with "
+				   "stap --make-signing-key%s%s", j.dir, SIGN_KEY_NAME, SIGN_CERT_NAME,
+				   *s->sign_module ? "=" : "", s->sign_module);
+			rc = 1;
+		} else if (s->target_is_running && secureboot_target_enforces(s))
+			diag_plain("warning", "this kernel loads only signed modules and there is no signing key in %s: "
+				   "make one with stap --make-signing-key, enroll it with mokutil, then use --sign-module",
+				   j.dir);
+		goto out;
+	}
+	j.hash = sign_hash(s);
+	j.serial = cert_serial(j.cert, &j.serial_len);
+	if (!j.serial) {
+		diag_plain("error", "cannot sign the module: %s is not a DER X.509 certificate", j.cert);
+		rc = 1;
+		goto out;
+	}
+	rc = sign_with(s, &j);
+out:
+	free(j.dir);
+	free(j.key);
+	free(j.cert);
+	free(j.hash);
+	free(j.serial);
+	return rc;
+}
