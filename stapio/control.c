@@ -17,8 +17,8 @@ int control_open(struct control *c, const char *dir)
 	c->eof = 0;
 	c->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
-		warnx_("cannot open %s: %s%s", path, strerror(errno),
-		       errno == EBUSY ? " (another stapio is attached)" : "");
+		err("cannot open %s: %s%s", path, strerror(errno),
+		    errno == EBUSY ? " (another stapio is attached)" : "");
 		return -1;
 	}
 	return 0;
@@ -39,7 +39,7 @@ int control_send_quiet(struct control *c, const char *cmd)
 int control_send(struct control *c, const char *cmd)
 {
 	if (control_send_quiet(c, cmd) < 0) {
-		warnx_("control command \"%s\" failed: %s", cmd, strerror(errno));
+		err("control command \"%s\" failed: %s", cmd, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -68,7 +68,7 @@ int control_fill(struct control *c, int block)
 	ssize_t n;
 
 	if (control_set_blocking(c, block) < 0) {
-		warnx_("control file: %s", strerror(errno));
+		err("control file: %s", strerror(errno));
 		return -1;
 	}
 	while (!c->eof && c->len < sizeof(c->buf)) {
@@ -76,7 +76,7 @@ int control_fill(struct control *c, int block)
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
 		if (n < 0) {
-			warnx_("reading the control file: %s", strerror(errno));
+			err("reading the control file: %s", strerror(errno));
 			return -1;
 		}
 		if (n == 0)

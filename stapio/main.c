@@ -12,6 +12,8 @@
 
 #include "stapio.h"
 
+const char log_program[] = "stapio";   /* the prefix of its diagnostics (common/log.c) */
+
 #define ROUND_MIN_MS   10    /* at most ~100 trace rounds per second */
 #define POLL_SAFETY_MS 200   /* wake up at least this often regardless */
 
@@ -98,7 +100,7 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 			errno = 0;
 			io->target_pid = strtol(optarg, &end, 10);
 			if (errno || *end || io->target_pid <= 0 || io->target_pid > 0x3fffffff) {
-				warnx_("-x needs a process id, got \"%s\"", optarg);
+				err("-x needs a process id, got \"%s\"", optarg);
 				exit(1);
 			}
 			break;
@@ -109,7 +111,7 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 		case 'H': io->script_sha256 = optarg; break;
 		case 'C':
 			if (parse_clock_offset(optarg, &io->clock_offset_us, &io->clock_offset_err_us) < 0) {
-				warnx_("-C needs OFFSET_US,ERR_US (whole numbers, ERR_US -1 or more), got \"%s\"", optarg);
+				err("-C needs OFFSET_US,ERR_US (whole numbers, ERR_US -1 or more), got \"%s\"", optarg);
 				exit(1);
 			}
 			break;
@@ -223,7 +225,7 @@ static void check_output(struct stapio *io)
 	if (!outfile_failed(&io->out) || io->output_error_reported)
 		return;
 	io->output_error_reported = 1;
-	warnx_("%s", outfile_error(&io->out));
+	err("%s", outfile_error(&io->out));
 	request_stop(io, "output error");
 }
 
@@ -245,7 +247,7 @@ static void on_stopped(struct stapio *io, const char *args)
 	unsigned long long records = 0, bytes = 0, errors = 0, overwritten = 0;
 
 	if (sscanf(args, "%llu %llu %llu %llu", &records, &bytes, &errors, &overwritten) < 3)
-		warnx_("malformed \"%s\" message: \"%s\"", STP_MSG_STOPPED, args);
+		err("malformed \"%s\" message: \"%s\"", STP_MSG_STOPPED, args);
 	if (overwritten)
 		say("the flight recorder discarded %llu older records", overwritten);
 	say("stopped; draining the trace files");
@@ -328,7 +330,7 @@ static void handle_message(struct stapio *io, const char *line)
 		if (!io->started)
 			io->start_failed = 1;
 	} else {
-		warnx_("unknown control message \"%s\"", line);
+		err("unknown control message \"%s\"", line);
 	}
 }
 
@@ -345,7 +347,7 @@ static void handle_control(struct stapio *io, int block)
 	if (io->state != DONE && io->start_failed)
 		finish(io, 1);
 	if (io->state != DONE && io->ctl.eof) {
-		warnx_("module %s closed the control channel (unloading?)", io->name);
+		err("module %s closed the control channel (unloading?)", io->name);
 		finish(io, 1);
 	}
 }
@@ -440,7 +442,7 @@ static int open_output(struct stapio *io)
 	if (io->bulk) {
 		io->relay.unordered = 1;    /* each CPU's file in its own order: no merge */
 		if (!(cpus = calloc(io->relay.n, sizeof(*cpus)))) {
-			warnx_("out of memory");
+			err("out of memory");
 			return -1;
 		}
 		for (i = 0; i < io->relay.n; i++)
@@ -456,7 +458,7 @@ static int open_output(struct stapio *io)
 static int check_target_pid(long pid)
 {
 	if (kill((pid_t)pid, 0) < 0 && errno != EPERM) {
-		warnx_("-x %ld: no such process", pid);
+		err("-x %ld: no such process", pid);
 		return -1;
 	}
 	return 0;
@@ -486,8 +488,8 @@ static int begin_session(struct stapio *io)
 
 	if (io->attach) {
 		if (control_send_quiet(&io->ctl, STP_CMD_ATTACH) < 0) {
-			warnx_("cannot attach to module %s: %s", io->name,
-			       errno == EINVAL ? "it has no detached run" : strerror(errno));
+			err("cannot attach to module %s: %s", io->name,
+			    errno == EINVAL ? "it has no detached run" : strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -553,7 +555,7 @@ int main(int argc, char **argv)
 	relay_close(&io.relay);
 	control_close(&io.ctl);
 	if (outfile_close(&io.out) < 0 && !io.output_error_reported) {
-		warnx_("%s", outfile_error(&io.out));
+		err("%s", outfile_error(&io.out));
 		io.status = 1;
 	}
 	say("ending signals received: %d", (int)signals_got);

@@ -74,7 +74,7 @@ int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long
 	mb = strtoull(arg, &end, 10);
 	if (errno || end == arg || *arg == '-' || *arg == '+' || mb < 1 || mb > ULLONG_MAX / MB ||
 	    (*end && *end != ',')) {
-		warnx_("-S %s: SIZE_MB must be a whole number of megabytes, at least 1", arg);
+		err("-S %s: SIZE_MB must be a whole number of megabytes, at least 1", arg);
 		return -1;
 	}
 	if (*end == ',') {
@@ -82,7 +82,7 @@ int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long
 		errno = 0;
 		n = strtoul(p, &end, 10);
 		if (errno || end == p || *p == '-' || *p == '+' || *end || n < 1 || n > MAX_KEEP) {
-			warnx_("-S %s: N (files to keep) must be a whole number from 1 to %lu", arg, MAX_KEEP);
+			err("-S %s: N (files to keep) must be a whole number from 1 to %lu", arg, MAX_KEEP);
 			return -1;
 		}
 	}
@@ -141,7 +141,7 @@ static void stream_keep(struct outfile *o, struct outstream *s, const char *path
 		return;
 	if (s->nkept == o->keep) {
 		if (unlink(s->kept[0]) < 0 && errno != ENOENT)
-			warnx_("cannot remove %s: %s", s->kept[0], strerror(errno));
+			err("cannot remove %s: %s", s->kept[0], strerror(errno));
 		else
 			say("removed %s (-S keeps %lu files)", s->kept[0], o->keep);
 		free(s->kept[0]);
@@ -209,10 +209,10 @@ static int stream_free_oldest(struct outstream *s)
 	if (s->nkept < 2)
 		return 0;
 	if (unlink(s->kept[0]) < 0 && errno != ENOENT) {
-		warnx_("cannot remove %s to make room: %s", s->kept[0], strerror(errno));
+		err("cannot remove %s to make room: %s", s->kept[0], strerror(errno));
 		return 0;
 	}
-	warnx_("the file system is full: removed %s, the oldest file kept", s->kept[0]);
+	err("the file system is full: removed %s, the oldest file kept", s->kept[0]);
 	free(s->kept[0]);
 	memmove(s->kept, s->kept + 1, (s->nkept - 1) * sizeof(*s->kept));
 	s->nkept--;
@@ -259,33 +259,33 @@ static int stream_commit(struct outfile *o, struct outstream *s, const char *dat
 {
 	unsigned long long disk0 = s->disk;
 	size_t base = 0, done, k = 0;
-	int err;
+	int werr;
 
 	while (k < nends) {
 		done = base + write_some(s->sink.fd, data + base, ends[nends - 1] - base);
-		err = errno ? errno : EIO;
+		werr = errno ? errno : EIO;
 		while (k < nends && ends[k] <= done)
 			k++;
 		base = k ? ends[k - 1] : 0;
 		s->disk = disk0 + base;
 		if (k == nends)
 			break;
-		if (!space_error(err)) {
-			fail(o, err, "writing %s", s->path);
+		if (!space_error(werr)) {
+			fail(o, werr, "writing %s", s->path);
 			return -1;
 		}
 		/* not a regular file (/dev/full): nothing to cut back, the write's error stands */
 		if (ftruncate(s->sink.fd, (off_t)s->disk) < 0 ||
 		    lseek(s->sink.fd, (off_t)s->disk, SEEK_SET) < 0) {
-			fail(o, err, "writing %s", s->path);
+			fail(o, werr, "writing %s", s->path);
 			return -1;
 		}
 		if (stream_free_oldest(s))
 			continue;
 		if (!o->full)
-			warnx_("WARNING: writing %s: %s: records are dropped, and counted, until there"
-			       " is space again", s->path, strerror(err));
-		o->full = err;
+			err("WARNING: writing %s: %s: records are dropped, and counted, until there"
+			    " is space again", s->path, strerror(werr));
+		o->full = werr;
 		count_unwritten(o, s, nends - k, ends[nends - 1] - base);
 		return 1;
 	}
@@ -408,8 +408,8 @@ static int stream_put_records(struct outfile *o, struct outstream *s, const char
 			s->unwritten += pending;
 			s->unwritten_bytes += pending_bytes;
 		} else if (pending && rc >= 0) {
-			warnx_("writing %s again: %llu records (%llu bytes) were not written", s->path,
-			       pending, pending_bytes);
+			err("writing %s again: %llu records (%llu bytes) were not written", s->path,
+			    pending, pending_bytes);
 			if (!s->unwritten)
 				o->full = 0;
 		}
@@ -549,7 +549,7 @@ int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, i
 	o->bulk = bulk;
 	if (size_arg) {
 		if (!pattern) {
-			warnx_("-S needs -o FILE (the files are FILE.0, FILE.1, ...)");
+			err("-S needs -o FILE (the files are FILE.0, FILE.1, ...)");
 			return -1;
 		}
 		if (outfile_parse_size(size_arg, &o->limit, &o->keep) < 0)
@@ -563,7 +563,7 @@ int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, i
 	if (!bulk)
 		stream_add(o, -1);
 	if (o->failed) {
-		warnx_("%s", o->error);
+		err("%s", o->error);
 		outfile_close(o);
 		return -1;
 	}
@@ -688,8 +688,8 @@ int outfile_close(struct outfile *o)
 		stream_write_trailer(o, &o->s[i]);
 	rc = o->failed ? -1 : rc;
 	if (o->unwritten)
-		warnx_("WARNING: %llu records (%llu bytes) not written: the file system was full",
-		       o->unwritten, o->unwritten_bytes);
+		err("WARNING: %llu records (%llu bytes) not written: the file system was full",
+		    o->unwritten, o->unwritten_bytes);
 	for (i = 0; i < o->n; i++) {
 		struct outstream *s = &o->s[i];
 		if (s->path && s->sink.fd >= 0 && close(s->sink.fd) < 0 && errno != EINTR && rc == 0) {

@@ -18,13 +18,13 @@ int check_privileges(void)
 	gid_t rg, eg, sg;
 
 	if (getresuid(&r, &e, &s) < 0 || getresgid(&rg, &eg, &sg) < 0) {
-		warnx_("cannot read my ids: %s", strerror(errno));
+		err("cannot read my ids: %s", strerror(errno));
 		return -1;
 	}
 	if (e != r || s != r || eg != rg || sg != rg) {
-		warnx_("refusing to run with ids other than the caller's (uid %ld/%ld/%ld,"
-		       " gid %ld/%ld/%ld): staprun starts stapio with the caller's ids",
-		       (long)r, (long)e, (long)s, (long)rg, (long)eg, (long)sg);
+		err("refusing to run with ids other than the caller's (uid %ld/%ld/%ld,"
+		    " gid %ld/%ld/%ld): staprun starts stapio with the caller's ids",
+		    (long)r, (long)e, (long)s, (long)rg, (long)eg, (long)sg);
 		return -1;
 	}
 	return 0;

@@ -56,9 +56,9 @@ static int stream_open(struct stream *s, const char *dir, unsigned cpu)
 	s->buf = malloc(s->cap);
 	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0)
-		warnx_("cannot open %s: %s", path, strerror(errno));
+		err("cannot open %s: %s", path, strerror(errno));
 	else if (!s->buf)
-		warnx_("out of memory");
+		err("out of memory");
 	return s->buf && s->fd >= 0 ? 0 : -1;
 }
 
@@ -77,7 +77,7 @@ static int relay_add(struct relay *r, size_t *cap, const char *dir, unsigned cpu
 		*cap = *cap ? 2 * *cap : 8;
 		s = realloc(r->s, *cap * sizeof(*s));
 		if (!s) {
-			warnx_("out of memory");
+			err("out of memory");
 			return -1;
 		}
 		r->s = s;
@@ -96,7 +96,7 @@ int relay_open(struct relay *r, const char *dir)
 
 	memset(r, 0, sizeof(*r));
 	if (!d) {
-		warnx_("cannot open %s: %s", dir, strerror(errno));
+		err("cannot open %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
@@ -105,7 +105,7 @@ int relay_open(struct relay *r, const char *dir)
 	}
 	closedir(d);
 	if (rc == 0 && r->n == 0) {
-		warnx_("no trace files in %s", dir);
+		err("no trace files in %s", dir);
 		rc = -1;
 	}
 	if (rc < 0)
@@ -143,7 +143,7 @@ static int stream_reserve(struct stream *s)
 	cap = 2 * s->cap > s->len + READ_CHUNK ? 2 * s->cap : s->len + READ_CHUNK;
 	p = realloc(s->buf, cap);
 	if (!p) {
-		warnx_("out of memory");
+		err("out of memory");
 		return -1;
 	}
 	s->buf = p;
@@ -165,7 +165,7 @@ static ssize_t stream_read(struct stream *s)
 	if (n < 0 && errno == EAGAIN)
 		return 0;
 	if (n < 0) {
-		warnx_("reading %s%u: %s", STP_TRACE_PREFIX, s->cpu, strerror(errno));
+		err("reading %s%u: %s", STP_TRACE_PREFIX, s->cpu, strerror(errno));
 		return -1;
 	}
 	s->len += (size_t)n;
@@ -247,7 +247,7 @@ static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
 			r->pending -= HDR + h.len;
 		}
 		if (rc < 0) {
-			warnx_("malformed record in %s%u", STP_TRACE_PREFIX, s->cpu);
+			err("malformed record in %s%u", STP_TRACE_PREFIX, s->cpu);
 			return -1;
 		}
 	}
@@ -271,7 +271,7 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 		for (i = 0; i < r->n; i++) {
 			rc = stream_peek(&r->s[i], &h);
 			if (rc < 0) {
-				warnx_("malformed record in %s%u", STP_TRACE_PREFIX, r->s[i].cpu);
+				err("malformed record in %s%u", STP_TRACE_PREFIX, r->s[i].cpu);
 				return -1;
 			}
 			if (rc > 0 && (!pick || h.seq < best.seq)) {

@@ -10,9 +10,7 @@
 
 #include "protocol.h"
 
-extern int verbose;
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace to stderr */
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* "stapio: ..." to stderr */
+#include "../common/log.h"       /* say, err, verbose */
 int check_privileges(void);     /* privileges.c: -1 unless real = effective = saved ids */
 /* Exit status of stapio -A when it never attached (the run is untouched): staprun
  * then leaves the module loaded (staprun/staprun.h has the same number). */

@@ -135,7 +135,7 @@ int stdin_forward(const char *dir)
 	}
 	stdin_raw_tty();
 	if (pthread_create(&t, NULL, stdin_pump, f) != 0) {
-		warnx_("cannot start reading standard input for input.char/input.line");
+		err("cannot start reading standard input for input.char/input.line");
 		if (f->chars >= 0)
 			close(f->chars);
 		if (f->lines >= 0)

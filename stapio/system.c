@@ -52,7 +52,7 @@ void system_run(const char *cmd, size_t len)
 		return;
 	copy = strndup(cmd, len);
 	if (!copy || memchr(cmd, 0, len)) {
-		warnx_("system(): bad command record");
+		err("system(): bad command record");
 		free(copy);
 		return;
 	}
@@ -60,7 +60,7 @@ void system_run(const char *cmd, size_t len)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		warnx_("system(): fork: %s", strerror(errno));
+		err("system(): fork: %s", strerror(errno));
 		free(copy);
 		return;
 	}

@@ -68,13 +68,13 @@ int target_spawn(struct target *t, const char *command)
 	memset(t, 0, sizeof(*t));
 	t->go_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0) {
-		warnx_("pipe: %s", strerror(errno));
+		err("pipe: %s", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);
 	t->pid = fork();
 	if (t->pid < 0) {
-		warnx_("fork: %s", strerror(errno));
+		err("fork: %s", strerror(errno));
 		close(go[0]);
 		close(go[1]);
 		return -1;
@@ -99,7 +99,7 @@ void target_release(struct target *t)
 	if (t->go_fd < 0)
 		return;
 	if (write(t->go_fd, &byte, 1) != 1)
-		warnx_("cannot release the command: %s", strerror(errno));
+		err("cannot release the command: %s", strerror(errno));
 	close(t->go_fd);
 	t->go_fd = -1;
 }

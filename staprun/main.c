@@ -10,6 +10,8 @@
 
 #include "staprun.h"
 
+const char log_program[] = "staprun";   /* the prefix of its diagnostics (common/log.c) */
+
 struct options {
 	const char *outfile;    /* -o FILE */
 	const char *size_arg;   /* -S SIZE_MB[,N] */

@@ -7,10 +7,7 @@
 
 #include <stddef.h>
 
-/* log.c: diagnostics on stderr. */
-extern int verbose;
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* -v trace */
-void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /* "staprun: ..." */
+#include "../common/log.h"       /* say, err, verbose */
 
 #define MODULE_NAME_MAX 55       /* the kernel's MODULE_NAME_LEN is 56 */
 

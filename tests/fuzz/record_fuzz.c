@@ -19,6 +19,8 @@
 
 #include "stapio.h"
 
+const char log_program[] = "stapio";
+
 #define MAX_STREAMS 8
 #define HDR sizeof(struct stp_record_header)
 

@@ -7,6 +7,8 @@
 
 #include "stapio.h"
 
+const char log_program[] = "stapio";
+
 /*
  * usage: outfile-driver [-v] [-b] [-H|-J] [-o PATTERN] [-S SIZE_MB[,N]] [CPU...]
  * CPUs: the trace files of a bulk run (their files are created at once).
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 	}
 	free(payload);
 	if (outfile_close(&o) < 0 || outfile_failed(&o)) {
-		warnx_("%s", outfile_error(&o));
+		err("%s", outfile_error(&o));
 		return 1;
 	}
 	return 0;

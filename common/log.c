@@ -1,15 +1,15 @@
-/* log.c - stapio's diagnostics: -v progress notes and warnings on stderr, prefixed "stapio: ".
- * Used by every stapio file (and by tests/unit/outfile-driver.c, which links stapio/outfile.c). */
+/* log.c - staprun's and stapio's diagnostics: -v progress notes and errors on stderr, prefixed by
+ * the program's name. Linked into both programs (and tests/unit/outfile-driver.c); see log.h. */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "stapio.h"
+#include "log.h"
 
 int verbose;
 
 static void vnote(const char *fmt, va_list ap)
 {
-	fputs("stapio: ", stderr);
+	fprintf(stderr, "%s: ", log_program);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -25,7 +25,7 @@ void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-void warnx_(const char *fmt, ...)
+void err(const char *fmt, ...)
 {
 	va_list ap;
 
