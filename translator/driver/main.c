@@ -266,123 +266,162 @@ static void locate_installation(void)
 		session.tapset_dir = getenv("SYSTEMTAP_TAPSET");
 }
 
-/* The command line into the session (r_arg: -r's argument); -1 to go on, else the exit status */
-static int main_options(int argc, char **argv, const char **r_arg)
+/* The option handlers below return -1 to go on, else the exit status. */
+
+/* -s MB: the transport's buffer size */
+static int option_bufsize(const char *arg)
 {
-	int c;
-
-	static const struct option long_options[] = {
-		{ "dump-probe-types", no_argument, NULL, 'T' + 256 },
-		{ "dump-probe-aliases", no_argument, NULL, 'A' + 256 },
-		{ "dump-functions", no_argument, NULL, 'F' + 256 },
-		{ "help", no_argument, NULL, 'h' },
-		{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
-		{ "disable-cache", no_argument, NULL, 'C' + 256 },
-		{ "sign-module", optional_argument, NULL, 'K' + 256 },
-		{ "make-signing-key", optional_argument, NULL, 'N' + 256 },
-		{ "all-modules", no_argument, NULL, 'M' + 256 },
-		{ "ldd", no_argument, NULL, 'L' + 256 },
-		{ "version", no_argument, NULL, 'V' },
-		{ "remote", required_argument, NULL, 'R' + 256 },
-		{ "remote-prefix", no_argument, NULL, 'P' + 256 },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	session.last_pass = 5;
-	session.version = STAP_VERSION;
-	while ((c = getopt_long(argc, argv, "e:p:m:r:o:D:G:kvwWgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'T' + 256: session.dump = "probe-types"; break;
-		case 'A' + 256: session.dump = "probe-aliases"; break;
-		case 'F' + 256: session.dump = "functions"; break;
-		case 'b': vec_push(&session.defines, "STP_BULKMODE=1"); break;
-		case 's': {
-			char *end;
-			long mb = strtol(optarg, &end, 10);
-			if (*end || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX) {
-				diag_plain("error", "-s needs a buffer size in MB from %d to %d, got '%s'", STP_BUFSIZE_MB_MIN,
-					   STP_BUFSIZE_MB_MAX, optarg);
-				return 1;
-			}
-			vec_push(&session.defines, xasprintf("STP_BUFSIZE_MB=%ld", mb));
-			break;
-		}
-		case 'S': session.size_arg = optarg; break;
-		case 'T': {
-			char *end;
-			long secs = strtol(optarg, &end, 10);
-			if (end == optarg || *end || secs < 1 || secs > 1000000000L / 1000) {
-				diag_plain("error", "-T needs a timeout in whole seconds from 1 to 1000000, got '%s'", optarg);
-				return 1;
-			}
-			session.timeout_s = secs;
-			break;
-		}
-		case 'c': session.command = optarg; break;
-		case 'x': session.target_pid = optarg; break;
-		case 'F': session.flight = 1; break;
-		case 'u': session.unoptimized = 1; break;
-		case 'l':
-		case 'L':
-			session.list_pattern = optarg;
-			session.list_vars = c == 'L';
-			break;
-		case 'e': session.script_text = optarg; break;
-		case 'p':
-			session.last_pass = atoi(optarg);
-			if (session.last_pass < 1 || session.last_pass > 5 || optarg[1]) {
-				diag_plain("error", "invalid pass number '%s' (1-5)", optarg);
-				return 1;
-			}
-			break;
-		case 'm':
-			if (!valid_module_name(optarg)) {
-				diag_plain("error", "invalid module name '%s': use at most 55 letters, digits and '_'", optarg);
-				return 1;
-			}
-			session.module_name = xstrdup(optarg);
-			break;
-		case 'r': *r_arg = optarg; break;
-		case 'o': session.output_file = optarg; break;
-		case 'D':
-			if (!valid_define(optarg)) {
-				diag_plain("error", "-D needs NAME or NAME=VALUE (NAME a C identifier), got '%s'", optarg);
-				return 1;
-			}
-			vec_push(&session.defines, optarg);
-			break;
-		case 'G':
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				diag_plain("error", "-G needs NAME=VALUE, got '%s'", optarg);
-				return 1;
-			}
-			vec_push(&session.global_sets, optarg);
-			break;
-		case 'S' + 256: session.suppress_handler_errors = 1; break;
-		case 'C' + 256: session.disable_cache = 1; break;
-		case 'K' + 256: session.sign_module = optarg ? optarg : ""; break;
-		case 'N' + 256: return sign_make_key(optarg);
-		case 'L' + 256: session.ldd = 1; break;
-		case 'R' + 256:
-			if (remote_add(&session, optarg) != 0)
-				return 1;
-			break;
-		case 'P' + 256: session.remote_prefix = 1; break;
-		case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
-		case 'k': session.keep_tmp = 1; break;
-		case 'v': session.verbose++; break;
-		case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
-		case 'W': session.warnings_fatal = 1; break;
-		case 'g': session.guru = 1; break;
-		case 'I': vec_push(&session.include_dirs, optarg); break;
-		case 'd': vec_push(&session.debug_modules, optarg); break;
-		case 'V':
-			printf("stap (SystemTap-compatible translator) version %s\n", STAP_VERSION);
-			return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 1;
-		}
+	char *end;
+	long mb = strtol(arg, &end, 10);
+	if (*end || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX) {
+		diag_plain("error", "-s needs a buffer size in MB from %d to %d, got '%s'", STP_BUFSIZE_MB_MIN,
+			   STP_BUFSIZE_MB_MAX, arg);
+		return 1;
 	}
+	vec_push(&session.defines, xasprintf("STP_BUFSIZE_MB=%ld", mb));
+	return -1;
+}
+
+/* -T SECONDS: the run's timeout */
+static int option_timeout(const char *arg)
+{
+	char *end;
+	long secs = strtol(arg, &end, 10);
+	if (end == arg || *end || secs < 1 || secs > 1000000000L / 1000) {
+		diag_plain("error", "-T needs a timeout in whole seconds from 1 to 1000000, got '%s'", arg);
+		return 1;
+	}
+	session.timeout_s = secs;
+	return -1;
+}
+
+/* -p N: the last pass */
+static int option_pass(const char *arg)
+{
+	session.last_pass = atoi(arg);
+	if (session.last_pass < 1 || session.last_pass > 5 || arg[1]) {
+		diag_plain("error", "invalid pass number '%s' (1-5)", arg);
+		return 1;
+	}
+	return -1;
+}
+
+/* -m NAME: the module's name */
+static int option_module_name(const char *arg)
+{
+	if (!valid_module_name(arg)) {
+		diag_plain("error", "invalid module name '%s': use at most 55 letters, digits and '_'", arg);
+		return 1;
+	}
+	session.module_name = xstrdup(arg);
+	return -1;
+}
+
+/* -D NAME[=VALUE]: a macro for the module's C */
+static int option_define(char *arg)
+{
+	if (!valid_define(arg)) {
+		diag_plain("error", "-D needs NAME or NAME=VALUE (NAME a C identifier), got '%s'", arg);
+		return 1;
+	}
+	vec_push(&session.defines, arg);
+	return -1;
+}
+
+/* -G NAME=VALUE: a global's initial value */
+static int option_global_set(char *arg)
+{
+	if (!strchr(arg, '=') || arg[0] == '=') {
+		diag_plain("error", "-G needs NAME=VALUE, got '%s'", arg);
+		return 1;
+	}
+	vec_push(&session.global_sets, arg);
+	return -1;
+}
+
+/* The long options with no one-letter form: their codes are a letter + 256 */
+static const struct option long_options[] = {
+	{ "dump-probe-types", no_argument, NULL, 'T' + 256 },
+	{ "dump-probe-aliases", no_argument, NULL, 'A' + 256 },
+	{ "dump-functions", no_argument, NULL, 'F' + 256 },
+	{ "help", no_argument, NULL, 'h' },
+	{ "suppress-handler-errors", no_argument, NULL, 'S' + 256 },
+	{ "disable-cache", no_argument, NULL, 'C' + 256 },
+	{ "sign-module", optional_argument, NULL, 'K' + 256 },
+	{ "make-signing-key", optional_argument, NULL, 'N' + 256 },
+	{ "all-modules", no_argument, NULL, 'M' + 256 },
+	{ "ldd", no_argument, NULL, 'L' + 256 },
+	{ "version", no_argument, NULL, 'V' },
+	{ "remote", required_argument, NULL, 'R' + 256 },
+	{ "remote-prefix", no_argument, NULL, 'P' + 256 },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int long_option(int c)
+{
+	switch (c) {
+	case 'T' + 256: session.dump = "probe-types"; break;
+	case 'A' + 256: session.dump = "probe-aliases"; break;
+	case 'F' + 256: session.dump = "functions"; break;
+	case 'S' + 256: session.suppress_handler_errors = 1; break;
+	case 'C' + 256: session.disable_cache = 1; break;
+	case 'K' + 256: session.sign_module = optarg ? optarg : ""; break;
+	case 'N' + 256: return sign_make_key(optarg);
+	case 'L' + 256: session.ldd = 1; break;
+	case 'R' + 256:
+		if (remote_add(&session, optarg) != 0)
+			return 1;
+		break;
+	case 'P' + 256: session.remote_prefix = 1; break;
+	case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
+	default: usage(stderr); return 1;
+	}
+	return -1;
+}
+
+/* A one-letter option (or getopt's '?' for an unknown one); r_arg: -r's argument */
+static int short_option(int c, const char **r_arg)
+{
+	switch (c) {
+	case 'b': vec_push(&session.defines, "STP_BULKMODE=1"); break;
+	case 's': return option_bufsize(optarg);
+	case 'S': session.size_arg = optarg; break;
+	case 'T': return option_timeout(optarg);
+	case 'c': session.command = optarg; break;
+	case 'x': session.target_pid = optarg; break;
+	case 'F': session.flight = 1; break;
+	case 'u': session.unoptimized = 1; break;
+	case 'l':
+	case 'L':
+		session.list_pattern = optarg;
+		session.list_vars = c == 'L';
+		break;
+	case 'e': session.script_text = optarg; break;
+	case 'p': return option_pass(optarg);
+	case 'm': return option_module_name(optarg);
+	case 'r': *r_arg = optarg; break;
+	case 'o': session.output_file = optarg; break;
+	case 'D': return option_define(optarg);
+	case 'G': return option_global_set(optarg);
+	case 'k': session.keep_tmp = 1; break;
+	case 'v': session.verbose++; break;
+	case 'w': session.suppress_warnings = 1; diag_set_warnings(0); break;
+	case 'W': session.warnings_fatal = 1; break;
+	case 'g': session.guru = 1; break;
+	case 'I': vec_push(&session.include_dirs, optarg); break;
+	case 'd': vec_push(&session.debug_modules, optarg); break;
+	case 'V':
+		printf("stap (SystemTap-compatible translator) version %s\n", STAP_VERSION);
+		return 0;
+	case 'h': usage(stdout); return 0;
+	default: usage(stderr); return 1;
+	}
+	return -1;
+}
+
+/* After the options: the script (a FILE unless -e, --dump-* or -l/-L gave one) and its arguments */
+static int script_and_arguments(int argc, char **argv)
+{
 	if (session.dump) {
 		session.script_text = "";
 		session.last_pass = 2;
@@ -404,6 +443,21 @@ static int main_options(int argc, char **argv, const char **r_arg)
 	for (; optind < argc; optind++)
 		vec_push(&session.script_args, argv[optind]);
 	return -1;
+}
+
+/* The command line into the session (r_arg: -r's argument); -1 to go on, else the exit status */
+static int main_options(int argc, char **argv, const char **r_arg)
+{
+	int c;
+
+	session.last_pass = 5;
+	session.version = STAP_VERSION;
+	while ((c = getopt_long(argc, argv, "e:p:m:r:o:D:G:kvwWgVhI:ul:L:bs:S:c:x:Fd:T:", long_options, NULL)) != -1) {
+		int rc = c >= 256 ? long_option(c) : short_option(c, r_arg);
+		if (rc >= 0)
+			return rc;
+	}
+	return script_and_arguments(argc, argv);
 }
 
 /* -W: a pass that gave warnings fails, as SystemTap's "Pass N: ... failed" */

@@ -357,6 +357,82 @@ static void mark_discarded(Expr *e)
 	}
 }
 
+static void resolve_stmt(Elab *el, Stmt *st);
+
+/* A loop's body, counted so that 'break' and 'continue' know they are inside one */
+static void resolve_loop_body(Elab *el, Stmt *body)
+{
+	el->loop_depth++;
+	resolve_stmt(el, body);
+	el->loop_depth--;
+}
+
+/* foreach's value and keys are locals it writes */
+static void resolve_foreach_variable(Elab *el, Expr *var, const char *what)
+{
+	resolve_expr(el, var);
+	if (var->sym && var->sym->kind == SYM_GLOBAL)
+		sem_error(el, var->loc, "foreach %s '%s' must be a local variable", what, var->str);
+	else if (var->sym)
+		var->sym->written = 1;
+}
+
+static void resolve_foreach(Elab *el, Stmt *st)
+{
+	Symbol *arr = NULL;
+	if (st->array->kind == EX_AT)   /* the buckets of @hist_log(s) / @hist_linear */
+		resolve_expr(el, st->array);
+	else
+		arr = resolve_array_name(el, st->array, st->keys.len);
+	if (st->value)
+		resolve_foreach_variable(el, st->value, "value");
+	if (st->limit)
+		resolve_expr(el, st->limit);
+	for (int i = 0; i < st->slice.len; i++) {
+		Expr *k = st->slice.items[i];
+		if (k->kind != EX_WILDCARD)
+			resolve_expr(el, k);
+	}
+	for (int i = 0; i < st->keys.len; i++)
+		resolve_foreach_variable(el, st->keys.items[i], "key");
+	if (arr)
+		arr->read = 1;
+	vec_push(&el->foreach_arrays, arr);
+	resolve_loop_body(el, st->then);
+	el->foreach_arrays.len--;
+}
+
+static void resolve_delete(Elab *el, Stmt *st)
+{
+	if (st->expr->kind == EX_IDENT) {
+		/* a global scalar or array, or a local already in use: reset */
+		const char *name = st->expr->str;
+		if (!(el->fn && find_in(&el->fn->params, name)) && !find_in(el->locals, name) &&
+		    !find_global(el->prog, name, st->expr->loc.file)) {
+			sem_error(el, st->expr->loc, "'delete' needs a global array or variable, or a local in use: "
+				  "'%s' is none of these", name);
+			return;
+		}
+		st->expr->sym = lookup_var(el, name, st->expr->loc);
+	} else {
+		resolve_expr(el, st->expr);
+	}
+	resolve_lvalue_write(el, st->expr);   /* checks a[k] against foreach */
+	if (st->expr->sym && st->expr->kind == EX_IDENT)
+		check_foreach_write(el, st->expr->sym, st->expr->loc);
+}
+
+static void resolve_try(Elab *el, Stmt *st)
+{
+	resolve_stmt(el, st->then);
+	if (st->catch_var) {
+		resolve_expr(el, st->catch_var);
+		if (st->catch_var->sym)
+			st->catch_var->sym->written = 1;
+	}
+	resolve_stmt(el, st->els);
+}
+
 static void resolve_stmt(Elab *el, Stmt *st)
 {
 	if (!st)
@@ -383,47 +459,11 @@ static void resolve_stmt(Elab *el, Stmt *st)
 			resolve_expr(el, st->expr);
 		if (st->step)
 			resolve_expr(el, st->step);
-		el->loop_depth++;
-		resolve_stmt(el, st->then);
-		el->loop_depth--;
+		resolve_loop_body(el, st->then);
 		break;
-	case ST_FOREACH: {
-		Symbol *arr = NULL;
-		if (st->array->kind == EX_AT)   /* the buckets of @hist_log(s) / @hist_linear */
-			resolve_expr(el, st->array);
-		else
-			arr = resolve_array_name(el, st->array, st->keys.len);
-		if (st->value) {
-			resolve_expr(el, st->value);
-			if (st->value->sym && st->value->sym->kind == SYM_GLOBAL)
-				sem_error(el, st->value->loc, "foreach value '%s' must be a local variable", st->value->str);
-			else if (st->value->sym)
-				st->value->sym->written = 1;
-		}
-		if (st->limit)
-			resolve_expr(el, st->limit);
-		for (int i = 0; i < st->slice.len; i++) {
-			Expr *k = st->slice.items[i];
-			if (k->kind != EX_WILDCARD)
-				resolve_expr(el, k);
-		}
-		for (int i = 0; i < st->keys.len; i++) {
-			Expr *k = st->keys.items[i];
-			resolve_expr(el, k);
-			if (k->sym && k->sym->kind == SYM_GLOBAL)
-				sem_error(el, k->loc, "foreach key '%s' must be a local variable", k->str);
-			else if (k->sym)
-				k->sym->written = 1;
-		}
-		if (arr)
-			arr->read = 1;
-		vec_push(&el->foreach_arrays, arr);
-		el->loop_depth++;
-		resolve_stmt(el, st->then);
-		el->loop_depth--;
-		el->foreach_arrays.len--;
+	case ST_FOREACH:
+		resolve_foreach(el, st);
 		break;
-	}
 	case ST_BREAK:
 	case ST_CONTINUE:
 		if (!el->loop_depth)
@@ -439,31 +479,10 @@ static void resolve_stmt(Elab *el, Stmt *st)
 			resolve_expr(el, st->expr);
 		break;
 	case ST_DELETE:
-		if (st->expr->kind == EX_IDENT) {
-			/* a global scalar or array, or a local already in use: reset */
-			const char *name = st->expr->str;
-			if (!(el->fn && find_in(&el->fn->params, name)) && !find_in(el->locals, name) &&
-			    !find_global(el->prog, name, st->expr->loc.file)) {
-				sem_error(el, st->expr->loc, "'delete' needs a global array or variable, or a local in use: "
-					  "'%s' is none of these", name);
-				break;
-			}
-			st->expr->sym = lookup_var(el, name, st->expr->loc);
-		} else {
-			resolve_expr(el, st->expr);
-		}
-		resolve_lvalue_write(el, st->expr);   /* checks a[k] against foreach */
-		if (st->expr->sym && st->expr->kind == EX_IDENT)
-			check_foreach_write(el, st->expr->sym, st->expr->loc);
+		resolve_delete(el, st);
 		break;
 	case ST_TRY:
-		resolve_stmt(el, st->then);
-		if (st->catch_var) {
-			resolve_expr(el, st->catch_var);
-			if (st->catch_var->sym)
-				st->catch_var->sym->written = 1;
-		}
-		resolve_stmt(el, st->els);
+		resolve_try(el, st);
 		break;
 	case ST_EMPTY:
 		break;
@@ -642,151 +661,191 @@ static int is_comparison(Operator op)
 	return op == OP_LT || op == OP_GT || op == OP_LE || op == OP_GE || op == OP_EQ || op == OP_NE;
 }
 
-static Type infer(Elab *el, Expr *e, Type want)
+/* 'k in a' and '[k1, k2] in a': the keys against the array's key types */
+static Type infer_membership(Elab *el, Expr *e)
 {
-	Type t = TY_UNKNOWN;
+	Symbol *arr = e->right->sym;
+	if (e->left->kind == EX_CALL && !e->left->str) {
+		infer_keys(el, arr, &e->left->args);
+	} else {
+		PtrVec one = { 0 };
+		vec_push(&one, e->left);
+		infer_keys(el, arr, &one);
+		free(one.items);
+	}
+	return TY_LONG;
+}
 
+/* Both sides of a comparison have one type, either of them telling the other */
+static Type infer_comparison(Elab *el, Expr *e)
+{
+	Type l = infer(el, e->left, TY_UNKNOWN);
+	Type r = infer(el, e->right, l);
+	if (l == TY_UNKNOWN && r != TY_UNKNOWN)
+		l = infer(el, e->left, r);
+	if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
+		sem_error(el, e->loc, "type mismatch: comparing %s with %s", type_name(l), type_name(r));
+	return TY_LONG;
+}
+
+static Type infer_binary(Elab *el, Expr *e)
+{
+	if (e->op == OP_IN)
+		return infer_membership(el, e);
+	if (e->op == OP_MATCH || e->op == OP_NOMATCH) {
+		expect(el, e->left, TY_STRING, "the string matched by a regular expression");
+		expect(el, e->right, TY_STRING, "the regular expression");
+		return TY_LONG;
+	}
+	if (e->op == OP_CONCAT) {
+		expect(el, e->left, TY_STRING, "an operand of '.'");
+		expect(el, e->right, TY_STRING, "an operand of '.'");
+		return TY_STRING;
+	}
+	if (is_comparison(e->op))
+		return infer_comparison(el, e);
+	expect(el, e->left, TY_LONG, "an operand of this operator");
+	expect(el, e->right, TY_LONG, "an operand of this operator");
+	return TY_LONG;
+}
+
+/* 'x <<< v': x is a statistics value, v a number; the expression has no value */
+static Type infer_aggregate_assign(Elab *el, Expr *e)
+{
+	Type l = infer(el, e->left, TY_STATS);
+	if (l != TY_UNKNOWN && l != TY_STATS && el->reporting && e->left->sym)
+		sem_error(el, e->loc, "type mismatch: '<<<' needs a statistics variable, '%s' is %s",
+			  e->left->sym->name, type_name(l));
+	expect(el, e->right, TY_LONG, "the value given to '<<<'");
+	return TY_UNKNOWN;
+}
+
+/* 'x = v': the target and the value have one type, either of them telling the other */
+static Type infer_plain_assign(Elab *el, Expr *e, Type want)
+{
+	Type l = infer(el, e->left, want);
+	Type r = infer(el, e->right, l);
+	if (l == TY_UNKNOWN && r != TY_UNKNOWN)
+		l = infer(el, e->left, r);
+	if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting) {
+		char *what = e->left->sym ? describe_sym(e->left->sym) : xstrdup("the target");
+		sem_error(el, e->loc, "type mismatch: %s is %s, assigned %s", what, type_name(l), type_name(r));
+		free(what);
+	}
+	return l;
+}
+
+static Type infer_assign(Elab *el, Expr *e, Type want)
+{
+	if (e->op == OP_AGG_ASSIGN)
+		return infer_aggregate_assign(el, e);
+	if (e->op == OP_ASSIGN)
+		return infer_plain_assign(el, e, want);
+	if (e->op == OP_CAT_ASSIGN) {
+		expect(el, e->left, TY_STRING, "the target of '.='");
+		expect(el, e->right, TY_STRING, "the operand of '.='");
+		return TY_STRING;
+	}
+	expect(el, e->left, TY_LONG, "the target of this assignment");
+	expect(el, e->right, TY_LONG, "the operand of this assignment");
+	return TY_LONG;
+}
+
+/* @count(x) ... @hist_log(x)[i]: x a statistics value, the other arguments and indexes numbers */
+static Type infer_stats_op(Elab *el, Expr *e)
+{
+	Expr *arg = e->args.items[0];
+	Type a = infer(el, arg, TY_STATS);
+	if (a != TY_UNKNOWN && a != TY_STATS && el->reporting)
+		sem_error(el, arg->loc, "@%s needs a statistics value (filled with '<<<'), not a %s",
+			  e->str, type_name(a));
+	for (int i = 1; i < e->args.len; i++)
+		expect(el, e->args.items[i], TY_LONG, "this argument");
+	for (int i = 0; i < e->chain.len; i++) {
+		ChainItem *it = e->chain.items[i];
+		if (it->index)
+			expect(el, it->index, TY_LONG, "the bucket index");
+	}
+	/* a histogram is printed whole; indexed, it is a bucket count */
+	return strncmp(e->str, "hist_", 5) || e->chain.len ? TY_LONG : TY_UNKNOWN;
+}
+
+static Type infer_at(Elab *el, Expr *e)
+{
+	if (is_stats_op(e->str))
+		return infer_stats_op(el, e);
+	if (!strcmp(e->str, "perf"))
+		return TY_LONG;   /* a counter's value */
+	return TY_UNKNOWN;
+}
+
+static Type infer_dwarf(Elab *el, Expr *e, Type want)
+{
+	for (int i = 0; i < e->args.len; i++)
+		expect(el, e->args.items[i], TY_LONG, i == 0 && e->dwarf->base == DWB_POINTER ?
+		       "the address given to @cast" : "an index");
+	if (e->left)   /* @entry(expr): the type of what it saves */
+		return infer(el, e->left, want);
+	return e->type;
+}
+
+static Type infer_ternary(Elab *el, Expr *e, Type want)
+{
+	expect(el, e->cond, TY_LONG, "the condition");
+	Type l = infer(el, e->left, want);
+	Type r = infer(el, e->right, l != TY_UNKNOWN ? l : want);
+	if (l == TY_UNKNOWN)
+		l = infer(el, e->left, r);
+	if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
+		sem_error(el, e->loc, "type mismatch: the branches of '?:' are %s and %s",
+			  type_name(l), type_name(r));
+	return l;
+}
+
+/* The type of one expression kind, inferring its operands' */
+static Type infer_kind(Elab *el, Expr *e, Type want)
+{
 	switch (e->kind) {
 	case EX_NUMBER:
-		t = TY_LONG;
-		break;
+		return TY_LONG;
 	case EX_STRING:
-		t = TY_STRING;
-		break;
+		return TY_STRING;
 	case EX_IDENT:
-		t = e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
-		break;
+		return e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
 	case EX_INDEX:
 		infer_keys(el, e->sym, &e->args);
-		t = e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
-		break;
+		return e->sym ? infer_symbol(el, e->sym, want, e->loc) : TY_UNKNOWN;
 	case EX_CALL:
-		if (!e->str)
-			break;
-		t = infer_call(el, e);
-		break;
+		return e->str ? infer_call(el, e) : TY_UNKNOWN;
 	case EX_BINARY:
-		if (e->op == OP_IN) {
-			Symbol *arr = e->right->sym;
-			if (e->left->kind == EX_CALL && !e->left->str) {
-				infer_keys(el, arr, &e->left->args);
-			} else {
-				PtrVec one = { 0 };
-				vec_push(&one, e->left);
-				infer_keys(el, arr, &one);
-				free(one.items);
-			}
-			t = TY_LONG;
-		} else if (e->op == OP_MATCH || e->op == OP_NOMATCH) {
-			expect(el, e->left, TY_STRING, "the string matched by a regular expression");
-			expect(el, e->right, TY_STRING, "the regular expression");
-			t = TY_LONG;
-		} else if (e->op == OP_CONCAT) {
-			expect(el, e->left, TY_STRING, "an operand of '.'");
-			expect(el, e->right, TY_STRING, "an operand of '.'");
-			t = TY_STRING;
-		} else if (is_comparison(e->op)) {
-			Type l = infer(el, e->left, TY_UNKNOWN);
-			Type r = infer(el, e->right, l);
-			if (l == TY_UNKNOWN && r != TY_UNKNOWN)
-				l = infer(el, e->left, r);
-			if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
-				sem_error(el, e->loc, "type mismatch: comparing %s with %s", type_name(l), type_name(r));
-			t = TY_LONG;
-		} else {
-			expect(el, e->left, TY_LONG, "an operand of this operator");
-			expect(el, e->right, TY_LONG, "an operand of this operator");
-			t = TY_LONG;
-		}
-		break;
+		return infer_binary(el, e);
 	case EX_UNARY:
 	case EX_INCDEC:
 		expect(el, e->left, TY_LONG, "the operand");
-		t = TY_LONG;
-		break;
+		return TY_LONG;
 	case EX_ASSIGN:
-		if (e->op == OP_AGG_ASSIGN) {
-			Type l = infer(el, e->left, TY_STATS);
-			if (l != TY_UNKNOWN && l != TY_STATS && el->reporting && e->left->sym)
-				sem_error(el, e->loc, "type mismatch: '<<<' needs a statistics variable, '%s' is %s",
-					  e->left->sym->name, type_name(l));
-			expect(el, e->right, TY_LONG, "the value given to '<<<'");
-			t = TY_UNKNOWN;
-			break;
-		}
-		if (e->op == OP_ASSIGN) {
-			Type l = infer(el, e->left, want);
-			Type r = infer(el, e->right, l);
-			if (l == TY_UNKNOWN && r != TY_UNKNOWN)
-				l = infer(el, e->left, r);
-			if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting) {
-				char *what = e->left->sym ? describe_sym(e->left->sym) : xstrdup("the target");
-				sem_error(el, e->loc, "type mismatch: %s is %s, assigned %s", what, type_name(l), type_name(r));
-				free(what);
-			}
-			t = l;
-		} else if (e->op == OP_CAT_ASSIGN) {
-			expect(el, e->left, TY_STRING, "the target of '.='");
-			expect(el, e->right, TY_STRING, "the operand of '.='");
-			t = TY_STRING;
-		} else {
-			expect(el, e->left, TY_LONG, "the target of this assignment");
-			expect(el, e->right, TY_LONG, "the operand of this assignment");
-			t = TY_LONG;
-		}
-		break;
+		return infer_assign(el, e, want);
 	case EX_AT:
-		if (is_stats_op(e->str)) {
-			Expr *arg = e->args.items[0];
-			Type a = infer(el, arg, TY_STATS);
-			if (a != TY_UNKNOWN && a != TY_STATS && el->reporting)
-				sem_error(el, arg->loc, "@%s needs a statistics value (filled with '<<<'), not a %s",
-					  e->str, type_name(a));
-			for (int i = 1; i < e->args.len; i++)
-				expect(el, e->args.items[i], TY_LONG, "this argument");
-			for (int i = 0; i < e->chain.len; i++) {
-				ChainItem *it = e->chain.items[i];
-				if (it->index)
-					expect(el, it->index, TY_LONG, "the bucket index");
-			}
-			/* a histogram is printed whole; indexed, it is a bucket count */
-			t = strncmp(e->str, "hist_", 5) || e->chain.len ? TY_LONG : TY_UNKNOWN;
-		} else if (!strcmp(e->str, "perf")) {
-			t = TY_LONG;   /* a counter's value */
-		}
-		break;
+		return infer_at(el, e);
 	case EX_CONTEXT:
-		t = e->ctxvar->type;
-		break;
+		return e->ctxvar->type;
 	case EX_EMBEDDED:   /* a C expression: long unless marked string */
-		t = strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
-		break;
+		return strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
 	case EX_DWARF:
-		for (int i = 0; i < e->args.len; i++)
-			expect(el, e->args.items[i], TY_LONG, i == 0 && e->dwarf->base == DWB_POINTER ?
-			       "the address given to @cast" : "an index");
-		if (e->left)   /* @entry(expr): the type of what it saves */
-			t = infer(el, e->left, want);
-		else
-			t = e->type;
-		break;
+		return infer_dwarf(el, e, want);
+	case EX_TERNARY:
+		return infer_ternary(el, e, want);
 	case EX_TARGET:
 	case EX_AUTOCAST:
 	case EX_WILDCARD:
 		break;   /* rejected by check_supported() */
-	case EX_TERNARY: {
-		expect(el, e->cond, TY_LONG, "the condition");
-		Type l = infer(el, e->left, want);
-		Type r = infer(el, e->right, l != TY_UNKNOWN ? l : want);
-		if (l == TY_UNKNOWN)
-			l = infer(el, e->left, r);
-		if (l != TY_UNKNOWN && r != TY_UNKNOWN && l != r && el->reporting)
-			sem_error(el, e->loc, "type mismatch: the branches of '?:' are %s and %s",
-				  type_name(l), type_name(r));
-		t = l;
-		break;
 	}
-	}
+	return TY_UNKNOWN;
+}
+
+static Type infer(Elab *el, Expr *e, Type want)
+{
+	Type t = infer_kind(el, e, want);
 	if (t != TY_UNKNOWN && e->type != t) {
 		e->type = t;
 		el->changed = 1;

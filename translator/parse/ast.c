@@ -299,20 +299,101 @@ static void print_body(const Stmt *s, int depth, StrBuf *out)
 	}
 }
 
+static void print_block(const Stmt *s, int depth, StrBuf *out)
+{
+	sb_puts(out, "{\n");
+	for (int i = 0; i < s->body.len; i++) {
+		if (((Stmt *)s->body.items[i])->kind == ST_EMPTY)
+			continue;
+		indent(depth + 1, out);
+		print_stmt(s->body.items[i], depth + 1, out);
+		sb_putc(out, '\n');
+	}
+	indent(depth, out);
+	sb_putc(out, '}');
+}
+
+static void print_if(const Stmt *s, int depth, StrBuf *out)
+{
+	sb_puts(out, "if (");
+	print_expr(s->expr, out);
+	sb_putc(out, ')');
+	print_body(s->then, depth, out);
+	if (s->els) {
+		sb_putc(out, '\n');
+		indent(depth, out);
+		sb_puts(out, "else");
+		print_body(s->els, depth, out);
+	}
+}
+
+static void print_for(const Stmt *s, int depth, StrBuf *out)
+{
+	sb_puts(out, "for (");
+	if (s->init)
+		print_expr(s->init, out);
+	sb_puts(out, "; ");
+	if (s->expr)
+		print_expr(s->expr, out);
+	sb_puts(out, "; ");
+	if (s->step)
+		print_expr(s->step, out);
+	sb_putc(out, ')');
+	print_body(s->then, depth, out);
+}
+
+/* "[v = ][k1+, k2]": the value, the keys and the key sorted on */
+static void print_foreach_variables(const Stmt *s, const char *mark, StrBuf *out)
+{
+	if (s->value)
+		sb_printf(out, "%s = ", s->value->str);
+	if (s->keys_bracketed)
+		sb_putc(out, '[');
+	for (int i = 0; i < s->keys.len; i++)
+		sb_printf(out, "%s%s%s", i ? ", " : "", ((Expr *)s->keys.items[i])->str,
+			  s->sort_on == i + 1 ? mark : "");
+	if (s->keys_bracketed)
+		sb_putc(out, ']');
+}
+
+static void print_foreach(const Stmt *s, int depth, StrBuf *out)
+{
+	const char *mark = s->sort_dir > 0 ? "+" : "-";
+	sb_puts(out, "foreach (");
+	print_foreach_variables(s, mark, out);
+	sb_puts(out, " in ");
+	print_expr(s->array, out);
+	if (s->slice.len) {
+		sb_putc(out, '[');
+		print_args(&s->slice, out);
+		sb_putc(out, ']');
+	}
+	if (s->sort_on == -1)
+		sb_printf(out, "%s%s%s", s->sort_agg ? " @" : "", s->sort_agg ? s->sort_agg : "", mark);
+	if (s->limit) {
+		sb_puts(out, " limit ");
+		print_expr(s->limit, out);
+	}
+	sb_putc(out, ')');
+	print_body(s->then, depth, out);
+}
+
+static void print_try(const Stmt *s, int depth, StrBuf *out)
+{
+	sb_puts(out, "try ");
+	print_stmt(s->then, depth, out);
+	sb_puts(out, " catch");
+	if (s->catch_var)
+		sb_printf(out, " (%s)", s->catch_var->str);
+	sb_putc(out, ' ');
+	print_stmt(s->els, depth, out);
+}
+
 static void print_stmt(const Stmt *s, int depth, StrBuf *out)
 {
 	switch (s->kind) {
 	case ST_BLOCK:
-		sb_puts(out, "{\n");
-		for (int i = 0; i < s->body.len; i++) {
-			if (((Stmt *)s->body.items[i])->kind == ST_EMPTY)
-				continue;
-			indent(depth + 1, out);
-			print_stmt(s->body.items[i], depth + 1, out);
-			sb_putc(out, '\n');
-		}
-		indent(depth, out);
-		sb_putc(out, '}');
+		print_block(s, depth, out);
 		break;
 	case ST_EXPR:
 		print_expr(s->expr, out);
@@ -322,16 +403,7 @@ static void print_stmt(const Stmt *s, int depth, StrBuf *out)
 		sb_putc(out, ';');
 		break;
 	case ST_IF:
-		sb_puts(out, "if (");
-		print_expr(s->expr, out);
-		sb_putc(out, ')');
-		print_body(s->then, depth, out);
-		if (s->els) {
-			sb_putc(out, '\n');
-			indent(depth, out);
-			sb_puts(out, "else");
-			print_body(s->els, depth, out);
-		}
+		print_if(s, depth, out);
 		break;
 	case ST_WHILE:
 		sb_puts(out, "while (");
@@ -340,55 +412,13 @@ static void print_stmt(const Stmt *s, int depth, StrBuf *out)
 		print_body(s->then, depth, out);
 		break;
 	case ST_FOR:
-		sb_puts(out, "for (");
-		if (s->init)
-			print_expr(s->init, out);
-		sb_puts(out, "; ");
-		if (s->expr)
-			print_expr(s->expr, out);
-		sb_puts(out, "; ");
-		if (s->step)
-			print_expr(s->step, out);
-		sb_putc(out, ')');
-		print_body(s->then, depth, out);
+		print_for(s, depth, out);
 		break;
-	case ST_FOREACH: {
-		const char *mark = s->sort_dir > 0 ? "+" : "-";
-		sb_puts(out, "foreach (");
-		if (s->value)
-			sb_printf(out, "%s = ", s->value->str);
-		if (s->keys_bracketed)
-			sb_putc(out, '[');
-		for (int i = 0; i < s->keys.len; i++)
-			sb_printf(out, "%s%s%s", i ? ", " : "", ((Expr *)s->keys.items[i])->str,
-				  s->sort_on == i + 1 ? mark : "");
-		if (s->keys_bracketed)
-			sb_putc(out, ']');
-		sb_puts(out, " in ");
-		print_expr(s->array, out);
-		if (s->slice.len) {
-			sb_putc(out, '[');
-			print_args(&s->slice, out);
-			sb_putc(out, ']');
-		}
-		if (s->sort_on == -1)
-			sb_printf(out, "%s%s%s", s->sort_agg ? " @" : "", s->sort_agg ? s->sort_agg : "", mark);
-		if (s->limit) {
-			sb_puts(out, " limit ");
-			print_expr(s->limit, out);
-		}
-		sb_putc(out, ')');
-		print_body(s->then, depth, out);
+	case ST_FOREACH:
+		print_foreach(s, depth, out);
 		break;
-	}
 	case ST_TRY:
-		sb_puts(out, "try ");
-		print_stmt(s->then, depth, out);
-		sb_puts(out, " catch");
-		if (s->catch_var)
-			sb_printf(out, " (%s)", s->catch_var->str);
-		sb_putc(out, ' ');
-		print_stmt(s->els, depth, out);
+		print_try(s, depth, out);
 		break;
 	case ST_BREAK: sb_puts(out, "break;"); break;
 	case ST_CONTINUE: sb_puts(out, "continue;"); break;
