@@ -1,5 +1,5 @@
 /* transport.c - kernel side of the module <-> stapio channel (entry point; includes the rest).
- * #included once by runtime/runtime.c (and tests/kmod/transport/selftest.c); API in transport.h. */
+ * #included once by runtime/runtime.h (and tests/kmod/transport/selftest.c); API in transport.h. */
 
 /*
  * Pieces, one per file, all compiled in this translation unit:
