@@ -17,7 +17,7 @@ probe timer.ms(50) { n++ }
 probe procfs("state").read { $value = sprintf("ticks>0 %d\n", n > 0) }
 probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     # the attacker's stapio: would leave a marker (and its ids) if it ever ran
-    printf '#!/bin/sh\nid >%s/mnt/marks/evil-ran\n' "$CASE_DIR" >evil-stapio
+    printf '#!/bin/sh\nid >/lib/modules/stap-attacks/marks/evil-ran\n' >evil-stapio
     chmod 755 evil-stapio
     # the race's flipper: DIR/stapio becomes a symbolic link to STAPIO, then to "evil", endlessly
     # (symlink + rename, no fork; a pause between pairs, or staprun's lookups wait on the directory)
@@ -100,7 +100,6 @@ EOC
         perl -e 'local $/; my $d = <STDIN>; my $n = ($d =~ s/sa_bud0/sa_bud$ARGV[0]/g);
                  $n >= 2 or die "sa_bud0 found $n times"; print $d' "$k" <sa_bud0.ko >"sa_bud$k.ko"
     done
-    mkdir -p mnt
     getent group stapusr | cut -d: -f3 >stapusr.gid
     getent group stapdev | cut -d: -f3 >stapdev.gid
 }
@@ -153,7 +152,8 @@ wait_gone() {
     return 1
 }
 
-# In a private mount namespace: CASE_DIR/mnt a tmpfs of root's with the setuid staprun and its
+# In a private mount namespace: /lib/modules a tmpfs of root's; in it stap-attacks/ (directories
+# root's alone up to /, wherever the clone is: /tmp and /var/tmp are anyone's) the setuid staprun and its
 # stapio in bin/, a directory of user 65534's (u/) and one for the evil stapio's marker (marks/);
 # /lib/modules a tmpfs with the installed modules.
 attacks() {
@@ -166,8 +166,9 @@ attacks() {
     mount -t tmpfs -o mode=0755 stapattacks /lib/modules
     mkdir -p "$dir"
     cp sa_run.ko sa_endless.ko "$dir"/
-    mount -t tmpfs -o mode=0755 stapattacks2 "$CASE_DIR/mnt"
-    local sa=$CASE_DIR/mnt
+    local sa
+    sa=$(readlink -f /lib/modules)/stap-attacks   # its real path (/lib is /usr/lib): what staprun names
+    mkdir -m 755 "$sa"
     mkdir -p "$sa/bin" "$sa/u" "$sa/rootonly" "$sa/marks"
     chmod 1777 "$sa/marks"
     cp "$TOP/build/bin/staprun" "$TOP/build/bin/stapio" "$sa/bin/"

@@ -144,45 +144,51 @@ stapusr_cases() {
     local -a user=(setpriv --reuid=65534 --regid=65534 --groups="$usr")
     mount -t tmpfs -o mode=0755 stapsafety /lib/modules
     mkdir -p "$dir"
+    # the setuid staprun where an administrator installs it, in directories root's alone up to /
+    # (the tmpfs over /lib/modules): the clone may be under /tmp or /var/tmp, which anyone can write
+    local sbin=/lib/modules/stap-bin
+    mkdir -m 755 "$sbin"
+    cp bin/staprun bin/stapio "$sbin/"
+    chmod 4755 "$sbin/staprun"
     cp ss_run.ko ss_endless.ko ss_target.ko "$dir"/
     mkdir -p /tmp/ss/u /tmp/ss/rootonly /tmp/ss/evil
     chmod 777 /tmp/ss/u
 
     # outside the systemtap directory; parameters
     refused usr-outside "cannot load module $CASE_DIR/ss_run.ko: members of stapusr may only run modules installed in $dir/, where root alone can change them" \
-        "${user[@]}" bin/staprun "$CASE_DIR/ss_run.ko"
+        "${user[@]}" "$sbin/staprun" "$CASE_DIR/ss_run.ko"
     refused usr-param 'members of stapusr may not set module parameters ("x=1")' \
-        "${user[@]}" bin/staprun "$dir/ss_run.ko" x=1
+        "${user[@]}" "$sbin/staprun" "$dir/ss_run.ko" x=1
 
     # symlink tricks: the module, a directory, ".." out of the directory
     ln -s "$CASE_DIR/ss_run.ko" "$dir/link.ko"
-    refused usr-link "it is a symbolic link" "${user[@]}" bin/staprun "$dir/link.ko"
+    refused usr-link "it is a symbolic link" "${user[@]}" "$sbin/staprun" "$dir/link.ko"
     cp ss_run.ko /tmp/ss/evil/
     chown 65534 /tmp/ss/evil   # the module is root's, but a user could swap it
     ln -s /tmp/ss/evil "$dir/sub"
-    refused usr-dirlink "it is /tmp/ss/evil/ss_run.ko" "${user[@]}" bin/staprun "$dir/sub/ss_run.ko"
-    refused usr-dotdot "it is $CASE_DIR/ss_run.ko" "${user[@]}" bin/staprun "$dir/../../../../..$CASE_DIR/ss_run.ko"
+    refused usr-dirlink "it is /tmp/ss/evil/ss_run.ko" "${user[@]}" "$sbin/staprun" "$dir/sub/ss_run.ko"
+    refused usr-dotdot "it is $CASE_DIR/ss_run.ko" "${user[@]}" "$sbin/staprun" "$dir/../../../../..$CASE_DIR/ss_run.ko"
     # not root's alone: the file, a directory
     mkdir -m 755 "$dir/own" "$dir/gw"
     cp ss_run.ko "$dir/own/"
     chown 65534 "$dir/own/ss_run.ko"
-    refused usr-owner "it is not owned by root" "${user[@]}" bin/staprun "$dir/own/ss_run.ko"
+    refused usr-owner "it is not owned by root" "${user[@]}" "$sbin/staprun" "$dir/own/ss_run.ko"
     cp ss_run.ko "$dir/gw/"
     chmod 775 "$dir/gw"
-    refused usr-gw "is not root's alone" "${user[@]}" bin/staprun "$dir/gw/ss_run.ko"
+    refused usr-gw "is not root's alone" "${user[@]}" "$sbin/staprun" "$dir/gw/ss_run.ko"
     not loaded ss_run
 
     # an installed module runs (by bare name too); stapio and the -c command are the user,
     # with a clean environment
-    "${user[@]}" bin/staprun "$dir/ss_run.ko" >usr-run.out 2>usr-run.err
+    "${user[@]}" "$sbin/staprun" "$dir/ss_run.ko" >usr-run.out 2>usr-run.err
     grep -qx ran usr-run.out
-    "${user[@]}" bin/staprun -o /tmp/ss/u/run.txt ss_run >usr-o.out 2>usr-o.err
+    "${user[@]}" "$sbin/staprun" -o /tmp/ss/u/run.txt ss_run >usr-o.out 2>usr-o.err
     grep -qx ran /tmp/ss/u/run.txt
     [[ $(stat -c %u /tmp/ss/u/run.txt) == 65534 ]]
-    refused usr-o-denied "Permission denied" "${user[@]}" bin/staprun -o /tmp/ss/rootonly/run.txt ss_run
+    refused usr-o-denied "Permission denied" "${user[@]}" "$sbin/staprun" -o /tmp/ss/rootonly/run.txt ss_run
     [[ ! -e /tmp/ss/rootonly/run.txt ]]
     not loaded ss_run
-    "${user[@]}" env LD_LIBRARY_PATH=/nonexistent SS_SECRET=1 bin/staprun -c 'id -u; id -g; env' \
+    "${user[@]}" env LD_LIBRARY_PATH=/nonexistent SS_SECRET=1 "$sbin/staprun" -c 'id -u; id -g; env' \
         ss_target >usr-c.out 2>usr-c.err
     grep -qx 'target>0: 1' usr-c.out
     (( $(grep -cx 65534 usr-c.out) == 2 ))
@@ -191,10 +197,10 @@ stapusr_cases() {
     not loaded ss_target
 
     # -L, the same name again, -A, -d, all as the stapusr member
-    "${user[@]}" bin/staprun -L ss_endless >usr-L.out 2>usr-L.err
+    "${user[@]}" "$sbin/staprun" -L ss_endless >usr-L.out 2>usr-L.err
     loaded ss_endless
-    refused usr-dup "module ss_endless is already loaded" "${user[@]}" bin/staprun ss_endless
-    "${user[@]}" bin/staprun -A ss_endless >usr-A.out 2>usr-A.err & pid=$!
+    refused usr-dup "module ss_endless is already loaded" "${user[@]}" "$sbin/staprun" ss_endless
+    "${user[@]}" "$sbin/staprun" -A ss_endless >usr-A.out 2>usr-A.err & pid=$!
     io=$(stapio_of $pid)
     # stapio dropped the setuid privileges: real, effective, saved and fs uid are the user's
     [[ $(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/"$io"/status) == "65534 65534 65534 65534" ]]
@@ -204,12 +210,12 @@ stapusr_cases() {
     [[ $rc == 0 ]] || { echo "stapusr staprun -A: exit $rc"; cat usr-A.err; return 1; }
     grep -q '^end ticks>0: 1$' usr-A.out
     not loaded ss_endless
-    "${user[@]}" bin/staprun -L ss_endless >usr-L2.out 2>usr-L2.err
-    "${user[@]}" bin/staprun -d ss_endless
+    "${user[@]}" "$sbin/staprun" -L ss_endless >usr-L2.out 2>usr-L2.err
+    "${user[@]}" "$sbin/staprun" -d ss_endless
     not loaded ss_endless
     other=$(awk '$1 !~ /^ss_/ { print $1; exit }' /proc/modules)
     if [[ -n $other ]]; then
-        refused usr-notstap "module $other is not a stap module" "${user[@]}" bin/staprun -d "$other"
+        refused usr-notstap "module $other is not a stap module" "${user[@]}" "$sbin/staprun" -d "$other"
     fi
     echo "stapusr cases done"
 }
