@@ -308,11 +308,37 @@ static int stream_put_comment(struct outfile *o, struct outstream *s, const char
 	return rc;
 }
 
-/* Self-describing files: the trailer's two forms (stream_write_trailer) */
 #define TRAILER_FMT "# end: file: %s records: %llu bytes: %llu not_written: %llu\n"
 #define TRAILER_JSON "{\"type\":\"end\",\"file\":%s,\"records\":%llu,\"bytes\":%llu,\"not_written\":%llu}\n"
 
-static unsigned long long trailer_measure(const struct outstream *s);
+/* -S with self-describing files: the room a file keeps for its trailer.  Before the header says which
+ * form the file has, the most either form can take (the path quoted for JSON: 6 bytes a byte at most);
+ * after, measured once with its own path and numbers of 20 digits (stream_write_header). */
+static unsigned long long trailer_worst(const struct outstream *s)
+{
+	return sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20;
+}
+
+static unsigned long long trailer_measure(const struct outstream *s)
+{
+	char path[6 * PATH_MAX + 3];
+	int n;
+
+	if (s->json) {
+		json_quote(path, sizeof(path), s->path);
+		n = snprintf(NULL, 0, TRAILER_JSON, path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
+	} else {
+		n = snprintf(NULL, 0, TRAILER_FMT, s->path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
+	}
+	return n > 0 ? (unsigned long long)n : trailer_worst(s);
+}
+
+static unsigned long long trailer_room(const struct outfile *o, const struct outstream *s)
+{
+	if (!o->header || o->bulk || !s->path)
+		return 0;
+	return s->need_header ? trailer_worst(s) : s->trailer;
+}
 
 /* Self-describing files: the header, before the file's first record. */
 static void stream_write_header(struct outfile *o, struct outstream *s)
@@ -327,29 +353,6 @@ static void stream_write_header(struct outfile *o, struct outstream *s)
 		stream_put_comment(o, s, text, (uint32_t)n);
 	s->size = s->disk;
 	s->trailer = s->path ? trailer_measure(s) : 0;
-}
-
-/* -S with self-describing files: the room a file keeps for its trailer, measured with its own
- * path (quoted for JSON) and numbers of 20 digits once the header has said which form it is. */
-static unsigned long long trailer_room(const struct outfile *o, const struct outstream *s)
-{
-	if (!o->header || o->bulk || !s->path)
-		return 0;
-	return s->need_header ? sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20 : s->trailer;
-}
-
-static unsigned long long trailer_measure(const struct outstream *s)
-{
-	char path[6 * PATH_MAX + 3];
-	int n;
-
-	if (s->json) {
-		json_quote(path, sizeof(path), s->path);
-		n = snprintf(NULL, 0, TRAILER_JSON, path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
-	} else {
-		n = snprintf(NULL, 0, TRAILER_FMT, s->path, ULLONG_MAX, ULLONG_MAX, ULLONG_MAX);
-	}
-	return n > 0 ? (unsigned long long)n : sizeof(TRAILER_JSON) + 6 * strlen(s->path) + 3 * 20;
 }
 
 /* Self-describing files: the trailer, the file's totals, once what it buffered is written. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "staprun.h"
+#include "../common/der.h"
 
 #define LOCKDOWN_PATH "/sys/kernel/security/lockdown"
 #define SIG_ENFORCE_PATH "/sys/module/module/parameters/sig_enforce"
@@ -57,32 +58,6 @@ struct signer {
 	char name[128];     /* the signing certificate issuer's CN, as modinfo's "signer" */
 	char key[160];      /* its serial number, as modinfo's "sig_key" (AA:BB:...) */
 };
-
-/* One DER element at *p (before end): tag, and content [*c, *c + *n); -1 when malformed. */
-static int der_next(const unsigned char *p, const unsigned char *end, int *tag, const unsigned char **c, size_t *n)
-{
-	size_t len = 0, k, i;
-
-	if (end - p < 2)
-		return -1;
-	*tag = p[0];
-	if (p[1] & 0x80) {
-		k = p[1] & 0x7f;
-		if (k == 0 || k > 3 || (size_t)(end - p) < 2 + k)
-			return -1;
-		for (i = 0; i < k; i++)
-			len = len << 8 | p[2 + i];
-		p += 2 + k;
-	} else {
-		len = p[1];
-		p += 2;
-	}
-	if (len > (size_t)(end - p))
-		return -1;
-	*c = p;
-	*n = len;
-	return 0;
-}
 
 /* Steps into the element at *p (which must have tag want) or over it (skip); -1 when it is not there. */
 static int der_take(const unsigned char **p, const unsigned char **end, int want, int skip)

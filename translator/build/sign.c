@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "build/secureboot.h"
 #include "driver/spawn.h"
+#include "../common/der.h"   /* DER elements, shared with staprun */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -148,36 +149,14 @@ static const unsigned char *module_signature(const unsigned char *data, size_t l
 	return info - n;
 }
 
-/* One DER element at p (end: the end of its container): its header's and content's lengths, -1 if malformed. */
-static int der_element(const unsigned char *p, const unsigned char *end, size_t *hdr, size_t *content)
-{
-	size_t n = 0, k;
-
-	if (end - p < 2)
-		return -1;
-	if (!(p[1] & 0x80)) {
-		*hdr = 2;
-		n = p[1];
-	} else {
-		k = p[1] & 0x7f;
-		if (k == 0 || k > 4 || (size_t)(end - p) < 2 + k)
-			return -1;
-		for (size_t i = 0; i < k; i++)
-			n = n << 8 | p[2 + i];
-		*hdr = 2 + k;
-	}
-	if (n > (size_t)(end - p) - *hdr)
-		return -1;
-	*content = n;
-	return 0;
-}
-
 /* The certificate's serial number as a DER INTEGER (tag, length, value): the signer's key id in a module
  * signature made by sign-file (issuer and serial).  NULL if the file is not a DER certificate. */
 static unsigned char *cert_serial(const char *cert_path, size_t *len)
 {
-	size_t n = 0, hdr, content;
-	unsigned char *der = (unsigned char *)read_file(cert_path, &n), *p, *end, *out = NULL;
+	size_t n = 0, clen;
+	unsigned char *der = (unsigned char *)read_file(cert_path, &n), *out = NULL;
+	const unsigned char *p, *end, *c;
+	int tag;
 
 	if (!der)
 		return NULL;
@@ -185,18 +164,15 @@ static unsigned char *cert_serial(const char *cert_path, size_t *len)
 	end = der + n;
 	/* Certificate SEQUENCE, then tbsCertificate SEQUENCE: step into both */
 	for (int depth = 0; depth < 2; depth++) {
-		if (*p != 0x30 || der_element(p, end, &hdr, &content) != 0)
+		if (der_next(p, end, &tag, &c, &clen) != 0 || tag != 0x30)
 			goto out;
-		end = p + hdr + content;
-		p += hdr;
+		p = c;
+		end = c + clen;
 	}
-	if (*p == 0xa0) {   /* [0] version */
-		if (der_element(p, end, &hdr, &content) != 0)
-			goto out;
-		p += hdr + content;
-	}
-	if (p < end && *p == 0x02 && der_element(p, end, &hdr, &content) == 0) {
-		*len = hdr + content;
+	if (der_next(p, end, &tag, &c, &clen) == 0 && tag == 0xa0)   /* [0] version */
+		p = c + clen;
+	if (der_next(p, end, &tag, &c, &clen) == 0 && tag == 0x02) {
+		*len = (size_t)(c + clen - p);
 		out = xmalloc(*len);
 		memcpy(out, p, *len);
 	}
