@@ -32,7 +32,7 @@ case_call() {
     timeout -k 10 "$3" bash -c 'set -eEo pipefail; case_func=$2 case_failed=
         trap '\''case_failed="${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND"'\'' ERR
         trap '\''rc=$?; (( rc == 0 || rc == 77 )) || [[ -z $case_failed ]] ||
-            echo "$case_func() failed at $case_failed" >&2'\'' EXIT
+            printf "%s\\n" "$case_func() failed at $case_failed" | head -n 1 >&2'\'' EXIT
         source "$3"; source "$1"; "$2"' \
         case-call "$1" "$2" "$TOP/tests/lib/case-helpers.sh" </dev/null
 }
