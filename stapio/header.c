@@ -65,6 +65,21 @@ static ssize_t read_header_file(const char *path, char *buf, size_t size)
 	return n;
 }
 
+/* The script's header text into buf: the procfs("header") file's, read now, or when that read gives
+ * nothing, the text it gave last (read at the start, then at each file).  stapio may write a file
+ * well after its records were produced, when the run has stopped and the file refuses reads: the
+ * file then gets the state nearest its records' time, never a header without the script's lines. */
+static void script_header(struct header_info *hi, char *buf, size_t size)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/header", hi->dir);
+	if (read_header_file(path, buf, size) > 0)
+		snprintf(hi->script_text, sizeof(hi->script_text), "%s", buf);
+	else
+		snprintf(buf, size, "%s", hi->script_text);
+}
+
 /* Appends the script's header lines (text, its procfs("header") file's) to buf at *len, each as a
  * comment line. */
 static void script_lines(char *text, char *buf, size_t size, size_t *len)
@@ -151,12 +166,11 @@ static size_t json_header(const struct header_info *hi, char *buf, size_t size, 
 
 size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned long gen, int *json)
 {
-	const struct header_info *hi = ctx;
+	struct header_info *hi = ctx;
 	struct utsname u;
-	char boot_id[64], clocksource[64], script[2048], hpath[600];
+	char boot_id[64], clocksource[64], script[sizeof(hi->script_text)];
 	const char *members;
 	size_t len, nmembers = 0;
-	ssize_t ns;
 	int n;
 
 	if (uname(&u) < 0)
@@ -164,11 +178,7 @@ size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned
 	first_line("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
 	first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", clocksource,
 		   sizeof(clocksource));
-	/* the script's lines, read now; none when the run is not running (the read fails) */
-	snprintf(hpath, sizeof(hpath), "%s/header", hi->dir);
-	ns = read_header_file(hpath, script, sizeof(script));
-	if (ns <= 0)
-		script[0] = '\0';
+	script_header(hi, script, sizeof(script));
 	members = object_members(script, &nmembers);
 	*json = members != NULL;
 	if (members)
@@ -204,6 +214,8 @@ size_t header_text(void *ctx, char *buf, size_t size, const char *path, unsigned
 
 void header_start(struct header_info *hi, const char *dir, const char *module)
 {
+	char text[sizeof(hi->script_text)];
+
 	hi->dir = dir;
 	hi->module = module;
 	hi->start_wall_ns = clock_ns(CLOCK_REALTIME);
@@ -211,4 +223,6 @@ void header_start(struct header_info *hi, const char *dir, const char *module)
 	hi->script = hi->script_sha256 = NULL;
 	hi->clock_offset_us = 0;
 	hi->clock_offset_err_us = -1;
+	hi->script_text[0] = '\0';
+	script_header(hi, text, sizeof(text));
 }

@@ -84,6 +84,7 @@ struct header_info {
 	unsigned long long start_wall_ns, start_mono_ns;
 	const char *script, *script_sha256;   /* the module's script (staprun's -s, -H), or NULL */
 	long long clock_offset_us, clock_offset_err_us;   /* to the controller's clock; err -1: unknown */
+	char script_text[2048];     /* the procfs("header") file's text as last read ("" before) */
 };
 int header_wanted(const char *dir);
 void header_start(struct header_info *hi, const char *dir, const char *module);
