@@ -289,44 +289,63 @@ static const char stp_dec_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* The number of decimal digits of u (1 to 20). */
+static const uint64_t stp_pow10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* The number of decimal digits of u (1 to 20), without a division: the bit length times log10(2)
+ * (1233 / 4096) is the digit count or one more, which one comparison settles.  u | 1 has as many
+ * digits as u (a power of ten is even) and a bit length of at least 1. */
 static inline unsigned int stp_dec_len(uint64_t u)
 {
-	unsigned int n = 1;
+	uint64_t v = u | 1;
+	unsigned int t = ((64 - __builtin_clzll(v)) * 1233) >> 12;
 
-	for (;;) {
-		if (u < 10)
-			return n;
-		if (u < 100)
-			return n + 1;
-		if (u < 1000)
-			return n + 2;
-		if (u < 10000)
-			return n + 3;
-		u /= 10000;
-		n += 4;
-	}
+	return t + 1 - (v < stp_pow10[t]);
 }
 
-/* The n decimal digits of u at p, two at a time from the end. */
+/* Two digits of r (< 100) at p. */
+static inline void stp_put_pair(char *p, unsigned int r)
+{
+	memcpy(p, stp_dec_pairs + 2 * r, 2);
+}
+
+/* The 8 digits of x (< 10^8), leading zeros included, at p: 32-bit divisions only. */
+static inline void stp_put_dec8(char *p, uint32_t x)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	stp_put_pair(p, hi / 100);
+	stp_put_pair(p + 2, hi % 100);
+	stp_put_pair(p + 4, lo / 100);
+	stp_put_pair(p + 6, lo % 100);
+}
+
+/* The n decimal digits of u at p, from the end: 8 at a time while more than 8 are left (one
+ * 64-bit division each), then two at a time in 32 bits. */
 static inline void stp_put_dec(char *p, unsigned int n, uint64_t u)
 {
 	char *e = p + n;
+	uint32_t x;
 
-	while (u >= 100) {
-		unsigned int r = u % 100;
-
-		u /= 100;
+	while (u >= 100000000ULL) {
+		e -= 8;
+		stp_put_dec8(e, (uint32_t)(u % 100000000ULL));
+		u /= 100000000ULL;
+	}
+	x = (uint32_t)u;
+	while (x >= 100) {
 		e -= 2;
-		e[0] = stp_dec_pairs[2 * r];
-		e[1] = stp_dec_pairs[2 * r + 1];
+		stp_put_pair(e, x % 100);
+		x /= 100;
 	}
-	if (u >= 10) {
-		e[-2] = stp_dec_pairs[2 * u];
-		e[-1] = stp_dec_pairs[2 * u + 1];
-	} else {
-		e[-1] = '0' + u;
-	}
+	if (x >= 10)
+		stp_put_pair(e - 2, x);
+	else
+		e[-1] = '0' + x;
 }
 
 /* printf's plain %d (and %i): as stp_out_fmt_long with { 0, 'd', -1, -1 }. */
