@@ -254,6 +254,25 @@ static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
 	return 0;
 }
 
+/* After a record of s: s's next records while each is the next seq (a burst from one CPU, the
+ * common case), with no look at the other files: a seq is taken once, so no other file can hold
+ * it.  Returns -1 on a malformed record. */
+static int relay_emit_run(struct relay *r, struct stream *s, emit_fn emit, void *ctx)
+{
+	struct stp_record_header h;
+	int rc;
+
+	while ((rc = stream_peek(s, &h)) > 0 && h.seq == r->last + 1) {
+		r->last = h.seq;
+		emit(ctx, &h, s->buf + s->pos + HDR);
+		s->pos += HDR + h.len;
+		r->pending -= HDR + h.len;
+	}
+	if (rc < 0)
+		err("malformed record in %s%u", STP_TRACE_PREFIX, s->cpu);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Emits the buffered records in seq order, up to a hole that must still be
  * waited for (all of them when force is set). */
 static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
@@ -299,6 +318,8 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 		emit(ctx, &best, pick->buf + pick->pos + HDR);
 		pick->pos += HDR + best.len;
 		r->pending -= HDR + best.len;
+		if (relay_emit_run(r, pick, emit, ctx) < 0)
+			return -1;
 	}
 }
 
