@@ -49,9 +49,47 @@ fault:
 	pagefault_enable();
 	return -EFAULT;
 }
+
+/* The same read as a number, sign- or zero-extended from size bytes into *out: false, or true
+ * when the memory could not be read (target variables: dwarf_vars.h). */
+static noinline __maybe_unused bool stp_kernel_load(unsigned long addr, int size, bool is_signed, int64_t *out)
+{
+	u8 b;
+	u16 h;
+	u32 w;
+	u64 q;
+
+	if (!stp_kernel_addr_ok(addr))
+		return true;
+	pagefault_disable();
+	switch (size) {
+	case 1:
+		__get_kernel_nofault(&b, (const void *)addr, u8, fault);
+		*out = is_signed ? (int64_t)(s8)b : (int64_t)b;
+		break;
+	case 2:
+		__get_kernel_nofault(&h, (const void *)addr, u16, fault);
+		*out = is_signed ? (int64_t)(s16)h : (int64_t)h;
+		break;
+	case 4:
+		__get_kernel_nofault(&w, (const void *)addr, u32, fault);
+		*out = is_signed ? (int64_t)(s32)w : (int64_t)w;
+		break;
+	default:
+		__get_kernel_nofault(&q, (const void *)addr, u64, fault);
+		*out = (int64_t)q;
+		break;
+	}
+	pagefault_enable();
+	return false;
+fault:
+	pagefault_enable();
+	return true;
+}
 #define STP_KERNEL_READ_SMALL(size) ((size) == 1 || (size) == 2 || (size) == 4 || (size) == 8)
 #else
 #define stp_kernel_read_small(dst, addr, size) (-EFAULT)
+#define stp_kernel_load(addr, size, is_signed, out) true
 #define STP_KERNEL_READ_SMALL(size) false
 #endif
 

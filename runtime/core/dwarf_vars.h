@@ -10,6 +10,8 @@ static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool i
 {
 	union { u8 b[8]; u16 h; u32 w; u64 q; s8 sb; s16 sh; s32 sw; } v;
 
+	if (!user && STP_KERNEL_READ_SMALL(size))
+		return stp_kernel_load(addr, size, is_signed, out);
 	v.q = 0;
 	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, user)))
 		return true;

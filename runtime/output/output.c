@@ -259,19 +259,28 @@ static __maybe_unused void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t
 		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
 }
 
-/* %b, %1b, %2b, %4b, %8b: the value's low bytes, in the machine's byte order. */
-static __maybe_unused void stp_out_binary(struct stp_out *o, int bytes, int64_t v)
+/* %b, %1b, %2b, %4b, %8b: the value's low bytes, in the machine's byte order.  bytes is the
+ * translator's constant: inlined, a field that fits is one store. */
+static __always_inline __maybe_unused void stp_out_binary(struct stp_out *o, int bytes, int64_t v)
 {
 	u8 b1 = v;
 	u16 b2 = v;
 	u32 b4 = v;
+	unsigned int n = bytes == 1 || bytes == 2 || bytes == 4 ? bytes : 8;
+	const char *p = n == 1 ? (const char *)&b1 : n == 2 ? (const char *)&b2 :
+			n == 4 ? (const char *)&b4 : (const char *)&v;
 
-	switch (bytes) {
-	case 1: stp_out_bytes(o, (const char *)&b1, 1); break;
-	case 2: stp_out_bytes(o, (const char *)&b2, 2); break;
-	case 4: stp_out_bytes(o, (const char *)&b4, 4); break;
-	default: stp_out_bytes(o, (const char *)&v, 8); break;
+	if (likely(o->cap - o->len >= n)) {
+		switch (n) {
+		case 1: memcpy(o->buf + o->len, &b1, 1); break;
+		case 2: memcpy(o->buf + o->len, &b2, 2); break;
+		case 4: memcpy(o->buf + o->len, &b4, 4); break;
+		default: memcpy(o->buf + o->len, &v, 8); break;
+		}
+		o->len += n;
+		return;
 	}
+	stp_out_bytes(o, p, n);
 }
 
 /*
