@@ -3,9 +3,11 @@
 # Used by bench/app-trace.sh, whose generated guest-run scripts call: guest-app-trace.sh none | stap KO [PARAM=VALUE...]
 #
 # Environment (set by the guest-run script): JOB (the fio job file), ROUNDS, WORK (a directory in the
-# guest's tmpfs /tmp: fio's data file, its json output and the trace file go there).
+# guest's tmpfs /tmp: fio's data file, its json output and the trace file go there), PROFILE_JOB (a
+# job run once more under perf after the rounds, module still loaded; empty: none).
 # Leaves in the case directory (the cwd): round-N.json (fio's json output of round N), for a module
-# trace.out (what stapio wrote with -o WORK/trace.out), stap.err; prints "note ..." lines.
+# trace.out (what stapio wrote with -o WORK/trace.out), stap.err, with PROFILE_JOB profile.json and
+# profile.txt (perf's samples by program, file and symbol); prints "note ..." lines.
 set -euo pipefail
 
 note() { echo "note $*"; }
@@ -20,6 +22,23 @@ fio_rounds() {
     done
     rm -f "$WORK/fio.data"
     cp "$WORK"/round-*.json .
+}
+
+# profile: PROFILE_JOB once under `perf record -a` sampling every 20,000 guest instructions (cpu-clock
+# under -icount: guest ns are instructions); the symbols of the module from a copy of /proc/kallsyms
+# taken while it is loaded
+profile() {
+    [[ -n ${PROFILE_JOB:-} ]] || return 0
+    command -v perf >/dev/null || { echo "profile: none (no perf)"; return 0; }
+    rm -f "$WORK/fio.data"
+    HOME=$WORK perf record -N -q -a -e cpu-clock -c 20000 -o "$WORK/perf.data" \
+        fio --output-format=json --output="$WORK/profile.json" "$PROFILE_JOB" >/dev/null 2>perf.err
+    rm -f "$WORK/fio.data"
+    cat /proc/kallsyms >"$WORK/kallsyms"
+    HOME=$WORK perf report -i "$WORK/perf.data" --kallsyms="$WORK/kallsyms" --stdio --no-children -n \
+        --sort comm,dso,sym >profile.txt 2>>perf.err
+    cp "$WORK/profile.json" .
+    rm -f "$WORK/perf.data" "$WORK/kallsyms"
 }
 
 stapio_pid() {
@@ -57,6 +76,7 @@ run_stap() {
         sleep 0.1
     done
     fio_rounds
+    profile
     io=$(stapio_pid) || { note "no stapio process"; io=$pid; }
     kill -INT "$io"
     wait "$pid" || rc=$?
@@ -70,7 +90,7 @@ main() {
     rm -rf "$WORK"
     mkdir -p "$WORK"
     case ${1:-} in
-    none) fio_rounds ;;
+    none) fio_rounds; profile ;;
     stap) shift; run_stap "$@" ;;
     *)    echo "usage: guest-app-trace.sh none | stap KO [PARAM=VALUE...]" >&2; exit 2 ;;
     esac
