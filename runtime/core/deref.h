@@ -28,30 +28,11 @@ static __always_inline bool stp_kernel_addr_ok(unsigned long addr)
 	return !boot_cpu_data.x86_virt_bits || __is_canonical_address(addr, boot_cpu_data.x86_virt_bits);
 }
 
-/* A read of 1, 2, 4 or 8 bytes of kernel memory as copy_from_kernel_nofault makes it: the same
- * checks, then one load with an exception-table entry with page faults disabled (the kernel's
- * call, its checks and its copy loop cost a target variable's read about a hundred instructions).
- * Not inlined: gcc 12 crashes on this asm goto inlined into some callers (a constant address). */
-static noinline __maybe_unused long stp_kernel_read_small(void *dst, unsigned long addr, size_t size)
-{
-	if (!stp_kernel_addr_ok(addr))
-		return -EFAULT;
-	pagefault_disable();
-	switch (size) {
-	case 1: __get_kernel_nofault(dst, (const void *)addr, u8, fault); break;
-	case 2: __get_kernel_nofault(dst, (const void *)addr, u16, fault); break;
-	case 4: __get_kernel_nofault(dst, (const void *)addr, u32, fault); break;
-	default: __get_kernel_nofault(dst, (const void *)addr, u64, fault); break;
-	}
-	pagefault_enable();
-	return 0;
-fault:
-	pagefault_enable();
-	return -EFAULT;
-}
-
-/* The same read as a number, sign- or zero-extended from size bytes into *out: false, or true
- * when the memory could not be read (target variables: dwarf_vars.h). */
+/* A read of 1, 2, 4 or 8 bytes of kernel memory as copy_from_kernel_nofault makes it, as a number
+ * sign- or zero-extended into *out: the same checks, then one load with an exception-table entry
+ * with page faults disabled (the kernel's call, its checks and its copy loop cost a read about a
+ * hundred instructions).  False, or true when the memory could not be read.  Not inlined: gcc 12
+ * crashes on this asm goto inlined into some callers (a constant address). */
 static noinline __maybe_unused bool stp_kernel_load(unsigned long addr, int size, bool is_signed, int64_t *out)
 {
 	u8 b;
@@ -88,7 +69,6 @@ fault:
 }
 #define STP_KERNEL_READ_SMALL(size) ((size) == 1 || (size) == 2 || (size) == 4 || (size) == 8)
 #else
-#define stp_kernel_read_small(dst, addr, size) (-EFAULT)
 #define stp_kernel_load(addr, size, is_signed, out) true
 #define STP_KERNEL_READ_SMALL(size) false
 #endif
@@ -99,8 +79,14 @@ static __maybe_unused long stp_copy_nofault(void *dst, unsigned long addr, size_
 {
 	if (user)
 		return copy_from_user_nofault(dst, (const void __user *)addr, size) ? -EFAULT : 0;
-	if (STP_KERNEL_READ_SMALL(size))
-		return stp_kernel_read_small(dst, addr, size);
+	if (STP_KERNEL_READ_SMALL(size)) {
+		int64_t v;
+
+		if (stp_kernel_load(addr, (int)size, false, &v))
+			return -EFAULT;
+		memcpy(dst, &v, size);	/* the low bytes: little-endian */
+		return 0;
+	}
 	return copy_from_kernel_nofault(dst, (const void *)addr, size) ? -EFAULT : 0;
 }
 
