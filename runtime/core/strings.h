@@ -3,11 +3,21 @@
 #ifndef STP_STRINGS_H
 #define STP_STRINGS_H
 
+/* One pass, byte by byte: the strings a probe copies are short (a call's string argument, a
+ * name), where strnlen's and memmove's calls cost more than the copy.  A source that starts
+ * before dst and reaches it is moved as a whole instead. */
 static inline char *stp_strlcpy(char *dst, const char *src, size_t size)
 {
-	size_t n = strnlen(src, size - 1);
+	size_t n = 0;
+	char ch;
 
-	memmove(dst, src, n);
+	if (unlikely(dst > src && dst < src + size)) {
+		n = strnlen(src, size - 1);
+		memmove(dst, src, n);
+	} else {
+		while (n < size - 1 && (ch = src[n]) != 0)
+			dst[n++] = ch;
+	}
 	dst[n] = 0;
 	return dst;
 }

@@ -411,14 +411,16 @@ static __always_inline __maybe_unused void stp_out_lit(struct stp_out *o, const 
 /* printf's plain %s (and print's strings): up to MAXSTRINGLEN - 1 bytes, to its NUL. */
 static __maybe_unused void stp_out_strz(struct stp_out *o, const char *s)
 {
-	unsigned int n = strnlen(s, MAXSTRINGLEN);
+	unsigned int room = o->cap - o->len, lim = room < MAXSTRINGLEN ? room : MAXSTRINGLEN, n = 0;
+	char *d = o->buf + o->len, ch;
 
-	if (likely(o->cap - o->len >= n)) {
-		memcpy(o->buf + o->len, s, n);
-		o->len += n;
-		return;
-	}
-	stp_out_bytes(o, s, n);
+	/* what fits, in one pass (no strnlen, then memcpy, for a short string); the rest, when the
+	 * room ran out first, as stp_out_bytes takes it */
+	while (n < lim && (ch = s[n]) != 0)
+		d[n++] = ch;
+	o->len += n;
+	if (unlikely(n == lim && n < MAXSTRINGLEN && s[n]))
+		stp_out_bytes(o, s + n, strnlen(s + n, MAXSTRINGLEN - n));
 }
 
 /* sprintf: format into a MAXSTRINGLEN string value. */
