@@ -33,6 +33,28 @@ static char *expand_template(const char *tpl, char **args, const char *result)
 	return sb_steal(&sb);
 }
 
+/* Whether argument i of a call must be copied before the later ones are evaluated: a value that a
+ * later argument's call could overwrite (a callee's frame is reused: its return value) or a
+ * later argument could change.  A string literal never; a variable's value only when a later
+ * argument does more than name a variable or a constant.  A number is a copy anyway (all but the
+ * last: cheap). */
+static int arg_needs_copy(const Expr *e, int i)
+{
+	const Expr *a = e->args.items[i];
+
+	if (a->kind == EX_STRING)
+		return 0;
+	if (a->kind == EX_IDENT && a->type == TY_STRING) {
+		for (int k = i + 1; k < e->args.len; k++) {
+			ExprKind later = ((const Expr *)e->args.items[k])->kind;
+			if (later != EX_NUMBER && later != EX_STRING && later != EX_IDENT)
+				return 1;
+		}
+		return 0;
+	}
+	return a->type == TY_STRING || i + 1 < e->args.len;
+}
+
 static char *gen_user_call(Gen *g, Expr *e)
 {
 	Function *f = e->fn;
@@ -41,8 +63,7 @@ static char *gen_user_call(Gen *g, Expr *e)
 
 	for (int i = 0; i < e->args.len; i++) {
 		vals[i] = cg_expr(g, e->args.items[i]);
-		/* the callee's frame is reused by any later call: copy strings */
-		if (((Expr *)e->args.items[i])->type == TY_STRING || i + 1 < e->args.len)
+		if (arg_needs_copy(e, i))
 			vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
 	}
 	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
