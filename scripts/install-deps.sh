@@ -293,10 +293,9 @@ main() {
         echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
         exit 1
     fi
-    if [[ $kernels != images ]]; then
-        ensure_debuginfod_debs "$kver"
-        ensure_debuginfod_index
-    fi
+    # before the kernel's DWARF, which then extracts from the kept .deb (one download for both)
+    ensure_debuginfod_debs "$kver"
+    ensure_debuginfod_index
     ensure_kernel_dwarf "$kver" || exit 1
     [[ $kernels == all ]] || return 0
     for meta in "${EXTRA_KERNELS[@]}"; do
