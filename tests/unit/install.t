@@ -19,8 +19,13 @@ run() {
         grep -q "exec /usr/bin/$u \$\$opts " "root/usr/lib/systemd/system/$u@.service"
         cp "root/usr/lib/systemd/system/$u@.service" "units/$u@demo.service"
     done
+    # their Documentation= pages are looked up by man(1) in the tree just installed, not the machine's
+    # (a machine without man(1) checks the rest)
     if command -v systemd-analyze >/dev/null; then
-        systemd-analyze verify "$PWD/units/stap@demo.service" "$PWD/units/staprun@demo.service" >verify.out 2>&1 ||
+        local man=--man=no
+        command -v man >/dev/null && man=--man=yes
+        MANPATH=$PWD/root/usr/share/man systemd-analyze verify $man "$PWD/units/stap@demo.service" \
+            "$PWD/units/staprun@demo.service" >verify.out 2>&1 ||
             { cat verify.out; return 1; }
         [[ ! -s verify.out ]] || { cat verify.out; return 1; }
     fi
