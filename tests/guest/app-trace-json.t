@@ -1,4 +1,4 @@
-# app-trace-json: the service's FORMAT=json (JSON lines) against FORMAT=text over the same dd runs on hostile file and program names (quotes, backslashes, control bytes, bytes that are not UTF-8): every JSON line valid, the header (script name and SHA-256)/end/totals objects, the same report from both forms
+# app-trace-json: the service's FORMAT=json (JSON lines) against FORMAT=text over the same dd runs on hostile file and program names (quotes, backslashes, control bytes, bytes that are not UTF-8): every JSON line valid, an lseek as op seek with its offset, the header (script name and SHA-256)/end/totals objects, the same report from both forms
 # Used by tests/run (guest/app-trace-json); the service files are examples/app-trace/*, the report tool app-trace-report/, the escaper json_string (tapset/string.stp).
 
 timeout_s=400
@@ -35,6 +35,8 @@ workload() {
         "$W/$ODD" if="$f" of="$W/out" bs=1k status=none
     done
     dd if="$W/in/no such \"file\"" of=/dev/null status=none 2>/dev/null || true
+    # an lseek to 1536: {"op":"seek",...,"offset":1536}
+    dd if="$W/in/plain" of=/dev/null bs=512 skip=3 status=none
 }
 
 run_format() {
@@ -115,6 +117,11 @@ want = {"/tmp/apptj/in/q\"uote", "/tmp/apptj/in/back\\slash", "/tmp/apptj/in/c\x
 assert want <= paths, want - paths
 exes = {r["execname"] for f in files for r in map(json.loads, open(f, encoding="utf-8")) if "op" in r}
 assert exes == {"dd", "d\"q\\\xff"}, exes
+# seeks: every dd's lseek(0, 0, SEEK_CUR) of its input at 0, skip=3's to 1536; offset the position
+# set, no count, no ret (it worked)
+seeks = [r for f in files for r in map(json.loads, open(f, encoding="utf-8")) if r.get("op") == "seek"]
+assert seeks and all(set(r) == {"time_us", "op", "execname", "pid", "fd", "offset"} and r["fd"] == 0 for r in seeks), seeks
+assert sorted(r["offset"] for r in seeks if r["offset"]) == [1536], seeks
 print("json: %d files, %d calls, every line valid JSON, hostile names decoded" % (len(files), calls))
 PY
     # the same report from both forms (the workload makes the same calls each time)

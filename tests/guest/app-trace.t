@@ -1,4 +1,4 @@
-# app-trace: fio's iozone phases traced as the service runs app-trace.stp (app-trace-ctl, -S rotation): per-phase bytes = fio's and app-trace-report's, every open closed, set changed mid-run, written + lost = produced, KEEP files kept
+# app-trace: fio's iozone phases traced as the service runs app-trace.stp (app-trace-ctl, -S rotation): per-phase bytes = fio's and app-trace-report's, every open closed, dd's lseeks as op seek with the position set (-ESPIPE on a pipe), set changed mid-run, written + lost = produced, KEEP files kept
 # Used by tests/run (guest/app-trace); the service files are examples/app-trace/*, the report tool app-trace-report/.
 
 timeout_s=600
@@ -103,6 +103,14 @@ guest() {
     now_us >changed.us
     run_bg dd if=/dev/zero of=$W/dd2 bs=64k count=4 status=none
     echo $BG >dd2.pid
+    # seeks: dd skips 3 blocks of 4 KiB of its input and seeks 5 of its output (regular files: two
+    # lseeks from position 0, after the lseek of its input that every dd makes); then a dd whose
+    # input is a pipe, where that lseek fails (ESPIPE)
+    run_bg dd if=$W/dd2 of=$W/dd4 bs=4k skip=3 seek=5 count=2 status=none
+    echo $BG >dd4.pid
+    echo pipe | dd of=/dev/null status=none & BG=$!
+    wait $BG
+    echo $BG >ddp.pid
     # sockets: busybox nc listens on loopback, another sends "hello\n" (tried until the listener
     # is up: refused connects are traced too)
     ip link set lo up
@@ -174,10 +182,10 @@ assert jp == sorted(progs), (jp, progs)
 print("report --json: %d hosts, %d programs, totals equal to the text report's" % (len(j["hosts"]), len(jp)))
 PY
     perl - "$(cat host)" fio.now rot.now fio.json "$(cat fio.pid)" "$(cat dd1.pid)" "$(cat dd2.pid)" \
-        "$(cat dd3.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" \
+        "$(cat dd3.pid)" "$(cat dd4.pid)" "$(cat ddp.pid)" "$(cat changed.us)" "$(cat cleared.us)" $(cat nc.pids) report.out $NROT "$DATA" "$JOBS" "$(cat rot.warned)" \
         "$(sha256sum "$TOP/examples/app-trace/app-trace.stp" | cut -d' ' -f1)" <<'PERL'
 use strict; use warnings; use JSON::PP;
-my ($host, $fio_files, $rot_files, $fio_json, $fio_pid, $dd1, $dd2, $dd3, $changed, $cleared, $ncl, $ncc,
+my ($host, $fio_files, $rot_files, $fio_json, $fio_pid, $dd1, $dd2, $dd3, $dd4, $ddp, $changed, $cleared, $ncl, $ncc,
     $report, $nrot, $data, $jobs, $rot_warned, $sha) = @ARGV;
 my $MB = 1024 * 1024;
 my $SIZE = 4 * $MB;
@@ -251,7 +259,7 @@ my ($lines, $tot, $lost) = run_files('fio', $fio_files, 0);
 my @jobs = @{decode_json(slurp($fio_json))->{jobs}};
 my @names = map { $_->{jobname} } @jobs;
 die "fio's jobs: @names\n" if "@names" ne $jobs;
-my (%ops, %bytes, %first, %open, %lines_of, @dd2, @ncl, @ncc, %fio_ops, %fio_bytes);
+my (%ops, %bytes, %first, %open, %lines_of, @dd2, @dd4, @ddp, @seeks, @ncl, @ncc, %fio_ops, %fio_bytes);
 for my $l (@$lines) {
     $l =~ /^(\d+) op: (\S+) execname: (.+) pid: (\d+) fd: (-?\d+)((?: count: \d+)?)((?: offset: \d+)?)((?: ret: -?\d+)?)((?: path: ".*")?)$/
         or do { bad("bad line: $l"); next };
@@ -263,7 +271,11 @@ for my $l (@$lines) {
     bad("a line of $exe, not in the set: $l") unless $exe eq 'fio' || ($exe =~ /^(dd|busybox)$/ && $ts >= $changed);
     bad("a line after the set was emptied: $l") if $ts >= $cleared;
     bad("a line of dd before it was added or after it was removed: $l") if $pid == $dd1 || $pid == $dd3;
+    # the seeks of the dds, as they are printed (the pid and the time apart)
+    push @seeks, [$ts, "$pid " . ($l =~ s/^\d+ //r =~ s/ pid: \d+ / /r)] if $op eq 'seek' && grep { $pid == $_ } $dd2, $dd4, $ddp;
     if ($pid == $dd2) { push @dd2, "$op $fd $count $off $ret $path"; next }
+    if ($pid == $dd4) { push @dd4, [$ts, "$op $fd $count $off $ret $path"]; next }
+    if ($pid == $ddp) { push @ddp, "$op $fd $count $off $ret $path"; next }
     if ($pid == $ncl) { push @ncl, [$op, $fd, $count, $ret, $off]; next }
     if ($pid == $ncc) { push @ncc, [$op, $fd, $count, $ret, $off]; next }
     next if $exe ne 'fio';
@@ -343,6 +355,27 @@ for my $w (@want) {
     my $need = grep { $_ eq $w } @want;
     bad("dd: '$w' $n times, expected $need") if $n != $need;
 }
+# seeks (lseek: op seek, offset the position it set, ret only when it failed): dd's lseek(0, 0,
+# SEEK_CUR) of its input, at 0 (/dev/zero: a character device; a regular file); with skip=3 and
+# seek=5 of 4 KiB blocks, lseek(0, 12288, SEEK_CUR) and lseek(1, 20480, SEEK_CUR), each line as
+# printed; on a pipe the lseek fails: -ESPIPE, no offset (in time order: a CPU's lines may come
+# before another's earlier ones)
+@seeks = map { $_->[1] } sort { $a->[0] <=> $b->[0] } @seeks;
+@dd4 = map { $_->[1] } sort { $a->[0] <=> $b->[0] } @dd4;
+my @want_seeks = ("$dd2 op: seek execname: dd fd: 0 offset: 0", "$dd4 op: seek execname: dd fd: 0 offset: 0",
+                  "$dd4 op: seek execname: dd fd: 0 offset: 12288", "$dd4 op: seek execname: dd fd: 1 offset: 20480",
+                  "$ddp op: seek execname: dd fd: 0 ret: -29");
+bad("seeks:\n  " . join("\n  ", @seeks) . "\nexpected\n  " . join("\n  ", @want_seeks)) if "@seeks" ne "@want_seeks";
+print "seeks: ", scalar(@seeks), " lines as expected\n" if "@seeks" eq "@want_seeks";
+# after the seeks dd reads and writes at the positions they set, then closes both
+bad("dd skip/seek: no open of its input") unless grep { m{^open \d+ {4}"/tmp/apptrace/dd2"$} } @dd4;
+bad("dd skip/seek: no open of its output") unless grep { m{^open \d+ {4}"/tmp/apptrace/dd4"$} } @dd4;
+my @dd4rw = grep { /^(read|write|close) [01] / } @dd4;
+my @want4 = ('read 0 4096 12288 4096 ', 'write 1 4096 20480 4096 ', 'read 0 4096 16384 4096 ',
+             'write 1 4096 24576 4096 ', 'close 0    ', 'close 1    ');
+bad("dd skip/seek: '@dd4rw', expected '@want4'") if "@dd4rw" ne "@want4";
+# the pipe has no position: no offset on its read
+bad("dd on a pipe: no read of 5 bytes without an offset") unless grep { $_ eq 'read 0 512  5 ' } @ddp;
 # nc: the listener's socket, an accepted descriptor, a read of the 6 bytes on it; the client's
 # socket, a connect that worked on it, a write of the 6 bytes
 my ($ls) = grep { $_->[0] eq 'socket' && $_->[1] >= 0 } @ncl;
