@@ -78,22 +78,29 @@ run() {
     [[ -s cache/$id/debuginfo ]]
     dbgd_stop
 
-    # SIGTERM (as ^C) during a download: cancelled, nothing left in the cache; the server sends 1 MB of 100 and stalls
-    rm -rf cache
-    local port
-    port=$(dbgd_free_port)
-    { printf 'HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n'; head -c 1000000 /dev/zero; sleep 20; } |
-        busybox nc -l -p "$port" >/dev/null &
-    DBGD_PID=$!
-    sleep 0.5
-    DEBUGINFOD_URLS=http://127.0.0.1:$port "$STAP" -p2 -e "$uprobe" >/dev/null 2>cancel.err &
-    local sp=$! rc=0
-    sleep 3
-    kill -TERM "$sp"
-    wait "$sp" || rc=$?
-    [[ $rc == 143 ]] || { echo "exit $rc"; cat cancel.err; return 1; }
-    grep -q "^stap: debuginfod: downloading debuginfo for $PWD/prog from http://127.0.0.1:$port/buildid/$id/debuginfo: 1.0 MB of 100.0 MB" cancel.err ||
-        { cat cancel.err; return 1; }
-    grep -q "^stap: debuginfod: download of the debuginfo for $PWD/prog (build id $id) cancelled" cancel.err
-    [[ -z $(find cache -path "*$id*" -type f) ]] || { find cache -ls; return 1; }
+    # SIGTERM, and SIGINT as a terminal's ^C sends it, during a download: cancelled, nothing left in the
+    # cache; the server sends 1 MB of 100 and stalls. SIGINT is reset to its default first (perl), as a
+    # terminal's foreground job has it: a background job of this non-interactive shell starts with it ignored.
+    local sig port
+    for sig in TERM INT; do
+        rm -rf cache
+        port=$(dbgd_free_port)
+        { printf 'HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n'; head -c 1000000 /dev/zero; sleep 20; } |
+            busybox nc -l -p "$port" >/dev/null &
+        DBGD_PID=$!
+        sleep 0.5
+        DEBUGINFOD_URLS=http://127.0.0.1:$port perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+            "$STAP" -p2 -e "$uprobe" >/dev/null 2>cancel.err &
+        local sp=$! rc=0
+        sleep 3
+        kill -"$sig" "$sp"
+        wait "$sp" || rc=$?
+        [[ $rc == $((128 + $(kill -l "$sig"))) ]] || { echo "SIG$sig: exit $rc"; cat cancel.err; return 1; }
+        grep -q "^stap: debuginfod: downloading debuginfo for $PWD/prog from http://127.0.0.1:$port/buildid/$id/debuginfo: 1.0 MB of 100.0 MB" cancel.err ||
+            { cat cancel.err; return 1; }
+        grep -q "^stap: debuginfod: download of the debuginfo for $PWD/prog (build id $id) cancelled" cancel.err
+        [[ -z $(find cache -path "*$id*" -type f) ]] || { find cache -ls; return 1; }
+        kill "$DBGD_PID" 2>/dev/null || true
+        wait "$DBGD_PID" 2>/dev/null || true
+    done
 }
