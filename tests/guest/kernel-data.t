@@ -1,4 +1,4 @@
-# kernel-data: kernel.data("SYMBOL").write and .length(4).rw, hardware watchpoints (debug registers, emulated by QEMU TCG): each sysctl write of dirty_expire_interval hits the write watchpoint once with the new value, each read of it the rw one; a missing symbol fails at start; bad points fail in pass 2
+# kernel-data: kernel.data("SYMBOL").write and .length(4).rw, hardware watchpoints (debug registers, emulated by QEMU TCG): each sysctl write of dirty_expire_interval hits the write watchpoint once with the new value, each read of it the rw one; a missing symbol fails at start; bad points fail in pass 2. The ADDRESS form is armed in guest/stap-e-in-guest: KASLR moves the address at each boot, so only a module compiled in the guest knows it
 # Used by tests/run (issue 31): translator/providers/hwbkpt.c, runtime/probes/hwbkpt.c.
 
 have_vmlinux() { [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]]; }

@@ -1,5 +1,5 @@
-# stap -e runs all five passes inside the guest: pass 5 starts staprun itself on the running kernel, with -G globals; with no DWARF, kernel.function is typed from BTF and armed through ftrace at /proc/kallsyms's address
-# Used by tests/run (issues 2, 21). Slow under TCG (gcc runs in the emulated guest), so only one case does it.
+# stap -e runs all five passes inside the guest: pass 5 starts staprun itself on the running kernel, with -G globals; with no DWARF, kernel.function is typed from BTF and armed through ftrace at /proc/kallsyms's address; kernel.data($1) watches an address only the running kernel knows (dirty_expire_interval's, from /proc/kallsyms), hit by each sysctl write
+# Used by tests/run (issues 2, 21, 31). Slow under TCG (gcc runs in the emulated guest), so only one case does it.
 
 timeout_s=900
 
@@ -21,14 +21,23 @@ build() {
 }
 
 guest() {
+    # the sysctl vm.dirty_expire_centisecs is the int dirty_expire_interval (KASLR moves it at each boot):
+    # the command writes it twice, 3001 then its value before
+    local f=/proc/sys/vm/dirty_expire_centisecs orig addr
+    orig=$(cat $f)
+    echo "$orig" >orig
+    addr=0x$(awk '$3 == "dirty_expire_interval" { print $1 }' /proc/kallsyms)
+    echo "$addr" >addr
     # -G sets a global when the run starts (passed on to staprun as who=world). The command lists, while
     # the probe is armed, ksys_read's kprobes (none: it is one of ftrace's functions) and its ftrace line
     local cmd='grep -c " ksys_read+0x" /sys/kernel/debug/kprobes/list >kprobes; grep "^ksys_read " /sys/kernel/tracing/enabled_functions >ftrace; grep " ksys_read$" /proc/kallsyms >kallsyms; dd if=/dev/zero of=/dev/null bs=1 count=50 2>/dev/null'
+    cmd+="; echo 3001 >$f; echo $orig >$f"
     stap_env "$TOP/build/bin/stap" -vv -G who=world -c "sh -c '$cmd'" -e '
 global who = "nobody", reads
 probe begin { println("hello ", who) }
 probe kernel.function("ksys_read") { if (execname() == "dd" && $count == 1) reads++ }
-probe end { printf("reads %d\n", reads) }' >stap.out 2>stap.err
+probe kernel.data($1).length(4).write { printf("%s %d\n", pp(), kernel_int($1)) }
+probe end { printf("reads %d\n", reads) }' "$addr" >stap.out 2>stap.err
     echo $? >stap.rc
     # nothing left behind in the temp directory, nothing left loaded
     ls -A /tmp | grep '^stap' >leftover || true
@@ -37,7 +46,13 @@ probe end { printf("reads %d\n", reads) }' >stap.out 2>stap.err
 
 check() {
     [[ $(cat stap.rc) == 0 ]] || { cat stap.err; return 1; }
-    printf 'hello world\nreads 50\n' | diff - stap.out
+    local addr orig
+    addr=$(cat addr)
+    orig=$(cat orig)
+    [[ $addr =~ ^0xffffffff[0-9a-f]{8}$ ]] || { echo "no address for dirty_expire_interval: $addr"; return 1; }
+    # each write seen just after it, with the value written
+    printf 'hello world\nkernel.data(%s).length(4).write 3001\nkernel.data(%s).length(4).write %s\nreads 50\n' \
+        "$addr" "$addr" "$orig" | diff - stap.out
     # -v: a timing line for each of the five passes
     for p in 1 2 3 4 5; do grep -q "^Pass $p: " stap.err; done
     grep -qx 'kernel.function("ksys_read"): 1 site typed from BTF (/sys/kernel/btf/vmlinux)' stap.err

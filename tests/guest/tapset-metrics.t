@@ -1,4 +1,4 @@
-# json_data and prometheus probes: /proc/systemtap/MOD/data.json, metadata.json and __prometheus read with cat, checked exactly and against the formats; the _map/_unquoted prometheus macros in a procfs("metrics") file
+# json_data and prometheus probes: /proc/systemtap/MOD/data.json, metadata.json and __prometheus read with cat, checked exactly and against the formats; the _map/_unquoted prometheus macros of every arity (1 to 8) in procfs files "metrics" and "arities"
 # Used by tests/run (issue 15): tapset/linux/json.stp, json.stpm, prometheus.stp, prometheus.stpm.
 
 timeout_s=60
@@ -18,6 +18,7 @@ guest() {
     cat $d/__prometheus >prom1.out
     cat $d/__prometheus >prom2.out
     cat $d/metrics >metrics.out
+    cat $d/arities >arities.out
     cat $d/data.json >data.json
     cat $d/data.json >data2.json
     cat $d/metadata.json >metadata.json
@@ -42,6 +43,21 @@ EOW
 kib{dev="9",rw="w"} 2
 kib{dev="sda",rw="r\\w"} 4
 ops{op="op-3"} 11
+EOW
+    # arities 3 to 8, one key each, in the script's order: quoted by the macro (_map), by the mappers (_unquoted)
+    diff arities.out - <<'EOW'
+m3{x1="1",x2="b",x3="sda"} 3
+m4{x1="1",x2="b",x3="3",x4="sda"} 4
+m5{x1="1",x2="b",x3="3",x4="4",x5="sda"} 5
+m6{x1="1",x2="b",x3="3",x4="4",x5="5",x6="sda"} 6
+m7{x1="1",x2="b",x3="3",x4="4",x5="5",x6="6",x7="sda"} 7
+m8{x1="1",x2="b",x3="3",x4="4",x5="5",x6="6",x7="7",x8="sda"} 8
+u3{x1="op-1",x2="b",x3="8"} 3072
+u4{x1="op-1",x2="b",x3="3",x4="8"} 4096
+u5{x1="op-1",x2="b",x3="3",x4="4",x5="8"} 5120
+u6{x1="op-1",x2="b",x3="3",x4="4",x5="5",x6="8"} 6144
+u7{x1="op-1",x2="b",x3="3",x4="4",x5="5",x6="6",x7="8"} 7168
+u8{x1="op-1",x2="b",x3="3",x4="4",x5="5",x6="6",x7="7",x8="8"} 8192
 EOW
     cmp data.json data2.json
     diff data.json - <<'EOW'
