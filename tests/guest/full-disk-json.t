@@ -35,28 +35,8 @@ probe end { printf("{\"type\":\"produced\",\"lines\":%d,\"records\":%d}\n", n, h
 }
 
 guest() {
-    local pid i rc=0 D=/tmp/full-disk-json
-    mkdir -p $D
-    mount -t tmpfs -o size=128k full $D
-    # 32 KiB left for the trace
-    head -c 98304 /dev/zero >$D/filler
-    staprun -o $D/t.out $M.ko >run.out 2>run.err & pid=$!
-    for i in $(seq 600); do
-        [[ $(cat /proc/systemtap/$M/n 2>/dev/null) == 1000 ]] && break
-        sleep 0.1
-    done
-    # stapio's rounds: what the script printed is written, or counted
-    sleep 2
-    grep -q 'records are dropped' run.err
-    cp $D/t.out during.out
-    # space again, then the rest of the run
-    rm $D/filler
-    echo go >/proc/systemtap/$M/more
-    wait $pid || rc=$?
-    echo $rc >run.rc
-    cp $D/t.out t.out
-    umount $D
-    not loaded $M
+    source "$TOP/tests/lib/full-disk.sh"
+    full_disk_run $M /tmp/full-disk-json
 }
 
 check() {

@@ -99,6 +99,15 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* print_sorted: the listing's lines (strings) sorted, one a line on stdout */
+static void print_sorted(PtrVec *lines)
+{
+	if (lines->len)
+		qsort(lines->items, (size_t)lines->len, sizeof(char *), compare_strings);
+	for (int i = 0; i < lines->len; i++)
+		printf("%s\n", (char *)lines->items[i]);
+}
+
 static Symbol *find_local(Probe *p, const char *name)
 {
 	for (int i = 0; i < p->locals.len; i++) {
@@ -240,10 +249,7 @@ int run_listing(Session *s)
 			vec_push(&lines, sb.data);
 		}
 	}
-	if (lines.len)
-		qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
-	for (int i = 0; i < lines.len; i++)
-		printf("%s\n", (char *)lines.items[i]);
+	print_sorted(&lines);
 	return 0;
 }
 
@@ -267,10 +273,7 @@ static int dump_functions(Session *s)
 		print_signature(f, &sb);
 		vec_push(&lines, sb.data);
 	}
-	if (lines.len)
-		qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
-	for (int i = 0; i < lines.len; i++)
-		printf("%s\n", (char *)lines.items[i]);
+	print_sorted(&lines);
 	return 0;
 }
 
@@ -296,10 +299,7 @@ int run_dump(Session *s)
 				sb_printf(&sb, "%s%s", j ? ", " : "", pp_text(p->points.items[j]));
 			vec_push(&lines, sb.data);
 		}
-		if (lines.len)
-			qsort(lines.items, (size_t)lines.len, sizeof(char *), compare_strings);
-		for (int i = 0; i < lines.len; i++)
-			printf("%s\n", (char *)lines.items[i]);
+		print_sorted(&lines);
 		return 0;
 	}
 	{
