@@ -13,13 +13,8 @@ probe timer.s(1) {
 }
 
 guest() {
-    staprun t_kcount.ko &
-    local run=$!
     # keep dd reading one byte at a time for as long as the probes are armed
-    while kill -0 $run 2>/dev/null; do
-        dd if=/dev/zero of=/dev/null bs=1 count=1000 2>/dev/null
-    done
-    wait $run
+    run_reading t_kcount.ko
 }
 
 check() {

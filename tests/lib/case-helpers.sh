@@ -133,3 +133,14 @@ need_kernel_dwarf() {
     [[ -z ${FROM_BTF:-} ]] || return 0
     [[ -e /usr/lib/debug/boot/vmlinux-$KVER ]] || { echo "no /usr/lib/debug/boot/vmlinux-$KVER (make deps)"; exit 77; }
 }
+
+# run_reading KO: staprun KO (its output to stdout) while dd reads /dev/zero a byte at a time, for as long as the
+# run lasts (the module's probes see reads all along); the run's status.
+run_reading() {
+    staprun "$1" &
+    local run=$!
+    while kill -0 $run 2>/dev/null; do
+        dd if=/dev/zero of=/dev/null bs=1 count=1000 2>/dev/null
+    done
+    wait $run
+}
