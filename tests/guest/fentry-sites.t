@@ -11,7 +11,9 @@ global n, nr, nk, nk2, ticks, shown, pos, nested
 probe kernel.function("vfs_read") {
 	if (execname() != "dd") next
 	n <<< 1
-	pos += $file->f_pos   # read with copy_from_kernel_nofault, itself probed: those hits nest in this one
+	# 16 bytes of the file, read with copy_from_kernel_nofault (1, 2, 4 or 8 bytes the runtime loads
+	# itself), which is probed: those hits nest in this one
+	pos += strlen(kernel_buffer_quoted($file, 16))
 	if (shown++) next
 	printf("addr %s %s\nprobefunc %s\ncount %d\n", symname(addr()), symdata(addr()), probefunc(), $count)
 	frame = tokenize(sprint_backtrace(), "\n")
