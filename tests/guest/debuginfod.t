@@ -53,7 +53,10 @@ build() {
     grep -q 'module("dummy").function("dummy_dev_init@drivers/net/dummy.c:[0-9]*")' m.cold.out
     grep -q 'process("/usr/lib/x86_64-linux-gnu/libc.so.6").function("__libc_malloc@.*malloc.c:[0-9]*")' u.cold.out ||
         { cat u.cold.out; return 1; }
-    # -L lists from the fetched DWARF (cached now)
+    # -l and -L list from the fetched DWARF (cached now): dummy's functions with their source lines
+    $STAP -l 'module("dummy").function("dummy_*")' >m.list
+    grep -qx 'module("dummy").function("dummy_dev_init@drivers/net/dummy.c:[0-9]*")' m.list
+    grep -qx 'module("dummy").function("dummy_setup@drivers/net/dummy.c:[0-9]*")' m.list
     $STAP -L 'module("dummy").function("dummy_dev_init")' | grep -q '\$dev:struct net_device\*'
     $STAP -L 'kernel.statement("vfs_read@fs/read_write.c:475")' | grep -q '\$ret:ssize_t'
     # the modules, compiled against the fetched DWARF
