@@ -36,6 +36,7 @@ struct stapio {
 	const char *script, *script_sha256;   /* -s NAME -H SHA256: the module's script, for headers */
 	long long clock_offset_us, clock_offset_err_us;   /* -C OFFSET_US,ERR_US (err -1: unknown) */
 	struct target cmd;      /* -c CMD */
+	struct system_cmds sys; /* the script's system() commands still running (system.c) */
 	enum state state;
 	int status;             /* exit status once DONE */
 	int started;            /* got "started" */
@@ -194,7 +195,7 @@ static void emit(void *ctx, const struct stp_record_header *h, const char *paylo
 	}
 	if (h->flags & STP_REC_SYSTEM) {
 		outfile_flush(&io->out);            /* system(): after what was printed before it */
-		system_run(payload, h->len);
+		system_run(&io->sys, payload, h->len);
 		return;
 	}
 	take_switch(io);
@@ -370,7 +371,7 @@ static void check_events(struct stapio *io)
 	}
 	if (got_child) {
 		got_child = 0;
-		system_poll();
+		system_poll(&io->sys);
 		if (target_exited(&io->cmd))
 			request_stop(io, "the -c command exited");
 	}
@@ -551,7 +552,7 @@ int main(int argc, char **argv)
 	run(&io);
 	target_finish(&io.cmd);
 	outfile_flush(&io.out);
-	system_finish();
+	system_finish(&io.sys);
 	relay_close(&io.relay);
 	control_close(&io.ctl);
 	if (outfile_close(&io.out) < 0 && !io.output_error_reported) {

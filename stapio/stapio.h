@@ -157,10 +157,16 @@ void target_release(struct target *t);
 int target_exited(struct target *t);    /* 1 once, when it has exited (reaped) */
 void target_finish(struct target *t);   /* end of run: reap or terminate it */
 
-/* system.c: the script's system(CMD) commands (STP_REC_SYSTEM records). */
-void system_run(const char *cmd, size_t len);
-void system_poll(void);     /* reap the ones that exited */
-void system_finish(void);   /* end of run: wait (bounded) for the rest */
+/* system.c: the script's system(CMD) commands (STP_REC_SYSTEM records); a zeroed struct
+ * system_cmds holds none.  Past SYSTEM_MAX still running, stapio first waits for the oldest. */
+#define SYSTEM_MAX 64
+struct system_cmds {
+	pid_t running[SYSTEM_MAX];  /* commands still running, oldest first */
+	int n;
+};
+void system_run(struct system_cmds *sc, const char *cmd, size_t len);
+void system_poll(struct system_cmds *sc);     /* reap the ones that exited */
+void system_finish(struct system_cmds *sc);   /* end of run: wait (bounded) for the rest */
 
 long now_ms(void);      /* main.c: CLOCK_MONOTONIC in ms */
 

@@ -12,22 +12,16 @@
 
 #include "stapio.h"
 
-/* Commands still running; past this many stapio first waits for the oldest. */
-#define SYSTEM_MAX 64
-
-static pid_t running[SYSTEM_MAX];
-static int nrunning;
-
 /* Reaps the commands that have exited (never the -c command: only our own pids). */
-static void system_reap(int block_oldest)
+static void system_reap(struct system_cmds *sc, int block_oldest)
 {
 	int i = 0;
 
-	while (i < nrunning) {
-		pid_t r = waitpid(running[i], NULL, block_oldest && i == 0 ? 0 : WNOHANG);
-		if (r == running[i] || (r < 0 && errno == ECHILD)) {
-			memmove(&running[i], &running[i + 1], (nrunning - i - 1) * sizeof(running[0]));
-			nrunning--;
+	while (i < sc->n) {
+		pid_t r = waitpid(sc->running[i], NULL, block_oldest && i == 0 ? 0 : WNOHANG);
+		if (r == sc->running[i] || (r < 0 && errno == ECHILD)) {
+			memmove(&sc->running[i], &sc->running[i + 1], (sc->n - i - 1) * sizeof(sc->running[0]));
+			sc->n--;
 			block_oldest = 0;
 			continue;
 		}
@@ -43,7 +37,7 @@ static void system_reap(int block_oldest)
  * default signal handling, and /dev/null as its standard input; its output shares stapio's
  * standard output and error (stapio flushes its own output first).
  */
-void system_run(const char *cmd, size_t len)
+void system_run(struct system_cmds *sc, const char *cmd, size_t len)
 {
 	char *copy;
 	pid_t pid;
@@ -56,7 +50,7 @@ void system_run(const char *cmd, size_t len)
 		free(copy);
 		return;
 	}
-	system_reap(nrunning == SYSTEM_MAX);
+	system_reap(sc, sc->n == SYSTEM_MAX);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -80,26 +74,26 @@ void system_run(const char *cmd, size_t len)
 	}
 	say("system(): \"%s\" is pid %ld", copy, (long)pid);
 	free(copy);
-	running[nrunning++] = pid;
+	sc->running[sc->n++] = pid;
 }
 
 /* Reaps commands that have exited (on SIGCHLD). */
-void system_poll(void)
+void system_poll(struct system_cmds *sc)
 {
-	system_reap(0);
+	system_reap(sc, 0);
 }
 
 /* The end of the run: waits at most 10 s for the commands still running, then leaves them. */
-void system_finish(void)
+void system_finish(struct system_cmds *sc)
 {
 	struct timespec ts = { 0, 10 * 1000000L };
 	int i;
 
-	for (i = 0; i < 1000 && nrunning; i++) {
-		system_reap(0);
-		if (nrunning)
+	for (i = 0; i < 1000 && sc->n; i++) {
+		system_reap(sc, 0);
+		if (sc->n)
 			nanosleep(&ts, NULL);
 	}
-	if (nrunning)
-		say("system(): %d command(s) still running at exit", nrunning);
+	if (sc->n)
+		say("system(): %d command(s) still running at exit", sc->n);
 }

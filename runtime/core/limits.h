@@ -75,8 +75,11 @@
 #define STP_BUFSIZE_MB_MIN 1
 #define STP_BUFSIZE_MB_MAX 1024
 #if STP_BUFSIZE_MB < STP_BUFSIZE_MB_MIN || STP_BUFSIZE_MB > STP_BUFSIZE_MB_MAX
-#error "STP_BUFSIZE_MB (stap -s) must be between 1 and 1024"
+#error "STP_BUFSIZE_MB (stap -s) must be between STP_BUFSIZE_MB_MIN and STP_BUFSIZE_MB_MAX"
 #endif
+/* a limit as text, for the programs' help: STP_LIMIT_STR(STP_BUFSIZE_MB_MAX) is "1024" */
+#define STP_LIMIT_STR_(x) #x
+#define STP_LIMIT_STR(x) STP_LIMIT_STR_(x)
 
 /* keys of one array: the translator rejects more (maps/map.c) */
 #define STP_MAP_MAX_KEYS 9

@@ -127,7 +127,7 @@ static void stp_pmap_entry_keys(struct stp_map *m, struct stp_map_entry *e, stru
 static __maybe_unused bool stp_pmap_aggregate(struct stp_context *c, struct stp_pmap *pm)
 {
 	struct stp_map_entry *e, *a;
-	struct stp_key k[9];
+	struct stp_key k[STP_MAP_MAX_KEYS];
 	bool inserted;
 	int cpu;
 

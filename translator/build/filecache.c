@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "build/trustwalk.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 
 /* The home directory: $HOME, but root's from the password database (a root shell keeps a user's
@@ -76,33 +76,19 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path)
 	return filecache_hash(h, v, sizeof v);
 }
 
-/* The warnings shown, each once per process, as stderr is one per process; btf/source.c's thread
- * may warn (its cache write) beside the main thread: the lock keeps the set whole. */
-static struct {
-	pthread_mutex_t lock;
-	StrMap seen;
-} warned = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
+/* Each warning once per run (the Session's Diag keeps the set, under its lock: btf/source.c's
+ * thread may warn, its cache write, beside the main thread). */
 void filecache_warn(const char *fmt, ...)
 {
 	va_list ap;
 	StrBuf sb;
-	char *msg;
 
 	sb_init(&sb);
 	va_start(ap, fmt);
 	sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
-	msg = sb_steal(&sb);
-	pthread_mutex_lock(&warned.lock);
-	if (strmap_get(&warned.seen, msg)) {
-		pthread_mutex_unlock(&warned.lock);
-		free(msg);
-		return;
-	}
-	strmap_put(&warned.seen, msg, (void *)1);
-	fprintf(stderr, "stap: warning: %s\n", msg);
-	pthread_mutex_unlock(&warned.lock);
+	diag_warning_once(sb.data);
+	sb_free(&sb);
 }
 
 /* Why st (of what) must not be used: not the effective user's, or writable by group or others;

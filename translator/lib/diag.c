@@ -14,14 +14,27 @@ static Diag *current;
 
 void diag_attach(Diag *d)
 {
+	pthread_mutex_init(&d->once_lock, NULL);
 	current = d;
 }
 
 static Diag *state(void)
 {
 	if (!current)
-		current = xcalloc(1, sizeof *current);
+		diag_attach(xcalloc(1, sizeof *current));
 	return current;
+}
+
+void diag_warning_once(const char *msg)
+{
+	Diag *d = state();
+
+	pthread_mutex_lock(&d->once_lock);
+	if (!strmap_get(&d->once_seen, msg)) {
+		strmap_put(&d->once_seen, xstrdup(msg), (void *)1);
+		fprintf(stderr, "stap: warning: %s\n", msg);
+	}
+	pthread_mutex_unlock(&d->once_lock);
 }
 
 SourceFile *source_new(const char *name, char *text, size_t len)

@@ -5,6 +5,7 @@
 
 #include "lib/util.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -35,10 +36,17 @@ typedef struct Diag {
 	char *last_muted;        /* the last error muted, for diag_take_muted() */
 	const char *context_note;   /* diag_set_context() */
 	StrMap seen;             /* messages shown, each shown once */
+	pthread_mutex_t once_lock;  /* guards once_seen: diag_warning_once runs in any thread */
+	StrMap once_seen;        /* diag_warning_once's messages shown */
 } Diag;
 
-/* Diagnostics from now on go to d; until a first call, to a Diag of their own (tests' drivers). */
+/* Diagnostics from now on go to d (zeroed); until a first call, to a Diag of their own (tests'
+ * drivers). */
 void diag_attach(Diag *d);
+
+/* "stap: warning: MSG" once per run, from any thread (btf/source.c's cache write beside the main
+ * thread): neither counted nor muted nor cut by -w.  build/filecache.c's warnings. */
+void diag_warning_once(const char *msg);
 
 /* kind is "parse error", "semantic error", "error" or "warning". */
 void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
