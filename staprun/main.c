@@ -228,6 +228,31 @@ static int run_loaded(const struct options *o, const struct run_id *id)
 	return status;
 }
 
+/* The budget check and the load, under the caller's load lock (a load of theirs started meanwhile
+ * waits, then counts this run); mb: -b's, else the module's own size.  0, or -1 after a message. */
+static int load_within_budget(const struct options *o, enum privilege priv, int fd, const char *path,
+			      const char *name, const struct script_info *script)
+{
+	unsigned long mb = o->bufsize ? o->bufsize : script->bufsize_mb;
+	char *params;
+	int lock, rc = -1;
+
+	params = build_params(o);
+	if (!params) {
+		err("out of memory");
+		return -1;
+	}
+	if (load_lock(priv, &lock) == 0) {
+		if (buffers_fit(mb, o->bufsize != 0)) {
+			signals_hold();
+			rc = module_load(fd, path, name, params);
+		}
+		load_unlock(lock);
+	}
+	free(params);
+	return rc;
+}
+
 /*
  * What the caller's own signal state must not change: SIGCHLD ignored (the SIG_IGN survives
  * exec) makes the kernel reap stapio itself, so waitpid() fails and staprun could not tell a
@@ -264,7 +289,6 @@ int main(int argc, char **argv)
 	char stapio[PATH_MAX], path[PATH_MAX];
 	char name[64];
 	enum privilege priv;
-	char *params;
 	int status, fd, iofd;
 
 	setuid_init();
@@ -302,15 +326,7 @@ int main(int argc, char **argv)
 		close(fd);
 		return 1;
 	}
-	params = build_params(&o);
-	if (!params) {
-		err("out of memory");
-		close(fd);
-		return 1;
-	}
-	signals_hold();
-	status = module_load(fd, path, name, params);
-	free(params);
+	status = load_within_budget(&o, priv, fd, path, name, &script);
 	close(fd);
 	if (status < 0 || identify_our_load(name, &id) < 0)
 		return 1;

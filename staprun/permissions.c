@@ -213,11 +213,29 @@ int module_open(const char *path, enum privilege p)
 	return fd;
 }
 
+static int dash(char c)
+{
+	return c == '-' || c == '_';
+}
+
+/* Whether "name=value" param sets the parameter name, as the kernel's parameq() compares
+ * names: '-' and '_' alike, so "_stp-bufsize=" is "_stp_bufsize=". */
+static int param_is(const char *param, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (param[i] != name[i] && !(dash(param[i]) && dash(name[i])))
+			return 0;
+	return param[i] == '=';
+}
+
 /* Module parameters can change what an approved module does: stapusr may
  * set none (-b is fine: staprun makes _stp_bufsize itself, within bounds).
- * Nobody sets the buffer size but through -b, whose size is checked, and no
- * parameter may hold whitespace or a quote: the kernel splits its parameter
- * string at spaces outside double quotes, so "a=1 _stp_bufsize=4096" would be two. */
+ * Nobody sets the buffer size but through -b, whose size is checked (however
+ * the name is spelled: the kernel takes '-' for '_'), and no parameter may hold
+ * whitespace or a quote: the kernel splits its parameter string at spaces
+ * outside double quotes, so "a=1 _stp_bufsize=4096" would be two. */
 int params_allowed(enum privilege p, char **params, int n)
 {
 	int i;
@@ -234,7 +252,7 @@ int params_allowed(enum privilege p, char **params, int n)
 			    " as one argument, without spaces or quotes", shown);
 			return 0;
 		}
-		if (!strncmp(params[i], "_stp_bufsize=", strlen("_stp_bufsize="))) {
+		if (param_is(params[i], "_stp_bufsize")) {
 			err("give the buffer size with -b MB, not as the module parameter \"%s\"",
 			    params[i]);
 			return 0;
@@ -418,42 +436,53 @@ static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
 	return total;
 }
 
-/*
- * -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, STP_BUFSIZE_MB_MAX for root and
- * stapdev; and one budget for each user: the buffers of this run and of the
- * caller's runs loaded already (-L/-F, or going on) must take at most half of
- * the memory they would have without those runs (MemAvailable now plus what
- * those take), so that loading installed modules one after the other adds up.
- */
+/* -b MB: at most BUFSIZE_STAPUSR_MB for stapusr, STP_BUFSIZE_MB_MAX for root and stapdev. */
 int bufsize_allowed(enum privilege p, unsigned long mb)
 {
 	unsigned long cap = p == PRIV_USR ? BUFSIZE_STAPUSR_MB : STP_BUFSIZE_MB_MAX;
+
+	if (mb <= cap)
+		return 1;
+	err("-b %lu: %s may ask for at most %lu MB per CPU", mb, privilege_name(p), cap);
+	return 0;
+}
+
+/*
+ * One budget for each user, for every load (with -b MB, or the module's own size, mb, when
+ * given is 0): the buffers of this run and of the caller's runs loaded already (-L/-F, or going
+ * on) must take at most half of the memory they would have without those runs (MemAvailable now
+ * plus what those take), so that loading installed modules one after the other adds up.
+ * Checked under load_lock(), so that a load of the caller's started meanwhile counts this one.
+ */
+int buffers_fit(unsigned long mb, int given)
+{
 	unsigned long long need, mine, avail;
 	unsigned long cpus;
 	unsigned runs;
+	char what[96];
 
-	if (mb > cap) {
-		err("-b %lu: %s may ask for at most %lu MB per CPU", mb, privilege_name(p), cap);
-		return 0;
-	}
+	if (given)
+		snprintf(what, sizeof(what), "-b %lu", mb);
+	else
+		snprintf(what, sizeof(what), "the module's own buffer size, %lu MB (stap -s; -b sets another)", mb);
 	cpus = possible_cpus();
 	need = rings_bytes(mb, cpus);
 	mine = my_runs_bytes(cpus, &runs);
 	avail = mem_available();
 	if (avail && need + mine > (avail + mine) / 2) {
 		if (runs)
-			err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
+			err("%s: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
 			    " CPUs), and those of your %u loaded run%s %llu MB: together more than half of"
 			    " the %llu MB of memory available without them: give a smaller -b, or end a run",
-			    mb, need >> 20, need / cpus >> 20, cpus, runs, runs == 1 ? "" : "s", mine >> 20,
+			    what, need >> 20, need / cpus >> 20, cpus, runs, runs == 1 ? "" : "s", mine >> 20,
 			    (avail + mine) >> 20);
 		else
-			err("-b %lu: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
+			err("%s: the trace buffers would take %llu MB (%llu MB for each of %lu possible"
 			    " CPUs), more than half of the %llu MB of memory available: give a smaller -b",
-			    mb, need >> 20, need / cpus >> 20, cpus, avail >> 20);
+			    what, need >> 20, need / cpus >> 20, cpus, avail >> 20);
 		return 0;
 	}
-	say("-b %lu: %llu MB of trace buffers, %llu MB in %u loaded run%s of yours, %llu MB of memory"
-	    " available", mb, need >> 20, mine >> 20, runs, runs == 1 ? "" : "s", avail >> 20);
+	say("%s: %llu MB of trace buffers, %llu MB in %u loaded run%s of yours, %llu MB of memory"
+	    " available", what, need >> 20, mine >> 20, runs, runs == 1 ? "" : "s", avail >> 20);
 	return 1;
 }

@@ -1,5 +1,5 @@
 /* staprun.h - declarations shared by staprun's source files.
- * Used by the staprun sources only (main.c, log.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, setuid.c, secureboot.c). */
+ * Used by the staprun sources only (main.c, log.c, module.c, removal.c, child.c, modinfo.c, verify.c, permissions.c, loadlock.c, setuid.c, secureboot.c). */
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
@@ -50,6 +50,7 @@ void modinfo_free(struct modinfo *mi);
 struct script_info {
 	char name[128];
 	char sha256[65];
+	unsigned long bufsize_mb;       /* its own buffer size (stap -s), as stap_bufsize says */
 };
 int module_verify(int fd, const char *path, const char *name, struct script_info *si); /* 0, or -1 after a message */
 int kernel_release(char *buf, size_t size);  /* /proc/sys/kernel/osrelease (not uname()); -1: unreadable */
@@ -69,7 +70,12 @@ long module_owner(const char *name);        /* uid that loaded it, -1: cannot te
 int loaded_module_allowed(const char *arg, struct run_id *id, const char *what);
 #define REMOTE_ID_MAX   1000000 /* -r N:URI: the index of a host in stap --remote's list */
 #define BUFSIZE_STAPUSR_MB 64   /* -b: stapusr */
-int bufsize_allowed(enum privilege p, unsigned long mb);          /* 0 after a message */
+int bufsize_allowed(enum privilege p, unsigned long mb);          /* 0 after a message: over the cap */
+int buffers_fit(unsigned long mb, int given);                      /* 0 after a message: over budget */
+
+/* loadlock.c: one load at a time for each user (the budget's check and the load it allows). */
+int load_lock(enum privilege p, int *fd);   /* 0 (*fd -1: no lock needed), or -1 after a message */
+void load_unlock(int fd);
 
 /* setuid.c: when installed setuid root. */
 int running_setuid(void);

@@ -2,6 +2,7 @@
  * Used by staprun/main.c before loading and by permissions.c; the ELF reading is modinfo.c. */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -98,11 +99,20 @@ int kernel_release(char *buf, size_t size)
 }
 
 /* The script's name and SHA-256 from the modinfo, each only when it is a printable word (the
- * hash 64 hex digits). */
+ * hash 64 hex digits); the module's own buffer size (stap_bufsize, MB per CPU), the runtime's
+ * default when it does not say. */
 static void script_info_get(const struct modinfo *mi, struct script_info *si)
 {
 	const char *name = modinfo_get(mi, "stap_script"), *sha = modinfo_get(mi, "stap_script_sha256");
+	const char *mb = modinfo_get(mi, "stap_bufsize");
+	size_t digits = mb ? strspn(mb, "0123456789") : 0;
 
+	si->bufsize_mb = STP_BUFSIZE_MB;
+	if (digits >= 1 && digits <= 4 && !mb[digits]) {
+		unsigned long v = strtoul(mb, NULL, 10);
+		if (v >= STP_BUFSIZE_MB_MIN && v <= STP_BUFSIZE_MB_MAX)
+			si->bufsize_mb = v;
+	}
 	si->name[0] = si->sha256[0] = '\0';
 	if (name)
 		printable_word(name, si->name, sizeof(si->name));
@@ -131,7 +141,7 @@ int module_verify(int fd, const char *path, const char *name, struct script_info
 	} else if (strcmp(transport, STP_TRANSPORT_VERSION)) {
 		printable_word(transport, shown, 16);
 		err("cannot load module %s: built by an incompatible stap: transport protocol %s,"
-		    " this staprun speaks %s", path, shown, STP_TRANSPORT_VERSION);
+		    " this staprun speaks %s: rebuild it with this stap", path, shown, STP_TRANSPORT_VERSION);
 	} else if (modname && strcmp(modname, name)) {
 		/* the kernel names the module after its contents, staprun after the file */
 		printable_word(modname, shown, sizeof(shown));

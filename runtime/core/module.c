@@ -5,9 +5,12 @@
 
 /* What staprun and stapio learn about the module before running it:
  * stap_transport marks a module built by stap and the control protocol it
- * speaks (docs/transport.md); _stp_bufsize (MB per CPU) is set by staprun -b;
- * _stp_bulkmode (stap -b) tells stapio to write one file per CPU. */
+ * speaks (docs/transport.md); _stp_bufsize (MB per CPU) is set by staprun -b,
+ * its default (stap -s) is stap_bufsize, which staprun counts in the caller's
+ * budget when there is no -b; _stp_bulkmode (stap -b) tells stapio to write one
+ * file per CPU. */
 MODULE_INFO(stap_transport, STP_TRANSPORT_VERSION);
+MODULE_INFO(stap_bufsize, __stringify(STP_BUFSIZE_MB));
 #ifdef STP_BULKMODE
 MODULE_INFO(stap_bulkmode, "1");
 static bool stp_bulkmode = true;

@@ -13,8 +13,10 @@ typedef uint64_t __u64;
 #endif
 
 /* Version of this protocol, in every module's modinfo as stap_transport=N;
- * staprun refuses modules without it (not built by stap) or with another N. */
-#define STP_TRANSPORT_VERSION "2"
+ * staprun refuses modules without it (not built by stap) or with another N.
+ * 3: the module publishes _stp_load_id, without which staprun cannot remove it
+ * (a module of 2 would be loaded, then left behind). */
+#define STP_TRANSPORT_VERSION "3"
 
 /* Everything lives under /proc/systemtap/<module name>/. */
 #define STP_PROC_ROOT      "systemtap"

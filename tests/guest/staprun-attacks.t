@@ -100,6 +100,8 @@ EOC
         perl -e 'local $/; my $d = <STDIN>; my $n = ($d =~ s/sa_bud0/sa_bud$ARGV[0]/g);
                  $n >= 2 or die "sa_bud0 found $n times"; print $d' "$k" <sa_bud0.ko >"sa_bud$k.ko"
     done
+    # a module whose own buffer size (stap -s) is stapusr's largest: a load without -b counts it
+    $STAP -p4 -s 64 -m sa_budd -e 'probe begin { println("bud") }' >/dev/null
     getent group stapusr | cut -d: -f3 >stapusr.gid
     getent group stapdev | cut -d: -f3 >stapdev.gid
 }
@@ -308,6 +310,12 @@ attacks() {
     else
         echo "SKIPPED -b 1024 memory refusal: $avail MB available"
     fi
+    # a stapdev's _stp_bufsize spelled with dashes is the same parameter to the kernel (parameq())
+    refused b-dash 'give the buffer size with -b MB, not as the module parameter "_stp-bufsize=1024"' \
+        "${d1[@]}" "$S" sa_run.ko _stp-bufsize=1024
+    refused b-dash2 'give the buffer size with -b MB, not as the module parameter "-stp-bufsize=1024"' \
+        "${d1[@]}" "$S" sa_run.ko -stp-bufsize=1024
+    not loaded sa_run
     # the number staprun parsed is what the module gets
     "${u1[@]}" "$S" -b 03 -L sa_endless >/dev/null 2>&1
     [[ $(cat /sys/module/sa_endless/parameters/_stp_bufsize) == 3 ]]
@@ -325,13 +333,16 @@ attacks() {
 
 # A member's staprun stopped while its run goes on (SIGSTOP: it is the member's own process), its
 # stapio ended, the run removed with the member's own -d, the same installed module loaded by another
-# user (the victim): resumed, the staprun must not remove the victim's run.  For a plain run and
-# for -A; then -d itself, blocked (-v, its stderr a full pipe) between its check and its removal.
+# user (the victim): resumed, the staprun must not remove the victim's run (still loaded, its
+# _stp_load_id unchanged).  For a plain run and for -A; for a plain run reloaded by the same member
+# (the owner matches: only the load id tells the loads apart); then -d itself, blocked (-v, its
+# stderr a full pipe) between its check and its removal; then a run whose _stp_load_id cannot be read.
 stopped_removal() {
-    local mode pid io rc
-    for mode in run attach; do
+    local mode pid io rc lid uid
+    local -a who
+    for mode in run attach same; do
         echo "== stopped staprun, $mode (at ${SECONDS}s)"
-        if [[ $mode == run ]]; then
+        if [[ $mode != attach ]]; then
             "${u1[@]}" "$S" sa_endless >stop-$mode.out 2>stop-$mode.err & pid=$!
         else
             "${u1[@]}" "$S" -L sa_endless >/dev/null 2>&1
@@ -348,15 +359,18 @@ stopped_removal() {
         grep -q '^end ticks>0: 1$' stop-$mode.out
         "${u1[@]}" "$S" -d sa_endless
         wait_gone sa_endless
-        "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
-        owner_is sa_endless 65533
+        if [[ $mode == same ]]; then who=("${u1[@]}") uid=65534; else who=("${u2[@]}") uid=65533; fi
+        "${who[@]}" "$S" -L sa_endless >/dev/null 2>&1
+        owner_is sa_endless $uid
+        lid=$(cat /sys/module/sa_endless/parameters/_stp_load_id)
         "${u1[@]}" kill -CONT $pid
         rc=0; wait $pid || rc=$?
-        [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" \
+        [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid $uid): not removing it" \
             stop-$mode.err || { echo "stopped $mode: exit $rc"; cat stop-$mode.err; return 1; }
         loaded sa_endless
-        owner_is sa_endless 65533
-        "${u2[@]}" "$S" -d sa_endless
+        owner_is sa_endless $uid
+        [[ $(cat /sys/module/sa_endless/parameters/_stp_load_id) == "$lid" ]]
+        "${who[@]}" "$S" -d sa_endless
         wait_gone sa_endless
     done
 
@@ -371,6 +385,7 @@ stopped_removal() {
     "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
     "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
+    lid=$(cat /sys/module/sa_endless/parameters/_stp_load_id)
     touch go
     rc=0; wait $pid || rc=$?
     [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" \
@@ -378,7 +393,34 @@ stopped_removal() {
     grep -q "the caller is a member of stapusr" dblock.err
     loaded sa_endless
     owner_is sa_endless 65533
+    [[ $(cat /sys/module/sa_endless/parameters/_stp_load_id) == "$lid" ]]
     "${u2[@]}" "$S" -d sa_endless
+    wait_gone sa_endless
+
+    # _stp_load_id unreadable (here: /dev/null bound over it in this mount namespace): the end of
+    # the run, -d and -A refuse to remove a run they cannot tell from another load
+    echo "== _stp_load_id unreadable (at ${SECONDS}s)"
+    "${u1[@]}" "$S" sa_endless >noid.out 2>noid.err & pid=$!
+    io=$(stapio_of $pid)
+    if ! mount --bind /dev/null /sys/module/sa_endless/parameters/_stp_load_id; then
+        echo "SKIPPED the unreadable _stp_load_id: cannot mount over it"
+        kill -INT "$io"; wait $pid; wait_gone sa_endless; return 0
+    fi
+    [[ ! -s /sys/module/sa_endless/parameters/_stp_load_id ]]
+    kill -INT "$io"
+    rc=0; wait $pid || rc=$?
+    [[ $rc == 1 ]] && grep -qF "module sa_endless: cannot tell whether it is still the run started here (its owner or _stp_load_id cannot be read): not removing it" \
+        noid.err || { echo "unreadable id: exit $rc"; cat noid.err; return 1; }
+    grep -q '^end ticks>0: 1$' noid.out
+    loaded sa_endless
+    refused noid-d "may not remove module sa_endless: cannot tell who loaded it or which load it is" \
+        "${u1[@]}" "$S" -d sa_endless
+    refused noid-A "may not attach to module sa_endless: cannot tell who loaded it or which load it is" \
+        "${u1[@]}" "$S" -A sa_endless
+    loaded sa_endless
+    owner_is sa_endless 65534
+    umount /sys/module/sa_endless/parameters/_stp_load_id
+    "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
 }
 
@@ -401,7 +443,7 @@ sigchld_ignored() {
 buffer_budget() {
     local cpus avail mb k refused_at=0 now
     echo "== buffer budget (at ${SECONDS}s)"
-    cp sa_bud[0-9].ko "$dir"/
+    cp sa_bud[0-9].ko sa_budd.ko "$dir"/
     cpus=$(( $(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1 ))
     avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
     # MB per CPU: the largest power of two whose buffers take at most 1/8 of the memory available
@@ -423,6 +465,10 @@ buffer_budget() {
     not loaded "sa_bud$refused_at"
     now=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
     (( mb * cpus <= now / 2 )) || { echo "budget: $now MB left: the per-load check alone refuses too"; return 1; }
+    # a load without -b counts at the module's own size (sa_budd: stap -s 64, at least -b $mb)
+    refused bud-default "staprun: the module's own buffer size, 64 MB (stap -s; -b sets another): the trace buffers would take $((64 * cpus)) MB (64 MB for each of $cpus possible CPUs), and those of your $refused_at loaded runs" \
+        "${u1[@]}" "$S" -L sa_budd
+    not loaded sa_budd
     # another member's budget is their own
     "${u2[@]}" "$S" -b "$mb" -L "sa_bud$refused_at" >/dev/null 2>&1
     owner_is "sa_bud$refused_at" 65533
@@ -431,7 +477,28 @@ buffer_budget() {
         "${u1[@]}" "$S" -d "sa_bud$k"
         not loaded "sa_bud$k"
     done
-    rm -f "$dir"/sa_bud[0-9].ko
+    # the same loads started at once: one after the other under the member's load lock, so no
+    # more pass than did one by one (each checked alone, all ten would)
+    local -a pids=()
+    local n=0
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        "${u1[@]}" "$S" -b "$mb" -L "sa_bud$k" >par$k.out 2>par$k.err & pids+=($!)
+    done
+    wait "${pids[@]}" || true
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        if loaded "sa_bud$k"; then
+            n=$((n + 1))
+        else
+            grep -q "^staprun: -b $mb: the trace buffers would take .* together more than half of the" par$k.err ||
+                { echo "budget at once: sa_bud$k"; cat par$k.err; return 1; }
+        fi
+    done
+    echo "budget at once: $n of 10 loaded, $refused_at one by one"
+    (( n >= 2 && n <= refused_at + 1 && n < 10 ))
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        not loaded "sa_bud$k" || "${u1[@]}" "$S" -d "sa_bud$k"
+    done
+    rm -f "$dir"/sa_bud[0-9].ko "$dir"/sa_budd.ko
 }
 
 # uname() is the caller's to change (setarch --uname-2.6): the systemtap directory and the vermagic
@@ -501,7 +568,7 @@ guest() {
     not loaded sa_run
     not loaded sa_endless || staprun -d sa_endless
     local k
-    for k in 0 1 2 3 4 5 6 7 8 9; do
+    for k in 0 1 2 3 4 5 6 7 8 9 d; do
         not loaded "sa_bud$k" || { staprun -d "sa_bud$k"; rc=1; }
     done
     return $rc

@@ -22,7 +22,7 @@ probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     fi
     mkdir -p vm notours
     set_vermagic ss_run.ko vm/ss_run.ko 0.0.0-other
-    replace_string ss_run.ko notours/ss_run.ko stap_transport=2 stap_tramsport=2
+    replace_string ss_run.ko notours/ss_run.ko stap_transport=3 stap_tramsport=3
     # a small module of the kernel's own (6.12's are .ko.xz: guest_copy_module decompresses)
     local kmod
     kmod=$(find "/lib/modules/$KVER/kernel" \( -name '*.ko' -o -name '*.ko.[xgz]z' -o -name '*.ko.zst' \) \

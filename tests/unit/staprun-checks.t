@@ -172,7 +172,7 @@ run() {
 
     # a stap module for the guest kernel, and the same one claiming to be for this host
     "$STAP" -p4 -m sc_ok -r "$KVER" -e 'probe begin { println("hi"); exit() }' >/dev/null
-    mkdir -p host other v3 notours named
+    mkdir -p host other v2 v4 notours named
     set_vermagic sc_ok.ko host/sc_ok.ko "$rel"
 
     # built for another kernel: the message names both and says how to rebuild
@@ -190,7 +190,7 @@ run() {
     fi
 
     # not stap's: no stap_transport (edited out, or a kernel module), another protocol
-    replace_string host/sc_ok.ko notours/sc_ok.ko stap_transport=2 stap_tramsport=2
+    replace_string host/sc_ok.ko notours/sc_ok.ko stap_transport=3 stap_tramsport=3
     refused "cannot load module notours/sc_ok.ko: not a module built by stap (no stap_transport in its modinfo)" notours/sc_ok.ko
     local kmod
     kmod=$(find "/lib/modules/$KVER/kernel" -name '*.ko' -size -64k -print -quit)
@@ -198,8 +198,11 @@ run() {
         cp "$kmod" .
         refused "not a module built by stap" "$(basename "$kmod")"
     fi
-    replace_string host/sc_ok.ko v3/sc_ok.ko stap_transport=2 stap_transport=3
-    refused "built by an incompatible stap: transport protocol 3, this staprun speaks 2" v3/sc_ok.ko
+    # protocol 2: a module built before _stp_load_id, which could be loaded but never removed by staprun
+    replace_string host/sc_ok.ko v2/sc_ok.ko stap_transport=3 stap_transport=2
+    refused "built by an incompatible stap: transport protocol 2, this staprun speaks 3: rebuild it with this stap" v2/sc_ok.ko
+    replace_string host/sc_ok.ko v4/sc_ok.ko stap_transport=3 stap_transport=4
+    refused "built by an incompatible stap: transport protocol 4, this staprun speaks 3" v4/sc_ok.ko
     # the file holds another module than its name says
     cp host/sc_ok.ko named/renamed.ko
     refused 'the file holds module "sc_ok", not renamed: name the file sc_ok.ko' named/renamed.ko
@@ -236,6 +239,13 @@ run() {
     done
     refused 'give the buffer size with -b MB, not as the module parameter "_stp_bufsize=4096"' \
         host/sc_ok.ko a=1 _stp_bufsize=4096
+    # the kernel takes '-' for '_' in a parameter name (parameq()): every spelling is that parameter
+    local d
+    for d in _stp-bufsize=4096 -stp-bufsize=1024 -stp_bufsize= _stp_bufsize=; do
+        refused "give the buffer size with -b MB, not as the module parameter \"$d\"" host/sc_ok.ko a=1 "$d"
+    done
+    # another name is another parameter: past this check (the kernel refuses here)
+    can_load_modules || refused "cannot load module sc_ok (host/sc_ok.ko): " host/sc_ok.ko _stp_bufsizes=4
     # whitespace or a quote in a parameter would smuggle another one past these checks (the
     # kernel splits its parameter string at spaces outside double quotes)
     local p
