@@ -58,7 +58,9 @@ static void sleep_ms(long ms)
  * (kill(2) needs the sender's uid to match the target's real or saved uid), and the stops a
  * terminal sends are ignored.  Removal is the run's last step: nothing afterwards needs the caller's
  * ids.  So the check that the loaded module is still the run and the delete_module() right after it
- * cannot be pulled apart to let another load of the same name in between.
+ * cannot be pulled apart by a signal to let another load of the same name in between.  Not closed: a
+ * caller who started staprun in a cgroup of their own (cgroup v2 delegation) can still freeze or
+ * throttle it there; a module that pins itself until staprun releases its load id would close that.
  */
 static void removal_window_close(void)
 {
