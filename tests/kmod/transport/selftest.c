@@ -34,6 +34,10 @@ MODULE_PARM_DESC(pad, "padding bytes added to each record");
 static unsigned long bufsize = 256 << 10;
 module_param(bufsize, ulong, 0444);
 MODULE_PARM_DESC(bufsize, "per-CPU ring bytes");
+/* what a stap module publishes of its buffer size, MB per CPU (staprun counts a user's loaded runs by it) */
+static unsigned int stp_bufsize_mb = 1;
+module_param_named(_stp_bufsize, stp_bufsize_mb, uint, 0444);
+MODULE_PARM_DESC(_stp_bufsize, "per-CPU trace buffer in MB, bufsize rounded up (read-only here)");
 static bool fail_start;
 module_param(fail_start, bool, 0444);
 MODULE_PARM_DESC(fail_start, "make session start fail");
@@ -185,6 +189,7 @@ static int __init st_init(void)
 			     HRTIMER_MODE_REL_PINNED);
 		per_cpu_ptr(&st_timer, cpu)->function = st_tick;
 	}
+	stp_bufsize_mb = DIV_ROUND_UP(bufsize, 1UL << 20);
 	return stp_transport_init(KBUILD_MODNAME, bufsize);
 }
 
