@@ -2,7 +2,6 @@
  * slice filters; it generates no expression (a leaf of codegen/).  Used by every codegen file. */
 #include "codegen/gen.h"
 #include "elaborate/optimize.h"
-#include "providers/provider.h"
 
 #include <string.h>
 

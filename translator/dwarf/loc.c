@@ -2,7 +2,6 @@
  * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
  * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/targets.c and codegen. */
 #include "dwarf/vars.h"
-#include "providers/provider.h"   /* emit_c_string */
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>

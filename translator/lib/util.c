@@ -147,6 +147,25 @@ char *sb_steal(StrBuf *sb)
 	return s;
 }
 
+void emit_c_string(StrBuf *out, const char *s)
+{
+	sb_putc(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(out, "\\%c", c);
+		else if (c == '\n')
+			sb_puts(out, "\\n");
+		else if (c == '\t')
+			sb_puts(out, "\\t");
+		else if (c < 32 || c >= 127 || c == '?')   /* '?' avoids trigraphs */
+			sb_printf(out, "\\%03o", c);
+		else
+			sb_putc(out, (char)c);
+	}
+	sb_putc(out, '"');
+}
+
 void vec_push(PtrVec *v, void *item)
 {
 	if (v->len == v->cap) {

@@ -30,6 +30,8 @@ void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 char *sb_steal(StrBuf *sb);
+/* s as a C string literal (quotes, escapes; octal for the rest, '?' too against trigraphs) */
+void emit_c_string(StrBuf *out, const char *s);
 
 /* A growable array of pointers. */
 typedef struct PtrVec {

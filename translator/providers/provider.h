@@ -118,6 +118,5 @@ DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct Dwarf
  * handler (Probe.handler, pass 3) and the same kind(dp, s); -1 when dps[i] keeps its own (kind < 0, or
  * no other site of its handler and kind) */
 int provider_shared_site(DerivedProbe **dps, int n, int i, int (*kind)(const DerivedProbe *, Session *), Session *s);
-void emit_c_string(StrBuf *out, const char *s);
 
 #endif

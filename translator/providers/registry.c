@@ -106,25 +106,6 @@ DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct Dwarf
 	return dp;
 }
 
-void emit_c_string(StrBuf *out, const char *s)
-{
-	sb_putc(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_printf(out, "\\%c", c);
-		else if (c == '\n')
-			sb_puts(out, "\\n");
-		else if (c == '\t')
-			sb_puts(out, "\\t");
-		else if (c < 32 || c >= 127 || c == '?')   /* '?' avoids trigraphs */
-			sb_printf(out, "\\%03o", c);
-		else
-			sb_putc(out, (char)c);
-	}
-	sb_putc(out, '"');
-}
-
 int provider_shared_site(DerivedProbe **dps, int n, int i, int (*kind)(const DerivedProbe *, Session *), Session *s)
 {
 	int k = kind(dps[i], s), first = -1, count = 0;
