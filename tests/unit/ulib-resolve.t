@@ -1,5 +1,5 @@
 # process("EXE").library("LIB") and user files on the host: libraries found through DT_RUNPATH, DT_RPATH with $ORIGIN, LD_LIBRARY_PATH and globs, bare sonames, separate debuginfo by .gnu_debuglink, ELF aliases, globals moved by the load bias (PIE) or not (non-PIE), errors
-# Used by tests/run (issue 17): translator/providers/ulibs.c and the user side of translator/dwarf/loc.c, on the host and under ASan.
+# Used by tests/run (issue 17): translator/providers/ulibs.c, translator/dwarf/userfile.c and the user side of translator/dwarf/loc.c, on the host and under ASan.
 
 timeout_s=300
 

@@ -45,7 +45,7 @@ typedef struct DwarfCache {
 	char *kernel_error;         /* set once opening failed: repeated at every later probe point */
 	char kernel_build_id[41];   /* the kernel's build id once opened, for dwarf_kernel_build_id() */
 	PtrVec modules;             /* debuginfo.c: OpenedModule*, module("NAME") asked for so far */
-	PtrVec user_modules;        /* providers/uprobe.c: DwarfModule*, the user binaries opened */
+	PtrVec user_modules;        /* dwarf/userfile.c: DwarfModule*, the user binaries opened */
 	StrMap cast_types;          /* targets.c: "module|tag|name" -> Dwarf_Die* of @cast types */
 	PtrVec entry_lists;         /* targets/access.c: EntryList*, the @entry expressions of .return probes */
 } DwarfCache;

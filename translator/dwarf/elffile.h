@@ -1,5 +1,5 @@
 /* elffile.h - opening an ELF file for reading with libelf, and closing it again.  Used by the DWARF
- * and symbol readers (debuginfo.c, kernel.c, usyms.c) and the user-space providers (uprobe, sdt, ulibs). */
+ * and symbol readers (debuginfo.c, kernel.c, usyms.c, userfile.c) and the user-space providers (uprobe, sdt, ulibs). */
 #ifndef STAP_ELFFILE_H
 #define STAP_ELFFILE_H
 

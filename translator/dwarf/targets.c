@@ -3,7 +3,7 @@
  * (targets/access.h), and the entries of $$vars/$$parms/$$locals/$$return. Asked by the binding
  * pass (targets/bind.c); codegen/dwarf.c writes the records' C. */
 #include "dwarf/vars.h"
-#include "providers/ulibs.h"
+#include "dwarf/userfile.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -881,8 +881,8 @@ static int cast_module(DwarfBind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 			m = dwarf_kernel(b->s, loc);
 		else if (b->site && b->site->mod && !strcmp(p, b->site->mod->name))
 			m = b->site->mod;   /* the probed module, however it was named */
-		else if ((user = ulib_user_path(p))) {
-			m = ulib_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
+		else if ((user = userfile_path(p))) {
+			m = userfile_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
 			if (m && !m->dw) {
 				diag_at(loc, "semantic error", "no DWARF debuginfo in %s (build it with -g), nor separate "
 					"debuginfo (install its debug symbols)", user);
@@ -1071,7 +1071,7 @@ char *dwarf_cast_spec_module(const char *spec, int *user)
 		p[strcspn(p, "<")] = 0;
 		if (!*p || !strcmp(p, "kernel"))
 			continue;
-		if ((path = ulib_user_path(p))) {
+		if ((path = userfile_path(p))) {
 			*user = 1;
 			free(path);
 		} else if (!found)

@@ -1,11 +1,11 @@
 /* uprobe.c - the "process" family: process("PATH").function("PATTERN") and its .call/.return, resolved
  * against the DWARF of a user binary to uprobes at a file offset (pass 2), and their C table (pass 3). */
 #include "providers/provider.h"
-#include "providers/ulibs.h"
 #include "providers/dwarfpoint.h"
 #include "providers/labels.h"
 #include "providers/uprobe_elf.h"
 #include "dwarf/dwarf.h"
+#include "dwarf/userfile.h"
 #include "dwarf/elffile.h"
 #include "dwarf/vars.h"
 #include "elaborate/pointmatch.h"
@@ -55,7 +55,7 @@ char *find_executable(const char *arg, char **why)
 				real = realpath(buf, NULL);
 		}
 		if (!real && strstr(arg, ".so"))
-			real = ulib_find_soname(arg);   /* a shared library, as the loader finds it */
+			real = userfile_find_soname(arg);   /* a shared library, as the loader finds it */
 		if (!real) {
 			*why = xasprintf("no executable '%s' in $PATH", arg);
 			return NULL;
@@ -116,49 +116,6 @@ int process_fill_command_path(const Session *s, ProbePoint *pp)
 	c0->arg = expr_new(EX_STRING, c0->loc);
 	c0->arg->str = path;
 	return 0;
-}
-
-/* The user binary at path (resolved) and its DWARF (m->dw NULL when it has none), opened once per
- * run; NULL after an error at loc. */
-static DwarfModule *user_module(Session *s, const char *path, SrcLoc loc)
-{
-	DwarfModule *m;
-	GElf_Ehdr eh;
-	Elf *elf;
-	Dwarf *dw;
-	char *why = NULL;
-	int fd, rc;
-	PtrVec *opened = &dwarf_cache(s)->user_modules;
-
-	for (int i = 0; i < opened->len; i++) {
-		m = opened->items[i];
-		if (!strcmp(m->path, path))
-			return m;
-	}
-	rc = elffile_open(path, 0, &fd, &elf);
-	if (rc == ELFFILE_NOFILE) {
-		diag_at(loc, "semantic error", "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (rc != ELFFILE_OK || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
-		diag_at(loc, "semantic error", "%s is not an ELF executable or shared object", path);
-		elffile_close(elf, fd);
-		return NULL;
-	}
-	/* without DWARF of its own or separate (stripped, or built without -g): .function probes fall
-	 * back to the symbol table, .plt and .absolute need none */
-	dw = ulib_open_dwarf(s, elf, path, &why);
-	free(why);
-	m = dwarf_module_from_elf(path, path, fd, elf, dw);
-	m->session = s;
-	m->is_user = 1;
-	vec_push(opened, m);
-	return m;
-}
-
-DwarfModule *ulib_module(Session *s, const char *path, SrcLoc loc)
-{
-	return user_module(s, path, loc);
 }
 
 /* The offset in the file of link-time address pc: inside an executable PT_LOAD segment's file
@@ -848,7 +805,7 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 	} else {
 		q.family = xasprintf("process(\"%s\")", path);
 	}
-	q.mod = user_module(s, path, c0->arg->loc);
+	q.mod = userfile_module(s, path, c0->arg->loc);
 	if (!q.mod)
 		return -1;
 	if (is_plt)
@@ -881,7 +838,7 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 	dwarf_index_each(q.mod, q.pat.func, on_function, &q);
 	if (!q.matched_name && !has_wildcard(q.pat.func)) {
 		/* an ELF alias of a function the DWARF names otherwise (libc's malloc: __libc_malloc) */
-		char *alias = ulib_symbol_alias(q.mod, q.pat.func);
+		char *alias = userfile_symbol_alias(q.mod, q.pat.func);
 		if (alias)
 			dwarf_index_each(q.mod, alias, on_function, &q);
 		free(alias);
