@@ -60,7 +60,7 @@ int kernel_setup(Session *s, const char *r_arg, int need_tree)
 			if (!need_tree)
 				s->kver = xstrdup(u.release);
 			else {
-				diag_plain("error", "kernel build tree '%s' not found or not configured "
+				diag_plain(&s->diag, "error", "kernel build tree '%s' not found or not configured "
 					   "(no include/config/kernel.release)", r_arg);
 				return -1;
 			}
@@ -75,7 +75,7 @@ int kernel_setup(Session *s, const char *r_arg, int need_tree)
 		int ok = file_exists(mk);
 		free(mk);
 		if (!ok) {
-			diag_plain("error", "kernel build tree for %s not found at %s (install linux-headers-%s)",
+			diag_plain(&s->diag, "error", "kernel build tree for %s not found at %s (install linux-headers-%s)",
 				   s->kver, s->kbuild_dir, s->kver);
 			return -1;
 		}
@@ -224,10 +224,10 @@ static void finish_symbols(KernelInfo *k, char **blob, size_t *blob_size)
 }
 
 /* A saved table: used in place when its header, offsets and strings hold together. */
-static int map_symbols(KernelInfo *k, const char *path)
+static int map_symbols(Session *s, KernelInfo *k, const char *path)
 {
 	size_t size;
-	const char *map = filecache_map(path, &size);
+	const char *map = filecache_map(&s->diag, path, &size);
 	SymHeader h;
 	const uint32_t *off;
 
@@ -337,12 +337,12 @@ static int load_elf_symbols_cached(Session *s, const char *path)
 
 	snprintf(name, sizeof name, "symbols/%016llx", filecache_hash_stat(FILECACHE_HASH_INIT, path));
 	cache = filecache_path(s, name);
-	if (cache && map_symbols(k, cache) == 0) {
+	if (cache && map_symbols(s, k, cache) == 0) {
 		how = "from the cache ";
 		where = cache;
 	} else if ((rc = load_elf_symbols(k, path)) == 0) {
 		finish_symbols(k, &blob, &size);
-		if (cache && filecache_write(cache, blob, size) == 0) {
+		if (cache && filecache_write(&s->diag, cache, blob, size) == 0) {
 			how = "read and saved to ";
 			where = cache;
 		}

@@ -41,11 +41,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		.guru_mode = 0, .config = fuzz_config, .argc = 4, .argv = script_args,
 	};
 	const char *keep = getenv("STAP_FUZZ_STDERR");
+	Diag *diag = calloc(1, sizeof *diag);   /* the diagnostics of every input, as one run's */
 	FILE *null;
 
 	(void)argc;
 	(void)argv;
-	parse = parse_state_new(&env);
+	if (!diag)
+		abort();
+	diag_init(diag);
+	parse = parse_state_new(diag, &env);
 	if (keep && *keep && strcmp(keep, "0") != 0)
 		return 0;
 	null = fopen("/dev/null", "w");

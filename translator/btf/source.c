@@ -299,7 +299,7 @@ static void *btf_from_image_cached(Session *s, const char *path, size_t *size, c
 	cache = filecache_path(s, name);
 	if (cache)
 		id_path = xasprintf("%s.id", cache);
-	if (cache && (id = filecache_read(id_path, &idlen)) && (blob = filecache_read(cache, size))) {
+	if (cache && (id = filecache_read(&s->diag, id_path, &idlen)) && (blob = filecache_read(&s->diag, cache, size))) {
 		snprintf(build_id, 41, "%s", id);
 		free(id);
 		*from_cache = 1;
@@ -308,8 +308,8 @@ static void *btf_from_image_cached(Session *s, const char *path, size_t *size, c
 		return blob;
 	}
 	blob = btf_from_image(path, size, build_id);
-	if (blob && cache && filecache_write(cache, blob, *size) == 0)
-		filecache_write(id_path, build_id, strlen(build_id));
+	if (blob && cache && filecache_write(&s->diag, cache, blob, *size) == 0)
+		filecache_write(&s->diag, id_path, build_id, strlen(build_id));
 	free(cache);
 	free(id_path);
 	return blob;
@@ -327,6 +327,7 @@ typedef struct KernelTwice {
 	int running;            /* thread started */
 	PtrVec names;
 	char *path;             /* its cache file (NULL: none, or read from it) */
+	Diag *diag;             /* the session's, for the cache's warnings */
 } KernelTwice;
 
 /* The thread: the list read, then cached (filecache_write: atomic, no diagnostics) */
@@ -340,7 +341,7 @@ static void *kernel_twice_read(void *arg)
 		sb_init(&sb);
 		for (int i = 0; i < kt->names.len; i++)
 			sb_printf(&sb, "%s\n", (char *)kt->names.items[i]);
-		filecache_write(kt->path, sb.data, (size_t)sb.len);
+		filecache_write(kt->diag, kt->path, sb.data, (size_t)sb.len);
 		sb_free(&sb);
 	}
 	return NULL;
@@ -353,11 +354,12 @@ static KernelTwice *kernel_twice_start(Session *s)
 	KernelTwice *kt = xcalloc(1, sizeof *kt);
 	size_t len;
 
+	kt->diag = &s->diag;
 	dwarf_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
 	name = xasprintf("btf/%s.twice", build_id);
 	kt->path = build_id[0] ? filecache_path(s, name) : NULL;
 	free(name);
-	if ((text = kt->path ? filecache_read(kt->path, &len) : NULL)) {
+	if ((text = kt->path ? filecache_read(&s->diag, kt->path, &len) : NULL)) {
 		char *save = NULL;
 		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 			vec_push(&kt->names, xstrdup(l));

@@ -72,10 +72,10 @@ static char *btftp_cache_path(Session *s, const Btf *btf, const char *tree, char
 	return filecache_path(s, name);
 }
 
-static int btftp_cache_load(const char *path, const char *header, const Btf *btf, PtrVec *out)
+static int btftp_cache_load(Diag *d, const char *path, const char *header, const Btf *btf, PtrVec *out)
 {
 	size_t size;
-	char *text = filecache_read(path, &size), *line, *save = NULL;
+	char *text = filecache_read(d, path, &size), *line, *save = NULL;
 	int ok = 1;
 
 	if (!text)
@@ -109,7 +109,7 @@ static int btftp_cache_load(const char *path, const char *header, const Btf *btf
 	return -1;
 }
 
-static void btftp_cache_save(const char *path, const char *header, const PtrVec *tps)
+static void btftp_cache_save(Diag *d, const char *path, const char *header, const PtrVec *tps)
 {
 	StrBuf sb;
 
@@ -119,7 +119,7 @@ static void btftp_cache_save(const char *path, const char *header, const PtrVec 
 		const Tracepoint *tp = tps->items[i];
 		sb_printf(&sb, "%s %s %d %u\n", tp->system[0] ? tp->system : "-", tp->name, tp->nargs, tp->btf_id);
 	}
-	filecache_write(path, sb.data, (size_t)sb.len);
+	filecache_write(d, path, sb.data, (size_t)sb.len);
 	sb_free(&sb);
 }
 
@@ -135,7 +135,7 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 		return btf->tracepoints;
 	tree = btf_tp_headers_tree(s);
 	path = btftp_cache_path(s, btf, tree, header, sizeof header);
-	if (!path || btftp_cache_load(path, header, btf, &found) != 0) {
+	if (!path || btftp_cache_load(&s->diag, path, header, btf, &found) != 0) {
 		StrMap systems = { 0 };
 		if (tree)
 			headers = btf_tp_systems(tree, &systems);
@@ -150,7 +150,7 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 		free(systems.keys);
 		free(systems.values);
 		if (path)
-			btftp_cache_save(path, header, &found);
+			btftp_cache_save(&s->diag, path, header, &found);
 		how = "read from the BTF";
 	}
 	btf->tracepoints = tp_catalog_new(&found);

@@ -47,7 +47,7 @@ int compile_module(Session *s)
 	free(features);
 	f = fopen(kbuild, "w");
 	if (!f) {
-		diag_plain("error", "cannot write %s: %s", kbuild, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot write %s: %s", kbuild, strerror(errno));
 		return -1;
 	}
 	fputs(kbuild_text, f);
@@ -58,7 +58,7 @@ int compile_module(Session *s)
 	rc = kbuild_steps_build(s, log);
 	if (rc != 0 || !file_exists(s->ko_file)) {
 		show_build_log(log, s->verbose >= 2);
-		diag_plain("error", "pass 4: compilation of the module failed (make exited with %d); "
+		diag_plain(&s->diag, "error", "pass 4: compilation of the module failed (make exited with %d); "
 			   "the build log is %s/build.log with -k", rc, s->tmp_dir);
 		return -1;
 	}
@@ -122,7 +122,7 @@ int run_module(Session *s)
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGUSR2, &old_usr2, NULL);
 	if (rc < 0)
-		diag_plain("error", "cannot run %s", staprun);
+		diag_plain(&s->diag, "error", "cannot run %s", staprun);
 	free(staprun);
 	free(argv);
 	return rc < 0 ? 1 : rc;

@@ -332,11 +332,11 @@ static int copy_to(int in, const char *dst)
 
 /* Stores src as dst so that nobody ever sees a partial dst: a temp file made beside it with
  * O_EXCL|O_NOFOLLOW in the checked directory, then rename. */
-static int store_file(const char *src, const char *dst)
+static int store_file(Diag *d, const char *src, const char *dst)
 {
 	const char *base;
 	char tmp[PATH_MAX];
-	int dir = filecache_open_dir(dst, 0, &base), in = -1, out = -1, rc = -1, saved;
+	int dir = filecache_open_dir(d, dst, 0, &base), in = -1, out = -1, rc = -1, saved;
 
 	if (dir < 0)
 		return -1;
@@ -394,7 +394,7 @@ int cache_fetch(Session *s, const char *kbuild_text)
 	if (s->verbose >= 2)
 		fprintf(stderr, "Pass 4: module cache key %s\n", mc->key);
 	/* only a regular file of ours, not a symlink, in directories of ours (else a warning) */
-	fd = filecache_open_entry(mc->ko_path, &st);
+	fd = filecache_open_entry(&s->diag, mc->ko_path, &st);
 	if (fd < 0)
 		return 0;
 	if (!looks_like_module(fd, &st)) {
@@ -539,13 +539,13 @@ static void remove_entry(int top, const Entry *en)
  * Temp files of crashed runs are removed once they are an hour old.  Everything is done relative
  * to the checked top directory's fd and its HH directories' (opened without following a link,
  * ours alone), so that a directory swapped for a symbolic link meanwhile is never followed. */
-static void clean(ModuleCache *mc)
+static void clean(Diag *diag, ModuleCache *mc)
 {
 	StrMap by_key = { 0 };
 	PtrVec entries = { 0 };
 	long long total = 0, limit;
 	time_t now = time(NULL);
-	int top = filecache_open_top();
+	int top = filecache_open_top(diag);
 	DIR *d = top >= 0 ? fdopendir(dup(top)) : NULL;
 	struct dirent *e;
 
@@ -602,12 +602,12 @@ void cache_store(Session *s)
 	c_path = xasprintf("%s.c", mc->stem);
 	/* DIR/HH made (mkdir -p) only below directories found trusted; the C first: the .ko, which
 	 * makes the entry usable, comes last */
-	dir = filecache_open_dir(mc->ko_path, 1, &base);
+	dir = filecache_open_dir(&s->diag, mc->ko_path, 1, &base);
 	if (dir < 0 && errno == EPERM)
 		mc->why_not = xstrdup("the cache directory is not safe to use (see the warning)");
 	else if (dir < 0)
 		mc->why_not = xasprintf("cannot create %s: %s", sub, strerror(errno));
-	else if (store_file(s->c_file, c_path) != 0 || store_file(s->ko_file, mc->ko_path) != 0)
+	else if (store_file(&s->diag, s->c_file, c_path) != 0 || store_file(&s->diag, s->ko_file, mc->ko_path) != 0)
 		mc->why_not = xasprintf("cannot write in %s: %s", sub, strerror(errno));
 	else
 		mc->stored = 1;
@@ -620,14 +620,14 @@ void cache_store(Session *s)
 	free(c_path);
 	free(sub);
 	if (mc->stored)
-		clean(mc);
+		clean(&s->diag, mc);
 }
 
 void cache_update_module(Session *s)
 {
 	ModuleCache *mc = s->module_cache;
 
-	if (mc && (mc->hit || mc->stored) && store_file(s->ko_file, mc->ko_path) != 0 && s->verbose)
+	if (mc && (mc->hit || mc->stored) && store_file(&s->diag, s->ko_file, mc->ko_path) != 0 && s->verbose)
 		fprintf(stderr, "Pass 4: cannot update cached %s: %s\n", mc->ko_path, strerror(errno));
 }
 

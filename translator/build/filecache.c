@@ -78,7 +78,7 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path)
 
 /* Each warning once per run (the Session's Diag keeps the set, under its lock: btf/source.c's
  * thread may warn, its cache write, beside the main thread). */
-void filecache_warn(const char *fmt, ...)
+void filecache_warn(Diag *d, const char *fmt, ...)
 {
 	va_list ap;
 	StrBuf sb;
@@ -87,7 +87,7 @@ void filecache_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
-	diag_warning_once(sb.data);
+	diag_warning_once(d, sb.data);
 	sb_free(&sb);
 }
 
@@ -107,7 +107,7 @@ static const char *distrust(const struct stat *st, char *why, size_t n)
 }
 
 /* fd (a directory opened as path) when it may be trusted; else closes it, warns, -1. */
-static int trusted_dir(int fd, const char *path)
+static int trusted_dir(Diag *d, int fd, const char *path)
 {
 	struct stat st;
 	char why[96];
@@ -119,7 +119,7 @@ static int trusted_dir(int fd, const char *path)
 		return -1;
 	}
 	if (distrust(&st, why, sizeof why)) {
-		filecache_warn("cache directory %s %s: not using the cache", path, why);
+		filecache_warn(d, "cache directory %s %s: not using the cache", path, why);
 		close(fd);
 		errno = EPERM;
 		return -1;
@@ -127,7 +127,7 @@ static int trusted_dir(int fd, const char *path)
 	return fd;
 }
 
-int filecache_open_dir(const char *path, int create, const char **base)
+int filecache_open_dir(Diag *d, const char *path, int create, const char **base)
 {
 	char *top = filecache_dir(), *rest, *p;
 	size_t n;
@@ -145,7 +145,7 @@ int filecache_open_dir(const char *path, int create, const char **base)
 	/* the top walked from / (trustwalk.c: SYSTEMTAP_DIR or ~/.systemtap made only inside checked
 	 * directories, symlinks only root's or ours: ~/.systemtap -> elsewhere); every directory below
 	 * it is opened without following a symlink */
-	fd = trusted_dir(trustwalk_open(top, create), top);
+	fd = trusted_dir(d, trustwalk_open(d, top, create), top);
 	rest = xstrdup(path + n + 1);
 	for (p = rest; fd >= 0;) {
 		char *slash = strchr(p, '/'), *shown;
@@ -158,7 +158,7 @@ int filecache_open_dir(const char *path, int create, const char **base)
 		err = sub < 0 && errno == ENOENT && mkerr ? mkerr : errno;
 		close(fd);
 		shown = xstrndup(path, (size_t)(p - rest) + n + 1 + strlen(p));
-		fd = trusted_dir(sub, shown);
+		fd = trusted_dir(d, sub, shown);
 		free(shown);
 		if (sub < 0)
 			errno = err;
@@ -171,14 +171,14 @@ int filecache_open_dir(const char *path, int create, const char **base)
 	return fd;
 }
 
-int filecache_open_top(void)
+int filecache_open_top(Diag *d)
 {
 	char *top = filecache_dir();
 	int fd;
 
 	if (!top)
 		return -1;
-	fd = trusted_dir(trustwalk_open(top, 0), top);
+	fd = trusted_dir(d, trustwalk_open(d, top, 0), top);
 	free(top);
 	return fd;
 }
@@ -196,17 +196,17 @@ int filecache_open_sub(int top, const char *name)
 	return fd;
 }
 
-int filecache_open_entry(const char *path, struct stat *st)
+int filecache_open_entry(Diag *d, const char *path, struct stat *st)
 {
 	const char *base;
-	int dir = filecache_open_dir(path, 0, &base), fd;
+	int dir = filecache_open_dir(d, path, 0, &base), fd;
 	char why[96];
 
 	if (dir < 0)
 		return -1;
 	fd = openat(dir, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
-		filecache_warn("cache entry %s is a symbolic link: not used", path);
+		filecache_warn(d, "cache entry %s is a symbolic link: not used", path);
 	close(dir);
 	if (fd < 0)
 		return -1;
@@ -215,7 +215,7 @@ int filecache_open_entry(const char *path, struct stat *st)
 		return -1;
 	}
 	if (distrust(st, why, sizeof why)) {
-		filecache_warn("cache entry %s %s: not used", path, why);
+		filecache_warn(d, "cache entry %s %s: not used", path, why);
 		close(fd);
 		return -1;
 	}
@@ -240,10 +240,10 @@ int filecache_create_tmp(int dir, const char *base, char *name, size_t size)
 	return -1;
 }
 
-int filecache_write(const char *path, const void *data, size_t size)
+int filecache_write(Diag *d, const char *path, const void *data, size_t size)
 {
 	const char *base, *bytes = data;
-	int dir = filecache_open_dir(path, 1, &base), fd, ok = 1;
+	int dir = filecache_open_dir(d, path, 1, &base), fd, ok = 1;
 	char tmp[PATH_MAX];
 
 	if (dir < 0)
@@ -270,10 +270,10 @@ int filecache_write(const char *path, const void *data, size_t size)
 	return ok ? 0 : -1;
 }
 
-const char *filecache_map(const char *path, size_t *size)
+const char *filecache_map(Diag *d, const char *path, size_t *size)
 {
 	struct stat st;
-	int fd = filecache_open_entry(path, &st);
+	int fd = filecache_open_entry(d, path, &st);
 	void *map;
 
 	if (fd < 0)
@@ -290,10 +290,10 @@ const char *filecache_map(const char *path, size_t *size)
 	return map;
 }
 
-char *filecache_read(const char *path, size_t *len)
+char *filecache_read(Diag *d, const char *path, size_t *len)
 {
 	size_t size;
-	const char *map = filecache_map(path, &size);
+	const char *map = filecache_map(d, path, &size);
 	char *text;
 
 	if (!map)

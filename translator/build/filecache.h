@@ -29,17 +29,18 @@ unsigned long long filecache_hash_stat(unsigned long long h, const char *path);
  * symlink.  Root's home is the password database's, never $HOME.  Otherwise a one-line warning says why, and the caller goes on without the cache
  * (builds what it looked for, and does not store it). */
 
-/* "stap: warning: MSG" on stderr, each distinct message once; shown whatever -w says. */
-void filecache_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "stap: warning: MSG" on stderr, each distinct message once; shown whatever -w says.  Every
+ * function below that warns takes the Diag d it warns through (diag_warning_once). */
+void filecache_warn(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The directory holding path (a file under filecache_dir()), opened, every directory from the
  * top down checked (and created 0755 first when create); *base is path's last component.  -1
  * when missing, not a directory, or not trusted (warned). */
-int filecache_open_dir(const char *path, int create, const char **base);
+int filecache_open_dir(Diag *d, const char *path, int create, const char **base);
 
 /* The top directory (filecache_dir()), opened and checked as filecache_open_dir() does; -1 when
  * missing or not trusted (warned). */
-int filecache_open_top(void);
+int filecache_open_top(Diag *d);
 
 /* The directory name inside the checked directory top, opened without following a symlink: ours
  * and not writable by group or others; -1 otherwise (no warning). */
@@ -48,7 +49,7 @@ int filecache_open_sub(int top, const char *name);
 /* path opened read-only without following a symlink: a regular file, trusted, in a trusted
  * directory; *st is its fstat.  -1 when missing or refused (warned). */
 struct stat;
-int filecache_open_entry(const char *path, struct stat *st);
+int filecache_open_entry(Diag *d, const char *path, struct stat *st);
 
 /* A new temporary file in dir for base (BASE.PID.tmp, another name when that exists), made with
  * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644; its name in name.  The fd, or -1 with errno. */
@@ -56,14 +57,14 @@ int filecache_create_tmp(int dir, const char *base, char *name, size_t size);
 
 /* Writes size bytes to path through a temporary file and rename(2), so that readers see the
  * old file or the whole new one.  0, or -1 (nothing left behind; also for an untrusted cache). */
-int filecache_write(const char *path, const void *data, size_t size);
+int filecache_write(Diag *d, const char *path, const void *data, size_t size);
 
 /* Maps a trusted entry read-only (a private mapping); NULL when it is missing, refused, empty or
  * cannot be mapped.  *size is its size. */
-const char *filecache_map(const char *path, size_t *size);
+const char *filecache_map(Diag *d, const char *path, size_t *size);
 void filecache_unmap(const char *base, size_t size);
 
 /* A trusted entry's contents, NUL-terminated (malloc'd); NULL like filecache_map. */
-char *filecache_read(const char *path, size_t *len);
+char *filecache_read(Diag *d, const char *path, size_t *len);
 
 #endif

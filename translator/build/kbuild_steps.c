@@ -227,7 +227,7 @@ static int kb_is_kbuild(const KbStep *st)
 
 /* The record of a successful kbuild, made relative to stap's environment and temp dir, stored as
  * entry.  Nothing is stored unless the steps look like kbuild's (the first runs Makefile.build). */
-static void kb_save(const Session *s, const char *entry, int verbose)
+static void kb_save(Session *s, const char *entry, int verbose)
 {
 	char *rec_path = path_join(s->tmp_dir, KB_RECORD);
 	size_t size = 0;
@@ -264,7 +264,7 @@ static void kb_save(const Session *s, const char *entry, int verbose)
 			}
 		}
 	}
-	if (filecache_write(entry, sb.data, sb.len) == 0 && verbose)
+	if (filecache_write(&s->diag, entry, sb.data, sb.len) == 0 && verbose)
 		fprintf(stderr, "Pass 4: kbuild's steps recorded in %s\n", entry);
 out:
 	kb_free_steps(&steps);
@@ -321,7 +321,7 @@ static int kb_error_in_module_c(const Session *s, const char *log)
 static int kb_replay(Session *s, const char *entry, const char *log)
 {
 	size_t size = 0;
-	char *data = filecache_read(entry, &size);
+	char *data = filecache_read(&s->diag, entry, &size);
 	PtrVec steps = { 0 };
 	int rc = -1;
 

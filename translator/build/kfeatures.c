@@ -91,7 +91,7 @@ static char *kfeatures_compile(Session *s, const char *dir)
 		free(text);
 	}
 	if (rc) {
-		diag_plain("error", "cannot write the kernel feature tests in %s: %s", dir, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot write the kernel feature tests in %s: %s", dir, strerror(errno));
 		free(flags);
 		flags = NULL;
 	} else {
@@ -132,7 +132,7 @@ char *kfeatures_cflags(Session *s)
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (cache && (flags = filecache_read(cache, NULL))) {
+	if (cache && (flags = filecache_read(&s->diag, cache, NULL))) {
 		flags[strcspn(flags, "\n")] = 0;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (s->verbose)
@@ -143,7 +143,7 @@ char *kfeatures_cflags(Session *s)
 	}
 	dir = path_join(s->tmp_dir, "kfeatures");
 	if (mkdir(dir, 0755) != 0) {
-		diag_plain("error", "cannot create %s: %s", dir, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot create %s: %s", dir, strerror(errno));
 		free(dir);
 		free(cache);
 		return NULL;
@@ -151,7 +151,7 @@ char *kfeatures_cflags(Session *s)
 	flags = kfeatures_compile(s, dir);
 	if (flags && cache) {
 		char *line = xasprintf("%s\n", flags);
-		filecache_write(cache, line, strlen(line));   /* not stored: tested again next time */
+		filecache_write(&s->diag, cache, line, strlen(line));   /* not stored: tested again next time */
 		free(line);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -78,7 +78,7 @@ int secureboot_check_features(Session *s)
 	mode = secureboot_lockdown_mode();
 	if (!strcmp(mode, "none"))
 		return 0;
-	diag_plain("error", "guru mode (-g) is refused: the kernel is locked down (%s, %s), which forbids "
+	diag_plain(&s->diag, "error", "guru mode (-g) is refused: the kernel is locked down (%s, %s), which forbids "
 		   "writing kernel memory; boot without Secure Boot lockdown to use -g", mode, LOCKDOWN_PATH);
 	return 1;
 }

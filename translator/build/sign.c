@@ -77,7 +77,7 @@ static char *openssl_config(const char *path)
 	return fclose(f) == 0 ? xstrdup(path) : NULL;
 }
 
-static int generate_key(const char *dir, const char *key, const char *cert)
+static int generate_key(Diag *d, const char *dir, const char *key, const char *cert)
 {
 	char *conf_path = path_join(dir, ".signing_key.cnf"), *log = path_join(dir, ".signing_key.log");
 	char *conf = openssl_config(conf_path);
@@ -90,7 +90,7 @@ static int generate_key(const char *dir, const char *key, const char *cert)
 	umask(old);
 	if (rc != 0) {
 		char *text = read_file(log, NULL);
-		diag_plain("error", "cannot make the signing key in %s: %s%s", dir,
+		diag_plain(d, "error", "cannot make the signing key in %s: %s%s", dir,
 			   conf ? "openssl failed: " : strerror(errno), conf && text ? text : "");
 		free(text);
 		unlink(key);
@@ -107,7 +107,7 @@ static int generate_key(const char *dir, const char *key, const char *cert)
 	return rc != 0;
 }
 
-int sign_make_key(const char *dir_arg)
+int sign_make_key(Diag *d, const char *dir_arg)
 {
 	char *dir = dir_arg && *dir_arg ? xstrdup(dir_arg) : sign_default_dir();
 	char *key = path_join(dir, SIGN_KEY_NAME), *cert = path_join(dir, SIGN_CERT_NAME);
@@ -116,9 +116,9 @@ int sign_make_key(const char *dir_arg)
 	if (file_exists(key) && file_exists(cert))
 		printf("The signing key is %s, its certificate %s.\n", key, cert);
 	else if (make_dirs(dir, 0755) != 0) {
-		diag_plain("error", "cannot create %s: %s", dir, strerror(errno));
+		diag_plain(d, "error", "cannot create %s: %s", dir, strerror(errno));
 		rc = 1;
-	} else if ((rc = generate_key(dir, key, cert)) == 0)
+	} else if ((rc = generate_key(d, dir, key, cert)) == 0)
 		printf("Made the signing key %s (mode 0600) and its certificate %s.\n", key, cert);
 	if (rc == 0)
 		say_enroll_step(dir, cert);
@@ -269,11 +269,11 @@ static int run_sign_file(Session *s, const SignJob *j)
 	int rc;
 
 	if (access(tool, X_OK) != 0) {
-		diag_plain("error", "cannot sign the module: %s is missing (the kernel's headers package has it)", tool);
+		diag_plain(&s->diag, "error", "cannot sign the module: %s is missing (the kernel's headers package has it)", tool);
 		rc = 1;
 	} else if ((rc = spawn_wait(argv, &o)) != 0) {
 		char *text = read_file(log, NULL);
-		diag_plain("error", "cannot sign the module with %s (%s): sign-file failed: %s", j->key, j->hash,
+		diag_plain(&s->diag, "error", "cannot sign the module with %s (%s): sign-file failed: %s", j->key, j->hash,
 			   text && *text ? text : "no message");
 		free(text);
 		rc = 1;
@@ -288,7 +288,7 @@ static int sign_with(Session *s, SignJob *j)
 	int was = module_signed_by(s->ko_file, j, 1);
 
 	if (was < 0) {
-		diag_plain("error", "cannot read %s: %s", s->ko_file, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot read %s: %s", s->ko_file, strerror(errno));
 		return 1;
 	}
 	if (was) {
@@ -299,7 +299,7 @@ static int sign_with(Session *s, SignJob *j)
 	if (run_sign_file(s, j) != 0)
 		return 1;
 	if (module_signed_by(s->ko_file, j, 0) != 1) {
-		diag_plain("error", "signing left %s without a signature by %s (%s)", s->ko_file, j->cert, j->hash);
+		diag_plain(&s->diag, "error", "signing left %s without a signature by %s (%s)", s->ko_file, j->cert, j->hash);
 		return 1;
 	}
 	cache_update_module(s);
@@ -320,12 +320,12 @@ int sign_after_pass4(Session *s)
 	j.cert = path_join(j.dir, SIGN_CERT_NAME);
 	if (!file_exists(j.key) || !file_exists(j.cert)) {
 		if (asked) {
-			diag_plain("error", "--sign-module: no signing key in %s (%s and %s): make one with "
+			diag_plain(&s->diag, "error", "--sign-module: no signing key in %s (%s and %s): make one with "
 				   "stap --make-signing-key%s%s", j.dir, SIGN_KEY_NAME, SIGN_CERT_NAME,
 				   *s->sign_module ? "=" : "", s->sign_module);
 			rc = 1;
 		} else if (s->target_is_running && secureboot_target_enforces(s))
-			diag_plain("warning", "this kernel loads only signed modules and there is no signing key in %s: "
+			diag_plain(&s->diag, "warning", "this kernel loads only signed modules and there is no signing key in %s: "
 				   "make one with stap --make-signing-key, enroll it with mokutil, then use --sign-module",
 				   j.dir);
 		goto out;
@@ -333,7 +333,7 @@ int sign_after_pass4(Session *s)
 	j.hash = sign_hash(s);
 	j.serial = cert_serial(j.cert, &j.serial_len);
 	if (!j.serial) {
-		diag_plain("error", "cannot sign the module: %s is not a DER X.509 certificate", j.cert);
+		diag_plain(&s->diag, "error", "cannot sign the module: %s is not a DER X.509 certificate", j.cert);
 		rc = 1;
 		goto out;
 	}

@@ -14,7 +14,7 @@ char *sign_default_dir(void);
 
 /* --make-signing-key[=KEYDIR]: makes the key and certificate in dir (NULL: the default) unless they
  * exist, then prints where they are and the mokutil step that enrolls the certificate.  Exit status. */
-int sign_make_key(const char *dir);
+int sign_make_key(Diag *d, const char *dir);
 
 /* After pass 4: signs s->ko_file when asked (--sign-module) or when the target kernel may enforce
  * signatures and the default key exists; a cached module already signed with that key and hash is

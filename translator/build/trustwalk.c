@@ -20,6 +20,7 @@ typedef struct Walk {
 	StrBuf at;        /* its path, without symbolic links */
 	char *rest;       /* what is left to walk, components separated by '/' */
 	int links;        /* symbolic links followed */
+	Diag *diag;       /* where a refusal is warned */
 } Walk;
 
 /* The directory open as fd (at w->at) may hold the way on: root's or the effective user's, and
@@ -31,19 +32,19 @@ static int may_pass(Walk *w, int fd)
 	const char *dir = w->at.len ? w->at.data : "/";
 
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		filecache_warn("cache directory %s is inside %s, which cannot be checked: not using the cache", w->top,
+		filecache_warn(w->diag, "cache directory %s is inside %s, which cannot be checked: not using the cache", w->top,
 			       dir);
 		errno = EPERM;
 		return -1;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		filecache_warn("cache directory %s is inside %s, which is owned by uid %u: not using the cache", w->top,
+		filecache_warn(w->diag, "cache directory %s is inside %s, which is owned by uid %u: not using the cache", w->top,
 			       dir, (unsigned)st.st_uid);
 		errno = EPERM;
 		return -1;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-		filecache_warn("cache directory %s is inside %s, which is writable by group or others (mode %04o): "
+		filecache_warn(w->diag, "cache directory %s is inside %s, which is writable by group or others (mode %04o): "
 			       "not using the cache", w->top, dir, (unsigned)(st.st_mode & 07777));
 		errno = EPERM;
 		return -1;
@@ -98,7 +99,7 @@ static int follow(Walk *w, const char *name, const struct stat *st, char **curso
 	ssize_t n;
 
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		filecache_warn("cache directory %s is reached through the symbolic link %s/%s, which is owned by uid %u: "
+		filecache_warn(w->diag, "cache directory %s is reached through the symbolic link %s/%s, which is owned by uid %u: "
 			       "not using the cache", w->top, w->at.len ? w->at.data : "", name, (unsigned)st->st_uid);
 		errno = EPERM;
 		return -1;
@@ -151,9 +152,9 @@ static int step(Walk *w, const char *name, int create, int last, char **cursor)
 	return last ? 0 : may_pass(w, sub);
 }
 
-int trustwalk_open(const char *path, int create)
+int trustwalk_open(Diag *d, const char *path, int create)
 {
-	Walk w = { .top = path, .fd = -1 };
+	Walk w = { .top = path, .fd = -1, .diag = d };
 	char cwd[4096], *cursor, *name;
 	int rc, err;
 

@@ -3,12 +3,14 @@
 #ifndef STAP_TRUSTWALK_H
 #define STAP_TRUSTWALK_H
 
+#include "lib/diag.h"
+
 /* path (absolute, or relative to the working directory) opened as a directory (O_RDONLY), walked
  * from "/" one component at a time: every directory passed through must be root's or the
  * effective user's and not writable by group or others unless sticky; a symbolic link is followed
  * only when root's or the effective user's; with create, a missing directory is made (0755) inside
  * one so checked.  The last directory itself is not checked: the caller does.  The fd, or -1 with
- * errno (EPERM after a warning through filecache_warn). */
-int trustwalk_open(const char *path, int create);
+ * errno (EPERM after a warning to d through filecache_warn). */
+int trustwalk_open(Diag *d, const char *path, int create);
 
 #endif

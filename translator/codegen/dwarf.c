@@ -74,7 +74,7 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 		sb_init(&code);
 		where(g, a->op_base, bn, a->loc_base);
 		if (dwloc_emit(&ctx, p, var, &code, &err) != 0) {
-			diag_at(a->loc_base, "error", "cannot generate the location of '%s': %s", a->name, err);
+			diag_at(&g->s->diag, a->loc_base, "error", "cannot generate the location of '%s': %s", a->name, err);
 			cg_line(g, "%s = 0;", var);
 		} else {
 			emit_code(g, code.data);
@@ -157,7 +157,7 @@ static Place base_place(Gen *g, Expr *e, DwAccess *a)
 		pl.kind = PL_MEM;
 		pl.c = dwloc_reloc(a->mod, a->sym_addr, &err);
 		if (!pl.c) {
-			diag_at(a->loc_base, "error", "cannot read '%s': %s", a->name, err);
+			diag_at(&g->s->diag, a->loc_base, "error", "cannot read '%s': %s", a->name, err);
 			pl.c = xstrdup("0UL");
 		}
 		break;

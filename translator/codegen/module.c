@@ -783,7 +783,7 @@ int translate(Session *s, StrBuf *out)
 	s->cg = &cg;
 	if (cg_check_generated(s)) {
 		s->cg = NULL;
-		return diag_error_count();
+		return diag_error_count(&s->diag);
 	}
 	generate_parts(s, &m);
 	write_module(s, &m, out);

@@ -100,7 +100,7 @@ static int program_id(Gen *g, Expr *lit)
 	if (slot)
 		return *slot;
 	if (rx_compile(lit->str, &prog, &pos, msg, sizeof msg)) {
-		rx_check(lit->str, lit->loc);
+		rx_check(&g->s->diag, lit->str, lit->loc);
 		return -1;
 	}
 	slot = xmalloc(sizeof *slot);

@@ -57,6 +57,7 @@ static int hist_buckets(const StatInfo *si)
 
 typedef struct Check {
 	CgState *cg;
+	Diag *diag;
 	int errors;
 } Check;
 
@@ -67,7 +68,7 @@ static void check_error_at(Check *ck, SrcLoc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(loc, "semantic error", fmt, ap);
+	diag_vat(ck->diag, loc, "semantic error", fmt, ap);
 	va_end(ap);
 	ck->errors++;
 }
@@ -189,7 +190,7 @@ static int check_stmt(Stmt *st, void *ctx)
 int cg_stats_check(Session *s)
 {
 	Program *prog = &s->prog;
-	Check ck = { .cg = s->cg };
+	Check ck = { .cg = s->cg, .diag = &s->diag };
 	AstVisitor v = { check_stmt, check_expr, &ck };
 
 	ast_walk_program(prog, &v);

@@ -4,17 +4,16 @@
 
 #include <string.h>
 
-static int not_generated(SrcLoc loc, const char *what)
+static int not_generated(Session *s, SrcLoc loc, const char *what)
 {
-	diag_at(loc, "error", "%s not supported by the code generator yet", what);
+	diag_at(&s->diag, loc, "error", "%s not supported by the code generator yet", what);
 	return 0;
 }
 
 static int unsupported_expr(Expr *e, void *ctx)
 {
-	(void)ctx;
 	if (e->kind == EX_AT && !is_stats_op(e->str) && strcmp(e->str, "perf"))
-		not_generated(e->loc, xasprintf("@%s is", e->str));
+		not_generated(ctx, e->loc, xasprintf("@%s is", e->str));
 	return 0;
 }
 
@@ -28,11 +27,11 @@ static int unsupported_stmt(Stmt *st, void *ctx)
 int cg_check_generated(Session *s)
 {
 	Program *prog = &s->prog;
-	AstVisitor v = { unsupported_stmt, unsupported_expr, NULL };
-	int before = diag_error_count();
+	AstVisitor v = { unsupported_stmt, unsupported_expr, s };
+	int before = diag_error_count(&s->diag);
 
 	ast_walk_program(prog, &v);
-	cg_stats_check(s);   /* counted in diag_error_count() */
-	return diag_error_count() - before;
+	cg_stats_check(s);   /* counted in diag_error_count(&s->diag) */
+	return diag_error_count(&s->diag) - before;
 }
 

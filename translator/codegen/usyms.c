@@ -218,7 +218,7 @@ static void read_dynamic(UMod *m, Elf *elf)
 }
 
 /* Reads the module at path (resolved); NULL with a warning when it is not a usable ELF file. */
-static UMod *load_module(const char *path, int want_lines)
+static UMod *load_module(Session *s, const char *path, int want_lines)
 {
 	Elf *elf;
 	int fd;
@@ -228,7 +228,7 @@ static UMod *load_module(const char *path, int want_lines)
 
 	if (elffile_open(path, 0, &fd, &elf) != ELFFILE_OK || !gelf_getehdr(elf, &eh) ||
 	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &nph)) {
-		diag_plain("warning", "cannot read %s as an ELF executable or shared library: no user symbols for it",
+		diag_plain(&s->diag, "warning", "cannot read %s as an ELF executable or shared library: no user symbols for it",
 			   path);
 		elffile_close(elf, fd);
 		return NULL;
@@ -326,12 +326,12 @@ static char *resolve_needed(const UMod *from, const char *name, PtrVec *dirs)
 	return NULL;
 }
 
-static void add_path(PtrVec *mods, const char *path, int want_lines)
+static void add_path(Session *s, PtrVec *mods, const char *path, int want_lines)
 {
 	char *real = realpath(path, NULL);
 
 	if (!real) {
-		diag_plain("warning", "cannot find %s: no user symbols for it", path);
+		diag_plain(&s->diag, "warning", "cannot find %s: no user symbols for it", path);
 		return;
 	}
 	for (int i = 0; i < mods->len; i++)
@@ -339,7 +339,7 @@ static void add_path(PtrVec *mods, const char *path, int want_lines)
 			free(real);
 			return;
 		}
-	UMod *m = load_module(real, want_lines);
+	UMod *m = load_module(s, real, want_lines);
 	if (m)
 		vec_push(mods, m);
 	free(real);
@@ -356,12 +356,12 @@ static void collect(Session *s, PtrVec *mods)
 		if (strncmp(dp->name, "process(\"/", 10) || !(q = strstr(dp->name + 9, "\")")))
 			continue;
 		char *path = xstrndup(dp->name + 9, (size_t)(q - dp->name - 9));
-		add_path(mods, path, lines);
+		add_path(s, mods, path, lines);
 		free(path);
 	}
 	for (int i = 0; i < s->debug_modules.len; i++)
 		if (usyms_is_user_path(s->debug_modules.items[i]))
-			add_path(mods, s->debug_modules.items[i], lines);
+			add_path(s, mods, s->debug_modules.items[i], lines);
 	if (!s->ldd)
 		return;
 	PtrVec dirs = { 0 };
@@ -369,13 +369,13 @@ static void collect(Session *s, PtrVec *mods)
 	for (int i = 0; i < mods->len; i++) {           /* grows as libraries are added */
 		UMod *m = mods->items[i];
 		if (m->interp)
-			add_path(mods, m->interp, lines);
+			add_path(s, mods, m->interp, lines);
 		for (int k = 0; k < m->needed.len; k++) {
 			char *real = resolve_needed(m, m->needed.items[k], &dirs);
 			if (real)
-				add_path(mods, real, lines);
+				add_path(s, mods, real, lines);
 			else
-				diag_plain("warning", "--ldd: cannot find %s (needed by %s)", (char *)m->needed.items[k],
+				diag_plain(&s->diag, "warning", "--ldd: cannot find %s (needed by %s)", (char *)m->needed.items[k],
 					   m->path);
 			free(real);
 		}

@@ -160,7 +160,7 @@ static void warn_unused_args(Session *s)
 {
 	for (int i = 1; i <= s->script_args.len; i++)
 		if (!parse_arg_used(s->parse, i))
-			diag_plain("warning", "unused command line option $%d/@%d", i, i);
+			diag_plain(&s->diag, "warning", "unused command line option $%d/@%d", i, i);
 }
 
 static SourceFile *load_script(Session *s)
@@ -176,7 +176,7 @@ static SourceFile *load_script(Session *s)
 		text = read_file(s->script_file, &len);
 	}
 	if (!text) {
-		diag_plain("error", "cannot read script '%s': %s", s->script_file, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot read script '%s': %s", s->script_file, strerror(errno));
 		return NULL;
 	}
 	return source_new(s->script_file, text, len);
@@ -198,7 +198,7 @@ static void set_preprocessor_env(Session *s)
 	env.config_data = s;
 	env.argc = s->script_args.len;
 	env.argv = (char **)s->script_args.items;
-	s->parse = parse_state_new(&env);
+	s->parse = parse_state_new(&s->diag, &env);
 }
 
 static int finish(int rc)
@@ -219,7 +219,7 @@ static int keep_module(Session *s)
 	data = read_file(s->ko_file, &len);
 	f = data ? fopen(dest, "wb") : NULL;
 	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		diag_plain("error", "cannot write %s: %s", dest, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot write %s: %s", dest, strerror(errno));
 		return -1;
 	}
 	printf("%s\n", dest);
@@ -275,7 +275,7 @@ static int option_bufsize(Session *s, const char *arg)
 	char *end;
 	long mb = strtol(arg, &end, 10);
 	if (*end || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX) {
-		diag_plain("error", "-s needs a buffer size in MB from %d to %d, got '%s'", STP_BUFSIZE_MB_MIN,
+		diag_plain(&s->diag, "error", "-s needs a buffer size in MB from %d to %d, got '%s'", STP_BUFSIZE_MB_MIN,
 			   STP_BUFSIZE_MB_MAX, arg);
 		return 1;
 	}
@@ -289,7 +289,7 @@ static int option_timeout(Session *s, const char *arg)
 	char *end;
 	long secs = strtol(arg, &end, 10);
 	if (end == arg || *end || secs < 1 || secs > 1000000000L / 1000) {
-		diag_plain("error", "-T needs a timeout in whole seconds from 1 to 1000000, got '%s'", arg);
+		diag_plain(&s->diag, "error", "-T needs a timeout in whole seconds from 1 to 1000000, got '%s'", arg);
 		return 1;
 	}
 	s->timeout_s = secs;
@@ -301,7 +301,7 @@ static int option_pass(Session *s, const char *arg)
 {
 	s->last_pass = atoi(arg);
 	if (s->last_pass < 1 || s->last_pass > 5 || arg[1]) {
-		diag_plain("error", "invalid pass number '%s' (1-5)", arg);
+		diag_plain(&s->diag, "error", "invalid pass number '%s' (1-5)", arg);
 		return 1;
 	}
 	return -1;
@@ -311,7 +311,7 @@ static int option_pass(Session *s, const char *arg)
 static int option_module_name(Session *s, const char *arg)
 {
 	if (!valid_module_name(arg)) {
-		diag_plain("error", "invalid module name '%s': use at most 55 letters, digits and '_'", arg);
+		diag_plain(&s->diag, "error", "invalid module name '%s': use at most 55 letters, digits and '_'", arg);
 		return 1;
 	}
 	s->module_name = xstrdup(arg);
@@ -322,7 +322,7 @@ static int option_module_name(Session *s, const char *arg)
 static int option_define(Session *s, char *arg)
 {
 	if (!valid_define(arg)) {
-		diag_plain("error", "-D needs NAME or NAME=VALUE (NAME a C identifier), got '%s'", arg);
+		diag_plain(&s->diag, "error", "-D needs NAME or NAME=VALUE (NAME a C identifier), got '%s'", arg);
 		return 1;
 	}
 	vec_push(&s->defines, arg);
@@ -333,7 +333,7 @@ static int option_define(Session *s, char *arg)
 static int option_global_set(Session *s, char *arg)
 {
 	if (!strchr(arg, '=') || arg[0] == '=') {
-		diag_plain("error", "-G needs NAME=VALUE, got '%s'", arg);
+		diag_plain(&s->diag, "error", "-G needs NAME=VALUE, got '%s'", arg);
 		return 1;
 	}
 	vec_push(&s->global_sets, arg);
@@ -367,7 +367,7 @@ static int long_option(Session *s, int c)
 	case 'S' + 256: s->suppress_handler_errors = 1; break;
 	case 'C' + 256: s->disable_cache = 1; break;
 	case 'K' + 256: s->sign_module = optarg ? optarg : ""; break;
-	case 'N' + 256: return sign_make_key(optarg);
+	case 'N' + 256: return sign_make_key(&s->diag, optarg);
 	case 'L' + 256: s->ldd = 1; break;
 	case 'R' + 256:
 		if (remote_add(s, optarg) != 0)
@@ -406,7 +406,7 @@ static int short_option(Session *s, int c, const char **r_arg)
 	case 'G': return option_global_set(s, optarg);
 	case 'k': s->keep_tmp = 1; break;
 	case 'v': s->verbose++; break;
-	case 'w': s->suppress_warnings = 1; diag_set_warnings(0); break;
+	case 'w': s->suppress_warnings = 1; diag_set_warnings(&s->diag, 0); break;
 	case 'W': s->warnings_fatal = 1; break;
 	case 'g': s->guru = 1; break;
 	case 'I': vec_push(&s->include_dirs, optarg); break;
@@ -432,7 +432,7 @@ static int script_and_arguments(Session *s, int argc, char **argv)
 	}
 	if (!s->script_text) {
 		if (optind >= argc) {
-			diag_plain("error", "no script given: use a FILE or -e SCRIPT");
+			diag_plain(&s->diag, "error", "no script given: use a FILE or -e SCRIPT");
 			usage(stderr);
 			return 1;
 		}
@@ -464,10 +464,10 @@ static int main_options(Session *s, int argc, char **argv, const char **r_arg)
 /* -W: a pass that gave warnings fails, as SystemTap's "Pass N: ... failed" */
 static int warnings_failed(Session *s, int pass)
 {
-	if (!s->warnings_fatal || !diag_warning_count())
+	if (!s->warnings_fatal || !diag_warning_count(&s->diag))
 		return 0;
-	diag_plain("error", "pass %d failed: %d warning%s treated as error%s (-W)", pass, diag_warning_count(),
-		   diag_warning_count() == 1 ? "" : "s", diag_warning_count() == 1 ? "" : "s");
+	diag_plain(&s->diag, "error", "pass %d failed: %d warning%s treated as error%s (-W)", pass, diag_warning_count(&s->diag),
+		   diag_warning_count(&s->diag) == 1 ? "" : "s", diag_warning_count(&s->diag) == 1 ? "" : "s");
 	return 1;
 }
 
@@ -596,7 +596,7 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 	STAP_MARK_PASS(4, start, s);
 	s->tmp_dir = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapXXXXXX");
 	if (!mkdtemp(s->tmp_dir)) {
-		diag_plain("error", "cannot create a temporary directory: %s", strerror(errno));
+		diag_plain(&s->diag, "error", "cannot create a temporary directory: %s", strerror(errno));
 		return 1;
 	}
 	if (s->keep_tmp)
@@ -610,7 +610,7 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 		char *c_path = xasprintf("%s/%s.c", s->tmp_dir, s->module_name);
 		FILE *f = fopen(c_path, "w");
 		if (!f || fputs(out.data, f) < 0 || fclose(f) != 0) {
-			diag_plain("error", "cannot write %s: %s", c_path, strerror(errno));
+			diag_plain(&s->diag, "error", "cannot write %s: %s", c_path, strerror(errno));
 			return finish(1);
 		}
 		s->c_file = c_path;
@@ -660,7 +660,7 @@ int main(int argc, char **argv)
 	SourceFile *file = NULL;
 	int rc;
 
-	diag_attach(&session.diag);
+	diag_init(&session.diag);
 	STAP_MARK_PASS(0, start, &session);
 	rc = main_options(&session, argc, argv, &r_arg);
 	STAP_MARK_PASS(0, end, &session);

@@ -73,7 +73,7 @@ int remote_add(Session *s, const char *url)
 	if (!strncmp(p, "ssh://", 6))
 		p += 6;
 	else if (strstr(p, "://")) {
-		diag_plain("error", "--remote '%s': only ssh://[USER@]HOST[:PORT] targets are supported", url);
+		diag_plain(&s->diag, "error", "--remote '%s': only ssh://[USER@]HOST[:PORT] targets are supported", url);
 		return -1;
 	}
 	at = strchr(p, '@');
@@ -107,7 +107,7 @@ int remote_add(Session *s, const char *url)
 		h->port = xasprintf("%ld", port);
 	}
 	if (strlen(url) > STP_REMOTE_URI_MAX) {
-		diag_plain("error", "--remote '%.40s...': longer than %d characters", url, STP_REMOTE_URI_MAX);
+		diag_plain(&s->diag, "error", "--remote '%.40s...': longer than %d characters", url, STP_REMOTE_URI_MAX);
 		free(h->user);
 		free(h->host);
 		free(h->port);
@@ -120,7 +120,7 @@ int remote_add(Session *s, const char *url)
 	vec_push(&s->remote_hosts, h);
 	return 0;
 bad:
-	diag_plain("error", "--remote '%s': expected ssh://[USER@]HOST[:PORT] (letters, digits, '.', '_', '-')",
+	diag_plain(&s->diag, "error", "--remote '%s': expected ssh://[USER@]HOST[:PORT] (letters, digits, '.', '_', '-')",
 		   url);
 	free(h->user);
 	free(h->host);
@@ -538,7 +538,7 @@ static void remote_keep_modules(Session *s)
 		data = read_file(h->ko, &len);
 		f = data ? fopen(base, "wb") : NULL;
 		if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-			diag_plain("error", "cannot write %s: %s", base, strerror(errno));
+			diag_plain(&s->diag, "error", "cannot write %s: %s", base, strerror(errno));
 			h->failed = 1;
 		} else {
 			printf("%s\n", base);
@@ -903,7 +903,7 @@ static int remote_open_files(Session *s)
 			       xasprintf("%s.%s", s->output_file, h->host);
 		h->file = fopen(path, "w");
 		if (!h->file) {
-			diag_plain("error", "cannot open %s: %s", path, strerror(errno));
+			diag_plain(&s->diag, "error", "cannot open %s: %s", path, strerror(errno));
 			return -1;
 		}
 		free(path);
@@ -942,7 +942,7 @@ static char *remote_script_path(Session *s, const char *tmp)
 	path = path_join(tmp, "script.stp");
 	f = text ? fopen(path, "w") : NULL;
 	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-		diag_plain("error", "cannot read the script from standard input");
+		diag_plain(&s->diag, "error", "cannot read the script from standard input");
 		return NULL;
 	}
 	free(text);
@@ -992,12 +992,12 @@ int remote_run(Session *s, const char *r_arg)
 	int ok = 0, rc = 0;
 
 	if (refused) {
-		diag_plain("error", "--remote cannot be combined with %s", refused);
+		diag_plain(&s->diag, "error", "--remote cannot be combined with %s", refused);
 		return 1;
 	}
 	tmp = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapremoteXXXXXX");
 	if (!mkdtemp(tmp) || pipe(remote_sig_pipe) != 0) {
-		diag_plain("error", "cannot create a temporary directory: %s", strerror(errno));
+		diag_plain(&s->diag, "error", "cannot create a temporary directory: %s", strerror(errno));
 		return 1;
 	}
 	fcntl(remote_sig_pipe[0], F_SETFL, O_NONBLOCK);

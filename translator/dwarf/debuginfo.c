@@ -269,9 +269,9 @@ DwarfModule *dwarf_kernel_quiet(Session *s)
 
 	if (!c->kernel && !c->kernel_error) {
 		SrcLoc none = { 0 };
-		diag_mute(1);
+		diag_mute(&s->diag, 1);
 		dwarf_kernel(s, none);
-		diag_mute(-1);
+		diag_mute(&s->diag, -1);
 	}
 	return c->kernel;
 }
@@ -286,7 +286,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 
 	if (c->kernel || c->kernel_error) {
 		if (!c->kernel)
-			diag_at(loc, "semantic error", "%s", c->kernel_error);
+			diag_at(&s->diag, loc, "semantic error", "%s", c->kernel_error);
 		return c->kernel;
 	}
 	npaths = dwarf_kernel_paths(s, paths);
@@ -339,7 +339,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	sb_free(&looked);
 	sb_free(&notes);
 	if (!c->kernel)
-		diag_at(loc, "semantic error", "%s", c->kernel_error);
+		diag_at(&s->diag, loc, "semantic error", "%s", c->kernel_error);
 	return c->kernel;
 }
 
@@ -609,7 +609,7 @@ DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
 	OpenedModule *om = opened_module(s, name);
 
 	if (!om->mod)
-		diag_at(loc, "semantic error", "%s", om->error);
+		diag_at(&s->diag, loc, "semantic error", "%s", om->error);
 	return om->mod;
 }
 

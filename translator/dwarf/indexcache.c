@@ -90,15 +90,15 @@ static char *cache_file(Session *s, DwarfModule *m)
 	return filecache_path(s, name);
 }
 
-static int load(const char *path, const char *build_id, struct DwarfIndex *idx)
+static int load(Session *s, const char *path, const char *build_id, struct DwarfIndex *idx)
 {
 	size_t size;
-	const char *map = filecache_map(path, &size), *why;
+	const char *map = filecache_map(&s->diag, path, &size), *why;
 
 	if (!map)
 		return -1;
 	if ((why = dwarf_index_check(map, size, build_id)) != NULL) {
-		filecache_warn("DWARF index %s: %s; rebuilding it", path, why);
+		filecache_warn(&s->diag, "DWARF index %s: %s; rebuilding it", path, why);
 		filecache_unmap(map, size);
 		return -1;
 	}
@@ -148,7 +148,7 @@ struct DwarfIndex *dwidx_cached(Session *s, DwarfModule *m)
 		return NULL;
 	}
 	idx = xcalloc(1, sizeof *idx);
-	if (load(path, m->build_id, idx) == 0) {
+	if (load(s, path, m->build_id, idx) == 0) {
 		m->index = idx;
 		index_opened(s, m, "loaded from", path, t0);
 	} else {
@@ -170,7 +170,7 @@ int dwarf_index_open(Session *s, DwarfModule *m)
 		return 0;
 	idx = xcalloc(1, sizeof *idx);
 	path = cache_file(s, m);
-	if (path && load(path, m->build_id, idx) == 0) {
+	if (path && load(s, path, m->build_id, idx) == 0) {
 		how = "loaded from";
 	} else {
 		size_t size;
@@ -178,7 +178,7 @@ int dwarf_index_open(Session *s, DwarfModule *m)
 		attach(idx, blob, size, 0);
 		if (!path)
 			how = "built in memory";
-		else if (filecache_write(path, blob, size) == 0)
+		else if (filecache_write(&s->diag, path, blob, size) == 0)
 			how = "built and saved to";
 		else
 			how = "built (not saved) for";

@@ -884,7 +884,7 @@ static int cast_module(DwarfBind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 		else if ((user = userfile_path(p))) {
 			m = userfile_module(b->s, user, loc);   /* a user binary or library: its DWARF, user reads */
 			if (m && !m->dw) {
-				diag_at(loc, "semantic error", "no DWARF debuginfo in %s (build it with -g), nor separate "
+				diag_at(&b->s->diag, loc, "semantic error", "no DWARF debuginfo in %s (build it with -g), nor separate "
 					"debuginfo (install its debug symbols)", user);
 				m = NULL;
 			}
@@ -919,14 +919,14 @@ static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 	int found = 0;
 
 	if (b->quiet)
-		diag_mute(1);
+		diag_mute(&b->s->diag, 1);
 	if (cast_module(b, spec, e->loc, &mods) != 0) {
 		if (b->quiet)
-			diag_mute(-1);
+			diag_mute(&b->s->diag, -1);
 		return NULL;
 	}
 	if (b->quiet)
-		diag_mute(-1);
+		diag_mute(&b->s->diag, -1);
 	a = dwa_new(DWA_READ);
 	for (int i = 0; i < mods.len && !found; i++) {
 		if (dwarf_find_type(b->s, mods.items[i], tname->str, &a->type) == 0) {

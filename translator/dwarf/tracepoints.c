@@ -172,10 +172,10 @@ static char *tp_cache_path(Session *s, DwarfModule *m)
 	return filecache_path(s, name);
 }
 
-static int tp_cache_load(const char *path, DwarfModule *m, PtrVec *out)
+static int tp_cache_load(Session *s, const char *path, DwarfModule *m, PtrVec *out)
 {
 	size_t size;
-	const char *map = filecache_map(path, &size);
+	const char *map = filecache_map(&s->diag, path, &size);
 	char *text, *line, *save = NULL;
 	char header[128];
 	int ok = 1;
@@ -218,7 +218,7 @@ static int tp_cache_load(const char *path, DwarfModule *m, PtrVec *out)
 	return 0;
 }
 
-static void tp_cache_save(const char *path, DwarfModule *m, const PtrVec *tps)
+static void tp_cache_save(Session *s, const char *path, DwarfModule *m, const PtrVec *tps)
 {
 	StrBuf sb;
 
@@ -229,7 +229,7 @@ static void tp_cache_save(const char *path, DwarfModule *m, const PtrVec *tps)
 		sb_printf(&sb, "%s %s %d %llx %llx\n", tp->system, tp->name, tp->nargs, (unsigned long long)tp->cu,
 			  (unsigned long long)tp->die);
 	}
-	filecache_write(path, sb.data, (size_t)sb.len);
+	filecache_write(&s->diag, path, sb.data, (size_t)sb.len);
 	sb_free(&sb);
 }
 
@@ -281,7 +281,7 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 	if (m->tracepoints)
 		return m->tracepoints;
 	path = tp_cache_path(s, m);
-	if (path && tp_cache_load(path, m, &found) == 0) {
+	if (path && tp_cache_load(s, path, m, &found) == 0) {
 		how = "loaded from the cache";
 	} else {
 		if (m->is_kernel)
@@ -289,7 +289,7 @@ static TpCatalog *tp_catalog(Session *s, DwarfModule *m)
 		else
 			tp_scan_all(m, &found);
 		if (path)
-			tp_cache_save(path, m, &found);
+			tp_cache_save(s, path, m, &found);
 	}
 	m->tracepoints = tp_catalog_new(&found);
 	free(found.items);

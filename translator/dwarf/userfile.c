@@ -427,11 +427,11 @@ DwarfModule *userfile_module(Session *s, const char *path, SrcLoc loc)
 	}
 	rc = elffile_open(path, 0, &fd, &elf);
 	if (rc == ELFFILE_NOFILE) {
-		diag_at(loc, "semantic error", "cannot open %s: %s", path, strerror(errno));
+		diag_at(&s->diag, loc, "semantic error", "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (rc != ELFFILE_OK || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
-		diag_at(loc, "semantic error", "%s is not an ELF executable or shared object", path);
+		diag_at(&s->diag, loc, "semantic error", "%s is not an ELF executable or shared object", path);
 		elffile_close(elf, fd);
 		return NULL;
 	}

@@ -35,7 +35,7 @@ static void sem_error(Elab *el, SrcLoc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(loc, "semantic error", fmt, ap);
+	diag_vat(&el->s->diag, loc, "semantic error", fmt, ap);
 	va_end(ap);
 	el->errors++;
 }
@@ -293,7 +293,7 @@ static void resolve_expr(Elab *el, Expr *e)
 		if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && e->right->kind != EX_STRING)
 			sem_error(el, e->right->loc, "the pattern of '%s' must be a literal string",
 				  e->op == OP_MATCH ? "=~" : "!~");
-		else if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && rx_check(e->right->str, e->right->loc))
+		else if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && rx_check(&el->s->diag, e->right->str, e->right->loc))
 			el->errors++;
 		resolve_expr(el, e->left);
 		resolve_expr(el, e->right);
@@ -1137,12 +1137,12 @@ static int elide_early_stmt(Stmt *st, void *ctx)
 	       !find_global(ee->el->prog, st->expr->left->str, st->expr->left->loc.file) &&
 	       name_uses(ee->body, st->expr->left->str) == 1) {
 		if (in_script(st->loc) && !(ee->fn && find_in(&ee->fn->params, st->expr->left->str)))
-			diag_at(st->expr->left->loc, "warning", "eliding unused variable '%s'", st->expr->left->str);
+			diag_at(&ee->el->s->diag, st->expr->left->loc, "warning", "eliding unused variable '%s'", st->expr->left->str);
 		st->expr = st->expr->right;
 	}
 	if (st->expr->kind == EX_AUTOCAST && is_dead_autocast(st->expr)) {
 		if (in_script(st->loc))
-			diag_at(st->loc, "warning", "eliding side-effect-free expression");
+			diag_at(&ee->el->s->diag, st->loc, "warning", "eliding side-effect-free expression");
 		st->kind = ST_EMPTY;
 		st->expr = NULL;
 	}
@@ -1289,10 +1289,10 @@ static void run_inference(Elab *el)
 	el->fn = NULL;
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		diag_set_context(p->chain ? probe_note(p) : NULL);
+		diag_set_context(&el->s->diag, p->chain ? probe_note(p) : NULL);
 		infer_stmt(el, p->body);
 	}
-	diag_set_context(NULL);
+	diag_set_context(&el->s->diag, NULL);
 }
 
 static int returns_value(Stmt *st, void *ctx)
@@ -1323,10 +1323,10 @@ static void resolve_program(Elab *el)
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
 		el->locals = &p->locals;
-		diag_set_context(p->chain ? probe_note(p) : NULL);
+		diag_set_context(&el->s->diag, p->chain ? probe_note(p) : NULL);
 		resolve_stmt(el, p->body);
 	}
-	diag_set_context(NULL);
+	diag_set_context(&el->s->diag, NULL);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
 		el->fn = f;
@@ -1386,10 +1386,10 @@ static void check_types(Elab *el)
 	}
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		diag_set_context(p->chain ? probe_note(p) : NULL);
+		diag_set_context(&el->s->diag, p->chain ? probe_note(p) : NULL);
 		check_resolved_types(el, &p->locals, "");
 	}
-	diag_set_context(NULL);
+	diag_set_context(&el->s->diag, NULL);
 }
 
 int elaborate(Session *s)

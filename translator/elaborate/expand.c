@@ -51,7 +51,7 @@ static void sem_error(Expander *ex, SrcLoc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(loc, "semantic error", fmt, ap);
+	diag_vat(&ex->s->diag, loc, "semantic error", fmt, ap);
 	va_end(ap);
 	ex->errors++;
 }
@@ -193,7 +193,7 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 		free(t);
 	}
 
-	diag_set_context(note);
+	diag_set_context(&ex->s->diag, note);
 	for (int t = 0; t < a->def->points.len; t++) {
 		PtrVec alts = point_alternatives(a->def->points.items[t]);
 		int stop = 0;
@@ -231,13 +231,13 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 			int optional = target->optional || target->sufficient;   /* '!' implies '?' */
 			inner.optional = w->optional || optional;
 			if (optional)
-				diag_mute(1);
+				diag_mute(&ex->s->diag, 1);
 			n = expand_point(ex, q, &inner, &link, user_point, depth + 1);
 			if (optional) {
-				diag_mute(-1);
+				diag_mute(&ex->s->diag, -1);
 				ex->errors = errors_before;
 			}
-			diag_set_context(note);
+			diag_set_context(&ex->s->diag, note);
 			if ((n == 0 || n == EXPANDED_TO_NOTHING) && !optional) {
 				char *text = point_path(q);
 				sem_error(ex, target->loc, "probe point '%s' matches nothing", text);
@@ -255,7 +255,7 @@ static int expand_alias(Expander *ex, const AliasDef *a, ProbePoint *pp, int bes
 		if (stop)
 			break;
 	}
-	diag_set_context(NULL);
+	diag_set_context(&ex->s->diag, NULL);
 	return produced ? produced : failed ? -1 : 0;
 }
 
@@ -301,7 +301,7 @@ static int expand_process_glob(Expander *ex, ProbePoint *pp, Wrap *w, const Chai
 	PtrVec files = { 0 };
 	int produced = 0, failed = 0;
 
-	if (procglob_expand(pp, &files) < 0) {
+	if (procglob_expand(&ex->s->diag, pp, &files) < 0) {
 		ex->errors++;
 		return -1;
 	}
@@ -354,10 +354,10 @@ static int expand_point(Expander *ex, ProbePoint *pp, Wrap *w, const Chain *chai
 				continue;
 			int before = ex->errors;
 			if (wild)
-				diag_mute(1);
+				diag_mute(&ex->s->diag, 1);
 			int n = expand_alias(ex, a, pp, best, w, chain, user_point, depth);
 			if (wild) {
-				diag_mute(-1);
+				diag_mute(&ex->s->diag, -1);
 				ex->errors = before;
 				if (n < 0)
 					n = 0;
@@ -426,17 +426,17 @@ static void expand_user_probe(Expander *ex, Probe *user)
 			int n, before = ex->errors;
 
 			if (optional) {
-				free(diag_take_muted());
-				diag_mute(1);
+				free(diag_take_muted(&ex->s->diag));
+				diag_mute(&ex->s->diag, 1);
 			}
 			n = expand_point(ex, pp, &w, NULL, written, 0);
 			if (optional) {
-				diag_mute(-1);
+				diag_mute(&ex->s->diag, -1);
 				ex->errors = before;
 			}
 			if (n == EXPANDED_TO_NOTHING && !optional) {
 				/* why the last of them failed: e.g. a function only DWARF describes */
-				char *text = point_path(pp), *why = diag_take_muted();
+				char *text = point_path(pp), *why = diag_take_muted(&ex->s->diag);
 				sem_error(ex, pp->loc, "probe point '%s' matches nothing: the points of its alias are optional "
 					  "and none of them exists%s%s%s", text, why ? " (the last: " : "", why ? why : "",
 					  why ? ")" : "");

@@ -104,7 +104,7 @@ void prune_unused(Session *s)
 		if (f->used)
 			vec_push(&keep, f);
 		else if (from_script(f->loc))
-			diag_at(f->loc, "warning", "eliding unused function '%s'", f->name);
+			diag_at(&s->diag, f->loc, "warning", "eliding unused function '%s'", f->name);
 	}
 	prog->functions = keep;
 
@@ -114,7 +114,7 @@ void prune_unused(Session *s)
 		if (strmap_get(&r.names, g->name) || (s->unoptimized && from_script(g->loc)))
 			vec_push(&keep, g);
 		else if (from_script(g->loc))
-			diag_at(g->loc, "warning", "eliding unused variable '%s'", g->name);
+			diag_at(&s->diag, g->loc, "warning", "eliding unused variable '%s'", g->name);
 	}
 	prog->globals = keep;
 }
@@ -316,7 +316,7 @@ static int elide_stmt(Stmt *st, void *ctx)
 	}
 	if (!expr_has_side_effects(e)) {
 		if (from_script(st->loc))
-			diag_at(st->loc, "warning", "eliding side-effect-free expression");
+			diag_at(&el->s->diag, st->loc, "warning", "eliding side-effect-free expression");
 		st->kind = ST_EMPTY;
 		st->expr = NULL;
 		el->changed = 1;
@@ -397,6 +397,6 @@ void elide_unused_locals(Session *s)
 	for (int i = 0; i + 1 < elided.len; i += 2) {
 		Symbol *sym = elided.items[i + 1];
 		if (!strmap_get(&kept, variable_key(elided.items[i], sym)))
-			diag_at(sym->loc, "warning", "eliding unused variable '%s'", sym->name);
+			diag_at(&s->diag, sym->loc, "warning", "eliding unused variable '%s'", sym->name);
 	}
 }

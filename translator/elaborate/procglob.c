@@ -68,7 +68,7 @@ static ProbePoint *point_at_path(const ProbePoint *pp, char *path)
 	return np;
 }
 
-int procglob_expand(const ProbePoint *pp, PtrVec *out)
+int procglob_expand(Diag *d, const ProbePoint *pp, PtrVec *out)
 {
 	const ProbePointComponent *c0 = process_component(pp);
 	PtrVec seen = { 0 };
@@ -96,7 +96,7 @@ int procglob_expand(const ProbePoint *pp, PtrVec *out)
 		free(seen.items[i]);
 	free(seen.items);
 	if (!n) {
-		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): no %s matches%s", c0->arg->str,
+		diag_at(d, c0->arg->loc, "semantic error", "process(\"%s\"): no %s matches%s", c0->arg->str,
 			rc == 0 || rc == GLOB_NOMATCH ? "64-bit x86-64 ELF file" : "file (glob failed)",
 			others ? " (the files it matches are other files: 32-bit libraries, linker scripts...)" : "");
 		return -1;

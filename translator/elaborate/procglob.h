@@ -8,7 +8,7 @@
 /* pp is process("PATTERN")... with a glob character (* ? [) in PATTERN */
 int procglob_wanted(const ProbePoint *pp);
 /* pp once per ELF file PATTERN matches (symbolic links resolved, each file once, in glob's
- * order), pushed onto out as ProbePoint*; the count, or -1 after "no file matches" at PATTERN */
-int procglob_expand(const ProbePoint *pp, PtrVec *out);
+ * order), pushed onto out as ProbePoint*; the count, or -1 after "no file matches" at PATTERN (reported to d) */
+int procglob_expand(Diag *d, const ProbePoint *pp, PtrVec *out);
 
 #endif

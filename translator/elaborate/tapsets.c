@@ -135,14 +135,14 @@ static void add_root(Session *s, TapsetLibrary *lib, const char *root)
 
 /* ---- the index and its cache ---- */
 
-static SourceFile *read_source(const char *path)
+static SourceFile *read_source(Session *s, const char *path)
 {
 	size_t len;
 	char *text = read_file(path, &len);
 	SourceFile *f;
 
 	if (!text) {
-		diag_plain("error", "cannot read tapset '%s': %s", path, strerror(errno));
+		diag_plain(&s->diag, "error", "cannot read tapset '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	f = source_new(path, text, len);
@@ -177,7 +177,7 @@ static void record_definitions(TapsetFile *f, Program *p)
 
 static int index_file(Session *s, TapsetLibrary *lib, TapsetFile *f)
 {
-	SourceFile *src = read_source(f->path);
+	SourceFile *src = read_source(s, f->path);
 	int errors;
 
 	if (!src)
@@ -186,7 +186,7 @@ static int index_file(Session *s, TapsetLibrary *lib, TapsetFile *f)
 	lib->parsed++;
 	errors = parse_source(s->parse, src, f->parsed);
 	if (errors) {
-		diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
+		diag_plain(&s->diag, "error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
 		return errors;
 	}
 	record_definitions(f, f->parsed);
@@ -211,10 +211,10 @@ static char *cache_path(Session *s, TapsetLibrary *lib)
 	return filecache_path(s, name);
 }
 
-static int read_cache(TapsetLibrary *lib, const char *path)
+static int read_cache(Session *s, TapsetLibrary *lib, const char *path)
 {
 	size_t len;
-	char *text = path ? filecache_read(path, &len) : NULL;
+	char *text = path ? filecache_read(&s->diag, path, &len) : NULL;
 	TapsetFile *cur = NULL;
 	char *line, *next;
 	int fi = 0;
@@ -242,7 +242,7 @@ static int read_cache(TapsetLibrary *lib, const char *path)
 	return fi == lib->files.len;
 }
 
-static void write_cache(TapsetLibrary *lib, const char *path)
+static void write_cache(Session *s, TapsetLibrary *lib, const char *path)
 {
 	StrBuf sb;
 
@@ -260,7 +260,7 @@ static void write_cache(TapsetLibrary *lib, const char *path)
 		for (int j = 0; j < tf->globals.len; j++)
 			sb_printf(&sb, "g %s\n", (char *)tf->globals.items[j]);
 	}
-	filecache_write(path, sb.data, sb.len);
+	filecache_write(&s->diag, path, sb.data, sb.len);
 	sb_free(&sb);
 }
 
@@ -298,7 +298,7 @@ int tapsets_init(Session *s)
 	add_root(s, lib, s->tapset_dir);
 	for (int i = 0; i < s->include_dirs.len; i++) {
 		if (!dir_exists(s->include_dirs.items[i]))
-			diag_plain("warning", "tapset directory '%s' does not exist", (char *)s->include_dirs.items[i]);
+			diag_plain(&s->diag, "warning", "tapset directory '%s' does not exist", (char *)s->include_dirs.items[i]);
 		add_root(s, lib, s->include_dirs.items[i]);
 	}
 	for (int i = 0; i < lib->macro_files.len; i++) {
@@ -306,7 +306,7 @@ int tapsets_init(Session *s)
 		char *path = lib->macro_files.items[i];
 		char *text = read_file(path, &len);
 		if (!text) {
-			diag_plain("error", "cannot read macro library '%s': %s", path, strerror(errno));
+			diag_plain(&s->diag, "error", "cannot read macro library '%s': %s", path, strerror(errno));
 			errors++;
 			continue;
 		}
@@ -317,14 +317,14 @@ int tapsets_init(Session *s)
 	if (errors)
 		return errors;
 	cache = cache_path(s, lib);
-	if (!read_cache(lib, cache)) {
+	if (!read_cache(s, lib, cache)) {
 		for (int i = 0; i < lib->files.len; i++) {
 			TapsetFile *f = lib->files.items[i];
 			f->aliases.len = f->functions.len = f->globals.len = 0;
 			errors += index_file(s, lib, f);
 		}
 		if (!errors)
-			write_cache(lib, cache);
+			write_cache(s, lib, cache);
 		if (s->verbose >= 2)
 			fprintf(stderr, "Tapset index: built from %d files%s\n", lib->files.len,
 				cache ? "" : " (no cache directory)");
@@ -351,14 +351,14 @@ static int load_file(Session *s, TapsetFile *f)
 		fprintf(stderr, "Tapset: loading %s\n", f->path);
 	p = f->parsed;
 	if (!p) {
-		SourceFile *src = read_source(f->path);
+		SourceFile *src = read_source(s, f->path);
 		if (!src)
 			return 1;
 		p = xcalloc(1, sizeof *p);
 		s->library->parsed++;
 		errors = parse_source(s->parse, src, p);
 		if (errors) {
-			diag_plain("error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
+			diag_plain(&s->diag, "error", "tapset '%s' has %d error%s", f->path, errors, errors == 1 ? "" : "s");
 			return errors;
 		}
 	}

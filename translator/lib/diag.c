@@ -8,27 +8,13 @@
 #include <string.h>
 #include <stdlib.h>
 
-/* The one process-wide pointer: diagnostics are reported from every pass without the session in
- * hand, as they would write to stderr; what they count lives in the Diag it points to. */
-static Diag *current;
-
-void diag_attach(Diag *d)
+void diag_init(Diag *d)
 {
 	pthread_mutex_init(&d->once_lock, NULL);
-	current = d;
 }
 
-static Diag *state(void)
+void diag_warning_once(Diag *d, const char *msg)
 {
-	if (!current)
-		diag_attach(xcalloc(1, sizeof *current));
-	return current;
-}
-
-void diag_warning_once(const char *msg)
-{
-	Diag *d = state();
-
 	pthread_mutex_lock(&d->once_lock);
 	if (!strmap_get(&d->once_seen, msg)) {
 		strmap_put(&d->once_seen, xstrdup(msg), (void *)1);
@@ -112,23 +98,22 @@ static int may_show(Diag *d)
 	return d->shown++ < DIAG_MAX_SHOWN;
 }
 
-void diag_mute(int delta)
+void diag_mute(Diag *d, int delta)
 {
-	state()->muted += delta;
+	d->muted += delta;
 }
 
-char *diag_take_muted(void)
+char *diag_take_muted(Diag *d)
 {
-	Diag *d = state();
 	char *m = d->last_muted;
 
 	d->last_muted = NULL;
 	return m;
 }
 
-void diag_set_context(const char *note)
+void diag_set_context(Diag *d, const char *note)
 {
-	state()->context_note = note;
+	d->context_note = note;
 }
 
 /* The same message at the same place is shown once: a body shared by many
@@ -144,9 +129,8 @@ static int seen_before(Diag *d, SrcLoc loc, const char *kind, const char *msg)
 	return 0;
 }
 
-void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
+void diag_vat(Diag *d, SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
-	Diag *d = state();
 	StrBuf sb;
 	char *msg;
 
@@ -185,36 +169,36 @@ void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 	free(msg);
 }
 
-void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
+void diag_at(Diag *d, SrcLoc loc, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(loc, kind, fmt, ap);
+	diag_vat(d, loc, kind, fmt, ap);
 	va_end(ap);
 }
 
-void diag_plain(const char *kind, const char *fmt, ...)
+void diag_plain(Diag *d, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
 	SrcLoc none = { 0 };
 
 	va_start(ap, fmt);
-	diag_vat(none, kind, fmt, ap);
+	diag_vat(d, none, kind, fmt, ap);
 	va_end(ap);
 }
 
-int diag_error_count(void)
+int diag_error_count(const Diag *d)
 {
-	return state()->errors;
+	return d->errors;
 }
 
-int diag_warning_count(void)
+int diag_warning_count(const Diag *d)
 {
-	return state()->warnings;
+	return d->warnings;
 }
 
-void diag_set_warnings(int enabled)
+void diag_set_warnings(Diag *d, int enabled)
 {
-	state()->warnings_off = !enabled;
+	d->warnings_off = !enabled;
 }

@@ -1,5 +1,6 @@
 /* diag.h - source files and diagnostics ("file:line:col: error: ..." with the
- * source line and a caret).  Used by the lexer, parser and every later pass. */
+ * source line and a caret), each reported to the Diag given as the first argument (the
+ * Session's, reached through what the caller holds).  Used by the lexer, parser and every later pass. */
 #ifndef STAP_DIAG_H
 #define STAP_DIAG_H
 
@@ -26,7 +27,7 @@ typedef struct SrcLoc {
 SourceFile *source_new(const char *name, char *text, size_t len);
 
 /* The diagnostics of one run: what was counted, shown and muted.  The Session owns one
- * (Session.diag) and the driver points the diag_* functions at it (diag_attach). */
+ * (Session.diag); every diag_* function takes the Diag it reports to. */
 typedef struct Diag {
 	int errors;
 	int warnings;            /* shown so far (stap -W fails a pass that gave one) */
@@ -40,37 +41,36 @@ typedef struct Diag {
 	StrMap once_seen;        /* diag_warning_once's messages shown */
 } Diag;
 
-/* Diagnostics from now on go to d (zeroed); until a first call, to a Diag of their own (tests'
- * drivers). */
-void diag_attach(Diag *d);
+/* Makes d (zeroed) ready for use; before the first diagnostic reported to it. */
+void diag_init(Diag *d);
 
 /* "stap: warning: MSG" once per run, from any thread (btf/source.c's cache write beside the main
  * thread): neither counted nor muted nor cut by -w.  build/filecache.c's warnings. */
-void diag_warning_once(const char *msg);
+void diag_warning_once(Diag *d, const char *msg);
 
 /* kind is "parse error", "semantic error", "error" or "warning". */
-void diag_at(SrcLoc loc, const char *kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void diag_vat(SrcLoc loc, const char *kind, const char *fmt, va_list ap);
+void diag_at(Diag *d, SrcLoc loc, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_vat(Diag *d, SrcLoc loc, const char *kind, const char *fmt, va_list ap);
 /* A message with no location: "stap: error: ..." */
-void diag_plain(const char *kind, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void diag_plain(Diag *d, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-int diag_error_count(void);
+int diag_error_count(const Diag *d);
 /* Warnings shown so far (stap -W fails a pass that gave one). */
-int diag_warning_count(void);
+int diag_warning_count(const Diag *d);
 
 /* While muted (delta +1 / -1 nests), diagnostics are neither shown nor
  * counted: resolving an optional probe point that may fail. */
-void diag_mute(int delta);
+void diag_mute(Diag *d, int delta);
 /* The last error muted since the previous call (the caller frees it), NULL when none was. */
-char *diag_take_muted(void);
+char *diag_take_muted(Diag *d);
 /* A line printed after each diagnostic, e.g. the probe alias chain that led
  * there; NULL for none.  The caller keeps the string alive. */
-void diag_set_context(const char *note);
+void diag_set_context(Diag *d, const char *note);
 
 /* Diagnostics printed in one run; past it they are only counted. */
 #define DIAG_MAX_SHOWN 100
-void diag_set_warnings(int enabled);
+void diag_set_warnings(Diag *d, int enabled);
 
 #endif

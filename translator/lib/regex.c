@@ -631,7 +631,7 @@ static SrcLoc pattern_loc(SrcLoc lit, int pos)
 	return at;
 }
 
-int rx_check(const char *pattern, SrcLoc lit)
+int rx_check(Diag *d, const char *pattern, SrcLoc lit)
 {
 	RxProgram prog;
 	char msg[160];
@@ -641,6 +641,6 @@ int rx_check(const char *pattern, SrcLoc lit)
 		rx_free(&prog);
 		return 0;
 	}
-	diag_at(pattern_loc(lit, pos), "semantic error", "regex compilation error (at position %d): %s", pos, msg);
+	diag_at(d, pattern_loc(lit, pos), "semantic error", "regex compilation error (at position %d): %s", pos, msg);
 	return 1;
 }

@@ -34,8 +34,8 @@ typedef struct RxProgram {
 int rx_compile(const char *pattern, RxProgram *prog, int *errpos, char *errmsg, size_t errlen);
 void rx_free(RxProgram *prog);
 
-/* Pass 2: reports a bad pattern at its character in the literal at lit ("semantic
+/* Pass 2: reports to d a bad pattern at its character in the literal at lit ("semantic
  * error: regex compilation error (at position N): ..."); returns 1 if bad. */
-int rx_check(const char *pattern, SrcLoc lit);
+int rx_check(Diag *d, const char *pattern, SrcLoc lit);
 
 #endif

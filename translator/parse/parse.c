@@ -13,23 +13,25 @@ Preproc *preproc_new(ParseCtx *ctx, int defs_only);
 void preproc_free(Preproc *pp);
 int preproc_definitions(Preproc *pp);
 
-/* A bare histogram operator left where a value is expected. */
-static int report_bare_histogram(Expr *e, void *ctx)
+/* A bare histogram operator left where a value is expected (counted in the ParseCtx's errors). */
+static int report_bare_histogram(Expr *e, void *data)
 {
+	ParseCtx *ctx = data;
+
 	if (e->kind == EX_AT && e->op == OP_HIST_BARE) {
-		diag_at(e->loc, "parse error", "histogram operator @%s where a value is expected (print it, "
+		diag_at(ctx->diag, e->loc, "parse error", "histogram operator @%s where a value is expected (print it, "
 			"index a bucket with @%s(...)[N], or iterate it with foreach)", e->str, e->str);
 		e->op = OP_NONE;
-		(*(int *)ctx)++;
+		ctx->errors++;
 	}
 	return 0;
 }
 
 /* Walks the probes and functions this file added (from the given counts on). */
-static int check_bare_histograms(Program *prog, int first_probe, int first_function)
+static void check_bare_histograms(ParseCtx *ctx, int first_probe, int first_function)
 {
-	int errors = 0;
-	AstVisitor v = { NULL, report_bare_histogram, &errors };
+	Program *prog = ctx->prog;
+	AstVisitor v = { NULL, report_bare_histogram, ctx };
 
 	for (int i = first_probe; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
@@ -39,17 +41,16 @@ static int check_bare_histograms(Program *prog, int first_probe, int first_funct
 	}
 	for (int i = first_function; i < prog->functions.len; i++)
 		ast_walk_stmt(((Function *)prog->functions.items[i])->body, &v);
-	return errors;
 }
 
 static int run(ParseState *st, SourceFile *file, Program *prog, int defs_only)
 {
-	ParseCtx ctx = { .file = file, .prog = prog, .state = st };
+	ParseCtx ctx = { .file = file, .prog = prog, .state = st, .diag = parse_state_diag(st) };
 	int first_probe = prog->probes.len, first_function = prog->functions.len;
 	yyscan_t scanner;
 
 	if (stp_rawlex_init_extra(&ctx, &scanner) != 0) {
-		diag_plain("error", "cannot initialize the scanner");
+		diag_plain(ctx.diag, "error", "cannot initialize the scanner");
 		return 1;
 	}
 	ctx.scanner = scanner;
@@ -60,14 +61,14 @@ static int run(ParseState *st, SourceFile *file, Program *prog, int defs_only)
 	if (defs_only)
 		preproc_definitions(ctx.pp);
 	else if (stp_yyparse(scanner, &ctx) != 0 && ctx.errors == 0) {
-		diag_plain("error", "%s: cannot parse", file->name);
+		diag_plain(ctx.diag, "error", "%s: cannot parse", file->name);
 		ctx.errors++;
 	}
 	stp_rawlex_destroy(scanner);
 	preproc_free(ctx.pp);
 	sb_free(&ctx.embedded);
 	if (!defs_only)
-		ctx.errors += check_bare_histograms(prog, first_probe, first_function);
+		check_bare_histograms(&ctx, first_probe, first_function);
 	return ctx.errors;
 }
 
@@ -81,17 +82,17 @@ int parse_source(ParseState *st, SourceFile *file, Program *prog)
  * or only comments and macro definitions) is a pass-1 error. */
 /* The tokens of a text on its own (a command-line argument given as $1):
  * each goes to emit with its location in file; returns the lexical errors. */
-int parse_tokens_of(SourceFile *file, Program *prog,
+int parse_tokens_of(Diag *d, SourceFile *file, Program *prog,
 		    void (*emit)(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc), void *data)
 {
-	ParseCtx ctx = { .file = file, .prog = prog };
+	ParseCtx ctx = { .file = file, .prog = prog, .diag = d };
 	StpLoc loc = { 1, 1, 1, 1, file };
 	STP_YYSTYPE val;
 	yyscan_t scanner;
 	int kind;
 
 	if (stp_rawlex_init_extra(&ctx, &scanner) != 0) {
-		diag_plain("error", "cannot initialize the scanner");
+		diag_plain(d, "error", "cannot initialize the scanner");
 		return 1;
 	}
 	ctx.scanner = scanner;
@@ -110,7 +111,7 @@ int parse_script(ParseState *st, SourceFile *file, Program *prog)
 	int errors = parse_source(st, file, prog);
 
 	if (!errors && prog->probes.len + prog->functions.len + prog->globals.len + prog->embedded.len == before) {
-		diag_at((SrcLoc){ file, 1, 1 }, "parse error",
+		diag_at(parse_state_diag(st), (SrcLoc){ file, 1, 1 }, "parse error",
 			"the script is empty: no probe, function, global or %%{ %%} block in it");
 		errors++;
 	}

@@ -27,8 +27,9 @@ typedef struct Preproc Preproc;
  * file's own) and which $N were used (preprocess.c).  The Session owns one (Session.parse). */
 typedef struct ParseState ParseState;
 
-/* env NULL: a kernel "0" on x86_64 (tests' drivers). */
-ParseState *parse_state_new(const PreprocEnv *env);
+/* env NULL: a kernel "0" on x86_64 (tests' drivers).  Pass 1's diagnostics go to d. */
+ParseState *parse_state_new(Diag *d, const PreprocEnv *env);
+Diag *parse_state_diag(const ParseState *st);
 
 /* A token's or rule's place: file NULL is the file being parsed; tokens of a
  * command-line argument ($1) carry the argument's own text as their file. */
@@ -44,6 +45,7 @@ typedef struct ParseCtx {
 	void *scanner;               /* flex reentrant scanner */
 	Preproc *pp;                 /* token filter state (preprocess.c) */
 	ParseState *state;           /* its macros and env */
+	Diag *diag;                  /* where its diagnostics go (the state's) */
 	int errors;
 	int in_function;
 	int skipping;                /* inside a %( branch not taken: no lexer diagnostics */             /* parsing a function body ('return' allowed) */

@@ -57,7 +57,7 @@ static void syntax_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(loc, "parse error", fmt, ap);
+	diag_vat(ctx->diag, loc, "parse error", fmt, ap);
 	va_end(ap);
 	ctx->errors++;
 }
@@ -1024,7 +1024,7 @@ static void stp_yyerror(STP_YYLTYPE *loc, void *scanner, ParseCtx *ctx, const ch
 	(void)scanner;
 	if (!strcmp(msg, "memory exhausted"))
 		msg = "the program is nested too deeply (more than 4000 open blocks, parentheses or operators)";
-	diag_at(LOC(*loc), "parse error", "%s", msg);
+	diag_at(ctx->diag, LOC(*loc), "parse error", "%s", msg);
 	ctx->errors++;
 }
 
@@ -1108,7 +1108,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, ParseC
 		sb_printf(&msg, "saw %s '%.40s'", describe(saw, bufs[0], sizeof bufs[0]), ctx->last_str);
 	else
 		sb_printf(&msg, "saw %s", describe(saw, bufs[0], sizeof bufs[0]));
-	diag_at(LOC(*yypcontext_location(pctx)), "parse error", "%s", msg.data);
+	diag_at(ctx->diag, LOC(*yypcontext_location(pctx)), "parse error", "%s", msg.data);
 	sb_free(&msg);
 	ctx->errors++;
 	return 0;

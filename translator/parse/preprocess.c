@@ -79,6 +79,7 @@ struct ParseState {
 	Macro *macro_table[MACRO_BUCKETS];   /* library macros, then the file's own */
 	Macro *macros_newest;                /* the most recent definition */
 	unsigned char args_used[256];        /* which of $1..$argc were used: the driver warns about the others */
+	Diag *diag;                          /* pass 1's diagnostics */
 };
 
 static unsigned macro_hash(const char *name)
@@ -109,7 +110,7 @@ static void forget_macros_since(ParseState *st, Macro *mark)
 	}
 }
 
-ParseState *parse_state_new(const PreprocEnv *env)
+ParseState *parse_state_new(Diag *d, const PreprocEnv *env)
 {
 	static const PreprocEnv defaults = {
 		.kernel_v = "0", .kernel_vr = "0", .arch = "x86_64", .runtime = "kernel",
@@ -118,7 +119,13 @@ ParseState *parse_state_new(const PreprocEnv *env)
 	ParseState *st = xcalloc(1, sizeof *st);
 
 	st->env = env ? *env : defaults;
+	st->diag = d;
 	return st;
+}
+
+Diag *parse_state_diag(const ParseState *st)
+{
+	return st->diag;
 }
 
 int stp_rawlex(STP_YYSTYPE *lval, STP_YYLTYPE *lloc, void *scanner);
@@ -131,7 +138,7 @@ static void pp_error(Preproc *pp, STP_YYLTYPE loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vat(parse_loc_of(pp->ctx, &loc), "parse error", fmt, ap);
+	diag_vat(pp->ctx->diag, parse_loc_of(pp->ctx, &loc), "parse error", fmt, ap);
 	va_end(ap);
 	pp->ctx->errors++;
 }
@@ -710,7 +717,7 @@ int parse_arg_used(const ParseState *st, int n)
 
 /* The argument's text as script tokens, lexed on its own: the tokens carry
  * their place in it, so a diagnostic names "<argument $N>" and its column. */
-int parse_tokens_of(SourceFile *file, Program *prog,
+int parse_tokens_of(Diag *d, SourceFile *file, Program *prog,
 		    void (*emit)(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc), void *data);
 
 static void push_arg_token(void *data, int kind, const STP_YYSTYPE *val, const StpLoc *loc)
@@ -748,7 +755,7 @@ static const TokenList *arg_tokens(Preproc *pp, int n)
 		SourceFile *f = source_new(name, xstrdup(text), strlen(text));
 		free(name);
 		pp->arg_lexed[n - 1] = 1;
-		pp->ctx->errors += parse_tokens_of(f, pp->ctx->prog, push_arg_token, &pp->arg_tokens[n - 1]);
+		pp->ctx->errors += parse_tokens_of(pp->ctx->diag, f, pp->ctx->prog, push_arg_token, &pp->arg_tokens[n - 1]);
 		drop_nested_args(pp, &pp->arg_tokens[n - 1], n);
 	}
 	return &pp->arg_tokens[n - 1];

@@ -11,12 +11,12 @@ static int resolve_begin_end(Session *s, ProbePoint *pp, DerivedProbe *dp)
 
 	(void)s;
 	if (pp->components.len != 1) {
-		diag_at(pp_component(pp, 1)->loc, "semantic error", "unknown probe point component '%s' after '%s'",
+		diag_at(&s->diag, pp_component(pp, 1)->loc, "semantic error", "unknown probe point component '%s' after '%s'",
 			pp_component(pp, 1)->name, c->name);
 		return 0;
 	}
 	if (c->arg && c->arg->kind != EX_NUMBER) {
-		diag_at(c->loc, "semantic error", "'%s' takes a number (its priority)", c->name);
+		diag_at(&s->diag, c->loc, "semantic error", "'%s' takes a number (its priority)", c->name);
 		return 0;
 	}
 	dp->number = c->arg ? c->arg->num : 0;

@@ -259,9 +259,9 @@ static void report_skipped(Query *q, const char *written)
 
 /* ---- the point's components ---------------------------------------------------------------------- */
 
-static int bad_component(const ProbePointComponent *c, const char *after)
+static int bad_component(Session *s, const ProbePointComponent *c, const char *after)
 {
-	diag_at(c->loc, "semantic error", "unknown probe point component '%s' after %s", c->name ? c->name : "{...}",
+	diag_at(&s->diag, c->loc, "semantic error", "unknown probe point component '%s' after %s", c->name ? c->name : "{...}",
 		after);
 	return -1;
 }
@@ -272,16 +272,16 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 	DwarfSite *site;
 
 	if (strcmp(family, "kernel")) {
-		diag_at(stmt->loc, "semantic error", ".statement(ADDRESS).absolute is only for kernel.statement");
+		diag_at(&s->diag, stmt->loc, "semantic error", ".statement(ADDRESS).absolute is only for kernel.statement");
 		return -1;
 	}
 	if (!s->guru) {
-		diag_at(pp_component(pp, 2)->loc, "semantic error",
+		diag_at(&s->diag, pp_component(pp, 2)->loc, "semantic error",
 			"kernel.statement(ADDRESS).absolute probes any address: it needs guru mode (-g)");
 		return -1;
 	}
 	if (pp->components.len > 3)
-		return bad_component(pp_component(pp, 3), "kernel.statement(ADDRESS).absolute");
+		return bad_component(s, pp_component(pp, 3), "kernel.statement(ADDRESS).absolute");
 	site = xcalloc(1, sizeof *site);
 	site->pc = (Dwarf_Addr)stmt->arg->num;
 	site->function = xstrdup("");
@@ -333,7 +333,7 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	else if (q->pat.file || q->pat.lines != LINE_NONE)
 		needs = "function(\"NAME@FILE\") patterns";
 	if (needs) {
-		diag_at(what->loc, "semantic error", "%s need %s DWARF (install linux-image-%s-dbg): its BTF describes "
+		diag_at(&q->s->diag, what->loc, "semantic error", "%s need %s DWARF (install linux-image-%s-dbg): its BTF describes "
 			"functions' entries and returns only", needs, module ? "the module's" : "the kernel's", s->kver);
 		return -1;
 	}
@@ -343,7 +343,7 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 			dwarf_module(s, module, c0->arg->loc);
 		else
 			dwarf_kernel(s, c0->loc);
-		diag_at(what->arg->loc, "note", "%s", why);
+		diag_at(&q->s->diag, what->arg->loc, "note", "%s", why);
 		return -1;
 	}
 	/* a module's own functions only: its split BTF holds the kernel's first */
@@ -361,7 +361,7 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 	}
 	if (twice && (!wild || s->verbose)) {
 		char *owner = module ? xasprintf("module %s", module) : xstrdup("the kernel");
-		diag_at(what->arg->loc, wild ? "note" : "semantic error", "%s defines more than one function '%s' "
+		diag_at(&q->s->diag, what->arg->loc, wild ? "note" : "semantic error", "%s defines more than one function '%s' "
 			"(static functions of one name): without %s DWARF (linux-image-%s-dbg) nothing tells them "
 			"apart%s", owner, twice, module ? "the module's" : "the kernel's", s->kver, wild ? "; not probed" : "");
 		free(owner);
@@ -370,7 +370,7 @@ static int resolve_btf(Query *q, const ProbePointComponent *what, int have_inlin
 		return -1;
 	if (q->out->len == before && !wild) {
 		char *owner = module ? xasprintf("module %s's", module) : xstrdup("the kernel's");
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in %s BTF (%s); without %s DWARF "
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "no function '%s' in %s BTF (%s); without %s DWARF "
 			"(linux-image-%s-dbg) only functions BTF describes can be probed", pat, owner, btf->origin,
 			module ? "the module's" : "the kernel's", s->kver);
 		free(owner);
@@ -396,7 +396,7 @@ static int parse_suffixes(Query *q, const ProbePoint *pp, const ProbePointCompon
 			goto unknown;
 		if (!strcmp(c->name, "label") && i == 2 && pp->components.len == 3) {
 			if (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0]) {
-				diag_at(c->loc, "semantic error", ".label needs a label name or pattern: .label(\"NAME\")");
+				diag_at(&q->s->diag, c->loc, "semantic error", ".label needs a label name or pattern: .label(\"NAME\")");
 				goto fail;
 			}
 			q->label = c->arg->str;
@@ -409,14 +409,14 @@ static int parse_suffixes(Query *q, const ProbePoint *pp, const ProbePointCompon
 			q->exported = 1;
 		} else if (!strcmp(c->name, "return") && !q->is_return) {
 			if (*have_inline) {
-				diag_at(c->loc, "semantic error", ".inline probes have no .return: inline instances have no "
+				diag_at(&q->s->diag, c->loc, "semantic error", ".inline probes have no .return: inline instances have no "
 					"return point kprobes can find");
 				goto fail;
 			}
 			q->is_return = 1;
 		} else if (!strcmp(c->name, "maxactive") && q->is_return && !q->maxactive) {
 			if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num <= 0 || c->arg->num > 100000) {
-				diag_at(c->loc, "semantic error", ".maxactive needs a number from 1 to 100000");
+				diag_at(&q->s->diag, c->loc, "semantic error", ".maxactive needs a number from 1 to 100000");
 				goto fail;
 			}
 			q->maxactive = c->arg->num;
@@ -428,7 +428,7 @@ static int parse_suffixes(Query *q, const ProbePoint *pp, const ProbePointCompon
 		continue;
 unknown:;
 		char *after = xasprintf("%s.%s(...)", q->family, what->name);
-		bad_component(c, after);
+		bad_component(q->s, c, after);
 		free(after);
 		goto fail;
 	}
@@ -445,7 +445,7 @@ static int explain_no_site(const Query *q, const ProbePointComponent *c0, const 
 	const char *where = !strcmp(c0->name, "kernel") ? "the kernel" : q->mod->name;
 
 	if (q->skipped.len) {
-		diag_at(what->arg->loc, "semantic error", "%s.%s(\"%s\"): no location kprobes can probe: %s%s", q->family,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s.%s(\"%s\"): no location kprobes can probe: %s%s", q->family,
 			what->name, what->arg->str, (char *)q->skipped.items[0],
 			q->skipped.len > 1 ? " (and more: -v lists them)" : "");
 		return -1;
@@ -453,39 +453,39 @@ static int explain_no_site(const Query *q, const ProbePointComponent *c0, const 
 	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)) || (q->label && has_wildcard(q->label)))
 		return 0;
 	if (!q->matched_name) {
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s (%s)", q->pat.func,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s (%s)", q->pat.func,
 			where, q->mod->path);
 		return -1;
 	}
 	if (!q->matched_file) {
-		diag_at(what->arg->loc, "semantic error", "function '%s' is not in a file matching '%s'%s", q->pat.func,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "function '%s' is not in a file matching '%s'%s", q->pat.func,
 			q->pat.file, q->pat.lines != LINE_NONE ? " at that line" : "");
 		return -1;
 	}
 	if (q->label && q->matched_file && !q->labelled) {
-		diag_at(what->arg->loc, "semantic error", "'%s' has no label '%s' with code in the debuginfo", q->pat.func,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no label '%s' with code in the debuginfo", q->pat.func,
 			q->label);
 		return -1;
 	}
 	if (q->nolines.len) {
-		diag_at(what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
 		return -1;
 	}
 	if (q->exported && q->with_code) {
-		diag_at(what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q->pat.func);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' is not exported (EXPORT_SYMBOL)", q->pat.func);
 		return -1;
 	}
 	if (!q->with_code && !q->inlined) {
-		diag_at(what->arg->loc, "semantic error", "'%s' has no code in the debuginfo (declared only, or its "
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no code in the debuginfo (declared only, or its "
 			"code was dropped)", q->pat.func);
 		return -1;
 	}
 	if (!q->with_code) {
-		diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code (it is always inlined%s)",
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no out-of-line code (it is always inlined%s)",
 			q->pat.func, q->is_return ? "; .return needs a call" : ": use .inline");
 		return -1;
 	}
-	diag_at(what->arg->loc, "semantic error", "'%s' is never inlined: drop .inline", q->pat.func);
+	diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' is never inlined: drop .inline", q->pat.func);
 	return -1;
 }
 
@@ -498,17 +498,17 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 
 	if (!strcmp(c0->name, "kernel")) {
 		if (c0->arg) {
-			diag_at(c0->loc, "semantic error", "'kernel' takes no argument (modules are module(\"NAME\"))");
+			diag_at(&s->diag, c0->loc, "semantic error", "'kernel' takes no argument (modules are module(\"NAME\"))");
 			return -1;
 		}
 		family = xstrdup("kernel");
 	} else {
 		if (!c0->arg || c0->arg->kind != EX_STRING || !c0->arg->str[0]) {
-			diag_at(c0->loc, "semantic error", "module probes are written module(\"NAME\").function(\"PATTERN\")");
+			diag_at(&s->diag, c0->loc, "semantic error", "module probes are written module(\"NAME\").function(\"PATTERN\")");
 			return -1;
 		}
 		if (has_wildcard(c0->arg->str)) {
-			diag_at(c0->arg->loc, "semantic error", "module(\"%s\"): module name patterns are not supported; name "
+			diag_at(&s->diag, c0->arg->loc, "semantic error", "module(\"%s\"): module name patterns are not supported; name "
 				"one module or its .ko file", c0->arg->str);
 			return -1;
 		}
@@ -516,20 +516,20 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	}
 	q.family = family;
 	if (!what || !what->name || (strcmp(what->name, "function") && strcmp(what->name, "statement"))) {
-		diag_at(what ? what->loc : pp->loc, "semantic error",
+		diag_at(&s->diag, what ? what->loc : pp->loc, "semantic error",
 			"%s probes are written %s.function(\"PATTERN\") or %s.statement(\"PATTERN\")", family, family, family);
 		return -1;
 	}
 	q.statement = !strcmp(what->name, "statement");
 	if (!what->arg || (what->arg->kind != EX_STRING && !(q.statement && what->arg->kind == EX_NUMBER))) {
-		diag_at(what->loc, "semantic error", "%s.%s needs a string pattern%s", family, what->name,
+		diag_at(&s->diag, what->loc, "semantic error", "%s.%s needs a string pattern%s", family, what->name,
 			q.statement ? " or an address" : "");
 		return -1;
 	}
 	if (q.statement && what->arg->kind == EX_NUMBER) {
 		const ProbePointComponent *abs = pp_component(pp, 2);
 		if (!abs || strcmp(abs->name, "absolute") || abs->arg) {
-			diag_at(abs ? abs->loc : what->loc, "semantic error",
+			diag_at(&s->diag, abs ? abs->loc : what->loc, "semantic error",
 				"%s.statement(ADDRESS) is written %s.statement(ADDRESS).absolute (guru mode)", family, family);
 			return -1;
 		}
@@ -538,20 +538,20 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 	if (parse_suffixes(&q, pp, what, &have_call, &have_inline) != 0)
 		return -1;
 	q.want = have_call || q.is_return || q.exported ? WANT_CALL : have_inline ? WANT_INLINE : WANT_CALL | WANT_INLINE;
-	if (point_parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
+	if (point_parse_pattern(&s->diag, what->arg->str, what->arg->loc, &q.pat) != 0)
 		return -1;
 	if (!q.statement && q.pat.lines == LINE_ALL) {
-		diag_at(what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");
+		diag_at(&s->diag, what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");
 		return -1;
 	}
 	if (q.statement && q.pat.lines == LINE_NONE) {
-		diag_at(what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
+		diag_at(&s->diag, what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
 			"+OFFSET, :FIRST-LAST, :*)", family, what->arg->str);
 		return -1;
 	}
 	if (q.label && ((!strcmp(c0->name, "kernel") && !dwarf_kernel_quiet(s)) ||
 			(strcmp(c0->name, "kernel") && !dwarf_module_quiet(s, c0->arg->str)))) {
-		diag_at(pp_component(pp, 2)->loc, "semantic error", "%s.function(\"%s\").label(...) needs the DWARF "
+		diag_at(&s->diag, pp_component(pp, 2)->loc, "semantic error", "%s.function(\"%s\").label(...) needs the DWARF "
 			"(labels are not in BTF)", family, what->arg->str);
 		return -1;
 	}

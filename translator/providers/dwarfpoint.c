@@ -26,7 +26,7 @@ static int parse_number(const char *s, const char *end, int *out)
 	return 0;
 }
 
-int point_parse_pattern(const char *text, SrcLoc loc, Pattern *p)
+int point_parse_pattern(Diag *d, const char *text, SrcLoc loc, Pattern *p)
 {
 	const char *at = strchr(text, '@');
 	const char *file, *sep;
@@ -34,30 +34,30 @@ int point_parse_pattern(const char *text, SrcLoc loc, Pattern *p)
 	memset(p, 0, sizeof *p);
 	if (!at) {
 		if (!*text) {
-			diag_at(loc, "semantic error", "empty function name in probe point pattern");
+			diag_at(d, loc, "semantic error", "empty function name in probe point pattern");
 			return -1;
 		}
 		if (strpbrk(text, ":+")) {
-			diag_at(loc, "semantic error", "'%s': a line number needs a file: write \"FUNCTION@FILE:LINE\"", text);
+			diag_at(d, loc, "semantic error", "'%s': a line number needs a file: write \"FUNCTION@FILE:LINE\"", text);
 			return -1;
 		}
 		p->func = xstrdup(text);
 		return 0;
 	}
 	if (at == text) {
-		diag_at(loc, "semantic error", "empty function name before '@' in '%s' (\"*@FILE\" means every function)",
+		diag_at(d, loc, "semantic error", "empty function name before '@' in '%s' (\"*@FILE\" means every function)",
 			text);
 		return -1;
 	}
 	p->func = xstrndup(text, (size_t)(at - text));
 	if (strchr(at + 1, '@')) {
-		diag_at(loc, "semantic error", "more than one '@' in '%s'", text);
+		diag_at(d, loc, "semantic error", "more than one '@' in '%s'", text);
 		return -1;
 	}
 	file = at + 1;
 	sep = strpbrk(file, ":+");
 	if (sep == file || !*file) {
-		diag_at(loc, "semantic error", "empty file name after '@' in '%s'", text);
+		diag_at(d, loc, "semantic error", "empty file name after '@' in '%s'", text);
 		return -1;
 	}
 	p->file = xstrndup(file, sep ? (size_t)(sep - file) : strlen(file));
@@ -66,7 +66,7 @@ int point_parse_pattern(const char *text, SrcLoc loc, Pattern *p)
 	if (*sep == '+') {
 		p->lines = LINE_RELATIVE;
 		if (parse_number(sep + 1, sep + strlen(sep), &p->first) != 0) {
-			diag_at(loc, "semantic error", "bad line offset '%s' in '%s': expected +N", sep, text);
+			diag_at(d, loc, "semantic error", "bad line offset '%s' in '%s': expected +N", sep, text);
 			return -1;
 		}
 		return 0;
@@ -80,18 +80,18 @@ int point_parse_pattern(const char *text, SrcLoc loc, Pattern *p)
 		if (dash) {
 			p->lines = LINE_RANGE;
 			if (parse_number(spec, dash, &p->first) != 0 || parse_number(dash + 1, end, &p->last) != 0) {
-				diag_at(loc, "semantic error", "bad line range '%s' in '%s': expected :FIRST-LAST", spec, text);
+				diag_at(d, loc, "semantic error", "bad line range '%s' in '%s': expected :FIRST-LAST", spec, text);
 				return -1;
 			}
 			if (p->last < p->first) {
-				diag_at(loc, "semantic error", "empty line range %d-%d in '%s'", p->first, p->last, text);
+				diag_at(d, loc, "semantic error", "empty line range %d-%d in '%s'", p->first, p->last, text);
 				return -1;
 			}
 			return 0;
 		}
 		p->lines = LINE_ONE;
 		if (parse_number(spec, end, &p->first) != 0 || p->first == 0) {
-			diag_at(loc, "semantic error", "bad line number '%s' in '%s': expected :LINE, :FIRST-LAST or :*", spec,
+			diag_at(d, loc, "semantic error", "bad line number '%s' in '%s': expected :LINE, :FIRST-LAST or :*", spec,
 				text);
 			return -1;
 		}

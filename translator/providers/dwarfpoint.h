@@ -17,8 +17,8 @@ typedef struct Pattern {
 	int first, last;        /* LINE_ONE: first == last; LINE_RELATIVE: first = offset */
 } Pattern;
 
-/* Parses text into p; 0, or -1 after an error reported at loc. */
-int point_parse_pattern(const char *text, SrcLoc loc, Pattern *p);
+/* Parses text into p; 0, or -1 after an error reported to d at loc. */
+int point_parse_pattern(Diag *d, const char *text, SrcLoc loc, Pattern *p);
 
 /* ---- inline instances ---- */
 

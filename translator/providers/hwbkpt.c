@@ -16,15 +16,15 @@ typedef struct HwbkptSpec {
 	int rw;                     /* .rw: reads too; else .write */
 } HwbkptSpec;
 
-static int hwbkpt_usage(const ProbePoint *pp, const ProbePointComponent *c)
+static int hwbkpt_usage(Session *s, const ProbePoint *pp, const ProbePointComponent *c)
 {
-	diag_at(c ? c->loc : pp->loc, "semantic error", "kernel.data probes are written kernel.data(ADDRESS).write, "
+	diag_at(&s->diag, c ? c->loc : pp->loc, "semantic error", "kernel.data probes are written kernel.data(ADDRESS).write, "
 		"kernel.data(\"SYMBOL\").rw, with .length(1|2|4|8) before .write/.rw");
 	return 0;
 }
 
 /* Parses pp into sp; with report, a bad point gets a diagnostic.  Returns 1 when valid. */
-static int hwbkpt_parse(const ProbePoint *pp, HwbkptSpec *sp, int report)
+static int hwbkpt_parse(Session *s, const ProbePoint *pp, HwbkptSpec *sp, int report)
 {
 	const ProbePointComponent *data = pp_component(pp, 1), *c = pp_component(pp, 2);
 	int i = 3;
@@ -32,7 +32,7 @@ static int hwbkpt_parse(const ProbePoint *pp, HwbkptSpec *sp, int report)
 	memset(sp, 0, sizeof *sp);
 	sp->len = 1;
 	if (!data->arg || (data->arg->kind == EX_STRING && !data->arg->str[0]))
-		return report ? hwbkpt_usage(pp, data) : 0;
+		return report ? hwbkpt_usage(s, pp, data) : 0;
 	if (data->arg->kind == EX_STRING)
 		sp->symbol = data->arg->str;
 	else
@@ -41,7 +41,7 @@ static int hwbkpt_parse(const ProbePoint *pp, HwbkptSpec *sp, int report)
 		if (!c->arg || c->arg->kind != EX_NUMBER ||
 		    (c->arg->num != 1 && c->arg->num != 2 && c->arg->num != 4 && c->arg->num != 8)) {
 			if (report)
-				diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "a watchpoint's .length is 1, 2, "
+				diag_at(&s->diag, c->arg ? c->arg->loc : c->loc, "semantic error", "a watchpoint's .length is 1, 2, "
 					"4 or 8 bytes");
 			return 0;
 		}
@@ -49,12 +49,12 @@ static int hwbkpt_parse(const ProbePoint *pp, HwbkptSpec *sp, int report)
 		c = pp_component(pp, i++);
 	}
 	if (!c || !c->name || c->arg || (strcmp(c->name, "write") && strcmp(c->name, "rw")) || pp->components.len > i)
-		return report ? hwbkpt_usage(pp, c && (!c->name || c->arg || (strcmp(c->name, "write") && strcmp(c->name, "rw")))
+		return report ? hwbkpt_usage(s, pp, c && (!c->name || c->arg || (strcmp(c->name, "write") && strcmp(c->name, "rw")))
 					     ? c : pp_component(pp, i)) : 0;
 	sp->rw = !strcmp(c->name, "rw");
 	if (!sp->symbol && (sp->addr & (uint64_t)(sp->len - 1))) {
 		if (report)
-			diag_at(data->arg->loc, "semantic error", "address 0x%" PRIx64 " is not aligned to the watchpoint's "
+			diag_at(&s->diag, data->arg->loc, "semantic error", "address 0x%" PRIx64 " is not aligned to the watchpoint's "
 				"length (%lld bytes)", sp->addr, (long long)sp->len);
 		return 0;
 	}
@@ -67,7 +67,7 @@ static int resolve_hwbkpt(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	StrBuf name;
 	int n = 0;
 
-	if (!hwbkpt_parse(pp, &sp, 1))
+	if (!hwbkpt_parse(s, pp, &sp, 1))
 		return 0;
 	/* the canonical name: the address in hex, the length when not 1 */
 	sb_init(&name);
@@ -86,7 +86,7 @@ static int resolve_hwbkpt(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	for (int i = 0; i < s->derived.len; i++)
 		n += ((DerivedProbe *)s->derived.items[i])->provider == &hwbkpt_provider;
 	if (n >= HWBKPT_MAX) {
-		diag_at(pp->loc, "semantic error", "too many kernel.data watchpoints: the CPU has %d debug registers",
+		diag_at(&s->diag, pp->loc, "semantic error", "too many kernel.data watchpoints: the CPU has %d debug registers",
 			HWBKPT_MAX);
 		return 0;
 	}
@@ -102,7 +102,7 @@ static void emit_hwbkpt(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	for (int i = 0; i < n; i++) {
 		HwbkptSpec sp;
 
-		hwbkpt_parse(dps[i]->point, &sp, 0);
+		hwbkpt_parse(s, dps[i]->point, &sp, 0);
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], .fire = stp_hwbkpt_hit_%d, .len = %lld, .rw = %d, "
 			  ".optional = %d, ", dps[i]->index, dps[i]->index, (long long)sp.len, sp.rw, dps[i]->optional);
 		if (sp.symbol) {

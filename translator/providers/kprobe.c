@@ -11,28 +11,28 @@ static int resolve_kprobe(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	const ProbePointComponent *ret = pp_component(pp, 2);
 
 	if (!fn || strcmp(fn->name, "function") || !fn->arg || fn->arg->kind != EX_STRING) {
-		diag_at(fn ? fn->loc : pp->loc, "semantic error",
+		diag_at(&s->diag, fn ? fn->loc : pp->loc, "semantic error",
 			"kprobe probes are written kprobe.function(\"symbol\") or kprobe.function(\"symbol\").return");
 		return 0;
 	}
 	if (pp->components.len > 3 && ret && !strcmp(ret->name, "return")) {
 		const ProbePointComponent *extra = pp_component(pp, 3);
-		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...).return",
+		diag_at(&s->diag, extra->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...).return",
 			extra->name ? extra->name : "{...}");
 		return 0;
 	}
 	if (ret && (strcmp(ret->name, "return") || ret->arg || pp->components.len > 3)) {
-		diag_at(ret->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...)",
+		diag_at(&s->diag, ret->loc, "semantic error", "unknown probe point component '%s' after kprobe.function(...)",
 			ret->name);
 		return 0;
 	}
 	if (!fn->arg->str[0] || strspn(fn->arg->str, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
 	    strlen(fn->arg->str)) {
-		diag_at(fn->arg->loc, "semantic error", "'%s' is not a kernel symbol name", fn->arg->str);
+		diag_at(&s->diag, fn->arg->loc, "semantic error", "'%s' is not a kernel symbol name", fn->arg->str);
 		return 0;
 	}
 	if (kernel_symbol_known(s, fn->arg->str) == 0) {
-		diag_at(fn->arg->loc, "semantic error", "kernel symbol '%s' not found in kernel %s", fn->arg->str,
+		diag_at(&s->diag, fn->arg->loc, "semantic error", "kernel symbol '%s' not found in kernel %s", fn->arg->str,
 			s->kver);
 		return 0;
 	}

@@ -115,12 +115,12 @@ static const NfFamily *nf_family(Session *s, const ProbePointComponent *c)
 				return &families[i];
 		}
 		if (s->guru) {
-			diag_at(c->arg->loc, "semantic error", "unsupported netfilter protocol family %d (NFPROTO_IPV4 2, "
+			diag_at(&s->diag, c->arg->loc, "semantic error", "unsupported netfilter protocol family %d (NFPROTO_IPV4 2, "
 				"NFPROTO_ARP 3, NFPROTO_BRIDGE 7 or NFPROTO_IPV6 10)", n);
 			return NULL;
 		}
 	}
-	diag_at(c->arg->loc, "semantic error", "unsupported netfilter protocol family \"%s\" (NFPROTO_IPV4, NFPROTO_IPV6, "
+	diag_at(&s->diag, c->arg->loc, "semantic error", "unsupported netfilter protocol family \"%s\" (NFPROTO_IPV4, NFPROTO_IPV6, "
 		"NFPROTO_ARP or NFPROTO_BRIDGE%s)", c->arg->str, s->guru ? "" : "; a number needs stap -g");
 	return NULL;
 }
@@ -135,14 +135,14 @@ static int nf_hooknum(Session *s, const NfFamily *f, const ProbePointComponent *
 		return h->value;
 	if (s->guru && nf_number(c->arg->str, 0, f->nhooks - 1, &n))
 		return n;
-	diag_at(c->arg->loc, "semantic error", "unsupported netfilter hook \"%s\" for protocol family %s (%s%s)",
+	diag_at(&s->diag, c->arg->loc, "semantic error", "unsupported netfilter hook \"%s\" for protocol family %s (%s%s)",
 		c->arg->str, f->name, f->hooks[0].name,
 		s->guru ? " ..., or a number below the family's hook count" : " ...; a number needs stap -g");
 	return -1;
 }
 
 /* The priority priority(...) gives in family f: a name, or a 32-bit number (string or literal). */
-static int nf_priority(const NfFamily *f, const ProbePointComponent *c, int *out)
+static int nf_priority(Session *s, const NfFamily *f, const ProbePointComponent *c, int *out)
 {
 	const NfName *p;
 
@@ -158,7 +158,7 @@ static int nf_priority(const NfFamily *f, const ProbePointComponent *c, int *out
 		if (nf_number(c->arg->str, INT_MIN, INT_MAX, out))
 			return 1;
 	}
-	diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "unsupported netfilter priority%s%s%s for protocol "
+	diag_at(&s->diag, c->arg ? c->arg->loc : c->loc, "semantic error", "unsupported netfilter priority%s%s%s for protocol "
 		"family %s: a 32-bit number%s%s", c->arg && c->arg->kind == EX_STRING ? " \"" : "",
 		c->arg && c->arg->kind == EX_STRING ? c->arg->str : "", c->arg && c->arg->kind == EX_STRING ? "\"" : "",
 		f->name, f->prios[0].name ? " or a name such as " : "", f->prios[0].name ? f->prios[0].name : "");
@@ -188,14 +188,14 @@ static int resolve_netfilter(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	if (!hook || !pf || (pri && (!pri->name || strcmp(pri->name, "priority"))) || pp->components.len > 4) {
 		const ProbePointComponent *at = pp->components.len > 4 ? pp_component(pp, 4)
 			: hook && pf ? pri : pp_component(pp, 1);
-		diag_at(at ? at->loc : pp->loc, "semantic error", "netfilter probes are written "
+		diag_at(&s->diag, at ? at->loc : pp->loc, "semantic error", "netfilter probes are written "
 			"netfilter.hook(\"NF_INET_PRE_ROUTING\").pf(\"NFPROTO_IPV4\") (hook and pf in either order), "
 			"optionally followed by .priority(\"N\")");
 		return 0;
 	}
 	if (!(f = nf_family(s, pf)) || (hooknum = nf_hooknum(s, f, hook)) < 0)
 		return 0;
-	if (pri && !nf_priority(f, pri, &prio))
+	if (pri && !nf_priority(s, f, pri, &prio))
 		return 0;
 	dp->number = nf_pack(f->pf, hooknum, prio);
 	return 1;

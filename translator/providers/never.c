@@ -7,7 +7,7 @@ static int resolve_never(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	(void)s;
 	(void)dp;
 	if (pp->components.len != 1 || pp_component(pp, 0)->arg) {
-		diag_at(pp->loc, "semantic error", "'never' takes no argument and no further component");
+		diag_at(&s->diag, pp->loc, "semantic error", "'never' takes no argument and no further component");
 		return 0;
 	}
 	return 1;

@@ -19,20 +19,20 @@ typedef struct PerfSpec {
 } PerfSpec;
 
 /* The numeric argument of component i named `name`, or -1 after a diagnostic (report). */
-static int perf_number(const ProbePoint *pp, int i, const char *name, int64_t min, int64_t *out, int report)
+static int perf_number(Session *s, const ProbePoint *pp, int i, const char *name, int64_t min, int64_t *out, int report)
 {
 	const ProbePointComponent *c = pp_component(pp, i);
 
 	if (!c || !c->name || strcmp(c->name, name)) {
 		if (report)
-			diag_at(c ? c->loc : pp->loc, "semantic error",
+			diag_at(&s->diag, c ? c->loc : pp->loc, "semantic error",
 				"perf probes are written perf.type(N).config(M), optionally followed by .sample(S) or "
 				".hz(F), .process and .counter(\"NAME\")");
 		return -1;
 	}
 	if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num < min) {
 		if (report)
-			diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "perf .%s needs a %s number", name,
+			diag_at(&s->diag, c->arg ? c->arg->loc : c->loc, "semantic error", "perf .%s needs a %s number", name,
 				min > 0 ? "positive" : "non-negative");
 		return -1;
 	}
@@ -42,7 +42,7 @@ static int perf_number(const ProbePoint *pp, int i, const char *name, int64_t mi
 
 /* One component after config: .sample(S)/.hz(F), .process or .counter("NAME"), each at most once and
  * in any order.  Returns 1 when it is valid. */
-static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen, int report)
+static int perf_option(Session *s, const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen, int report)
 {
 	const ProbePointComponent *c = pp_component(pp, i);
 	const char *n = c->name ? c->name : "{...}";
@@ -51,20 +51,20 @@ static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen
 
 	if (!bit || (*seen & bit)) {
 		if (report && bit == 1)
-			diag_at(c->loc, "semantic error", "a perf probe point has one sampling rate: .sample(S) or .hz(F)");
+			diag_at(&s->diag, c->loc, "semantic error", "a perf probe point has one sampling rate: .sample(S) or .hz(F)");
 		else if (report)
-			diag_at(c->loc, "semantic error", bit ? "perf probe point component '%s' given twice"
+			diag_at(&s->diag, c->loc, "semantic error", bit ? "perf probe point component '%s' given twice"
 				: "unknown probe point component '%s' in a perf probe point", n);
 		return 0;
 	}
 	*seen |= bit;
 	if (bit == 1) {
 		sp->freq = !strcmp(n, "hz");
-		return !perf_number(pp, i, n, 1, &sp->period, report);
+		return !perf_number(s, pp, i, n, 1, &sp->period, report);
 	}
 	if (bit == 2 && c->arg && (c->arg->kind != EX_STRING || !c->arg->str[0])) {
 		if (report)
-			diag_at(c->arg->loc, "semantic error", "perf .process takes the path of a program: .process(\"PATH\")");
+			diag_at(&s->diag, c->arg->loc, "semantic error", "perf .process takes the path of a program: .process(\"PATH\")");
 		return 0;
 	}
 	if (bit == 2 && c->arg)
@@ -73,7 +73,7 @@ static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen
 		sp->process |= bit == 2;
 	if (bit == 4 && (!c->arg || c->arg->kind != EX_STRING || !c->arg->str[0])) {
 		if (report)
-			diag_at(c->loc, "semantic error", "perf .counter needs a name: .counter(\"NAME\")");
+			diag_at(&s->diag, c->loc, "semantic error", "perf .counter needs a name: .counter(\"NAME\")");
 		return 0;
 	}
 	if (bit == 4)
@@ -82,22 +82,22 @@ static int perf_option(const ProbePoint *pp, int i, PerfSpec *sp, unsigned *seen
 }
 
 /* Parses pp into sp; with report, a bad point gets a diagnostic.  Returns 1 when valid. */
-static int perf_parse(const ProbePoint *pp, PerfSpec *sp, int report)
+static int perf_parse(Session *s, const ProbePoint *pp, PerfSpec *sp, int report)
 {
 	unsigned seen = 0;
 
 	memset(sp, 0, sizeof *sp);
 	sp->period = PERF_DEFAULT_SAMPLE;
-	if (perf_number(pp, 1, "type", 0, &sp->type, report) || perf_number(pp, 2, "config", 0, &sp->config, report))
+	if (perf_number(s, pp, 1, "type", 0, &sp->type, report) || perf_number(s, pp, 2, "config", 0, &sp->config, report))
 		return 0;
 	if (sp->type > 0xffffffffLL) {
 		if (report)
-			diag_at(pp_component(pp, 1)->arg->loc, "semantic error", "perf event type %lld is out of range",
+			diag_at(&s->diag, pp_component(pp, 1)->arg->loc, "semantic error", "perf event type %lld is out of range",
 				(long long)sp->type);
 		return 0;
 	}
 	for (int i = 3; i < pp->components.len; i++)
-		if (!perf_option(pp, i, sp, &seen, report))
+		if (!perf_option(s, pp, i, sp, &seen, report))
 			return 0;
 	return 1;
 }
@@ -112,7 +112,7 @@ static const DerivedProbe *perf_find_counter(Session *s, const char *name, int *
 
 		if (dp->provider != &perf_provider)
 			continue;
-		if (perf_parse(dp->point, &sp, 0) && sp.counter && !strcmp(sp.counter, name)) {
+		if (perf_parse(s, dp->point, &sp, 0) && sp.counter && !strcmp(sp.counter, name)) {
 			if (k)
 				*k = n;
 			return dp;
@@ -127,15 +127,15 @@ static int resolve_perf(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	PerfSpec sp;
 
 	(void)dp;
-	if (!perf_parse(pp, &sp, 1))
+	if (!perf_parse(s, pp, &sp, 1))
 		return 0;
 	if (sp.counter && perf_find_counter(s, sp.counter, NULL)) {
-		diag_at(pp->loc, "semantic error", "perf counter '%s' is defined twice", sp.counter);
+		diag_at(&s->diag, pp->loc, "semantic error", "perf counter '%s' is defined twice", sp.counter);
 		return 0;
 	}
 	if (sp.program) {
 		/* the program as process("PATH") finds it: $PATH, symbolic links resolved */
-		char *path = process_point_path(sp.program);
+		char *path = process_point_path(s, sp.program);
 
 		if (!path)
 			return 0;
@@ -160,9 +160,9 @@ static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	for (int i = 0; i < n; i++) {
 		PerfSpec sp;
 
-		perf_parse(dps[i]->point, &sp, 0);
+		perf_parse(s, dps[i]->point, &sp, 0);
 		if (sp.program) {
-			char *path = process_point_path(sp.program);
+			char *path = process_point_path(s, sp.program);
 
 			sb_puts(out, "\t{ .path = ");
 			emit_c_string(out, path ? path : "");

@@ -21,7 +21,7 @@ static int resolve_lifecycle(Session *s, ProbePoint *pp, DerivedProbe *dp)
 
 	(void)s;
 	if (c1->arg) {
-		diag_at(c1->loc, "semantic error", "process(...).%s takes no argument", c1->name);
+		diag_at(&s->diag, c1->loc, "semantic error", "process(...).%s takes no argument", c1->name);
 		return 0;
 	}
 	if (!strcmp(c1->name, "begin")) {
@@ -31,7 +31,7 @@ static int resolve_lifecycle(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	} else {
 		/* thread */
 		if (!c2 || !c2->name || c2->arg || (strcmp(c2->name, "begin") && strcmp(c2->name, "end"))) {
-			diag_at(c2 ? c2->loc : c1->loc, "semantic error", "process(...).thread is followed by .begin or .end");
+			diag_at(&s->diag, c2 ? c2->loc : c1->loc, "semantic error", "process(...).thread is followed by .begin or .end");
 			return 0;
 		}
 		kind = strcmp(c2->name, "begin") ? PROC_THREAD_END : PROC_THREAD_BEGIN;
@@ -39,18 +39,18 @@ static int resolve_lifecycle(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	}
 	if (pp->components.len > ncomp) {
 		const ProbePointComponent *extra = pp_component(pp, ncomp);
-		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after process(...).%s",
+		diag_at(&s->diag, extra->loc, "semantic error", "unknown probe point component '%s' after process(...).%s",
 			extra->name ? extra->name : "{...}", kind_names[kind]);
 		return 0;
 	}
 	if (c0->arg && c0->arg->kind == EX_NUMBER) {
 		pid = c0->arg->num;
 		if (pid <= 0 || pid > 4194304) {
-			diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): not a process id", pid);
+			diag_at(&s->diag, c0->arg->loc, "semantic error", "process(%" PRId64 "): not a process id", pid);
 			return 0;
 		}
 	} else if (c0->arg) {
-		path = process_point_path(c0);
+		path = process_point_path(s, c0);
 		if (!path)
 			return 0;
 	}

@@ -17,10 +17,10 @@ typedef struct ProcfsSpec {
 	int64_t maxsize;             /* 0: the default (STP_PROCFS_BUFSIZE - 1) */
 } ProcfsSpec;
 
-static int procfs_usage(SrcLoc loc, int report)
+static int procfs_usage(Session *s, SrcLoc loc, int report)
 {
 	if (report)
-		diag_at(loc, "semantic error", "procfs probes are written procfs(\"NAME\").read, "
+		diag_at(&s->diag, loc, "semantic error", "procfs probes are written procfs(\"NAME\").read, "
 			"procfs(\"NAME\").read.maxsize(N), procfs(\"NAME\").write, with .umask(N) before "
 			".read/.write; procfs.read and procfs.write use the name \"" PROCFS_DEFAULT_NAME "\"");
 	return 0;
@@ -63,21 +63,21 @@ static const char *procfs_name_problem(const char *path)
 	return NULL;
 }
 
-static int procfs_number(const ProbePointComponent *c, int64_t lo, int64_t hi, int report)
+static int procfs_number(Session *s, const ProbePointComponent *c, int64_t lo, int64_t hi, int report)
 {
 	if (c->arg && c->arg->kind == EX_NUMBER && c->arg->num >= lo && c->arg->num <= hi)
 		return 1;
 	if (report && !strcmp(c->name, "umask"))
-		diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "procfs .umask(N) takes a number from 0 to 0%llo",
+		diag_at(&s->diag, c->arg ? c->arg->loc : c->loc, "semantic error", "procfs .umask(N) takes a number from 0 to 0%llo",
 			(unsigned long long)hi);
 	else if (report)
-		diag_at(c->arg ? c->arg->loc : c->loc, "semantic error", "procfs .%s(N) takes a number from %lld to %lld",
+		diag_at(&s->diag, c->arg ? c->arg->loc : c->loc, "semantic error", "procfs .%s(N) takes a number from %lld to %lld",
 			c->name, (long long)lo, (long long)hi);
 	return 0;
 }
 
 /* The first component: procfs or procfs("NAME"). */
-static int procfs_parse_name(const ProbePointComponent *c, ProcfsSpec *spec, int report)
+static int procfs_parse_name(Session *s, const ProbePointComponent *c, ProcfsSpec *spec, int report)
 {
 	const char *why;
 
@@ -87,13 +87,13 @@ static int procfs_parse_name(const ProbePointComponent *c, ProcfsSpec *spec, int
 	}
 	if (c->arg->kind != EX_STRING) {
 		if (report)
-			diag_at(c->arg->loc, "semantic error", "procfs takes a file name string: procfs(\"NAME\")");
+			diag_at(&s->diag, c->arg->loc, "semantic error", "procfs takes a file name string: procfs(\"NAME\")");
 		return 0;
 	}
 	why = procfs_name_problem(c->arg->str);
 	if (why) {
 		if (report)
-			diag_at(c->arg->loc, "semantic error", "bad procfs file name \"%s\": %s", c->arg->str, why);
+			diag_at(&s->diag, c->arg->loc, "semantic error", "bad procfs file name \"%s\": %s", c->arg->str, why);
 		return 0;
 	}
 	spec->path = c->arg->str;
@@ -101,41 +101,41 @@ static int procfs_parse_name(const ProbePointComponent *c, ProcfsSpec *spec, int
 }
 
 /* Reads pp into spec; with report, a located diagnostic for what is wrong. */
-static int procfs_parse(const ProbePoint *pp, ProcfsSpec *spec, int report)
+static int procfs_parse(Session *s, const ProbePoint *pp, ProcfsSpec *spec, int report)
 {
 	const ProbePointComponent *c;
 	int i = 1;
 
 	memset(spec, 0, sizeof *spec);
 	spec->umask = PROCFS_DEFAULT_UMASK;
-	if (!procfs_parse_name(pp_component(pp, 0), spec, report))
+	if (!procfs_parse_name(s, pp_component(pp, 0), spec, report))
 		return 0;
 	c = pp_component(pp, i);
 	if (c && c->name && !strcmp(c->name, "umask")) {
-		if (!procfs_number(c, 0, 0777, report))
+		if (!procfs_number(s, c, 0, 0777, report))
 			return 0;
 		spec->umask = c->arg->num;
 		c = pp_component(pp, ++i);
 	}
 	if (!c || !c->name || (strcmp(c->name, "read") && strcmp(c->name, "write")) || c->arg)
-		return procfs_usage(c ? c->loc : pp->loc, report);
+		return procfs_usage(s, c ? c->loc : pp->loc, report);
 	spec->write = !strcmp(c->name, "write");
 	c = pp_component(pp, ++i);
 	if (c && c->name && !strcmp(c->name, "maxsize")) {
 		if (spec->write) {
 			if (report)
-				diag_at(c->loc, "semantic error", "maxsize sets the read buffer: it applies to procfs "
+				diag_at(&s->diag, c->loc, "semantic error", "maxsize sets the read buffer: it applies to procfs "
 					".read probes only (a write takes at most MAXSTRINGLEN - 1 bytes)");
 			return 0;
 		}
-		if (!procfs_number(c, 1, PROCFS_MAX_MAXSIZE, report))
+		if (!procfs_number(s, c, 1, PROCFS_MAX_MAXSIZE, report))
 			return 0;
 		spec->maxsize = c->arg->num;
 		c = pp_component(pp, ++i);
 	}
 	if (c) {
 		if (report)
-			diag_at(c->loc, "semantic error", "unknown probe point component '%s' after procfs(...).%s",
+			diag_at(&s->diag, c->loc, "semantic error", "unknown probe point component '%s' after procfs(...).%s",
 				c->name ? c->name : "{...}", spec->write ? "write" : "read");
 		return 0;
 	}
@@ -158,14 +158,14 @@ static int procfs_check_clash(Session *s, const ProbePoint *pp, const ProcfsSpec
 		if (o->provider != &procfs_provider)
 			continue;
 		if (!strcmp(o->symbol, spec->path) && o->is_return == spec->write) {
-			diag_at(pp->loc, "semantic error", "procfs file \"%s\" already has a %s probe (%s:%d:%d)",
+			diag_at(&s->diag, pp->loc, "semantic error", "procfs file \"%s\" already has a %s probe (%s:%d:%d)",
 				spec->path, spec->write ? "write" : "read",
 				o->point->loc.file ? o->point->loc.file->name : "?", o->point->loc.line,
 				o->point->loc.col);
 			return 0;
 		}
 		if (procfs_is_prefix(o->symbol, spec->path) || procfs_is_prefix(spec->path, o->symbol)) {
-			diag_at(pp->loc, "semantic error", "procfs name \"%s\" clashes with \"%s\": one cannot be both "
+			diag_at(&s->diag, pp->loc, "semantic error", "procfs name \"%s\" clashes with \"%s\": one cannot be both "
 				"a file and a directory", spec->path, o->symbol);
 			return 0;
 		}
@@ -177,7 +177,7 @@ static int resolve_procfs(Session *s, ProbePoint *pp, DerivedProbe *dp)
 {
 	ProcfsSpec spec;
 
-	if (!procfs_parse(pp, &spec, 1) || !procfs_check_clash(s, pp, &spec))
+	if (!procfs_parse(s, pp, &spec, 1) || !procfs_check_clash(s, pp, &spec))
 		return 0;
 	dp->symbol = xstrdup(spec.path);
 	dp->is_return = spec.write;
@@ -235,7 +235,7 @@ static void emit_procfs_dirs(DerivedProbe **dps, int n, StrBuf *out)
 }
 
 /* One entry of stp_procfs_files[] for the file of dps[first] and its other probe, if any. */
-static void emit_procfs_file(DerivedProbe **dps, int n, int first, StrBuf *out)
+static void emit_procfs_file(Session *s, DerivedProbe **dps, int n, int first, StrBuf *out)
 {
 	const DerivedProbe *rd = NULL, *wr = NULL;
 	unsigned mode = 0;
@@ -243,7 +243,7 @@ static void emit_procfs_file(DerivedProbe **dps, int n, int first, StrBuf *out)
 
 	for (int i = first; i < n; i++) {
 		ProcfsSpec spec;
-		if (strcmp(dps[i]->symbol, dps[first]->symbol) || !procfs_parse(dps[i]->point, &spec, 0))
+		if (strcmp(dps[i]->symbol, dps[first]->symbol) || !procfs_parse(s, dps[i]->point, &spec, 0))
 			continue;
 		if (spec.write) {
 			wr = dps[i];
@@ -278,7 +278,7 @@ static void emit_procfs(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 		for (int j = 0; j < i && !earlier; j++)
 			earlier = !strcmp(dps[j]->symbol, dps[i]->symbol);
 		if (!earlier)
-			emit_procfs_file(dps, n, i, out);
+			emit_procfs_file(s, dps, n, i, out);
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_PROCFS_FAMILY(stp_procfs_files, stp_procfs_dirs)\n\n");

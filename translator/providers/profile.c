@@ -6,9 +6,9 @@
 
 #define PROFILE_MAX_HZ 10000     /* 100 us, the shortest period timer.ns() accepts too */
 
-static int profile_refuse(const ProbePointComponent *c, const ProbePoint *pp)
+static int profile_refuse(Session *s, const ProbePointComponent *c, const ProbePoint *pp)
 {
-	diag_at(c ? c->loc : pp->loc, "semantic error",
+	diag_at(&s->diag, c ? c->loc : pp->loc, "semantic error",
 		"profile timer probes are written timer.profile, timer.profile.tick or timer.profile.freq.hz(N)");
 	return 0;
 }
@@ -22,25 +22,25 @@ static int resolve_profile(Session *s, ProbePoint *pp, DerivedProbe *dp)
 
 	(void)s;
 	if (prof->arg)
-		return profile_refuse(prof, pp);
+		return profile_refuse(s, prof, pp);
 	if (!kind) {
 		dp->number = 0;
 		return 1;
 	}
 	if (!strcmp(kind->name, "tick") && !kind->arg) {
 		if (pp->components.len > 3)
-			return profile_refuse(hz, pp);
+			return profile_refuse(s, hz, pp);
 		dp->number = 0;
 		return 1;
 	}
 	if (strcmp(kind->name, "freq") || kind->arg || !hz || strcmp(hz->name, "hz") || pp->components.len > 4)
-		return profile_refuse(pp->components.len > 4 ? pp_component(pp, 4) : kind, pp);
+		return profile_refuse(s, pp->components.len > 4 ? pp_component(pp, 4) : kind, pp);
 	if (!hz->arg || hz->arg->kind != EX_NUMBER || hz->arg->num <= 0) {
-		diag_at(hz->loc, "semantic error", "timer.profile.freq.hz needs a positive number");
+		diag_at(&s->diag, hz->loc, "semantic error", "timer.profile.freq.hz needs a positive number");
 		return 0;
 	}
 	if (hz->arg->num > PROFILE_MAX_HZ) {
-		diag_at(hz->arg->loc, "semantic error", "profile timer frequency too high: %lld hz (the maximum is %d hz)",
+		diag_at(&s->diag, hz->arg->loc, "semantic error", "profile timer frequency too high: %lld hz (the maximum is %d hz)",
 			(long long)hz->arg->num, PROFILE_MAX_HZ);
 		return 0;
 	}

@@ -100,13 +100,13 @@ char *find_executable(const char *arg, char **why);
 /* The same for the process("PATH") component c0, reporting "process(\"PATH\"): why" at its
  * argument when there is none (NULL then); for process(PID), the executable of that process now
  * (/proc/PID/exe), or NULL after "process(PID): no such process". */
-char *process_point_path(const ProbePointComponent *c0);
+char *process_point_path(Session *s, const ProbePointComponent *c0);
 
 /* A process point without PATH or PID (process.function("f"), process.plt, process.mark...) run with
  * -c CMD: CMD's program becomes its PATH, as SystemTap fills it in; begin/end/thread points keep
  * meaning every process. 0 when nothing was to be done or it was done, -1 after an error
  * (providers/uprobe.c). */
-int process_fill_command_path(const Session *s, ProbePoint *pp);
+int process_fill_command_path(Session *s, ProbePoint *pp);
 
 /* Helpers shared by providers. */
 const ProbePointComponent *pp_component(const ProbePoint *pp, int i);

@@ -301,33 +301,33 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 
 	(void)s;
 	if (!c0->arg || (c0->arg->kind != EX_STRING && c0->arg->kind != EX_NUMBER)) {
-		diag_at(c0->loc, "semantic error", "SDT markers need process(\"PATH\").mark(\"NAME\") or process(PID).mark(\"NAME\")");
+		diag_at(&s->diag, c0->loc, "semantic error", "SDT markers need process(\"PATH\").mark(\"NAME\") or process(PID).mark(\"NAME\")");
 		return -1;
 	}
 	if (c1 && c1->name && !strcmp(c1->name, "provider")) {
 		if (!c1->arg || c1->arg->kind != EX_STRING) {
-			diag_at(c1->loc, "semantic error", "process(\"PATH\").provider needs a provider name");
+			diag_at(&s->diag, c1->loc, "semantic error", "process(\"PATH\").provider needs a provider name");
 			return -1;
 		}
 		prov_pat = c1->arg->str;
 		cm = pp_component(pp, 2);
 	}
 	if (!cm || !cm->name || strcmp(cm->name, "mark") || !cm->arg || cm->arg->kind != EX_STRING) {
-		diag_at(cm ? cm->loc : c1->loc, "semantic error", "expected .mark(\"NAME\") after process(\"PATH\")%s",
+		diag_at(&s->diag, cm ? cm->loc : c1->loc, "semantic error", "expected .mark(\"NAME\") after process(\"PATH\")%s",
 			prov_pat ? ".provider(\"P\")" : "");
 		return -1;
 	}
 	if (pp->components.len > (prov_pat ? 3 : 2)) {
 		const ProbePointComponent *c = pp_component(pp, prov_pat ? 3 : 2);
-		diag_at(c->loc, "semantic error", "unknown probe point component '%s' after .mark(...)",
+		diag_at(&s->diag, c->loc, "semantic error", "unknown probe point component '%s' after .mark(...)",
 			c->name ? c->name : "{...}");
 		return -1;
 	}
-	path = process_point_path(c0);
+	path = process_point_path(s, c0);
 	if (!path)
 		return -1;
 	if (read_marks(path, &found, &why) != 0) {
-		diag_at(c0->arg->loc, "semantic error", "%s", why);
+		diag_at(&s->diag, c0->arg->loc, "semantic error", "%s", why);
 		return -1;
 	}
 	name_pat = xmalloc(2 * strlen(cm->arg->str) + 1);
@@ -366,7 +366,7 @@ static int resolve_sdt(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Ptr
 		return out->len - before;
 	if (has_wildcard(cm->arg->str) || (prov_pat && has_wildcard(prov_pat)))
 		return 0;
-	diag_at(cm->arg->loc, "semantic error", "no SDT marker '%s'%s%s%s in %s", cm->arg->str,
+	diag_at(&s->diag, cm->arg->loc, "semantic error", "no SDT marker '%s'%s%s%s in %s", cm->arg->str,
 		prov_pat ? " of provider '" : "", prov_pat ? prov_pat : "", prov_pat ? "'" : "", path);
 	return -1;
 }

@@ -26,12 +26,12 @@ static int resolve_timer(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	(void)s;
 	if (pp->components.len > 2) {
 		const ProbePointComponent *extra = pp_component(pp, 2);
-		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after timer.%s(...)",
+		diag_at(&s->diag, extra->loc, "semantic error", "unknown probe point component '%s' after timer.%s(...)",
 			extra->name ? extra->name : "{...}", c->name);
 		return 0;
 	}
 	if (!c || pp->components.len != 2) {
-		diag_at(pp->loc, "semantic error", "timer probes are written timer.s(N), timer.ms(N), timer.us(N), "
+		diag_at(&s->diag, pp->loc, "semantic error", "timer probes are written timer.s(N), timer.ms(N), timer.us(N), "
 			"timer.ns(N), timer.hz(N) or timer.jiffies(N)");
 		return 0;
 	}
@@ -39,7 +39,7 @@ static int resolve_timer(Session *s, ProbePoint *pp, DerivedProbe *dp)
 		if (strcmp(units[i].unit, c->name))
 			continue;
 		if (!c->arg || c->arg->kind != EX_NUMBER || c->arg->num <= 0) {
-			diag_at(c->loc, "semantic error", "timer.%s needs a positive number", c->name);
+			diag_at(&s->diag, c->loc, "semantic error", "timer.%s needs a positive number", c->name);
 			return 0;
 		}
 		n = c->arg->num;
@@ -50,13 +50,13 @@ static int resolve_timer(Session *s, ProbePoint *pp, DerivedProbe *dp)
 		else
 			dp->number = n > INT64_MAX / units[i].ns ? INT64_MAX : n * units[i].ns;
 		if (dp->number < MIN_PERIOD_NS) {
-			diag_at(c->loc, "semantic error", "timer period too short: %lld ns (the minimum is %lld ns)",
+			diag_at(&s->diag, c->loc, "semantic error", "timer period too short: %lld ns (the minimum is %lld ns)",
 				(long long)dp->number, MIN_PERIOD_NS);
 			return 0;
 		}
 		return 1;
 	}
-	diag_at(c->loc, "semantic error", "unknown timer unit '%s'", c->name);
+	diag_at(&s->diag, c->loc, "semantic error", "unknown timer unit '%s'", c->name);
 	return 0;
 }
 

@@ -116,7 +116,7 @@ static int tp_collect(Session *s, const TpSource *src, const char *sys, const ch
 		char *why = NULL;
 		if (!tp_args_supported(src, tp, &why)) {
 			if (!tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
-				diag_at(loc, "semantic error", "tracepoint %s%s%s cannot be probed: %s", tp->system,
+				diag_at(&s->diag, loc, "semantic error", "tracepoint %s%s%s cannot be probed: %s", tp->system,
 					tp->system[0] ? ":" : "", tp->name, why);
 				errors++;
 			}
@@ -139,7 +139,7 @@ static int tp_kernel_source(Session *s, SrcLoc loc, TpSource *src)
 	if ((src->btf = btf_kernel(s, &why)))
 		return 0;
 	dwarf_kernel(s, loc);   /* the DWARF error, naming the package */
-	diag_at(loc, "note", "%s", why);
+	diag_at(&s->diag, loc, "note", "%s", why);
 	return -1;
 }
 
@@ -167,17 +167,17 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	int before = out->len, rc;
 
 	if (c0->arg) {
-		diag_at(c0->loc, "semantic error", "'kernel' takes no argument");
+		diag_at(&s->diag, c0->loc, "semantic error", "'kernel' takes no argument");
 		return -1;
 	}
 	if (!c1->arg || c1->arg->kind != EX_STRING || !c1->arg->str[0]) {
-		diag_at(c1->loc, "semantic error", "tracepoint probes are written kernel.trace(\"SYSTEM:NAME\") or "
+		diag_at(&s->diag, c1->loc, "semantic error", "tracepoint probes are written kernel.trace(\"SYSTEM:NAME\") or "
 			"kernel.trace(\"NAME\")");
 		return -1;
 	}
 	if (pp->components.len > 2) {
 		const ProbePointComponent *extra = pp_component(pp, 2);
-		diag_at(extra->loc, "semantic error", "unknown probe point component '%s' after kernel.trace(...)",
+		diag_at(&s->diag, extra->loc, "semantic error", "unknown probe point component '%s' after kernel.trace(...)",
 			extra->name ? extra->name : "{...}");
 		return -1;
 	}
@@ -187,7 +187,7 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	if (colon)
 		sys = xstrndup(arg, (size_t)(colon - arg));
 	if ((sys && !sys[0]) || !name[0] || strchr(name, ':')) {
-		diag_at(c1->arg->loc, "semantic error", "'%s' is not a tracepoint: write \"SYSTEM:NAME\" or \"NAME\"", arg);
+		diag_at(&s->diag, c1->arg->loc, "semantic error", "'%s' is not a tracepoint: write \"SYSTEM:NAME\" or \"NAME\"", arg);
 		return -1;
 	}
 	if (tp_kernel_source(s, c1->arg->loc, &kernel) != 0)
@@ -204,7 +204,7 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 		if (!tp_module_source(s, s->debug_modules.items[i], &m, &why)) {
 			dwarf_module(s, s->debug_modules.items[i], c1->arg->loc);   /* the DWARF error */
 			if (why)
-				diag_at(c1->arg->loc, "note", "%s", why);
+				diag_at(&s->diag, c1->arg->loc, "note", "%s", why);
 			return -1;
 		}
 		rc = tp_collect(s, &m, sys, name, tmpl, c1->arg->loc, out);
@@ -225,10 +225,10 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 	if (rc < 0)
 		return -1;
 	if (out->len == before && !tp_has_wildcard(name) && !(sys && tp_has_wildcard(sys))) {
-		diag_at(c1->arg->loc, "semantic error", "no tracepoint '%s' in kernel %s%s%s", arg, s->kver,
+		diag_at(&s->diag, c1->arg->loc, "semantic error", "no tracepoint '%s' in kernel %s%s%s", arg, s->kver,
 			sys ? " or in a module named " : "", sys ? sys : "");
 		if (!kernel.mod && sys)
-			diag_at(c1->arg->loc, "note", "without the kernel's DWARF a tracepoint's system comes from the "
+			diag_at(&s->diag, c1->arg->loc, "note", "without the kernel's DWARF a tracepoint's system comes from the "
 				"kernel's trace headers (linux-headers-%s), a module's from its name; kernel.trace(\"%s\") "
 				"finds it by its name alone (with -d MODULE for a module's)", s->kver, name);
 		return -1;

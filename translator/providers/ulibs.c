@@ -76,29 +76,29 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 	int total = 0;
 
 	if (!c0->arg || c0->arg->kind != EX_STRING) {
-		diag_at(c0->loc, "semantic error", ".library(\"LIB\") needs process(\"PATH\") before it");
+		diag_at(&s->diag, c0->loc, "semantic error", ".library(\"LIB\") needs process(\"PATH\") before it");
 		return -1;
 	}
 	if (!c1->arg || c1->arg->kind != EX_STRING || !c1->arg->str[0]) {
-		diag_at(c1->loc, "semantic error", "process(\"PATH\").library needs a library path or soname");
+		diag_at(&s->diag, c1->loc, "semantic error", "process(\"PATH\").library needs a library path or soname");
 		return -1;
 	}
 	if (!c2 || !c2->name || (strcmp(c2->name, "function") && strcmp(c2->name, "statement") && strcmp(c2->name, "plt") &&
 				 strcmp(c2->name, "mark") && strcmp(c2->name, "provider"))) {
-		diag_at(c2 ? c2->loc : c1->loc, "semantic error", "expected .function(\"PATTERN\"), .statement(...), .plt(...), "
+		diag_at(&s->diag, c2 ? c2->loc : c1->loc, "semantic error", "expected .function(\"PATTERN\"), .statement(...), .plt(...), "
 			".mark(\"NAME\") or .provider(\"P\").mark(\"NAME\") after process(\"PATH\").library(\"LIB\")");
 		return -1;
 	}
 	/* the rest is the process family's: functions, statements and PLT entries, or SDT markers */
 	prov = strcmp(c2->name, "mark") && strcmp(c2->name, "provider") ? &uprobe_provider : &sdt_provider;
-	exe = process_point_path(c0);
+	exe = process_point_path(s, c0);
 	if (!exe)
 		return -1;
 	ulib_match(exe, c1->arg->str, &libs);
 	if (!libs.len) {
 		if (has_wildcard(c1->arg->str))
 			return 0;
-		diag_at(c1->arg->loc, "semantic error", "process(\"%s\").library(\"%s\"): no such library (not needed by the "
+		diag_at(&s->diag, c1->arg->loc, "semantic error", "process(\"%s\").library(\"%s\"): no such library (not needed by the "
 			"executable, not in the loader's cache or standard directories)", exe, c1->arg->str);
 		return -1;
 	}
@@ -120,10 +120,10 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 		t.provider = prov;
 		/* a glob over the libraries: a library without the function or marker is no error */
 		if (has_wildcard(c1->arg->str))
-			diag_mute(1);
+			diag_mute(&s->diag, 1);
 		n = prov->resolve_many(s, &lp, &t, out);
 		if (has_wildcard(c1->arg->str)) {
-			diag_mute(-1);
+			diag_mute(&s->diag, -1);
 			n = n < 0 ? 0 : n;
 		}
 		free(lp.components.items);
@@ -133,7 +133,7 @@ static int ulib_resolve(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, Pt
 	}
 	if (!total && has_wildcard(c1->arg->str) && c2->arg && c2->arg->kind == EX_STRING && !has_wildcard(c2->arg->str) &&
 	    !pp_component(pp, 3)) {
-		diag_at(c2->arg->loc, "semantic error", "no %s '%s' in the libraries of %s matching '%s'",
+		diag_at(&s->diag, c2->arg->loc, "semantic error", "no %s '%s' in the libraries of %s matching '%s'",
 			prov == &uprobe_provider ? "function" : "SDT marker", c2->arg->str, exe, c1->arg->str);
 		return -1;
 	}

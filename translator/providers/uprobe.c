@@ -69,24 +69,24 @@ char *find_executable(const char *arg, char **why)
 	return real;
 }
 
-static char *pid_executable(const ProbePointComponent *c0);
+static char *pid_executable(Session *s, const ProbePointComponent *c0);
 
-char *process_point_path(const ProbePointComponent *c0)
+char *process_point_path(Session *s, const ProbePointComponent *c0)
 {
 	char *why = NULL, *path;
 
 	if (c0->arg->kind == EX_NUMBER)
-		return pid_executable(c0);
+		return pid_executable(s, c0);
 	path = find_executable(c0->arg->str, &why);
 
 	if (!path) {
-		diag_at(c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
+		diag_at(&s->diag, c0->arg->loc, "semantic error", "process(\"%s\"): %s", c0->arg->str, why);
 		free(why);
 	}
 	return path;
 }
 
-int process_fill_command_path(const Session *s, ProbePoint *pp)
+int process_fill_command_path(Session *s, ProbePoint *pp)
 {
 	ProbePointComponent *c0 = pp->components.len ? pp->components.items[0] : NULL;
 	const ProbePointComponent *c1 = pp_component(pp, 1);
@@ -97,7 +97,7 @@ int process_fill_command_path(const Session *s, ProbePoint *pp)
 	    !strcmp(c1->name, "begin") || !strcmp(c1->name, "end") || !strcmp(c1->name, "thread"))
 		return 0;
 	if (strpbrk(cmd, "|&;<>(){}`$")) {
-		diag_at(c0->loc, "semantic error", "process without a PATH: the program of -c '%s' cannot be told "
+		diag_at(&s->diag, c0->loc, "semantic error", "process without a PATH: the program of -c '%s' cannot be told "
 			"(a command with shell syntax); write process(\"PATH\")", cmd);
 		return -1;
 	}
@@ -106,7 +106,7 @@ int process_fill_command_path(const Session *s, ProbePoint *pp)
 	word = xstrndup(cmd, (size_t)(end - cmd));
 	path = *word ? find_executable(word, &why) : NULL;
 	if (!path) {
-		diag_at(c0->loc, "semantic error", "process without a PATH, from -c '%s': %s", s->command,
+		diag_at(&s->diag, c0->loc, "semantic error", "process without a PATH, from -c '%s': %s", s->command,
 			why ? why : "no command");
 		free(why);
 		free(word);
@@ -582,7 +582,7 @@ static int symtab_sites(UQuery *q, const ProbePointComponent *what)
 	int before = q->out->len;
 
 	if (q->pat.file || (q->want & UWANT_CALL) == 0) {
-		diag_at(what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): %s needs it; without "
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): %s needs it; without "
 			"it only .function(\"NAME\")[.call|.return] on the symbol table", q->mod->path,
 			q->pat.file ? "FUNCTION@FILE" : ".inline");
 		return -1;
@@ -595,10 +595,10 @@ static int symtab_sites(UQuery *q, const ProbePointComponent *what)
 	if (q->out->len > before || has_wildcard(q->pat.func))
 		return q->out->len - before;
 	if (q->skipped.len)
-		diag_at(what->arg->loc, "semantic error", "%s.function(\"%s\"): %s", q->family, what->arg->str,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s.function(\"%s\"): %s", q->family, what->arg->str,
 			(char *)q->skipped.items[0]);
 	else
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in the symbol table (%s) of %s, which has no "
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "no function '%s' in the symbol table (%s) of %s, which has no "
 			"DWARF debuginfo", q->pat.func, table ? table : "none", q->mod->path);
 	return -1;
 }
@@ -612,7 +612,7 @@ static int plt_sites(UQuery *q, const ProbePointComponent *what)
 	int before = q->out->len;
 
 	if (uelf_plt(q->mod->elf, glob, &found, &why) < 0) {
-		diag_at(what->loc, "semantic error", "%s.plt(\"%s\"): %s %s", q->family, glob, q->mod->path, why);
+		diag_at(&q->s->diag, what->loc, "semantic error", "%s.plt(\"%s\"): %s %s", q->family, glob, q->mod->path, why);
 		return -1;
 	}
 	for (int i = 0; i < found.len; i++) {
@@ -627,7 +627,7 @@ static int plt_sites(UQuery *q, const ProbePointComponent *what)
 	}
 	if (q->out->len > before || has_wildcard(glob))
 		return q->out->len - before;
-	diag_at(what->arg->loc, "semantic error", "no PLT entry '%s' in %s", glob, q->mod->path);
+	diag_at(&q->s->diag, what->arg->loc, "semantic error", "no PLT entry '%s' in %s", glob, q->mod->path);
 	return -1;
 }
 
@@ -638,7 +638,7 @@ static int absolute_site(UQuery *q, const ProbePointComponent *what)
 	DerivedProbe *dp = user_probe(q, name, (Dwarf_Addr)what->arg->num, "");
 
 	if (!dp) {
-		diag_at(what->arg->loc, "semantic error", "0x%" PRIx64 " is in no executable segment of %s",
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "0x%" PRIx64 " is in no executable segment of %s",
 			(uint64_t)what->arg->num, q->mod->path);
 		return -1;
 	}
@@ -657,35 +657,35 @@ static int user_resolve_end(UQuery *q, const ProbePointComponent *what, int befo
 	if (q->out->len > before)
 		return q->out->len - before;
 	if (q->skipped.len) {
-		diag_at(what->arg->loc, "semantic error", "%s.%s(\"%s\"): %s", q->family, what->name, what->arg->str,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s.%s(\"%s\"): %s", q->family, what->name, what->arg->str,
 			(char *)q->skipped.items[0]);
 		return -1;
 	}
 	if (has_wildcard(q->pat.func) || (q->pat.file && has_wildcard(q->pat.file)) || (q->label && has_wildcard(q->label)))
 		return 0;
 	if (q->label && q->with_code && !q->labelled)
-		diag_at(what->arg->loc, "semantic error", "'%s' has no label '%s' with code in %s", q->pat.func, q->label,
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no label '%s' with code in %s", q->pat.func, q->label,
 			path);
 	else if (!q->matched_name)
-		diag_at(what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s", q->pat.func, path);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "no function '%s' in the debuginfo of %s", q->pat.func, path);
 	else if (!q->matched_file)
-		diag_at(what->arg->loc, "semantic error", "function '%s' of %s is not in a file matching '%s'%s",
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "function '%s' of %s is not in a file matching '%s'%s",
 			q->pat.func, path, q->pat.file, q->pat.lines != LINE_NONE ? " at that line" : "");
 	else if (q->nolines.len)
-		diag_at(what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "%s", (char *)q->nolines.items[0]);
 	else if (q->want == UWANT_INLINE)
-		diag_at(what->arg->loc, "semantic error", "'%s' is never inlined in %s: drop .inline", q->pat.func, path);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' is never inlined in %s: drop .inline", q->pat.func, path);
 	else if (q->inlined)
-		diag_at(what->arg->loc, "semantic error", "'%s' has no out-of-line code in %s (it is always inlined%s)",
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no out-of-line code in %s (it is always inlined%s)",
 			q->pat.func, path, q->is_return ? "; .return needs a call" : ": use .inline");
 	else
-		diag_at(what->arg->loc, "semantic error", "'%s' has no code in %s (declared only)", q->pat.func, path);
+		diag_at(&q->s->diag, what->arg->loc, "semantic error", "'%s' has no code in %s (declared only)", q->pat.func, path);
 	return -1;
 }
 
-static int not_yet(SrcLoc loc, const char *what)
+static int not_yet(Session *s, SrcLoc loc, const char *what)
 {
-	diag_at(loc, "semantic error", "%s is not supported (process probes: .function(\"PATTERN\")[.call|.return|.inline], "
+	diag_at(&s->diag, loc, "semantic error", "%s is not supported (process probes: .function(\"PATTERN\")[.call|.return|.inline], "
 		".statement(\"PATTERN\"), .statement(ADDRESS).absolute, .plt(\"NAME\")[.return], .mark(\"NAME\"))", what);
 	return -1;
 }
@@ -717,16 +717,16 @@ static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointCompon
 		} else if (!have && kind == 2 && !strcmp(n, "absolute") && what->arg && what->arg->kind == EX_NUMBER) {
 			/* nothing more */
 		} else if (have && q->want == UWANT_INLINE && !strcmp(n, "return")) {
-			diag_at(c->loc, "semantic error", ".inline probes have no .return: an inlined instance returns nowhere "
+			diag_at(&q->s->diag, c->loc, "semantic error", ".inline probes have no .return: an inlined instance returns nowhere "
 				"a uretprobe can catch");
 			return -1;
 		} else if (c->name && (!strcmp(c->name, "exported") || !strcmp(c->name, "maxactive") ||
 				       !strcmp(c->name, "nearest") || !strcmp(c->name, "callee") ||
 				       !strcmp(c->name, "callees"))) {
 			char *t = xasprintf("process(...).%s(...).%s", what->name, c->name);
-			return not_yet(c->loc, t);
+			return not_yet(q->s, c->loc, t);
 		} else {
-			diag_at(c->loc, "semantic error", "unknown probe point component '%s' after process(...).%s(...)",
+			diag_at(&q->s->diag, c->loc, "semantic error", "unknown probe point component '%s' after process(...).%s(...)",
 				c->name ? c->name : "{...}", what->name);
 			return -1;
 		}
@@ -734,7 +734,7 @@ static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointCompon
 		q->suffix = xasprintf(".%s", n);
 	}
 	if (kind == 2 && what->arg && what->arg->kind == EX_NUMBER && !have) {
-		diag_at(what->loc, "semantic error", "process(...).statement(ADDRESS) is written "
+		diag_at(&q->s->diag, what->loc, "semantic error", "process(...).statement(ADDRESS) is written "
 			"process(...).statement(ADDRESS).absolute");
 		return -1;
 	}
@@ -742,26 +742,26 @@ static int user_suffixes(UQuery *q, const ProbePoint *pp, const ProbePointCompon
 }
 
 /* process(PID): the executable the process runs, resolved now as SystemTap does; NULL after an error. */
-static char *pid_executable(const ProbePointComponent *c0)
+static char *pid_executable(Session *s, const ProbePointComponent *c0)
 {
 	char link[64], buf[PATH_MAX];
 	ssize_t len;
 	int64_t pid = c0->arg->num;
 
 	if (pid <= 0 || pid > 4194304) {
-		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): not a process id", pid);
+		diag_at(&s->diag, c0->arg->loc, "semantic error", "process(%" PRId64 "): not a process id", pid);
 		return NULL;
 	}
 	snprintf(link, sizeof link, "/proc/%" PRId64 "/exe", pid);
 	len = readlink(link, buf, sizeof buf - 1);
 	if (len < 0) {
-		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): %s", pid,
+		diag_at(&s->diag, c0->arg->loc, "semantic error", "process(%" PRId64 "): %s", pid,
 			errno == ENOENT ? "no such process" : strerror(errno));
 		return NULL;
 	}
 	buf[len] = 0;
 	if (len > 10 && !strcmp(buf + len - 10, " (deleted)")) {
-		diag_at(c0->arg->loc, "semantic error", "process(%" PRId64 "): its executable %s was deleted", pid, buf);
+		diag_at(&s->diag, c0->arg->loc, "semantic error", "process(%" PRId64 "): its executable %s was deleted", pid, buf);
 		return NULL;
 	}
 	return xstrdup(buf);
@@ -775,20 +775,20 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 	int before = out->len, is_fn, is_stmt, is_plt;
 
 	if (!c0->arg)
-		return not_yet(c0->loc, "process without a PATH or PID (process.begin, process.function ...)");
+		return not_yet(s, c0->loc, "process without a PATH or PID (process.begin, process.function ...)");
 	if (!what || !what->name)
-		return not_yet(c0->loc, "process(...) alone");
+		return not_yet(s, c0->loc, "process(...) alone");
 	is_fn = !strcmp(what->name, "function");
 	is_stmt = !strcmp(what->name, "statement");
 	is_plt = !strcmp(what->name, "plt");
 	if (!is_fn && !is_stmt && !is_plt) {
 		char *t = xasprintf("process(...).%s", what->name);
-		return not_yet(what->loc, t);
+		return not_yet(s, what->loc, t);
 	}
 	if (is_plt ? what->arg && what->arg->kind != EX_STRING
 		   : !what->arg || (what->arg->kind != EX_STRING && !(is_stmt && what->arg->kind == EX_NUMBER)) ||
 			     (what->arg->kind == EX_STRING && !what->arg->str[0])) {
-		diag_at(what->loc, "semantic error", "process(...).%s needs a %s", what->name,
+		diag_at(&s->diag, what->loc, "semantic error", "process(...).%s needs a %s", what->name,
 			is_plt ? "symbol name pattern" : is_stmt ? "\"FUNCTION@FILE:LINE\" pattern or an ADDRESS"
 				 : "function name pattern");
 		return -1;
@@ -796,7 +796,7 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 	q.statement = is_stmt;
 	if (user_suffixes(&q, pp, what) != 0)
 		return -1;
-	path = process_point_path(c0);
+	path = process_point_path(s, c0);
 	if (!path)
 		return -1;
 	if (c0->arg->kind == EX_NUMBER) {
@@ -812,24 +812,24 @@ static int resolve_process(Session *s, ProbePoint *pp, const DerivedProbe *tmpl,
 		return plt_sites(&q, what);
 	if (is_stmt && what->arg->kind == EX_NUMBER)
 		return absolute_site(&q, what);
-	if (point_parse_pattern(what->arg->str, what->arg->loc, &q.pat) != 0)
+	if (point_parse_pattern(&s->diag, what->arg->str, what->arg->loc, &q.pat) != 0)
 		return -1;
 	if (is_fn && q.pat.lines == LINE_ALL) {
-		diag_at(what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");
+		diag_at(&s->diag, what->arg->loc, "semantic error", "\":*\" (every line) is for .statement probes");
 		return -1;
 	}
 	if (is_fn && q.pat.lines == LINE_RELATIVE) {
-		diag_at(what->arg->loc, "semantic error", "\"+OFFSET\" is for .statement probes");
+		diag_at(&s->diag, what->arg->loc, "semantic error", "\"+OFFSET\" is for .statement probes");
 		return -1;
 	}
 	if (is_stmt && q.pat.lines == LINE_NONE) {
-		diag_at(what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
+		diag_at(&s->diag, what->arg->loc, "semantic error", "%s.statement(\"%s\") needs a line: \"FUNCTION@FILE:LINE\" (or "
 			"+OFFSET, :FIRST-LAST, :*)", q.family, what->arg->str);
 		return -1;
 	}
 	if (!q.mod->dw) {
 		if (is_stmt || q.label) {
-			diag_at(what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): "
+			diag_at(&s->diag, what->arg->loc, "semantic error", "%s has no DWARF debuginfo (build it with -g): "
 				"%s needs it", path, is_stmt ? ".statement(\"PATTERN\")" : ".label(\"NAME\")");
 			return -1;
 		}

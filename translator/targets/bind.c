@@ -54,7 +54,7 @@ static void berr(Bind *b, SrcLoc loc, const char *fmt, ...)
 	}
 	strmap_put(&b->reported, key, key);
 	va_start(ap, fmt);
-	diag_vat(loc, "semantic error", fmt, ap);
+	diag_vat(&b->s->diag, loc, "semantic error", fmt, ap);
 	va_end(ap);
 }
 
@@ -934,12 +934,12 @@ int targets_bind_program(Session *s)
 			kretprobe_body(s, &b);
 		b.params.len = 0;
 		if (p->note)
-			diag_set_context(p->note);
+			diag_set_context(&s->diag, p->note);
 		else if (p->chain)
-			diag_set_context(p->note = xasprintf("in probe %s (from the script's probe at %s:%d:%d)", p->chain,
+			diag_set_context(&s->diag, p->note = xasprintf("in probe %s (from the script's probe at %s:%d:%d)", p->chain,
 							     p->loc.file ? p->loc.file->name : "?", p->loc.line, p->loc.col));
 		bind_body(&b, p->body);
-		diag_set_context(NULL);
+		diag_set_context(&s->diag, NULL);
 		dwarf_bind_reset(&b.dw);
 	}
 	b.probe = NULL;
