@@ -1,7 +1,7 @@
 # runner-kernels - tests/run's other kernels (TESTS_KERNELS, extra_run): a case run there is reported as NAME@KVER, counted once more, a '$' filter matching only the name's end.
 # Used by tests/run (unit/runner-kernels); make check runs tests/kernels-short.list this way on every other installed kernel.
 asan_rerun=0
-timeout_s=120
+timeout_s=300
 
 run() {
     local other log
