@@ -197,24 +197,36 @@ sites_listed() {
 
 # run_bpftrace SCRIPT: bpftrace in the background, ready once it has printed "Attaching" and a
 # moment more; SIGINT after hitloop makes it print its map: "@c: N" becomes "hits N".
-run_bpftrace() {
-    local rc=0 line
+# bpftrace_start SCRIPT OUT: bpftrace in the background (its own process group: SIGINT reaches it),
+# stdout to OUT, stderr to bt.err; BPFTRACE its pid, interrupted on exit if still running.
+bpftrace_start() {
     set -m
-    bpftrace "$1" >bt.out 2>bt.err &
+    bpftrace "$1" >"$2" 2>bt.err &
     BPFTRACE=$!
     set +m
     trap '[[ -n ${BPFTRACE:-} ]] && kill -INT "$BPFTRACE" 2>/dev/null' EXIT
-    until [[ -f bt.out ]] && grep -q '^Attaching' bt.out; do
-        kill -0 "$BPFTRACE" 2>/dev/null || { note "bpftrace ended early: $(tr '\n' ' ' <bt.err)"; return 1; }
-        nap 0.1
-    done
-    echo "bpftrace $(head -n 1 bt.out)"
+}
+
+# bpftrace_hits: a moment after bpftrace attached, hitloop, then SIGINT and its exit status noted.
+bpftrace_hits() {
+    local rc=0
     nap 1
     hitloop
     kill -INT "$BPFTRACE"
     wait "$BPFTRACE" || rc=$?
     BPFTRACE=
     (( rc == 0 )) || note "bpftrace exited with status $rc: $(tr '\n' ' ' <bt.err)"
+}
+
+run_bpftrace() {
+    local line
+    bpftrace_start "$1" bt.out
+    until [[ -f bt.out ]] && grep -q '^Attaching' bt.out; do
+        kill -0 "$BPFTRACE" 2>/dev/null || { note "bpftrace ended early: $(tr '\n' ' ' <bt.err)"; return 1; }
+        nap 0.1
+    done
+    echo "bpftrace $(head -n 1 bt.out)"
+    bpftrace_hits
     while read -r line; do
         [[ $line == '@c: '* ]] && echo "hits ${line#@c: }"
     done <bt.out
@@ -226,25 +238,16 @@ run_bpftrace() {
 # "lost N" (bpftrace's "Lost N events" lines) and "hits N" (@n: its lost events do not add up to what
 # it dropped, so lines + lost is no count of them).
 run_bpftrace_out() {
-    local rc=0 line lines=0 lost=0 produced=- out=/tmp/bench-bt-out.txt ready=
+    local line lines=0 lost=0 produced=- out=/tmp/bench-bt-out.txt ready=
     rm -f "$out"
-    set -m
-    bpftrace "$1" >"$out" 2>bt.err &
-    BPFTRACE=$!
-    set +m
-    trap '[[ -n ${BPFTRACE:-} ]] && kill -INT "$BPFTRACE" 2>/dev/null' EXIT
+    bpftrace_start "$1" "$out"
     until [[ -n $ready ]]; do
         kill -0 "$BPFTRACE" 2>/dev/null || { note "bpftrace ended early: $(tr '\n' ' ' <bt.err)"; return 1; }
         [[ -f $out ]] && while IFS= read -r line; do [[ $line == Attaching* ]] && ready=1; done <"$out"
         nap 0.1
     done
     echo "bpftrace attached"
-    nap 1
-    hitloop
-    kill -INT "$BPFTRACE"
-    wait "$BPFTRACE" || rc=$?
-    BPFTRACE=
-    (( rc == 0 )) || note "bpftrace exited with status $rc: $(tr '\n' ' ' <bt.err)"
+    bpftrace_hits
     while IFS= read -r line; do
         case $line in
         *' op: read execname: '*) lines=$((lines + 1)) ;;
