@@ -15,26 +15,43 @@
 #   #! sed: EXPR       sed expression applied to stdout and stderr before comparing
 # SCRIPT is set by the generated case file.
 
-timeout_s=$(sed -n 's/^#! timeout: //p' "$SCRIPT" | head -n 1)
+# script_directive NAME VAR: VAR = the text of the first "#! NAME: " line (empty without one).
+# Bash alone: the guest runs this for every script case, and under TCG each program costs 0.1 s.
+script_directive() {
+    local line
+    printf -v "$2" '%s' ''
+    while IFS= read -r line || [[ -n $line ]]; do
+        if [[ $line == "#! $1: "* ]]; then
+            printf -v "$2" '%s' "${line#"#! $1: "}"
+            return 0
+        fi
+    done <"$SCRIPT"
+}
+# script_module VAR: VAR = the module's name, rt_NAME (NAME's characters outside [A-Za-z0-9_] as _)
+script_module() { local n=${SCRIPT##*/}; n=${n%.stp}; printf -v "$1" 'rt_%s' "${n//[^A-Za-z0-9_]/_}"; }
 
-script_directive() { sed -n "s/^#! $1: //p" "$SCRIPT" | head -n 1; }
-script_module() { local n; n=$(basename "$SCRIPT" .stp); echo "rt_${n//[^A-Za-z0-9_]/_}"; }
+script_directive timeout timeout_s
 
 build() {
     local -a opts
-    eval "opts=($(script_directive stap))"
+    local d mod
+    script_module mod
+    script_directive stap d
+    eval "opts=($d)"
     # built from a copy in the case directory: locations read "NAME.stp:L:C"
     cp "$SCRIPT" .
-    $STAP -p4 -m "$(script_module)" "${opts[@]}" "$(basename "$SCRIPT")" >/dev/null
+    $STAP -p4 -m "$mod" "${opts[@]}" "$(basename "$SCRIPT")" >/dev/null
 }
 
 guest() {
-    local mod rc=0 pid workload i
+    local mod rc=0 pid workload i d line
     local -a args opts
-    mod=$(script_module)
-    eval "args=($(script_directive staprun))"
-    eval "opts=($(script_directive staprun-options))"
-    workload=$(script_directive workload)
+    script_module mod
+    script_directive staprun d
+    eval "args=($d)"
+    script_directive staprun-options d
+    eval "opts=($d)"
+    script_directive workload workload
     if [[ -n $workload ]]; then
         staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr &
         pid=$!
@@ -49,16 +66,18 @@ guest() {
         staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr || rc=$?
     fi
     echo "$rc" >status
-    if grep -q "^$mod " /proc/modules; then
-        echo "module $mod still loaded after the run" >&2
-        return 1
-    fi
+    while read -r line; do
+        if [[ $line == "$mod "* ]]; then
+            echo "module $mod still loaded after the run" >&2
+            return 1
+        fi
+    done </proc/modules
 }
 
 check() {
     local base=${SCRIPT%.stp} want rc sed_expr
-    want=$(script_directive rc)
-    sed_expr=$(script_directive sed)
+    script_directive rc want
+    script_directive sed sed_expr
     rc=$(cat status)
     if [[ -n $sed_expr ]]; then
         sed -i -e "$sed_expr" stdout stderr
