@@ -126,4 +126,16 @@ static inline bool stp_compat_mmap_write_locked_by_current(struct mm_struct *mm)
 #endif
 }
 
+/* The pid namespace "the current task's" ids are seen from: the current task's own, or the initial
+ * one when it has none. An exiting task past detach_pid() has none, and an interrupt (a timer's
+ * wakeup, say) may find one there as current: find_vpid() and the *_vnr() helpers dereference that
+ * NULL namespace (seen as an oops in idr_find under a sched_wakeup probe calling pid2execname()). */
+#include <linux/pid_namespace.h>
+static inline struct pid_namespace *stp_current_pid_ns(void)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+
+	return ns ? ns : &init_pid_ns;
+}
+
 #endif
