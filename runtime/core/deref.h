@@ -4,6 +4,7 @@
 #define STP_DEREF_H
 
 #include <linux/uaccess.h>
+#include <linux/sched/task_stack.h>
 
 /* Bytes read per step when quoting a string (a small stack buffer, no allocation). */
 #define STP_QUOTE_CHUNK 64
@@ -68,8 +69,49 @@ fault:
 	return true;
 }
 #define STP_KERNEL_READ_SMALL(size) ((size) == 1 || (size) == 2 || (size) == 4 || (size) == 8)
+
+/* Whether the size bytes at addr lie within the current task's own task_struct or kernel stack:
+ * memory that stays mapped while the task runs, whatever context the CPU is in (an interrupt
+ * taken on another stack leaves current and its stack in place; a task's stack is freed only
+ * after it last switched away).  Reads there need no exception table: a tracepoint's or
+ * syscall's saved registers ($regs: task_pt_regs), task_current()'s own fields.  A task without
+ * a stack (none while it runs; the test is kept) matches only its task_struct. */
+static __always_inline bool stp_kernel_own(unsigned long addr, int size)
+{
+	struct task_struct *t = current;
+	unsigned long stack = (unsigned long)task_stack_page(t);
+
+	return addr - (unsigned long)t <= sizeof(struct task_struct) - size ||
+	       (stack && addr - stack <= THREAD_SIZE - size);
+}
+
+/* The size bytes (1, 2, 4 or 8) at addr, which stp_kernel_own vouched for, sign- or zero-extended. */
+static __always_inline int64_t stp_kernel_own_load(unsigned long addr, int size, bool is_signed)
+{
+	const volatile void *p = (const volatile void *)addr;
+
+	switch (size) {
+	case 1: return is_signed ? (int64_t)*(const volatile s8 *)p : (int64_t)*(const volatile u8 *)p;
+	case 2: return is_signed ? (int64_t)*(const volatile s16 *)p : (int64_t)*(const volatile u16 *)p;
+	case 4: return is_signed ? (int64_t)*(const volatile s32 *)p : (int64_t)*(const volatile u32 *)p;
+	default: return (int64_t)*(const volatile u64 *)p;
+	}
+}
+
+/* A small kernel read (size 1, 2, 4 or 8, a constant where inlined): the current task's own
+ * memory is loaded directly (about 10 instructions), anything else by stp_kernel_load. */
+static __always_inline bool stp_kernel_read_small(unsigned long addr, int size, bool is_signed, int64_t *out)
+{
+	if (likely(stp_kernel_own(addr, size))) {
+		*out = stp_kernel_own_load(addr, size, is_signed);
+		return false;
+	}
+	return stp_kernel_load(addr, size, is_signed, out);
+}
 #else
-#define stp_kernel_load(addr, size, is_signed, out) true
+#define stp_kernel_read_small(addr, size, is_signed, out) true
+#define stp_kernel_own(addr, size) false
+#define stp_kernel_own_load(addr, size, is_signed) 0
 #define STP_KERNEL_READ_SMALL(size) false
 #endif
 
@@ -82,7 +124,7 @@ static __maybe_unused long stp_copy_nofault(void *dst, unsigned long addr, size_
 	if (STP_KERNEL_READ_SMALL(size)) {
 		int64_t v;
 
-		if (stp_kernel_load(addr, (int)size, false, &v))
+		if (stp_kernel_read_small(addr, (int)size, false, &v))
 			return -EFAULT;
 		memcpy(dst, &v, size);	/* the low bytes: little-endian */
 		return 0;

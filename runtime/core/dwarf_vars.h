@@ -11,7 +11,7 @@ static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool i
 	union { u8 b[8]; u16 h; u32 w; u64 q; s8 sb; s16 sh; s32 sw; } v;
 
 	if (!user && STP_KERNEL_READ_SMALL(size))
-		return stp_kernel_load(addr, size, is_signed, out);
+		return stp_kernel_read_small(addr, size, is_signed, out);
 	v.q = 0;
 	if (unlikely(size < 1 || size > 8 || stp_copy_nofault(&v, addr, size, user)))
 		return true;
@@ -44,9 +44,21 @@ static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned l
 	return v;
 }
 
-static __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long addr, int size, bool is_signed)
+static noinline __maybe_unused int64_t stp_dw_read_any(struct stp_context *c, unsigned long addr, int size,
+							 bool is_signed)
 {
 	return stp_dw_read_mem(c, addr, size, is_signed, false);
+}
+
+/* Inlined where the generated code reads (size is then a constant): a read of the current task's
+ * own task_struct or stack ($regs of a tracepoint or syscall probe, task_current()'s fields) is one
+ * load there; any other address goes through the fault-safe read. */
+static __always_inline __maybe_unused int64_t stp_dw_read(struct stp_context *c, unsigned long addr, int size,
+							  bool is_signed)
+{
+	if (STP_KERNEL_READ_SMALL(size) && stp_kernel_own(addr, size))
+		return stp_kernel_own_load(addr, size, is_signed);
+	return stp_dw_read_any(c, addr, size, is_signed);
 }
 
 static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long addr, int size, bool is_signed)

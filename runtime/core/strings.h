@@ -6,7 +6,7 @@
 /* One pass, byte by byte: the strings a probe copies are short (a call's string argument, a
  * name), where strnlen's and memmove's calls cost more than the copy.  A source that starts
  * before dst and reaches it is moved as a whole instead. */
-static inline char *stp_strlcpy(char *dst, const char *src, size_t size)
+static inline char *stp_strlcpy_any(char *dst, const char *src, size_t size)
 {
 	size_t n = 0;
 	char ch;
@@ -20,6 +20,17 @@ static inline char *stp_strlcpy(char *dst, const char *src, size_t size)
 	}
 	dst[n] = 0;
 	return dst;
+}
+
+/* A string literal that fits (its length a constant where inlined) is its bytes and NUL, copied
+ * by a few stores; anything else as stp_strlcpy_any. */
+static __always_inline char *stp_strlcpy(char *dst, const char *src, size_t size)
+{
+	if (__builtin_constant_p(__builtin_strlen(src)) && __builtin_strlen(src) < size) {
+		memcpy(dst, src, __builtin_strlen(src) + 1);
+		return dst;
+	}
+	return stp_strlcpy_any(dst, src, size);
 }
 
 static inline char *stp_strlcat(char *dst, const char *src, size_t size)

@@ -119,13 +119,26 @@ static __always_inline u64 stp_hash_long(u64 h, int64_t n)
 	return stp_hash_mix(h, (u64)n);
 }
 
-/* Any string (at most MAXSTRINGLEN - 1 bytes), one byte at a time: no read past its NUL. */
-static __always_inline u64 stp_hash_str(u64 h, const char *s)
+/* The flags of w's zero bytes (w little-endian): (w - 0x01..) & ~w & 0x80.. flags the first one
+ * exactly (a borrow only ever flags bytes above it); 0 when w has none. */
+static __always_inline u64 stp_word_zero_bytes(u64 w)
 {
-	unsigned int i;
+	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+}
+
+/* The bytes of w before the first zero byte flagged in z (nonzero), the others cleared. */
+static __always_inline u64 stp_word_before_zero(u64 w, u64 z)
+{
+	return w & (((z - 1) & ~z) >> 7);
+}
+
+/* Any string (at most MAXSTRINGLEN - 1 bytes) from byte i on (a multiple of 8), one byte at a
+ * time: no read past its NUL. */
+static noinline u64 stp_hash_str_bytes(u64 h, const char *s, unsigned int i)
+{
 	u64 w = 0;
 
-	for (i = 0; i < MAXSTRINGLEN - 1 && s[i]; i++) {
+	for (; i < MAXSTRINGLEN - 1 && s[i]; i++) {
 		w |= (u64)(u8)s[i] << (8 * (i & 7));
 		if ((i & 7) == 7) {
 			h = stp_hash_mix(h, w);
@@ -133,6 +146,46 @@ static __always_inline u64 stp_hash_str(u64 h, const char *s)
 		}
 	}
 	return w ? stp_hash_mix(h, w) : h;
+}
+
+/* The 8 bytes of s at i as a little-endian word, those from MAXSTRINGLEN - 1 on cleared (a string
+ * ends there at the latest).  Only for a word within one page: a string's bytes before its NUL
+ * are readable, so the page holding them is, and the bytes after the NUL in it are never used. */
+static __always_inline u64 stp_str_word(const char *s, unsigned int i)
+{
+	u64 w = get_unaligned_le64(s + i);
+
+	if (i + 8 > MAXSTRINGLEN - 1)
+		w &= (1ULL << (8 * (MAXSTRINGLEN - 1 - i))) - 1;
+	return w;
+}
+
+/* Whether the word of s at i may be read (see stp_str_word). */
+static __always_inline bool stp_str_word_ok(const char *s, unsigned int i)
+{
+	return offset_in_page(s + i) <= PAGE_SIZE - 8;
+}
+
+/* Any string, a word at a time: the same hash as stp_hash_str_bytes (the bytes before the NUL,
+ * in 8-byte words, the last one zero-padded and left out when empty).  A word that would cross
+ * into the next page goes on byte by byte. */
+static __always_inline u64 stp_hash_str(u64 h, const char *s)
+{
+	unsigned int i;
+	u64 w, z;
+
+	for (i = 0; i < MAXSTRINGLEN - 1; i += 8) {
+		if (unlikely(!stp_str_word_ok(s, i)))
+			return stp_hash_str_bytes(h, s, i);
+		w = stp_str_word(s, i);
+		z = stp_word_zero_bytes(w);
+		if (z) {
+			w = stp_word_before_zero(w, z);
+			return w ? stp_hash_mix(h, w) : h;
+		}
+		h = stp_hash_mix(h, w);
+	}
+	return h;
 }
 
 /* A string of at most 15 bytes held as two NUL-padded words (stp_comm_key): the same hash as
@@ -146,19 +199,6 @@ static __always_inline u64 stp_hash_comm(u64 h, const char *s)
 	if (w[1])
 		h = stp_hash_mix(h, le64_to_cpu(w[1]));
 	return h;
-}
-
-/* The flags of w's zero bytes (w little-endian): (w - 0x01..) & ~w & 0x80.. flags the first one
- * exactly (a borrow only ever flags bytes above it); 0 when w has none. */
-static __always_inline u64 stp_word_zero_bytes(u64 w)
-{
-	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-}
-
-/* The bytes of w before the first zero byte flagged in z (nonzero), the others cleared. */
-static __always_inline u64 stp_word_before_zero(u64 w, u64 z)
-{
-	return w & (((z - 1) & ~z) >> 7);
 }
 
 /* execname() as a map key: the 16 bytes of current->comm read as two words, cut at the first NUL
@@ -183,18 +223,38 @@ static __always_inline const char *stp_comm_key(u64 w[2])
 	return (const char *)w;
 }
 
-/* strncmp(a, b, MAXSTRINGLEN - 1) == 0, inline. */
-static __always_inline bool stp_key_str_equal(const char *a, const char *b)
+/* strncmp(a, b, MAXSTRINGLEN - 1) == 0 from byte i on, one byte at a time. */
+static noinline bool stp_key_str_equal_bytes(const char *a, const char *b, unsigned int i)
 {
-	const char *end = a + MAXSTRINGLEN - 1;
-
-	for (; a < end; a++, b++) {
-		if (*a != *b)
+	for (; i < MAXSTRINGLEN - 1; i++) {
+		if (a[i] != b[i])
 			return false;
-		if (!*a)
+		if (!a[i])
 			return true;
 	}
 	return true;
+}
+
+/* A key slot (written by stp_map_set_key_str: zero-padded to the end of the word holding its NUL)
+ * against string s: strncmp(slot, s, MAXSTRINGLEN - 1) == 0, a word at a time.  The slot's word at
+ * i is read only when its words before i held no NUL (they equalled s's, which hold none), so it
+ * is within the slot's string or its padding; s's words as stp_hash_str reads them. */
+static __always_inline bool stp_key_str_equal(const char *slot, const char *s)
+{
+	unsigned int i;
+	u64 w, z;
+
+	for (i = 0; i + 8 <= MAXSTRINGLEN; i += 8) {
+		if (unlikely(!stp_str_word_ok(s, i)))
+			return stp_key_str_equal_bytes(slot, s, i);
+		w = stp_str_word(s, i);
+		z = stp_word_zero_bytes(w);
+		if (z)
+			return stp_str_word(slot, i) == stp_word_before_zero(w, z);
+		if (stp_str_word(slot, i) != w)
+			return false;
+	}
+	return i >= MAXSTRINGLEN - 1 || stp_key_str_equal_bytes(slot, s, i);
 }
 
 /* A key slot (zero-padded to 16 bytes at least by stp_map_set_key_str) against a stp_comm_key. */
