@@ -1,5 +1,5 @@
 # the light hit path: which probe bodies the translator generates for it (-p3), lock-free @count-only statistics, and that both builds compile
-# Used by tests/run (issue 14): translator/codegen/light.c, cg_stats_lockfree, runtime/core/probe.c's STP_LIGHT_* macros.
+# Used by tests/run (issue 14): translator/codegen/light.c, cg_stats_lockfree, cg_stats_add_unlocked, runtime/core/probe.c's STP_LIGHT_* macros.
 
 KP='probe kprobe.function("ksys_read")'
 
@@ -52,10 +52,24 @@ run() {
     # sixteen statements are light, seventeen are not
     light 0 "global n; $KP { $(printf 'n++; %.0s' {1..16}) }"
     heavy 0 "global n; $KP { $(printf 'n++; %.0s' {1..17}) }"
-    # a statistic read by another operator: still light, but adds under the read lock
+    # a statistic read by another operator: still light, a full add (stp_stat_add_as); with no lock
+    # when only end probes read it (they run once every other probe has stopped: cg_stats_add_unlocked),
+    # arrays of statistics too, deleted there or not; under the read lock when a probe that runs with
+    # the session reads it (a timer, begin, through a function, by `in` or foreach)
     light 0 "global c; $KP { c <<< 1 } probe end { println(@sum(c)) }"
     body 0 | grep -q 'stp_stat_add_as(g_c, '
-    grep -A1 'locks_probe_0\[\] = {' c | grep -q '{ &lock_c, 0 },'
+    grep -q '^#define NLOCKS_probe_0 0$' c
+    light 0 "global c; $KP { c[execname()] <<< 1 } probe end { foreach (k in c) println(@sum(c[k])); delete c }"
+    grep -q '^#define NLOCKS_probe_0 0$' c
+    for reader in "probe timer.s(1) { println(@sum(c)) }" "probe begin { println(@max(c)) }" \
+                  "function f() { return @avg(c) } probe timer.s(1) { println(f()) }"; do
+        light 0 "global c; $KP { c <<< 1 } $reader probe end { println(@sum(c)) }"
+        grep -A1 'locks_probe_0\[\] = {' c | grep -q '{ &lock_c, 0 },' || { echo "no read lock with: $reader"; return 1; }
+    done
+    for reader in "probe timer.s(1) { println([\"a\"] in c) }" "probe timer.s(1) { foreach (k in c) println(k) }"; do
+        light 0 "global c; $KP { c[execname()] <<< 1 } $reader probe end { println(@sum(c[\"a\"])) }"
+        grep -A2 'locks_probe_0\[\] = {' c | grep -q '{ &lock_c, 0 },' || { echo "no read lock with: $reader"; return 1; }
+    done
     # one that is deleted somewhere: the read lock too (a clear must not race an add)
     light 0 "global c; $KP { c <<< 1 } probe timer.s(1) { delete c } probe end { println(@count(c)) }"
     body 0 | grep -q 'stp_stat_add_as(g_c, '

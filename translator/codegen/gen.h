@@ -98,6 +98,7 @@ char *cg_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
 int cg_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
 int cg_stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
+int cg_stats_add_unlocked(CgState *cg, const Symbol *sym); /* x <<< v takes no lock: lockfree, or end probes read it alone */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *cg_regex_match(Gen *g, Expr *e);

@@ -331,10 +331,15 @@ static int access_in_expr(Expr *e, void *ctx)
 	if (e->kind == EX_IDENT || e->kind == EX_INDEX)
 		access_sym(a, e->sym, 0);
 	/* x <<< v adds to this CPU's accumulator: a read lock is enough, and none at all for a
-	 * statistic that only counts (cg_stats_lockfree); reading statistics merges every CPU's, which
-	 * needs the write lock */
-	if (e->kind == EX_ASSIGN && e->op == OP_AGG_ASSIGN && e->left->kind == EX_IDENT && cg_stats_lockfree(a->cg, e->left->sym))
+	 * statistic that only counts or that only end probes read (cg_stats_add_unlocked); reading
+	 * statistics merges every CPU's, which needs the write lock */
+	if (e->kind == EX_ASSIGN && e->op == OP_AGG_ASSIGN && cg_stats_add_unlocked(a->cg, e->left->sym)) {
+		for (int i = 0; e->left->kind == EX_INDEX && i < e->left->args.len; i++) {
+			if (ast_walk_expr(e->left->args.items[i], &a->v) == 1)
+				return 1;
+		}
 		return ast_walk_expr(e->right, &a->v) ? 1 : AST_WALK_SKIP;
+	}
 	if ((e->kind == EX_ASSIGN || e->kind == EX_INCDEC) && e->left->sym && e->op != OP_AGG_ASSIGN)
 		access_sym(a, e->left->sym, 1);
 	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)

@@ -2,6 +2,7 @@
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
+#include "providers/provider.h"
 #include "core/limits.h"
 
 #include <string.h>
@@ -20,6 +21,8 @@ typedef struct StatInfo {
 	int uses_count;         /* @count reads it */
 	int uses_other;         /* another operator reads it (@sum, @min, @hist_log ...) */
 	int deleted;            /* delete x appears (scalars) */
+	int read_running;       /* read, or deleted, by a probe that runs while the session does (any
+	                         * but end: cg_stats_check) or by a function such a probe calls */
 } StatInfo;
 
 /* A histogram argument of print/println/sprint and that call: errors name the call. */
@@ -187,6 +190,63 @@ static int check_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
+/* ---- which statistics the running probes read ---- */
+
+typedef struct Readers {
+	CgState *cg;
+	PtrVec seen_fns;        /* functions already followed */
+	AstVisitor v;
+} Readers;
+
+static void mark_read(Readers *r, Symbol *sym)
+{
+	if (sym && sym->kind == SYM_GLOBAL && sym->type == TY_STATS)
+		stat_info(r->cg, sym, 1)->read_running = 1;
+}
+
+static int readers_stmt(Stmt *st, void *ctx)
+{
+	if (st->kind == ST_DELETE && st->expr)
+		mark_read(ctx, st->expr->sym);
+	if (st->kind == ST_FOREACH && st->array->kind != EX_AT)
+		mark_read(ctx, st->array->sym);
+	return 0;
+}
+
+static int readers_expr(Expr *e, void *ctx)
+{
+	Readers *r = ctx;
+
+	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)
+		mark_read(r, ((Expr *)e->args.items[0])->sym);
+	if (e->kind == EX_BINARY && e->op == OP_IN)
+		mark_read(r, e->right->sym);
+	if (e->kind == EX_CALL && e->fn && first_visit(&r->seen_fns, e->fn))
+		ast_walk_stmt(e->fn->body, &r->v);
+	return 0;
+}
+
+/* Marks the statistics that a probe other than an end probe reads (@count ..., foreach, in,
+ * delete), directly or through the functions it calls: begin, error, procfs and timer probes
+ * among them. */
+static void find_running_readers(Session *s)
+{
+	Readers r = { .cg = s->cg };
+	PtrVec seen_probes = { 0 };
+
+	r.v = (AstVisitor){ readers_stmt, readers_expr, &r };
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		if (!strcmp(dp->provider->family, "end") || !first_visit(&seen_probes, dp->probe))
+			continue;
+		ast_walk_stmt(dp->probe->body, &r.v);
+		if (dp->probe->epilogue)
+			ast_walk_stmt(dp->probe->epilogue, &r.v);
+	}
+	free(r.seen_fns.items);
+	free(seen_probes.items);
+}
+
 int cg_stats_check(Session *s)
 {
 	Program *prog = &s->prog;
@@ -194,6 +254,7 @@ int cg_stats_check(Session *s)
 	AstVisitor v = { check_stmt, check_expr, &ck };
 
 	ast_walk_program(prog, &v);
+	find_running_readers(s);
 	return ck.errors;
 }
 
@@ -208,6 +269,27 @@ int cg_stats_lockfree(CgState *cg, const Symbol *sym)
 		return 0;
 	si = stat_info(cg, (Symbol *)sym, 0);
 	return si && si->uses_count && !si->uses_other && !si->deleted;
+}
+
+/* x <<< v on sym (a statistic or an array of them) takes no lock: it counts without one
+ * (cg_stats_lockfree), or only end probes read it.  Why the second needs none:
+ *   - the add writes this CPU's accumulator (or this CPU's map of them) alone, and a hit never
+ *     interrupts another on the same CPU (the reentrancy guard, runtime/core/probe.c), so no
+ *     other add can be in the middle of it;
+ *   - nothing reads or clears it while the session runs: the end probes run after every other
+ *     family is stopped and its hits have finished (runtime/core/module.c: stp_stop_providers),
+ *     so they merge the CPUs' accumulators with no add under way, as the write lock they take
+ *     would have made sure. */
+int cg_stats_add_unlocked(CgState *cg, const Symbol *sym)
+{
+	StatInfo *si;
+
+	if (cg_stats_lockfree(cg, sym))
+		return 1;
+	if (!sym || sym->kind != SYM_GLOBAL || sym->type != TY_STATS)
+		return 0;
+	si = stat_info(cg, (Symbol *)sym, 0);
+	return !si || !si->read_running;
 }
 
 /* ---- globals ---- */
