@@ -3,21 +3,57 @@
 #ifndef STP_STRINGS_H
 #define STP_STRINGS_H
 
-/* One pass, byte by byte: the strings a probe copies are short (a call's string argument, a
- * name), where strnlen's and memmove's calls cost more than the copy.  A source that starts
- * before dst and reaches it is moved as a whole instead. */
+/* ---- strings a word at a time ----
+ * A string's bytes before its NUL are readable, so the page holding them is: an 8-byte word of a
+ * string that lies within one page can be loaded whole, whatever follows the NUL in it. */
+
+/* Whether the 8 bytes of s at i lie in one page. */
+static __always_inline bool stp_str_word_ok(const char *s, unsigned int i)
+{
+	return offset_in_page(s + i) <= PAGE_SIZE - 8;
+}
+
+/* The flags of w's zero bytes (w little-endian): (w - 0x01..) & ~w & 0x80.. flags the first one
+ * exactly (a borrow only ever flags bytes above it); 0 when w has none. */
+static __always_inline u64 stp_word_zero_bytes(u64 w)
+{
+	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+}
+
+/* The bytes of w before the first zero byte flagged in z (nonzero), the others cleared. */
+static __always_inline u64 stp_word_before_zero(u64 w, u64 z)
+{
+	return w & (((z - 1) & ~z) >> 7);
+}
+
+/* One pass, a word at a time while the source's word lies in one page and 8 bytes fit (the word
+ * holding the NUL is stored with the bytes after it cleared), then byte by byte: no strnlen and
+ * memmove calls for the short strings a probe copies (a call's string argument, a name).  A
+ * source that starts before dst and reaches it is moved as a whole instead. */
 static inline char *stp_strlcpy_any(char *dst, const char *src, size_t size)
 {
 	size_t n = 0;
+	u64 w, z;
 	char ch;
 
 	if (unlikely(dst > src && dst < src + size)) {
 		n = strnlen(src, size - 1);
 		memmove(dst, src, n);
-	} else {
-		while (n < size - 1 && (ch = src[n]) != 0)
-			dst[n++] = ch;
+		dst[n] = 0;
+		return dst;
 	}
+	while (n + 8 < size && stp_str_word_ok(src, n)) {
+		w = get_unaligned((const u64 *)(src + n));
+		z = stp_word_zero_bytes(le64_to_cpu(w));
+		if (z) {
+			put_unaligned(cpu_to_le64(stp_word_before_zero(le64_to_cpu(w), z)), (u64 *)(dst + n));
+			return dst;
+		}
+		put_unaligned(w, (u64 *)(dst + n));
+		n += 8;
+	}
+	while (n < size - 1 && (ch = src[n]) != 0)
+		dst[n++] = ch;
 	dst[n] = 0;
 	return dst;
 }

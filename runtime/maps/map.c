@@ -119,19 +119,6 @@ static __always_inline u64 stp_hash_long(u64 h, int64_t n)
 	return stp_hash_mix(h, (u64)n);
 }
 
-/* The flags of w's zero bytes (w little-endian): (w - 0x01..) & ~w & 0x80.. flags the first one
- * exactly (a borrow only ever flags bytes above it); 0 when w has none. */
-static __always_inline u64 stp_word_zero_bytes(u64 w)
-{
-	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-}
-
-/* The bytes of w before the first zero byte flagged in z (nonzero), the others cleared. */
-static __always_inline u64 stp_word_before_zero(u64 w, u64 z)
-{
-	return w & (((z - 1) & ~z) >> 7);
-}
-
 /* Any string (at most MAXSTRINGLEN - 1 bytes) from byte i on (a multiple of 8), one byte at a
  * time: no read past its NUL. */
 static noinline u64 stp_hash_str_bytes(u64 h, const char *s, unsigned int i)
@@ -158,12 +145,6 @@ static __always_inline u64 stp_str_word(const char *s, unsigned int i)
 	if (i + 8 > MAXSTRINGLEN - 1)
 		w &= (1ULL << (8 * (MAXSTRINGLEN - 1 - i))) - 1;
 	return w;
-}
-
-/* Whether the word of s at i may be read (see stp_str_word). */
-static __always_inline bool stp_str_word_ok(const char *s, unsigned int i)
-{
-	return offset_in_page(s + i) <= PAGE_SIZE - 8;
 }
 
 /* Any string, a word at a time: the same hash as stp_hash_str_bytes (the bytes before the NUL,

@@ -322,39 +322,84 @@ static inline void stp_put_pair(char *p, unsigned int r)
 	memcpy(p, stp_dec_pairs + 2 * r, 2);
 }
 
-/* The 8 digits of x (< 10^8), leading zeros included, at p: 32-bit divisions only. */
-static inline void stp_put_dec8(char *p, uint32_t x)
+/* The 4 digits of x (< 10^4), leading zeros included, at p: x / 100 as (x * 5243) >> 19, exact
+ * below 43699. */
+static __always_inline void stp_put_dec4(char *p, uint32_t x)
 {
-	uint32_t hi = x / 10000, lo = x % 10000;
+	uint32_t hi = (x * 5243) >> 19;
 
-	stp_put_pair(p, hi / 100);
-	stp_put_pair(p + 2, hi % 100);
-	stp_put_pair(p + 4, lo / 100);
-	stp_put_pair(p + 6, lo % 100);
+	stp_put_pair(p, hi);
+	stp_put_pair(p + 2, x - hi * 100);
 }
 
-/* The n decimal digits of u at p, from the end: 8 at a time while more than 8 are left (one
- * 64-bit division each), then two at a time in 32 bits. */
+/* The 8 digits of x (< 10^8), leading zeros included, at p. */
+static __always_inline void stp_put_dec8(char *p, uint32_t x)
+{
+	uint32_t hi = x / 10000;
+
+	stp_put_dec4(p, hi);
+	stp_put_dec4(p + 4, x - hi * 10000);
+}
+
+/* The n (1 to 4) digits of x (< 10^n) at p. */
+static __always_inline void stp_put_lead(char *p, uint32_t x, unsigned int n)
+{
+	uint32_t hi;
+
+	switch (n) {
+	case 1:
+		*p = '0' + x;
+		break;
+	case 2:
+		stp_put_pair(p, x);
+		break;
+	case 3:
+		hi = (x * 5243) >> 19;
+		*p = '0' + hi;
+		stp_put_pair(p + 1, x - hi * 100);
+		break;
+	default:
+		stp_put_dec4(p, x);
+		break;
+	}
+}
+
+/* The n (1 to 8) digits of x (< 10^n) at p: the leading 1 to 4, then 4 when there are more. */
+static __always_inline void stp_put_dec_upto8(char *p, unsigned int n, uint32_t x)
+{
+	uint32_t hi;
+
+	if (n <= 4) {
+		stp_put_lead(p, x, n);
+		return;
+	}
+	hi = x / 10000;
+	stp_put_lead(p, hi, n - 4);
+	stp_put_dec4(p + n - 4, x - hi * 10000);
+}
+
+/* The n decimal digits of u at p, straight-line by its length (no loop, no division but by
+ * constants: a multiplication each): groups of 4 digits from the end, two pairs a group, the
+ * leading 1 to 4 digits first. */
 static inline void stp_put_dec(char *p, unsigned int n, uint64_t u)
 {
-	char *e = p + n;
-	uint32_t x;
+	uint64_t q;
 
-	while (u >= 100000000ULL) {
-		e -= 8;
-		stp_put_dec8(e, (uint32_t)(u % 100000000ULL));
-		u /= 100000000ULL;
+	if (n <= 8) {
+		stp_put_dec_upto8(p, n, (uint32_t)u);
+		return;
 	}
-	x = (uint32_t)u;
-	while (x >= 100) {
-		e -= 2;
-		stp_put_pair(e, x % 100);
-		x /= 100;
+	q = u / 100000000ULL;
+	stp_put_dec8(p + n - 8, (uint32_t)(u - q * 100000000ULL));
+	if (n <= 16) {
+		stp_put_dec_upto8(p, n - 8, (uint32_t)q);
+		return;
 	}
-	if (x >= 10)
-		stp_put_pair(e - 2, x);
-	else
-		e[-1] = '0' + x;
+	/* 17 to 20 digits: q has 9 to 12 */
+	u = q;
+	q = u / 100000000ULL;
+	stp_put_dec8(p + n - 16, (uint32_t)(u - q * 100000000ULL));
+	stp_put_lead(p, (uint32_t)q, n - 16);
 }
 
 /* printf's plain %d (and %i): as stp_out_fmt_long with { 0, 'd', -1, -1 }. */
@@ -414,8 +459,20 @@ static __maybe_unused void stp_out_strz(struct stp_out *o, const char *s)
 	unsigned int room = o->cap - o->len, lim = room < MAXSTRINGLEN ? room : MAXSTRINGLEN, n = 0;
 	char *d = o->buf + o->len, ch;
 
-	/* what fits, in one pass (no strnlen, then memcpy, for a short string); the rest, when the
-	 * room ran out first, as stp_out_bytes takes it */
+	/* what fits, in one pass (no strnlen, then memcpy, for a short string): whole words while 8
+	 * bytes fit and the word lies in one page (stp_str_word_ok; the bytes after the NUL land in
+	 * the free room, past len), then bytes; the rest, when the room ran out first, as
+	 * stp_out_bytes takes it */
+	while (n + 8 <= lim && n + 8 <= MAXSTRINGLEN - 1 && stp_str_word_ok(s, n)) {
+		u64 w = get_unaligned((const u64 *)(s + n)), z = stp_word_zero_bytes(le64_to_cpu(w));
+
+		put_unaligned(w, (u64 *)(d + n));
+		if (z) {
+			o->len += n + (__builtin_ctzll(z) >> 3);
+			return;
+		}
+		n += 8;
+	}
 	while (n < lim && (ch = s[n]) != 0)
 		d[n++] = ch;
 	o->len += n;
