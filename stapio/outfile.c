@@ -604,7 +604,29 @@ static void switch_all(struct outfile *o)
 	}
 }
 
-void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload)
+/* The common record: merged output (one stream) with no -S limit, no switch asked for, its header
+ * written and room in its buffer (and its list of record ends): the payload appended, as the
+ * general path below would do it with fewer tests.  Returns whether it took the record. */
+static int outfile_append(struct outfile *o, const struct stp_record_header *h, const char *payload)
+{
+	struct outstream *s = &o->s[0];
+	struct sink *k = &s->sink;
+
+	if (o->bulk || o->failed || o->switch_req || o->limit || s->need_header || !k->buf || k->failed ||
+	    h->len > k->cap - k->len || (s->path && s->nends == s->ends_cap))
+		return 0;
+	memcpy(k->buf + k->len, payload, h->len);
+	k->len += h->len;
+	s->size += h->len;
+	s->file_records++;
+	if (s->path)
+		s->ends[s->nends++] = (uint32_t)k->len;
+	return 1;
+}
+
+/* Any record (outfile_write's general path). */
+static __attribute__((noinline)) void outfile_write_any(struct outfile *o, const struct stp_record_header *h,
+							  const char *payload)
 {
 	struct outstream *s;
 	size_t n = o->bulk ? HDR + h->len : h->len;
@@ -637,6 +659,12 @@ void outfile_write(struct outfile *o, const struct stp_record_header *h, const c
 		return;
 	if (s->sink.failed)
 		fail(o, s->sink.failed, "writing %s", s->path ? s->path : "standard output");
+}
+
+void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload)
+{
+	if (!o->n || !outfile_append(o, h, payload))
+		outfile_write_any(o, h, payload);
 }
 
 void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,

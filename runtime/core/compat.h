@@ -27,6 +27,15 @@
 #include <asm/unaligned.h>
 #endif
 
+/* A handler's temporary that its code always sets before use (a print buffer's struct stp_out),
+ * left out of the stack zeroing of CONFIG_INIT_STACK_ALL_ZERO: a function declares all of its
+ * temporaries at its top, and each was stores on every call whatever branch ran. */
+#if defined(__has_attribute) && __has_attribute(__uninitialized__)
+#define STP_NOINIT __attribute__((__uninitialized__))
+#else
+#define STP_NOINIT
+#endif
+
 /* A uprobe consumer's handlers take the consumer's session data (6.13 on). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define STP_UPROBE_HANDLER(name, fn)							\

@@ -633,7 +633,7 @@ static void pp_end(PP *pp, const char *mark, const char *repl)
 static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 {
 	char *dst = cg_str_tmp(g);
-	char *o = cg_named_local(g, "struct stp_out", "o");
+	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 	char *bad = cg_named_local(g, "bool", "dwbad");
 	PpType type;
 	PP pp;
@@ -653,7 +653,7 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 static char *gen_vars(Gen *g, DwAccess *list)
 {
 	char *dst = cg_str_tmp(g);
-	char *o = cg_named_local(g, "struct stp_out", "o");
+	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 	char *bad = cg_named_local(g, "bool", "dwbad");
 	char *mark = cg_named_local(g, "unsigned int", "dwmark");
 

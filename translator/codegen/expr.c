@@ -137,7 +137,7 @@ static char *gen_call(Gen *g, Expr *e)
 	case BI_PRINTF:
 		return cg_format(g, e, "&c->out");
 	case BI_SPRINTF: {
-		char *o = cg_named_local(g, "struct stp_out", "o");
+		char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 		char *dst = cg_str_tmp(g);
 		cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 		cg_format(g, e, xasprintf("&%s", o));
@@ -146,7 +146,7 @@ static char *gen_call(Gen *g, Expr *e)
 	}
 	case BI_PRINT:
 		if (b->print_flags & PRINT_TO_STRING) {
-			char *o = cg_named_local(g, "struct stp_out", "o");
+			char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 			char *dst = cg_str_tmp(g);
 			cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 			gen_print(g, e, xasprintf("&%s", o), b->print_flags);
