@@ -185,7 +185,9 @@ guest() {
 check() {
     local c name expected
     grep -qx 't_sc_dd exit 0' out || { cat out; cat dd.err; return 1; }
-    [[ ! -s dd.err ]] || { cat dd.err; return 1; }
+    # hits skipped for a lock (its openat probes write globals on every process's openat: under
+    # emulation a vCPU can be descheduled holding one) are reported; the lines below must all be there
+    only_skip_warnings dd.err || { cat dd.err; return 1; }
 
     # openat of dd: exact arguments
     [[ $(grep '^openat:' dd.out) == 'openat: openat|-100|AT_FDCWD|"/dev/zero"|0|O_RDONLY|0|AT_FDCWD, "/dev/zero", O_RDONLY|__x64_sys_openat|kprobe.function("__x64_sys_openat")
