@@ -1,4 +1,4 @@
-# kernel.trace: sched_switch count equals the kernel's own tracefs count; typed $prev/$next/$bprm reads; $$parms; sched:* wildcard
+# kernel.trace: sched_switch count equals the kernel's own tracefs count (until the task exits); typed $prev/$next/$bprm reads; $$parms; sched:* wildcard
 # Used by tests/run (issue 14): the tracepoint provider, DWARF-typed tracepoint arguments, registration and removal.
 
 timeout_s=120
@@ -26,12 +26,19 @@ build() {
     write_tpswitch
     # every tracepoint the kernel's DWARF describes, as SYSTEM:NAME
     $STAP -l 'kernel.trace("*")' | sed 's/^kernel\.trace("\(.*\)")$/\1/' | sort >ours.list
-    # every switch of tpswitch (out or in), and the pids it ran as; exec: the file and old pid
+    # every switch of tpswitch (out or in) until it starts to exit, and the pids it ran as; exec: the
+    # file and old pid. Its exit is where the count stops, here and in tracefs (check): stapio is told
+    # of the exit while the task still runs do_exit(), and ends the run at once, so the switches after
+    # it (the last one, and on -rt any where its exit path blocks) may or may not be seen.
     $STAP -p4 -m t_tpswitch -e '
-global sw, pids
+global sw, pids, exiting
 probe kernel.trace("sched:sched_switch") {
+    if (exiting) next
     if (kernel_string($prev->comm) == "tpswitch") { sw <<< 1; pids[$prev->pid] <<< 1 }
     else if (kernel_string($next->comm) == "tpswitch") { sw <<< 1; pids[$next->pid] <<< 1 }
+}
+probe kernel.trace("sched:sched_process_exit") {
+    if (execname() == "tpswitch") exiting = 1
 }
 probe kernel.trace("sched:sched_process_exec") {
     if (execname() == "tpswitch")
@@ -50,17 +57,24 @@ probe end { foreach (p in hits) printf("%s\n", p) }' >/dev/null
 
 guest() {
     local ev=/sys/kernel/tracing/events/sched/sched_switch
-    # the kernel records the same switches in its own buffer: only tpswitch's (prev or next)
+    # the kernel records the same switches in its own buffer: only tpswitch's (prev or next), those
+    # before its sched_process_exit (the trace is in time order)
+    local ex=/sys/kernel/tracing/events/sched/sched_process_exit
     echo 0 >/sys/kernel/tracing/tracing_on
     echo >/sys/kernel/tracing/trace
     echo 'prev_comm == "tpswitch" || next_comm == "tpswitch"' >$ev/filter
+    echo 'comm == "tpswitch"' >$ex/filter
     echo 1 >$ev/enable
+    echo 1 >$ex/enable
     echo 1 >/sys/kernel/tracing/tracing_on
     staprun -c ./tpswitch t_tpswitch.ko >switch.out
     echo 0 >/sys/kernel/tracing/tracing_on
     echo 0 >$ev/enable
+    echo 0 >$ex/enable
     echo 0 >$ev/filter
-    grep -c 'sched_switch:' /sys/kernel/tracing/trace >tracefs.count || true
+    echo 0 >$ex/filter
+    awk '/sched_process_exit:/ { exit } /sched_switch:/ { n++ } END { print n + 0 }' /sys/kernel/tracing/trace >tracefs.count
+    grep -c 'sched_process_exit:' /sys/kernel/tracing/trace >tracefs.exits || true
     grep -m 3 'sched_switch:' /sys/kernel/tracing/trace >tracefs.sample || true
     cat /sys/kernel/tracing/per_cpu/cpu*/stats >tracefs.stats
     staprun -c 'sh -c "ls / >/dev/null; sleep 0.2; true"' t_tpsched.ko >sched.out
@@ -76,6 +90,7 @@ check() {
     echo "ours $ours tracefs $theirs"
     # tracefs lost nothing (overrun 0 on every CPU), and both saw every switch of tpswitch
     not grep -E '^overrun: [1-9]' tracefs.stats
+    [[ $(cat tracefs.exits) == 1 ]]
     (( theirs >= 200 ))
     [[ $ours == "$theirs" ]]
     # the switches were tpswitch's own pid: the one it printed
