@@ -99,6 +99,7 @@ void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBu
 int cg_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
 int cg_stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
 int cg_stats_add_unlocked(CgState *cg, const Symbol *sym); /* x <<< v takes no lock: lockfree, or end probes read it alone */
+void cg_stats_read_running(CgState *cg, Symbol *sym);       /* a probe running with the session reads it */
 
 /* regex.c: =~ and !~ with a literal pattern compiled here */
 char *cg_regex_match(Gen *g, Expr *e);

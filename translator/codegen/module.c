@@ -352,6 +352,34 @@ static int access_in_expr(Expr *e, void *ctx)
 	return 0;
 }
 
+/* Marks the statistics that a probe other than an end probe locks for writing, which is how its
+ * lock table reads them (@count ..., foreach, in, delete, directly or through the functions it
+ * calls): begin, error, procfs and timer probes among them.  Before any lock table is written,
+ * since an add to any other statistic takes no lock (cg_stats_add_unlocked). */
+static void mark_running_readers(Session *s)
+{
+	Program *prog = &s->prog;
+	PtrVec seen_probes = { 0 };
+
+	for (int i = 0; i < s->derived.len; i++) {
+		DerivedProbe *dp = s->derived.items[i];
+		Access a = { .cg = s->cg, .mode = xcalloc((size_t)prog->globals.len + 1, 1) };
+
+		a.v = (AstVisitor){ access_in_stmt, access_in_expr, &a };
+		if (strcmp(dp->provider->family, "end") && first_visit(&seen_probes, dp->probe)) {
+			ast_walk_stmt(dp->probe->body, &a.v);
+			for (int g = 0; g < prog->globals.len; g++) {
+				Symbol *sym = prog->globals.items[g];
+				if (a.mode[g] == 2 && sym->type == TY_STATS)
+					cg_stats_read_running(s->cg, sym);
+			}
+		}
+		free(a.mode);
+		free(a.seen_fns.items);
+	}
+	free(seen_probes.items);
+}
+
 static void gen_locks(Session *s, Probe *p, StrBuf *out)
 {
 	Program *prog = &s->prog;
@@ -790,6 +818,7 @@ int translate(Session *s, StrBuf *out)
 		s->cg = NULL;
 		return diag_error_count(&s->diag);
 	}
+	mark_running_readers(s);
 	generate_parts(s, &m);
 	write_module(s, &m, out);
 	free_parts(&m);

@@ -2,7 +2,6 @@
  * @count ... @variance, histograms, aggregate arrays.  Used by expr.c, stmt.c. */
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
-#include "providers/provider.h"
 #include "core/limits.h"
 
 #include <string.h>
@@ -22,7 +21,7 @@ typedef struct StatInfo {
 	int uses_other;         /* another operator reads it (@sum, @min, @hist_log ...) */
 	int deleted;            /* delete x appears (scalars) */
 	int read_running;       /* read, or deleted, by a probe that runs while the session does (any
-	                         * but end: cg_stats_check) or by a function such a probe calls */
+	                         * but end) or by a function such a probe calls: cg_stats_read_running */
 } StatInfo;
 
 /* A histogram argument of print/println/sprint and that call: errors name the call. */
@@ -190,61 +189,11 @@ static int check_stmt(Stmt *st, void *ctx)
 	return 0;
 }
 
-/* ---- which statistics the running probes read ---- */
-
-typedef struct Readers {
-	CgState *cg;
-	PtrVec seen_fns;        /* functions already followed */
-	AstVisitor v;
-} Readers;
-
-static void mark_read(Readers *r, Symbol *sym)
+/* sym is read (or deleted) by a probe that runs while the session does, or by a function such a
+ * probe calls (module.c finds them: cg_mark_running_readers): its adds keep the read lock. */
+void cg_stats_read_running(CgState *cg, Symbol *sym)
 {
-	if (sym && sym->kind == SYM_GLOBAL && sym->type == TY_STATS)
-		stat_info(r->cg, sym, 1)->read_running = 1;
-}
-
-static int readers_stmt(Stmt *st, void *ctx)
-{
-	if (st->kind == ST_DELETE && st->expr)
-		mark_read(ctx, st->expr->sym);
-	if (st->kind == ST_FOREACH && st->array->kind != EX_AT)
-		mark_read(ctx, st->array->sym);
-	return 0;
-}
-
-static int readers_expr(Expr *e, void *ctx)
-{
-	Readers *r = ctx;
-
-	if (e->kind == EX_AT && is_stats_op(e->str) && e->args.len)
-		mark_read(r, ((Expr *)e->args.items[0])->sym);
-	if (e->kind == EX_BINARY && e->op == OP_IN)
-		mark_read(r, e->right->sym);
-	if (e->kind == EX_CALL && e->fn && first_visit(&r->seen_fns, e->fn))
-		ast_walk_stmt(e->fn->body, &r->v);
-	return 0;
-}
-
-/* Marks the statistics that a probe other than an end probe reads (@count ..., foreach, in,
- * delete), directly or through the functions it calls: begin, error, procfs and timer probes
- * among them. */
-static void find_running_readers(Session *s)
-{
-	Readers r = { .cg = s->cg };
-	PtrVec seen_probes = { 0 };
-
-	r.v = (AstVisitor){ readers_stmt, readers_expr, &r };
-	for (int i = 0; i < s->derived.len; i++) {
-		DerivedProbe *dp = s->derived.items[i];
-		if (!strcmp(dp->provider->family, "end") || !first_visit(&seen_probes, dp->probe))
-			continue;
-		ast_walk_stmt(dp->probe->body, &r.v);
-		if (dp->probe->epilogue)
-			ast_walk_stmt(dp->probe->epilogue, &r.v);
-	}
-	free(r.seen_fns.items);
-	free(seen_probes.items);
+	stat_info(cg, sym, 1)->read_running = 1;
 }
 
 int cg_stats_check(Session *s)
@@ -254,7 +203,6 @@ int cg_stats_check(Session *s)
 	AstVisitor v = { check_stmt, check_expr, &ck };
 
 	ast_walk_program(prog, &v);
-	find_running_readers(s);
 	return ck.errors;
 }
 
