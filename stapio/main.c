@@ -31,6 +31,7 @@ struct stapio {
 	char dir[512];
 	struct control ctl;
 	struct relay relay;
+	struct relay_emit records;  /* where relay.c sends the records: emit, emit_run */
 	struct outfile out;     /* stdout, -o FILE(s) or bulk per-CPU files (outfile.c) */
 	struct header_info header;  /* self-describing -o files (header.c) */
 	const char *script, *script_sha256;   /* -s NAME -H SHA256: the module's script, for headers */
@@ -208,6 +209,15 @@ static void emit(void *ctx, const struct stp_record_header *h, const char *paylo
 	}
 }
 
+/* Plain output records together (relay.c): straight into the output. */
+static void emit_run(void *ctx, const char *run, size_t bytes)
+{
+	struct stapio *io = ctx;
+
+	take_switch(io);
+	outfile_write_run(&io->out, run, bytes);
+}
+
 static void request_stop(struct stapio *io, const char *why)
 {
 	if (io->state != STARTING && io->state != RUNNING)
@@ -233,7 +243,7 @@ static void check_output(struct stapio *io)
 /* Final drain after "stopped", "error" or loss of the channel. */
 static void finish(struct stapio *io, int status)
 {
-	if (relay_drain(&io->relay, emit, io) < 0)
+	if (relay_drain(&io->relay, &io->records) < 0)
 		status = 1;
 	if (outfile_flush(&io->out) < 0) {
 		check_output(io);
@@ -400,7 +410,7 @@ static void run(struct stapio *io)
 		if (io->state == DONE || io->detach)
 			continue;
 		last_round = now_ms();
-		if (relay_round(&io->relay, &backlog, emit, io) < 0) {
+		if (relay_round(&io->relay, &backlog, &io->records) < 0) {
 			request_stop(io, "trace read error");
 			io->status = 1;
 		}
@@ -529,6 +539,7 @@ int main(int argc, char **argv)
 	struct stapio io = { .state = STARTING };
 	io.ctl.fd = -1;
 	io.cmd.go_fd = -1;
+	io.records = (struct relay_emit){ emit, emit_run, &io };
 	int early;      /* exit status of a failure before the session began */
 
 	/* staprun executes stapio through an fd (execveat), which names the process after

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include "stapio.h"
 
 #define HDR sizeof(struct stp_record_header)
+_Static_assert(offsetof(struct stp_record_header, len) == 0 && sizeof(((struct stp_record_header *)0)->len) == 4,
+	       "outfile_append_run reads a record's length as the header's first 4 bytes");
 #define OUT_BUF (64 * 1024)       /* buffer of each output file (allocated on first use) */
 #define MB (1024ULL * 1024ULL)
 #define MAX_KEEP 1000000UL        /* -S SIZE_MB,N: largest N */
@@ -604,16 +607,24 @@ static void switch_all(struct outfile *o)
 	}
 }
 
-/* The common record: merged output (one stream) with no -S limit, no switch asked for, its header
- * written and room in its buffer (and its list of record ends): the payload appended, as the
- * general path below would do it with fewer tests.  Returns whether it took the record. */
+/* The common case: merged output (one stream) with no -S limit, no switch asked for, its header
+ * written: records go straight into its buffer (outfile_append) while they fit. */
+static int outfile_fast(const struct outfile *o)
+{
+	const struct outstream *s = &o->s[0];
+
+	return o->n && !o->bulk && !o->failed && !o->switch_req && !o->limit && !s->need_header &&
+	       s->sink.buf && !s->sink.failed;
+}
+
+/* A record of the common case appended, as the general path below would do it with fewer tests,
+ * when there is room in the buffer (and its list of record ends).  Returns whether it took it. */
 static int outfile_append(struct outfile *o, const struct stp_record_header *h, const char *payload)
 {
 	struct outstream *s = &o->s[0];
 	struct sink *k = &s->sink;
 
-	if (o->bulk || o->failed || o->switch_req || o->limit || s->need_header || !k->buf || k->failed ||
-	    h->len > k->cap - k->len || (s->path && s->nends == s->ends_cap))
+	if (h->len > k->cap - k->len || (s->path && s->nends == s->ends_cap))
 		return 0;
 	memcpy(k->buf + k->len, payload, h->len);
 	k->len += h->len;
@@ -663,8 +674,58 @@ static __attribute__((noinline)) void outfile_write_any(struct outfile *o, const
 
 void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload)
 {
-	if (!o->n || !outfile_append(o, h, payload))
+	if (!outfile_fast(o) || !outfile_append(o, h, payload))
 		outfile_write_any(o, h, payload);
+}
+
+/* The common case's records of a run (whole, as relay.c checked them) appended while they fit,
+ * as outfile_append does one, with the stream's state in locals: the bytes of run taken. */
+static size_t outfile_append_run(struct outfile *o, const char *run, size_t bytes)
+{
+	struct outstream *s = &o->s[0];
+	struct sink *k = &s->sink;
+	char *buf = k->buf;
+	size_t len = k->len, cap = k->cap, taken = 0, nends = s->nends;
+	size_t ends_cap = s->path ? s->ends_cap : (size_t)-1;
+	uint32_t *ends = s->path ? s->ends : NULL, n;
+	unsigned long long records = 0;
+
+	while (bytes - taken >= HDR) {
+		memcpy(&n, run + taken, sizeof n);      /* the header's len */
+		if (n > cap - len || nends == ends_cap)
+			break;
+		memcpy(buf + len, run + taken + HDR, n);
+		len += n;
+		if (ends)
+			ends[nends++] = (uint32_t)len;
+		taken += HDR + n;
+		records++;
+	}
+	s->size += len - k->len;
+	s->file_records += records;
+	s->nends = nends;
+	k->len = len;
+	return taken;
+}
+
+/* A run of records: the common case's straight into the buffer, the others (a record that does
+ * not fit, or with a switch, a limit, a header due) by the general path one by one. */
+void outfile_write_run(struct outfile *o, const char *run, size_t bytes)
+{
+	struct stp_record_header h;
+	size_t n;
+
+	while (bytes >= HDR) {
+		if (outfile_fast(o) && (n = outfile_append_run(o, run, bytes)) != 0) {
+			run += n;
+			bytes -= n;
+			continue;
+		}
+		memcpy(&h, run, HDR);
+		outfile_write_any(o, &h, run + HDR);
+		run += HDR + h.len;
+		bytes -= HDR + h.len;
+	}
 }
 
 void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,

@@ -232,7 +232,7 @@ static int relay_may_emit(struct relay *r, uint64_t seq, int force, long now)
 
 /* Bulk mode (r->unordered): emits every buffered record file by file, each
  * file's records in their order; no merge, no waiting for holes. */
-static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
+static int relay_emit_unordered(struct relay *r, const struct relay_emit *e)
 {
 	struct stp_record_header h;
 	struct stream *s;
@@ -242,7 +242,7 @@ static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
 		while ((rc = stream_peek(s, &h)) > 0) {
-			emit(ctx, &h, s->buf + s->pos + HDR);
+			e->one(e->ctx, &h, s->buf + s->pos + HDR);
 			s->pos += HDR + h.len;
 			r->pending -= HDR + h.len;
 		}
@@ -254,17 +254,43 @@ static int relay_emit_unordered(struct relay *r, emit_fn emit, void *ctx)
 	return 0;
 }
 
-/* After a record of s: s's next records while each is the next seq (a burst from one CPU, the
- * common case), with no look at the other files: a seq is taken once, so no other file can hold
- * it.  Returns -1 on a malformed record. */
-static int relay_emit_run(struct relay *r, struct stream *s, emit_fn emit, void *ctx)
+/* The bytes from s's position of its records each the next seq after last and plain output (flags
+ * 0), whole and well formed; *last becomes the seq of the last of them. */
+static size_t stream_plain_run(const struct stream *s, uint64_t *last)
 {
 	struct stp_record_header h;
+	size_t pos = s->pos;
+
+	while (s->len - pos >= HDR) {
+		memcpy(&h, s->buf + pos, HDR);
+		if (h.len > STP_REC_MAX_LEN || h.len > s->len - pos - HDR || h.seq != *last + 1 || h.flags)
+			break;
+		*last = h.seq;
+		pos += HDR + h.len;
+	}
+	return pos - s->pos;
+}
+
+/* After a record of s: s's next records while each is the next seq (a burst from one CPU, the
+ * common case), with no look at the other files: a seq is taken once, so no other file can hold
+ * it.  Plain output records go to e->run together, the others one by one.  Returns -1 on a
+ * malformed record. */
+static int relay_emit_run(struct relay *r, struct stream *s, const struct relay_emit *e)
+{
+	struct stp_record_header h;
+	size_t n;
 	int rc;
 
-	while ((rc = stream_peek(s, &h)) > 0 && h.seq == r->last + 1) {
+	for (;;) {
+		if ((n = stream_plain_run(s, &r->last)) != 0) {
+			e->run(e->ctx, s->buf + s->pos, n);
+			s->pos += n;
+			r->pending -= n;
+		}
+		if ((rc = stream_peek(s, &h)) <= 0 || h.seq != r->last + 1)
+			break;
 		r->last = h.seq;
-		emit(ctx, &h, s->buf + s->pos + HDR);
+		e->one(e->ctx, &h, s->buf + s->pos + HDR);
 		s->pos += HDR + h.len;
 		r->pending -= HDR + h.len;
 	}
@@ -275,7 +301,7 @@ static int relay_emit_run(struct relay *r, struct stream *s, emit_fn emit, void 
 
 /* Emits the buffered records in seq order, up to a hole that must still be
  * waited for (all of them when force is set). */
-static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
+static int relay_merge(struct relay *r, int force, const struct relay_emit *e)
 {
 	struct stp_record_header h, best;
 	struct stream *pick;
@@ -284,7 +310,7 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 	int rc;
 
 	if (r->unordered)
-		return relay_emit_unordered(r, emit, ctx);
+		return relay_emit_unordered(r, e);
 	for (;;) {
 		pick = NULL;
 		for (i = 0; i < r->n; i++) {
@@ -315,10 +341,10 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 			r->last = best.seq;
 			r->holding = 0;
 		}
-		emit(ctx, &best, pick->buf + pick->pos + HDR);
+		e->one(e->ctx, &best, pick->buf + pick->pos + HDR);
 		pick->pos += HDR + best.len;
 		r->pending -= HDR + best.len;
-		if (relay_emit_run(r, pick, emit, ctx) < 0)
+		if (relay_emit_run(r, pick, e) < 0)
 			return -1;
 	}
 }
@@ -326,17 +352,17 @@ static int relay_merge(struct relay *r, int force, emit_fn emit, void *ctx)
 /* Reads once from every trace file and emits what can be, in seq order.  If
  * that stops at a hole, reads once more at once: usually the missing record
  * was published while the other files were being read. */
-ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx)
+ssize_t relay_round(struct relay *r, int *backlog, const struct relay_emit *e)
 {
 	ssize_t total, n;
 
 	*backlog = 0;
 	total = relay_read(r, backlog);
-	if (total < 0 || relay_merge(r, 0, emit, ctx) < 0)
+	if (total < 0 || relay_merge(r, 0, e) < 0)
 		return -1;
 	if (r->holding) {
 		n = relay_read(r, backlog);
-		if (n < 0 || relay_merge(r, 0, emit, ctx) < 0)
+		if (n < 0 || relay_merge(r, 0, e) < 0)
 			return -1;
 		total += n;
 	}
@@ -355,15 +381,15 @@ long relay_deadline(const struct relay *r)
 
 /* After "stopped" every record is in the trace files: reads them until
  * empty, then emits everything still held, in seq order. */
-int relay_drain(struct relay *r, emit_fn emit, void *ctx)
+int relay_drain(struct relay *r, const struct relay_emit *e)
 {
 	int backlog;
 	ssize_t n;
 
 	do
-		n = relay_round(r, &backlog, emit, ctx);
+		n = relay_round(r, &backlog, e);
 	while (n > 0);
-	if (n < 0 || relay_merge(r, 1, emit, ctx) < 0)
+	if (n < 0 || relay_merge(r, 1, e) < 0)
 		return -1;
 	say("order: %lu seq holes waited for (longest filled after %ld ms), "
 	    "%lu emitted past, %lu records emitted late",

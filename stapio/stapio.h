@@ -69,6 +69,8 @@ int outfile_parse_size(const char *arg, unsigned long long *limit, unsigned long
 int outfile_open(struct outfile *o, const char *pattern, const char *size_arg, int bulk,
 		 const unsigned *cpus, size_t ncpus);  /* prints why on failure */
 void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload);
+/* whole records as the trace files hold them (header, payload, ...), bytes long */
+void outfile_write_run(struct outfile *o, const char *run, size_t bytes);
 void outfile_request_switch(struct outfile *o);  /* SIGUSR2, switch_file() */
 /* self-describing files from now on: fn writes each -o file's header (NULL: none) */
 void outfile_set_header(struct outfile *o, size_t (*fn)(void *, char *, size_t, const char *,
@@ -136,11 +138,18 @@ struct relay {
 	int unordered;              /* bulk mode: each file's records as read, not merged */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
+/* a run of plain output records (flags 0), whole and in seq order: headers and payloads */
+typedef void (*emit_run_fn)(void *ctx, const char *run, size_t bytes);
+struct relay_emit {
+	emit_fn one;            /* a record */
+	emit_run_fn run;        /* plain output records together */
+	void *ctx;
+};
 int relay_open(struct relay *r, const char *dir);
-ssize_t relay_round(struct relay *r, int *backlog, emit_fn emit, void *ctx); /* bytes read, -1 */
+ssize_t relay_round(struct relay *r, int *backlog, const struct relay_emit *e); /* bytes read, -1 */
 long relay_deadline(const struct relay *r);   /* ms when a held gap expires, -1 if none */
 int relay_holding(const struct relay *r);     /* records held behind a seq hole */
-int relay_drain(struct relay *r, emit_fn emit, void *ctx);
+int relay_drain(struct relay *r, const struct relay_emit *e);
 void relay_close(struct relay *r);
 
 /* target.c: the -c command, held back until the probes are armed. */

@@ -3,6 +3,9 @@
  * (or, for a handler proven simple, the light path: no context).  Also the
  * macros the generated handlers use for it. */
 
+/* Whether a body whose actions, all of them summed (every statement of every path, and of the
+ * functions it calls), are this many can reach neither limit: then it charges none. */
+#define STP_ACTIONS_WITHIN(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
 /* A body generated for the light path says STP_LIGHT_PROBE_n = STP_LIGHT_OK(all its actions):
  * 0 when -DSTP_NO_LIGHT is given or a limit is below them, and then it runs on the full path and
  * charges its actions as any handler does.  Otherwise nothing is charged, on either path (a
@@ -10,7 +13,7 @@
 #ifdef STP_NO_LIGHT
 #define STP_LIGHT_OK(actions) 0
 #else
-#define STP_LIGHT_OK(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
+#define STP_LIGHT_OK(actions) STP_ACTIONS_WITHIN(actions)
 #endif
 /* A handler's statements charge their actions with STP_ACTIONS (one per statement of a block,
  * charged at its start, and one per loop iteration): past the limit, the run ends with the
@@ -24,9 +27,12 @@
 			goto label;						\
 		}								\
 	} while (0)
-#define STP_LIGHT_ACTIONS(light, n, stmt, label)				\
+/* The charges of a body that may need none: none when bounded, a compile-time constant, is
+ * nonzero (STP_LIGHT_PROBE_n, or STP_UNCOUNTED_x of translator/codegen/callgraph.c: a loop-free
+ * probe body, with the functions it calls, whose sum of actions is STP_ACTIONS_WITHIN). */
+#define STP_ACTIONS_UNLESS(bounded, n, stmt, label)				\
 	do {									\
-		if (!(light))							\
+		if (!(bounded))							\
 			STP_ACTIONS(n, stmt, label);				\
 	} while (0)
 
@@ -158,7 +164,7 @@ static __always_inline bool __stp_claim_cpu(bool once)
  * What it leaves out, and why that is safe:
  *   - the context reset (action count, nesting, error, stack top, probe, registers, the hit's
  *     data): nothing in the body reads them.  The body charges its actions with
- *     STP_LIGHT_ACTIONS, which is nothing at all when the translator's sum of all of them is
+ *     STP_ACTIONS_UNLESS, which is nothing at all when the translator's sum of all of them is
  *     within MAXACTION (STP_LIGHT_OK above; otherwise the probe is not light);
  *   - the error report and the output flush: the body prints nothing, and its one possible
  *     error, a full array (MAXMAPENTRIES), is reported by the slot function itself, out of line

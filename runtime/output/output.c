@@ -259,8 +259,19 @@ static __maybe_unused void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t
 		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
 }
 
-/* %b, %1b, %2b, %4b, %8b: the value's low bytes, in the machine's byte order.  bytes is the
- * translator's constant: inlined, a field that fits is one store. */
+/* %b, %1b, %2b, %4b, %8b at p (room known): the value's low bytes, in the machine's byte order;
+ * bytes is the translator's constant, so a field is one store.  Returns the end. */
+static __always_inline __maybe_unused char *stp_put_binary_at(char *p, int bytes, int64_t v)
+{
+	switch (bytes) {
+	case 1: { u8 b = v; memcpy(p, &b, 1); return p + 1; }
+	case 2: { u16 b = v; memcpy(p, &b, 2); return p + 2; }
+	case 4: { u32 b = v; memcpy(p, &b, 4); return p + 4; }
+	default: memcpy(p, &v, 8); return p + 8;
+	}
+}
+
+/* %b into o: in place when it fits, else through stp_out_bytes (a record boundary). */
 static __always_inline __maybe_unused void stp_out_binary(struct stp_out *o, int bytes, int64_t v)
 {
 	u8 b1 = v;
@@ -271,13 +282,7 @@ static __always_inline __maybe_unused void stp_out_binary(struct stp_out *o, int
 			n == 4 ? (const char *)&b4 : (const char *)&v;
 
 	if (likely(o->cap - o->len >= n)) {
-		switch (n) {
-		case 1: memcpy(o->buf + o->len, &b1, 1); break;
-		case 2: memcpy(o->buf + o->len, &b2, 2); break;
-		case 4: memcpy(o->buf + o->len, &b4, 4); break;
-		default: memcpy(o->buf + o->len, &v, 8); break;
-		}
-		o->len += n;
+		o->len = stp_put_binary_at(o->buf + o->len, n, v) - o->buf;
 		return;
 	}
 	stp_out_bytes(o, p, n);
@@ -402,36 +407,51 @@ static inline void stp_put_dec(char *p, unsigned int n, uint64_t u)
 	stp_put_lead(p, (uint32_t)q, n - 16);
 }
 
-/* printf's plain %d (and %i): as stp_out_fmt_long with { 0, 'd', -1, -1 }. */
-static __maybe_unused void stp_out_dec(struct stp_out *o, int64_t v)
+/* The longest plain %d or %u: 20 characters ("-9223372036854775808", "18446744073709551615"). */
+#define STP_DEC_MAX 20
+
+/* printf's plain %d (and %i) of v at p, room for STP_DEC_MAX known; returns the end. */
+static __maybe_unused char *stp_put_sdec_at(char *p, int64_t v)
 {
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	unsigned int digits = stp_dec_len(u), n = digits + (v < 0);
-	char *p;
+	unsigned int digits = stp_dec_len(u);
 
-	if (unlikely(o->cap - o->len < n)) {
-		stp_out_fmt_long(o, &stp_fmt_d, v);
-		return;
-	}
-	p = o->buf + o->len;
 	if (v < 0)
 		*p++ = '-';
 	stp_put_dec(p, digits, u);
-	o->len += n;
+	return p + digits;
 }
 
-/* printf's plain %u: the value as unsigned 64 bits. */
+/* printf's plain %u of v (unsigned 64 bits) at p, room known; returns the end. */
+static __maybe_unused char *stp_put_udec_at(char *p, int64_t v)
+{
+	unsigned int digits = stp_dec_len((uint64_t)v);
+
+	stp_put_dec(p, digits, (uint64_t)v);
+	return p + digits;
+}
+
+/* printf's plain %d (and %i) into o: as stp_out_fmt_long with { 0, 'd', -1, -1 }, which takes
+ * the last bytes of a full buffer. */
+static __maybe_unused void stp_out_dec(struct stp_out *o, int64_t v)
+{
+	if (likely(o->cap - o->len >= STP_DEC_MAX)) {
+		o->len = stp_put_sdec_at(o->buf + o->len, v) - o->buf;
+		return;
+	}
+	stp_out_fmt_long(o, &stp_fmt_d, v);
+}
+
+/* printf's plain %u into o. */
 static __maybe_unused void stp_out_udec(struct stp_out *o, int64_t v)
 {
 	static const struct stp_fmt stp_fmt_u = { 0, 'u', -1, -1 };
-	unsigned int n = stp_dec_len((uint64_t)v);
 
-	if (unlikely(o->cap - o->len < n)) {
-		stp_out_fmt_long(o, &stp_fmt_u, v);
+	if (likely(o->cap - o->len >= STP_DEC_MAX)) {
+		o->len = stp_put_udec_at(o->buf + o->len, v) - o->buf;
 		return;
 	}
-	stp_put_dec(o->buf + o->len, n, (uint64_t)v);
-	o->len += n;
+	stp_out_fmt_long(o, &stp_fmt_u, v);
 }
 
 /* Before a compiled printf of at most need bytes into o: format it in place in the trace
@@ -453,31 +473,72 @@ static __always_inline __maybe_unused void stp_out_lit(struct stp_out *o, const 
 	stp_out_bytes(o, s, n);
 }
 
-/* printf's plain %s (and print's strings): up to MAXSTRINGLEN - 1 bytes, to its NUL. */
-static __maybe_unused void stp_out_strz(struct stp_out *o, const char *s)
+/* s's bytes up to its NUL (not copied) at d, at most lim (and MAXSTRINGLEN - 1): the count.  One
+ * pass, no strnlen then memcpy for a short string: whole words while 8 bytes fit and the word lies
+ * in one page (stp_str_word_ok; the bytes after the NUL land in the room, past the count), then
+ * bytes. */
+static __always_inline unsigned int stp_copy_strz(char *d, const char *s, unsigned int lim)
 {
-	unsigned int room = o->cap - o->len, lim = room < MAXSTRINGLEN ? room : MAXSTRINGLEN, n = 0;
-	char *d = o->buf + o->len, ch;
+	unsigned int n = 0;
+	char ch;
 
-	/* what fits, in one pass (no strnlen, then memcpy, for a short string): whole words while 8
-	 * bytes fit and the word lies in one page (stp_str_word_ok; the bytes after the NUL land in
-	 * the free room, past len), then bytes; the rest, when the room ran out first, as
-	 * stp_out_bytes takes it */
 	while (n + 8 <= lim && n + 8 <= MAXSTRINGLEN - 1 && stp_str_word_ok(s, n)) {
 		u64 w = get_unaligned((const u64 *)(s + n)), z = stp_word_zero_bytes(le64_to_cpu(w));
 
 		put_unaligned(w, (u64 *)(d + n));
-		if (z) {
-			o->len += n + (__builtin_ctzll(z) >> 3);
-			return;
-		}
+		if (z)
+			return n + (__builtin_ctzll(z) >> 3);
 		n += 8;
 	}
 	while (n < lim && (ch = s[n]) != 0)
 		d[n++] = ch;
+	return n;
+}
+
+/* printf's plain %s (and print's strings): up to MAXSTRINGLEN - 1 bytes, to its NUL; what does
+ * not fit, as stp_out_bytes takes it. */
+static __maybe_unused void stp_out_strz(struct stp_out *o, const char *s)
+{
+	unsigned int room = o->cap - o->len, lim = room < MAXSTRINGLEN ? room : MAXSTRINGLEN;
+	unsigned int n = stp_copy_strz(o->buf + o->len, s, lim);
+
 	o->len += n;
 	if (unlikely(n == lim && n < MAXSTRINGLEN && s[n]))
 		stp_out_bytes(o, s + n, strnlen(s + n, MAXSTRINGLEN - n));
+}
+
+/*
+ * The compiled printf's one-check form (translator/codegen/output.c): when o has room for the
+ * format's longest output, the pieces are written at a pointer, each with no check of its own,
+ * and o's length is set once at the end; else the pieces go one by one through the functions
+ * above (record boundaries, truncation), which write the same bytes.
+ */
+static __always_inline __maybe_unused bool stp_out_fits(const struct stp_out *o, unsigned long need)
+{
+	return o->cap - o->len >= need;
+}
+
+static __always_inline __maybe_unused char *stp_out_at(const struct stp_out *o)
+{
+	return o->buf + o->len;
+}
+
+static __always_inline __maybe_unused void stp_out_done(struct stp_out *o, const char *end)
+{
+	o->len = end - o->buf;
+}
+
+/* Literal text at p (n a constant: the copy is inlined). */
+static __always_inline __maybe_unused char *stp_put_lit_at(char *p, const char *s, unsigned int n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* printf's plain %s at p, room for MAXSTRINGLEN - 1 bytes known. */
+static __maybe_unused char *stp_put_strz_at(char *p, const char *s)
+{
+	return p + stp_copy_strz(p, s, MAXSTRINGLEN - 1);
 }
 
 /* sprintf: format into a MAXSTRINGLEN string value. */

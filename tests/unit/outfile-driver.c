@@ -16,6 +16,8 @@ const char log_program[] = "stapio";
  * Commands on stdin, one per line:
  *   w CPU LEN [COUNT]   COUNT (default 1) records of LEN bytes from CPU: the
  *                       text "seq S cpu C " padded with '.' to LEN-1, then '\n'
+ *   W CPU LEN [COUNT]   the same records given as one run (outfile_write_run: headers
+ *                       and payloads one after another, as stapio reads them)
  *   e CPU LEN           one stderr record (not written by outfile.c: skipped)
  *   s                   request a switch (SIGUSR2)
  *   f                   flush (the end of a round)
@@ -43,7 +45,7 @@ int main(int argc, char **argv)
 	int bulk = 0, c, header = -1;
 	struct outfile o;
 	struct stp_record_header h = { 0, 0, 0, 0 };
-	char line[256], *payload;
+	char line[256], *payload, *run = NULL;
 	unsigned long long seq = 0;
 	unsigned cpu, len, count, i;
 
@@ -68,8 +70,11 @@ int main(int argc, char **argv)
 		return 2;
 	while (fgets(line, sizeof(line), stdin)) {
 		count = 1;
-		if (line[0] == 'w' && sscanf(line + 1, "%u %u %u", &cpu, &len, &count) >= 2) {
+		if ((line[0] == 'w' || line[0] == 'W') && sscanf(line + 1, "%u %u %u", &cpu, &len, &count) >= 2) {
+			size_t at = 0;
 			if (len < 2 || len > STP_REC_MAX_LEN)
+				return 2;
+			if (line[0] == 'W' && !(run = realloc(run, (size_t)count * (sizeof h + len))))
 				return 2;
 			for (i = 0; i < count; i++) {
 				int n = snprintf(payload, len, "seq %llu cpu %u ", ++seq, cpu);
@@ -81,8 +86,16 @@ int main(int argc, char **argv)
 				h.cpu = (uint16_t)cpu;
 				h.flags = STP_REC_STDOUT;
 				h.seq = seq;
-				outfile_write(&o, &h, payload);
+				if (line[0] == 'w') {
+					outfile_write(&o, &h, payload);
+					continue;
+				}
+				memcpy(run + at, &h, sizeof h);
+				memcpy(run + at + sizeof h, payload, len);
+				at += sizeof h + len;
 			}
+			if (line[0] == 'W')
+				outfile_write_run(&o, run, at);
 		} else if (line[0] == 'e' && sscanf(line + 1, "%u %u", &cpu, &len) == 2) {
 			seq++;          /* stapio sends these to stderr: a hole in the files' seqs */
 		} else if (line[0] == 's') {
@@ -99,6 +112,7 @@ int main(int argc, char **argv)
 		}
 	}
 	free(payload);
+	free(run);
 	if (outfile_close(&o) < 0 || outfile_failed(&o)) {
 		err("%s", outfile_error(&o));
 		return 1;

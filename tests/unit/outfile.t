@@ -168,12 +168,32 @@ run() {
     refused "bulk no directory" "cannot open no/such_cpu0: No such file or directory" -b -o no/such 0
     output_links
 
+    runs
+
     local rc=0
     printf 'w 0 20 5000\n' | drive -o /dev/full || rc=$?
     (( rc == 1 ))
     grep -qx 'stapio: writing /dev/full: No space left on device' drive.err
 
     full_disk
+}
+
+# runs: records given as runs (outfile_write_run, what stapio does with a burst read from one trace
+# file) make the same files as the same records one by one: to stdout, into one file, rotated by -S
+# (a record that does not fit, a file to open with its header), with a switch between runs
+runs() {
+    local cmds args form
+    for args in "" "-o f" "-H -o f" "-J -o f" "-o f -S 1,3" "-H -o f -S 1" "-J -o f -S 1,2"; do
+        for form in w W; do
+            mkdir -p "runs-$form" && rm -rf "runs-$form"/*
+            cmds="$form 0 20 3\n$form 0 1000 3000\n$form 0 65536 2\ns\n$form 0 100 20000\nf\n$form 0 30 1\n"
+            # shellcheck disable=SC2086
+            (cd "runs-$form" && printf "$cmds" | ../driver $args >stdout.out 2>err)
+        done
+        # the headers name the file, the same in both
+        diff -r runs-w runs-W || { echo "runs differ from records one by one with '$args'"; return 1; }
+    done
+    [[ $(ls runs-W | wc -l) -gt 3 ]]
 }
 
 # full_disk: a full file system (a tmpfs of 64 KiB, mounted in a user namespace of our own)
@@ -198,6 +218,12 @@ full_disk() {
     grep -q "^stapio: WARNING: writing full/t.out: No space left on device: records are dropped" full.err
     [[ $(sed -n 's/^stapio: writing full\/t.out again: \([0-9]*\) records .*/\1/p' full.err | paste -sd+ | bc) == "$dropped" ]]
     grep -qx "stapio: WARNING: $dropped records ($((dropped * 100)) bytes) not written: the file system was full" full.err
+    # the same records as runs: the same whole records written, the same dropped
+    printf 'W 0 100 1000\nf\nr full/filler\nW 0 100 100\n' >full-runs.cmds
+    unshare -rm sh -c 'mount -t tmpfs -o size=64k t full &&
+        head -c 32768 /dev/zero >full/filler && ./driver -o full/t.out <full-runs.cmds 2>full-runs.err
+        cp full/t.out full-runs.out'
+    cmp full.out full-runs.out
 
     # -S 1,5: room made by removing the oldest file kept (4 files of 20 KiB in 64 KiB)
     printf 'w 0 100 200\ns\nw 0 100 200\ns\nw 0 100 200\ns\nw 0 100 200\n' >rot.cmds

@@ -62,17 +62,26 @@ void cg_check_error(Gen *g)
 }
 
 /* Charges n actions against MAXACTION; at the limit, the error names where (a C string
- * literal: cg_location_literal()).  One line of the generated C: the runtime's STP_ACTIONS, or on
- * the light path STP_LIGHT_ACTIONS (runtime/core/probe.c), nothing at all when the translator's
- * sum of a light body's actions is within MAXACTION. */
+ * literal: cg_location_literal()).  One line of the generated C: the runtime's STP_ACTIONS, or
+ * STP_ACTIONS_UNLESS (runtime/core/probe.c) in a light body or one that may charge none, which is
+ * nothing at all when the translator's sum of the body's actions (and its callees') is within
+ * MAXACTION. */
 void cg_charge_actions(Gen *g, int n, const char *where)
 {
-	if (g->light) {
-		g->light_actions += n;
-		cg_line(g, "STP_LIGHT_ACTIONS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, where, cg_error_label(g));
-		return;
-	}
-	cg_line(g, "STP_ACTIONS(%d, %s, %s);", n, where, cg_error_label(g));
+	g->actions += n;
+	if (g->light)
+		cg_line(g, "STP_ACTIONS_UNLESS(STP_LIGHT_PROBE_%d, %d, %s, %s);", g->light - 1, n, where,
+			cg_error_label(g));
+	else if (g->uncounted)
+		cg_line(g, "STP_ACTIONS_UNLESS(%s, %d, %s, %s);", g->uncounted, n, where, cg_error_label(g));
+	else
+		cg_line(g, "STP_ACTIONS(%d, %s, %s);", n, where, cg_error_label(g));
+}
+
+void cg_charge_iteration(Gen *g, const char *where)
+{
+	g->has_loop = 1;
+	cg_charge_actions(g, 1, where);
 }
 
 /* "keyword at f:1:2" / "identifier 'x' at f:1:2": how an error names the

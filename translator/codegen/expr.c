@@ -55,6 +55,34 @@ static int arg_needs_copy(const Expr *e, int i)
 	return a->type == TY_STRING || i + 1 < e->args.len;
 }
 
+/* A script function's string parameter that its body never writes is passed as a pointer to the
+ * caller's value (no copy of up to MAXSTRINGLEN bytes per call), which stays as it is while the
+ * callee runs (call_arg_is_stable).  Embedded C may write its arguments: copies. */
+int cg_param_by_ref(const Function *f, const Symbol *param)
+{
+	return !f->embedded && param->type == TY_STRING && !param->written;
+}
+
+/* Whether a string argument's value (val, its code) stays as it is while the callee runs, so that
+ * it can be passed as a pointer: a literal, the caller's own locals and parameters (the callee
+ * cannot name them; a parameter passed as a pointer points at such a value itself), and the
+ * caller's temporaries (f->tN: each expression's own).  A global or an array element may change
+ * under the callee: copied. */
+static int call_arg_is_stable(const Expr *a, const char *val)
+{
+	if (a->kind == EX_STRING)
+		return 1;
+	if (a->kind == EX_IDENT && a->sym && (a->sym->kind == SYM_LOCAL || a->sym->kind == SYM_PARAM))
+		return 1;
+	if (!strncmp(val, "f->t", 4) && val[4]) {
+		for (const char *p = val + 4; *p; p++)
+			if (*p < '0' || *p > '9')
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
 static char *gen_user_call(Gen *g, Expr *e)
 {
 	Function *f = e->fn;
@@ -62,9 +90,11 @@ static char *gen_user_call(Gen *g, Expr *e)
 	char *nf, *result = NULL;
 
 	for (int i = 0; i < e->args.len; i++) {
-		vals[i] = cg_expr(g, e->args.items[i]);
-		if (arg_needs_copy(e, i))
-			vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+		Expr *a = e->args.items[i];
+		vals[i] = cg_expr(g, a);
+		if (arg_needs_copy(e, i) ||
+		    (cg_param_by_ref(f, f->params.items[i]) && !call_arg_is_stable(a, vals[i])))
+			vals[i] = cg_materialize(g, vals[i], a->type);
 	}
 	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
 	cg_set_location(g, "identifier", f->name, e->loc);
@@ -73,7 +103,9 @@ static char *gen_user_call(Gen *g, Expr *e)
 	g->out_used = 1;
 	for (int i = 0; i < f->params.len; i++) {
 		Symbol *p = f->params.items[i];
-		if (p->type == TY_STRING)
+		if (cg_param_by_ref(f, p))
+			cg_line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);
+		else if (p->type == TY_STRING)
 			cg_line(g, "stp_strlcpy(%s->l_%s, %s, MAXSTRINGLEN);", nf, p->name, vals[i]);
 		else
 			cg_line(g, "%s->l_%s = %s;", nf, p->name, vals[i]);

@@ -9,7 +9,10 @@
 
 /* The state of generating one module, owned by translate() while it runs (Session.cg): what
  * one C function learns that another needs.  Every Gen of the module reaches it as g->cg. */
+typedef struct CgCalls CgCalls;
+
 typedef struct CgState {
+	CgCalls *calls;         /* callgraph.c: who calls what, the bodies' actions */
 	PtrVec stat_infos;      /* stats.c: StatInfo*, the shape of each statistic */
 	PtrVec hist_prints;     /* stats.c: HistPrint*, the histograms printed and by which call */
 	struct {                /* regex.c: the programs emitted (a pattern used twice is emitted once) */
@@ -40,7 +43,9 @@ typedef struct Gen {
 	int ntrys;
 	StrBuf *tables;         /* static data of the module (regex programs ...), before the code */
 	int light;              /* a light probe body (light.c): its probe's index + 1, else 0 */
-	int light_actions;      /* the actions all its blocks charge, summed */
+	int actions;            /* the actions all its blocks charge, summed */
+	int has_loop;           /* a loop charges per iteration: its actions have no bound */
+	char *uncounted;        /* the macro by which it may charge none (callgraph.c), or NULL */
 } Gen;
 
 typedef struct LoopLabels {
@@ -57,6 +62,7 @@ const char *cg_error_label(Gen *g);              /* "out" or the innermost catch
 void cg_goto_out(Gen *g);                        /* leave the handler (next, return) */
 void cg_check_error(Gen *g);                     /* leave it when a script error is set */
 void cg_charge_actions(Gen *g, int n, const char *where);   /* n actions against MAXACTION */
+void cg_charge_iteration(Gen *g, const char *where);        /* a loop's iteration: one */
 void cg_set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
 char *cg_location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
 int cg_has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */
@@ -78,6 +84,7 @@ char *cg_long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
 char *cg_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* into a struct stp_key array */
 char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
 char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
+int cg_param_by_ref(const Function *f, const Symbol *param);   /* a string parameter passed as a pointer */
 
 /* dwarf.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
 char *cg_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
@@ -114,6 +121,13 @@ int cg_check_generated(Session *s);
 /* light.c: probe bodies that run on the light hit path (runtime/core/probe.c) */
 int cg_light_eligible(const Probe *p);                   /* the body qualifies (before generating it) */
 int cg_light_code_ok(const char *code);                  /* its generated C uses neither c nor f */
+
+/* callgraph.c: functions called from one place (inlined there), bodies that charge no actions */
+void cg_calls_analyze(Session *s);   /* before any body is generated */
+int cg_called_once(const CgState *cg, const Function *f);
+char *cg_uncounted_macro(const CgState *cg, const Function *f, Stmt *body, const char *name);   /* or NULL */
+void cg_calls_record(CgState *cg, const Function *f, const Probe *p, int actions, int loops);
+void cg_calls_defines(Session *s, StrBuf *out);   /* after every body */
 
 /* stmt.c */
 void cg_stmt(Gen *g, Stmt *st);

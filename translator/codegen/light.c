@@ -155,7 +155,7 @@ int cg_light_eligible(const Probe *p)
 }
 
 /* The generated C of a light body names neither the context c nor the frame f (the action
- * charges go through STP_LIGHT_ACTIONS, which names c only in the code the light path drops):
+ * charges go through STP_ACTIONS_UNLESS, which names c only in the code the light path drops):
  * a check of the code itself, whatever the eligibility rules above let through. */
 int cg_light_code_ok(const char *code)
 {

@@ -147,11 +147,13 @@ static PtrVec *probe_derived(const Session *s)
 	return by_probe;
 }
 
-static void frame_members(StrBuf *frame, PtrVec *syms)
+static void frame_members(StrBuf *frame, PtrVec *syms, const Function *fn)
 {
 	for (int i = 0; i < syms->len; i++) {
 		Symbol *sym = syms->items[i];
-		if (sym->type == TY_STRING)
+		if (fn && sym->kind == SYM_PARAM && cg_param_by_ref(fn, sym))
+			sb_printf(frame, "\tconst char *l_%s;\n", sym->name);
+		else if (sym->type == TY_STRING)
 			sb_printf(frame, "\tchar l_%s[MAXSTRINGLEN];\n", sym->name);
 		else
 			sb_printf(frame, "\tint64_t l_%s;\n", sym->name);
@@ -169,24 +171,27 @@ static void init_locals(Gen *g, PtrVec *syms)
 	}
 }
 
-/* Generates one C function; frame struct text goes to frames, code to code.  light = a probe's
- * index + 1 to generate its body for the light hit path (no prologue: neither context nor frame
- * is used), 0 otherwise.  Returns 0, having written nothing, when a light body turns out to need
- * the context or the frame after all (the caller then generates it normally). */
+/* Generates one C function, of fn or of probe; frame struct text goes to frames, code to code.
+ * light = a probe's index + 1 to generate its body for the light hit path (no prologue: neither
+ * context nor frame is used), 0 otherwise.  Returns 0, having written nothing, when a light body
+ * turns out to need the context or the frame after all (the caller then generates it normally). */
 static int gen_function_body(Session *s, const char *name, const char *signature, const char *prologue,
-			     PtrVec *params, PtrVec *locals, Stmt *body, Function *fn, StrBuf *frames, StrBuf *code,
-			     StrBuf *tables, int light)
+			     PtrVec *params, PtrVec *locals, Stmt *body, Function *fn, Probe *probe, StrBuf *frames,
+			     StrBuf *code, StrBuf *tables, int light)
 {
-	Gen g = { .s = s, .cg = s->cg, .fn = fn, .indent = 1, .tables = tables, .light = light };
+	Gen g = { .s = s, .cg = s->cg, .fn = fn, .probe = probe, .indent = 1, .tables = tables, .light = light };
 	StrBuf frame;
+
+	if (!light)
+		g.uncounted = cg_uncounted_macro(s->cg, fn, body, name);
 
 	sb_init(&g.body);
 	sb_init(&g.decls);
 	sb_init(&frame);
 	g.frame = &frame;
 	if (params)
-		frame_members(&frame, params);
-	frame_members(&frame, locals);
+		frame_members(&frame, params, fn);
+	frame_members(&frame, locals, NULL);
 	if (fn && fn->ret == TY_STRING)
 		sb_puts(&frame, "\tchar retval[MAXSTRINGLEN];\n");
 	else if (fn && fn->ret == TY_LONG)
@@ -209,8 +214,10 @@ static int gen_function_body(Session *s, const char *name, const char *signature
 	if (light) {
 		/* 1 unless -DSTP_NO_LIGHT, or MAXACTION below its statements (runtime/core/probe.c) */
 		sb_printf(code, "#define STP_LIGHT_PROBE_%d STP_LIGHT_OK(%d)   /* the light hit path */\n", light - 1,
-			  g.light_actions);
+			  g.actions);
 		prologue = "";
+	} else if (fn || g.uncounted) {
+		cg_calls_record(s->cg, fn, probe, g.actions, g.has_loop);
 	}
 	sb_printf(code, "%s\n{\n%s%s", signature, prologue, g.decls.data ? g.decls.data : "");
 	sb_puts(code, g.body.data);
@@ -273,7 +280,7 @@ static void gen_embedded_function(Function *f, StrBuf *frames, StrBuf *code)
 	if (strstr(f->embedded, "THIS->"))
 		embedded_old_api_members(frames, f, is_str);
 	else {
-		frame_members(frames, &f->params);
+		frame_members(frames, &f->params, f);
 		sb_puts(frames, is_str ? "\tchar retval[MAXSTRINGLEN];\n" : "\tint64_t retval;\n");
 	}
 	sb_puts(frames, "};\n\n");
@@ -485,11 +492,11 @@ static int gen_probe_handler(Session *s, Probe *p, StrBuf *f, StrBuf *c, StrBuf 
 	/* the handler's frame is the bottom of the context's frame stack */
 	char *prologue = xasprintf("\tstruct frame_probe_%d *f = &((union stp_frame *)c->frames)->probe_%d;\n\t(void)f;\n",
 				   p->index, p->index);
-	int light = cg_light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, f,
-							   c, data, p->index + 1);
+	int light = cg_light_eligible(p) && gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL,
+							   p, f, c, data, p->index + 1);
 
 	if (!light)
-		gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, f, c, data, 0);
+		gen_function_body(s, name, sig, prologue, NULL, &p->locals, p->body, NULL, p, f, c, data, 0);
 	gen_locks(s, p, t);
 	free(name);
 	free(sig);
@@ -583,10 +590,11 @@ static void gen_functions(Session *s, StrBuf *frames, StrBuf *code, StrBuf *data
 {
 	Program *prog = &s->prog;
 
-	/* every function is declared before any body calls it */
+	/* every function is declared before any body calls it (called once: inlined there) */
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n", f->cname, f->cname);
+		sb_printf(code, "static %svoid fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n",
+			  cg_called_once(s->cg, f) ? "__always_inline " : "", f->cname, f->cname);
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
@@ -596,9 +604,10 @@ static void gen_functions(Session *s, StrBuf *frames, StrBuf *code, StrBuf *data
 			continue;
 		}
 		char *name = xasprintf("fn_%s", f->cname);
-		char *sig = xasprintf("%sstatic void fn_%s(struct stp_context *c, struct frame_fn_%s *f)",
-				      function_comment(s, f), f->cname, f->cname);
-		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, frames, code, data, 0);
+		char *sig = xasprintf("%sstatic %svoid fn_%s(struct stp_context *c, struct frame_fn_%s *f)",
+				      function_comment(s, f), cg_called_once(s->cg, f) ? "__always_inline " : "",
+				      f->cname, f->cname);
+		gen_function_body(s, name, sig, "", &f->params, &f->locals, f->body, f, NULL, frames, code, data, 0);
 	}
 }
 
@@ -798,6 +807,7 @@ static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 	sb_puts(out, "/* globals */\n");
 	sb_puts(out, m->globals.data);
 	write_frames(s, m, out);
+	cg_calls_defines(s, out);
 	sb_puts(out, "/* probe bodies and functions */\n");
 	sb_puts(out, m->code.data);
 	sb_puts(out, "/* globals each probe locks */\n");
@@ -819,6 +829,7 @@ int translate(Session *s, StrBuf *out)
 		return diag_error_count(&s->diag);
 	}
 	mark_running_readers(s);
+	cg_calls_analyze(s);
 	generate_parts(s, &m);
 	write_module(s, &m, out);
 	free_parts(&m);

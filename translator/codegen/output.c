@@ -21,10 +21,27 @@ static const char *plain_conversion(const FormatPiece *p)
 	}
 }
 
-/* The most bytes fmt can write when it can be formatted in place (literal text, plain
- * conversions and %b only; runtime/transport/transport.c's stp_out_direct_begin): a C
- * expression (strings are bounded by the module's MAXSTRINGLEN), or NULL. */
-static char *format_max_bytes(const Format *fmt)
+/* The same conversion written at a pointer, room known (the one-check form). */
+static const char *plain_conversion_at(const FormatPiece *p)
+{
+	switch (p->conv) {
+	case 'd': case 'i': return "stp_put_sdec_at";
+	case 'u': return "stp_put_udec_at";
+	default: return "stp_put_strz_at";
+	}
+}
+
+/* %b's bytes: its width when 1, 2 or 4, else 8. */
+static int binary_bytes(const FormatPiece *p)
+{
+	return p->width > 0 ? p->width : 8;
+}
+
+/* The most bytes fmt can write when it can be formatted in place or in the one-check form
+ * (literal text, plain conversions and %b only; runtime/output/output.c's stp_out_direct_begin,
+ * stp_out_fits): a C expression (strings are bounded by the module's MAXSTRINGLEN), or NULL;
+ * *nstrings: its %s. */
+static char *format_max_bytes(const Format *fmt, int *nstrings)
 {
 	size_t fixed = 0, strings = 0;
 
@@ -33,7 +50,7 @@ static char *format_max_bytes(const Format *fmt)
 		if (!p->conv)
 			fixed += p->len;
 		else if (p->conv == 'b' && !p->width_star && !p->prec_star)
-			fixed += p->width > 0 ? (size_t)p->width : 8;
+			fixed += (size_t)binary_bytes(p);
 		else if (!plain_conversion(p))
 			return NULL;
 		else if (p->conv == 's')
@@ -43,34 +60,17 @@ static char *format_max_bytes(const Format *fmt)
 	}
 	if (fixed > 4096 || strings > 4)
 		return NULL;
+	*nstrings = (int)strings;
 	return strings ? xasprintf("%zu + %zu * (MAXSTRINGLEN - 1)", fixed, strings) : xasprintf("%zu", fixed);
 }
 
-char *cg_format(Gen *g, Expr *e, const char *out)
+/* The pieces one by one, each through its function (room checked per piece). */
+static void format_pieces(Gen *g, const Format *fmt, char **vals, const char *out)
 {
-	Format fmt;
-	const char *err;
-	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
 	int a = 1;
 
-	format_parse(((Expr *)e->args.items[0])->str, &fmt, &err);
-	for (int i = 1; i < e->args.len; i++) {
-		vals[i] = cg_expr(g, e->args.items[i]);
-		for (int j = i + 1; j < e->args.len; j++) {
-			if (cg_has_side_effects(e->args.items[j])) {
-				vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
-				break;
-			}
-		}
-	}
-	/* printf: the print buffer may be the trace ring's next record (written once, in place) */
-	if (!strcmp(out, "&c->out")) {
-		char *need = format_max_bytes(&fmt);
-		if (need)
-			cg_line(g, "stp_out_direct(%s, %s);", out, need);
-	}
-	for (int i = 0; i < fmt.npieces; i++) {
-		FormatPiece *p = &fmt.pieces[i];
+	for (int i = 0; i < fmt->npieces; i++) {
+		const FormatPiece *p = &fmt->pieces[i];
 		char *spec;
 		const char *plain;
 		if (!p->conv) {
@@ -96,12 +96,70 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 		if (p->conv == 's')
 			cg_line(g, "stp_out_fmt_str(%s, %s, %s);", out, spec, vals[a]);
 		else if (p->conv == 'b')
-			cg_line(g, "stp_out_binary(%s, %d, %s);", out, p->width > 0 ? p->width : 8, vals[a]);
+			cg_line(g, "stp_out_binary(%s, %d, %s);", out, binary_bytes(p), vals[a]);
 		else
 			cg_line(g, "stp_out_fmt_long(%s, %s, %s);", out, spec, vals[a]);
 		a++;
 	}
+}
+
+/* The one-check form: room for the longest output (need) tested once, the pieces written at a
+ * pointer, the per-piece form when there is not (the end of a buffer: record boundaries,
+ * truncation).  Each value is used once on either side. */
+static void format_one_check(Gen *g, const Format *fmt, char **vals, const char *out, const char *need)
+{
+	char *at = cg_named_local(g, "char *", "at");
+	int a = 1;
+
+	cg_line(g, "if (likely(stp_out_fits(%s, %s))) {", out, need);
+	g->indent++;
+	cg_line(g, "%s = stp_out_at(%s);", at, out);
+	for (int i = 0; i < fmt->npieces; i++) {
+		const FormatPiece *p = &fmt->pieces[i];
+		if (!p->conv)
+			cg_line(g, "%s = stp_put_lit_at(%s, %s, %zu);", at, at, cg_string_literal(p->text), p->len);
+		else if (p->conv == 'b')
+			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a++]);
+		else
+			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion_at(p), at, vals[a++]);
+	}
+	cg_line(g, "stp_out_done(%s, %s);", out, at);
+	g->indent--;
+	cg_line(g, "} else {");
+	g->indent++;
+	format_pieces(g, fmt, vals, out);
+	g->indent--;
+	cg_line(g, "}");
+}
+
+char *cg_format(Gen *g, Expr *e, const char *out)
+{
+	Format fmt;
+	const char *err;
+	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
+	int printing = !strcmp(out, "&c->out"), nstrings = 0;
+	char *need;
+
+	format_parse(((Expr *)e->args.items[0])->str, &fmt, &err);
+	for (int i = 1; i < e->args.len; i++) {
+		vals[i] = cg_expr(g, e->args.items[i]);
+		for (int j = i + 1; j < e->args.len; j++) {
+			if (cg_has_side_effects(e->args.items[j])) {
+				vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+				break;
+			}
+		}
+	}
+	need = format_max_bytes(&fmt, &nstrings);
+	/* printf: the print buffer may be the trace ring's next record (written once, in place) */
+	if (printing && need)
+		cg_line(g, "stp_out_direct(%s, %s);", out, need);
+	/* one check for a format of several pieces that can fit: printf's buffer holds any, an
+	 * sprintf's string (MAXSTRINGLEN) those without %s */
+	if (need && fmt.npieces > 1 && (printing || !nstrings))
+		format_one_check(g, &fmt, vals, out, need);
+	else
+		format_pieces(g, &fmt, vals, out);
 	free(vals);
 	return xstrdup("0");
 }
-

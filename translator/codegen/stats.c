@@ -499,7 +499,7 @@ static LoopLabels *loop_begin(Gen *g)
 /* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
 static void charge_iteration(Gen *g, Stmt *st)
 {
-	cg_charge_actions(g, 1, cg_location_literal("keyword", NULL, st->loc));
+	cg_charge_iteration(g, cg_location_literal("keyword", NULL, st->loc));
 }
 
 

@@ -84,7 +84,7 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 /* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
 static void charge_iteration(Gen *g, const Stmt *loop)
 {
-	cg_charge_actions(g, 1, stmt_location(loop));
+	cg_charge_iteration(g, stmt_location(loop));
 }
 
 /* foreach ([k1, ...] in a[slice] sorted limit N): sorting reorders the array's
