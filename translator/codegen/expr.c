@@ -63,15 +63,20 @@ int cg_param_by_ref(const Function *f, const Symbol *param)
 	return !f->embedded && param->type == TY_STRING && !param->written;
 }
 
+/* The longest string literal passed as a pointer: shorter than any MAXSTRINGLEN a module may be
+ * built with (runtime/core/limits.h: at least 16), so that the callee sees what a copy would hold. */
+#define BY_REF_LITERAL_MAX 15
+
 /* Whether a string argument's value (val, its code) stays as it is while the callee runs, so that
- * it can be passed as a pointer: a literal, the caller's own locals and parameters (the callee
- * cannot name them; a parameter passed as a pointer points at such a value itself), and the
- * caller's temporaries (f->tN: each expression's own).  A global or an array element may change
- * under the callee: copied. */
+ * it can be passed as a pointer: a short literal, the caller's own locals and parameters (the
+ * callee cannot name them; a parameter passed as a pointer points at such a value itself), and
+ * the caller's temporaries (f->tN: each expression's own), all within MAXSTRINGLEN.  A global or
+ * an array element may change under the callee, a longer literal is cut to MAXSTRINGLEN by the
+ * copy: copied. */
 static int call_arg_is_stable(const Expr *a, const char *val)
 {
 	if (a->kind == EX_STRING)
-		return 1;
+		return strlen(a->str) <= BY_REF_LITERAL_MAX;
 	if (a->kind == EX_IDENT && a->sym && (a->sym->kind == SYM_LOCAL || a->sym->kind == SYM_PARAM))
 		return 1;
 	if (!strncmp(val, "f->t", 4) && val[4]) {
