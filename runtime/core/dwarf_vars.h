@@ -61,6 +61,22 @@ static __always_inline __maybe_unused int64_t stp_dw_read(struct stp_context *c,
 	return stp_dw_read_any(c, addr, size, is_signed);
 }
 
+/* stp_dw_read into t as the generated code does it, leaving by label on a fault: the test of the
+ * error is on the fault-safe path only (the current task's own memory is one load, which cannot
+ * fault). */
+#define STP_DW_READ(t, c, addr, size, is_signed, label)					\
+	do {										\
+		unsigned long stp_addr_ = (addr);					\
+											\
+		if (STP_KERNEL_READ_SMALL(size) && stp_kernel_own(stp_addr_, (size))) {	\
+			(t) = stp_kernel_own_load(stp_addr_, (size), (is_signed));		\
+		} else {								\
+			(t) = stp_dw_read_any((c), stp_addr_, (size), (is_signed));	\
+			if (unlikely((c)->last_error))					\
+				goto label;						\
+		}									\
+	} while (0)
+
 static __maybe_unused int64_t stp_dw_uread(struct stp_context *c, unsigned long addr, int size, bool is_signed)
 {
 	return stp_dw_read_mem(c, addr, size, is_signed, true);

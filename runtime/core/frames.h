@@ -17,4 +17,17 @@ static inline union stp_frame *stp_push_frame(struct stp_context *c)
 	return (union stp_frame *)c->frames + ++c->nesting;
 }
 
+/* A call of an embedded function of longs only (translator/codegen/expr.c: its frame a local of
+ * the caller's C function, not a slot): the nesting limit as stp_push_frame holds it, a test that
+ * compiles to nothing when no call chain can reach MAXNESTING (no recursion, the deepest chain
+ * within it).  Its frame is a few words of the kernel stack, under any budget. */
+#define STP_LEAF_NESTING(c, label)							\
+	do {										\
+		if ((STP_RECURSIVE || STP_CALL_DEPTH > MAXNESTING) &&			\
+		    unlikely((c)->nesting >= MAXNESTING)) {				\
+			stp_error((c), "MAXNESTING exceeded");				\
+			goto label;							\
+		}									\
+	} while (0)
+
 #endif

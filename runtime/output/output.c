@@ -541,6 +541,31 @@ static __maybe_unused char *stp_put_strz_at(char *p, const char *s)
 	return p + stp_copy_strz(p, s, MAXSTRINGLEN - 1);
 }
 
+/* printf's %s of execname() at p, room for MAXSTRINGLEN - 1 bytes known: current->comm read as
+ * two words (byte 15 taken as its NUL, as stp_execname() does) and stored as they are, 16 bytes
+ * (so with a MAXSTRINGLEN above 16 only); the end at the first NUL.  A rename racing with the
+ * read gives the old name, the new one or a mix, always terminated. */
+static __always_inline __maybe_unused char *stp_put_comm_at(char *p)
+{
+#if MAXSTRINGLEN > 16
+	const char *comm = current->comm;
+	u64 w0 = le64_to_cpu(get_unaligned((const __le64 *)comm));
+	u64 w1 = le64_to_cpu(get_unaligned((const __le64 *)(comm + 8))) & 0x00ffffffffffffffULL;
+	u64 z = stp_word_zero_bytes(w0);
+
+	BUILD_BUG_ON(TASK_COMM_LEN != 16);
+	put_unaligned(cpu_to_le64(w0), (u64 *)p);
+	put_unaligned(cpu_to_le64(w1), (u64 *)(p + 8));
+	if (z)
+		return p + (__builtin_ctzll(z) >> 3);
+	return p + 8 + (__builtin_ctzll(stp_word_zero_bytes(w1)) >> 3);
+#else
+	char name[MAXSTRINGLEN];
+
+	return stp_put_strz_at(p, stp_execname(name));
+#endif
+}
+
 /* sprintf: format into a MAXSTRINGLEN string value. */
 static __maybe_unused void stp_out_init_str(struct stp_out *o, char *dst, unsigned int size)
 {

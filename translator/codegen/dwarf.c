@@ -199,9 +199,14 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 	}
 	if (pl.kind == PL_MEM) {
 		where(g, op, name, loc);
-		cg_line(g, "%s = stp_dw_%s(c, %s, %d, %d);", t, user_place(&pl) ? "uread" : "read", mem_addr(&pl), n,
-		     bit_size ? 0 : is_signed);
-		cg_check_error(g);
+		if (user_place(&pl)) {
+			cg_line(g, "%s = stp_dw_uread(c, %s, %d, %d);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed);
+			cg_check_error(g);
+		} else {
+			g->out_used = 1;
+			cg_line(g, "STP_DW_READ(%s, c, %s, %d, %d, %s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed,
+				cg_error_label(g));
+		}
 	} else {
 		cg_line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
 		     bit_size ? 0 : is_signed);

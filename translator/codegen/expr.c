@@ -6,6 +6,7 @@
 #include "providers/provider.h"
 #include "providers/perf.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char *op_name(Operator op)
@@ -88,6 +89,77 @@ static int call_arg_is_stable(const Expr *a, const char *val)
 	return 0;
 }
 
+/* Whether embedded C names what it needs to report an error: the context (c, CONTEXT), STAP_ERROR,
+ * or a macro of runtime/core/embedded_compat.h that reports a fault through CONTEXT (identifiers,
+ * outside comments and literals).  One that names none of them cannot set one. */
+static int embedded_may_fail(const char *code)
+{
+	static const char *const names[] = {
+		"c", "CONTEXT", "STAP_ERROR", "STP_COMPAT_FAULT", "CATCH_DEREF_FAULT", "kread", "uread", "kwrite",
+		"kderef", "uderef", "kderef_buffer",
+	};
+
+	for (const char *p = code; *p;) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end ? end + 2 : p + strlen(p);
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (*p && *p != q)
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			p += *p ? 1 : 0;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			size_t n = 0;
+			while (isalnum((unsigned char)p[n]) || p[n] == '_')
+				n++;
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+					return 1;
+			p += n;
+		} else {
+			p++;
+		}
+	}
+	return 0;
+}
+
+/* An embedded-C function of longs only: its frame is a few words, a C local of the caller instead
+ * of a slot of the frame stack, since it calls nothing further.  The nesting limit holds as for
+ * any call (STP_LEAF_NESTING: nothing to test without recursion when the deepest call chain is
+ * within MAXNESTING); a function that cannot fail needs no error test after it. */
+static char *gen_leaf_call(Gen *g, Expr *e, char **vals)
+{
+	Function *f = e->fn;
+	char *lf = cg_named_local(g, xasprintf("struct frame_fn_%s", f->cname), "lf");
+	char *result = NULL;
+
+	cg_set_location(g, "identifier", f->name, e->loc);
+	g->out_used = 1;
+	cg_line(g, "STP_LEAF_NESTING(c, %s);", cg_error_label(g));
+	for (int i = 0; i < f->params.len; i++)
+		cg_line(g, "%s.l_%s = %s;", lf, ((Symbol *)f->params.items[i])->name, vals[i]);
+	cg_line(g, "fn_%s(c, &%s);", f->cname, lf);
+	if (f->ret == TY_LONG) {
+		result = cg_long_tmp(g);
+		cg_line(g, "%s = %s.retval;", result, lf);
+	}
+	if (embedded_may_fail(f->embedded))
+		cg_check_error(g);
+	return result ? result : xstrdup("0");
+}
+
+static int leaf_call(const Function *f)
+{
+	if (!f->embedded || f->ret == TY_STRING)
+		return 0;
+	for (int i = 0; i < f->params.len; i++)
+		if (((const Symbol *)f->params.items[i])->type == TY_STRING)
+			return 0;
+	return 1;
+}
+
 static char *gen_user_call(Gen *g, Expr *e)
 {
 	Function *f = e->fn;
@@ -100,6 +172,11 @@ static char *gen_user_call(Gen *g, Expr *e)
 		if (arg_needs_copy(e, i) ||
 		    (cg_param_by_ref(f, f->params.items[i]) && !call_arg_is_stable(a, vals[i])))
 			vals[i] = cg_materialize(g, vals[i], a->type);
+	}
+	if (leaf_call(f)) {
+		result = gen_leaf_call(g, e, vals);
+		free(vals);
+		return result;
 	}
 	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
 	cg_set_location(g, "identifier", f->name, e->loc);

@@ -103,10 +103,20 @@ static void format_pieces(Gen *g, const Format *fmt, char **vals, const char *ou
 	}
 }
 
+/* Whether argument a of printf e, whose value is val, is execname() as its template reads it (not
+ * a copy made before a later argument's side effects): written from current->comm directly. */
+static int is_execname(const Expr *e, int a, const char *val)
+{
+	const Expr *arg = e->args.items[a];
+
+	return arg->kind == EX_CALL && !arg->fn && arg->builtin && !strcmp(arg->builtin->name, "execname") &&
+	       !strncmp(val, "stp_execname(", 13);
+}
+
 /* The one-check form: room for the longest output (need) tested once, the pieces written at a
  * pointer, the per-piece form when there is not (the end of a buffer: record boundaries,
  * truncation).  Each value is used once on either side. */
-static void format_one_check(Gen *g, const Format *fmt, char **vals, const char *out, const char *need)
+static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, const char *out, const char *need)
 {
 	char *at = cg_named_local(g, "char *", "at");
 	int a = 1;
@@ -119,9 +129,13 @@ static void format_one_check(Gen *g, const Format *fmt, char **vals, const char 
 		if (!p->conv)
 			cg_line(g, "%s = stp_put_lit_at(%s, %s, %zu);", at, at, cg_string_literal(p->text), p->len);
 		else if (p->conv == 'b')
-			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a++]);
+			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a]);
+		else if (p->conv == 's' && is_execname(e, a, vals[a]))
+			cg_line(g, "%s = stp_put_comm_at(%s);", at, at);
 		else
-			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion_at(p), at, vals[a++]);
+			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion_at(p), at, vals[a]);
+		if (p->conv)
+			a++;
 	}
 	cg_line(g, "stp_out_done(%s, %s);", out, at);
 	g->indent--;
@@ -157,7 +171,7 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 	/* one check for a format of several pieces that can fit: printf's buffer holds any, an
 	 * sprintf's string (MAXSTRINGLEN) those without %s */
 	if (need && fmt.npieces > 1 && (printing || !nstrings))
-		format_one_check(g, &fmt, vals, out, need);
+		format_one_check(g, e, &fmt, vals, out, need);
 	else
 		format_pieces(g, &fmt, vals, out);
 	free(vals);
