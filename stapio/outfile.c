@@ -608,7 +608,7 @@ static void switch_all(struct outfile *o)
 }
 
 /* The common case: merged output (one stream) with no -S limit, no switch asked for, its header
- * written: records go straight into its buffer (outfile_append) while they fit. */
+ * written: records go straight into its buffer (outfile_append_run) while they fit. */
 static int outfile_fast(const struct outfile *o)
 {
 	const struct outstream *s = &o->s[0];
@@ -617,25 +617,7 @@ static int outfile_fast(const struct outfile *o)
 	       s->sink.buf && !s->sink.failed;
 }
 
-/* A record of the common case appended, as the general path below would do it with fewer tests,
- * when there is room in the buffer (and its list of record ends).  Returns whether it took it. */
-static int outfile_append(struct outfile *o, const struct stp_record_header *h, const char *payload)
-{
-	struct outstream *s = &o->s[0];
-	struct sink *k = &s->sink;
-
-	if (h->len > k->cap - k->len || (s->path && s->nends == s->ends_cap))
-		return 0;
-	memcpy(k->buf + k->len, payload, h->len);
-	k->len += h->len;
-	s->size += h->len;
-	s->file_records++;
-	if (s->path)
-		s->ends[s->nends++] = (uint32_t)k->len;
-	return 1;
-}
-
-/* Any record (outfile_write's general path). */
+/* Any record (the general path). */
 static __attribute__((noinline)) void outfile_write_any(struct outfile *o, const struct stp_record_header *h,
 							  const char *payload)
 {
@@ -672,14 +654,15 @@ static __attribute__((noinline)) void outfile_write_any(struct outfile *o, const
 		fail(o, s->sink.failed, "writing %s", s->path ? s->path : "standard output");
 }
 
+/* A record on its own (bulk mode's, one apart from a run): the general path. */
 void outfile_write(struct outfile *o, const struct stp_record_header *h, const char *payload)
 {
-	if (!outfile_fast(o) || !outfile_append(o, h, payload))
-		outfile_write_any(o, h, payload);
+	outfile_write_any(o, h, payload);
 }
 
 /* The common case's records of a run (whole, as relay.c checked them) appended while they fit,
- * as outfile_append does one, with the stream's state in locals: the bytes of run taken. */
+ * as the general path would append them with fewer tests, with the stream's state in locals (and
+ * its list of record ends): the bytes of run taken. */
 static size_t outfile_append_run(struct outfile *o, const char *run, size_t bytes)
 {
 	struct outstream *s = &o->s[0];

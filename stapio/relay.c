@@ -341,7 +341,10 @@ static int relay_merge(struct relay *r, int force, const struct relay_emit *e)
 			r->last = best.seq;
 			r->holding = 0;
 		}
-		e->one(e->ctx, &best, pick->buf + pick->pos + HDR);
+		if (best.flags)
+			e->one(e->ctx, &best, pick->buf + pick->pos + HDR);
+		else
+			e->run(e->ctx, pick->buf + pick->pos, HDR + best.len);
 		pick->pos += HDR + best.len;
 		r->pending -= HDR + best.len;
 		if (relay_emit_run(r, pick, e) < 0)

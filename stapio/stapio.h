@@ -141,8 +141,8 @@ typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char
 /* a run of plain output records (flags 0), whole and in seq order: headers and payloads */
 typedef void (*emit_run_fn)(void *ctx, const char *run, size_t bytes);
 struct relay_emit {
-	emit_fn one;            /* a record */
-	emit_run_fn run;        /* plain output records together */
+	emit_fn one;            /* a record of stderr, switch_file() or system(); any in bulk mode */
+	emit_run_fn run;        /* plain output records, a run of them or one */
 	void *ctx;
 };
 int relay_open(struct relay *r, const char *dir);

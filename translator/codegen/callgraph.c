@@ -3,7 +3,7 @@
 #include "codegen/gen.h"
 
 #include <limits.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A bound on a body's actions that says "none": a loop charges per iteration, recursion nests. */
@@ -12,8 +12,8 @@
 struct CgCalls {
 	int nfns;               /* function indexes are below this */
 	int *calls;             /* per function: the calls that name it in the program's bodies */
-	const char **caller;    /* per function called once: the C name of the body that calls it */
-	Function **caller_fn;   /* ... when that body is a function's (else a probe's) */
+	Function **caller_fn;   /* per function called once: the function whose body calls it, */
+	Probe **caller_probe;   /* or the probe */
 	int *fn_actions;        /* per function: its body's charges summed (generate), UNBOUNDED */
 	int *fn_bound;          /* per function: with its callees', -1 = not computed yet */
 	int *probe_actions;     /* per probe: as fn_actions, -1 when not generated on the full path */
@@ -22,8 +22,8 @@ struct CgCalls {
 
 typedef struct CallCount {
 	CgCalls *cc;
-	const char *owner;      /* the C name of the body walked: "probe_3", "fn_emit" */
-	Function *owner_fn;     /* its function, NULL for a probe's */
+	Function *owner_fn;     /* the function whose body is walked, */
+	Probe *owner_probe;     /* or the probe */
 } CallCount;
 
 static int count_call(Expr *e, void *ctx)
@@ -31,15 +31,15 @@ static int count_call(Expr *e, void *ctx)
 	CallCount *cnt = ctx;
 
 	if (e->kind == EX_CALL && e->fn && cnt->cc->calls[e->fn->index]++ == 0) {
-		cnt->cc->caller[e->fn->index] = cnt->owner;
 		cnt->cc->caller_fn[e->fn->index] = cnt->owner_fn;
+		cnt->cc->caller_probe[e->fn->index] = cnt->owner_probe;
 	}
 	return 0;
 }
 
-static void count_calls_in(CgCalls *cc, Stmt *body, char *owner, Function *owner_fn)
+static void count_calls_in(CgCalls *cc, Stmt *body, Function *owner_fn, Probe *owner_probe)
 {
-	CallCount cnt = { cc, owner, owner_fn };
+	CallCount cnt = { cc, owner_fn, owner_probe };
 
 	ast_walk_stmt(body, &(AstVisitor){ .expr = count_call, .ctx = &cnt });
 }
@@ -55,18 +55,18 @@ void cg_calls_analyze(Session *s)
 			cc->nfns = f->index + 1;
 	}
 	cc->calls = xcalloc((size_t)cc->nfns + 1, sizeof *cc->calls);
-	cc->caller = xcalloc((size_t)cc->nfns + 1, sizeof *cc->caller);
 	cc->caller_fn = xcalloc((size_t)cc->nfns + 1, sizeof *cc->caller_fn);
+	cc->caller_probe = xcalloc((size_t)cc->nfns + 1, sizeof *cc->caller_probe);
 	cc->fn_actions = xcalloc((size_t)cc->nfns + 1, sizeof *cc->fn_actions);
 	cc->fn_bound = xcalloc((size_t)cc->nfns + 1, sizeof *cc->fn_bound);
 	memset(cc->fn_bound, 0xff, ((size_t)cc->nfns + 1) * sizeof *cc->fn_bound);
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		count_calls_in(cc, f->body, xasprintf("fn_%s", f->cname), f);
+		count_calls_in(cc, f->body, f, NULL);
 	}
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		count_calls_in(cc, p->body, xasprintf("probe_%d", p->index), NULL);
+		count_calls_in(cc, p->body, NULL, p);
 		if (p->index >= cc->nprobes)
 			cc->nprobes = p->index + 1;
 	}
@@ -101,9 +101,8 @@ char *cg_uncounted_macro(const CgState *cg, const Function *f, Stmt *body, const
 
 void cg_calls_record(CgState *cg, const Function *f, const Probe *p, int actions, int loops)
 {
-	int n = loops ? UNBOUNDED : actions;
-
 	CgCalls *cc = cg->calls;
+	int n = loops ? UNBOUNDED : actions;
 
 	if (f) {
 		cc->fn_actions[f->index] = n;
@@ -157,17 +156,17 @@ static int body_bound(CgCalls *cc, Stmt *body, int own)
 	return b.sum >= UNBOUNDED ? UNBOUNDED : (int)b.sum;
 }
 
-/* Whether the body that calls f (called once) has an STP_UNCOUNTED_ macro of its own. */
-static int caller_has_macro(const CgState *cg, const Function *f)
+/* The STP_UNCOUNTED_ macro of the body that calls f (called once), "0" when it has none. */
+static char *caller_macro(const CgState *cg, const Function *f)
 {
 	const Function *by = cg->calls->caller_fn[f->index];
-	const char *name = cg->calls->caller[f->index];
-	int probe;
+	const Probe *probe = cg->calls->caller_probe[f->index];
 
-	if (by)
-		return cg_called_once(cg, by);
-	return sscanf(name, "probe_%d", &probe) == 1 && probe >= 0 && probe < cg->calls->nprobes &&
-	       cg->calls->probe_actions[probe] >= 0;
+	if (by && cg_called_once(cg, by))
+		return xasprintf("STP_UNCOUNTED_fn_%s", by->cname);
+	if (probe && probe->index < cg->calls->nprobes && cg->calls->probe_actions[probe->index] >= 0)
+		return xasprintf("STP_UNCOUNTED_probe_%d", probe->index);
+	return xstrdup("0");
 }
 
 /* The STP_UNCOUNTED_ macros the bodies name, before the code: a probe whose body and callees are
@@ -193,12 +192,12 @@ void cg_calls_defines(Session *s, StrBuf *out)
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
+		char *by;
 		if (!cg_called_once(s->cg, f))
 			continue;
-		if (caller_has_macro(s->cg, f))
-			sb_printf(out, "#define STP_UNCOUNTED_fn_%s STP_UNCOUNTED_%s\n", f->cname, cc->caller[f->index]);
-		else
-			sb_printf(out, "#define STP_UNCOUNTED_fn_%s 0\n", f->cname);
+		by = caller_macro(s->cg, f);
+		sb_printf(out, "#define STP_UNCOUNTED_fn_%s %s\n", f->cname, by);
+		free(by);
 	}
 	sb_puts(out, "\n");
 }

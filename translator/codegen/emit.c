@@ -3,6 +3,7 @@
 #include "codegen/gen.h"
 #include "elaborate/optimize.h"
 
+#include <ctype.h>
 #include <string.h>
 
 void cg_line(Gen *g, const char *fmt, ...)
@@ -30,11 +31,61 @@ char *cg_str_tmp(Gen *g)
 	return xasprintf("f->t%d", n);
 }
 
+/* Whether val is the code of a string temporary (cg_str_tmp): a frame member of the function
+ * being generated, which no other expression writes. */
+int cg_is_str_tmp(const char *val)
+{
+	if (strncmp(val, "f->t", 4) || !val[4])
+		return 0;
+	for (const char *p = val + 4; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
 char *cg_named_local(Gen *g, const char *ctype, const char *prefix)
 {
 	int n = g->ntmp++;
 	sb_printf(&g->decls, "\t%s %s%d;\n", ctype, prefix, n);
 	return xasprintf("%s%d", prefix, n);
+}
+
+/* Whether C code names one of names (n of them) as an identifier, outside string and character
+ * literals and comments (a number's suffix is not one); also when a literal or a comment never
+ * ends, as the code cannot be read then. */
+int cg_c_names(const char *code, const char *const *names, size_t n)
+{
+	for (const char *p = code; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			if (!end)
+				return 1;
+			p = end + 1;
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+			if (!*p)
+				return 0;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p;
+			for (p++; *p && *p != q; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return 1;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			size_t len = 1;
+			while (isalnum((unsigned char)p[len]) || p[len] == '_')
+				len++;
+			for (size_t i = 0; i < n; i++)
+				if (strlen(names[i]) == len && !strncmp(p, names[i], len))
+					return 1;
+			p += len - 1;
+		} else if (isdigit((unsigned char)*p)) {
+			while (isalnum((unsigned char)p[1]) || p[1] == '_')
+				p++;
+		}
+	}
+	return 0;
 }
 
 /* Where a script error goes: the innermost try's catch, else the end of

@@ -6,7 +6,6 @@
 #include "providers/provider.h"
 #include "providers/perf.h"
 
-#include <ctype.h>
 #include <string.h>
 
 static const char *op_name(Operator op)
@@ -80,13 +79,7 @@ static int call_arg_is_stable(const Expr *a, const char *val)
 		return strlen(a->str) <= BY_REF_LITERAL_MAX;
 	if (a->kind == EX_IDENT && a->sym && (a->sym->kind == SYM_LOCAL || a->sym->kind == SYM_PARAM))
 		return 1;
-	if (!strncmp(val, "f->t", 4) && val[4]) {
-		for (const char *p = val + 4; *p; p++)
-			if (*p < '0' || *p > '9')
-				return 0;
-		return 1;
-	}
-	return 0;
+	return cg_is_str_tmp(val);
 }
 
 /* Whether embedded C names what it needs to report an error: the context (c, CONTEXT), STAP_ERROR,
@@ -99,30 +92,7 @@ static int embedded_may_fail(const char *code)
 		"kderef", "uderef", "kderef_buffer",
 	};
 
-	for (const char *p = code; *p;) {
-		if (p[0] == '/' && p[1] == '*') {
-			const char *end = strstr(p + 2, "*/");
-			p = end ? end + 2 : p + strlen(p);
-		} else if (p[0] == '/' && p[1] == '/') {
-			p += strcspn(p, "\n");
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-			while (*p && *p != q)
-				p += p[0] == '\\' && p[1] ? 2 : 1;
-			p += *p ? 1 : 0;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			size_t n = 0;
-			while (isalnum((unsigned char)p[n]) || p[n] == '_')
-				n++;
-			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-				if (strlen(names[i]) == n && !strncmp(p, names[i], n))
-					return 1;
-			p += n;
-		} else {
-			p++;
-		}
-	}
-	return 0;
+	return cg_c_names(code, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* An embedded-C function of longs only: its frame is a few words, a C local of the caller instead

@@ -58,6 +58,8 @@ void cg_line(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 char *cg_long_tmp(Gen *g);                       /* an int64_t C local */
 char *cg_str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
 char *cg_named_local(Gen *g, const char *ctype, const char *prefix);
+int cg_is_str_tmp(const char *val);              /* val is a cg_str_tmp */
+int cg_c_names(const char *code, const char *const *names, size_t n);   /* C code names one of them */
 const char *cg_error_label(Gen *g);              /* "out" or the innermost catch */
 void cg_goto_out(Gen *g);                        /* leave the handler (next, return) */
 void cg_check_error(Gen *g);                     /* leave it when a script error is set */

@@ -3,7 +3,6 @@
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
 
-#include <ctype.h>
 #include <string.h>
 
 /* The largest light body: its statements (actions) and expression nodes.  The overload guard
@@ -159,29 +158,7 @@ int cg_light_eligible(const Probe *p)
  * a check of the code itself, whatever the eligibility rules above let through. */
 int cg_light_code_ok(const char *code)
 {
-	for (const char *p = code; *p; p++) {
-		if (*p == '"' || *p == '\'') {
-			char q = *p;
-			for (p++; *p && *p != q; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (!*p)
-				return 0;
-			continue;
-		}
-		if (isalpha((unsigned char)*p) || *p == '_') {
-			const char *start = p;
-			while (isalnum((unsigned char)p[1]) || p[1] == '_')
-				p++;
-			if (p == start && (*p == 'c' || *p == 'f'))
-				return 0;
-			continue;
-		}
-		if (isdigit((unsigned char)*p)) {
-			/* a number with its suffix (1LL, 0x1f): not an identifier */
-			while (isalnum((unsigned char)p[1]) || p[1] == '_')
-				p++;
-		}
-	}
-	return 1;
+	static const char *const context_or_frame[] = { "c", "f" };
+
+	return !cg_c_names(code, context_or_frame, 2);
 }

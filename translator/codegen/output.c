@@ -7,31 +7,31 @@
 
 #include <string.h>
 
-/* A conversion the runtime writes without its spec: no flags, width or precision
- * (%d %i %u %s); its function, or NULL for the generic one. */
-static const char *plain_conversion(const FormatPiece *p)
+/* A conversion the runtime writes without its spec: its function into a buffer and the one that
+ * writes at a pointer with room known (the one-check form). */
+typedef struct PlainConversion {
+	const char *out, *at;
+} PlainConversion;
+
+/* A conversion without flags, width or precision (%d %i %u %s): its functions, or NULL for the
+ * generic one. */
+static const PlainConversion *plain_conversion(const FormatPiece *p)
 {
+	static const PlainConversion dec = { "stp_out_dec", "stp_put_sdec_at" };
+	static const PlainConversion udec = { "stp_out_udec", "stp_put_udec_at" };
+	static const PlainConversion str = { "stp_out_strz", "stp_put_strz_at" };
+
 	if (p->flags || p->width >= 0 || p->prec >= 0 || p->width_star || p->prec_star)
 		return NULL;
 	switch (p->conv) {
-	case 'd': case 'i': return "stp_out_dec";
-	case 'u': return "stp_out_udec";
-	case 's': return "stp_out_strz";
+	case 'd': case 'i': return &dec;
+	case 'u': return &udec;
+	case 's': return &str;
 	default: return NULL;
 	}
 }
 
-/* The same conversion written at a pointer, room known (the one-check form). */
-static const char *plain_conversion_at(const FormatPiece *p)
-{
-	switch (p->conv) {
-	case 'd': case 'i': return "stp_put_sdec_at";
-	case 'u': return "stp_put_udec_at";
-	default: return "stp_put_strz_at";
-	}
-}
-
-/* %b's bytes: its width when 1, 2 or 4, else 8. */
+/* %b's bytes: its width (1, 2, 4 or 8, lib/format.c), 8 when it has none. */
 static int binary_bytes(const FormatPiece *p)
 {
 	return p->width > 0 ? p->width : 8;
@@ -72,14 +72,14 @@ static void format_pieces(Gen *g, const Format *fmt, char **vals, const char *ou
 	for (int i = 0; i < fmt->npieces; i++) {
 		const FormatPiece *p = &fmt->pieces[i];
 		char *spec;
-		const char *plain;
+		const PlainConversion *plain;
 		if (!p->conv) {
 			char *lit = cg_string_literal(p->text);
 			cg_line(g, "stp_out_lit(%s, %s, %zu);", out, lit, p->len);
 			continue;
 		}
 		if ((plain = plain_conversion(p)) != NULL) {
-			cg_line(g, "%s(%s, %s);", plain, out, vals[a++]);
+			cg_line(g, "%s(%s, %s);", plain->out, out, vals[a++]);
 			continue;
 		}
 		if (p->width_star || p->prec_star) {
@@ -103,20 +103,18 @@ static void format_pieces(Gen *g, const Format *fmt, char **vals, const char *ou
 	}
 }
 
-/* Whether argument a of printf e, whose value is val, is execname() as its template reads it (not
- * a copy made before a later argument's side effects): written from current->comm directly. */
-static int is_execname(const Expr *e, int a, const char *val)
+/* Whether arg is execname(): in the one-check form written from current->comm directly, unless
+ * its value was copied before a later argument's side effects. */
+static int is_execname(const Expr *arg)
 {
-	const Expr *arg = e->args.items[a];
-
-	return arg->kind == EX_CALL && !arg->fn && arg->builtin && !strcmp(arg->builtin->name, "execname") &&
-	       !strncmp(val, "stp_execname(", 13);
+	return arg->kind == EX_CALL && !arg->fn && arg->builtin && !strcmp(arg->builtin->name, "execname");
 }
 
 /* The one-check form: room for the longest output (need) tested once, the pieces written at a
  * pointer, the per-piece form when there is not (the end of a buffer: record boundaries,
- * truncation).  Each value is used once on either side. */
-static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, const char *out, const char *need)
+ * truncation).  Each value is used once on either side; copied[a]: argument a's value is a copy. */
+static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, const char *copied, const char *out,
+			     const char *need)
 {
 	char *at = cg_named_local(g, "char *", "at");
 	int a = 1;
@@ -130,10 +128,10 @@ static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, co
 			cg_line(g, "%s = stp_put_lit_at(%s, %s, %zu);", at, at, cg_string_literal(p->text), p->len);
 		else if (p->conv == 'b')
 			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a]);
-		else if (p->conv == 's' && is_execname(e, a, vals[a]))
+		else if (p->conv == 's' && !copied[a] && is_execname(e->args.items[a]))
 			cg_line(g, "%s = stp_put_comm_at(%s);", at, at);
 		else
-			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion_at(p), at, vals[a]);
+			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion(p)->at, at, vals[a]);
 		if (p->conv)
 			a++;
 	}
@@ -151,6 +149,7 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 	Format fmt;
 	const char *err;
 	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
+	char *copied = xcalloc((size_t)e->args.len + 1, 1);
 	int printing = !strcmp(out, "&c->out"), nstrings = 0;
 	char *need;
 
@@ -160,6 +159,7 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 		for (int j = i + 1; j < e->args.len; j++) {
 			if (cg_has_side_effects(e->args.items[j])) {
 				vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
+				copied[i] = 1;
 				break;
 			}
 		}
@@ -171,9 +171,10 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 	/* one check for a format of several pieces that can fit: printf's buffer holds any, an
 	 * sprintf's string (MAXSTRINGLEN) those without %s */
 	if (need && fmt.npieces > 1 && (printing || !nstrings))
-		format_one_check(g, e, &fmt, vals, out, need);
+		format_one_check(g, e, &fmt, vals, copied, out, need);
 	else
 		format_pieces(g, &fmt, vals, out);
 	free(vals);
+	free(copied);
 	return xstrdup("0");
 }
