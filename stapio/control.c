@@ -15,6 +15,7 @@ int control_open(struct control *c, const char *dir)
 	snprintf(path, sizeof(path), "%s/%s", dir, STP_CTL_FILE);
 	c->len = 0;
 	c->eof = 0;
+	c->nonblock = 0;
 	c->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
 		err("cannot open %s: %s%s", path, strerror(errno),
@@ -45,16 +46,19 @@ int control_send(struct control *c, const char *cmd)
 	return 0;
 }
 
-/* Sets or clears O_NONBLOCK on the control file when it has to change. */
+/* Sets or clears O_NONBLOCK on the control file when it has to change (c->nonblock says how it
+ * is: every round asks, and the answer seldom changes). */
 static int control_set_blocking(struct control *c, int block)
 {
-	int flags = fcntl(c->fd, F_GETFL);
+	int flags;
 
-	if (flags < 0)
-		return -1;
-	if (!!(flags & O_NONBLOCK) == !block)
+	if (c->nonblock == !block)
 		return 0;
-	return fcntl(c->fd, F_SETFL, block ? flags & ~O_NONBLOCK : flags | O_NONBLOCK);
+	flags = fcntl(c->fd, F_GETFL);
+	if (flags < 0 || fcntl(c->fd, F_SETFL, block ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) < 0)
+		return -1;
+	c->nonblock = !block;
+	return 0;
 }
 
 /*

@@ -10,11 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/modparam.h"
+#include "core/limits.h"   /* STP_BUFSIZE_MB_MIN, _MAX */
 #include "stapio.h"
 
 const char log_program[] = "stapio";   /* the prefix of its diagnostics (common/log.c) */
 
-#define ROUND_MIN_MS   10    /* at most ~100 trace rounds per second */
 #define POLL_SAFETY_MS 200   /* wake up at least this often regardless */
 
 enum state { STARTING, RUNNING, STOPPING, DONE };
@@ -387,21 +388,46 @@ static void check_events(struct stapio *io)
 	}
 }
 
+/* Was the module built for bulk mode (stap -b)?  Its _stp_bulkmode parameter
+ * says "Y"; modules without the parameter are not. */
+static int module_bulkmode(const char *name)
+{
+	char value[8];
+
+	if (module_param_read(name, "_stp_bulkmode", value, sizeof(value)) < 0)
+		return 0;
+	return value[0] == 'Y' || value[0] == '1';
+}
+
+/* The bytes of each of the module's rings (its _stp_bufsize, MB), 0 when it does not say. */
+static size_t module_ring_bytes(const char *name)
+{
+	char value[16];
+	unsigned long mb;
+
+	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) < 0 ||
+	    sscanf(value, "%lu", &mb) != 1 || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX)
+		return 0;
+	return (size_t)mb << 20;
+}
+
 /*
- * One round per iteration: at most one per ROUND_MIN_MS, sooner after a read
- * that filled its buffer (backlog).  Between rounds stapio sleeps in the
- * control file's read, which returns when a message is queued, a trace file
- * holds data, ~100 ms pass, or a signal arrives; it does not sleep there
- * while records are held behind a seq hole (their deadline is near).
+ * One round per iteration, paced by how fast the busiest ring fills (pace.c), sooner after a read
+ * that filled its buffer (backlog).  Between rounds stapio sleeps in the control file's read,
+ * which returns when a message is queued, a trace file holds data, ~100 ms pass, or a signal
+ * arrives; it does not sleep there while records are held behind a seq hole (their deadline is
+ * near).
  */
 static void run(struct stapio *io)
 {
-	long last_round = 0, wait_ms;
+	struct pace pace;
+	long wait_ms, start;
 	int backlog = 0;
 
+	pace_init(&pace, module_ring_bytes(io->name));
 	while (io->state != DONE) {
 		check_events(io);
-		wait_ms = last_round + ROUND_MIN_MS - now_ms();
+		wait_ms = pace_due_in(&pace, now_ms());
 		if (!backlog && wait_ms > 0)
 			sleep_ms(wait_ms);
 		check_events(io);
@@ -409,31 +435,16 @@ static void run(struct stapio *io)
 				   !got_child);
 		if (io->state == DONE || io->detach)
 			continue;
-		last_round = now_ms();
+		start = now_ms();
 		if (relay_round(&io->relay, &backlog, &io->records) < 0) {
 			request_stop(io, "trace read error");
 			io->status = 1;
 		}
+		pace_round(&pace, start, io->relay.most);
 		take_switch(io);
 		outfile_flush(&io->out);
 		check_output(io);
 	}
-}
-
-/* Was the module built for bulk mode (stap -b)?  Its _stp_bulkmode parameter
- * says "Y"; modules without the parameter are not. */
-static int module_bulkmode(const char *name)
-{
-	char path[512], value[8] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/_stp_bulkmode", name);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	if (!fgets(value, sizeof(value), f))
-		value[0] = '\0';
-	fclose(f);
-	return value[0] == 'Y' || value[0] == '1';
 }
 
 /* stdout or -o FILE (merged), or one file per trace file (bulk mode, all

@@ -196,6 +196,8 @@ static ssize_t relay_read(struct relay *r, int *backlog)
 			return -1;
 		total += n;
 		r->pending += (size_t)n;
+		if ((size_t)n > r->most)
+			r->most = (size_t)n;
 		if ((size_t)n + HDR + STP_REC_MAX_LEN > READ_CHUNK)
 			*backlog = 1;
 	}
@@ -354,12 +356,13 @@ static int relay_merge(struct relay *r, int force, const struct relay_emit *e)
 
 /* Reads once from every trace file and emits what can be, in seq order.  If
  * that stops at a hole, reads once more at once: usually the missing record
- * was published while the other files were being read. */
+ * was published while the other files were being read.  r->most: the largest of its reads. */
 ssize_t relay_round(struct relay *r, int *backlog, const struct relay_emit *e)
 {
 	ssize_t total, n;
 
 	*backlog = 0;
+	r->most = 0;
 	total = relay_read(r, backlog);
 	if (total < 0 || relay_merge(r, 0, e) < 0)
 		return -1;

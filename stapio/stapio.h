@@ -107,6 +107,7 @@ struct control {
 	char buf[4096];
 	size_t len;
 	int eof;
+	int nonblock;           /* O_NONBLOCK is set on fd */
 };
 int control_open(struct control *c, const char *dir);
 int control_send(struct control *c, const char *cmd);
@@ -135,6 +136,7 @@ struct relay {
 	unsigned long gaps_passed;  /* holes emitted past (timeout, memory cap, drain) */
 	unsigned long late;         /* records emitted after a higher seq */
 	uint64_t floor;             /* seqs <= floor missing are gone (flight recorder) */
+	size_t most;                /* the most bytes one trace file gave in the last round */
 	int unordered;              /* bulk mode: each file's records as read, not merged */
 };
 typedef void (*emit_fn)(void *ctx, const struct stp_record_header *h, const char *payload);
@@ -176,6 +178,17 @@ struct system_cmds {
 void system_run(struct system_cmds *sc, const char *cmd, size_t len);
 void system_poll(struct system_cmds *sc);     /* reap the ones that exited */
 void system_finish(struct system_cmds *sc);   /* end of run: wait (bounded) for the rest */
+
+/* pace.c: the wait between trace rounds, from how fast the busiest ring filled (docs/transport.md,
+ * "Waiting"); ring_bytes 0: the default ring size */
+struct pace {
+	long wait_ms;           /* from one round's start to the next's */
+	size_t target;          /* bytes a round should find in the busiest ring */
+	long last_ms;           /* when the last round started, -1 before the first */
+};
+void pace_init(struct pace *p, size_t ring_bytes);
+void pace_round(struct pace *p, long now, size_t most);   /* after a round: most from relay */
+long pace_due_in(const struct pace *p, long now);         /* ms until the next round, <= 0: now */
 
 long now_ms(void);      /* main.c: CLOCK_MONOTONIC in ms */
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../common/log.h"       /* say, err, verbose */
+#include "../common/modparam.h"  /* module_param_read */
 
 #define MODULE_NAME_MAX 55       /* the kernel's MODULE_NAME_LEN is 56 */
 
@@ -17,8 +18,6 @@ int module_name_from_path(const char *path, char *name, size_t size); /* -1: not
 char *module_params_join(char **argv, int argc);
 int module_loaded(const char *name);
 int module_load(int fd, const char *path, const char *name, const char *params);
-/* /sys/module/NAME/parameters/PARAM of a loaded module into value (size bytes); 0, or -1 (value "") */
-int module_param_read(const char *name, const char *param, char *value, size_t size);
 
 /* secureboot.c: modules refused for their signature (lockdown, module.sig_enforce, Secure Boot), said in one
  * line with the key and the MOK enrollment step. */

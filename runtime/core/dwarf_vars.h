@@ -31,7 +31,7 @@ static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool i
 
 /* A target-variable read of kernel memory (or, user, of user memory: a syscall parameter's __user
  * pointer, `$statbuf->st_size`): on a fault, "read fault at 0x..." ("user read fault") becomes this
- * hit's error (reported near the operator the generated code named in c->last_stmt), the value 0. */
+ * hit's error (reported near the operator the generated code names: c->last_stmt), the value 0. */
 static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned long addr, int size, bool is_signed,
 					       bool user)
 {
@@ -61,10 +61,10 @@ static __always_inline __maybe_unused int64_t stp_dw_read(struct stp_context *c,
 	return stp_dw_read_any(c, addr, size, is_signed);
 }
 
-/* stp_dw_read into t as the generated code does it, leaving by label on a fault: the test of the
- * error is on the fault-safe path only (the current task's own memory is one load, which cannot
- * fault). */
-#define STP_DW_READ(t, c, addr, size, is_signed, label)					\
+/* stp_dw_read into t as the generated code does it, leaving by label on a fault with where (a
+ * location literal) as the error's place: the error's test, and where, are on the fault-safe path
+ * only (the current task's own memory is one load, which cannot fault). */
+#define STP_DW_READ(t, c, addr, size, is_signed, where, label)				\
 	do {										\
 		unsigned long stp_addr_ = (addr);					\
 											\
@@ -72,8 +72,10 @@ static __always_inline __maybe_unused int64_t stp_dw_read(struct stp_context *c,
 			(t) = stp_kernel_own_load(stp_addr_, (size), (is_signed));		\
 		} else {								\
 			(t) = stp_dw_read_any((c), stp_addr_, (size), (is_signed));	\
-			if (unlikely((c)->last_error))					\
+			if (unlikely((c)->last_error)) {				\
+				(c)->last_stmt = (where);				\
 				goto label;						\
+			}								\
 		}									\
 	} while (0)
 

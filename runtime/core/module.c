@@ -107,9 +107,9 @@ static int __init stp_module_init(void)
 {
 	int rc;
 
-	if (stp_bufsize_mb < 1 || stp_bufsize_mb > 1024) {
-		pr_err("%s: _stp_bufsize=%u: the buffer size must be 1 to 1024 MB\n",
-		       STP_MODULE_NAME, stp_bufsize_mb);
+	if (stp_bufsize_mb < STP_BUFSIZE_MB_MIN || stp_bufsize_mb > STP_BUFSIZE_MB_MAX) {
+		pr_err("%s: _stp_bufsize=%u: the buffer size must be %d to %d MB\n",
+		       STP_MODULE_NAME, stp_bufsize_mb, STP_BUFSIZE_MB_MIN, STP_BUFSIZE_MB_MAX);
 		return -EINVAL;
 	}
 	rc = stp_contexts_alloc(STP_FRAME_SIZE);

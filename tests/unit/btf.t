@@ -153,8 +153,8 @@ btf_stack_params() {
     $STAP -r "$KVER" -p3 -e "$sp" >sdwarf.c
     # BTF: "dwlN = c->regs->sp + OFF"; DWARF: the CFA (sp + 8) as frame base, "dwlN = dwM_fb + OFF"
     local b d
-    b=$(sed -nE 's/.*= c->regs->sp \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*STP_DW_READ\(t[0-9]+, c, \(dwl[0-9]+\), ([0-9]), ([01]), out\);/read \1 \2/p' sbtf.c)
-    d=$(sed -nE 's/.*_fb \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*STP_DW_READ\(t[0-9]+, c, \(dwl[0-9]+\), ([0-9]), ([01]), out\);/read \1 \2/p' sdwarf.c |
+    b=$(sed -nE 's/.*= c->regs->sp \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*STP_DW_READ\(t[0-9]+, c, \(dwl[0-9]+\), ([0-9]), ([01]), "[^"]*", out\);/read \1 \2/p' sbtf.c)
+    d=$(sed -nE 's/.*_fb \+ \(unsigned long\)([0-9]+)L;/\1/p; s/.*STP_DW_READ\(t[0-9]+, c, \(dwl[0-9]+\), ([0-9]), ([01]), "[^"]*", out\);/read \1 \2/p' sdwarf.c |
         awk '/^read/ { print; next } { print $1 + 8 }')
     echo "stack parameters from BTF: $(echo $b)"
     [[ $b == "$d" && $(grep -c "^read" <<<"$b") == 4 ]] || { echo "DWARF: $(echo $d)"; return 1; }

@@ -38,7 +38,7 @@ run() {
     grep -qF 'stp_dw_module_symbol(c, "stap_testmod", "stm_int_target", cache)' stdout
     # bit fields: stm_bits.s20 is bits 104-123, so bytes 13-15 shifted by 0, 20 bits, signed
     expect_ok -p3 -r "$KVER" -e "probe $M.function(\"stm_bits\") { println(\$b->s20, \$b->uc4) }"
-    grep -qE 'STP_DW_READ\(t[0-9]+, c, \(dwa[0-9]+ \+ \(unsigned long\)13L\), 3, 0, out\);' stdout
+    grep -qE 'STP_DW_READ\(t[0-9]+, c, \(dwa[0-9]+ \+ \(unsigned long\)13L\), 3, 0, "[^"]*", out\);' stdout
     grep -qE 'stp_dw_bits\(\(u64\)t[0-9]+, 0, 20, 1\);' stdout
     grep -qE 'stp_dw_bits\(\(u64\)t[0-9]+, 4, 4, 0\);' stdout
     # type spellings as SystemTap prints them (stap -L)

@@ -197,16 +197,16 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 		cg_line(g, "%s = 0;", t);
 		return t;
 	}
-	if (pl.kind == PL_MEM) {
+	if (pl.kind == PL_MEM && user_place(&pl)) {
 		where(g, op, name, loc);
-		if (user_place(&pl)) {
-			cg_line(g, "%s = stp_dw_uread(c, %s, %d, %d);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed);
-			cg_check_error(g);
-		} else {
-			g->out_used = 1;
-			cg_line(g, "STP_DW_READ(%s, c, %s, %d, %d, %s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed,
-				cg_error_label(g));
-		}
+		cg_line(g, "%s = stp_dw_uread(c, %s, %d, %d);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed);
+		cg_check_error(g);
+	} else if (pl.kind == PL_MEM) {
+		/* the place named on the fault path only: nothing stored on a read that succeeds */
+		g->out_used = 1;
+		cg_line(g, "STP_DW_READ(%s, c, %s, %d, %d, %s, %s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed,
+			op ? cg_location_literal("operator", op, loc) : cg_location_literal("identifier", name, loc),
+			cg_error_label(g));
 	} else {
 		cg_line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
 		     bit_size ? 0 : is_signed);
