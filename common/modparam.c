@@ -1,7 +1,9 @@
 /* modparam.c - reads a loaded module's parameter from sysfs (modparam.h).
  * The module name comes from the caller, already checked to be a module name. */
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "core/limits.h"   /* STP_BUFSIZE_MB_MIN, _MAX */
 #include "modparam.h"
 
 int module_param_read(const char *name, const char *param, char *value, size_t size)
@@ -21,4 +23,16 @@ int module_param_read(const char *name, const char *param, char *value, size_t s
 		value[0] = '\0';
 	fclose(f);
 	return rc;
+}
+
+unsigned long module_bufsize_mb(const char *name)
+{
+	char value[32];
+	unsigned long mb;
+	char *end;
+
+	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) != 0)
+		return 0;
+	mb = strtoul(value, &end, 10);
+	return end == value || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX ? 0 : mb;
 }

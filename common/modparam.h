@@ -9,4 +9,8 @@
  * (value then ""). */
 int module_param_read(const char *name, const char *param, char *value, size_t size);
 
+/* The _stp_bufsize of the loaded module name: its trace ring per CPU in MB, 0 when it cannot be
+ * read or is out of bounds. */
+unsigned long module_bufsize_mb(const char *name);
+
 #endif

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "../common/modparam.h"
-#include "core/limits.h"   /* STP_BUFSIZE_MB_MIN, _MAX */
 #include "stapio.h"
 
 const char log_program[] = "stapio";   /* the prefix of its diagnostics (common/log.c) */
@@ -399,18 +398,6 @@ static int module_bulkmode(const char *name)
 	return value[0] == 'Y' || value[0] == '1';
 }
 
-/* The bytes of each of the module's rings (its _stp_bufsize, MB), 0 when it does not say. */
-static size_t module_ring_bytes(const char *name)
-{
-	char value[16];
-	unsigned long mb;
-
-	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) < 0 ||
-	    sscanf(value, "%lu", &mb) != 1 || mb < STP_BUFSIZE_MB_MIN || mb > STP_BUFSIZE_MB_MAX)
-		return 0;
-	return (size_t)mb << 20;
-}
-
 /*
  * One round per iteration, paced by how fast the busiest ring fills (pace.c), sooner after a read
  * that filled its buffer (backlog).  Between rounds stapio sleeps in the control file's read,
@@ -424,7 +411,7 @@ static void run(struct stapio *io)
 	long wait_ms, start;
 	int backlog = 0;
 
-	pace_init(&pace, module_ring_bytes(io->name));
+	pace_init(&pace, (size_t)module_bufsize_mb(io->name) << 20);
 	while (io->state != DONE) {
 		check_events(io);
 		wait_ms = pace_due_in(&pace, now_ms());

@@ -26,12 +26,14 @@ void pace_round(struct pace *p, long now, size_t most)
 {
 	long since = p->last_ms < 0 ? p->wait_ms : now - p->last_ms;
 	long want = 2 * p->wait_ms;
+	double fill_ms;         /* how long the busiest ring takes to reach the target */
 
 	p->last_ms = now;
 	if (since < 1)
 		since = 1;
-	if (most > 0 && (double)since * (double)p->target / (double)most < (double)want)
-		want = (long)((double)since * (double)p->target / (double)most);
+	fill_ms = most > 0 ? (double)since * (double)p->target / (double)most : (double)want;
+	if (fill_ms < (double)want)
+		want = (long)fill_ms;
 	if (want < PACE_MIN_MS)
 		want = PACE_MIN_MS;
 	if (want > PACE_MAX_MS)

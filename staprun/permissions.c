@@ -390,19 +390,6 @@ static unsigned long long rings_bytes(unsigned long mb, unsigned long cpus)
 	return (ring << 20) * cpus;
 }
 
-/* The _stp_bufsize of the loaded module name (MB per CPU), 0: cannot be read. */
-static unsigned long loaded_bufsize(const char *name)
-{
-	char value[32];
-	unsigned long mb;
-	char *end;
-
-	if (module_param_read(name, "_stp_bufsize", value, sizeof(value)) != 0)
-		return 0;
-	mb = strtoul(value, &end, 10);
-	return end == value || mb > STP_BUFSIZE_MB_MAX ? 0 : mb;
-}
-
 /* The trace buffers of the caller's runs loaded now (stap modules in /proc/systemtap whose
  * owner is the caller's real uid), in bytes; *runs gets how many. */
 static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
@@ -428,7 +415,7 @@ static unsigned long long my_runs_bytes(unsigned long cpus, unsigned *runs)
 		memcpy(name, e->d_name, n + 1);
 		if (module_owner(name) != (long)getuid())
 			continue;
-		mb = loaded_bufsize(name);
+		mb = module_bufsize_mb(name);
 		total += rings_bytes(mb ? mb : STP_BUFSIZE_MB_MAX, cpus);
 		(*runs)++;
 	}

@@ -42,12 +42,18 @@ static void emit_code(Gen *g, const char *code)
 	}
 }
 
+/* The location literal of an access: near its operator, or its name when it has none. */
+static char *where_literal(const char *op, const char *name, SrcLoc loc)
+{
+	return op ? cg_location_literal("operator", op, loc) : cg_location_literal("identifier", name, loc);
+}
+
 static void where(Gen *g, const char *op, const char *name, SrcLoc loc)
 {
-	if (op)
-		cg_set_location(g, "operator", op, loc);
-	else
-		cg_set_location(g, "identifier", name, loc);
+	char *w = where_literal(op, name, loc);
+
+	cg_line(g, "c->last_stmt = %s;", w);
+	free(w);
 }
 
 static char *base_name(DwAccess *a)
@@ -204,9 +210,11 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 	} else if (pl.kind == PL_MEM) {
 		/* the place named on the fault path only: nothing stored on a read that succeeds */
 		g->out_used = 1;
-		cg_line(g, "STP_DW_READ(%s, c, %s, %d, %d, %s, %s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed,
-			op ? cg_location_literal("operator", op, loc) : cg_location_literal("identifier", name, loc),
+		char *w = where_literal(op, name, loc);
+
+		cg_line(g, "STP_DW_READ(%s, c, %s, %d, %d, %s, %s);", t, mem_addr(&pl), n, bit_size ? 0 : is_signed, w,
 			cg_error_label(g));
+		free(w);
 	} else {
 		cg_line(g, "%s = stp_dw_extract((u64)(%s), %lld, %d, %d);", t, pl.c, (long long)pl.off, n,
 		     bit_size ? 0 : is_signed);

@@ -152,16 +152,10 @@ char *cg_location_literal(const char *what, const char *name, SrcLoc loc)
 /* Records where a runtime error would be reported ("near identifier 'x' at f:1:2"). */
 void cg_set_location(Gen *g, const char *what, const char *name, SrcLoc loc)
 {
-	StrBuf sb;
-	sb_init(&sb);
-	sb_printf(&sb, "%s '%s' at %s:%d:%d", what, name, loc.file ? loc.file->name : "<input>", loc.line, loc.col);
-	sb_puts(&g->body, "");
-	for (int i = 0; i < g->indent; i++)
-		sb_putc(&g->body, '\t');
-	sb_puts(&g->body, "c->last_stmt = ");
-	emit_c_string(&g->body, sb.data);
-	sb_puts(&g->body, ";\n");
-	sb_free(&sb);
+	char *where = cg_location_literal(what, name, loc);
+
+	cg_line(g, "c->last_stmt = %s;", where);
+	free(where);
 }
 
 
