@@ -30,4 +30,14 @@ static inline union stp_frame *stp_push_frame(struct stp_context *c)
 		}									\
 	} while (0)
 
+/* The frame of a call the C compiler inlines (a function called once, translator/codegen/expr.c):
+ * its C locals are its caller's, on the stack the caller's own frame was counted on, so only the
+ * nesting limit is tested, as STP_LEAF_NESTING tests it (nothing without recursion when the
+ * deepest call chain is within MAXNESTING). */
+#define STP_PUSH_INLINED(c, nf, member, label)						\
+	do {										\
+		STP_LEAF_NESTING(c, label);						\
+		(nf) = &((union stp_frame *)(c)->frames + ++(c)->nesting)->member;	\
+	} while (0)
+
 #endif

@@ -99,27 +99,36 @@ static inline int64_t stp_shl_wrap(int64_t v, int shift)
 	return (int64_t)((uint64_t)v << shift);
 }
 
+/* What an add keeps besides the count, when the translator knows which operators read the
+ * statistic: STP_STAT_COUNT (0) nothing more, as only @count reads it; the sum (@sum, @avg, the
+ * variance's mean); the extremes (@min, @max).  The rest stay as they are. */
+#define STP_STAT_COUNT  0
+#define STP_STAT_SUM    1
+#define STP_STAT_MINMAX 2
+#define STP_STAT_ALL    (STP_STAT_SUM | STP_STAT_MINMAX)
+
 /* Adds v; variance and htype are sh's, given apart so that a caller that knows them at compile
- * time (generated code: x <<< v) gets only the work its global's shape needs; count_only: only
- * @count ever reads it (sum, min and max are left as they are). */
+ * time (generated code: x <<< v) gets only the work its global's shape needs, as keep says. */
 static __always_inline void stp_stat_data_add_as(const struct stp_stat_shape *sh, struct stp_stat_data *sd,
-						 int64_t v, bool variance, int htype, bool count_only)
+						 int64_t v, bool variance, int htype, unsigned int keep)
 {
-	if (count_only) {
+	if (keep == STP_STAT_COUNT) {
 		sd->count++;
 		return;
 	}
 	if (sd->count == 0) {
 		sd->count = 1;
-		sd->sum = sd->min = sd->max = v;
+		sd->sum = v;
+		if (keep & STP_STAT_MINMAX)
+			sd->min = sd->max = v;
 		sd->avg_s = stp_shl_wrap(v, sh->shift);
 		sd->m2 = 0;
 	} else {
 		sd->count++;
 		sd->sum = (int64_t)((uint64_t)sd->sum + (uint64_t)v);
-		if (v > sd->max)
+		if ((keep & STP_STAT_MINMAX) && v > sd->max)
 			sd->max = v;
-		if (v < sd->min)
+		if ((keep & STP_STAT_MINMAX) && v < sd->min)
 			sd->min = v;
 		if (variance) {
 			/* Welford's online update, in integers scaled by 2^shift */
@@ -138,7 +147,7 @@ static __always_inline void stp_stat_data_add_as(const struct stp_stat_shape *sh
 
 static void stp_stat_data_add(const struct stp_stat_shape *sh, struct stp_stat_data *sd, int64_t v)
 {
-	stp_stat_data_add_as(sh, sd, v, sh->variance, sh->htype, false);
+	stp_stat_data_add_as(sh, sd, v, sh->variance, sh->htype, STP_STAT_ALL);
 }
 
 /* ---- merging ---- */
@@ -277,11 +286,11 @@ static __maybe_unused void stp_stat_add(struct stp_stat *st, int64_t v)
 }
 
 /* The same with the global's shape known at compile time (variance and htype as in st->shape;
- * count_only: read by @count alone). */
+ * keep: STP_STAT_*). */
 static __always_inline __maybe_unused void stp_stat_add_as(struct stp_stat *st, int64_t v, bool variance, int htype,
-							   bool count_only)
+							   unsigned int keep)
 {
-	stp_stat_data_add_as(&st->shape, this_cpu_ptr(st->pcpu), v, variance, htype, count_only);
+	stp_stat_data_add_as(&st->shape, this_cpu_ptr(st->pcpu), v, variance, htype, keep);
 }
 
 /* x <<< v on a statistic that only @count reads and that is never deleted (the translator's

@@ -35,6 +35,7 @@
 #include <linux/workqueue.h>
 
 #include "transport.h"
+#include "../core/compat.h"      /* put_unaligned (ring.c) */
 
 #define STP_WAKE_MS		20		/* reader wakeups, exit-request latency */
 #define STP_LOSS_TICKS		50		/* "lost" reports at most every 50 wakes */

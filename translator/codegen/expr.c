@@ -150,8 +150,12 @@ static char *gen_user_call(Gen *g, Expr *e)
 	}
 	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
 	cg_set_location(g, "identifier", f->name, e->loc);
-	cg_line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
-	cg_line(g, "if (unlikely(c->last_error)) goto %s;", cg_error_label(g));
+	if (cg_called_once(g->cg, f)) {   /* inlined (module.c): no C frame of its own */
+		cg_line(g, "STP_PUSH_INLINED(c, %s, fn_%s, %s);", nf, f->cname, cg_error_label(g));
+	} else {
+		cg_line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
+		cg_line(g, "if (unlikely(c->last_error)) goto %s;", cg_error_label(g));
+	}
 	g->out_used = 1;
 	for (int i = 0; i < f->params.len; i++) {
 		Symbol *p = f->params.items[i];

@@ -160,10 +160,45 @@ static void frame_members(StrBuf *frame, PtrVec *syms, const Function *fn)
 	}
 }
 
-static void init_locals(Gen *g, PtrVec *syms)
+/* An expression that may read sym: one naming it, or embedded C (which the scan cannot see into). */
+static int may_read_sym(Expr *e, void *sym)
+{
+	return e->kind == EX_EMBEDDED || ((e->kind == EX_IDENT || e->kind == EX_INDEX) && e->sym == sym);
+}
+
+/* sym's first use in st, through the blocks it runs in order: 1 a plain `sym = e`, e not reading
+ * it; 0 anything that may read it; -1 none. */
+static int first_use(Stmt *st, Symbol *sym)
+{
+	AstVisitor may_read = { .expr = may_read_sym, .ctx = sym };
+	Expr *e = st->kind == ST_EXPR ? st->expr : NULL;
+
+	if (st->kind == ST_BLOCK) {
+		for (int i = 0; i < st->body.len; i++) {
+			int use = first_use(st->body.items[i], sym);
+			if (use >= 0)
+				return use;
+		}
+		return -1;
+	}
+	if (e && e->kind == EX_ASSIGN && e->op == OP_ASSIGN && e->left->kind == EX_IDENT && e->left->sym == sym)
+		return !ast_walk_expr(e->right, &may_read);
+	return ast_walk_stmt(st, &may_read) ? 0 : -1;
+}
+
+/* No path reads sym before a top-level `sym = e` stores it: the 0 or "" every local starts with
+ * need not be stored. */
+static int assigned_before_use(Stmt *body, Symbol *sym)
+{
+	return first_use(body, sym) == 1;
+}
+
+static void init_locals(Gen *g, PtrVec *syms, Stmt *body)
 {
 	for (int i = 0; i < syms->len; i++) {
 		Symbol *sym = syms->items[i];
+		if (assigned_before_use(body, sym))
+			continue;
 		if (sym->type == TY_STRING)
 			cg_line(g, "f->l_%s[0] = 0;", sym->name);
 		else
@@ -196,7 +231,7 @@ static int gen_function_body(Session *s, const char *name, const char *signature
 		sb_puts(&frame, "\tchar retval[MAXSTRINGLEN];\n");
 	else if (fn && fn->ret == TY_LONG)
 		sb_puts(&frame, "\tint64_t retval;\n");
-	init_locals(&g, locals);
+	init_locals(&g, locals, body);
 	if (fn && fn->ret == TY_STRING)
 		cg_line(&g, "f->retval[0] = 0;");
 	else if (fn && fn->ret == TY_LONG)

@@ -19,6 +19,7 @@ typedef struct StatInfo {
 	int shift_set;          /* a nonzero shift was given */
 	int uses_count;         /* @count reads it */
 	int uses_other;         /* another operator reads it (@sum, @min, @hist_log ...) */
+	int uses_minmax;        /* @min or @max reads it (or sorts by it) */
 	int deleted;            /* delete x appears (scalars) */
 	int read_running;       /* read, or deleted, by a probe that runs while the session does (any
 	                         * but end) or by a function such a probe calls: cg_stats_read_running */
@@ -157,6 +158,8 @@ static int check_expr(Expr *e, void *ctx)
 			si->uses_count = 1;
 		else
 			si->uses_other = 1;
+		if (!strcmp(e->str, "min") || !strcmp(e->str, "max"))
+			si->uses_minmax = 1;
 	}
 	if (e->kind == EX_CALL && e->builtin && e->builtin->kind == BI_PRINT) {
 		for (int i = 0; i < e->args.len; i++) {
@@ -181,6 +184,14 @@ static int check_stmt(Stmt *st, void *ctx)
 		stat_info(ck->cg, st->expr->sym, 1)->deleted = 1;
 	if (st->kind != ST_FOREACH)
 		return 0;
+	/* sorted by value: by @count unless another operator is named, which then reads the data */
+	if (st->sort_on < 0 && st->sort_agg && strcmp(st->sort_agg, "count") && st->array->kind != EX_AT &&
+	    st->array->sym && st->array->sym->type == TY_STATS) {
+		StatInfo *si = stat_info(ck->cg, st->array->sym, 1);
+		si->uses_other = 1;
+		if (!strcmp(st->sort_agg, "min") || !strcmp(st->sort_agg, "max"))
+			si->uses_minmax = 1;
+	}
 	if (st->array->kind == EX_AT && is_stats_op(st->array->str) && st->keys.len != 1)
 		check_error_at(ck, st->loc, "foreach over histogram buckets takes one bucket variable");
 	else if (st->array->kind != EX_AT && st->array->sym && st->array->sym->type == TY_STATS && st->value)
@@ -387,6 +398,15 @@ static const char *hist_type_name(int htype)
 	return types[htype];
 }
 
+/* What x <<< v keeps besides the count (runtime/stats/stat.c STP_STAT_*), by the operators that read
+ * the statistic: the count alone when only @count does (and sorts by it). */
+static const char *stat_keep(const StatInfo *si)
+{
+	if (!si || !si->uses_other)
+		return si && si->uses_count ? "STP_STAT_COUNT" : "STP_STAT_ALL";
+	return si->uses_minmax ? "STP_STAT_ALL" : "STP_STAT_SUM";
+}
+
 /* x <<< v, a[k] <<< v: the value of the expression is v. */
 char *cg_stats_add(Gen *g, Expr *e)
 {
@@ -402,22 +422,20 @@ char *cg_stats_add(Gen *g, Expr *e)
 		cg_line(g, "stp_stat_count_inc(g_%s);", sym->name);
 		return v;
 	}
+	/* the global's shape is known here: the runtime skips what it does not need */
+	StatInfo *si = stat_info(g->cg, sym, 0);
+	const char *keep = stat_keep(si);
 	if (!k) {
-		/* the global's shape is known here: the runtime skips what it does not need */
-		StatInfo *si = stat_info(g->cg, sym, 0);
-		/* read by @count alone: the count is all it keeps */
-		int count_only = si && si->uses_count && !si->uses_other;
-		cg_line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %d);", sym->name, v, si ? si->variance : 0,
-		     hist_type_name(si ? si->htype : HIST_NONE), count_only);
+		cg_line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %s);", sym->name, v, si ? si->variance : 0,
+		     hist_type_name(si ? si->htype : HIST_NONE), keep);
 		return v;
 	}
 	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
-	StatInfo *si = stat_info(g->cg, sym, 0);
 	char *map = xasprintf("stp_pmap_cpu(g_%s)", sym->name);
 	char *sd = cg_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
 	free(map);
-	cg_line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, false);", sym->name, sd, v, si ? si->variance : 0,
-	     hist_type_name(si ? si->htype : HIST_NONE));
+	cg_line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, %s);", sym->name, sd, v, si ? si->variance : 0,
+	     hist_type_name(si ? si->htype : HIST_NONE), keep);
 	return v;
 }
 
