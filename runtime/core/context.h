@@ -15,6 +15,8 @@ struct stp_probe_desc {
 	                                     * NULL when it is pp */
 	bool light;                         /* the handler needs no context: the light hit path
 	                                     * (core/probe.c); the translator's STP_LIGHT_PROBE_n */
+	bool uncounted;                     /* none of the handler's code charges actions: no count
+	                                     * kept (STP_CHARGES_NONE_probe_n) */
 };
 
 struct stp_ring;
@@ -28,6 +30,16 @@ struct stp_out {
 	unsigned int len, cap;
 	struct stp_context *ctx;
 	struct stp_ring *ring;
+};
+
+/* The leading digits of the last number of 9 to 16 digits this context's printf wrote (its value
+ * over 10^8), kept because a trace's timestamps share them from one line to the next
+ * (gettimeofday_us() has 16 digits, the leading 8 change every 100 s): output/decimal.h
+ * stp_put_sdec_lead_at. */
+struct stp_dec_lead {
+	uint64_t q;                         /* the value / 10^8, at least 1; 0: none kept yet */
+	unsigned int n;                     /* its digits, 1 to 8 */
+	char digits[8];                     /* they, at the front */
 };
 
 struct stp_context {
@@ -47,6 +59,7 @@ struct stp_context {
 	const char *last_stmt;              /* "identifier 'x' at file:l:c" */
 	void *frames;                       /* union stp_frame[MAXNESTING + 1] */
 	struct stp_out out;
+	struct stp_dec_lead dec_lead;       /* printf's %d: the last long number's leading digits */
 	char error_buf[256];
 	char print_buf[STP_BUFSIZE];
 	int tok_pos;                        /* tokenize(): where the rest of tok_str starts */

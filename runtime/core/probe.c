@@ -224,8 +224,10 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, const stru
 	c->regs = regs;
 	if (data)
 		c->entry_data = data;
-	c->actioncount = 0;
-	c->maxaction = once ? MAXACTION_INTERRUPTIBLE : MAXACTION;
+	if (!(d->uncounted && handler == d->handler)) {   /* its code charges actions */
+		c->actioncount = 0;
+		c->maxaction = once ? MAXACTION_INTERRUPTIBLE : MAXACTION;
+	}
 	c->nesting = 0;
 	c->stack_top = (unsigned long)__builtin_frame_address(0);
 	c->last_error = NULL;

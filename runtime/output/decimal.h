@@ -128,6 +128,37 @@ static __maybe_unused char *stp_put_sdec_at(char *p, int64_t v)
 	return p + digits;
 }
 
+/* printf's plain %d of v >= 10^8 at p, room for STP_DEC_MAX known, in a context (its kept lead l):
+ * one of up to 16 digits has its leading ones (v / 10^8) copied from l when they are those of the
+ * last such number l saw (8 bytes at once: a shorter lead's extra bytes are overwritten by the last
+ * 8 digits), and only its last 8 converted.  Returns the end. */
+static __maybe_unused char *stp_put_sdec_long_at(struct stp_dec_lead *l, char *p, int64_t v)
+{
+	uint64_t u = (uint64_t)v, q = u / 100000000ULL;
+
+	if (unlikely(u >= 10000000000000000ULL))
+		return stp_put_sdec_at(p, v);
+	if (unlikely(q != l->q)) {
+		l->n = stp_dec_len(q);
+		stp_put_dec_upto8(l->digits, l->n, (uint32_t)q);
+		l->q = q;
+	}
+	memcpy(p, l->digits, 8);
+	p += l->n;
+	stp_put_dec8(p, (uint32_t)(u - q * 100000000ULL));
+	return p + 8;
+}
+
+/* printf's plain %d of v at p, room for STP_DEC_MAX known, in a context (its kept lead l): as
+ * stp_put_sdec_at, a number of 9 digits or more by stp_put_sdec_long_at (a timestamp:
+ * gettimeofday_us() has 16 digits, the leading 8 the same for 100 s); one comparison inline. */
+static __always_inline char *stp_put_sdec_lead_at(struct stp_dec_lead *l, char *p, int64_t v)
+{
+	if (v >= 100000000LL)
+		return stp_put_sdec_long_at(l, p, v);
+	return stp_put_sdec_at(p, v);
+}
+
 /* printf's plain %u of v (unsigned 64 bits) at p, room known; returns the end. */
 static __maybe_unused char *stp_put_udec_at(char *p, int64_t v)
 {

@@ -1,5 +1,6 @@
 /* decimal-driver.c - checks runtime/output/decimal.h, built for userspace, against glibc's "%lld" and
- * "%llu": the edges of every digit count, INT64_MIN and MAX, and random values of every length. */
+ * "%llu": the edges of every digit count, INT64_MIN and MAX, random values of every length, and runs of
+ * timestamps through a context's kept leading digits (stp_put_sdec_lead_at). */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,12 +12,20 @@
 #endif
 #define __maybe_unused __attribute__((unused))
 #define unlikely(x) __builtin_expect(!!(x), 0)
+struct stp_dec_lead {   /* as runtime/core/context.h */
+	uint64_t q;
+	unsigned int n;
+	char digits[8];
+};
 #include "../../runtime/output/decimal.h"
 
 static long failures, checks;
 
-/* v through stp_put_sdec_at and stp_put_udec_at, against glibc; the bytes after the end must not
- * matter, so the buffer starts as garbage */
+static struct stp_dec_lead lead;
+
+/* v through stp_put_sdec_at, stp_put_sdec_lead_at (with the lead kept from the calls before) and
+ * stp_put_udec_at, against glibc; the bytes after the end must not matter, so the buffer starts as
+ * garbage */
 static void check(int64_t v)
 {
 	char got[STP_DEC_MAX + 8], want[32];
@@ -29,6 +38,13 @@ static void check(int64_t v)
 	if ((size_t)(end - got) != strlen(want) || memcmp(got, want, strlen(want))) {
 		if (failures++ < 20)
 			printf("%%d %" PRId64 ": got \"%.*s\"\n", v, (int)(end - got), got);
+	}
+	memset(got, 'x', sizeof(got));
+	end = stp_put_sdec_lead_at(&lead, got, v);
+	checks++;
+	if ((size_t)(end - got) != strlen(want) || memcmp(got, want, strlen(want))) {
+		if (failures++ < 20)
+			printf("%%d with the lead of %" PRIu64 ": %" PRId64 ": got \"%.*s\"\n", lead.q, v, (int)(end - got), got);
 	}
 	memset(got, 'x', sizeof(got));
 	end = stp_put_udec_at(got, v);
@@ -68,6 +84,13 @@ int main(int argc, char **argv)
 	for (long i = 0; i < rounds; i++) {
 		int64_t v = (int64_t)(next() >> (next() % 64));
 		check((next() & 1) ? -v : v);
+		/* a timestamp's run: the same leading digits, the next lead, one of 13 digits, back */
+		int64_t t = 1764136800000000LL + (int64_t)(next() % 400000000ULL);
+		check(t);
+		check(t + 1);
+		check(t + 100000000LL);
+		check(t / 1000);
+		check(t);
 	}
 	printf("%ld checks, %ld failures\n", checks, failures);
 	return failures != 0;

@@ -13,7 +13,7 @@ gen() {
 light() {
     gen "$2"
     grep -q "^#define STP_LIGHT_PROBE_$1 STP_LIGHT_OK(" c || { echo "probe $1 not light: $2"; cat c; return 1; }
-    grep -q "\.light = STP_LIGHT_PROBE_$1 }" c || { echo "probe $1's descriptor not light: $2"; return 1; }
+    grep -q "\.light = STP_LIGHT_PROBE_$1[ ,]" c || { echo "probe $1's descriptor not light: $2"; return 1; }
     body "$1" | not grep -E '(^|[^A-Za-z0-9_])(c|f)->' || { echo "probe $1's light body uses c or f: $2"; return 1; }
 }
 
@@ -92,10 +92,11 @@ run() {
     light 0 "global a, x; $KP { a[pid(), execname(), \"k\"] = x + a[1, \"\", \"k\"]; x = a[tid(), execname(), \"\"] * 2 }"
     light 0 "global s; $KP { s[pid(), execname()] <<< tid() } probe end { foreach ([p, e] in s) println(@count(s[p, e])) }"
     body 0 | grep -qF "gm_s__slot(NULL, stp_pmap_cpu(g_s), "
-    # on the full path the same element still records its location and reports through c
+    # on the full path the same element reports through c, its location given to the slot function
+    # (stored by the error alone)
     heavy 0 "global p; $KP { p[pid()]++; printf(\"x\") }"
-    body 0 | grep -qF "c->last_stmt = \"identifier 'p' at <input>:1:"
-    body 0 | grep -qF "gm_p__slot(c, g_p, "
+    body 0 | grep -qF "gm_p__slot(c, g_p, k1, 0, \"identifier 'p' at <input>:1:"
+    body 0 | not grep -qF "c->last_stmt = \"identifier 'p' at <input>:1:"
 
     # what needs the context or can fail or run long: the full path
     heavy 0 "$KP { printf(\"x\\n\") }"                        # output

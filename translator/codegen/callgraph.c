@@ -169,6 +169,27 @@ static char *caller_macro(const CgState *cg, const Function *f)
 	return xstrdup("0");
 }
 
+/* A function the body calls, or one of theirs, that charges its own actions: one called from
+ * several places (a function called once charges as its caller says; embedded C charges none). */
+static int calls_counted(const CgState *cg, Stmt *body, PtrVec *seen);
+
+static int counted_callee(Expr *e, void *ctx)
+{
+	void **a = ctx;
+	Function *f = e->kind == EX_CALL ? e->fn : NULL;
+
+	if (!f || f->embedded || !first_visit(a[1], f))
+		return 0;
+	return !cg_called_once(a[0], f) || calls_counted(a[0], f->body, a[1]);
+}
+
+static int calls_counted(const CgState *cg, Stmt *body, PtrVec *seen)
+{
+	void *a[2] = { (void *)cg, seen };
+
+	return ast_walk_stmt(body, &(AstVisitor){ .expr = counted_callee, .ctx = a });
+}
+
 /* The STP_UNCOUNTED_ macros the bodies name, before the code: a probe whose body and callees are
  * loop-free charges none when the sum of all their actions is within both limits (the runtime's
  * STP_ACTIONS_WITHIN, as -DMAXACTION says at compile time); a function called once charges none
@@ -189,6 +210,17 @@ void cg_calls_defines(Session *s, StrBuf *out)
 			sb_printf(out, "#define STP_UNCOUNTED_probe_%d 0\n", p->index);
 		else
 			sb_printf(out, "#define STP_UNCOUNTED_probe_%d STP_ACTIONS_WITHIN(%d)\n", p->index, bound);
+	}
+	/* a hit of a handler none of whose code charges actions needs no action count (core/probe.c) */
+	for (int i = 0; i < prog->probes.len; i++) {
+		Probe *p = prog->probes.items[i];
+		int own = p->index < cc->nprobes ? cc->probe_actions[p->index] : -1;
+		PtrVec seen = { 0 };
+		if (own >= 0 && body_bound(cc, p->body, own) != UNBOUNDED && !calls_counted(s->cg, p->body, &seen))
+			sb_printf(out, "#define STP_CHARGES_NONE_probe_%d STP_UNCOUNTED_probe_%d\n", p->index, p->index);
+		else
+			sb_printf(out, "#define STP_CHARGES_NONE_probe_%d 0\n", p->index);
+		free(seen.items);
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];

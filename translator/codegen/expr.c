@@ -98,16 +98,20 @@ static int embedded_may_fail(const char *code)
 /* An embedded-C function of longs only: its frame is a few words, a C local of the caller instead
  * of a slot of the frame stack, since it calls nothing further.  The nesting limit holds as for
  * any call (STP_LEAF_NESTING: nothing to test without recursion when the deepest call chain is
- * within MAXNESTING); a function that cannot fail needs no error test after it. */
+ * within MAXNESTING); a function that cannot fail needs no error test after it, nor its location
+ * stored before it (its errors report the call's). */
 static char *gen_leaf_call(Gen *g, Expr *e, char **vals)
 {
 	Function *f = e->fn;
 	char *lf = cg_named_local(g, xasprintf("struct frame_fn_%s", f->cname), "lf");
+	char *where = cg_location_literal("identifier", f->name, e->loc);
 	char *result = NULL;
 
-	cg_set_location(g, "identifier", f->name, e->loc);
+	if (embedded_may_fail(f->embedded))
+		cg_line(g, "c->last_stmt = %s;", where);
 	g->out_used = 1;
-	cg_line(g, "STP_LEAF_NESTING(c, %s);", cg_error_label(g));
+	cg_line(g, "STP_LEAF_NESTING(c, %s, %s);", where, cg_error_label(g));
+	free(where);
 	for (int i = 0; i < f->params.len; i++)
 		cg_line(g, "%s.l_%s = %s;", lf, ((Symbol *)f->params.items[i])->name, vals[i]);
 	cg_line(g, "fn_%s(c, &%s);", f->cname, lf);
@@ -149,10 +153,12 @@ static char *gen_user_call(Gen *g, Expr *e)
 		return result;
 	}
 	nf = cg_named_local(g, xasprintf("struct frame_fn_%s *", f->cname), "nf");
-	cg_set_location(g, "identifier", f->name, e->loc);
 	if (cg_called_once(g->cg, f)) {   /* inlined (module.c): no C frame of its own */
-		cg_line(g, "STP_PUSH_INLINED(c, %s, fn_%s, %s);", nf, f->cname, cg_error_label(g));
+		char *where = cg_location_literal("identifier", f->name, e->loc);
+		cg_line(g, "STP_PUSH_INLINED(c, %s, fn_%s, %s, %s);", nf, f->cname, where, cg_error_label(g));
+		free(where);
 	} else {
+		cg_set_location(g, "identifier", f->name, e->loc);
 		cg_line(g, "%s = &stp_push_frame(c)->fn_%s;", nf, f->cname);
 		cg_line(g, "if (unlikely(c->last_error)) goto %s;", cg_error_label(g));
 	}
@@ -623,7 +629,7 @@ char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
 		Expr *key = keys->items[i];
 		if (arr->keytypes[i] == TY_STRING && is_execname_call(key)) {
 			char *w = xasprintf("kw%d", g->ntmp++);
-			sb_printf(&g->decls, "\tu64 %s[2];\n", w);
+			sb_printf(&g->decls, "\tu64 STP_NOINIT %s[2];\n", w);   /* set by stp_comm_key */
 			vals[i] = xasprintf("stp_comm_key(%s)", w);
 			free(w);
 			if (comm)
@@ -640,7 +646,8 @@ char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm)
 		}
 	}
 	k = xasprintf("k%d", g->ntmp++);
-	sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", k, keys->len ? keys->len : 1);
+	/* every key is set below, before the array is read: no stack zeroing */
+	sb_printf(&g->decls, "\tstruct stp_key STP_NOINIT %s[%d];\n", k, keys->len ? keys->len : 1);
 	for (int i = 0; i < keys->len; i++) {
 		if (arr->keytypes[i] == TY_STRING)
 			cg_line(g, "%s[%d].s = %s;", k, i, vals[i]);

@@ -127,6 +127,7 @@ int cg_light_code_ok(const char *code);                  /* its generated C uses
 /* callgraph.c: functions called from one place (inlined there), bodies that charge no actions */
 void cg_calls_analyze(Session *s);   /* before any body is generated */
 int cg_called_once(const CgState *cg, const Function *f);
+int cg_local_needs_zero(Stmt *body, Symbol *sym);   /* assigned.c: a path may read it before a store */
 char *cg_uncounted_macro(const CgState *cg, const Function *f, Stmt *body, const char *name);   /* or NULL */
 void cg_calls_record(CgState *cg, const Function *f, const Probe *p, int actions, int loops);
 void cg_calls_defines(Session *s, StrBuf *out);   /* after every body */

@@ -120,9 +120,9 @@ void cg_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
 }
 
 /* The address of elem's value in map (keys and comm from cg_keys_comm), created when absent:
- * a local of ctype.  A full array is the MAXMAPENTRIES error near elem and ends the body: a light
- * body passes the slot function no context (the error is reported at once, out of line); any other
- * records the location first, as every error site of the full path does. */
+ * a local of ctype.  A full array is the MAXMAPENTRIES error near elem and ends the body: the slot
+ * function takes the location for that error (stp_error_near stores it), and a light body passes
+ * it no context (the error is reported at once, out of line). */
 char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm, const char *ctype)
 {
 	const char *name = elem->sym->name;
@@ -130,8 +130,6 @@ char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, u
 	char *e = cg_named_local(g, "struct stp_map_entry *", "e");
 	char *p = cg_named_local(g, ctype, "p");
 
-	if (!g->light)
-		cg_set_location(g, "identifier", elem->str, elem->loc);
 	cg_line(g, "%s = gm_%s__slot(%s, %s, %s, %#x, %s);", e, name, g->light ? "NULL" : "c", map, keys, comm, where);
 	/* tested as the entry, not as the value's address: on the found path the lookup's own test
 	 * of the entry already decided it */

@@ -160,44 +160,11 @@ static void frame_members(StrBuf *frame, PtrVec *syms, const Function *fn)
 	}
 }
 
-/* An expression that may read sym: one naming it, or embedded C (which the scan cannot see into). */
-static int may_read_sym(Expr *e, void *sym)
-{
-	return e->kind == EX_EMBEDDED || ((e->kind == EX_IDENT || e->kind == EX_INDEX) && e->sym == sym);
-}
-
-/* sym's first use in st, through the blocks it runs in order: 1 a plain `sym = e`, e not reading
- * it; 0 anything that may read it; -1 none. */
-static int first_use(Stmt *st, Symbol *sym)
-{
-	AstVisitor may_read = { .expr = may_read_sym, .ctx = sym };
-	Expr *e = st->kind == ST_EXPR ? st->expr : NULL;
-
-	if (st->kind == ST_BLOCK) {
-		for (int i = 0; i < st->body.len; i++) {
-			int use = first_use(st->body.items[i], sym);
-			if (use >= 0)
-				return use;
-		}
-		return -1;
-	}
-	if (e && e->kind == EX_ASSIGN && e->op == OP_ASSIGN && e->left->kind == EX_IDENT && e->left->sym == sym)
-		return !ast_walk_expr(e->right, &may_read);
-	return ast_walk_stmt(st, &may_read) ? 0 : -1;
-}
-
-/* No path reads sym before a top-level `sym = e` stores it: the 0 or "" every local starts with
- * need not be stored. */
-static int assigned_before_use(Stmt *body, Symbol *sym)
-{
-	return first_use(body, sym) == 1;
-}
-
 static void init_locals(Gen *g, PtrVec *syms, Stmt *body)
 {
 	for (int i = 0; i < syms->len; i++) {
 		Symbol *sym = syms->items[i];
-		if (assigned_before_use(body, sym))
+		if (!cg_local_needs_zero(body, sym))
 			continue;
 		if (sym->type == TY_STRING)
 			cg_line(g, "f->l_%s[0] = 0;", sym->name);
@@ -769,6 +736,7 @@ static void write_descriptors(Session *s, const ModuleParts *m, StrBuf *out)
 		}
 		if (m->light[h])
 			sb_printf(out, ", .light = STP_LIGHT_PROBE_%d", h);
+		sb_printf(out, ", .uncounted = STP_CHARGES_NONE_probe_%d", h);
 		sb_puts(out, " },\n");
 	}
 	sb_puts(out, "};\n\n");

@@ -130,6 +130,8 @@ static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, co
 			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a]);
 		else if (p->conv == 's' && !copied[a] && is_execname(e->args.items[a]))
 			cg_line(g, "%s = stp_put_comm_at(%s);", at, at);
+		else if ((p->conv == 'd' || p->conv == 'i') && !g->light)   /* a context's lead kept */
+			cg_line(g, "%s = stp_put_sdec_lead_at(&c->dec_lead, %s, %s);", at, at, vals[a]);
 		else
 			cg_line(g, "%s = %s(%s, %s);", at, plain_conversion(p)->at, at, vals[a]);
 		if (p->conv)

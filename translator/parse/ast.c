@@ -88,6 +88,9 @@ int ast_walk_stmt(Stmt *st, const AstVisitor *v)
 	for (int i = 0; i < st->keys.len; i++)
 		if ((rc = ast_walk_expr(st->keys.items[i], v)) != 0)
 			return rc;
+	for (int i = 0; i < st->slice.len; i++)     /* foreach (k in a[x, *]): x is read */
+		if ((rc = ast_walk_expr(st->slice.items[i], v)) != 0)
+			return rc;
 	if ((rc = ast_walk_expr(st->value, v)) != 0 || (rc = ast_walk_expr(st->limit, v)) != 0 ||
 	    (rc = ast_walk_expr(st->catch_var, v)) != 0)
 		return rc;
