@@ -18,6 +18,7 @@ struct stp_dec_lead {   /* as runtime/core/context.h */
 	char digits[8];
 };
 #include "../../runtime/output/decimal.h"
+#include "xorshift.h"
 
 static long failures, checks;
 
@@ -59,10 +60,7 @@ static void check(int64_t v)
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* softfloat-driver.c - checks runtime/core/softfloat.h, built for userspace, bit for bit against the
  * host's SSE2 doubles, libm and glibc's printf on edge cases and random inputs.  Built and run by tests/unit/softfloat.t. */
 #include "../../runtime/core/softfloat.h"
+#include "xorshift.h"
 
 #include <fenv.h>
 #include <inttypes.h>
@@ -56,10 +57,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return xorshift64(&rng_state);
 }
 
 static const uint64_t edges[] = {

@@ -51,17 +51,13 @@ static enum use use_either(enum use a, enum use b)
 	return a == USE_NONE && b == USE_NONE ? USE_NONE : USE_SOMETIMES;
 }
 
-/* try's body may stop anywhere (an error) and go on in the catch: stored when the catch stores
- * it, the body having gone on only by storing it too. */
+/* try's body may stop anywhere (an error) and go on in the catch: two ways on, as an if's, the
+ * body's only by storing it, the catch's whatever the body did before it stopped. */
 static enum use use_in_try(Stmt *st, Symbol *sym)
 {
-	enum use body = use_of(st->then, sym), handler = st->els ? use_of(st->els, sym) : USE_NONE;
-
-	if (body == USE_READ || handler == USE_READ || (st->catch_var && st->catch_var->sym == sym))
+	if (st->catch_var && st->catch_var->sym == sym)
 		return USE_READ;
-	if (body == USE_STORED && handler == USE_STORED)
-		return USE_STORED;
-	return body == USE_NONE && handler == USE_NONE ? USE_NONE : USE_SOMETIMES;
+	return use_either(use_of(st->then, sym), st->els ? use_of(st->els, sym) : USE_NONE);
 }
 
 /* Loops, and statements that leave (next, return, break: a later read is not on their path, but

@@ -202,21 +202,15 @@ void cg_calls_defines(Session *s, StrBuf *out)
 	sb_puts(out, "/* bodies that charge no actions: their sum is within MAXACTION (translator/codegen/callgraph.c) */\n");
 	for (int i = 0; i < prog->probes.len; i++) {
 		Probe *p = prog->probes.items[i];
-		int own = p->index < cc->nprobes ? cc->probe_actions[p->index] : -1, bound;
-		if (own < 0)
-			continue;
-		bound = body_bound(cc, p->body, own);
-		if (bound == UNBOUNDED)
-			sb_printf(out, "#define STP_UNCOUNTED_probe_%d 0\n", p->index);
-		else
-			sb_printf(out, "#define STP_UNCOUNTED_probe_%d STP_ACTIONS_WITHIN(%d)\n", p->index, bound);
-	}
-	/* a hit of a handler none of whose code charges actions needs no action count (core/probe.c) */
-	for (int i = 0; i < prog->probes.len; i++) {
-		Probe *p = prog->probes.items[i];
 		int own = p->index < cc->nprobes ? cc->probe_actions[p->index] : -1;
+		int bound = own < 0 ? UNBOUNDED : body_bound(cc, p->body, own);
 		PtrVec seen = { 0 };
-		if (own >= 0 && body_bound(cc, p->body, own) != UNBOUNDED && !calls_counted(s->cg, p->body, &seen))
+		if (own >= 0 && bound == UNBOUNDED)
+			sb_printf(out, "#define STP_UNCOUNTED_probe_%d 0\n", p->index);
+		else if (own >= 0)
+			sb_printf(out, "#define STP_UNCOUNTED_probe_%d STP_ACTIONS_WITHIN(%d)\n", p->index, bound);
+		/* a hit of a handler none of whose code charges actions keeps no count (core/probe.c) */
+		if (bound != UNBOUNDED && !calls_counted(s->cg, p->body, &seen))
 			sb_printf(out, "#define STP_CHARGES_NONE_probe_%d STP_UNCOUNTED_probe_%d\n", p->index, p->index);
 		else
 			sb_printf(out, "#define STP_CHARGES_NONE_probe_%d 0\n", p->index);

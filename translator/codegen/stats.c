@@ -140,6 +140,17 @@ static void check_variance(Check *ck, Expr *e, StatInfo *si)
 	}
 }
 
+/* op ("count", "sum", "min", "hist_log" ...) reads si's statistic. */
+static void note_reader(StatInfo *si, const char *op)
+{
+	if (!strcmp(op, "count"))
+		si->uses_count = 1;
+	else
+		si->uses_other = 1;
+	if (!strcmp(op, "min") || !strcmp(op, "max"))
+		si->uses_minmax = 1;
+}
+
 static int check_expr(Expr *e, void *ctx)
 {
 	Check *ck = ctx;
@@ -154,12 +165,7 @@ static int check_expr(Expr *e, void *ctx)
 			check_hist(ck, e, si);
 		else if (!strcmp(e->str, "variance"))
 			check_variance(ck, e, si);
-		if (!strcmp(e->str, "count"))
-			si->uses_count = 1;
-		else
-			si->uses_other = 1;
-		if (!strcmp(e->str, "min") || !strcmp(e->str, "max"))
-			si->uses_minmax = 1;
+		note_reader(si, e->str);
 	}
 	if (e->kind == EX_CALL && e->builtin && e->builtin->kind == BI_PRINT) {
 		for (int i = 0; i < e->args.len; i++) {
@@ -186,12 +192,8 @@ static int check_stmt(Stmt *st, void *ctx)
 		return 0;
 	/* sorted by value: by @count unless another operator is named, which then reads the data */
 	if (st->sort_on < 0 && st->sort_agg && strcmp(st->sort_agg, "count") && st->array->kind != EX_AT &&
-	    st->array->sym && st->array->sym->type == TY_STATS) {
-		StatInfo *si = stat_info(ck->cg, st->array->sym, 1);
-		si->uses_other = 1;
-		if (!strcmp(st->sort_agg, "min") || !strcmp(st->sort_agg, "max"))
-			si->uses_minmax = 1;
-	}
+	    st->array->sym && st->array->sym->type == TY_STATS)
+		note_reader(stat_info(ck->cg, st->array->sym, 1), st->sort_agg);
 	if (st->array->kind == EX_AT && is_stats_op(st->array->str) && st->keys.len != 1)
 		check_error_at(ck, st->loc, "foreach over histogram buckets takes one bucket variable");
 	else if (st->array->kind != EX_AT && st->array->sym && st->array->sym->type == TY_STATS && st->value)
