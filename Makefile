@@ -141,7 +141,7 @@ clean:
 # apptrace_fuzz (app-trace-report's trace lines), btf_fuzz (the BTF reader: a blob, a split blob over it).
 # `make fuzz [FUZZ_SECONDS=600] [FUZZ_JOBS=2] [FUZZ_TARGETS="parse index record"]` runs each target in
 # turn for FUZZ_SECONDS (tests/fuzz/run.sh; see tests/fuzz/README.md); tests/unit/fuzz-smoke.t builds
-# them and runs each for 20 s.
+# them and runs each on a fixed number of inputs.
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))

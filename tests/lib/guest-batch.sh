@@ -2,10 +2,14 @@
 # guest-batch.sh - runs inside the QEMU guest (chroot into the host root): runs each prepared case in turn.
 # Used by tests/lib/guest-init.sh (`bash guest-batch.sh BATCHFILE`), which tests/lib/guest.sh boots.
 #
-# Usage: guest-batch.sh BATCHFILE [on|off]; "off": no case timeouts here (the host enforces them).
-# BATCHFILE lists one case directory per line. A case directory holds `guest-run` (executable,
-# run with cwd = the case directory) and optionally `guest-timeout` (seconds, default 60).
-# Results written into the case directory: out, err, rc (written last), dmesg (new kernel messages).
+# Usage: guest-batch.sh QUEUEFILE [on|off]; "off": no case timeouts here (the host enforces them).
+# QUEUEFILE lists one case directory per line and ends with a line "@@END"; the host may still be
+# appending cases (tests/run streams them as their modules build): at the end of what is there so
+# far, the batch waits for more ("@@GUEST waiting" on the console). A case directory holds
+# `guest-run` (executable, run with cwd = the case directory) and optionally `guest-timeout`
+# (seconds, default 60). Results written into the case directory: began (first), out, err, ms (the
+# case's milliseconds), dmesg (new kernel messages), rc (written last). A case whose `began` exists
+# is not run again (a boot after a crash reads the queue from the start).
 # Console markers: "@@CASE NAME begin", "@@CASE NAME end rc=N" (tests/lib/guest.sh splits on them).
 # After a case whose kernel messages show a crash, the guest powers off so that the
 # remaining cases run on a fresh boot.
@@ -48,30 +52,67 @@ run_case() {
     name=${dir##*/}
     t=60
     [[ -r $dir/guest-timeout ]] && read -r t <"$dir/guest-timeout"
+    : >"$dir/began"
     console "@@CASE $name begin"
+    local t0=${EPOCHREALTIME//[.,]/}
     if [[ $TIMEOUTS == off ]]; then
         (cd "$dir" && exec ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
     else
         (cd "$dir" && exec timeout -k 5 "$t" ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
     fi
     rc=$?
+    local t1=${EPOCHREALTIME//[.,]/}
+    echo $(( (t1 - t0) / 1000 )) >"$dir/ms"
     new_kmsg "$dir/dmesg"
     echo "$rc" >"$dir/rc"
     console "@@CASE $name end rc=$rc"
     ! trouble_in "$dir/dmesg"
 }
 
+# next_case: DIR = the queue's next line, waiting while the host has not written it yet; 1 at "@@END".
+# A line is taken whole: a read that ends without its newline keeps the part for the next try.
+next_case() {
+    local part= line
+    while :; do
+        if IFS= read -r line <&3; then
+            DIR=$part$line
+            part=
+            [[ $DIR == @@END ]] && return 1
+            [[ -n $DIR ]] && return 0
+            continue
+        fi
+        part+=$line
+        if [[ -z $WAITING ]]; then
+            console "@@GUEST waiting"
+            WAITING=1
+        fi
+        nap
+    done
+}
+
+# nap: half a second without starting a program (under TCG each program started costs about 0.1 s of the
+# host's CPU, which the host's module builds need meanwhile): a read that times out on a FIFO nobody writes
+nap() {
+    if [[ -z ${NAP_FD:-} ]]; then
+        mkfifo /tmp/.guest-batch-nap 2>/dev/null
+        exec {NAP_FD}<>/tmp/.guest-batch-nap || { sleep 0.5; return; }
+    fi
+    read -r -t 0.5 -u "$NAP_FD" _ || true
+}
+
 main() {
-    local dir
+    local DIR WAITING=
     TIMEOUTS=${2:-on}
     new_kmsg /dev/null   # the boot's messages belong to no case
-    while read -r dir; do
-        [[ -n $dir ]] || continue
-        if ! run_case "$dir"; then
-            console "@@GUEST kernel trouble after $(basename "$dir"): rebooting for the rest"
+    exec 3<"$1"
+    while next_case; do
+        WAITING=
+        [[ -e $DIR/began ]] && continue   # run in an earlier boot
+        if ! run_case "$DIR"; then
+            console "@@GUEST kernel trouble after $(basename "$DIR"): rebooting for the rest"
             return 1
         fi
-    done <"$1"
+    done
     sleep 1  # let delayed kernel trouble of the last case reach the console before poweroff
 }
 

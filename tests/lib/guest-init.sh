@@ -49,12 +49,22 @@ mount_host() {
     # TCG instead of 0.15. The host does not change those files while a batch runs; the results
     # (the case directories the host writes) are a mount of their own, without a cache.
     ninep hostroot /host ro,cache=loose || return 1
-    ninep results "/host$results" || return 1
+    # a tree cloned under /tmp (the runner's path says where it is): its directory under the host's /tmp stays
+    # visible through the guest's own /tmp, bound back in from the read-only host root
+    local runner=$2 keep=
+    case $runner in /tmp/?*/*) keep=${runner#/tmp/}; keep=/tmp/${keep%%/*} ;; esac
+    if [ -n "$keep" ]; then
+        mkdir -p /hosttmp && mount --bind /host/tmp /hosttmp || return 1
+    fi
     mount -t proc proc /host/proc &&
     mount -t sysfs sys /host/sys &&
     mount -t devtmpfs dev /host/dev &&
     mount -t tmpfs tmp /host/tmp &&
     mount -t tmpfs run /host/run || return 1
+    if [ -n "$keep" ]; then
+        mkdir -p "/host$keep" && mount --bind "/hosttmp${keep#/tmp}" "/host$keep" || return 1
+    fi
+    ninep results "/host$results" || return 1
     mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
     mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
     mount -t securityfs securityfs /host/sys/kernel/security 2>/dev/null   # lockdown's state, as a distribution mounts it
@@ -81,7 +91,7 @@ main() {
         finish
     fi
     load_modules || finish
-    mount_host "$results" || { say "mounting the host over 9p failed"; finish; }
+    mount_host "$results" "$runner" || { say "mounting the host over 9p failed"; finish; }
 
     say "ready"
     env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

@@ -7,6 +7,9 @@
 #   CASE_DIR     holds an executable `guest-run` (run in the guest, cwd = CASE_DIR, as root,
 #                in a chroot of the host root so host absolute paths work) and optionally
 #                `guest-timeout` (seconds, default 60).
+# Streaming: guest_stream RESULTS_DIR QUEUE LIMIT, where another job appends CASE_DIRs to QUEUE (a
+# file in RESULTS_DIR, one a line, each written whole) as they become ready and then "@@END": the
+# guest boots at the first one and runs each as it comes (tests/run: cases as their modules build).
 # Afterwards each CASE_DIR holds: out, err, rc (missing if the guest hung or died during the case),
 # dmesg (kernel messages logged during the case) and console (its slice of the serial console).
 # The whole serial console of all boots is in RESULTS_DIR/console.log. If the guest dies or
@@ -170,7 +173,7 @@ guest_watch() {
     local pid=$1 console=$2 batch=$3 t=$4 end=$((SECONDS + $4)) margin=${GUEST_BOOT_MARGIN:-120}
     local deadline=$((SECONDS + margin)) doing="booting" last= mark name
     while kill -0 "$pid" 2>/dev/null; do
-        mark=$(grep -aoE '@@(CASE [^ ]+ (begin|end)|GUEST poweroff)' "$console" | tail -n 1 || true)
+        mark=$(grep -aoE '@@(CASE [^ ]+ (begin|end)|GUEST (poweroff|waiting))' "$console" | tail -n 1 || true)
         if [[ $mark != "$last" ]]; then
             last=$mark
             case $mark in
@@ -182,7 +185,18 @@ guest_watch() {
                     doing="between cases"; deadline=$((SECONDS + margin)) ;;
                 "@@GUEST poweroff")
                     doing="powering off"; deadline=$((SECONDS + 15)) ;;
+                "@@GUEST waiting")
+                    doing="waiting for the host's next case" ;;
             esac
+        fi
+        # the host is still preparing cases: no deadline but the whole run's; once the queue is
+        # complete the guest reads its end within a second
+        if [[ $doing == waiting* ]]; then
+            if grep -qx '@@END' "$batch"; then
+                doing="waiting past the queue's end"; deadline=$((SECONDS + margin))
+            else
+                deadline=$end
+            fi
         fi
         if (( SECONDS >= end )); then
             GUEST_BOOT_WHY="qemu killed: the run exceeded its ${t}s timeout ($doing)"
@@ -214,8 +228,14 @@ guest_check_paths() {
             guest_log "paths with spaces or commas cannot be shared with the guest: $p"
             return 1
         fi
-        if [[ $p =~ ^/(tmp|proc|sys|dev|run)(/|$) ]]; then
+        # the guest mounts its own /proc /sys /dev /run, and /tmp but for the directory of the tree under it
+        # (guest-init.sh's mount_host)
+        if [[ $p =~ ^/(proc|sys|dev|run)(/|$) || $p =~ ^/tmp/?$ ]]; then
             guest_log "$p is hidden in the guest (it mounts its own /tmp /proc /sys /dev /run)"
+            return 1
+        fi
+        if [[ $p == /tmp/* && ${p#/tmp/} != "${TOP#/tmp/}" && ${p#/tmp/} != "${TOP#/tmp/}"/* ]]; then
+            guest_log "$p is hidden in the guest (its own /tmp shows only $TOP of the host's)"
             return 1
         fi
     done
@@ -227,34 +247,48 @@ guest_timeout_of() {
     echo "${t:-60}"
 }
 
+# guest_batch RESULTS_DIR CASE_DIR...: the cases known up front, one queue, complete.
 guest_batch() {
-    local results dir
+    local results dir limit=${GUEST_BOOT_MARGIN:-120}
+    local -a dirs=()
     results=$(realpath "$1"); shift
-    local -a pending=()
     for dir in "$@"; do
         dir=$(realpath "$dir")
         [[ $dir == "$results"/* ]] || { guest_log "$dir is not inside $results"; return 1; }
-        rm -f "$dir"/{out,err,rc,dmesg,console}
-        pending+=("$dir")
+        rm -f "$dir"/{began,out,err,ms,rc,dmesg,console}
+        limit=$((limit + $(guest_timeout_of "$dir") + 10))
+        dirs+=("$dir")
     done
+    printf '%s\n' "${dirs[@]}" @@END >"$results/.queue"
+    guest_stream "$results" "$results/.queue" "$limit"
+}
+
+# guest_queued QUEUE: the case directories QUEUE lists so far
+guest_queued() { grep -vx '@@END' "$1" || true; }
+
+# guest_stream RESULTS_DIR QUEUE LIMIT: boots once QUEUE has a line (not when it is only "@@END"), runs
+# the cases it lists as they come, and boots again for those not begun when a guest dies or
+# crashes. LIMIT bounds each boot, in seconds.
+guest_stream() {
+    local results queue=$2 limit=$3 dir
+    results=$(realpath "$1")
     guest_check_paths "$results" || return 1
     local kver initrd
     kver=$(guest_kver) || return 1
     initrd=$(guest_initramfs "$kver") || return 1
+    until [[ -s $queue ]]; do sleep 0.5; done
+    [[ $(head -n 1 "$queue") == @@END ]] && return 0
 
-    local boot=0 log=$results/.console-boot batch=$results/.batch t started rc name
-    local -a next
+    local boot=0 log=$results/.console-boot rc name started
+    local -A seen=()
     : >"$results/console.log"
-    while (( ${#pending[@]} )); do
+    while :; do
         boot=$((boot + 1))
-        printf '%s\n' "${pending[@]}" >"$batch"
-        t=${GUEST_BOOT_MARGIN:-120}
-        for dir in "${pending[@]}"; do t=$((t + $(guest_timeout_of "$dir") + 10)); done
         rm -f "$log"
         rc=0
-        guest_boot "$kver" "$initrd" "$results" "$batch" "$log" "$t" || rc=$?
+        guest_boot "$kver" "$initrd" "$results" "$queue" "$log" "$limit" || rc=$?
         {
-            echo "@@HOST boot $boot: ${#pending[@]} case(s), timeout ${t}s"
+            echo "@@HOST boot $boot, timeout ${limit}s"
             tr -d '\r' <"$log" 2>/dev/null || true
             if [[ -n $GUEST_BOOT_WHY ]]; then
                 echo "@@HOST $GUEST_BOOT_WHY"
@@ -265,25 +299,30 @@ guest_batch() {
         } >"$log.txt"
         cat "$log.txt" >>"$results/console.log"
 
-        started=0 next=()
-        for dir in "${pending[@]}"; do
+        started=0
+        local -a left=()
+        while read -r dir; do
+            [[ -n ${seen[$dir]:-} ]] && continue
             name=$(basename "$dir")
             if grep -qF "@@CASE $name begin" "$log.txt"; then
                 started=$((started + 1))
+                seen[$dir]=1
                 guest_slice "$log.txt" "$name" >"$dir/console"
             else
-                next+=("$dir")
+                left+=("$dir")
             fi
-        done
+        done < <(guest_queued "$queue")
+        if (( ${#left[@]} == 0 )) && grep -qx '@@END' "$queue"; then
+            break
+        fi
         if (( started == 0 )); then
             guest_log "boot $boot ran no case; console tail:"
             tail -n 40 "$log.txt" | sed 's/^/    /' >&2
-            for dir in "${next[@]}"; do tail -n 40 "$log.txt" >"$dir/console"; done
+            for dir in "${left[@]}"; do tail -n 40 "$log.txt" >"$dir/console"; done
             break
         fi
-        pending=("${next[@]}")
     done
-    rm -f "$log" "$log.txt" "$batch"
+    rm -f "$log" "$log.txt"
 }
 
 # guest_crash_lines FILE...: prints lines showing kernel trouble (oops, BUG, panic, warning); status 0
