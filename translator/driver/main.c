@@ -486,8 +486,10 @@ static int main_passes_1_2(Session *s, const char *r_arg, SourceFile **filep)
 	/* pass 1: conditionals need the target kernel, so find it first */
 	if (kernel_setup(s, r_arg, 0) != 0 || (s->last_pass >= 3 && secureboot_check_features(s)))
 		return 1;
-	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel */
-	btf_kernel_twice_prefetch(s);
+	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel
+	 * (not for pass 1 alone: the read, mostly the kernel's, would be cut short at exit every time) */
+	if (s->last_pass >= 2)
+		btf_kernel_twice_prefetch(s);
 	set_preprocessor_env(s);
 	t = timer_start();
 	STAP_MARK_PASS(1a, start, s);
