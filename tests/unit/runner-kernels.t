@@ -33,7 +33,7 @@ run() {
     grep -qE '^time: [0-9]+s in all; phases' "$log"
     grep -qE '^time: +unit cases +[0-9]+:[0-9]{2} to +[0-9]+:[0-9]{2} +[0-9]+s$' "$log"
     grep -qE "^time: +kernel $other +[0-9]+:[0-9]{2} to " "$log"
-    grep -qE '^time: +[0-9]+\.[0-9]s  unit/runner-env$' "$log"
+    grep -qE '^time: +[0-9]+\.[0-9]s  unit/runner-env \(CPU [0-9]+\.[0-9]s\)$' "$log"
     grep -qF "s  unit/runner-env@$other" "$log"
     [[ $(grep -c 'in all; phases' "$log") == 1 ]]
     [[ $(tail -n 2 "$log" | head -n 1) == "time: "* ]]
