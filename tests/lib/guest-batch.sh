@@ -45,6 +45,14 @@ trouble_in() {
     return 1
 }
 
+# close_batch_fds: in a case's process, the batch's own descriptors closed (the queue, nap's FIFO): a case
+# gets the descriptors a shell gives a program, its first open() being 3 (scripts print descriptor numbers)
+close_batch_fds() {
+    [[ -z ${QUEUE_FD:-} ]] || exec {QUEUE_FD}<&-
+    [[ -z ${NAP_FD:-} ]] || exec {NAP_FD}<&-
+    return 0
+}
+
 # The results directory is a 9p mount without a cache: every write reaches the host as it is made,
 # so rc, written last, tells the host the case is over (no sync needed).
 run_case() {
@@ -56,9 +64,9 @@ run_case() {
     console "@@CASE $name begin"
     local t0=${EPOCHREALTIME//[.,]/}
     if [[ $TIMEOUTS == off ]]; then
-        (cd "$dir" && exec ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
+        (cd "$dir" && close_batch_fds && exec ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
     else
-        (cd "$dir" && exec timeout -k 5 "$t" ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
+        (cd "$dir" && close_batch_fds && exec timeout -k 5 "$t" ./guest-run) </dev/null >"$dir/out" 2>"$dir/err"
     fi
     rc=$?
     local t1=${EPOCHREALTIME//[.,]/}
@@ -74,7 +82,7 @@ run_case() {
 next_case() {
     local part= line
     while :; do
-        if IFS= read -r line <&3; then
+        if IFS= read -r line <&"$QUEUE_FD"; then
             DIR=$part$line
             part=
             [[ $DIR == @@END ]] && return 1
@@ -104,7 +112,7 @@ main() {
     local DIR WAITING=
     TIMEOUTS=${2:-on}
     new_kmsg /dev/null   # the boot's messages belong to no case
-    exec 3<"$1"
+    exec {QUEUE_FD}<"$1"
     while next_case; do
         WAITING=
         [[ -e $DIR/began ]] && continue   # run in an earlier boot
