@@ -98,7 +98,7 @@ next_case() {
     done
 }
 
-# nap: half a second without starting a program (under TCG each program started costs about 0.1 s of the
+# nap: half a second without starting a program (under TCG each program started costs about 50 ms of the
 # host's CPU, which the host's module builds need meanwhile): a read that times out on a FIFO nobody writes
 nap() {
     if [[ -z ${NAP_FD:-} ]]; then

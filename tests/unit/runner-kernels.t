@@ -50,7 +50,6 @@ kernels_plan() {
     cat "$plan"
     default=$KVER
     release_of() { local v=${1%%[-+]*}; v=${v#*.}; echo "${1%%.*}.${v%%.*}"; }
-    is_rt() { grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$1"; }
     while read -r filter class; do
         [[ -n $filter && $filter != '#'* ]] || continue
         case ${class:-every} in
@@ -58,7 +57,7 @@ kernels_plan() {
             [[ $(grep -cF " $filter " "$plan") == $(wc -l <"$plan") ]] || { echo "$filter: not on every kernel"; return 1; } ;;
         rt)
             while IFS=: read -r k rest; do
-                if is_rt "$k"; then
+                if KVER=$k kernel_is_rt; then
                     [[ " $rest " == *" $filter "* ]] || { echo "$filter: not on $k"; return 1; }
                 elif [[ " $rest " == *" $filter "* ]]; then
                     echo "$filter: on $k, which is no PREEMPT_RT kernel"; return 1
