@@ -17,7 +17,7 @@ OPT     ?= -O2 -g
 SAN      =
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
-STAP_LIBS   = -ldw -ldebuginfod -lelf -llzma -lzstd -lz -pthread
+STAP_LIBS   = -ldw -lelf -llzma -lzstd -lz -pthread
 
 TRANSLATOR_SRC = $(sort $(shell find translator -name '*.c'))
 TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c

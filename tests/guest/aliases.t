@@ -2,6 +2,7 @@
 # Used by tests/run (issue 4); the script, its tapset and the expected output are in tests/guest/scripts/.
 
 build() {
+    seed_stapdir "$PWD/stapdir"
     SYSTEMTAP_DIR=$PWD/stapdir $STAP -p4 -m t_alias -I "$TOP/tests/guest/scripts/alias-tapset" \
         "$TOP/tests/guest/scripts/aliases.stp" >/dev/null 2>build-err
     # the script's own variable 'n' is used by one expansion of ev.first: no warning

@@ -61,6 +61,7 @@ build() {
     $STAP -L 'kernel.statement("vfs_read@fs/read_write.c:475")' | grep -q '\$ret:ssize_t'
     # the modules, compiled against the fetched DWARF
     export SYSTEMTAP_DIR=$PWD/sd-p4
+    seed_stapdir "$SYSTEMTAP_DIR"
     $STAP -p4 -m t_dbgdk -e "$kscript" >/dev/null
     $STAP -p4 -m t_dbgdm -e "$mscript" >/dev/null
     $STAP -p4 -m t_dbgdu -e "$uscript" >/dev/null

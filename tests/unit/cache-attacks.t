@@ -36,6 +36,8 @@ run() {
     export STAP_DWARF_FASTPATH=0
     mkdir -p "$TMPDIR"
     local sd=$PWD/sd ko key name idx victim
+    seed_stapdir "$sd"
+    seed_stapdir "$PWD/sd-other"
     # the reference run: a trusted cache ends up with the module (HH/KEY.ko, .c), the tapset index
     # and the kernel's DWARF index
     p4 "$sd"

@@ -10,6 +10,7 @@ run() {
     source "$TOP/tests/lib/assert.sh"
     export TMPDIR=$PWD/tmp SYSTEMTAP_DIR=$PWD/sd
     mkdir -p "$TMPDIR"
+    seed_stapdir "$SYSTEMTAP_DIR"
     local script='global n; probe kprobe.function("ksys_read") { n++ } probe end { println(n) }'
     local t0 miss_ms hit_ms ko name
 
@@ -73,6 +74,7 @@ run() {
     local lim=$PWD/sd-lim k1 k2 k3
     k1=aa$(printf '1%.0s' {1..62}) k2=bb$(printf '2%.0s' {1..62}) k3=aa$(printf '3%.0s' {1..62})
     mkdir -p "$lim/cache/aa" "$lim/cache/bb"
+    seed_stapdir "$lim"
     truncate -s 1M "$lim/cache/aa/$k1.ko" "$lim/cache/bb/$k2.ko" "$lim/cache/aa/$k3.ko"
     echo 'C' | tee "$lim/cache/aa/$k1.c" "$lim/cache/bb/$k2.c" "$lim/cache/aa/$k3.c" >/dev/null
     touch -d '3 hours ago' "$lim/cache/aa/$k1.ko" "$lim/cache/bb/$k2.c"   # a .c's age does not count
@@ -99,6 +101,7 @@ run() {
 
     # two runs storing the same entry at once: both succeed, the entry is whole, no temp file is left
     local conc=$PWD/sd-conc pa pb
+    seed_stapdir "$conc"
     mkdir -p a b
     (cd a && SYSTEMTAP_DIR=$conc "$STAP" -p4 -r "$KVER" -e "$script" >out 2>err) & pa=$!
     (cd b && SYSTEMTAP_DIR=$conc "$STAP" -p4 -r "$KVER" -e "$script" >out 2>err) & pb=$!

@@ -9,6 +9,7 @@ run() {
     source "$TOP/tests/lib/assert.sh"
     export TMPDIR=$PWD/tmp SYSTEMTAP_DIR=$PWD/sd
     mkdir -p "$TMPDIR"
+    seed_stapdir "$SYSTEMTAP_DIR"
     local script='probe begin { println("signed hello"); exit() }' hash cert_sum entry
 
     # the key: made once under $SYSTEMTAP_DIR, the private key 0600, the certificate DER; the enrollment step

@@ -42,6 +42,8 @@ static int kb_name_is(const char *entry, const char *name)
 	return strncmp(entry, name, n) == 0 && entry[n] == '=';
 }
 
+/* Not TMPDIR: the top level computes nothing from it (its compiler probes write under the module's
+ * directory), and the temp dir's path in a record is stored as KB_TMP_MARK. */
 static int kb_env_shapes_kbuild(const char *entry)
 {
 	static const char *const names[] = {
@@ -50,7 +52,7 @@ static int kb_env_shapes_kbuild(const char *entry)
 		"HOSTLDFLAGS", "HOSTLDLIBS", "KCFLAGS", "KCPPFLAGS", "KAFLAGS", "KRUSTFLAGS", "CFLAGS_MODULE",
 		"AFLAGS_MODULE", "LDFLAGS_MODULE", "LLVM", "LLVM_IAS", "CHECK", "CHECKFLAGS", "V", "W", "C",
 		"O", "SOURCE_DATE_EPOCH", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "MAKELEVEL",
-		"SHELL", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "GCC_EXEC_PREFIX",
+		"SHELL", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "GCC_EXEC_PREFIX",
 		"COMPILER_PATH", "CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "DEPENDENCIES_OUTPUT",
 		"SUNPRO_DEPENDENCIES", "PAHOLE", "RUSTC", "BINDGEN",
 	};

@@ -1,9 +1,11 @@
 /* debuginfod.c - asks the debuginfod servers of $DEBUGINFOD_URLS for missing debuginfo by build id (libdebuginfod,
- * with its cache and limits), draws the download's progress, checks the build id of what came.  Used by debuginfo.c, ulibs.c. */
+ * opened on first use, with its cache and limits), draws the download's progress, checks the build id of what came.
+ * Used by debuginfo.c, ulibs.c. */
 #include "dwarf/debuginfod.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/elffile.h"
 
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <signal.h>
@@ -13,9 +15,49 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* libdebuginfod, opened when the first download is asked for (as libdwfl opens it): most runs ask for none,
+ * and linked in, it and what it needs (libcurl, GnuTLS, Kerberos, LDAP...: some 30 libraries) took each stap
+ * run about 35 ms of loading and relocating. */
+#define DBGD_SONAME "libdebuginfod.so.1"
+static struct {
+	void *handle;
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_get_url) *get_url;
+	__typeof__(debuginfod_get_user_data) *get_user_data;
+	__typeof__(debuginfod_set_user_data) *set_user_data;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;
+	__typeof__(debuginfod_set_verbose_fd) *set_verbose_fd;
+} lib;
+
+/* Opens libdebuginfod and finds its functions: NULL, or why not (dlerror's words). */
+static const char *lib_open(void)
+{
+	if (lib.handle)
+		return NULL;
+	lib.handle = dlopen(DBGD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib.handle)
+		return dlerror();
+	*(void **)&lib.begin = dlsym(lib.handle, "debuginfod_begin");
+	*(void **)&lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
+	*(void **)&lib.get_url = dlsym(lib.handle, "debuginfod_get_url");
+	*(void **)&lib.get_user_data = dlsym(lib.handle, "debuginfod_get_user_data");
+	*(void **)&lib.set_user_data = dlsym(lib.handle, "debuginfod_set_user_data");
+	*(void **)&lib.set_progressfn = dlsym(lib.handle, "debuginfod_set_progressfn");
+	*(void **)&lib.set_verbose_fd = dlsym(lib.handle, "debuginfod_set_verbose_fd");
+	if (!lib.begin || !lib.find_debuginfo || !lib.get_url || !lib.get_user_data || !lib.set_user_data ||
+	    !lib.set_progressfn || !lib.set_verbose_fd) {
+		dlclose(lib.handle);
+		lib.handle = NULL;
+		return DBGD_SONAME " lacks a function of the debuginfod client's interface";
+	}
+	return NULL;
+}
+
 /* This run's client and the build ids that failed (asked once per run). */
 typedef struct DebuginfodState {
 	debuginfod_client *client;
+	char *no_client;         /* why there is no client (owned), or NULL */
 	StrMap failed;           /* build id -> why (both owned) */
 } DebuginfodState;
 
@@ -57,7 +99,7 @@ static void draw(Progress *p, debuginfod_client *c, int last)
 	double secs = (now_ms() - p->start_ms) / 1e3;
 	double sending = p->first_byte_ms ? (now_ms() - p->first_byte_ms) / 1e3 : 0;
 	double rate = sending > 0 ? mb(p->bytes) / sending : 0;
-	const char *url = debuginfod_get_url(c);
+	const char *url = lib.get_url(c);
 	char total[32] = "";
 
 	if (!url && !last) {
@@ -81,12 +123,12 @@ static void draw(Progress *p, debuginfod_client *c, int last)
  * whole size (<= 0: not known yet); before, a counts its polls. Nonzero cancels. */
 static int on_progress(debuginfod_client *c, long a, long b)
 {
-	Progress *p = debuginfod_get_user_data(c);
+	Progress *p = lib.get_user_data(c);
 	double t = now_ms();
 
 	if (cancel_signal)
 		return 1;
-	if (debuginfod_get_url(c)) {
+	if (lib.get_url(c)) {
 		p->bytes = a > 0 ? a : p->bytes;
 		p->total = b > 0 ? b : p->total;
 		if (a > 0 && !p->first_byte_ms)
@@ -124,13 +166,18 @@ static DebuginfodState *state_of(Session *s, char **why)
 {
 	if (!s->debuginfod) {
 		DebuginfodState *st = xcalloc(1, sizeof *st);
-		st->client = debuginfod_begin();
-		if (st->client && s->verbose >= 3)
-			debuginfod_set_verbose_fd(st->client, STDERR_FILENO);   /* each server asked and its answer */
+		const char *no_lib = lib_open();
+		if (no_lib) {
+			st->no_client = xasprintf("debuginfod: cannot start the client: %s", no_lib);
+		} else if (!(st->client = lib.begin())) {
+			st->no_client = xasprintf("debuginfod: cannot start the client (libdebuginfod): %s", strerror(errno));
+		} else if (s->verbose >= 3) {
+			lib.set_verbose_fd(st->client, STDERR_FILENO);   /* each server asked and its answer */
+		}
 		s->debuginfod = st;
 	}
 	if (!s->debuginfod->client)
-		*why = xasprintf("debuginfod: cannot start the client (libdebuginfod): %s", strerror(errno));
+		*why = xstrdup(s->debuginfod->no_client);
 	return s->debuginfod;
 }
 
@@ -184,10 +231,10 @@ static int download(debuginfod_client *c, const char *build_id, Progress *p, cha
 		sigaction(SIGINT, &old_int, NULL);
 	if (old_term.sa_handler == SIG_IGN)
 		sigaction(SIGTERM, &old_term, NULL);
-	debuginfod_set_user_data(c, p);
-	debuginfod_set_progressfn(c, on_progress);
-	fd = debuginfod_find_debuginfo(c, (const unsigned char *)build_id, 0, path);
-	debuginfod_set_progressfn(c, NULL);
+	lib.set_user_data(c, p);
+	lib.set_progressfn(c, on_progress);
+	fd = lib.find_debuginfo(c, (const unsigned char *)build_id, 0, path);
+	lib.set_progressfn(c, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (cancel_signal) {
@@ -240,7 +287,7 @@ char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char 
 			draw(&p, st->client, 1);
 		file_build_id(path, got, sizeof got);
 		if (strcmp(got, build_id)) {
-			const char *url = debuginfod_get_url(st->client);
+			const char *url = lib.get_url(st->client);
 			*why = xasprintf("debuginfod: the file %s served for build id %s (%s) has %s%s: refused (removed from "
 					 "the cache)", url ? url : path, build_id, what, got[0] ? "build id " : "no build id",
 					 got);
