@@ -38,19 +38,14 @@ static const char *lib_open(void)
 	lib.handle = dlopen(DBGD_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!lib.handle)
 		return dlerror();
-	*(void **)&lib.begin = dlsym(lib.handle, "debuginfod_begin");
-	*(void **)&lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
-	*(void **)&lib.get_url = dlsym(lib.handle, "debuginfod_get_url");
-	*(void **)&lib.get_user_data = dlsym(lib.handle, "debuginfod_get_user_data");
-	*(void **)&lib.set_user_data = dlsym(lib.handle, "debuginfod_set_user_data");
-	*(void **)&lib.set_progressfn = dlsym(lib.handle, "debuginfod_set_progressfn");
-	*(void **)&lib.set_verbose_fd = dlsym(lib.handle, "debuginfod_set_verbose_fd");
-	if (!lib.begin || !lib.find_debuginfo || !lib.get_url || !lib.get_user_data || !lib.set_user_data ||
-	    !lib.set_progressfn || !lib.set_verbose_fd) {
+#define DBGD_SYM(f) ((*(void **)&lib.f = dlsym(lib.handle, "debuginfod_" #f)) != NULL)
+	if (!(DBGD_SYM(begin) && DBGD_SYM(find_debuginfo) && DBGD_SYM(get_url) && DBGD_SYM(get_user_data) &&
+	      DBGD_SYM(set_user_data) && DBGD_SYM(set_progressfn) && DBGD_SYM(set_verbose_fd))) {
 		dlclose(lib.handle);
 		lib.handle = NULL;
 		return DBGD_SONAME " lacks a function of the debuginfod client's interface";
 	}
+#undef DBGD_SYM
 	return NULL;
 }
 
