@@ -133,6 +133,9 @@ int stdin_forward(const char *dir)
 		free(f);
 		return 0;   /* the script reads no input */
 	}
+	/* named now: once started, the thread may reach EOF and free f before this thread goes on */
+	const char *chars = f->chars >= 0 ? "__stdin " : "", *lines = f->lines >= 0 ? "__stdin_line" : "";
+
 	stdin_raw_tty();
 	if (pthread_create(&t, NULL, stdin_pump, f) != 0) {
 		err("cannot start reading standard input for input.char/input.line");
@@ -144,6 +147,6 @@ int stdin_forward(const char *dir)
 		return -1;
 	}
 	pthread_detach(t);
-	say("stdin: forwarded to %s (%s%s)", dir, f->chars >= 0 ? "__stdin " : "", f->lines >= 0 ? "__stdin_line" : "");
+	say("stdin: forwarded to %s (%s%s)", dir, chars, lines);
 	return 1;
 }
