@@ -134,20 +134,32 @@ static __always_inline void stp_overload_charge(struct stp_context *c, cycles_t 
 }
 #endif
 
+/* What became of one hit (__stp_run): its handler ran to its end (STP_HIT_RAN) or ran into a
+ * script error (STP_HIT_FAILED, reported); or it did not run: skipped and counted, for another
+ * handler on this CPU or a global's lock not had in MAXTRYLOCK attempts (STP_HIT_SKIPPED), or the
+ * session was not RUNNING (STP_HIT_IDLE).  A caller that answers someone for the hit (a procfs
+ * file's read or write) tells them which. */
+enum stp_hit {
+	STP_HIT_RAN,
+	STP_HIT_FAILED,
+	STP_HIT_SKIPPED,
+	STP_HIT_IDLE,
+};
+
 /* The start of every hit: only in the RUNNING state (begin/end probes: once), and not while
  * another handler runs on this CPU (a counted reentrancy skip); then this CPU is marked busy
- * until the caller clears stp_busy.  Returns whether the hit may run. */
-static __always_inline bool __stp_claim_cpu(bool once)
+ * until the caller clears stp_busy.  Returns STP_HIT_RAN when the hit may run, else why not. */
+static __always_inline enum stp_hit __stp_claim_cpu(bool once)
 {
 	if (unlikely(!once && atomic_read(&stp_run_state) != STP_RUNNING))
-		return false;
+		return STP_HIT_IDLE;
 	if (unlikely(this_cpu_read(stp_busy))) {
 		stp_probe_skipped(&stp_skipped_reentrant);
-		return false;
+		return STP_HIT_SKIPPED;
 	}
 	this_cpu_write(stp_busy, 1);
 	barrier();
-	return true;
+	return STP_HIT_RAN;
 }
 
 /* The light hit path, for a handler the translator proved simple (its STP_LIGHT_PROBE_n, the
@@ -175,25 +187,26 @@ static __always_inline bool __stp_claim_cpu(bool once)
  *     most, of the order of the probe machinery's own cost per hit (which the guard never
  *     counted).
  *     Build with -DSTP_NO_LIGHT to run every probe on the full path (and under the guard).
- * Preemption must be disabled.  Returns whether the handler ran. */
-static __always_inline bool __stp_run_light(const struct stp_probe_desc *d, void (*handler)(struct stp_context *),
-					    bool once)
+ * Preemption must be disabled.  Returns what became of the hit (its errors are reported at once:
+ * STP_HIT_RAN when the handler ran). */
+static __always_inline enum stp_hit __stp_run_light(const struct stp_probe_desc *d,
+						    void (*handler)(struct stp_context *), bool once)
 {
-	bool ok = false;
+	enum stp_hit hit = __stp_claim_cpu(once);
 
-	if (!__stp_claim_cpu(once))
-		return false;
+	if (hit != STP_HIT_RAN)
+		return hit;
 	if (unlikely(!stp_lock_all(d))) {
 		stp_probe_skipped(&stp_skipped_lock);
+		hit = STP_HIT_SKIPPED;
 		goto out;
 	}
 	handler(NULL);
 	stp_unlock_all(d);
-	ok = true;
 out:
 	barrier();
 	this_cpu_write(stp_busy, 0);
-	return ok;
+	return hit;
 }
 
 /* Runs one hit of handler (d's, or the entry half of a .return probe) on this CPU with d's locks.
@@ -203,21 +216,23 @@ out:
  * another site of the same handler (whose pp() the hit reports).  Always inlined into a per-probe
  * trampoline with d, handler and data's nullness known at compile time, so the compiler unrolls
  * the lock loops, calls the handler directly, takes one of the two paths and drops what is
- * unused.  Returns whether the handler ran to its end without error. */
-static __always_inline bool __stp_run(const struct stp_probe_desc *d, const struct stp_probe_desc *site,
-				      void (*handler)(struct stp_context *), struct pt_regs *regs, bool once, void *data,
-				      bool light)
+ * unused.  Returns what became of the hit. */
+static __always_inline enum stp_hit __stp_run(const struct stp_probe_desc *d, const struct stp_probe_desc *site,
+					      void (*handler)(struct stp_context *), struct pt_regs *regs, bool once,
+					      void *data, bool light)
 {
 	struct stp_context *c;
-	bool ok = false;
+	enum stp_hit hit;
 
 	if (light)
 		return __stp_run_light(d, handler, once);
-	if (!__stp_claim_cpu(once))
-		return false;
+	hit = __stp_claim_cpu(once);
+	if (hit != STP_HIT_RAN)
+		return hit;
 	c = stp_contexts[smp_processor_id()];
 	if (unlikely(!stp_lock_all(d))) {
 		stp_probe_skipped(&stp_skipped_lock);
+		hit = STP_HIT_SKIPPED;
 		goto out;
 	}
 	c->probe = site;
@@ -246,14 +261,15 @@ static __always_inline bool __stp_run(const struct stp_probe_desc *d, const stru
 #endif
 		handler(c);
 	stp_unlock_all(d);
-	ok = !c->last_error;
-	if (unlikely(c->last_error))
+	if (unlikely(c->last_error)) {
+		hit = STP_HIT_FAILED;
 		stp_report_error(c);
+	}
 	stp_flush(c);
 out:
 	barrier();
 	this_cpu_write(stp_busy, 0);
-	return ok;
+	return hit;
 }
 
 /* One hit of d's handler (see __stp_run). */
@@ -271,11 +287,12 @@ static __always_inline __maybe_unused void stp_run_probe_site(const struct stp_p
 }
 
 /* One hit of d's handler with the hit's own data in c->entry_data: the @entry values saved at the
- * call, a tracepoint's arguments, the state a family's context variables read ($value, $skb). */
-static __always_inline __maybe_unused void stp_run_probe_data(const struct stp_probe_desc *d, struct pt_regs *regs,
-							      void *data)
+ * call, a tracepoint's arguments, the state a family's context variables read ($value, $skb).
+ * Returns what became of it (most callers have no one to tell). */
+static __always_inline __maybe_unused enum stp_hit stp_run_probe_data(const struct stp_probe_desc *d,
+								      struct pt_regs *regs, void *data)
 {
-	__stp_run(d, d, d->handler, regs, false, data, d->light);
+	return __stp_run(d, d, d->handler, regs, false, data, d->light);
 }
 
 /* The call side of a .return probe with @entry values: entry (generated) reads c->regs and fills
@@ -285,7 +302,7 @@ static __always_inline __maybe_unused bool stp_run_entry(const struct stp_probe_
 							 void (*entry)(struct stp_context *), struct pt_regs *regs,
 							 void *data)
 {
-	return __stp_run(d, d, entry, regs, false, data, false);
+	return __stp_run(d, d, entry, regs, false, data, false) == STP_HIT_RAN;
 }
 
 /* begin and end probes: process context, in order. */

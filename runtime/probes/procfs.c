@@ -22,9 +22,10 @@
  * offset 0 runs the read probe, which fills the buffer through $value; the open file keeps a copy
  * (struct stp_procfs_snap), which that read and the later ones at offsets > 0 return, so a reader
  * reading in pieces gets one whole value whatever other readers do.  A write puts the bytes
- * written in the buffer and runs the write probe, whose $value they are.  lock serializes the
- * file's reads and writes (process context, outside any probe handler), so a handler has the
- * buffer to itself.  It reaches it as value (c->entry_data), a string destination: the
+ * written in the buffer and runs the write probe, whose $value they are.  A read or write whose
+ * probe hit was skipped fails with EAGAIN (stp_procfs_run): nothing is lost quietly, and a read
+ * keeps the open file's copy as it was.  lock serializes the file's reads and writes (process
+ * context, outside any probe handler), so a handler has the buffer to itself.  It reaches it as value (c->entry_data), a string destination: the
  * translator's $value C uses only struct stp_out, as the handlers come before this file.
  */
 struct stp_procfs_file {
@@ -53,16 +54,29 @@ struct stp_procfs_dir {
 	struct proc_dir_entry *pde;
 };
 
-/* Runs d with the file's buffer as $value; -EIO when the session is not running (starting, or
- * ending: the file is about to go). */
+/* Runs d with the file's buffer as $value: 0 when its handler ran (a script error in it is
+ * reported as any hit's); -EAGAIN when the hit was skipped (counted: a global's lock held past
+ * MAXTRYLOCK attempts, as by a descheduled vCPU under TCG), so that the reader or writer knows the
+ * script never saw the call and may try again, rather than get an empty value or lose its write;
+ * -EIO when the session is not running (starting, or ending: the file is about to go). */
 static int stp_procfs_run(struct stp_procfs_file *pf, const struct stp_probe_desc *d)
 {
+	enum stp_hit hit;
+
 	if (atomic_read(&stp_run_state) != STP_RUNNING)
 		return -EIO;
 	preempt_disable();
-	stp_run_probe_data(d, NULL, &pf->value);
+	hit = stp_run_probe_data(d, NULL, &pf->value);
 	preempt_enable();
-	return 0;
+	switch (hit) {
+	case STP_HIT_RAN:
+	case STP_HIT_FAILED:
+		return 0;
+	case STP_HIT_SKIPPED:
+		return -EAGAIN;
+	default:
+		return -EIO;
+	}
 }
 
 /* Runs the read probe and replaces the open file's copy of the value.  pf->lock held. */
