@@ -151,7 +151,7 @@ FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslato
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/driver/main.c,$(TRANSLATOR_SRC))) \
                 $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c) $(B)/fuzz/obj/common/log.o
-FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c jsonl.c trace.c print.c json.c)
+FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c jsonl.c trace.c print.c json.c escape.c)
 
 .PHONY: fuzz
 fuzz: deps $(B)/bin/stap $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))

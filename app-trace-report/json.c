@@ -85,9 +85,15 @@ static void atr_json_host(FILE *out, const AtrHost *h)
 	atr_json_u64(out, "bytes_written", wr, 1);
 	atr_json_u64(out, "first_us", h->first_us, 1);
 	atr_json_u64(out, "last_us", h->last_us, 1);
-	if (h->has_offset)
+	if (h->has_offset) {
 		fprintf(out, ",\"clock_offset_us\":%lld,\"clock_offset_err_us\":%lld", (long long)h->offset_us,
 			(long long)h->offset_err_us);
+		/* whose file's header said it */
+		if (h->offset_file) {
+			fputs(",\"clock_offset_from\":", out);
+			atr_json_str(out, h->offset_file);
+		}
+	}
 	fputs(",\"programs\":[", out);
 	for (i = 0; i < h->nprogs; i++) {
 		if (i)

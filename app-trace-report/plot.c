@@ -86,6 +86,7 @@ int atr_plot(const AtrReport *r, const char *out)
 	int svg, status = -1;
 	char dir[4096];
 	const char *tmp = getenv("TMPDIR");
+	char e[ATR_ESC_SIZE], eo[ATR_ESC_PATH_SIZE];
 	FILE *g;
 
 	svg = n > 4 && strcmp(out + n - 4, ".svg") == 0;
@@ -94,7 +95,8 @@ int atr_plot(const AtrReport *r, const char *out)
 		return -1;
 	}
 	if (!atr_ok_text(out)) {
-		fprintf(stderr, "app-trace-report: --plot %s: a quote or control character in the name\n", out);
+		fprintf(stderr, "app-trace-report: --plot %s: a quote or control character in the name\n",
+			atr_esc(eo, sizeof(eo), out, ATR_ESC_NAME));
 		return -1;
 	}
 	for (i = 0; i < r->nhosts && r->hosts[i].nbins == 0; i++)
@@ -106,11 +108,11 @@ int atr_plot(const AtrReport *r, const char *out)
 	for (i = 0; i < r->nhosts; i++) {
 		if (r->hosts[i].unplotted)
 			fprintf(stderr, "app-trace-report: --plot: host %s: %llu transfers after the last time bin "
-				"left out (use a wider --bin)\n", r->hosts[i].name,
+				"left out (use a wider --bin)\n", atr_esc(e, sizeof(e), r->hosts[i].name, ATR_ESC_NAME),
 				(unsigned long long)r->hosts[i].unplotted);
 		if (!atr_ok_text(r->hosts[i].name)) {
 			fprintf(stderr, "app-trace-report: --plot: host name '%s' has a quote or control character\n",
-				r->hosts[i].name);
+				atr_esc(e, sizeof(e), r->hosts[i].name, ATR_ESC_NAME));
 			return -1;
 		}
 	}

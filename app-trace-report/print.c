@@ -27,8 +27,9 @@ static void atr_prog(FILE *out, const AtrProg *p)
 {
 	int i;
 	uint64_t acc = p->seq + p->rnd;
+	char e[ATR_ESC_SIZE];
 
-	fprintf(out, "  program %s\n    calls:", p->name);
+	fprintf(out, "  program %s\n    calls:", atr_esc(e, sizeof(e), p->name, ATR_ESC_NAME));
 	for (i = 0; i < ATR_NOPS; i++)
 		if (p->calls[i])
 			fprintf(out, " %s %llu", atr_op_names[i], (unsigned long long)p->calls[i]);
@@ -84,6 +85,7 @@ static void atr_progs(FILE *out, const AtrHost *h)
 static void atr_files(FILE *out, const AtrHost *h, unsigned top)
 {
 	size_t *idx, i, n = h->nfiles;
+	char e[ATR_ESC_SIZE];
 
 	if (n == 0 || top == 0)
 		return;
@@ -98,18 +100,21 @@ static void atr_files(FILE *out, const AtrHost *h, unsigned top)
 	for (i = 0; i < n && i < top; i++) {
 		const AtrFile *f = &h->files[idx[i]];
 		fprintf(out, "    %12llu %12llu %8llu  %s\n", (unsigned long long)f->bytes_read,
-			(unsigned long long)f->bytes_written, (unsigned long long)f->calls, f->path);
+			(unsigned long long)f->bytes_written, (unsigned long long)f->calls,
+			atr_esc(e, sizeof(e), f->path, ATR_ESC_QUOTED));
 	}
 	free(idx);
 }
 
 void atr_print(const AtrReport *r, FILE *out, unsigned top)
 {
+	char e[ATR_ESC_SIZE];
 	size_t i;
 
 	for (i = 0; i < r->nhosts; i++) {
 		const AtrHost *h = &r->hosts[i];
-		fprintf(out, "host %s: %llu calls\n", h->name, (unsigned long long)h->lines);
+		fprintf(out, "host %s: %llu calls\n", atr_esc(e, sizeof(e), h->name, ATR_ESC_NAME),
+			(unsigned long long)h->lines);
 		if (h->lost)
 			fprintf(out, "  WARNING: the trace lost %llu records\n", (unsigned long long)h->lost);
 		atr_progs(out, h);
@@ -128,9 +133,10 @@ static int atr_event_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The per-host table of --timeline. */
+/* The per-host table of --timeline, then whose file's header gave each host's clock offset. */
 static void atr_print_hosts(const AtrReport *r, FILE *out)
 {
+	char e[ATR_ESC_SIZE], f[ATR_ESC_PATH_SIZE];
 	size_t i, j;
 
 	fprintf(out, "%-20s %10s %10s %14s %8s %8s %18s %18s %12s %10s\n", "host", "lines", "calls",
@@ -141,7 +147,8 @@ static void atr_print_hosts(const AtrReport *r, FILE *out)
 
 		for (j = 0; j < h->nprogs; j++)
 			bytes += h->progs[j].bytes_read + h->progs[j].bytes_written;
-		fprintf(out, "%-20s %10llu %10llu %14llu %8llu %8llu %18llu %18llu ", h->name,
+		fprintf(out, "%-20s %10llu %10llu %14llu %8llu %8llu %18llu %18llu ",
+			atr_esc(e, sizeof(e), h->name, ATR_ESC_NAME),
 			(unsigned long long)(h->lines + h->lost), (unsigned long long)h->lines,
 			(unsigned long long)bytes, (unsigned long long)h->lost, (unsigned long long)h->errors,
 			(unsigned long long)h->first_us, (unsigned long long)h->last_us);
@@ -150,6 +157,21 @@ static void atr_print_hosts(const AtrReport *r, FILE *out)
 		else
 			fprintf(out, "%12s %10s\n", "unknown", "-");
 	}
+	for (i = 0; i < r->nhosts; i++)
+		if (r->hosts[i].has_offset && r->hosts[i].offset_file)
+			fprintf(out, "clock offset of %s: from the header of %s\n",
+				atr_esc(e, sizeof(e), r->hosts[i].name, ATR_ESC_NAME),
+				atr_esc(f, sizeof(f), r->hosts[i].offset_file, ATR_ESC_NAME));
+}
+
+/* a - b, held to int64_t's range (a time and an offset from a trace may be anything) */
+static int64_t atr_sub_sat(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(a, b, &d))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return d;
 }
 
 void atr_print_timeline(AtrReport *r, FILE *out)
@@ -162,12 +184,12 @@ void atr_print_timeline(AtrReport *r, FILE *out)
 	for (i = 0; i < r->nhosts; i++) {
 		if (!r->hosts[i].has_offset || r->hosts[i].offset_err_us < 0)
 			unknown = 1;
-		else
-			err += r->hosts[i].offset_err_us;
+		else if (__builtin_add_overflow(err, r->hosts[i].offset_err_us, &err))
+			err = INT64_MAX;
 	}
 	for (i = 0; i < r->nevents; i++) {
 		const AtrHost *h = &r->hosts[r->events[i].host];
-		r->events[i].t_ctl = (int64_t)r->events[i].ts_us - (h->has_offset ? h->offset_us : 0);
+		r->events[i].t_ctl = atr_sub_sat((int64_t)r->events[i].ts_us, h->has_offset ? h->offset_us : 0);
 	}
 	if (r->nevents)
 		qsort(r->events, r->nevents, sizeof(*r->events), atr_event_cmp);
@@ -179,9 +201,11 @@ void atr_print_timeline(AtrReport *r, FILE *out)
 	for (i = 0; i < r->nevents; i++) {
 		const AtrEvent *e = &r->events[i];
 		const AtrHost *h = &r->hosts[e->host];
+		char eh[ATR_ESC_SIZE], ep[ATR_ESC_SIZE];
 
-		fprintf(out, "%lld %s op: %s execname: %s pid: %ld fd: %ld", (long long)e->t_ctl, h->name,
-			atr_op_names[e->op], h->progs[e->prog].name, e->pid, e->fd);
+		fprintf(out, "%lld %s op: %s execname: %s pid: %ld fd: %ld", (long long)e->t_ctl,
+			atr_esc(eh, sizeof(eh), h->name, ATR_ESC_NAME), atr_op_names[e->op],
+			atr_esc(ep, sizeof(ep), h->progs[e->prog].name, ATR_ESC_NAME), e->pid, e->fd);
 		if (e->has_ret)
 			fprintf(out, " ret: %lld", (long long)e->ret);
 		fputc('\n', out);

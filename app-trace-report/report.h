@@ -80,6 +80,7 @@ typedef struct {
 	uint64_t errors;	/* calls that failed (ret < 0) */
 	int has_offset;		/* the header gave the host's clock offset to the controller's */
 	int64_t offset_us, offset_err_us;	/* host clock - controller clock, its error (-1: unknown) */
+	char *offset_file;	/* the file whose header gave it (the last one that did) */
 	uint64_t unplotted;	/* transfers past the last time bin (see --bin) */
 	int have_first;
 } AtrHost;
@@ -119,6 +120,28 @@ int atr_add_line(AtrReport *r, AtrHost *h, const AtrLine *l);	/* 0, or -1: out o
 long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf, size_t len, FILE *err,
 		     unsigned max_msgs);
 void atr_report_free(AtrReport *r);
+
+/* Text-safe copies of strings from traces (escape.c): printable ASCII as it is, every other byte
+ * as \xNN, so that a terminal shows an escape sequence instead of obeying it. ATR_ESC_NAME: a
+ * backslash as \\ too (execnames, hosts, file names); ATR_ESC_QUOTED: a backslash kept (a path
+ * the trace quoted and escaped already). Cut with "..." when buf (size >= 8) is too small. */
+enum atr_esc_mode { ATR_ESC_NAME, ATR_ESC_QUOTED };
+#define ATR_ESC_SIZE (4 * ATR_NAME_MAX + 4)	/* room for any name of a trace */
+#define ATR_ESC_PATH_SIZE 8192			/* for a file name (longer ones cut) */
+const char *atr_esc(char *buf, size_t size, const char *s, enum atr_esc_mode mode);
+
+/* The directory app-trace.yml fetches into (fleet.c): FETCH_DIR/.app-trace-fleet marks it, each
+ * host's files are in FETCH_DIR/INVENTORY_HOST/. */
+#define ATR_FLEET_MARK ".app-trace-fleet"
+int atr_is_fleet_dir(const char *dir);	/* 1: dir holds the mark */
+/* 1 and the inventory host (the directory's name) when file lies in a host directory of a fetch
+ * directory; 0 otherwise. */
+int atr_inventory_host(const char *file, char *host, size_t size);
+/* fn(path, inventory host, arg) for every regular file of every host directory of dir, hosts in
+ * name order, each host's files in version order (HOST-app-trace.out.2 before .10); what is
+ * left out (anything else) said on err. Returns 0, fn's first nonzero value, or -1 (a message
+ * on err). */
+int atr_fleet_each(const char *dir, FILE *err, int (*fn)(const char *path, const char *host, void *arg), void *arg);
 
 void atr_print(const AtrReport *r, FILE *out, unsigned top);
 /* --json: the summary as one JSON object on one line (json.c). */

@@ -322,9 +322,10 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 	const char *p = buf, *end = buf + len, *nl;
 	unsigned long lineno = 0;
 	long bad = 0;
-	char why[128];
+	char why[128], ef[ATR_ESC_PATH_SIZE], ew[4 * sizeof(why)];
 	uint64_t lost;
 	AtrLine l;
+	char *from;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -340,12 +341,21 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 			h->lost += lost;
 			break;
 		case ATR_LINE_BAD:
+			/* why may quote the line's bytes */
 			if ((unsigned long)bad < max_msgs && err)
-				fprintf(err, "%s:%lu: %s\n", file, lineno, why);
+				fprintf(err, "%s:%lu: %s\n", atr_esc(ef, sizeof(ef), file, ATR_ESC_NAME), lineno,
+					atr_esc(ew, sizeof(ew), why, ATR_ESC_QUOTED));
 			bad++;
 			break;
 		case ATR_LINE_HEADER:
 			if (l.has_clock) {
+				/* whose header said it, for the report to tell */
+				if (!h->offset_file || strcmp(h->offset_file, file) != 0) {
+					if (!(from = strdup(file)))
+						return -1;
+					free(h->offset_file);
+					h->offset_file = from;
+				}
 				h->offset_us = l.offset_us;
 				h->offset_err_us = l.offset_err_us;
 				h->has_offset = 1;
@@ -357,7 +367,8 @@ long atr_read_buffer(AtrReport *r, AtrHost *h, const char *file, const char *buf
 		p = nl + 1;
 	}
 	if ((unsigned long)bad > max_msgs && err)
-		fprintf(err, "%s: %ld more malformed lines\n", file, bad - (long)max_msgs);
+		fprintf(err, "%s: %ld more malformed lines\n", atr_esc(ef, sizeof(ef), file, ATR_ESC_NAME),
+			bad - (long)max_msgs);
 	r->bad_lines += (unsigned long)bad;
 	return bad;
 }
@@ -371,6 +382,7 @@ void atr_report_free(AtrReport *r)
 		free(h->progs);
 		free(h->files);
 		free(h->bins);
+		free(h->offset_file);
 		atr_map_free(&h->prog_map);
 		atr_map_free(&h->file_map);
 		atr_map_free(&h->fd_map);

@@ -17,10 +17,10 @@ fleet_playbook() {
         { echo "playbook --tags $tag: not ok on both hosts:"; cat "fleet-$tag.out"; return 1; }
 }
 
-# fleet_check_trace HOST DD_PID N: the one fetched file of HOST holds only that dd's lines and
-# the totals of its N writes of 512 bytes.
+# fleet_check_trace HOST DD_PID N: the one fetched file of HOST (in its inventory name's
+# directory) holds only that dd's lines and the totals of its N writes of 512 bytes.
 fleet_check_trace() {
-    local f=fetched/$1-app-trace.out.0
+    local f=fetched/$1/$1-app-trace.out.0
     grep -qx "# totals: op: write calls: $3" "$f"
     grep -Eqx "# totals: bytes_read: [0-9]+ bytes_written: $((512 * $3)) lines: [0-9]+" "$f"
     # every write line there unless the transport reported losses
@@ -86,9 +86,10 @@ EOF
     t=$SECONDS
     fleet_playbook fetch -e app_trace_fetch_dir="$PWD/fetched-again"
     echo "playbook fetch: $((SECONDS - t))s"
-    # exactly one file per host, the same both times
-    [[ $(ls fetched | tr '\n' ' ') == "remote-a-app-trace.out.0 remote-b-app-trace.out.0 " ]] ||
-        { echo "fetched: $(ls fetched)"; return 1; }
+    # exactly one file per host, in its inventory name's directory, the same both times
+    [[ $(ls -A fetched/* | tr '\n' ' ') == "fetched/remote-a: remote-a-app-trace.out.0  fetched/remote-b: remote-b-app-trace.out.0 " ]] ||
+        { echo "fetched: $(ls -AR fetched)"; return 1; }
+    [[ -f fetched/.app-trace-fleet ]]
     diff -r fetched fetched-again
     (( $(cat dd-a.pid) < 5000 && $(cat dd-b.pid) > 5000 )) || { echo "dd pids: $(cat dd-a.pid) $(cat dd-b.pid)"; return 1; }
     fleet_check_trace remote-a "$(cat dd-a.pid)" "$n"
@@ -108,25 +109,29 @@ EOF
 # remote-b's (their order in time), which the hosts' own clocks reverse.
 fleet_check_timeline() {
     local oa ea ob eb err
-    read -r oa ea < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-a-app-trace.out.0)
-    read -r ob eb < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-b-app-trace.out.0)
+    read -r oa ea < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-a/remote-a-app-trace.out.0)
+    read -r ob eb < <(sed -n 's/^# clock_offset_us: \(-\?[0-9]*\) clock_offset_err_us: \([0-9]*\)$/\1 \2/p' fetched/remote-b/remote-b-app-trace.out.0)
     echo "clock offsets: remote-a $oa us (error $ea), remote-b $ob us (error $eb)"
     (( ea >= 0 && eb >= 0 && ea < 5000000 && eb < 5000000 ))
     # the guests' clocks may have drifted from this machine's under emulation; remote-b's was set
     # 30 s back to the second
     (( oa > -ea - 5000000 && oa < ea + 5000000 ))
     (( ob - oa > -30000000 - ea - eb - 2000000 && ob - oa < -30000000 + ea + eb + 2000000 ))
-    "$TOP/build/bin/app-trace-report" --timeline fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >fleet-timeline.out
-    "$TOP/build/bin/app-trace-report" fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >fleet-report.out
-    "$TOP/build/bin/app-trace-report" --plot fleet.png fetched/remote-a-app-trace.out.0 fetched/remote-b-app-trace.out.0 >/dev/null
+    # the fetch directory read whole: each host's file under its inventory name, whose header
+    # names that host (no notice)
+    "$TOP/build/bin/app-trace-report" --timeline fetched >fleet-timeline.out 2>fleet-timeline.err
+    [[ ! -s fleet-timeline.err ]] || { cat fleet-timeline.err; return 1; }
+    grep -qx 'clock offset of remote-b: from the header of fetched/remote-b/remote-b-app-trace.out.0' fleet-timeline.out
+    "$TOP/build/bin/app-trace-report" fetched >fleet-report.out
+    "$TOP/build/bin/app-trace-report" --plot fleet.png fetched >/dev/null
     err=$(sed -n 's/^timeline .* more than \([0-9]*\) us apart):$/\1/p' fleet-timeline.out)
     [[ $err == $((ea + eb)) ]]
     # the calls of the two dds: all remote-a's, then all remote-b's
     grep -E '^-?[0-9]+ remote-[ab] op: ' fleet-timeline.out | awk '{ print $2 }' | uniq >fleet-order
     [[ $(tr '\n' ' ' <fleet-order) == "remote-a remote-b " ]] || { echo "order: $(tr '\n' ' ' <fleet-order)"; return 1; }
     # by the hosts' own clocks it is the other way round
-    (( $(grep -v '^#' fetched/remote-b-app-trace.out.0 | tail -n 1 | cut -d' ' -f1) <
-       $(grep -v '^#' fetched/remote-a-app-trace.out.0 | head -n 1 | cut -d' ' -f1) ))
+    (( $(grep -v '^#' fetched/remote-b/remote-b-app-trace.out.0 | tail -n 1 | cut -d' ' -f1) <
+       $(grep -v '^#' fetched/remote-a/remote-a-app-trace.out.0 | head -n 1 | cut -d' ' -f1) ))
 }
 
 # fleet_ssh_masters_exit: the ssh connections Ansible keeps open (ControlPersist) closed now,

@@ -1,4 +1,4 @@
-# app-trace-report on hand-written traces (text and JSON lines): exact per-program totals, histograms, sequential share, busiest files, hosts from file names, malformed lines reported as file:line, --plot PNG and SVG.
+# app-trace-report on hand-written traces (text and JSON lines): exact per-program totals, histograms, sequential share, busiest files, hosts from file names and fetch directories, names escaped, malformed lines reported as file:line, --timeline, --plot PNG and SVG.
 # Used by tests/run (unit/ and asan/ against build/asan/bin/app-trace-report); the format is examples/app-trace/app-trace.stp's.
 
 run() {
@@ -85,6 +85,8 @@ EOF_REPORT
 host                      lines      calls          bytes     lost   errors           first_us            last_us    offset_us   error_us
 x                             2          2             10        0        1           10000000           10100000      5000000       1500
 y                             4          1              4        3        0            5030000            5030000       -20000        700
+clock offset of x: from the header of chunk.0
+clock offset of y: from the header of chunk.1
 timeline (controller's clock; two hosts' calls are in order when more than 2200 us apart):
 5000000 x op: read execname: cat pid: 7 fd: 3 ret: 10
 5050000 y op: write execname: dd pid: 9 fd: 1 ret: 4
@@ -111,7 +113,9 @@ assert {h["host"]: str(h["calls"]) for h in j["hosts"]} == hosts, (hosts, j["hos
 progs = re.findall(r"^  program (.*)\n    calls: (.*)\n    bytes read (\d+), written (\d+)$", text, re.M)
 jp = sorted((p["execname"], " ".join(f"{k} {v}" for k, v in p["calls"].items()), str(p["bytes_read"]),
              str(p["bytes_written"])) for h in j["hosts"] for p in h["programs"])
-tp = sorted((n.encode("latin-1").decode("latin-1"), c, r, w) for n, c, r, w in progs)
+# the text report escapes a name: a backslash as \\, other bytes outside printable ASCII as \xNN
+unesc = lambda n: re.sub(r"\\(\\|x([0-9a-f]{2}))", lambda m: chr(int(m.group(2), 16)) if m.group(2) else "\\", n)
+tp = sorted((unesc(n), c, r, w) for n, c, r, w in progs)
 assert jp == tp, (jp, tp)
 x = [h for h in j["hosts"] if h["host"] == "x"][0]
 assert (x["clock_offset_us"], x["clock_offset_err_us"], x["errors"]) == (5000000, 1500, 1), x
@@ -192,6 +196,91 @@ import json, sys
 h = json.load(open(sys.argv[1]))["hosts"]
 assert [(x["host"], x["calls"], x["clock_offset_us"], x["clock_offset_err_us"]) for x in h] == [("jh", 2, -7, 2)], h
 PY
+    # names from a trace reach a terminal escaped (\xNN; a backslash as \\ in a name): an execname,
+    # a path and a header's host with escape sequences, a bad line quoting them in its message,
+    # in the report, --timeline and the messages; no control byte is printed raw
+    printf '# host: ev\033]0;owned\007il\n1 op: open execname: x\033[2Jy\\z pid: 1 fd: 3 path: "/t/\033[31mred"\n2 op: no\033[5mp execname: a pid: 1 fd: 3\n' >esc.0
+    rc=0; "$ATR" esc.0 >esc.out 2>esc.err || rc=$?
+    [[ $rc == 1 ]]
+    "$ATR" --timeline esc.0 >esc.timeline 2>/dev/null || true
+    not env LC_ALL=C grep -q '[[:cntrl:]]' esc.out esc.err esc.timeline
+    grep -qxF 'host ev\x1b]0;owned\x07il: 1 calls' esc.out
+    grep -qxF '  program x\x1b[2Jy\\z' esc.out
+    grep -qF ' "/t/\x1b[31mred"' esc.out
+    grep -qxF "esc.0:3: unknown op 'no\x1b[5mp'" esc.err
+    grep -qxF '1 ev\x1b]0;owned\x07il op: open execname: x\x1b[2Jy\\z pid: 1 fd: 3' esc.timeline
+    # (the control, plain names printed as they are: the reports above, compared whole)
+
+    # a directory app-trace.yml fetched into (FETCH_DIR/.app-trace-fleet, FETCH_DIR/HOST/): a file's
+    # host is the inventory host whose directory it is in. hostB's file claiming to be hostA's (by
+    # its name and its header) is counted as hostB's, with a notice that says so and that its clock
+    # offset is hostB's; the directory, or its files named one by one, give the same
+    mkdir -p fleet/hostA fleet/hostB
+    : >fleet/.app-trace-fleet
+    printf '%s\n' '# host: hostA' '# clock_offset_us: 100 clock_offset_err_us: 5' \
+        '10 op: read execname: honest pid: 1 fd: 3 count: 8 ret: 8' >fleet/hostA/hostA-app-trace.out.0
+    printf '%s\n' '# host: hostA' '# clock_offset_us: -900 clock_offset_err_us: 7' \
+        '20 op: write execname: forger pid: 2 fd: 3 count: 4 ret: 4' >fleet/hostB/hostA-app-trace.out.0
+    "$ATR" --top 0 fleet >fleet.out 2>fleet.err
+    diff -u - fleet.out <<'EOF_FLEET'
+host hostA: 1 calls
+  program honest
+    calls: read 1
+    bytes read 8, written 0
+    read request sizes (bytes):
+                         8 - 15                   1
+host hostB: 1 calls
+  program forger
+    calls: write 1
+    bytes read 0, written 4
+    write request sizes (bytes):
+                         4 - 7                    1
+EOF_FLEET
+    diff -u - fleet.err <<'EOF_NOTICE'
+app-trace-report: notice: fleet/hostB/hostA-app-trace.out.0: its header names host hostA, but it was fetched from hostB: counted as hostB's, its clock offset too
+EOF_NOTICE
+    "$ATR" --top 0 fleet/hostA/hostA-app-trace.out.0 fleet/hostB/hostA-app-trace.out.0 >fleet-files.out 2>fleet-files.err
+    diff -u fleet.out fleet-files.out
+    diff -u fleet.err fleet-files.err
+    # --timeline and --json say whose file's header gave each host's clock offset
+    "$ATR" --timeline fleet 2>/dev/null >fleet.timeline
+    grep -Eqx 'hostB +1 +1 +4 +0 +0 +20 +20 +-900 +7' fleet.timeline
+    grep -qx 'clock offset of hostB: from the header of fleet/hostB/hostA-app-trace.out.0' fleet.timeline
+    grep -qx 'clock offset of hostA: from the header of fleet/hostA/hostA-app-trace.out.0' fleet.timeline
+    "$ATR" --json fleet 2>/dev/null >fleet.json
+    python3 - fleet.json <<'PY'
+import json, sys
+h = {x["host"]: x for x in json.load(open(sys.argv[1]))["hosts"]}
+assert (h["hostB"]["calls"], h["hostB"]["clock_offset_us"], h["hostB"]["clock_offset_from"]) == \
+    (1, -900, "fleet/hostB/hostA-app-trace.out.0"), h
+PY
+    # the control: the same files outside a fetch directory go by their names, as before (both
+    # hostA's, no notice); such a directory itself is refused
+    cp -r fleet loose
+    rm loose/.app-trace-fleet
+    "$ATR" --top 0 loose/hostA/hostA-app-trace.out.0 loose/hostB/hostA-app-trace.out.0 >loose.out 2>loose.err
+    test ! -s loose.err
+    grep -qx 'host hostA: 2 calls' loose.out
+    not grep -q hostB loose.out
+    rc=0; "$ATR" loose >/dev/null 2>loose-dir.err || rc=$?
+    [[ $rc == 1 ]]
+    grep -qx "app-trace-report: loose: a directory without .app-trace-fleet (not one app-trace.yml fetched into): give the trace files in it" loose-dir.err
+
+    # --timeline at int64_t's ends: a time of 2^63-1 us on a host 2^63-1 us behind, errors adding
+    # past 2^63: the controller's times held to the range (no signed overflow, UBSan in asan/)
+    printf '%s\n' '# clock_offset_us: -9223372036854775807 clock_offset_err_us: 9223372036854775807' \
+        '9223372036854775807 op: read execname: a pid: 1 fd: 3' >late.0
+    printf '%s\n' '# clock_offset_us: 9223372036854775807 clock_offset_err_us: 9223372036854775807' \
+        '0 op: read execname: b pid: 1 fd: 3' >early.0
+    "$ATR" --timeline late.0 early.0 >ends.out 2>ends.err
+    test ! -s ends.err
+    grep -qx 'timeline (.* more than 9223372036854775807 us apart):' ends.out
+    grep -A2 '^timeline' ends.out | tail -n 2 >ends.calls
+    diff -u - ends.calls <<'EOF_ENDS'
+-9223372036854775807 early.0 op: read execname: b pid: 1 fd: 3
+9223372036854775807 late.0 op: read execname: a pid: 1 fd: 3
+EOF_ENDS
+
     # malformed JSON lines: each reported with why
     printf '%s\n' '{"time_us":1,"op":"read","execname":"a","pid":1}' '{"time_us":1.5,"op":"read"}' \
         '{"time_us":1,"op":"frob","execname":"a","pid":1,"fd":3}' '{"op":"read" "x":1}' \
