@@ -36,7 +36,7 @@ EOF_RAN
 
 # pidfile_attack: app-trace-ctl stop signals only this run's staprun: a PID file naming an
 # unrelated process (a sleep) is refused and the sleep lives on; the run's staprun (a stand-in
-# started with start's command line) is stopped.
+# started with start's command line) is stopped. start does not write through a link.
 pidfile_attack() {
     local victim run rc
     mkdir -p pid/trace
@@ -65,6 +65,17 @@ EOF_CONF
     APP_TRACE_CONF=$PWD/pid/app-trace.conf "$D/app-trace-ctl" stop >pid/stop2.out
     not kill -0 "$run" 2>/dev/null
     grep -q '^app-trace-ctl: stopped' pid/stop2.out
+    # start writes its PID file anew, never through a link the directory's user put there (here a
+    # staprun that fails at once: start writes the file, then ends)
+    echo precious >pid/victim
+    rm pid/trace/.app-trace.pid
+    ln -s "$PWD/pid/victim" pid/trace/.app-trace.pid
+    : >pid/app_trace.ko
+    printf '#!/bin/sh\nsleep 0.3; exit 3\n' >pid/staprun
+    rc=0
+    APP_TRACE_CONF=$PWD/pid/app-trace.conf "$D/app-trace-ctl" start >pid/start.out 2>pid/start.err || rc=$?
+    [[ $rc == 1 ]] && grep -qx 'app-trace-ctl: staprun ended before the trace started (status 3)' pid/start.err
+    [[ $(cat pid/victim) == precious && ! -e pid/trace/.app-trace.pid ]]
 }
 
 run() {
