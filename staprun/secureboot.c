@@ -141,74 +141,30 @@ static int module_signer(int fd, struct signer *s)
 
 /* ---- the messages ---- */
 
-/* The certificate the enrollment step names: the default signing key of stap --sign-module. */
-static void default_cert(char *buf, size_t size)
-{
-	const char *dir = getenv("SYSTEMTAP_DIR"), *home = getenv("HOME");
-
-	if (dir && *dir)
-		snprintf(buf, size, "%s/signing_key.x509", dir);
-	else if (getuid() == 0)
-		snprintf(buf, size, "/etc/systemtap/signing_key.x509");
-	else
-		snprintf(buf, size, "%s/.systemtap/signing_key.x509", home && *home ? home : "");
-}
-
-/* The serial number (AA:BB:..., as modinfo spells a sig_key) of the DER certificate at path; "" when unreadable. */
-static void cert_serial(const char *path, char *out, size_t size)
-{
-	unsigned char der[8192];
-	const unsigned char *p = der, *end, *c;
-	size_t n = 0, i, at = 0;
-	FILE *f = fopen(path, "re");
-	int tag;
-
-	out[0] = '\0';
-	if (f) {
-		n = fread(der, 1, sizeof(der), f);
-		fclose(f);
-	}
-	end = der + n;
-	if (der_take(&p, &end, 0x30, 0) || der_take(&p, &end, 0x30, 0))   /* Certificate, tbsCertificate */
-		return;
-	if (der_next(p, end, &tag, &c, &n) == 0 && tag == 0xa0)   /* [0] version */
-		p = c + n;
-	if (der_next(p, end, &tag, &c, &n) != 0 || tag != 0x02)
-		return;
-	for (i = 0; i < n && at + 4 < size; i++)
-		at += (size_t)snprintf(out + at, size - at, "%s%02X", i ? ":" : "", c[i]);
-}
+/* Everything they say comes from the module file itself and /sys: as setuid root, staprun opens nothing that the
+ * caller's environment names (SYSTEMTAP_DIR, HOME), and the signer's certificate is named by its CN and serial
+ * number, as modinfo's signer and sig_key print them. */
 
 static void say_untrusted(const char *name, const char *path, const struct signer *s, const char *why)
 {
-	char cert[512], serial[160];
-
-	default_cert(cert, sizeof(cert));
-	cert_serial(cert, serial, sizeof(serial));
-	if (s->key[0] && !strcmp(serial, s->key))   /* stap's default key signed it: that is the one to enroll */
-		err("cannot load module %s: the kernel (%s) does not trust the key that signed %s (signer \"%s\", key %s):"
-		    " enroll its certificate once as a MOK (mokutil --import %s, then reboot and confirm in MokManager)",
-		    name, why[0] ? why : "module signatures enforced", path, s->name[0] ? s->name : "unknown", s->key, cert);
-	else
-		err("cannot load module %s: the kernel (%s) does not trust the key that signed %s (signer \"%s\", key %s):"
-		    " sign it with an enrolled key (stap --sign-module=KEYDIR; the default key's certificate is %s),"
-		    " or enroll that key's certificate once as a MOK (mokutil --import CERT, then reboot and confirm in MokManager)",
-		    name, why[0] ? why : "module signatures enforced", path, s->name[0] ? s->name : "unknown",
-		    s->key[0] ? s->key : "unknown", cert);
+	err("cannot load module %s: the kernel (%s) does not trust the key that signed %s (signer \"%s\", key %s):"
+	    " enroll that key's certificate once as a MOK (mokutil --import KEYDIR/signing_key.x509, KEYDIR the"
+	    " stap --sign-module directory of that key; then reboot and confirm in MokManager), or sign it with an"
+	    " enrolled key (stap --sign-module=KEYDIR)", name, why[0] ? why : "module signatures enforced", path,
+	    s->name[0] ? s->name : "unknown", s->key[0] ? s->key : "unknown");
 }
 
 int secureboot_check_before_load(int fd, const char *path, const char *name)
 {
-	char why[96], cert[512];
+	char why[96];
 	struct signer s;
 
 	enforcement(why, sizeof(why));
 	if (!why[0] || module_signer(fd, &s))
 		return 0;
-	default_cert(cert, sizeof(cert));
 	err("cannot load module %s: the kernel loads only signed modules (%s) and %s is unsigned: build it with"
-	    " stap --sign-module, whose key is enrolled once as a MOK (mokutil --import %s, then reboot and confirm in MokManager)",
-	    name, why, path, cert);
+	    " stap --sign-module=KEYDIR, whose key is enrolled once as a MOK (mokutil --import KEYDIR/signing_key.x509,"
+	    " then reboot and confirm in MokManager)", name, why, path);
 	return -1;
 }
 

@@ -2,6 +2,7 @@
  * kbuild's scripts/sign-file, keeping the cache entry signed.  Used by main.c (options and pass 4). */
 #include "build/sign.h"
 #include "build/cache.h"
+#include "build/signkey.h"
 #include "lib/diag.h"
 #include "kernel.h"
 #include "build/secureboot.h"
@@ -18,7 +19,6 @@
 
 #define SIG_MAGIC "~Module signature appended~\n"
 #define SIG_INFO_LEN 12          /* struct module_signature: 5 bytes, 3 of padding, be32 sig_len */
-#define KEY_BITS 2048
 
 /* ---- where the key is ---- */
 
@@ -41,87 +41,25 @@ static void say_enroll_step(const char *dir, const char *cert)
 	       "Sign modules with: stap --sign-module=%s ...\n", cert, dir);
 }
 
-/* mkdir -p dir, the last component with mode */
-static int make_dirs(const char *dir, mode_t mode)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return mkdir(dir, mode) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static char *openssl_config(const char *path)
-{
-	char host[256] = "localhost";
-	FILE *f;
-
-	gethostname(host, sizeof host - 1);
-	f = fopen(path, "w");
-	if (!f)
-		return NULL;
-	fprintf(f, "[ req ]\ndefault_bits = %d\ndistinguished_name = dn\nprompt = no\nstring_mask = utf8only\n"
-		"x509_extensions = exts\n\n[ dn ]\nO = SystemTap\nCN = SystemTap module signing key (%s)\n\n"
-		"[ exts ]\nbasicConstraints = critical,CA:FALSE\nkeyUsage = digitalSignature\n"
-		"extendedKeyUsage = codeSigning\nsubjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid\n",
-		KEY_BITS, host);
-	return fclose(f) == 0 ? xstrdup(path) : NULL;
-}
-
-static int generate_key(Diag *d, const char *dir, const char *key, const char *cert)
-{
-	char *conf_path = path_join(dir, ".signing_key.cnf"), *log = path_join(dir, ".signing_key.log");
-	char *conf = openssl_config(conf_path);
-	char *argv[] = { "openssl", "req", "-new", "-nodes", "-utf8", "-sha256", "-days", "36500", "-batch", "-x509",
-			 "-config", conf, "-outform", "DER", "-out", (char *)cert, "-keyout", (char *)key, NULL };
-	SpawnOpts o = { .log_path = log };
-	mode_t old = umask(077);   /* the private key is born 0600 */
-	int rc = conf ? spawn_wait(argv, &o) : -1;
-
-	umask(old);
-	if (rc != 0) {
-		char *text = read_file(log, NULL);
-		diag_plain(d, "error", "cannot make the signing key in %s: %s%s", dir,
-			   conf ? "openssl failed: " : strerror(errno), conf && text ? text : "");
-		free(text);
-		unlink(key);
-		unlink(cert);
-	} else {
-		chmod(key, 0600);
-		chmod(cert, 0644);
-	}
-	unlink(conf_path);
-	unlink(log);
-	free(conf);
-	free(conf_path);
-	free(log);
-	return rc != 0;
-}
-
 int sign_make_key(Diag *d, const char *dir_arg)
 {
 	char *dir = dir_arg && *dir_arg ? xstrdup(dir_arg) : sign_default_dir();
 	char *key = path_join(dir, SIGN_KEY_NAME), *cert = path_join(dir, SIGN_CERT_NAME);
-	int rc = 0;
+	int dirfd = signkey_open_dir(d, dir, 1, "error"), rc = 1;
+	enum signkey_state state = dirfd < 0 ? SIGNKEY_REFUSED : signkey_check(d, dirfd, dir, "error");
 
-	if (file_exists(key) && file_exists(cert))
+	if (state == SIGNKEY_OK) {
 		printf("The signing key is %s, its certificate %s.\n", key, cert);
-	else if (make_dirs(dir, 0755) != 0) {
-		diag_plain(d, "error", "cannot create %s: %s", dir, strerror(errno));
-		rc = 1;
-	} else if ((rc = generate_key(d, dir, key, cert)) == 0)
-		printf("Made the signing key %s (mode 0600) and its certificate %s.\n", key, cert);
+		rc = 0;
+	} else if (state == SIGNKEY_NONE) {
+		rc = signkey_make(d, dirfd, dir) != 0;
+		if (rc == 0)
+			printf("Made the signing key %s (mode 0600) and its certificate %s.\n", key, cert);
+	}
 	if (rc == 0)
 		say_enroll_step(dir, cert);
+	if (dirfd >= 0)
+		close(dirfd);
 	free(key);
 	free(cert);
 	free(dir);
@@ -310,7 +248,8 @@ static int sign_with(Session *s, SignJob *j)
 
 int sign_after_pass4(Session *s)
 {
-	int asked = s->sign_module != NULL, rc = 0;
+	int asked = s->sign_module != NULL, rc = 0, dirfd = -1;
+	enum signkey_state state;
 	SignJob j = { 0 };
 
 	if (!asked && !secureboot_target_may_enforce(s))
@@ -318,7 +257,18 @@ int sign_after_pass4(Session *s)
 	j.dir = asked && *s->sign_module ? xstrdup(s->sign_module) : sign_default_dir();
 	j.key = path_join(j.dir, SIGN_KEY_NAME);
 	j.cert = path_join(j.dir, SIGN_CERT_NAME);
-	if (!file_exists(j.key) || !file_exists(j.cert)) {
+	/* asked: a key that may not be used is an error; unasked (the default key for a kernel that may
+	 * enforce signatures), a warning and an unsigned module */
+	dirfd = signkey_open_dir(&s->diag, j.dir, 0, asked ? "error" : "warning");
+	if (dirfd >= 0)
+		state = signkey_check(&s->diag, dirfd, j.dir, asked ? "error" : "warning");
+	else
+		state = errno == ENOENT ? SIGNKEY_NONE : SIGNKEY_REFUSED;
+	if (state == SIGNKEY_REFUSED) {
+		rc = asked;
+		goto out;
+	}
+	if (state == SIGNKEY_NONE) {
 		if (asked) {
 			diag_plain(&s->diag, "error", "--sign-module: no signing key in %s (%s and %s): make one with "
 				   "stap --make-signing-key%s%s", j.dir, SIGN_KEY_NAME, SIGN_CERT_NAME,
@@ -339,6 +289,8 @@ int sign_after_pass4(Session *s)
 	}
 	rc = sign_with(s, &j);
 out:
+	if (dirfd >= 0)
+		close(dirfd);
 	free(j.dir);
 	free(j.key);
 	free(j.cert);

@@ -1,10 +1,11 @@
-/* trustwalk.c - opens the cache's top directory by walking its path from /, each directory checked before the next step:
- * symbolic links followed only when root's or the user's, missing directories made only inside checked ones. Used by filecache.c. */
+/* trustwalk.c - opens a directory (the cache's top, the signing key's) by walking its path from /, each directory checked before the
+ * next step: symbolic links followed only when root's or the user's, missing directories made only inside checked ones. Used by filecache.c, signkey.c. */
 #include "build/trustwalk.h"
 #include "build/filecache.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,7 +22,28 @@ typedef struct Walk {
 	char *rest;       /* what is left to walk, components separated by '/' */
 	int links;        /* symbolic links followed */
 	Diag *diag;       /* where a refusal is warned */
+	const char *what; /* the top's name in a refusal ("cache directory") */
+	const char *verdict; /* a refusal's end ("not using the cache") */
+	const char *kind; /* a refusal's diag kind ("error"), or NULL: a warning once (filecache_warn) */
 } Walk;
+
+/* Says why the walk to w->top stops: "WHAT TOP <why>: VERDICT". */
+__attribute__((format(printf, 2, 3)))
+static void refuse(Walk *w, const char *fmt, ...)
+{
+	StrBuf why;
+	va_list ap;
+
+	sb_init(&why);
+	va_start(ap, fmt);
+	sb_vprintf(&why, fmt, ap);
+	va_end(ap);
+	if (w->kind)
+		diag_plain(w->diag, w->kind, "%s %s %s: %s", w->what, w->top, why.data, w->verdict);
+	else
+		filecache_warn(w->diag, "%s %s %s: %s", w->what, w->top, why.data, w->verdict);
+	sb_free(&why);
+}
 
 /* The directory open as fd (at w->at) may hold the way on: root's or the effective user's, and
  * not writable by group or others unless sticky (like /tmp, where others cannot move what is ours).
@@ -32,20 +54,18 @@ static int may_pass(Walk *w, int fd)
 	const char *dir = w->at.len ? w->at.data : "/";
 
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		filecache_warn(w->diag, "cache directory %s is inside %s, which cannot be checked: not using the cache", w->top,
-			       dir);
+		refuse(w, "is inside %s, which cannot be checked", dir);
 		errno = EPERM;
 		return -1;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		filecache_warn(w->diag, "cache directory %s is inside %s, which is owned by uid %u: not using the cache", w->top,
-			       dir, (unsigned)st.st_uid);
+		refuse(w, "is inside %s, which is owned by uid %u", dir, (unsigned)st.st_uid);
 		errno = EPERM;
 		return -1;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-		filecache_warn(w->diag, "cache directory %s is inside %s, which is writable by group or others (mode %04o): "
-			       "not using the cache", w->top, dir, (unsigned)(st.st_mode & 07777));
+		refuse(w, "is inside %s, which is writable by group or others (mode %04o)", dir,
+		       (unsigned)(st.st_mode & 07777));
 		errno = EPERM;
 		return -1;
 	}
@@ -99,8 +119,8 @@ static int follow(Walk *w, const char *name, const struct stat *st, char **curso
 	ssize_t n;
 
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		filecache_warn(w->diag, "cache directory %s is reached through the symbolic link %s/%s, which is owned by uid %u: "
-			       "not using the cache", w->top, w->at.len ? w->at.data : "", name, (unsigned)st->st_uid);
+		refuse(w, "is reached through the symbolic link %s/%s, which is owned by uid %u", w->at.len ? w->at.data : "",
+		       name, (unsigned)st->st_uid);
 		errno = EPERM;
 		return -1;
 	}
@@ -152,9 +172,9 @@ static int step(Walk *w, const char *name, int create, int last, char **cursor)
 	return last ? 0 : may_pass(w, sub);
 }
 
-int trustwalk_open(Diag *d, const char *path, int create)
+int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, const char *verdict, const char *kind)
 {
-	Walk w = { .top = path, .fd = -1, .diag = d };
+	Walk w = { .top = path, .fd = -1, .diag = d, .what = what, .verdict = verdict, .kind = kind };
 	char cwd[4096], *cursor, *name;
 	int rc, err;
 
@@ -181,4 +201,9 @@ int trustwalk_open(Diag *d, const char *path, int create)
 		return -1;
 	}
 	return w.fd;
+}
+
+int trustwalk_open(Diag *d, const char *path, int create)
+{
+	return trustwalk_open_as(d, path, create, "cache directory", "not using the cache", NULL);
 }

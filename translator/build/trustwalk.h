@@ -1,5 +1,5 @@
-/* trustwalk.h - opening the cache's top directory by a checked walk from / (trustwalk.c).
- * Used by filecache.c. */
+/* trustwalk.h - opening a directory (the cache's top, the signing key's) by a checked walk from / (trustwalk.c).
+ * Used by filecache.c and signkey.c. */
 #ifndef STAP_TRUSTWALK_H
 #define STAP_TRUSTWALK_H
 
@@ -12,5 +12,9 @@
  * one so checked.  The last directory itself is not checked: the caller does.  The fd, or -1 with
  * errno (EPERM after a warning to d through filecache_warn). */
 int trustwalk_open(Diag *d, const char *path, int create);
+
+/* The same walk for another directory (signkey.c: the signing key's): a refusal says "WHAT PATH <why>: VERDICT",
+ * as a diag of kind (e.g. "error"), or as filecache_warn's warning when kind is NULL. */
+int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, const char *verdict, const char *kind);
 
 #endif
