@@ -1,5 +1,6 @@
 # debuginfod.sh - a real debuginfod server on loopback for a test case (indexing Debian -dbg .deb files), a
-# stopped one, and a static one serving a chosen file. Used by tests/guest/debuginfod.t, tests/unit/debuginfod-errors.t.
+# stopped one, and a static one serving a chosen file. Used by tests/guest/debuginfod.t, tests/unit/debuginfod-errors.t,
+# tests/unit/debuginfod-attacks.t.
 
 # The .deb files scripts/install-deps.sh keeps for the server (linux-image-KVER-dbg and libc6-dbg) and the
 # server's index, in a cache of the machine's outside the clone (STAP_TEST_CACHE, as install-deps.sh has it).

@@ -20,7 +20,7 @@
 
 /* The home directory: $HOME, but root's from the password database (a root shell keeps a user's
  * HOME after sudo or su; root must not write in that user's home). */
-static const char *home_dir(void)
+const char *filecache_home_dir(void)
 {
 	struct passwd *pw;
 
@@ -33,7 +33,7 @@ static const char *home_dir(void)
 char *filecache_dir(void)
 {
 	const char *dir = getenv("SYSTEMTAP_DIR");
-	const char *home = home_dir();
+	const char *home = filecache_home_dir();
 
 	if (dir && *dir)
 		return path_join(dir, "cache");
@@ -178,9 +178,14 @@ int filecache_open_top(Diag *d)
 
 	if (!top)
 		return -1;
-	fd = trusted_dir(d, trustwalk_open(d, top, 0), top);
+	fd = filecache_open_trusted(d, top, 0);
 	free(top);
 	return fd;
+}
+
+int filecache_open_trusted(Diag *d, const char *path, int create)
+{
+	return trusted_dir(d, trustwalk_open(d, path, create), path);
 }
 
 int filecache_open_sub(int top, const char *name)

@@ -1,12 +1,17 @@
 /* filecache.h - files the translator keeps in the user's cache directory ($SYSTEMTAP_DIR/cache,
  * else ~/.systemtap/cache): naming, atomic writes, read-only maps.  Used by the module cache
- * (cache.c), the tapset index (tapsets.c), the DWARF index (dwarf/index.c) and kernel.c. */
+ * (cache.c), the tapset index (tapsets.c), the DWARF index (dwarf/index.c), kernel.c, and
+ * dwarf/debuginfod.c for root's download cache. */
 #ifndef STAP_FILECACHE_H
 #define STAP_FILECACHE_H
 
 #include <stddef.h>
 
 #include "session.h"
+
+/* $HOME, but for root its home in the password database (a root shell keeps a user's HOME after
+ * sudo or su); NULL when there is none. */
+const char *filecache_home_dir(void);
 
 /* The cache directory, whether or not it exists yet; NULL with neither SYSTEMTAP_DIR nor a home
  * ($HOME; for root, root's home in the password database). */
@@ -41,6 +46,11 @@ int filecache_open_dir(Diag *d, const char *path, int create, const char **base)
 /* The top directory (filecache_dir()), opened and checked as filecache_open_dir() does; -1 when
  * missing or not trusted (warned). */
 int filecache_open_top(Diag *d);
+
+/* Any directory opened as filecache_open_top() opens the top: walked from / (made 0755 where
+ * missing when create), itself the effective user's and writable by it alone.  -1 when missing or
+ * not trusted (warned).  Used by dwarf/debuginfod.c for root's debuginfod cache. */
+int filecache_open_trusted(Diag *d, const char *path, int create);
 
 /* The directory name inside the checked directory top, opened without following a symlink: ours
  * and not writable by group or others; -1 otherwise (no warning). */

@@ -2,6 +2,7 @@
  * opened on first use, with its cache and limits), draws the download's progress, checks the build id of what came.
  * Used by debuginfo.c, ulibs.c. */
 #include "dwarf/debuginfod.h"
+#include "build/filecache.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/elffile.h"
 
@@ -14,6 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The largest file downloaded unless $DEBUGINFOD_MAXSIZE says otherwise (a distribution kernel's vmlinux
+ * debuginfo is several hundred MB): a server cannot fill the disk or take minutes on a file of no use. */
+#define DBGD_DEFAULT_MAXSIZE (1LL << 30)
 
 /* libdebuginfod, opened when the first download is asked for (as libdwfl opens it): most runs ask for none,
  * and linked in, it and what it needs (libcurl, GnuTLS, Kerberos, LDAP...: some 30 libraries) took each stap
@@ -53,6 +58,7 @@ static const char *lib_open(void)
 typedef struct DebuginfodState {
 	debuginfod_client *client;
 	char *no_client;         /* why there is no client (owned), or NULL */
+	long long maxsize;       /* the largest download in bytes, 0: no limit */
 	StrMap failed;           /* build id -> why (both owned) */
 } DebuginfodState;
 
@@ -61,7 +67,9 @@ typedef struct Progress {
 	const char *what;
 	double start_ms, shown_ms, first_byte_ms;   /* first_byte_ms: 0 until a server sends */
 	long bytes, total;
+	long long maxsize;       /* 0: no limit */
 	int tty, drawn;
+	int too_big;             /* the download passed maxsize and was stopped */
 } Progress;
 
 /* Set by SIGINT/SIGTERM during a download (a signal handler's only way out). */
@@ -128,6 +136,12 @@ static int on_progress(debuginfod_client *c, long a, long b)
 		p->total = b > 0 ? b : p->total;
 		if (a > 0 && !p->first_byte_ms)
 			p->first_byte_ms = t;
+		/* libdebuginfod's own DEBUGINFOD_MAXSIZE check trusts the size the server announces: one that
+		 * announces none (or less) is stopped here */
+		if (p->maxsize > 0 && a > p->maxsize) {
+			p->too_big = 1;
+			return 1;
+		}
 	}
 	/* after 1 s, a line on a terminal redrawn 4 times a second; to a file or pipe, one every 5 s */
 	if (t - p->start_ms >= 1000 && (!p->drawn || t - p->shown_ms >= (p->tty ? 250 : 5000))) {
@@ -150,11 +164,89 @@ static const char *answer_of(int err)
 	case ETIME:
 	case ETIMEDOUT:
 		return "timed out ($DEBUGINFOD_TIMEOUT, $DEBUGINFOD_MAXTIME)";
-	case EFBIG:
-		return "larger than $DEBUGINFOD_MAXSIZE allows";
 	default:
 		return strerror(err);
 	}
+}
+
+/* Where libdebuginfod would keep its cache, from the environment as it reads it: $DEBUGINFOD_CACHE_PATH, else
+ * ~/.debuginfod_client_cache when it exists, else $XDG_CACHE_HOME/debuginfod_client or ~/.cache/debuginfod_client. */
+static char *env_cache_dir(void)
+{
+	const char *dir = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *legacy;
+	struct stat sb;
+
+	if (dir && *dir)
+		return xstrdup(dir);
+	if (!home)
+		home = "/";
+	legacy = path_join(home, ".debuginfod_client_cache");
+	if (stat(legacy, &sb) == 0)
+		return legacy;
+	free(legacy);
+	if (xdg && *xdg)
+		return path_join(xdg, "debuginfod_client");
+	return xasprintf("%s/.cache/debuginfod_client", home);
+}
+
+/* Whether root may use dir as its cache (made when missing): every directory from / to it root's, and writable by
+ * root alone (a file planted in a user's directory would otherwise be taken for a build id's debuginfo: probes placed
+ * by it, its DWARF index kept in root's cache). Says why not (filecache_warn) when not. */
+static int root_may_use(Session *s, const char *dir)
+{
+	int fd = filecache_open_trusted(&s->diag, dir, 1);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* For root, libdebuginfod's cache is set ($DEBUGINFOD_CACHE_PATH) before its first use: the one the environment
+ * names when root_may_use() it (a user's HOME, XDG_CACHE_HOME or DEBUGINFOD_CACHE_PATH survive sudo and su),
+ * else ~/.cache/debuginfod_client in root's home from the password database. NULL, or why there is none. */
+static char *set_root_cache(Session *s)
+{
+	char *asked = env_cache_dir(), *own = NULL, *why = NULL;
+	const char *home = filecache_home_dir(), *dir = asked;
+
+	if (!root_may_use(s, asked)) {
+		own = home ? xasprintf("%s/.cache/debuginfod_client", home) : NULL;
+		dir = own;
+		if (!own || !root_may_use(s, own))
+			why = xasprintf("debuginfod: no cache directory root alone may write: %s refused, %s", asked,
+					own ? "and root's own too" : "and root has no home in the password database");
+		else
+			filecache_warn(&s->diag, "debuginfod: root's downloads are kept in %s, not in %s", own, asked);
+	}
+	if (!why && setenv("DEBUGINFOD_CACHE_PATH", dir, 1) != 0)
+		why = xasprintf("debuginfod: cannot set DEBUGINFOD_CACHE_PATH: %s", strerror(errno));
+	free(asked);
+	free(own);
+	return why;
+}
+
+/* The largest download: $DEBUGINFOD_MAXSIZE in bytes (0: no limit, as libdebuginfod takes it), else
+ * DBGD_DEFAULT_MAXSIZE, set in the environment for libdebuginfod's own check of an announced size. NULL, or why the
+ * variable cannot be used. */
+static char *set_maxsize(long long *maxsize)
+{
+	const char *v = getenv("DEBUGINFOD_MAXSIZE");
+	char *end, buf[32];
+
+	if (!v) {
+		*maxsize = DBGD_DEFAULT_MAXSIZE;
+		snprintf(buf, sizeof buf, "%lld", *maxsize);
+		if (setenv("DEBUGINFOD_MAXSIZE", buf, 1) != 0)
+			return xasprintf("debuginfod: cannot set DEBUGINFOD_MAXSIZE: %s", strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	*maxsize = strtoll(v, &end, 10);
+	if (errno || end == v || *end || *maxsize < 0 || *v == '-' || *v == '+')
+		return xasprintf("debuginfod: DEBUGINFOD_MAXSIZE='%s' is not a size in bytes (0: no limit)", v);
+	return NULL;
 }
 
 static DebuginfodState *state_of(Session *s, char **why)
@@ -162,13 +254,20 @@ static DebuginfodState *state_of(Session *s, char **why)
 	if (!s->debuginfod) {
 		DebuginfodState *st = xcalloc(1, sizeof *st);
 		const char *no_lib = lib_open();
-		if (no_lib) {
+		/* the limit and root's cache set in the environment before libdebuginfod's first look at it */
+		if (!(st->no_client = set_maxsize(&st->maxsize)) && geteuid() == 0)
+			st->no_client = set_root_cache(s);
+		if (st->no_client) {
+			/* why is set */
+		} else if (no_lib) {
 			st->no_client = xasprintf("debuginfod: cannot start the client: %s", no_lib);
 		} else if (!(st->client = lib.begin())) {
 			st->no_client = xasprintf("debuginfod: cannot start the client (libdebuginfod): %s", strerror(errno));
 		} else if (s->verbose >= 3) {
 			lib.set_verbose_fd(st->client, STDERR_FILENO);   /* each server asked and its answer */
 		}
+		if (st->no_client && !s->suppress_warnings)
+			fprintf(stderr, "WARNING: %s\n", st->no_client);   /* once: the next asks get it in *why alone */
 		s->debuginfod = st;
 	}
 	if (!s->debuginfod->client)
@@ -188,28 +287,17 @@ static void file_build_id(const char *path, char *out, size_t size)
 	elffile_close(elf, fd);
 }
 
-/* Where libdebuginfod keeps build_id's debuginfo: $DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME/debuginfod_client or
- * ~/.cache/debuginfod_client (its defaults), then BUILD_ID/debuginfo. NULL when no directory can be named. */
-static char *cache_file(const char *build_id)
-{
-	const char *dir = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (dir && *dir)
-		return xasprintf("%s/%s/debuginfo", dir, build_id);
-	if (xdg && *xdg)
-		return xasprintf("%s/debuginfod_client/%s/debuginfo", xdg, build_id);
-	return home ? xasprintf("%s/.cache/debuginfod_client/%s/debuginfo", home, build_id) : NULL;
-}
-
-/* After a cancel: libdebuginfod may have left an empty file, which it would take as "not found" for a while */
+/* After a cancel: libdebuginfod may have left an empty file in its cache (env_cache_dir(): root's set by now), which
+ * it would take as "not found" for a while */
 static void forget_cancelled(const char *build_id)
 {
-	char *path = cache_file(build_id);
+	char *dir = env_cache_dir(), *path = xasprintf("%s/%s/debuginfo", dir, build_id);
 	struct stat sb;
 
-	if (path && stat(path, &sb) == 0 && sb.st_size == 0)
+	if (stat(path, &sb) == 0 && sb.st_size == 0)
 		unlink(path);
 	free(path);
+	free(dir);
 }
 
 /* The download itself, ^C and kill turned into a cancel for its length (unless ignored). fd or -errno. */
@@ -252,6 +340,7 @@ char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char 
 {
 	DebuginfodState *st;
 	Progress p = { .what = what };
+	const char *url;
 	char *path = NULL, got[129], *failed;   /* (build ids longer than SHA-1's too) */
 	int fd;
 	struct stat sb;
@@ -266,23 +355,40 @@ char *debuginfod_fetch(Session *s, const char *build_id, const char *what, char 
 		*why = xstrdup(failed);
 		return NULL;
 	}
+	p.maxsize = st->maxsize;
 	p.start_ms = p.shown_ms = now_ms();
 	p.tty = isatty(STDERR_FILENO);
 	fd = download(st->client, build_id, &p, &path);
-	if (fd < 0) {
+	if (fd >= 0 && fstat(fd, &sb) == 0)
+		p.bytes = sb.st_size;
+	url = lib.get_url(st->client);   /* NULL: found in the cache */
+	if (fd >= 0 && url && p.maxsize > 0 && p.bytes > p.maxsize) {
+		/* downloaded past the limit after libdebuginfod's last progress call */
+		p.too_big = 1;
+		close(fd);
+		unlink(path);
+		free(path);
+		path = NULL;
+		fd = -EFBIG;
+	}
+	if (fd < 0 && (p.too_big || fd == -EFBIG)) {
+		if (p.drawn && p.tty)
+			fputc('\n', stderr);
+		forget_cancelled(build_id);
+		*why = xasprintf("debuginfod: the debuginfo of build id %s (%s) from %s is larger than %lld bytes: refused "
+				 "(set DEBUGINFOD_MAXSIZE to the bytes to allow, 0 for no limit)", build_id, what,
+				 url ? url : servers(), p.maxsize);
+	} else if (fd < 0) {
 		if (p.drawn && p.tty)
 			fputc('\n', stderr);
 		*why = xasprintf("debuginfod: asked %s for the debuginfo of build id %s (%s): %s", servers(), build_id, what,
 				 answer_of(-fd));
 	} else {
-		if (fstat(fd, &sb) == 0)
-			p.bytes = sb.st_size;
 		close(fd);
 		if (p.drawn)
 			draw(&p, st->client, 1);
 		file_build_id(path, got, sizeof got);
 		if (strcmp(got, build_id)) {
-			const char *url = lib.get_url(st->client);
 			*why = xasprintf("debuginfod: the file %s served for build id %s (%s) has %s%s: refused (removed from "
 					 "the cache)", url ? url : path, build_id, what, got[0] ? "build id " : "no build id",
 					 got);
