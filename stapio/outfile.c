@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "outopen.h"
+#include "../common/outopen.h"
 #include "stapio.h"
 
 #define HDR sizeof(struct stp_record_header)

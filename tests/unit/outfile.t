@@ -68,7 +68,7 @@ run() {
     local -a san=()
     [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/stapio" \
-        -I "$TOP/runtime/transport" "$TOP/tests/unit/outfile-driver.c" "$TOP/stapio/outfile.c" "$TOP/stapio/jsonstr.c" "$TOP/stapio/outopen.c" \
+        -I "$TOP/runtime/transport" "$TOP/tests/unit/outfile-driver.c" "$TOP/stapio/outfile.c" "$TOP/stapio/jsonstr.c" "$TOP/common/outopen.c" \
         "$TOP/stapio/output.c" "$TOP/common/log.c" -o driver
     local merge f n
     merge=$(dirname "$STAP")/stap-merge

@@ -45,6 +45,8 @@ EOF
     # SIGTERM the wrapper sends and prints an end line. Host "quick" ends by itself (as exit()
     # would) once the hosts listed in $FAKE_WAIT have started. The wrapper sends SIGTERM as soon as
     # the fake has a child (its cp may be one): a SIGTERM before the begin line is kept for after it.
+    # Host "flood", once $FAKE_DIR/go exists, writes $FLOOD_BYTES x's without a newline, then once
+    # $FAKE_DIR/release exists ends that line and exits.
     cat >bin/fake-staprun <<'EOF'
 #!/bin/sh
 trap 'term=1' TERM
@@ -57,6 +59,14 @@ done
 echo "begin on $FAKE_HOST $ko"
 echo "stderr line of $FAKE_HOST" >&2
 touch "$FAKE_DIR/started.$FAKE_HOST"
+if [ "$FAKE_HOST" = flood ]; then
+    while [ ! -e "$FAKE_DIR/go" ]; do sleep 0.1; done
+    head -c "$FLOOD_BYTES" /dev/zero | tr '\0' x
+    while [ ! -e "$FAKE_DIR/release" ]; do sleep 0.1; done
+    echo
+    echo "exit on flood"
+    exit 0
+fi
 trap 'echo "end on $FAKE_HOST"; exit 0' TERM
 if [ -n "$term" ]; then echo "end on $FAKE_HOST"; exit 0; fi
 if [ -n "$cmd" ]; then sh -c "$cmd"; echo "end on $FAKE_HOST"; exit 0; fi
@@ -192,6 +202,8 @@ run() {
     [[ $(cat fake/argv.beta) == "[-r][1:root@beta][-O]["*"][-c]"* ]] || { echo "staprun argv:"; cat fake/argv.beta; return 1; }
     no_leftovers
 
+    output_attacks
+
     # ^C (SIGINT to stap): every host's run ends with its end output, status 0
     fresh
     rc=0
@@ -238,6 +250,69 @@ run() {
     grep -qx "stap: host down: cannot reach it (ssh exited with status 255)" stderr
 
     passes
+}
+
+# vm_hwm PID: the peak resident memory of process PID, in kB
+vm_hwm() { awk '$1 == "VmHWM:" { print $2 }' "/proc/$1/status"; }
+
+# -o FILE and what hosts send (security issue 46, item 5): FILE.HOST a planted symbolic link is refused, its
+# target untouched; a host that never sends a newline does not grow stap's memory: its 64 MB go to FILE.HOST
+# as they come, whole; to the terminal a line is cut every 64 KiB, said once.
+output_attacks() {
+    local rc pid i hwm0 hwm1 want
+    fresh
+    echo precious >victim
+    ln -sf victim out.alpha
+    rc=0
+    "$STAP" --remote alpha -o out -c true -e "$script" >stdout 2>stderr || rc=$?
+    [[ $rc == 1 ]] || { echo "-o through a symbolic link: exit $rc, wanted 1"; cat stderr; return 1; }
+    grep -qx "stap: error: not writing out.alpha: it is a symbolic link" stderr || { cat stderr; return 1; }
+    [[ $(cat victim) == precious && -L out.alpha ]]
+    no_leftovers
+    rm -f out.alpha victim
+
+    fresh
+    export FLOOD_BYTES=64000000
+    "$STAP" --remote flood -o out -e "$script" >stdout 2>stderr &
+    pid=$!
+    for ((i = 0; i < 600; i++)); do
+        [[ -e fake/started.flood ]] && break
+        sleep 0.1
+    done
+    hwm0=$(vm_hwm "$pid")
+    touch fake/go
+    # all but the last piece of the line written to out.flood while the host still holds the line open
+    for ((i = 0; i < 300; i++)); do
+        (( $(stat -c %s out.flood) >= 63000000 )) && break
+        sleep 0.1
+    done
+    hwm1=$(vm_hwm "$pid")
+    touch fake/release
+    rc=0
+    wait "$pid" || rc=$?
+    echo "stap's peak RSS: $hwm0 kB before the flood, $hwm1 kB with 63 MB of one line passed through"
+    [[ $rc == 0 ]] || { echo "flood: exit $rc"; cat stderr; return 1; }
+    [[ -n $hwm0 && -n $hwm1 ]] && (( hwm1 - hwm0 < 16384 )) || { echo "stap grew by $((hwm1 - hwm0)) kB"; return 1; }
+    [[ $(head -n 1 out.flood) == "begin on flood "*.ko ]]
+    want=$(( $(head -n 1 out.flood | wc -c) + FLOOD_BYTES + 1 + 14 ))
+    [[ $(stat -c %s out.flood) == "$want" ]] || { echo "out.flood: $(stat -c %s out.flood) bytes, wanted $want"; return 1; }
+    [[ $(sed -n 2p out.flood | tr -d x | wc -c) == 1 && $(sed -n 3p out.flood) == "exit on flood" ]]
+    not grep -q "longer than" stderr
+    no_leftovers
+
+    # to the terminal, with --remote-prefix: pieces of 64 KiB, each its own line, said once
+    fresh
+    mkdir -p fake
+    touch fake/go fake/release
+    FLOOD_BYTES=200000 "$STAP" --remote flood --remote-prefix -e "$script" >stdout 2>stderr || { cat stderr; return 1; }
+    grep -qx "stap: host flood: a line of its output is longer than 65536 bytes: cut into lines of 65536 bytes" stderr ||
+        { cat stderr; return 1; }
+    [[ $(grep -c "longer than" stderr) == 1 ]]
+    [[ $(sed 1d stdout | awk '{ print length($0) }' | tr '\n' ' ') == "65539 65539 65539 3395 16 " ]] ||
+        { sed 1d stdout | awk '{ print length($0) }'; return 1; }
+    [[ $(sed -n 2p stdout) == "0: x"* && $(tail -n 1 stdout) == "0: exit on flood" ]]
+    no_leftovers
+    unset FLOOD_BYTES
 }
 
 # only_uname: ssh ran nothing but `uname -r` (no copy, no staprun)

@@ -2,6 +2,7 @@
  * with this stap (-r KVER -p4), copy the module over, run staprun everywhere at once and merge
  * the output; used by main.c when --remote is given. The design is described in man/stap.1. */
 #include "driver/remote.h"
+#include "../common/outopen.h"
 #include "core/limits.h"
 #include "lib/diag.h"
 #include "driver/spawn.h"
@@ -22,9 +23,15 @@
 
 typedef struct RemoteStream {
 	int fd;                 /* -1 once at end of file */
-	StrBuf partial;         /* the start of a line not yet complete */
+	StrBuf partial;         /* the start of a line not yet complete (at most REMOTE_LINE_MAX bytes) */
 	FILE *dest;
+	int cut;                /* a line longer than REMOTE_LINE_MAX was cut (said once) */
 } RemoteStream;
+
+/* The longest line kept whole (as stapio reads a script's stdin: 64 KiB): a host that never sends a newline
+ * cannot grow stap's memory. A longer line goes out in pieces, each ended by a newline where hosts share the
+ * terminal (-o FILE's FILE.HOST gets it unchanged). */
+#define REMOTE_LINE_MAX 65536
 
 typedef struct RemoteHost {
 	char *name;             /* as shown: [USER@]HOST[:PORT] */
@@ -738,6 +745,21 @@ static void remote_emit(Session *s, RemoteHost *h, int index, RemoteStream *st, 
 	fflush(st->dest);
 }
 
+/* The partial line grown to REMOTE_LINE_MAX goes out now: as it is into the host's own file, cut (a newline
+ * after it, a warning the first time) where hosts share the output. */
+static void remote_flush_long(Session *s, RemoteHost *h, int index, RemoteStream *st)
+{
+	if (st->dest != h->file) {
+		sb_putc(&st->partial, '\n');
+		if (!st->cut)
+			fprintf(stderr, "stap: host %s: a line of its %s is longer than %d bytes: cut into lines of %d bytes\n",
+				h->name, st == &h->out ? "output" : "error output", REMOTE_LINE_MAX, REMOTE_LINE_MAX);
+		st->cut = 1;
+	}
+	remote_emit(s, h, index, st, st->partial.data, st->partial.len);
+	st->partial.len = 0;
+}
+
 /* Reads what is there; whole lines go out at once so hosts' lines never mix. */
 static void remote_drain(Session *s, RemoteHost *h, int index, RemoteStream *st)
 {
@@ -757,20 +779,26 @@ static void remote_drain(Session *s, RemoteHost *h, int index, RemoteStream *st)
 		st->fd = -1;
 		return;
 	}
-	for (size_t i = 0; i < (size_t)n; i++) {
-		if (buf[i] != '\n')
-			continue;
-		if (st->partial.len) {
-			sb_putn(&st->partial, buf + start, i + 1 - start);
-			remote_emit(s, h, index, st, st->partial.data, st->partial.len);
-			st->partial.len = 0;
+	/* each step: up to a newline, or as much as the partial line has room for */
+	while (start < (size_t)n) {
+		size_t left = (size_t)n - start, room = REMOTE_LINE_MAX - st->partial.len;
+		size_t look = left < room ? left : room;
+		const char *nl = memchr(buf + start, '\n', look);
+		size_t take = nl ? (size_t)(nl - (buf + start)) + 1 : look;
+
+		if (nl && !st->partial.len) {
+			remote_emit(s, h, index, st, buf + start, take);   /* a whole line in buf */
 		} else {
-			remote_emit(s, h, index, st, buf + start, i + 1 - start);
+			sb_putn(&st->partial, buf + start, take);
+			if (nl) {
+				remote_emit(s, h, index, st, st->partial.data, st->partial.len);
+				st->partial.len = 0;
+			} else if (st->partial.len == REMOTE_LINE_MAX) {
+				remote_flush_long(s, h, index, st);
+			}
 		}
-		start = i + 1;
+		start += take;
 	}
-	if (start < (size_t)n)
-		sb_putn(&st->partial, buf + start, (size_t)n - start);
 }
 
 static void remote_stop_all(Session *s)
@@ -887,13 +915,14 @@ static void remote_loop(Session *s)
 	free(pfd);
 }
 
-/* -o FILE: FILE.HOST per host (FILE.HOST.N for a host named again, N its index). */
+/* -o FILE: FILE.HOST per host (FILE.HOST.N for a host named again, N its index), opened as stapio opens -o FILE
+ * (outopen.c): never through a symbolic link, an existing file emptied only when it is ours with one link. */
 static int remote_open_files(Session *s)
 {
 	for (int i = 0; i < s->remote_hosts.len; i++) {
 		RemoteHost *h = s->remote_hosts.items[i];
-		int again = 0;
-		char *path;
+		int again = 0, fd;
+		char *path, why[160];
 
 		if (h->failed || !s->output_file)
 			continue;
@@ -901,9 +930,16 @@ static int remote_open_files(Session *s)
 			again |= !strcmp(((RemoteHost *)s->remote_hosts.items[j])->host, h->host);
 		path = again ? xasprintf("%s.%s.%d", s->output_file, h->host, i) :
 			       xasprintf("%s.%s", s->output_file, h->host);
-		h->file = fopen(path, "w");
+		fd = output_file_open(path, why, sizeof why);
+		h->file = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!h->file) {
-			diag_plain(&s->diag, "error", "cannot open %s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			if (why[0])
+				diag_plain(&s->diag, "error", "not writing %s: %s", path, why);
+			else
+				diag_plain(&s->diag, "error", "cannot open %s: %s", path, strerror(errno));
+			free(path);
 			return -1;
 		}
 		free(path);

@@ -1,7 +1,7 @@
 /* outopen.h - opening one output file safely (outopen.c); its own header, as it needs <sys/stat.h>,
- * whose kernel types clash with protocol.h's.  Used by stapio/outfile.c. */
-#ifndef STAPIO_OUTOPEN_H
-#define STAPIO_OUTOPEN_H
+ * whose kernel types clash with protocol.h's.  Used by stapio/outfile.c and translator/driver/remote.c. */
+#ifndef COMMON_OUTOPEN_H
+#define COMMON_OUTOPEN_H
 
 #include <stddef.h>
 

@@ -1,5 +1,6 @@
 /* outopen.c - opens one output file for writing: never through a symbolic link, truncating only the caller's own files.
- * Used by stapio/outfile.c for -o FILE, FILE.N and the per-CPU files (and by tests/unit/outfile.t's driver). */
+ * Used by stapio/outfile.c for -o FILE, FILE.N and the per-CPU files (and by tests/unit/outfile.t's driver), and by
+ * the translator's driver/remote.c for stap --remote -o FILE's FILE.HOST. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
