@@ -60,6 +60,8 @@ typedef struct Session {
 	PtrVec derived;              /* DerivedProbe*: resolved probe points (pass 2) */
 	char *c_file;                /* pass 3 output */
 	char *ko_file;               /* pass 4 output */
+	unsigned char ko_sha256[32]; /* its SHA-256 as kbuild (or the cache) gave it, signed since (modhash.c) */
+	int ko_sha256_set;
 	struct Btf *btf;             /* the target kernel's BTF, read on first use (btf/source.c) */
 	char *btf_error;             /* why there is none */
 	PtrVec btf_modules;          /* modules' BTF asked for so far, found or not (btf/source.c) */

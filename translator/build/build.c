@@ -5,6 +5,7 @@
 #include "lib/diag.h"
 #include "build/kbuild_steps.h"
 #include "build/kfeatures.h"
+#include "build/modhash.h"
 #include "driver/spawn.h"
 
 #include <errno.h>
@@ -56,7 +57,7 @@ int compile_module(Session *s)
 	fclose(f);
 	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
 	if (cache_fetch(s, kbuild_text))   /* a hit: no kbuild at all */
-		return 0;
+		return modhash_take(s);
 	rc = kbuild_steps_build(s, log);
 	if (rc != 0 || !file_exists(s->ko_file)) {
 		show_build_log(log, s->verbose >= 2);
@@ -64,8 +65,10 @@ int compile_module(Session *s)
 			   "the build log is %s/build.log with -k", rc, s->tmp_dir);
 		return -1;
 	}
-	cache_store(s);
-	return 0;
+	/* the object kbuild made, as it is now: only it is signed, cached, kept or run */
+	if (modhash_take(s) != 0)
+		return -1;
+	return cache_store(s);
 }
 
 static char *find_staprun(Session *s)
@@ -111,6 +114,11 @@ int run_module(Session *s)
 	for (int i = 0; i < s->global_sets.len; i++)
 		argv[n++] = s->global_sets.items[i];
 	argv[n] = NULL;
+	if (modhash_check(s, "loading it") != 0) {
+		free(staprun);
+		free(argv);
+		return 1;
+	}
 	/* the terminal's ^C reaches staprun/stapio too and ends the run; kill -INT of stap is passed on */
 	sigaction(SIGINT, &intr, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);

@@ -2,6 +2,7 @@
  * atomic store as CACHE/HH/KEY.ko (+ KEY.c), oldest-first cleanup to cache_mb_limit. Used by build.c, main.c. */
 #include "build/cache.h"
 #include "build/filecache.h"
+#include "build/modhash.h"
 #include "driver/markers.h"
 #include "lib/sha256.h"
 
@@ -292,8 +293,8 @@ char *cache_module_name(const Session *s, const char *script_text)
 
 /* ---- files ---- */
 
-/* Copies the rest of in to out; -1 with errno on failure. */
-static int copy_fd(int in, int out)
+/* Copies the rest of in to out (into the hash too unless NULL); -1 with errno on failure. */
+static int copy_fd(int in, int out, Sha256 *hash)
 {
 	char buf[65536];
 	ssize_t n;
@@ -304,6 +305,8 @@ static int copy_fd(int in, int out)
 				continue;
 			return -1;
 		}
+		if (hash)
+			sha256_update(hash, buf, (size_t)n);
 		for (ssize_t done = 0, w; done < n; done += w > 0 ? w : 0) {
 			w = write(out, buf + done, (size_t)(n - done));
 			if (w < 0 && errno != EINTR)
@@ -320,7 +323,7 @@ static int copy_to(int in, const char *dst)
 
 	if (out < 0)
 		return -1;
-	if (copy_fd(in, out) != 0 || close(out) != 0) {
+	if (copy_fd(in, out, NULL) != 0 || close(out) != 0) {
 		saved = errno;
 		close(out);
 		unlink(dst);
@@ -331,12 +334,15 @@ static int copy_to(int in, const char *dst)
 }
 
 /* Stores src as dst so that nobody ever sees a partial dst: a temp file made beside it with
- * O_EXCL|O_NOFOLLOW in the checked directory, then rename. */
-static int store_file(Diag *d, const char *src, const char *dst)
+ * O_EXCL|O_NOFOLLOW in the checked directory, then rename.  The module (s given): only when the
+ * bytes copied are the ones modhash recorded, else -1 with errno EBADMSG. */
+static int store_file(Diag *d, const char *src, const char *dst, const Session *s)
 {
 	const char *base;
 	char tmp[PATH_MAX];
 	int dir = filecache_open_dir(d, dst, 0, &base), in = -1, out = -1, rc = -1, saved;
+	unsigned char digest[SHA256_DIGEST_LEN];
+	Sha256 hash;
 
 	if (dir < 0)
 		return -1;
@@ -344,9 +350,17 @@ static int store_file(Diag *d, const char *src, const char *dst)
 	if (in >= 0)
 		out = filecache_create_tmp(dir, base, tmp, sizeof tmp);
 	if (out >= 0) {
-		rc = copy_fd(in, out);
+		sha256_init(&hash);
+		rc = copy_fd(in, out, &hash);
 		if (close(out) != 0)
 			rc = -1;
+		if (rc == 0 && s) {
+			sha256_final(&hash, digest);
+			if (!s->ko_sha256_set || memcmp(digest, s->ko_sha256, sizeof digest)) {
+				errno = EBADMSG;
+				rc = -1;
+			}
+		}
 		if (rc == 0)
 			rc = renameat(dir, tmp, dir, base);
 		if (rc != 0) {
@@ -589,15 +603,15 @@ static void clean(Diag *diag, ModuleCache *mc)
 		close(top);
 }
 
-void cache_store(Session *s)
+int cache_store(Session *s)
 {
 	ModuleCache *mc = s->module_cache;
 	char *sub, *c_path;
 	const char *base;
-	int dir;
+	int dir, changed = 0;
 
 	if (!mc || !mc->stem || mc->hit)
-		return;
+		return 0;
 	sub = xstrndup(mc->stem, strlen(mc->stem) - KEY_HEX - 1);
 	c_path = xasprintf("%s.c", mc->stem);
 	/* DIR/HH made (mkdir -p) only below directories found trusted; the C first: the .ko, which
@@ -607,9 +621,15 @@ void cache_store(Session *s)
 		mc->why_not = xstrdup("the cache directory is not safe to use (see the warning)");
 	else if (dir < 0)
 		mc->why_not = xasprintf("cannot create %s: %s", sub, strerror(errno));
-	else if (store_file(&s->diag, s->c_file, c_path) != 0 || store_file(&s->diag, s->ko_file, mc->ko_path) != 0)
+	else if (store_file(&s->diag, s->c_file, c_path, NULL) != 0 || store_file(&s->diag, s->ko_file, mc->ko_path, s) != 0) {
+		changed = errno == EBADMSG;
 		mc->why_not = xasprintf("cannot write in %s: %s", sub, strerror(errno));
-	else
+		if (changed) {   /* no entry at all: not the C without its module either */
+			char c_name[KEY_HEX + 3];
+			snprintf(c_name, sizeof c_name, "%s.c", mc->key);
+			unlinkat(dir, c_name, 0);
+		}
+	} else
 		mc->stored = 1;
 	if (mc->stored) {
 		STAP_MARK_CACHE2(add__source, s->c_file, c_path);
@@ -621,14 +641,26 @@ void cache_store(Session *s)
 	free(sub);
 	if (mc->stored)
 		clean(&s->diag, mc);
+	if (changed) {
+		modhash_refuse(s, "storing it in the cache");
+		return -1;
+	}
+	return 0;
 }
 
-void cache_update_module(Session *s)
+int cache_update_module(Session *s)
 {
 	ModuleCache *mc = s->module_cache;
 
-	if (mc && (mc->hit || mc->stored) && store_file(&s->diag, s->ko_file, mc->ko_path) != 0 && s->verbose)
+	if (!mc || !(mc->hit || mc->stored) || store_file(&s->diag, s->ko_file, mc->ko_path, s) == 0)
+		return 0;
+	if (errno == EBADMSG) {
+		modhash_refuse(s, "storing it in the cache");
+		return -1;
+	}
+	if (s->verbose)
 		fprintf(stderr, "Pass 4: cannot update cached %s: %s\n", mc->ko_path, strerror(errno));
+	return 0;
 }
 
 const char *cache_hit_path(const Session *s)

@@ -15,8 +15,10 @@ char *cache_module_name(const Session *s, const char *script_text);
 int cache_fetch(Session *s, const char *kbuild_text);
 
 /* After a successful kbuild: stores s->ko_file (and the C beside it) under the key
- * cache_fetch computed, then removes the oldest entries beyond cache_mb_limit. */
-void cache_store(Session *s);
+ * cache_fetch computed, then removes the oldest entries beyond cache_mb_limit.  Stored only as
+ * the bytes modhash recorded: else nothing is, and -1 after an error; a store that fails
+ * otherwise is a -v note (0). */
+int cache_store(Session *s);
 
 /* Hashes the target kernel's identity into c: release, build tree, configuration, version stamp,
  * exported symbols, and the compiler and linker kbuild will run (also kbuild_steps.c's key). */
@@ -27,8 +29,9 @@ void cache_hash_kernel(Sha256 *c, const Session *s);
  * --disable-cache).  Used for kbuild's recorded steps and the kernel feature tests. */
 char *cache_entry_path(const Session *s, Sha256 *c, const char *prefix, const char *suffix);
 
-/* After pass 4 changed s->ko_file (signed it): the entry fetched or stored takes it as it is now. */
-void cache_update_module(Session *s);
+/* After pass 4 changed s->ko_file (signed it, modhash recording it): the entry fetched or stored
+ * takes it as it is now; -1 after an error when the bytes are not the ones recorded. */
+int cache_update_module(Session *s);
 
 const char *cache_hit_path(const Session *s);   /* the cached module used, or NULL */
 void cache_report(const Session *s);            /* -v: a line on a miss (stored where, or why not) */

@@ -2,6 +2,7 @@
  * kbuild's scripts/sign-file, keeping the cache entry signed.  Used by main.c (options and pass 4). */
 #include "build/sign.h"
 #include "build/cache.h"
+#include "build/modhash.h"
 #include "build/signkey.h"
 #include "lib/diag.h"
 #include "kernel.h"
@@ -177,25 +178,13 @@ typedef struct SignJob {
 	size_t serial_len;
 } SignJob;
 
-/* 1 when the module file is signed with the job's key and hash, 0 when not (or unsigned), -1 unreadable;
- * an old signature is stripped when strip is set. */
-static int module_signed_by(const char *ko, const SignJob *j, int strip)
+/* Whether the signature (sig_len bytes, NULL: none) is by the job's key, in its hash. */
+static int signed_by(const unsigned char *sig, size_t sig_len, const SignJob *j)
 {
-	size_t len = 0, sig_len, unsigned_len, oid_len;
-	unsigned char *data = (unsigned char *)read_file(ko, &len), oid[11];
-	const unsigned char *sig;
-	int rc = 0;
+	unsigned char oid[11];
+	size_t oid_len = hash_oid(j->hash, oid);
 
-	if (!data)
-		return -1;
-	oid_len = hash_oid(j->hash, oid);
-	sig = module_signature(data, len, &sig_len, &unsigned_len);
-	if (sig && contains(sig, sig_len, j->serial, j->serial_len) && contains(sig, sig_len, oid, oid_len))
-		rc = 1;
-	else if (sig && strip && replace_file(ko, data, unsigned_len) != 0)
-		rc = -1;
-	free(data);
-	return rc;
+	return sig && contains(sig, sig_len, j->serial, j->serial_len) && contains(sig, sig_len, oid, oid_len);
 }
 
 static int run_sign_file(Session *s, const SignJob *j)
@@ -221,29 +210,77 @@ static int run_sign_file(Session *s, const SignJob *j)
 	return rc;
 }
 
+/* The module as read now: data, its length, its signature (NULL: unsigned) and the length without it. */
+typedef struct ModuleBytes {
+	unsigned char *data;
+	size_t len, sig_len, unsigned_len;
+	const unsigned char *sig;
+} ModuleBytes;
+
+static int read_module(Session *s, ModuleBytes *m)
+{
+	m->data = (unsigned char *)read_file(s->ko_file, &m->len);
+	if (!m->data) {
+		diag_plain(&s->diag, "error", "cannot read %s: %s", s->ko_file, strerror(errno));
+		return -1;
+	}
+	m->sig = module_signature(m->data, m->len, &m->sig_len, &m->unsigned_len);
+	if (!m->sig)
+		m->unsigned_len = m->len;
+	return 0;
+}
+
+/* Signs the module pass 4 built (the bytes modhash recorded, an old signature stripped first); after
+ * sign-file, the module must still be those bytes with one signature by the job's key appended. */
 static int sign_with(Session *s, SignJob *j)
 {
-	int was = module_signed_by(s->ko_file, j, 1);
+	ModuleBytes before, after = { 0 };
+	unsigned char body[SHA256_DIGEST_LEN], now[SHA256_DIGEST_LEN];
+	Sha256 c;
+	int rc = 1;
 
-	if (was < 0) {
-		diag_plain(&s->diag, "error", "cannot read %s: %s", s->ko_file, strerror(errno));
+	if (read_module(s, &before) != 0)
 		return 1;
+	if (!modhash_matches(s, before.data, before.len)) {
+		modhash_refuse(s, "signing it");
+		goto out;
 	}
-	if (was) {
+	if (signed_by(before.sig, before.sig_len, j)) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 4: the module is signed with %s (%s) already\n", j->cert, j->hash);
-		return 0;
+		rc = 0;
+		goto out;
 	}
-	if (run_sign_file(s, j) != 0)
-		return 1;
-	if (module_signed_by(s->ko_file, j, 0) != 1) {
+	sha256_init(&c);
+	sha256_update(&c, before.data, before.unsigned_len);
+	sha256_final(&c, body);
+	if (before.sig && replace_file(s->ko_file, before.data, before.unsigned_len) != 0) {
+		diag_plain(&s->diag, "error", "cannot strip the old signature of %s: %s", s->ko_file, strerror(errno));
+		goto out;
+	}
+	if (run_sign_file(s, j) != 0 || read_module(s, &after) != 0)
+		goto out;
+	if (!signed_by(after.sig, after.sig_len, j)) {
 		diag_plain(&s->diag, "error", "signing left %s without a signature by %s (%s)", s->ko_file, j->cert, j->hash);
-		return 1;
+		goto out;
 	}
-	cache_update_module(s);
+	sha256_init(&c);
+	sha256_update(&c, after.data, after.unsigned_len);
+	sha256_final(&c, now);
+	if (after.unsigned_len != before.unsigned_len || memcmp(now, body, sizeof now)) {
+		modhash_refuse(s, "taking it as signed (its code changed while sign-file ran)");
+		goto out;
+	}
+	modhash_set(s, after.data, after.len);
+	if (cache_update_module(s) != 0)
+		goto out;
 	if (s->verbose)
 		fprintf(stderr, "Pass 4: signed the module with %s (%s)\n", j->key, j->hash);
-	return 0;
+	rc = 0;
+out:
+	free(before.data);
+	free(after.data);
+	return rc;
 }
 
 int sign_after_pass4(Session *s)

@@ -1,11 +1,13 @@
-/* trustwalk.c - opens a directory (the cache's top, the signing key's) by walking its path from /, each directory checked before the
- * next step: symbolic links followed only when root's or the user's, missing directories made only inside checked ones. Used by filecache.c, signkey.c. */
+/* trustwalk.c - opens a directory by walking its path from /, each directory checked before the next step: symbolic links
+ * followed only when root's or the user's, missing directories made only inside checked ones. Used by filecache.c (the
+ * cache's top directory), signkey.c (the signing key's) and, through trustwalk_check, by the driver for what root takes
+ * from the environment. */
 #include "build/trustwalk.h"
 #include "build/filecache.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,51 +23,33 @@ typedef struct Walk {
 	StrBuf at;        /* its path, without symbolic links */
 	char *rest;       /* what is left to walk, components separated by '/' */
 	int links;        /* symbolic links followed */
-	Diag *diag;       /* where a refusal is warned */
-	const char *what; /* the top's name in a refusal ("cache directory") */
-	const char *verdict; /* a refusal's end ("not using the cache") */
-	const char *kind; /* a refusal's diag kind ("error"), or NULL: a warning once (filecache_warn) */
+	char why[1024];   /* why the walk stopped: "is inside DIR, which ..." */
+	int at_last;      /* checking the last directory itself (trustwalk_check) */
 } Walk;
-
-/* Says why the walk to w->top stops: "WHAT TOP <why>: VERDICT". */
-__attribute__((format(printf, 2, 3)))
-static void refuse(Walk *w, const char *fmt, ...)
-{
-	StrBuf why;
-	va_list ap;
-
-	sb_init(&why);
-	va_start(ap, fmt);
-	sb_vprintf(&why, fmt, ap);
-	va_end(ap);
-	if (w->kind)
-		diag_plain(w->diag, w->kind, "%s %s %s: %s", w->what, w->top, why.data, w->verdict);
-	else
-		filecache_warn(w->diag, "%s %s %s: %s", w->what, w->top, why.data, w->verdict);
-	sb_free(&why);
-}
 
 /* The directory open as fd (at w->at) may hold the way on: root's or the effective user's, and
  * not writable by group or others unless sticky (like /tmp, where others cannot move what is ours).
- * 0, or -1 after a warning. */
+ * 0, or -1 with the reason in w->why. */
 static int may_pass(Walk *w, int fd)
 {
 	struct stat st;
 	const char *dir = w->at.len ? w->at.data : "/";
 
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		refuse(w, "is inside %s, which cannot be checked", dir);
+		snprintf(w->why, sizeof w->why, "%s%s%scannot be checked", w->at_last ? "" : "is inside ", w->at_last ? "" : dir,
+			 w->at_last ? "" : ", which ");
 		errno = EPERM;
 		return -1;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		refuse(w, "is inside %s, which is owned by uid %u", dir, (unsigned)st.st_uid);
+		snprintf(w->why, sizeof w->why, "%s%s%sis owned by uid %u", w->at_last ? "" : "is inside ", w->at_last ? "" : dir,
+			 w->at_last ? "" : ", which ", (unsigned)st.st_uid);
 		errno = EPERM;
 		return -1;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-		refuse(w, "is inside %s, which is writable by group or others (mode %04o)", dir,
-		       (unsigned)(st.st_mode & 07777));
+		snprintf(w->why, sizeof w->why, "%s%s%sis writable by group or others (mode %04o)", w->at_last ? "" : "is inside ",
+			 w->at_last ? "" : dir, w->at_last ? "" : ", which ", (unsigned)(st.st_mode & 07777));
 		errno = EPERM;
 		return -1;
 	}
@@ -119,8 +103,8 @@ static int follow(Walk *w, const char *name, const struct stat *st, char **curso
 	ssize_t n;
 
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		refuse(w, "is reached through the symbolic link %s/%s, which is owned by uid %u", w->at.len ? w->at.data : "",
-		       name, (unsigned)st->st_uid);
+		snprintf(w->why, sizeof w->why, "is reached through the symbolic link %s/%s, which is owned by uid %u",
+			 w->at.len ? w->at.data : "", name, (unsigned)st->st_uid);
 		errno = EPERM;
 		return -1;
 	}
@@ -139,8 +123,8 @@ static int follow(Walk *w, const char *name, const struct stat *st, char **curso
 }
 
 /* One step into the directory name of w->fd (made 0755 first when missing and create); last: the
- * top itself, which the caller checks, else a directory the way goes on through. */
-static int step(Walk *w, const char *name, int create, int last, char **cursor)
+ * top itself, checked only when check_last, else a directory the way goes on through. */
+static int step(Walk *w, const char *name, int create, int last, int check_last, char **cursor)
 {
 	struct stat st;
 	int sub;
@@ -169,17 +153,22 @@ static int step(Walk *w, const char *name, int create, int last, char **cursor)
 	} else if (strcmp(name, ".")) {
 		sb_printf(&w->at, "/%s", name);
 	}
-	return last ? 0 : may_pass(w, sub);
+	if (last && !check_last)
+		return 0;
+	w->at_last = last;
+	return may_pass(w, sub);
 }
 
-int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, const char *verdict, const char *kind)
+/* The walk of path (see trustwalk.h); why: the reason when refused. */
+static int walk(const char *path, int create, int check_last, char *why, size_t why_size)
 {
-	Walk w = { .top = path, .fd = -1, .diag = d, .what = what, .verdict = verdict, .kind = kind };
+	Walk w = { .top = path, .fd = -1 };
 	char cwd[4096], *cursor, *name;
 	int rc, err;
 
 	errno = 0;
-
+	if (why_size)
+		why[0] = 0;
 	sb_init(&w.at);
 	if (path[0] == '/')
 		w.rest = xstrdup(path);
@@ -190,20 +179,42 @@ int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, c
 	cursor = w.rest;
 	rc = restart_at_root(&w);
 	while (rc == 0 && (name = next_component(&cursor)))
-		rc = step(&w, name, create, !more_components(cursor), &cursor);
+		rc = step(&w, name, create, !more_components(cursor), check_last, &cursor);
 	err = errno;
 	free(w.rest);
 	sb_free(&w.at);
 	if (rc != 0) {
 		if (w.fd >= 0)
 			close(w.fd);
-		errno = err == 0 ? EPERM : err;
+		if (w.why[0] && why_size)
+			snprintf(why, why_size, "%s", w.why);
+		errno = w.why[0] ? EPERM : err == 0 ? EPERM : err;
 		return -1;
 	}
 	return w.fd;
 }
 
+int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, const char *verdict, const char *kind)
+{
+	char why[1024];
+	int fd = walk(path, create, 0, why, sizeof why), err = errno;
+
+	if (fd < 0 && err == EPERM && why[0]) {
+		if (kind)
+			diag_plain(d, kind, "%s %s %s: %s", what, path, why, verdict);
+		else
+			filecache_warn(d, "%s %s %s: %s", what, path, why, verdict);
+	}
+	errno = err;
+	return fd;
+}
+
 int trustwalk_open(Diag *d, const char *path, int create)
 {
 	return trustwalk_open_as(d, path, create, "cache directory", "not using the cache", NULL);
+}
+
+int trustwalk_check(const char *path, char *why, size_t why_size)
+{
+	return walk(path, 0, 1, why, why_size);
 }

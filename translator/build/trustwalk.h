@@ -1,5 +1,5 @@
-/* trustwalk.h - opening a directory (the cache's top, the signing key's) by a checked walk from / (trustwalk.c).
- * Used by filecache.c and signkey.c. */
+/* trustwalk.h - opening a directory by a checked walk from / (trustwalk.c): the cache's top directory, the signing
+ * key's, and what root takes from the environment. Used by filecache.c, signkey.c and the driver (tmpdir.c, rootenv.c). */
 #ifndef STAP_TRUSTWALK_H
 #define STAP_TRUSTWALK_H
 
@@ -16,5 +16,10 @@ int trustwalk_open(Diag *d, const char *path, int create);
 /* The same walk for another directory (signkey.c: the signing key's): a refusal says "WHAT PATH <why>: VERDICT",
  * as a diag of kind (e.g. "error"), or as filecache_warn's warning when kind is NULL. */
 int trustwalk_open_as(Diag *d, const char *path, int create, const char *what, const char *verdict, const char *kind);
+
+/* The same walk, nothing made, the last directory checked as the ones before it; no warning: the fd,
+ * or -1 with errno (EPERM with the reason in why, e.g. "is inside /home/u, which is owned by uid 1000";
+ * ENOENT when a component is missing inside checked directories, ENOTDIR...). */
+int trustwalk_check(const char *path, char *why, size_t why_size);
 
 #endif

@@ -3,6 +3,7 @@
 #include "btf/btf.h"
 #include "build/build.h"
 #include "build/cache.h"
+#include "build/modhash.h"
 #include "codegen/module.h"
 #include "core/limits.h"
 #include "build/secureboot.h"
@@ -13,6 +14,8 @@
 #include "driver/markers.h"
 #include "parse/parse.h"
 #include "driver/remote.h"
+#include "driver/rootenv.h"
+#include "driver/tmpdir.h"
 #include "lib/sha256.h"
 #include "elaborate/tapsets.h"
 
@@ -29,7 +32,8 @@
 #define STAP_VERSION "0.1"
 #define STAP_COMPAT_VERSION "5.1"   /* the SystemTap language version scripts see (systemtap_v) */
 
-static char *tmp_to_remove;
+static TmpDir tmp_dir = { .parent = -1, .fd = -1 };
+static int tmp_to_remove;   /* tmp_dir is made and not kept (-k) */
 
 static void usage(FILE *out)
 {
@@ -84,8 +88,8 @@ static void usage(FILE *out)
 static void cleanup(void)
 {
 	if (tmp_to_remove) {
-		remove_tree(tmp_to_remove);
-		tmp_to_remove = NULL;
+		tmpdir_remove(&tmp_dir);
+		tmp_to_remove = 0;
 	}
 }
 
@@ -217,6 +221,12 @@ static int keep_module(Session *s)
 	FILE *f;
 
 	data = read_file(s->ko_file, &len);
+	if (data && !modhash_matches(s, data, len)) {   /* only the bytes pass 4 built (and signed) */
+		modhash_refuse(s, "keeping it");
+		free(data);
+		free(dest);
+		return -1;
+	}
 	f = data ? fopen(dest, "wb") : NULL;
 	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
 		diag_plain(&s->diag, "error", "cannot write %s: %s", dest, strerror(errno));
@@ -479,6 +489,8 @@ static int main_passes_1_2(Session *s, const char *r_arg, SourceFile **filep)
 	PassTimer t;
 	StrBuf out;
 
+	if (rootenv_check(&s->diag) != 0)
+		return 1;
 	locate_installation(s);
 	if (remote_wanted(s))
 		return remote_run(s, r_arg);
@@ -596,15 +608,13 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 	/* pass 4: from here on there is a temp directory to clean up */
 	t = timer_start();
 	STAP_MARK_PASS(4, start, s);
-	s->tmp_dir = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapXXXXXX");
-	if (!mkdtemp(s->tmp_dir)) {
-		diag_plain(&s->diag, "error", "cannot create a temporary directory: %s", strerror(errno));
+	if (tmpdir_make(&s->diag, "stap", &tmp_dir) != 0)
 		return 1;
-	}
+	s->tmp_dir = tmp_dir.path;
 	if (s->keep_tmp)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmp_dir);
 	else
-		tmp_to_remove = s->tmp_dir;
+		tmp_to_remove = 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);

@@ -6,6 +6,7 @@
 #include "core/limits.h"
 #include "lib/diag.h"
 #include "driver/spawn.h"
+#include "driver/tmpdir.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -1007,8 +1008,11 @@ static void remote_cleanup_unstarted(Session *s)
 	}
 }
 
+/* The run's staging directory (tmpdir.c): the script, each kernel's child stap's directory. */
+static TmpDir remote_tmp = { .parent = -1, .fd = -1 };
+
 /* -p1 .. -p4: nothing is copied or run; -p4 leaves the modules here. */
-static int remote_finish_passes(Session *s, const char *tmp)
+static int remote_finish_passes(Session *s)
 {
 	int rc = remote_signalled;
 
@@ -1016,7 +1020,7 @@ static int remote_finish_passes(Session *s, const char *tmp)
 		remote_keep_modules(s);
 	for (int i = 0; i < s->remote_hosts.len; i++)
 		rc |= ((RemoteHost *)s->remote_hosts.items[i])->failed;
-	remove_tree(tmp);
+	tmpdir_remove(&remote_tmp);
 	return rc ? 1 : 0;
 }
 
@@ -1031,9 +1035,12 @@ int remote_run(Session *s, const char *r_arg)
 		diag_plain(&s->diag, "error", "--remote cannot be combined with %s", refused);
 		return 1;
 	}
-	tmp = path_join(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", "stapremoteXXXXXX");
-	if (!mkdtemp(tmp) || pipe(remote_sig_pipe) != 0) {
-		diag_plain(&s->diag, "error", "cannot create a temporary directory: %s", strerror(errno));
+	if (tmpdir_make(&s->diag, "stapremote", &remote_tmp) != 0)
+		return 1;
+	tmp = remote_tmp.path;
+	if (pipe(remote_sig_pipe) != 0) {
+		diag_plain(&s->diag, "error", "cannot make a pipe: %s", strerror(errno));
+		tmpdir_remove(&remote_tmp);
 		return 1;
 	}
 	fcntl(remote_sig_pipe[0], F_SETFL, O_NONBLOCK);
@@ -1046,7 +1053,7 @@ int remote_run(Session *s, const char *r_arg)
 	sigaction(SIGPIPE, &ign, NULL);
 	script = remote_script_path(s, tmp);
 	if (!s->script_text && !script) {
-		remove_tree(tmp);
+		tmpdir_remove(&remote_tmp);
 		return 1;
 	}
 	for (int i = 0; i < s->remote_hosts.len && !remote_signalled; i++)
@@ -1054,7 +1061,7 @@ int remote_run(Session *s, const char *r_arg)
 	if (!remote_signalled)
 		remote_compile_all(s, tmp, script);
 	if (s->last_pass < 5)
-		return remote_finish_passes(s, tmp);
+		return remote_finish_passes(s);
 	for (int i = 0; i < s->remote_hosts.len && !remote_signalled; i++) {
 		RemoteHost *h = s->remote_hosts.items[i];
 		if (!h->failed)
@@ -1080,6 +1087,6 @@ int remote_run(Session *s, const char *r_arg)
 			fclose(h->file);
 		rc |= h->failed;
 	}
-	remove_tree(tmp);
+	tmpdir_remove(&remote_tmp);
 	return rc || !ok || remote_signalled ? 1 : 0;
 }
