@@ -2,7 +2,6 @@
  * Used by every translator pass. */
 #include "lib/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -233,35 +232,6 @@ char *self_exe_dir(void)
 	if (slash)
 		*slash = 0;
 	return xstrdup(buf);
-}
-
-int remove_tree(const char *path)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	int rc = 0;
-
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		char *child;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		child = path_join(path, e->d_name);
-		if (remove_tree(child) != 0)
-			rc = -1;
-		free(child);
-	}
-	closedir(d);
-	if (rmdir(path) != 0)
-		rc = -1;
-	return rc;
 }
 
 double now_ms(void)

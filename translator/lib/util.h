@@ -58,7 +58,6 @@ bool file_exists(const char *path);
 bool dir_exists(const char *path);
 char *path_join(const char *dir, const char *name);
 char *self_exe_dir(void);                              /* directory of /proc/self/exe */
-int remove_tree(const char *path);                     /* rm -rf, returns 0 on success */
 double now_ms(void);                                   /* monotonic clock, milliseconds */
 
 #endif
