@@ -1,6 +1,6 @@
 /* outopen.c - opens one output file for writing: never through a symbolic link, truncating only the caller's own files.
  * Used by stapio/outfile.c for -o FILE, FILE.N and the per-CPU files (and by tests/unit/outfile.t's driver), and by
- * the translator's driver/remote.c for stap --remote -o FILE's FILE.HOST. */
+ * the translator's driver: stap --remote -o FILE's FILE.HOST, the module -p4 keeps (main.c, remote.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -97,4 +97,28 @@ int output_file_open(const char *path, char *why, size_t size)
 	}
 	errno = EEXIST;
 	return -1;
+}
+
+int output_file_write(const char *path, const void *data, size_t len, char *why, size_t size)
+{
+	int fd = output_file_open(path, why, size), err;
+	const char *p = data;
+
+	if (fd < 0)
+		return -1;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return close(fd);
 }

@@ -1,5 +1,5 @@
 # tmpdir-attacks - root's pass-4 work against another user: TMPDIR in a directory the user controls (not used: /tmp
-# instead), SYSTEMTAP_TAPSET / SYSTEMTAP_RUNTIME / STAP_DEBUGINFO_PATH / DEBUGINFOD_CACHE_PATH / test hooks naming what the
+# instead), SYSTEMTAP_TAPSET / SYSTEMTAP_RUNTIME / STAP_DEBUGINFO_PATH / test hooks naming what the
 # user controls (refused), a module changed between kbuild and its signing (refused, nothing of it kept or cached),
 # the temp directory removed without following a symbolic link planted in it. Each with its control. Used by tests/run.
 timeout_s=600
@@ -74,7 +74,6 @@ env_cases() {
     refused SYSTEMTAP_TAPSET "$user/tapset" "is inside $user, which is owned by uid $NOBODY" -p2 -e "$SCRIPT"
     refused SYSTEMTAP_RUNTIME "$user/runtime" "is inside $user, which is owned by uid $NOBODY" -p2 -e "$SCRIPT"
     refused STAP_DEBUGINFO_PATH "$user/dbg" "is inside $user, which is owned by uid $NOBODY" -p2 -e "$SCRIPT"
-    refused DEBUGINFOD_CACHE_PATH "$user/dbgd" "is inside $user, which is owned by uid $NOBODY" -p2 -e "$SCRIPT"
     refused STAP_REMOTE_MODULES "$user" "is owned by uid $NOBODY" -p2 -e "$SCRIPT"
     refused STAP_REMOTE_STAPRUN "$user/fake-staprun" "is inside $user, which is owned by uid $NOBODY" -p2 -e "$SCRIPT"
     refused STAP_REMOTE_STAPRUN fake-staprun "is not an absolute path" -p2 -e "$SCRIPT"
@@ -170,6 +169,13 @@ swap_cases() {
     entry=$(sed -n 's/^Pass 4: using cached //p' stderr | sed 's/ in .*//')
     [[ -n $(modinfo -F signer "$entry") ]] && not grep -q EVILEVIL "$entry"
     [[ -z $(ls -A tmp) && $(cat victim) == keep && $(cat victimdir/file) == keep ]]
+    # the kept module is written as staprun's -o writes a file: never through a symbolic link planted in its place
+    rm swapped.ko
+    ln -s victim swapped.ko
+    "$STAP" -p4 -r "$tree" -m swapped --sign-module -e "$SCRIPT" >stdout 2>stderr &&
+        { echo "-p4 -m swapped wrote through a planted swapped.ko"; return 1; }
+    grep -qxF "stap: error: not writing swapped.ko: it is a symbolic link" stderr || { cat stderr; return 1; }
+    [[ -L swapped.ko && $(cat victim) == keep ]] || { echo "the planted link's target changed"; return 1; }
 }
 
 run() {
@@ -178,7 +184,8 @@ run() {
     # the controls need a case directory only root controls, as the trust walk sees it
     local d=$PWD
     while [[ $d != / ]]; do
-        [[ $(stat -c %u "$d") == 0 && $(( 0$(stat -c %a "$d") & 022 )) == 0 ]] ||
+        # (as the walk: a sticky directory others may write, /tmp, holds the way on)
+        [[ $(stat -c %u "$d") == 0 && ( $(( 0$(stat -c %a "$d") & 022 )) == 0 || $(( 0$(stat -c %a "$d") & 01000 )) != 0 ) ]] ||
             { echo "skipped: $d is not root's alone, so no directory under it passes the trust walk"; return 77; }
         d=$(dirname "$d")
     done

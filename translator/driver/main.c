@@ -1,5 +1,6 @@
 /* main.c - the stap driver: options, then the five passes (parse, elaborate,
  * translate, compile, run) with -v timings and temp directory cleanup. */
+#include "../common/outopen.h"
 #include "btf/btf.h"
 #include "build/build.h"
 #include "build/cache.h"
@@ -216,9 +217,8 @@ static int finish(int rc)
 static int keep_module(Session *s)
 {
 	char *dest = xasprintf("%s.ko", s->module_name);
-	char *data;
+	char *data, why[256] = "";
 	size_t len;
-	FILE *f;
 
 	data = read_file(s->ko_file, &len);
 	if (data && !modhash_matches(s, data, len)) {   /* only the bytes pass 4 built (and signed) */
@@ -227,9 +227,11 @@ static int keep_module(Session *s)
 		free(dest);
 		return -1;
 	}
-	f = data ? fopen(dest, "wb") : NULL;
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		diag_plain(&s->diag, "error", "cannot write %s: %s", dest, strerror(errno));
+	if (!data || output_file_write(dest, data, len, why, sizeof(why)) != 0) {
+		diag_plain(&s->diag, "error", "%s %s: %s", why[0] ? "not writing" : "cannot write", dest,
+			   why[0] ? why : strerror(errno));
+		free(data);
+		free(dest);
 		return -1;
 	}
 	printf("%s\n", dest);

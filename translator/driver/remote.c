@@ -522,9 +522,8 @@ static void remote_keep_modules(Session *s)
 	for (int i = 0; i < s->remote_hosts.len; i++) {
 		RemoteHost *h = s->remote_hosts.items[i], *same = NULL, *clash = NULL;
 		const char *base;
-		char *data;
+		char *data, why[256];
 		size_t len;
-		FILE *f;
 
 		if (h->failed || !h->ko)
 			continue;
@@ -544,9 +543,10 @@ static void remote_keep_modules(Session *s)
 			continue;
 		}
 		data = read_file(h->ko, &len);
-		f = data ? fopen(base, "wb") : NULL;
-		if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-			diag_plain(&s->diag, "error", "cannot write %s: %s", base, strerror(errno));
+		why[0] = 0;
+		if (!data || output_file_write(base, data, len, why, sizeof(why)) != 0) {
+			diag_plain(&s->diag, "error", "%s %s: %s", why[0] ? "not writing" : "cannot write", base,
+				   why[0] ? why : strerror(errno));
 			h->failed = 1;
 		} else {
 			printf("%s\n", base);

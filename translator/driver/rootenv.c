@@ -26,10 +26,11 @@ static const Var checked_vars[] = {
 	{ "SYSTEMTAP_TAPSET", 0 },      /* the tapset library: script code */
 	{ "SYSTEMTAP_RUNTIME", 0 },     /* C compiled into the module */
 	{ "STAP_DEBUGINFO_PATH", 0 },   /* DWARF the probes' addresses come from */
-	{ "DEBUGINFOD_CACHE_PATH", 0 }, /* the same, as libdebuginfod keeps it */
 	{ "STAP_REMOTE_MODULES", 0 },   /* test hook: another release's kernel build tree */
 	{ "STAP_REMOTE_STAPRUN", 1 },   /* test hook: the program run in place of staprun */
 };
+/* DEBUGINFOD_CACHE_PATH (and HOME, XDG_CACHE_HOME, where libdebuginfod's cache defaults to) is not refused:
+ * dwarf/debuginfod.c keeps root's downloads in root's own cache instead, with a warning. */
 
 /* st (of path) is root's and writable by nobody else; else the reason in why. */
 static int owned_by_root(const struct stat *st, const char *path, char *why, size_t n)

@@ -5,7 +5,7 @@
 
 #include "lib/diag.h"
 
-/* As root: each of SYSTEMTAP_TAPSET, SYSTEMTAP_RUNTIME, STAP_DEBUGINFO_PATH, DEBUGINFOD_CACHE_PATH,
+/* As root: each of SYSTEMTAP_TAPSET, SYSTEMTAP_RUNTIME, STAP_DEBUGINFO_PATH,
  * STAP_REMOTE_MODULES (directories) and STAP_REMOTE_STAPRUN (a program) that is set must name what
  * only root controls: reached by the trust walk, and (a directory) every file and directory in it
  * root's and not writable by group or others, each symbolic link in it root's and its target so
