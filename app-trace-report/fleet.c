@@ -54,20 +54,30 @@ static int atr_no_dots(const struct dirent *d)
 	return strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0;
 }
 
+/* The entries of dir but . and .., sorted by cmp (scandir); -1 after saying why. */
+static int atr_scan(const char *dir, struct dirent ***list, int (*cmp)(const struct dirent **, const struct dirent **),
+		    FILE *err)
+{
+	char e[ATR_ESC_PATH_SIZE];
+	int n = scandir(dir, list, atr_no_dots, cmp);
+
+	if (n < 0)
+		fprintf(err, "app-trace-report: %s: %s\n", atr_esc(e, sizeof(e), dir, ATR_ESC_NAME), strerror(errno));
+	return n;
+}
+
 /* host_files: fn for each regular file of the host directory path (named host). */
 static int atr_host_files(const char *path, const char *host, FILE *err,
 			  int (*fn)(const char *path, const char *host, void *arg), void *arg)
 {
 	struct dirent **files;
-	char file[PATH_MAX], e[ATR_ESC_PATH_SIZE];
+	char file[PATH_MAX];
 	struct stat st;
 	int n, i, rc = 0;
 
-	n = scandir(path, &files, atr_no_dots, versionsort);
-	if (n < 0) {
-		fprintf(err, "app-trace-report: %s: %s\n", atr_esc(e, sizeof(e), path, ATR_ESC_NAME), strerror(errno));
+	n = atr_scan(path, &files, versionsort, err);
+	if (n < 0)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if (rc == 0) {
 			if ((size_t)snprintf(file, sizeof(file), "%s/%s", path, files[i]->d_name) >= sizeof(file))
@@ -86,15 +96,13 @@ static int atr_host_files(const char *path, const char *host, FILE *err,
 int atr_fleet_each(const char *dir, FILE *err, int (*fn)(const char *path, const char *host, void *arg), void *arg)
 {
 	struct dirent **hosts;
-	char path[PATH_MAX], e[ATR_ESC_PATH_SIZE];
+	char path[PATH_MAX];
 	struct stat st;
 	int n, i, rc = 0;
 
-	n = scandir(dir, &hosts, atr_no_dots, alphasort);
-	if (n < 0) {
-		fprintf(err, "app-trace-report: %s: %s\n", atr_esc(e, sizeof(e), dir, ATR_ESC_NAME), strerror(errno));
+	n = atr_scan(dir, &hosts, alphasort, err);
+	if (n < 0)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		const char *name = hosts[i]->d_name;
 

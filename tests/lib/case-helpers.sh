@@ -145,6 +145,9 @@ run_reading() {
     wait $run
 }
 
+# cert_serial DIR: the serial of DIR's signing_key.x509, as modinfo spells a module's sig_key (sign, sign-attacks)
+cert_serial() { openssl x509 -inform DER -in "$1/signing_key.x509" -noout -serial | sed 's/^serial=//; s/../&:/g; s/:$//'; }
+
 # seed_stapdir DIR: DIR, a new SYSTEMTAP_DIR, starts with what the suite's own (SUITE_SYSTEMTAP_DIR,
 # tests/run) has learned about the kernel build trees: kbuild's recorded steps and the kernel feature
 # tests. Its first -p4 then runs the recorded steps (about 2 s of CPU) instead of kbuild in full and the

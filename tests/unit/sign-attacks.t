@@ -10,7 +10,6 @@ refused_make() {
     if [[ -s stdout ]]; then echo "stdout after a refusal:"; cat stdout; return 1; fi
 }
 
-cert_serial() { openssl x509 -inform DER -in "$1/signing_key.x509" -noout -serial | sed 's/^serial=//; s/../&:/g; s/:$//'; }
 
 run() {
     source "$TOP/tests/lib/assert.sh"
