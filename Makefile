@@ -150,7 +150,7 @@ FUZZ_TARGETS ?= parse index record apptrace btf
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/driver/main.c,$(TRANSLATOR_SRC))) \
-                $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o
+                $(B)/fuzz/obj/gen/lexer.o $(B)/fuzz/obj/gen/parser.o $(B)/fuzz/obj/common/outopen.o
 FUZZ_STAPIO_OBJ = $(patsubst %.c,$(B)/fuzz/obj/stapio/%.o,relay.c control.c output.c) $(B)/fuzz/obj/common/log.o
 FUZZ_ATR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/app-trace-report/%.o,parse.c jsonl.c trace.c print.c json.c escape.c)
 
