@@ -60,7 +60,7 @@ start() {
     for i in $(seq 600); do
         grep -q '^app-trace-ctl: tracing' "$1.start.out" && break
         kill -0 $START
-        sleep 0.2
+        nap 0.2
     done
     "$CTL" apps >"$1.apps1"
 }
@@ -119,10 +119,10 @@ guest() {
     for i in $(seq 100); do
         busybox nc 127.0.0.1 7777 <$W/hello & c=$!
         wait $c && break
-        sleep 0.3
+        nap 0.3
     done
     # the listener ends with its connection (killed if the client never got through)
-    for i in $(seq 100); do kill -0 $l 2>/dev/null || break; sleep 0.3; done
+    for i in $(seq 100); do kill -0 $l 2>/dev/null || break; nap 0.3; done
     kill $l 2>/dev/null || true
     wait $l || true
     echo "$l $c" >nc.pids

@@ -30,7 +30,7 @@ asleep() {
     for ((i = 0; i < 200; i++)); do
         read -r nr _ <"/proc/$1/syscall" || return 1
         [[ $nr == 35 || $nr == 230 ]] && return 0
-        sleep 0.1
+        nap 0.1
     done
     echo "process $1 never went to sleep" >&2
     return 1

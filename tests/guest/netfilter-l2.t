@@ -55,7 +55,7 @@ guest() {
     local i
     for i in $(seq 30); do
         rmmod bridge stp llc veth 2>/dev/null && break
-        sleep 0.1
+        nap 0.1
     done
     true
 }

@@ -56,7 +56,7 @@ nonempty() {
     local i
     for i in $(seq 100); do
         [[ -s $1 ]] && return 0
-        sleep 0.1
+        nap 0.1
     done
     echo "$1 stayed empty" >&2
     return 1

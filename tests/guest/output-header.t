@@ -18,7 +18,7 @@ guest() {
     mkdir hdr
     timeout 60 staprun -b 4 -o "$PWD/hdr/out" -S 1 t_ohdr.ko >run.out 2>run.err &
     local pid=$! i
-    for i in $(seq 100); do [[ -s hdr/out.0 ]] && break; sleep 0.1; done
+    for i in $(seq 100); do [[ -s hdr/out.0 ]] && break; nap 0.1; done
     kill -INT "$(pgrep -x stapio)"
     wait $pid
     ls hdr >files

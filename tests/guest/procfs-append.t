@@ -14,7 +14,7 @@ guest() {
     local pid io i
     staprun t_pfcat.ko >run.out 2>run.err & pid=$!
     io=$(stapio_of $pid)
-    for i in $(seq 300); do cat /proc/systemtap/t_pfcat/big >big.read 2>/dev/null && break; sleep 0.1; done
+    for i in $(seq 300); do cat /proc/systemtap/t_pfcat/big >big.read 2>/dev/null && break; nap 0.1; done
     kill -INT "$io"
     wait $pid
 }

@@ -54,7 +54,7 @@ guest() {
     taskset -pc 1 $$ >/dev/null
     staprun app_trace.ko >run.out 2>run.err & pid=$!
     io=$(stapio_of $pid)
-    for i in $(seq 300); do read_from $D/apps 2>/dev/null && break; sleep 0.1; done
+    for i in $(seq 300); do read_from $D/apps 2>/dev/null && break; nap 0.1; done
     # control: nothing holds the lock, the write and the read go through
     try control write_to $D/apps w0 >tries
     cat $D/apps >control.read
@@ -76,7 +76,7 @@ guest() {
             ((holds++ < 3)) || break
             hold & hp=$!
         fi
-        sleep 0.05
+        nap 0.05
     done
     wait $hp
     try after write_to $D/apps after >>tries

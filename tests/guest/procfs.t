@@ -26,7 +26,7 @@ wait_file() {
     local i
     for i in $(seq 300); do
         cat "$1" >first.read 2>/dev/null && return 0
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }

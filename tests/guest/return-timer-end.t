@@ -23,12 +23,12 @@ guest() {
     local run=$! i
     for i in $(seq 50); do
         [[ -e /proc/systemtap/t_rte/.cmd ]] && break
-        sleep 0.1
+        nap 0.1
     done
     # reads while armed, long enough for several 100 ms ticks
     for i in $(seq 10); do
         head -c 100 /etc/passwd >/dev/null
-        sleep 0.1
+        nap 0.1
     done
     signal_stapio INT
     wait $run

@@ -20,7 +20,7 @@ started() {
     local i
     for i in $(seq 300); do
         grep -q '^stap_' /proc/modules && [[ -n $(pgrep -x stapio) ]] && { sleep 1; return 0; }
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }

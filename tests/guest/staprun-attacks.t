@@ -148,7 +148,7 @@ wait_gone() {
     local i
     for i in $(seq 50); do
         loaded "$1" || return 0
-        sleep 0.1
+        nap 0.1
     done
     echo "module $1 still loaded"
     return 1
@@ -353,7 +353,7 @@ stopped_removal() {
         "${u1[@]}" kill -INT "$io"
         for i in $(seq 100); do
             [[ $(awk '{ print $3 }' /proc/"$io"/stat 2>/dev/null) == Z ]] && break
-            sleep 0.1
+            nap 0.1
         done
         [[ $(awk '{ print $3 }' /proc/"$io"/stat) == Z ]] || { echo "stapio $io did not end"; return 1; }
         grep -q '^end ticks>0: 1$' stop-$mode.out

@@ -46,7 +46,7 @@ wait_gone() {
     local i
     for i in $(seq 50); do
         loaded "$1" || return 0
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }

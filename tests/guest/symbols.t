@@ -116,7 +116,7 @@ run_module() {
     local pid=$! i
     for i in $(seq 100); do
         grep -q '^ready$' "$1.out" && break
-        sleep 0.1
+        nap 0.1
     done
     while kill -0 "$pid" 2>/dev/null; do
         dd if=/dev/zero of=/dev/null bs=7 count=3 2>/dev/null

@@ -138,7 +138,7 @@ wait_for() {
     for i in $(seq 300); do
         grep -qx "$2" "$1" 2>/dev/null && return 0
         cat /stap-ready 2>/dev/null || true
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }
@@ -166,7 +166,7 @@ guest() {
         # the user string fault needs an open of /stap-fault while the probes are armed
         while kill -0 $run 2>/dev/null; do
             cat /stap-fault 2>/dev/null || true
-            sleep 0.2
+            nap 0.2
         done
         rc=0; wait $run || rc=$?
         echo "$name exit $rc"

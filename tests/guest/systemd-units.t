@@ -38,7 +38,7 @@ unit() {
     pid=$!
     for i in $(seq 600); do
         grep -Eq '^(stap_|demo_mod )' /proc/modules && [[ -n $(pgrep -x stapio) ]] && break
-        sleep 0.1
+        nap 0.1
     done
     sleep 1
     kill -TERM $pid

@@ -13,7 +13,7 @@ guest() {
     pid=$!
     for ((i = 0; i < 600; i++)); do
         [[ -s run.out ]] && break
-        sleep 0.1
+        nap 0.1
     done
     cat $d/__prometheus >prom1.out
     cat $d/__prometheus >prom2.out

@@ -20,7 +20,7 @@ guest() {
     for i in $(seq 50); do
         dev=$(ls /sys/bus/pseudo/drivers/scsi_debug/adapter0/host*/target*/*:*:*:*/block 2>/dev/null | head -n 1 || true)
         [[ -n $dev && -b /dev/$dev ]] && break
-        sleep 0.2
+        nap 0.2
     done
     [[ -b /dev/$dev ]]
     host=$(basename /sys/bus/pseudo/drivers/scsi_debug/adapter0/host*)

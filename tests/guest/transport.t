@@ -38,7 +38,7 @@ has_open() {
     local i
     for i in $(seq 100); do
         ls -l /proc/"$1"/fd 2>/dev/null | grep -q -- "-> $2\$" && return 0
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }
@@ -48,7 +48,7 @@ wait_proc() {
     local i
     for i in $(seq 100); do
         [[ -e /proc/systemtap/$1/.cmd ]] && return 0
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }

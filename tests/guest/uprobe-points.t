@@ -57,7 +57,7 @@ probe end { foreach (k+ in f) printf("sym %s %d\n", k, f[k]); printf("sym work.r
     exec 3>hold
     echo "$pid" >pid
     # until the child has opened the fifo and exec'd the program
-    for i in $(seq 200); do [[ $(readlink /proc/$pid/exe) == "$P" ]] && break; sleep 0.05; done
+    for i in $(seq 200); do [[ $(readlink /proc/$pid/exe) == "$P" ]] && break; nap 0.05; done
     $STAP -p4 -m t_upt_pid -e '
 global work, gp, pids, finishes, rounds
 probe begin { println("armed") }
@@ -106,7 +106,7 @@ guest() {
     [[ $got == "$pid" ]]
     staprun t_upt_pid.ko >pid.out 2>pid.err &
     run=$!
-    for i in $(seq 600); do grep -q '^armed' pid.out && break; sleep 0.1; done
+    for i in $(seq 600); do grep -q '^armed' pid.out && break; nap 0.1; done
     # another process running the same file, while armed: not counted
     ./upoints 4 >/dev/null
     echo go >"$hold2"

@@ -6,6 +6,22 @@
 # function's last command), so `! CMD` asserts nothing.
 not() { ! "$@"; }
 
+# nap SECONDS: a pause of a polling loop that, in the guest (TESTS_IN_GUEST, set by the runner tests/run
+# writes), starts no program: a read that times out on a FIFO nobody writes (guest-batch.sh's nap). Under
+# TCG each program started costs the host about 50 ms of CPU, so a loop polling every 0.1 s with
+# /bin/sleep kept half a core busy while it waited. (Not a sleep function: `sleep 60 &` must stay a process.)
+nap() {
+    if [[ -z ${TESTS_IN_GUEST:-} ]]; then
+        sleep "$1"
+        return
+    fi
+    if [[ -z ${CASE_NAP_FD:-} ]]; then
+        [[ -p /tmp/.case-nap ]] || mkfifo /tmp/.case-nap 2>/dev/null || [[ -p /tmp/.case-nap ]] || { sleep "$1"; return; }
+        exec {CASE_NAP_FD}<>/tmp/.case-nap || { sleep "$1"; return; }
+    fi
+    read -r -t "$1" -u "$CASE_NAP_FD" _ || true
+}
+
 # loaded NAME: kernel module NAME is loaded (in the guest).
 loaded() { grep -q "^$1 " /proc/modules; }
 
@@ -14,14 +30,14 @@ waitfor() {
     local i
     for ((i = 0; i < 100; i++)); do
         grep -qx "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }
 
 # stapio_of PID: prints the pid of the stapio child of staprun PID once it has opened the
-# module's control file (100 polls 0.1 s apart; fails otherwise). Bash builtins only but the
-# sleep: with hot probes armed, every program started in the guest costs it seconds under TCG.
+# module's control file (100 polls 0.1 s apart; fails otherwise). Bash builtins only (nap in the guest):
+# with hot probes armed, every program started in the guest costs it seconds under TCG.
 stapio_of() {
     local i p comm stat fd ctl
     local -a f
@@ -38,7 +54,7 @@ stapio_of() {
                 done
             done
         done
-        sleep 0.1
+        nap 0.1
     done
     return 1
 }

@@ -58,7 +58,7 @@ guest() {
         for ((i = 0; i < 600; i++)); do
             [[ -s stdout ]] && break
             kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
+            nap 0.1
         done
         bash -c "$workload" >/dev/null 2>&1 || true
         wait "$pid" || rc=$?
