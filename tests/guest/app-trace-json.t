@@ -45,9 +45,9 @@ run_format() {
     export APP_TRACE_CONF=$CASE_DIR/$1.conf
     "$CTL" start >"$1.start.out" 2>"$1.start.err" & pid=$!
     for i in $(seq 600); do
-        grep -q '^app-trace-ctl: tracing' "$1.start.out" && break
+        file_has "$1.start.out" '^app-trace-ctl: tracing' && break
         kill -0 $pid
-        sleep 0.2
+        nap 0.2
     done
     cat /proc/systemtap/app_trace/format >"$1.format"
     workload

@@ -58,7 +58,7 @@ start() {
     export APP_TRACE_CONF=$CASE_DIR/$1.conf
     "$CTL" start >"$1.start.out" 2>"$1.start.err" & START=$!
     for i in $(seq 600); do
-        grep -q '^app-trace-ctl: tracing' "$1.start.out" && break
+        file_has "$1.start.out" '^app-trace-ctl: tracing' && break
         kill -0 $START
         nap 0.2
     done

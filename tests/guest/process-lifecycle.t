@@ -58,7 +58,7 @@ guest() {
     local i run st
     staprun t_pcpath.ko >path.out 2>path.err &
     st=$!
-    for i in $(seq 600); do grep -q '^armed' path.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has path.out '^armed' && break; nap 0.1; done
     for i in 1 2 3; do ./procs "$CASE_DIR/ptrue" rep$i; done
     wait $st
     for i in 1 2; do
@@ -76,7 +76,7 @@ guest() {
     done
     staprun -x $XPID t_pcpid.ko >pid.out 2>pid.err &
     st=$!
-    for i in $(seq 600); do grep -q '^armed' pid.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has pid.out '^armed' && break; nap 0.1; done
     touch go
     wait $run
     wait $st
@@ -87,7 +87,7 @@ guest() {
     ./procs "$CASE_DIR/ptrue" rrep2 go &
     st=$!
     staprun t_pcrun.ko >run.out 2>run.err &
-    for i in $(seq 600); do grep -q '^armed' run.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has run.out '^armed' && break; nap 0.1; done
     touch go
     wait $run
     wait $st

@@ -19,7 +19,7 @@ build() {
 started() {
     local i
     for i in $(seq 300); do
-        grep -q '^stap_' /proc/modules && [[ -n $(pgrep -x stapio) ]] && { sleep 1; return 0; }
+        file_has /proc/modules '^stap_' && running stapio && { sleep 1; return 0; }
         nap 0.1
     done
     return 1

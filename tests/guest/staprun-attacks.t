@@ -560,7 +560,7 @@ guest() {
     local old olds
     old=$(sysctl -n fs.protected_hardlinks)
     olds=$(sysctl -n fs.protected_symlinks)
-    export -f attacks refused owner_is attach_and_end wait_gone loaded stapio_of not stopped_removal \
+    export -f attacks refused owner_is attach_and_end wait_gone loaded file_has nap stapio_of not stopped_removal \
         sigchld_ignored buffer_budget uname_changed output_links
     rc=0
     unshare -m --propagation private bash -ec "cd '$CASE_DIR'; attacks $usr $dev" || rc=$?

@@ -248,7 +248,7 @@ guest() {
     fi
     echo "== stapusr"
     # a private mount namespace: the tmpfs over /lib/modules goes away with it
-    export -f stapusr_cases refused loaded stapio_of not
+    export -f stapusr_cases refused loaded file_has nap stapio_of not
     unshare -m --propagation private bash -ec "cd '$CASE_DIR'; stapusr_cases $usr"
     not loaded ss_run
     not loaded ss_endless

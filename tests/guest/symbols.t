@@ -115,7 +115,7 @@ run_module() {
     staprun "$1.ko" >"$1.out" 2>"$1.err" &
     local pid=$! i
     for i in $(seq 100); do
-        grep -q '^ready$' "$1.out" && break
+        file_has "$1.out" '^ready$' && break
         nap 0.1
     done
     while kill -0 "$pid" 2>/dev/null; do

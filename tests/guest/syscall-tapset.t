@@ -136,8 +136,8 @@ probe end {
 wait_for() {
     local i
     for i in $(seq 300); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
-        cat /stap-ready 2>/dev/null || true
+        file_has "$1" "^$2\$" && return 0
+        { : </stap-ready; } 2>/dev/null || true   # the open the probe waits for (bash's own: no program)
         nap 0.1
     done
     return 1

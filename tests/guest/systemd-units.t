@@ -37,7 +37,7 @@ unit() {
     bash -c "exec $(cat "$1.cmd")" >"$1.stdout" 2>"$1.stderr" &
     pid=$!
     for i in $(seq 600); do
-        grep -Eq '^(stap_|demo_mod )' /proc/modules && [[ -n $(pgrep -x stapio) ]] && break
+        file_has /proc/modules '^(stap_|demo_mod )' && running stapio && break
         nap 0.1
     done
     sleep 1

@@ -33,16 +33,6 @@ attach_for_1s() {
     echo $rc >"$name.rc"
 }
 
-# has_open PID FILE: process PID has FILE open.
-has_open() {
-    local i
-    for i in $(seq 100); do
-        ls -l /proc/"$1"/fd 2>/dev/null | grep -q -- "-> $2\$" && return 0
-        nap 0.1
-    done
-    return 1
-}
-
 # wait_proc NAME: until /proc/systemtap/NAME/.cmd exists (the module is loaded).
 wait_proc() {
     local i

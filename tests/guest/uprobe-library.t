@@ -91,7 +91,7 @@ guest() {
     staprun -c "$CASE_DIR/o2/ulibmain 3" t_ulo2.ko >o2.out
     staprun t_ulall.ko >all.out 2>all.err &
     run=$!
-    for i in $(seq 600); do grep -q '^armed' all.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has all.out '^armed' && break; nap 0.1; done
     ./ulibmain 2 >/dev/null
     ./ulibcopy 3 >/dev/null
     ./ulibmain 1 >/dev/null

@@ -106,7 +106,7 @@ guest() {
     [[ $got == "$pid" ]]
     staprun t_upt_pid.ko >pid.out 2>pid.err &
     run=$!
-    for i in $(seq 600); do grep -q '^armed' pid.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has pid.out '^armed' && break; nap 0.1; done
     # another process running the same file, while armed: not counted
     ./upoints 4 >/dev/null
     echo go >"$hold2"

@@ -62,7 +62,7 @@ guest() {
     # (c) three processes exit while the run goes on; the second while its other thread calls
     staprun t_uexit.ko >exit.out 2>exit.err &
     st=$!
-    for i in $(seq 600); do grep -q '^armed' exit.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has exit.out '^armed' && break; nap 0.1; done
     ./hot count 400 >exit1.prog
     ./hot exitmid 600 >exit2.prog
     ./hot count 700 >exit3.prog

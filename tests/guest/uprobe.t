@@ -87,7 +87,7 @@ guest() {
     # armed first, then three runs of uprog
     staprun t_upall.ko >all.out 2>all.err &
     run=$!
-    for i in $(seq 600); do grep -q '^armed' all.out && break; nap 0.1; done
+    for i in $(seq 600); do file_has all.out '^armed' && break; nap 0.1; done
     ./uprog 2 >/dev/null
     ./uprog 3 >/dev/null
     ./uprog 1 >/dev/null

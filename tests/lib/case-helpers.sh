@@ -22,14 +22,37 @@ nap() {
     read -r -t "$1" -u "$CASE_NAP_FD" _ || true
 }
 
+# file_has FILE ERE: a line of FILE matches the extended regular expression ERE (grep -Eq), in bash
+# alone: polling loops in the guest call it many times, and each grep started there costs the host
+# about 0.15 s of CPU under TCG. False when FILE cannot be read.
+file_has() {
+    local line
+    while IFS= read -r line || [[ -n $line ]]; do
+        if [[ $line =~ $2 ]]; then return 0; fi
+    done 2>/dev/null <"$1" || return 1
+    return 1
+}
+
+# running NAME: a process whose command name is NAME runs (pgrep -x, in bash alone).
+running() {
+    local p comm
+    for p in /proc/[0-9]*; do
+        read -r comm 2>/dev/null <"$p/comm" || continue
+        [[ $comm == "$1" ]] && return 0
+    done
+    return 1
+}
+
 # loaded NAME: kernel module NAME is loaded (in the guest).
-loaded() { grep -q "^$1 " /proc/modules; }
+loaded() { file_has /proc/modules "^$1 "; }
 
 # waitfor FILE TEXT: until FILE has a line TEXT (100 polls 0.1 s apart; fails otherwise).
 waitfor() {
-    local i
+    local i line
     for ((i = 0; i < 100; i++)); do
-        grep -qx "$2" "$1" 2>/dev/null && return 0
+        while IFS= read -r line || [[ -n $line ]]; do
+            if [[ $line == "$2" ]]; then return 0; fi
+        done 2>/dev/null <"$1" || true
         nap 0.1
     done
     return 1
