@@ -1,7 +1,7 @@
 /* kernel.c - finds the target kernel's build tree and, when it can, its
  * symbols (/proc/kallsyms of the running kernel, or a vmlinux with symbols). */
 #include "kernel.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "dwarf/elffile.h"
 
 #include <errno.h>

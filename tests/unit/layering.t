@@ -1,6 +1,7 @@
-# The tree's shape (issue 32) kept by a test: codegen/ calls through no cycle of more than two files
+# The tree's shape (issues 32, 47) kept by a test: codegen/ calls through no cycle of more than two files
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
-# (dwarf/, btf/, lib/) include no providers/ header, lib/diag.c keeps no run's state in a static. Used by tests/run.
+# (dwarf/, btf/, lib/) include no providers/ header, lib/diag.c keeps no run's state in a static, no two
+# translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
 run() {
@@ -30,4 +31,13 @@ run() {
                        /^\}/ && start { if (NR - start > 100) print F ": " NR - start " lines: " substr(n, 1, 60); start = 0 }' "$f"
     done)
     [[ -z $long ]] || { echo "$long"; return 1; }
+    # a file's name says what it is: no two translator sources of one name (module.c and module.h are two)
+    local twins
+    twins=$(git ls-files 'translator/*' | sed 's|.*/||' | sort | uniq -d)
+    [[ -z $twins ]] || { echo "translator sources sharing a name: $twins"; return 1; }
+    # no translator source over 1,200 lines
+    local big
+    big=$(git ls-files 'translator/*.c' 'translator/*.h' 'translator/*.y' 'translator/*.l' | xargs wc -l |
+          awk '$2 != "total" && $1 > 1200 { print $2 ": " $1 " lines" }')
+    [[ -z $big ]] || { echo "$big"; return 1; }
 }

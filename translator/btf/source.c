@@ -1,10 +1,10 @@
 /* source.c - finds the target kernel's BTF (/sys/kernel/btf/vmlinux, a vmlinux's .BTF, the one inside the compressed
- * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by bind.c, providers/dwarf.c. */
+ * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by btfvars.c, providers/kernelfn.c. */
 #include "btf/btf.h"
 #include "kernel.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/elffile.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "session.h"
 #include "lib/util.h"
 

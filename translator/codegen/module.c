@@ -798,7 +798,7 @@ static void write_module_init(Session *s, const ModuleParts *m, StrBuf *out)
 
 /* The module's fixed skeleton, in order: the runtime, the handlers' static data, the globals, the
  * frames, the bodies (functions and handlers) and their lock tables, the probe descriptors, the
- * .return probes' entry functions (codegen/dwarf.c), the provider tables, the module's init. */
+ * .return probes' entry functions (codegen/targetvars.c), the provider tables, the module's init. */
 static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 {
 	write_runtime(s, out);

@@ -5,7 +5,7 @@
 #include "elaborate/expand.h"
 #include "providers/provider.h"
 #include "elaborate/tapsets.h"
-#include "btf/bind.h"
+#include "btf/btfvars.h"
 #include "dwarf/dwarf.h"
 
 #include <dwarf.h>

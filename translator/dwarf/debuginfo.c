@@ -1,5 +1,5 @@
 /* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
- * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
+ * checks build ids, and answers symbol questions for probe sites.  Used by providers/kernelfn.c, dwvars.c. */
 #include "dwarf/dwarf.h"
 #include "btf/btf.h"
 #include "dwarf/debuginfod.h"

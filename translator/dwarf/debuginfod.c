@@ -2,7 +2,7 @@
  * opened on first use, with its cache and limits), draws the download's progress, checks the build id of what came.
  * Used by debuginfo.c, ulibs.c. */
 #include "dwarf/debuginfod.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/elffile.h"
 

@@ -1,5 +1,5 @@
 /* dwarf.h - the kernel-debuginfo side of the translator: debuginfo files, the function and type
- * index, probe sites (providers/dwarf.c); target variables bound to them: vars.h. */
+ * index, probe sites (providers/kernelfn.c); target variables bound to them: dwvars.h. */
 #ifndef STAP_DWARF_H
 #define STAP_DWARF_H
 
@@ -29,7 +29,7 @@ typedef struct DwarfModule {
 	struct DwarfSymtab *syms;   /* ELF symbols, loaded on first use (anchors, blacklist) */
 	int is_kernel;
 	Session *session;           /* the run it was opened for: its index is built on first use */
-	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (tracepoints.c) */
+	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (dwtracepoints.c) */
 	int is_user;                /* a user-space binary (process probes, providers/uprobe.c): its
 	                             * variables live in the probed process's memory */
 	/* what others look up in it, once each */
@@ -46,7 +46,7 @@ typedef struct DwarfCache {
 	char kernel_build_id[41];   /* the kernel's build id once opened, for dwarf_kernel_build_id() */
 	PtrVec modules;             /* debuginfo.c: OpenedModule*, module("NAME") asked for so far */
 	PtrVec user_modules;        /* dwarf/userfile.c: DwarfModule*, the user binaries opened */
-	StrMap cast_types;          /* targets.c: "module|tag|name" -> Dwarf_Die* of @cast types */
+	StrMap cast_types;          /* dwvars.c: "module|tag|name" -> Dwarf_Die* of @cast types */
 	PtrVec entry_lists;         /* targets/access.c: EntryList*, the @entry expressions of .return probes */
 } DwarfCache;
 
@@ -68,7 +68,7 @@ typedef struct DwarfSite {
 	int is_statement;           /* .statement(...) */
 	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
 	                             * whose parameters after the first are the tracepoint's arguments */
-	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/dwarf.c sets it) */
+	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/targetvars.c sets it) */
 	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
 	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
 	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
@@ -76,7 +76,7 @@ typedef struct DwarfSite {
 	int64_t cfa_offset;
 	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
 	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
-	                             * variables typed from BTF (btf/bind.c) */
+	                             * variables typed from BTF (btf/btfvars.c) */
 	struct Btf *btf;            /* btf_func's BTF: a module's (split over the kernel's), NULL for the kernel's */
 	int unchecked;              /* a site BTF gave a wildcard: no symbol table said whether kprobes allow it
 	                             * (init text, blacklisted), so the kernel's refusal skips it with a warning */
@@ -206,10 +206,10 @@ int dwarf_index_each_function(DwarfModule *m, const char *glob, int (*fn)(const 
  * has its origin's name. Types: one DIE per (name, tag), a complete one when there is one. */
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
 
-/* ---- tracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
+/* ---- dwtracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
 
 /* One tracepoint and where its prototype is described: the DWARF of its __traceiter_NAME function,
- * or with no DWARF the kernel's BTF (btf/tracepoints.c). */
+ * or with no DWARF the kernel's BTF (btf/btftracepoints.c). */
 typedef struct Tracepoint {
 	char *system;               /* TRACE_SYSTEM: "sched"; "" when BTF's tracepoint is in no header */
 	char *name;                 /* "sched_switch" */
@@ -240,7 +240,7 @@ int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const
 /* Whether m defines a tracepoint of a system matching system_glob. */
 int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob);
 
-/* ---- types.c: the spelling of a type (the rest of target variables: vars.h) ------------------- */
+/* ---- types.c: the spelling of a type (the rest of target variables: dwvars.h) ------------------- */
 
 /* "struct file *", "unsigned int", "char[16]": the C spelling of a type DIE (for -L). */
 char *dwarf_type_name(Dwarf_Die *type);

@@ -1,6 +1,6 @@
 /* userfile.c - a user binary or library found as the dynamic loader finds it (sonames, DT_NEEDED),
  * its DWARF (its own or separate debuginfo), symbol aliases, its DwarfModule opened once per run.
- * Used by providers/uprobe.c, providers/ulibs.c and dwarf/targets.c. */
+ * Used by providers/uprobe.c, providers/ulibs.c and dwarf/dwvars.c. */
 #include "dwarf/userfile.h"
 #include "dwarf/debuginfod.h"
 #include "dwarf/elffile.h"

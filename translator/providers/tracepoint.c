@@ -3,7 +3,7 @@
  * their BTF when they have no DWARF). */
 #include "providers/provider.h"
 #include "codegen/usyms.h"
-#include "dwarf/vars.h"
+#include "dwarf/dwvars.h"
 #include "btf/btf.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include "dwarf/dwarf.h"
 #include "dwarf/userfile.h"
 #include "dwarf/elffile.h"
-#include "dwarf/vars.h"
+#include "dwarf/dwvars.h"
 #include "elaborate/pointmatch.h"
 
 #include <dwarf.h>

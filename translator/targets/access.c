@@ -1,5 +1,5 @@
 /* access.c - building the neutral access record of a bound target variable (access.h), and the
- * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/dwarf.c. */
+ * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/targetvars.c. */
 #include "targets/access.h"
 
 DwAccess *dwa_new(DwWhat what)

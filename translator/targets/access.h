@@ -1,6 +1,6 @@
 /* access.h - the bound form of a target variable: one neutral record (base, location pieces, steps,
  * type) that the DWARF and BTF leaves fill in, the binding pass (bind.c) puts in EX_DWARF nodes and
- * codegen/dwarf.c turns into C. */
+ * codegen/targetvars.c turns into C. */
 #ifndef STAP_TARGETS_ACCESS_H
 #define STAP_TARGETS_ACCESS_H
 
@@ -9,7 +9,7 @@
 struct Btf;
 struct DerivedProbe;
 
-/* ---- where the object is: the pieces of a location (dwarf/loc.c analyzes DWARF's; btf/bind.c
+/* ---- where the object is: the pieces of a location (dwarf/loc.c analyzes DWARF's; btf/btfvars.c
  * places parameters in their registers or on the stack) ---- */
 
 typedef enum DwLocKind {
@@ -87,7 +87,7 @@ typedef struct DwAccess {
 	PtrVec steps;            /* DwStep* */
 	Dwarf_Die type;          /* the designated object's type (unstripped) */
 	int has_type;
-	const struct Btf *btf;   /* typed from BTF (btf/bind.c): the BTF of btf_type, for pretty printing */
+	const struct Btf *btf;   /* typed from BTF (btf/btfvars.c): the BTF of btf_type, for pretty printing */
 	uint32_t btf_type;       /* ... the object's BTF type (unstripped; 0: void) */
 	int bit_size, bit_offset;    /* a bit field (after the last step) */
 	int size, is_signed;     /* DWA_READ of a scalar: bytes read */

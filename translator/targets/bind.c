@@ -1,12 +1,12 @@
 /* bind.c - pass 2 for target variables, the binding pass: walks every probe and function body and
  * binds $var, $var->a[i], &..., $var$, $$vars, $return, @cast, @var, @entry, @defined, @choose_defined,
- * @param and the families' context variables, asking the DWARF leaf (dwarf/targets.c) or the BTF leaf
- * (btf/bind.c) for each target's access record (access.h) and rewriting it into an EX_DWARF node;
- * prunes the branches @defined rules out. Called by elaborate.c; codegen/dwarf.c writes the C. */
+ * @param and the families' context variables, asking the DWARF leaf (dwarf/dwvars.c) or the BTF leaf
+ * (btf/btfvars.c) for each target's access record (access.h) and rewriting it into an EX_DWARF node;
+ * prunes the branches @defined rules out. Called by elaborate.c; codegen/targetvars.c writes the C. */
 #include "targets/bind.h"
 #include "targets/access.h"
-#include "dwarf/vars.h"
-#include "btf/bind.h"
+#include "dwarf/dwvars.h"
+#include "btf/btfvars.h"
 #include "providers/provider.h"
 
 #include <stdarg.h>
@@ -202,7 +202,7 @@ static int bind_vars(Bind *b, Expr *e)
 
 /* ---- one target expression, to the leaf that types it ---- */
 
-/* A target variable of a probe typed from BTF (no DWARF): btf/bind.c types it. */
+/* A target variable of a probe typed from BTF (no DWARF): btf/btfvars.c types it. */
 static int bind_btf(Bind *b, Expr *e, BindMode mode)
 {
 	BtfBind bb = { .btf = site_btf(b), .site = b->site, .kver = b->s->kver, .in_entry = b->entry };

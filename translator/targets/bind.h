@@ -1,5 +1,5 @@
 /* bind.h - the binding pass of target variables (targets/bind.c, pass 2): called by elaborate.c
- * once probes are expanded; its records (access.h) are what codegen/dwarf.c writes. */
+ * once probes are expanded; its records (access.h) are what codegen/targetvars.c writes. */
 #ifndef STAP_TARGETS_BIND_H
 #define STAP_TARGETS_BIND_H
 

@@ -1,11 +1,11 @@
-/* build.c - pass 4 runs kbuild on the generated C in the temp directory;
+/* compile.c - pass 4 runs kbuild on the generated C in the temp directory;
  * pass 5 runs staprun on the result.  Used by the driver (main.c). */
-#include "build/build.h"
-#include "build/cache.h"
+#include "compile/compile.h"
+#include "compile/cache.h"
 #include "lib/diag.h"
-#include "build/kbuild_steps.h"
-#include "build/kfeatures.h"
-#include "build/modhash.h"
+#include "compile/kbuild_steps.h"
+#include "compile/kfeatures.h"
+#include "compile/modhash.h"
 #include "driver/spawn.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
-/* targets.c - the DWARF leaf of target variables: the type and location of $var, $return, @cast and
+/* dwvars.c - the DWARF leaf of target variables: the type and location of $var, $return, @cast and
  * @var at a DwarfSite with their ->member / [index] chains, answered as an access record
  * (targets/access.h), and the entries of $$vars/$$parms/$$locals/$$return. Asked by the binding
- * pass (targets/bind.c); codegen/dwarf.c writes the records' C. */
-#include "dwarf/vars.h"
+ * pass (targets/bind.c); codegen/targetvars.c writes the records' C. */
+#include "dwarf/dwvars.h"
 #include "dwarf/userfile.h"
 
 #include <stdarg.h>

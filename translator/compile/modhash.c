@@ -1,6 +1,6 @@
 /* modhash.c - pass 4's module fingerprint: its SHA-256 recorded when kbuild (or the cache) gave it, so that
- * only that object is signed, stored in the cache, kept (-p4) or run.  Used by build.c, sign.c, cache.c, main.c. */
-#include "build/modhash.h"
+ * only that object is signed, stored in the cache, kept (-p4) or run.  Used by compile.c, sign.c, cache.c, main.c. */
+#include "compile/modhash.h"
 #include "lib/sha256.h"
 
 #include <errno.h>

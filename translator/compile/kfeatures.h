@@ -1,5 +1,5 @@
 /* kfeatures.h - kernel feature tests (runtime/core/compat.h's STP_HAVE_* answers), run once per
- * kernel build tree and cached.  Used by build.c before the module's kbuild. */
+ * kernel build tree and cached.  Used by compile.c before the module's kbuild. */
 #ifndef STAP_KFEATURES_H
 #define STAP_KFEATURES_H
 

@@ -1,8 +1,8 @@
 /* cache.c - the pass-4 module cache: a SHA-256 key over everything a module depends on, lookup and
- * atomic store as CACHE/HH/KEY.ko (+ KEY.c), oldest-first cleanup to cache_mb_limit. Used by build.c, main.c. */
-#include "build/cache.h"
-#include "build/filecache.h"
-#include "build/modhash.h"
+ * atomic store as CACHE/HH/KEY.ko (+ KEY.c), oldest-first cleanup to cache_mb_limit. Used by compile.c, main.c. */
+#include "compile/cache.h"
+#include "lib/filecache.h"
+#include "compile/modhash.h"
 #include "driver/markers.h"
 #include "lib/sha256.h"
 

@@ -1,4 +1,4 @@
-/* bind.h - the BTF leaf of target variables (btf/bind.c): the type and location of a BTF-typed probe's
+/* btfvars.h - the BTF leaf of target variables (btf/btfvars.c): the type and location of a BTF-typed probe's
  * target variable as an access record, for the binding pass (targets/bind.c), which does the rest. */
 #ifndef STAP_BTF_BIND_H
 #define STAP_BTF_BIND_H

@@ -1,6 +1,6 @@
 /* filecache.c - files in the user's cache directory: names, atomic writes, read-only maps.
  * Used by cache.c, tapsets.c, dwarf/index.c and kernel.c (see filecache.h). */
-#include "build/filecache.h"
+#include "lib/filecache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build/trustwalk.h"
+#include "lib/trustwalk.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 

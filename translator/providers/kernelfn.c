@@ -1,4 +1,4 @@
-/* dwarf.c - the "kernel" and "module" families: kernel.function("PATTERN"), module("M").function(...),
+/* kernelfn.c - the "kernel" and "module" families: kernel.function("PATTERN"), module("M").function(...),
  * their .call/.return/.inline/.exported/.label("NAME"), and .statement(...), resolved to DWARF sites (pass 2). */
 #include "providers/provider.h"
 #include "btf/btf.h"

@@ -1,5 +1,5 @@
 /* kbuild_steps.h - pass 4's kbuild run: kbuild's recorded sub-make steps when the cache has them for
- * this kernel build tree and environment, else kbuild in full (recording them).  Used by build.c. */
+ * this kernel build tree and environment, else kbuild in full (recording them).  Used by compile.c. */
 #ifndef STAP_KBUILD_STEPS_H
 #define STAP_KBUILD_STEPS_H
 

@@ -3,10 +3,10 @@
  * per kernel build tree and environment, with the variables the top level exported to them, and later
  * builds run them directly.  The top level spends about half of a small module's build probing the
  * compiler (cc-option, as-instr: some 30 gcc runs on 6.1) and recomputes the same flags every time.
- * Used by build.c. */
-#include "build/kbuild_steps.h"
-#include "build/cache.h"
-#include "build/filecache.h"
+ * Used by compile.c. */
+#include "compile/kbuild_steps.h"
+#include "compile/cache.h"
+#include "lib/filecache.h"
 #include "lib/sha256.h"
 #include "driver/spawn.h"
 

@@ -1,8 +1,8 @@
 /* signkey.c - the signing key's directory and files: used only when nobody else can change them, made with openssl in a
  * fresh private directory and renamed into place, never written through a name someone planted.  Used by sign.c. */
-#include "build/signkey.h"
-#include "build/sign.h"
-#include "build/trustwalk.h"
+#include "compile/signkey.h"
+#include "compile/sign.h"
+#include "lib/trustwalk.h"
 #include "driver/spawn.h"
 #include "lib/util.h"
 

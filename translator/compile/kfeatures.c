@@ -1,9 +1,9 @@
 /* kfeatures.c - kernel feature tests for runtime/core/compat.h: tiny C files compiled with the target
- * tree's kbuild (all in one make -k -j), answers cached per build tree; used by build.c (pass 4). */
-#include "build/kfeatures.h"
-#include "build/cache.h"
+ * tree's kbuild (all in one make -k -j), answers cached per build tree; used by compile.c (pass 4). */
+#include "compile/kfeatures.h"
+#include "compile/cache.h"
 #include "lib/diag.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "lib/sha256.h"
 #include "driver/spawn.h"
 

@@ -1,6 +1,6 @@
 /* secureboot.c - reads the running kernel's lockdown, module.sig_enforce and the EFI SecureBoot variable.
  * Used by sign.c (automatic signing) and main.c (features refused under lockdown, before pass 3). */
-#include "build/secureboot.h"
+#include "compile/secureboot.h"
 #include "lib/diag.h"
 #include "kernel.h"
 

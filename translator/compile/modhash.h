@@ -1,5 +1,5 @@
 /* modhash.h - the built module's SHA-256, taken right after kbuild (or the cache hit) and checked before
- * the module is signed, cached, copied out or loaded.  Used by build.c, sign.c, cache.c and main.c. */
+ * the module is signed, cached, copied out or loaded.  Used by compile.c, sign.c, cache.c and main.c. */
 #ifndef STAP_MODHASH_H
 #define STAP_MODHASH_H
 

@@ -1,5 +1,5 @@
 /* cache.h - the pass-4 module cache ($SYSTEMTAP_DIR/cache, else ~/.systemtap/cache) and the default
- * module name.  Used by main.c (module name, -v report) and build.c (lookup before kbuild, store after). */
+ * module name.  Used by main.c (module name, -v report) and compile.c (lookup before kbuild, store after). */
 #ifndef STAP_CACHE_H
 #define STAP_CACHE_H
 

@@ -2,8 +2,8 @@
  * followed only when root's or the user's, missing directories made only inside checked ones. Used by filecache.c (the
  * cache's top directory), signkey.c (the signing key's) and, through trustwalk_check, by the driver for what root takes
  * from the environment. */
-#include "build/trustwalk.h"
-#include "build/filecache.h"
+#include "lib/trustwalk.h"
+#include "lib/filecache.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
-/* tracepoints.c - the kernel's and modules' tracepoints from their BTF when they have no DWARF: each one's
+/* btftracepoints.c - the kernel's and modules' tracepoints from their BTF when they have no DWARF: each one's
  * prototype (the __traceiter_NAME function, else the btf_trace_NAME typedef), the kernel's systems from its
  * headers (tpsystems.c), cached. Used by providers/tracepoint.c. */
 #include "btf/btf.h"
 #include "dwarf/dwarf.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "lib/util.h"
 
 #include <stdio.h>

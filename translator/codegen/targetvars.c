@@ -1,10 +1,10 @@
-/* dwarf.c - code generation for bound target variables (EX_DWARF): locations, member and index
+/* targetvars.c - code generation for bound target variables (EX_DWARF): locations, member and index
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
  * $$vars), @entry values, and the kretprobe entry functions that save them (cg_dwarf_support).
  * Used by expr.c and module.c. */
 #include "btf/btf.h"
 #include "codegen/gen.h"
-#include "dwarf/vars.h"
+#include "dwarf/dwvars.h"
 #include "providers/provider.h"
 #include "core/limits.h"
 
@@ -707,7 +707,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 				else
 					pp_lit(&pp, "?");
 			} else if (!a->has_type && a->size) {
-				/* typed from BTF (btf/bind.c): the size and signedness only */
+				/* typed from BTF (btf/btfvars.c): the size and signedness only */
 				char *v = pp_read(&pp, pl, a->size, a->is_signed, 0, 0);
 				if (v)
 					pp_put(&pp, "stp_dw_put_hex", v);

@@ -1,7 +1,7 @@
-/* build.h - pass 4 (compile the generated C into NAME.ko with kbuild) and
+/* compile.h - pass 4 (compile the generated C into NAME.ko with kbuild) and
  * pass 5 (run it with staprun).  Called by the driver. */
-#ifndef STAP_BUILD_H
-#define STAP_BUILD_H
+#ifndef STAP_COMPILE_H
+#define STAP_COMPILE_H
 
 #include "session.h"
 

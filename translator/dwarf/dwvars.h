@@ -1,5 +1,5 @@
-/* vars.h - the DWARF leaf of target variables: types (types.c), location expressions (loc.c), and a
- * variable's type and location at a site (targets.c). Used by targets/bind.c and codegen/dwarf.c. */
+/* dwvars.h - the DWARF leaf of target variables: types (types.c), location expressions (loc.c), and a
+ * variable's type and location at a site (dwvars.c). Used by targets/bind.c and codegen/targetvars.c. */
 #ifndef STAP_DWARF_VARS_H
 #define STAP_DWARF_VARS_H
 
@@ -79,7 +79,7 @@ int dwloc_symbol(DwarfModule *m, const char *name, uint64_t *addr);
  * *err set when m is not the kernel. */
 char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err);
 
-/* ---- targets.c: a target variable's type and location at a site -------------------------------- */
+/* ---- dwvars.c: a target variable's type and location at a site -------------------------------- */
 
 /* One probe's questions to the DWARF leaf: the site, how errors count, and the scopes read there. */
 typedef struct DwarfBind {

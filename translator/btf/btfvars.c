@@ -1,8 +1,8 @@
-/* bind.c - the BTF leaf of target variables (no DWARF): $param from the entry registers, $return, a
+/* btfvars.c - the BTF leaf of target variables (no DWARF): $param from the entry registers, $return, a
  * tracepoint's arguments, @cast, and their ->member / [number] chains, as access records
- * (targets/access.h) codegen/dwarf.c writes. Asked by the binding pass, targets/bind.c. */
+ * (targets/access.h) codegen/targetvars.c writes. Asked by the binding pass, targets/bind.c. */
 #include "btf/btf.h"
-#include "btf/bind.h"
+#include "btf/btfvars.h"
 #include "targets/access.h"
 
 #include <dwarf.h>
@@ -325,7 +325,7 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 		ChainItem *it = e->chain.items[i];
 		int rc;
 		if (it->kind == CH_PRETTY) {
-			/* $var$ / $var$$: printed by codegen/dwarf.c walking the BTF type (its last chain item) */
+			/* $var$ / $var$$: printed by codegen/targetvars.c walking the BTF type (its last chain item) */
 			if (mode != BM_VALUE)
 				return fail(bb, e->loc, xasprintf("a pretty-printed value ('%s$') cannot be %s", a->name,
 								  mode == BM_ADDRESS ? "addressed" : "assigned"));

@@ -1,4 +1,4 @@
-/* regex.c - code generation for =~ and !~: the literal pattern is compiled at
+/* match.c - code generation for =~ and !~: the literal pattern is compiled at
  * translate time into a static program the runtime matcher runs.  Used by expr.c. */
 #include "codegen/gen.h"
 #include "lib/regex.h"

@@ -1,7 +1,7 @@
-/* tracepoints.c - the tracepoints of the kernel or a module from its DWARF: each one's system, name
+/* dwtracepoints.c - the tracepoints of the kernel or a module from its DWARF: each one's system, name
  * and prototype (the __traceiter_NAME function), cached by build id.  Used by providers/tracepoint.c. */
 #include "dwarf/dwarf.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 
 #include <dwarf.h>
 #include <fnmatch.h>

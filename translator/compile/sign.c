@@ -1,12 +1,12 @@
 /* sign.c - the module signing key (made with openssl, enrolled as a MOK) and signing pass 4's module with
  * kbuild's scripts/sign-file, keeping the cache entry signed.  Used by main.c (options and pass 4). */
-#include "build/sign.h"
-#include "build/cache.h"
-#include "build/modhash.h"
-#include "build/signkey.h"
+#include "compile/sign.h"
+#include "compile/cache.h"
+#include "compile/modhash.h"
+#include "compile/signkey.h"
 #include "lib/diag.h"
 #include "kernel.h"
-#include "build/secureboot.h"
+#include "compile/secureboot.h"
 #include "driver/spawn.h"
 #include "../common/der.h"   /* DER elements, shared with staprun */
 
