@@ -2,7 +2,7 @@
  * symbols (/proc/kallsyms of the running kernel, or a vmlinux with symbols). */
 #include "kernel.h"
 #include "lib/filecache.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

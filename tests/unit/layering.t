@@ -1,6 +1,7 @@
 # The tree's shape (issues 32, 47) kept by a test: codegen/ calls through no cycle of more than two files
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
-# (dwarf/, btf/, lib/) include no providers/ header, lib/diag.c keeps no run's state in a static, no two
+# (dwarf/, btf/, lib/) include no providers/ header, dwarf/ and btf/ include nothing of each other (and the
+# floor under them, image/, neither), lib/diag.c keeps no run's state in a static, no two
 # translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
@@ -18,6 +19,12 @@ run() {
     # dwarf/, btf/ and lib/ are leaves that providers/ use, never the reverse
     leak=$(grep -rn '#include "providers/' translator/dwarf translator/btf translator/lib || true)
     [[ -z $leak ]] || { echo "a leaf includes a providers/ header: $leak"; return 1; }
+    # the two leaves of target variables share only the floor under them (image/: ELF, build ids, unpacking,
+    # module files, the tracepoint catalog): neither includes the other, the floor includes neither
+    leak=$(grep -rn '#include "btf/' translator/dwarf || true; grep -rn '#include "dwarf/' translator/btf || true)
+    [[ -z $leak ]] || { echo "dwarf/ and btf/ include each other: $leak"; return 1; }
+    leak=$(grep -rnE '#include "(dwarf|btf|targets|providers|codegen)/' translator/image || true)
+    [[ -z $leak ]] || { echo "the floor (image/) includes what stands on it: $leak"; return 1; }
     # diagnostics go to the Diag each caller passes: no file-scope mutable static in lib/diag.c (a
     # declaration at column 0 without a parenthesis, unless the object itself is const)
     local statics

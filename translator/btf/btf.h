@@ -107,9 +107,9 @@ void btf_kernel_twice_prefetch(struct Session *s);
  * the module for staprun's check (codegen/targetvars.c). */
 const char *btf_kernel_build_id(struct Session *s);
 
-/* The build id (hex, 41 bytes) of a compressed module file (.ko.xz, .ko.gz, .ko.zst), decompressed whole:
- * 0, or -1 with "" (for dwarf/debuginfo.c, which asks debuginfod for its DWARF by it). */
-int btf_packed_module_build_id(const char *path, char *build_id);
+/* btf_kernel read (its image found), then btf_kernel_build_id: the Session's kernel_image_build_id, which
+ * the driver sets, for dwarf/debuginfo.c to ask debuginfod by when the running kernel's notes cannot say. */
+const char *btf_kernel_image_build_id(struct Session *s);
 
 /* btftracepoints.c */
 struct PtrVec;

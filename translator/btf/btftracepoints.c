@@ -2,7 +2,7 @@
  * prototype (the __traceiter_NAME function, else the btf_trace_NAME typedef), the kernel's systems from its
  * headers (tpsystems.c), cached. Used by providers/tracepoint.c. */
 #include "btf/btf.h"
-#include "dwarf/dwarf.h"
+#include "image/tpcatalog.h"
 #include "lib/filecache.h"
 #include "lib/util.h"
 

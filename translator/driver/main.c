@@ -675,6 +675,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	diag_init(&session.diag);
+	session.kernel_image_build_id = btf_kernel_image_build_id;
 	STAP_MARK_PASS(0, start, &session);
 	rc = main_options(&session, argc, argv, &r_arg);
 	STAP_MARK_PASS(0, end, &session);

@@ -4,6 +4,7 @@
 #define STAP_DWARF_H
 
 #include "session.h"
+#include "image/tpcatalog.h"
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -87,24 +88,12 @@ typedef struct DwarfSite {
 /* The kernel's debuginfo for s->kver, opened on first call; NULL after an error was reported at
  * loc (a missing file names the package to install: linux-image-KVER-dbg). */
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
-/* Build ids as hex into out ("" / -1 when there is none): of ELF notes, of an ELF file's SHT_NOTE
- * sections, of a notes file (/sys/kernel/notes). Also used by btf/source.c. */
-int dwarf_build_id_in_notes(const unsigned char *notes, size_t len, char *out, size_t size);
-void dwarf_elf_build_id(Elf *elf, char *out, size_t size);
-int dwarf_file_build_id(const char *path, char *out, size_t size);
 /* The kernel's debuginfo if there is any, with no error reported (the BTF fallback asks first). */
 DwarfModule *dwarf_kernel_quiet(Session *s);
-/* Where the kernel's DWARF is looked for (malloc'd paths, at most 4): /usr/lib/debug/boot/vmlinux-KVER,
- * .../lib/modules/KVER/vmlinux, /boot/vmlinux-KVER, the build tree's vmlinux; with STAP_DEBUGINFO_PATH=DIR
- * only DIR/boot/vmlinux-KVER and DIR/lib/modules/KVER/vmlinux. Returns the count. */
-int dwarf_kernel_paths(Session *s, char *paths[4]);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
 /* The same with no error reported (the BTF fallback asks first). */
 DwarfModule *dwarf_module_quiet(Session *s, const char *name);
-/* The module file of s->kver named name ("nfs", or a path): /lib/modules/KVER/.../NAME.ko, or .ko.xz/.zst/.gz.
- * malloc'd, NULL when there is none. Also used by btf/source.c (modules' BTF). */
-char *dwarf_module_file(Session *s, const char *name);
 /* A DwarfModule for an opened file (fd, elf and dw become the module's): CFI and build id read. */
 DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, Elf *elf, Dwarf *dw);
 
@@ -207,31 +196,6 @@ int dwarf_index_each_function(DwarfModule *m, const char *glob, int (*fn)(const 
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
 
 /* ---- dwtracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
-
-/* One tracepoint and where its prototype is described: the DWARF of its __traceiter_NAME function,
- * or with no DWARF the kernel's BTF (btf/btftracepoints.c). */
-typedef struct Tracepoint {
-	char *system;               /* TRACE_SYSTEM: "sched"; "" when BTF's tracepoint is in no header */
-	char *name;                 /* "sched_switch" */
-	int nargs;                  /* its arguments (the probe function's parameters after its data) */
-	DwarfModule *mod;           /* NULL: from the kernel's BTF */
-	Dwarf_Off cu, die;          /* the __traceiter_NAME DIE and its compile unit */
-	uint32_t btf_id;            /* from BTF: the __traceiter_NAME FUNC, else the btf_trace_NAME typedef */
-} Tracepoint;
-
-/* The tracepoints one source defines, sorted by system and name (shared by both sources). */
-typedef struct TpCatalog {
-	Tracepoint *tps;
-	int n;
-} TpCatalog;
-
-/* A catalog of found (Tracepoint*, each freed; their strings kept), sorted. */
-TpCatalog *tp_catalog_new(PtrVec *found);
-/* Pushes onto out the tracepoints whose system matches system_glob (NULL: any) and name matches
- * name_glob; returns how many. */
-int tp_catalog_match(const TpCatalog *cat, const char *system_glob, const char *name_glob, PtrVec *out);
-/* Whether a tracepoint's system matches system_glob. */
-int tp_catalog_system_known(const TpCatalog *cat, const char *system_glob);
 
 /* Pushes onto out (Tracepoint*, owned by the catalog) the tracepoints of m whose system matches
  * system_glob (NULL: any) and name matches name_glob, sorted by system and name; returns how many.

@@ -21,13 +21,6 @@
 #define TP_SYS_SUFFIX "__trace_system_name"
 #define TP_CACHE_MAGIC "STPTP 1"
 
-static int tp_compare(const void *a, const void *b)
-{
-	const Tracepoint *x = a, *y = b;
-	int c = strcmp(x->system, y->system);
-	return c ? c : strcmp(x->name, y->name);
-}
-
 /* ---- reading the DWARF ---------------------------------------------------------------------------- */
 
 /* "include/trace/events/sched.h" -> "sched": the header's name without its directory and suffix. */
@@ -231,44 +224,6 @@ static void tp_cache_save(Session *s, const char *path, DwarfModule *m, const Pt
 	}
 	filecache_write(&s->diag, path, sb.data, (size_t)sb.len);
 	sb_free(&sb);
-}
-
-/* ---- the catalog ---------------------------------------------------------------------------------- */
-
-TpCatalog *tp_catalog_new(PtrVec *found)
-{
-	TpCatalog *cat = xcalloc(1, sizeof *cat);
-
-	cat->n = found->len;
-	cat->tps = xcalloc((size_t)found->len + 1, sizeof *cat->tps);
-	for (int i = 0; i < found->len; i++) {
-		cat->tps[i] = *(Tracepoint *)found->items[i];
-		free(found->items[i]);
-	}
-	qsort(cat->tps, (size_t)cat->n, sizeof *cat->tps, tp_compare);
-	return cat;
-}
-
-int tp_catalog_match(const TpCatalog *cat, const char *system_glob, const char *name_glob, PtrVec *out)
-{
-	int n = 0;
-
-	for (int i = 0; i < cat->n; i++) {
-		Tracepoint *tp = &cat->tps[i];
-		if ((system_glob && fnmatch(system_glob, tp->system, 0)) || fnmatch(name_glob, tp->name, 0))
-			continue;
-		vec_push(out, tp);
-		n++;
-	}
-	return n;
-}
-
-int tp_catalog_system_known(const TpCatalog *cat, const char *system_glob)
-{
-	for (int i = 0; i < cat->n; i++)
-		if (!fnmatch(system_glob, cat->tps[i].system, 0))
-			return 1;
-	return 0;
 }
 
 static TpCatalog *tp_catalog(Session *s, DwarfModule *m)

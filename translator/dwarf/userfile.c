@@ -3,7 +3,7 @@
  * Used by providers/uprobe.c, providers/ulibs.c and dwarf/dwvars.c. */
 #include "dwarf/userfile.h"
 #include "dwarf/debuginfod.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 
 #include <dwarf.h>
 #include <errno.h>

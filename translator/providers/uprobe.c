@@ -6,7 +6,7 @@
 #include "providers/uprobe_elf.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/userfile.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 #include "dwarf/dwvars.h"
 #include "elaborate/pointmatch.h"
 

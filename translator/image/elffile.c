@@ -1,6 +1,6 @@
 /* elffile.c - opening and closing ELF files with libelf (elffile.h), for every reader of binaries,
  * debuginfo and kernel modules in the translator. */
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>
