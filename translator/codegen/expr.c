@@ -2,7 +2,7 @@
  * temporary holding the value, emitting statements before it.  Used by stmt.c. */
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
-#include "dwarf/dwvars.h"
+#include "targets/access.h"
 #include "providers/provider.h"
 #include "providers/perf.h"
 

@@ -5,7 +5,7 @@
 #include "elaborate/builtins.h"
 #include "lib/format.h"
 #include "providers/provider.h"
-#include "dwarf/dwarf.h"
+#include "targets/kernelid.h"
 #include "codegen/usyms.h"
 
 #include <ctype.h>
@@ -816,6 +816,8 @@ static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 	sb_puts(out, "/* globals each probe locks */\n");
 	sb_puts(out, m->locks.data);
 	write_descriptors(s, m, out);
+	if (tg_kernel_build_id(s)[0])   /* staprun checks the running kernel is the one probes were typed for */
+		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", tg_kernel_build_id(s));
 	cg_dwarf_support(s, out);
 	write_provider_tables(s, out);
 	write_module_init(s, m, out);

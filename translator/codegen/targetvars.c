@@ -2,9 +2,8 @@
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
  * $$vars), @entry values, and the kretprobe entry functions that save them (cg_dwarf_support).
  * Used by expr.c and module.c. */
-#include "btf/btf.h"
 #include "codegen/gen.h"
-#include "dwarf/dwvars.h"
+#include "targets/type.h"
 #include "providers/provider.h"
 #include "core/limits.h"
 
@@ -68,25 +67,23 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 
 	switch (p->kind) {
 	case DWLOC_REG:
-		pl.c = xasprintf("c->regs->%s", dwloc_reg_name(p->reg));
+		pl.c = xasprintf("c->regs->%s", p->reg_name);
 		break;
 	case DWLOC_ADDR:
 	case DWLOC_VALUE: {
 		char *var = cg_named_local(g, "unsigned long", "dwl");
-		DwLocCtx ctx = { .mod = a->mod, .pc = a->pc, .frame_fn = a->have_frame_fn ? &a->frame_fn : NULL,
-				 .fail = cg_error_label(g), .uniq = g->ntmp++ };
-		StrBuf code;
-		char *err = NULL, *bn = base_name(a);
-		sb_init(&code);
+		const char *fail = cg_error_label(g);
+		char *pfx = xasprintf("dw%d", g->ntmp++), *bn = base_name(a);
 		where(g, a->op_base, bn, a->loc_base);
-		if (dwloc_emit(&ctx, p, var, &code, &err) != 0) {
-			diag_at(&g->s->diag, a->loc_base, "error", "cannot generate the location of '%s': %s", a->name, err);
+		if (!p->code) {
+			diag_at(&g->s->diag, a->loc_base, "error", "cannot generate the location of '%s': %s", a->name,
+				p->code_err);
 			cg_line(g, "%s = 0;", var);
 		} else {
-			emit_code(g, code.data);
+			emit_code(g, tg_code_fill(p->code, pfx, var, fail));
 		}
 		g->out_used = 1;
-		sb_free(&code);
+		free(pfx);
 		free(bn);
 		pl.kind = p->kind == DWLOC_ADDR ? PL_MEM : PL_VAL;
 		pl.c = var;
@@ -158,16 +155,14 @@ static Place base_place(Gen *g, Expr *e, DwAccess *a)
 	case DWB_ARG:
 		pl.c = xasprintf("((const unsigned long *)c->entry_data)[%d]", a->arg_index);
 		break;
-	case DWB_SYMBOL: {
-		char *err = NULL;
+	case DWB_SYMBOL:
 		pl.kind = PL_MEM;
-		pl.c = dwloc_reloc(a->mod, a->sym_addr, &err);
+		pl.c = a->sym_c ? xstrdup(a->sym_c) : NULL;
 		if (!pl.c) {
-			diag_at(&g->s->diag, a->loc_base, "error", "cannot read '%s': %s", a->name, err);
+			diag_at(&g->s->diag, a->loc_base, "error", "cannot read '%s': %s", a->name, a->sym_err);
 			pl.c = xstrdup("0UL");
 		}
 		break;
-	}
 	case DWB_LOCATION:
 		if (a->loc.has_pieces)
 			pl.kind = PL_LOC;
@@ -188,7 +183,7 @@ static char *mem_addr(Place *pl)
 /* Memory at pl belongs to the current process: a user pointer, or a variable of a user binary. */
 static int user_place(const Place *pl)
 {
-	return pl->a && (pl->a->user_mem || (pl->a->mod && pl->a->mod->is_user));
+	return pl->a && (pl->a->user_mem || pl->a->in_user_file);
 }
 
 /* size bytes at pl as a number (sign-extended when is_signed), then its bit field; faults are
@@ -326,167 +321,21 @@ static void pp_put(PP *pp, const char *fn, const char *v)
 	cg_line(pp->g, "%s(&%s, %s);", fn, pp->o, v);
 }
 
-/* A type the printer walks: DWARF's (die), or BTF's (id in btf) for an access typed from BTF. */
-typedef struct PpType {
-	const Btf *btf;
-	uint32_t id;
-	Dwarf_Die die;
-} PpType;
+static void pp_object(PP *pp, Place pl, TgType *type, int bit_size, int bit_off, int top, int depth);
 
-/* What a stripped type is to the printer. */
-typedef enum PpKind { PK_NONE, PK_INT, PK_CHAR, PK_FLOAT, PK_ENUM, PK_PTR, PK_ARRAY, PK_STRUCT, PK_FUNC, PK_OTHER } PpKind;
-
-/* A struct's or union's member: anon (a struct/union without a name) 1 for a struct, 2 for a union. */
-typedef struct PpMember {
-	PpType type;
-	int64_t offset;
-	int bit_size, bit_offset;
-	const char *name;
-	int anon;
-} PpMember;
-
-/* The access's type, or NULL (void, or no type known). */
-static PpType *pp_type_of(const DwAccess *a, PpType *t)
+static void pp_struct(PP *pp, Place pl, TgType *t, int top, int depth)
 {
-	if (a->btf && a->btf_type) {
-		*t = (PpType){ .btf = a->btf, .id = a->btf_type };
-		return t;
-	}
-	if (!a->has_type)
-		return NULL;
-	*t = (PpType){ .die = a->type };
-	return t;
-}
+	TgMember *members = NULL;
+	int n = 0;
 
-static PpKind pt_strip(PpType *t, PpType *out)
-{
-	*out = *t;
-	if (t->btf) {
-		out->id = btf_strip(t->btf, t->id);
-		switch (btf_kind(t->btf, out->id)) {
-		case 0: return PK_NONE;
-		case BTF_K_INT: return btf_is_char(t->btf, out->id) ? PK_CHAR : PK_INT;
-		case BTF_K_FLOAT: return PK_FLOAT;
-		case BTF_K_ENUM: case BTF_K_ENUM64: return PK_ENUM;
-		case BTF_K_PTR: return PK_PTR;
-		case BTF_K_ARRAY: return PK_ARRAY;
-		case BTF_K_STRUCT: case BTF_K_UNION: case BTF_K_FWD: return PK_STRUCT;
-		case BTF_K_FUNC_PROTO: return PK_FUNC;
-		default: return PK_OTHER;
-		}
-	}
-	switch (dwt_strip(&t->die, &out->die)) {
-	case 0: return PK_NONE;
-	case DW_TAG_base_type: return dwt_is_float(&out->die) ? PK_FLOAT : dwt_is_char(&out->die) ? PK_CHAR : PK_INT;
-	case DW_TAG_enumeration_type: return PK_ENUM;
-	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type: return PK_PTR;
-	case DW_TAG_array_type: return PK_ARRAY;
-	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_class_type: return PK_STRUCT;
-	case DW_TAG_subroutine_type: return PK_FUNC;
-	default: return PK_OTHER;
-	}
-}
-
-static int64_t pt_size(PpType *stripped)
-{
-	return stripped->btf ? btf_size(stripped->btf, stripped->id) : dwt_size(&stripped->die);
-}
-
-static int pt_signed(PpType *stripped)
-{
-	return stripped->btf ? btf_is_signed(stripped->btf, stripped->id) : dwt_is_signed(&stripped->die);
-}
-
-/* What the pointer ptr (stripped) points to: 0 when unknown (void). */
-static int pt_pointee(PpType *ptr, PpType *to)
-{
-	Dwarf_Attribute attr;
-
-	*to = *ptr;
-	if (ptr->btf)
-		return (to->id = btf_ref(ptr->btf, ptr->id)) != 0;
-	return dwarf_attr_integrate(&ptr->die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &to->die);
-}
-
-/* The element type and count of an array of one dimension: its dimensions (another number: not printed). */
-static int pt_array(PpType *t, PpType *elem, int64_t *count)
-{
-	int64_t counts[8] = { 0 };
-	uint32_t n;
-	PpType es;
-
-	*elem = *t;
-	if (!t->btf) {
-		int dims = dwt_array_dims(&t->die, &elem->die, counts, 8);
-		*count = counts[0];
-		return dims;
-	}
-	if (btf_array(t->btf, t->id, &elem->id, &n) != 0)
-		return 0;
-	*count = n;
-	return pt_strip(elem, &es) == PK_ARRAY ? 2 : 1;
-}
-
-typedef struct MemberList {
-	PpMember *m;
-	int n, cap;
-} MemberList;
-
-static void add_member(MemberList *l, PpMember m)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->m = xrealloc(l->m, (size_t)l->cap * sizeof *l->m);
-	}
-	l->m[l->n++] = m;
-}
-
-static int collect_member(DwMember *m, void *arg)
-{
-	add_member(arg, (PpMember){ .type = { .die = m->type }, .offset = m->offset, .bit_size = m->bit_size,
-				    .bit_offset = m->bit_offset, .name = m->name,
-				    .anon = m->anon_tag == DW_TAG_union_type ? 2 : 1 });
-	return 0;
-}
-
-/* The members of struct/union t (stripped); -1 when it is only declared here. */
-static int pt_members(PP *pp, PpType *t, MemberList *l)
-{
-	Dwarf_Die su;
-	BtfMember bm;
-	const char *name;
-
-	if (!t->btf) {
-		if (dwt_complete(pp->a->mod, &t->die, &su) != 0)
-			return -1;
-		dwt_each_member(&su, collect_member, l);
-		return 0;
-	}
-	uint32_t id = btf_complete(t->btf, t->id);
-	if (btf_kind(t->btf, id) != BTF_K_STRUCT && btf_kind(t->btf, id) != BTF_K_UNION)
-		return -1;
-	for (int i = 0; btf_member_at(t->btf, id, i, &name, &bm) == 0; i++)
-		add_member(l, (PpMember){ .type = { .btf = t->btf, .id = bm.type }, .offset = bm.offset,
-					  .bit_size = bm.bit_size, .bit_offset = bm.bit_offset,
-					  .name = name[0] ? name : NULL,
-					  .anon = btf_kind(t->btf, btf_strip(t->btf, bm.type)) == BTF_K_UNION ? 2 : 1 });
-	return 0;
-}
-
-static void pp_object(PP *pp, Place pl, PpType *type, int bit_size, int bit_off, int top, int depth);
-
-static void pp_struct(PP *pp, Place pl, PpType *t, int top, int depth)
-{
-	MemberList l = { 0 };
-
-	if ((!top && !pp->full) || depth >= MAX_DEPTH || pt_members(pp, t, &l) != 0) {
+	if ((!top && !pp->full) || depth >= MAX_DEPTH || tg_type_members(t, &members, &n) != 0) {
 		pp_lit(pp, "{...}");
-		free(l.m);
+		free(members);
 		return;
 	}
 	pp_lit(pp, "{");
-	for (int i = 0; i < l.n; i++) {
-		PpMember *m = &l.m[i];
+	for (int i = 0; i < n; i++) {
+		TgMember *m = &members[i];
 		Place mp = pl;
 		if (i)
 			pp_lit(pp, ", ");
@@ -505,14 +354,14 @@ static void pp_struct(PP *pp, Place pl, PpType *t, int top, int depth)
 		pp_object(pp, mp, &m->type, m->bit_size, m->bit_offset, 0, depth + 1);
 	}
 	pp_lit(pp, "}");
-	free(l.m);
+	free(members);
 }
 
-static void pp_array(PP *pp, Place pl, PpType *t, int top, int depth)
+static void pp_array(PP *pp, Place pl, TgType *t, int top, int depth)
 {
-	PpType elem, es;
+	TgType elem, es;
 	int64_t esize, count;
-	int dims = pt_array(t, &elem, &count);
+	int dims = tg_type_array(t, &elem, &count);
 
 	if (dims != 1) {
 		pp_lit(pp, "[...]");
@@ -522,7 +371,7 @@ static void pp_array(PP *pp, Place pl, PpType *t, int top, int depth)
 		pp_lit(pp, "[...]");
 		return;
 	}
-	if (pt_strip(&elem, &es) == PK_CHAR) {
+	if (tg_type_strip(&elem, &es) == TK_CHAR) {
 		/* char[N]: the string it holds */
 		if (resolve(pp->g, &pl, 1) != 0 || pl.kind != PL_MEM) {
 			pp_lit(pp, "?");
@@ -533,7 +382,7 @@ static void pp_array(PP *pp, Place pl, PpType *t, int top, int depth)
 		pp->leaves++;
 		return;
 	}
-	esize = pt_size(&elem);
+	esize = tg_type_size(&elem);
 	if (esize <= 0) {
 		pp_lit(pp, "[...]");
 		return;
@@ -549,50 +398,50 @@ static void pp_array(PP *pp, Place pl, PpType *t, int top, int depth)
 	pp_lit(pp, ", ...]");
 }
 
-static void pp_object(PP *pp, Place pl, PpType *type, int bit_size, int bit_off, int top, int depth)
+static void pp_object(PP *pp, Place pl, TgType *type, int bit_size, int bit_off, int top, int depth)
 {
-	PpType t, pointee, ps;
-	PpKind kind = type ? pt_strip(type, &t) : PK_NONE;
+	TgType t, pointee, ps;
+	TgKind kind = type ? tg_type_strip(type, &t) : TK_NONE;
 	char *v;
 
 	if (bit_size) {
-		if (kind != PK_INT && kind != PK_CHAR && kind != PK_ENUM) {
+		if (kind != TK_INT && kind != TK_CHAR && kind != TK_ENUM) {
 			pp_lit(pp, "?");
 			return;
 		}
-		v = pp_read(pp, pl, 0, pt_signed(&t), bit_size, bit_off);
+		v = pp_read(pp, pl, 0, tg_type_signed(&t), bit_size, bit_off);
 		if (!v)
 			pp_lit(pp, "?");
 		else
-			pp_put(pp, pt_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
+			pp_put(pp, tg_type_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
 		return;
 	}
 	switch (kind) {
-	case PK_INT:
-	case PK_CHAR:
-	case PK_ENUM: {
-		int64_t size = pt_size(&t);
-		if (size < 1 || size > 8 || !(v = pp_read(pp, pl, (int)size, pt_signed(&t), 0, 0))) {
+	case TK_INT:
+	case TK_CHAR:
+	case TK_ENUM: {
+		int64_t size = tg_type_size(&t);
+		if (size < 1 || size > 8 || !(v = pp_read(pp, pl, (int)size, tg_type_signed(&t), 0, 0))) {
 			pp_lit(pp, "?");
 			return;
 		}
-		if (kind == PK_CHAR)
+		if (kind == TK_CHAR)
 			pp_put(pp, "stp_dw_put_char", v);
 		else
-			pp_put(pp, pt_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
+			pp_put(pp, tg_type_signed(&t) ? "stp_dw_put_dec" : "stp_dw_put_udec", v);
 		return;
 	}
-	case PK_PTR: {
-		PpKind pkind = pt_pointee(&t, &pointee) ? pt_strip(&pointee, &ps) : PK_NONE;
+	case TK_PTR: {
+		TgKind pkind = tg_type_pointee(&t, &pointee) ? tg_type_strip(&pointee, &ps) : TK_NONE;
 		if (!(v = pp_read(pp, pl, 8, 0, 0, 0))) {
 			pp_lit(pp, "?");
 			return;
 		}
-		if (pkind == PK_CHAR) {
+		if (pkind == TK_CHAR) {
 			pp_put(pp, "stp_dw_put_string", xasprintf("(unsigned long)%s, MAXSTRINGLEN - 1", v));
 			return;
 		}
-		if (top && pkind != PK_NONE && pkind != PK_FUNC && depth < MAX_DEPTH) {
+		if (top && pkind != TK_NONE && pkind != TK_FUNC && depth < MAX_DEPTH) {
 			/* the top-level pointer is followed: $file$ shows the struct file */
 			Place to = { PL_MEM, xasprintf("(unsigned long)%s", v), 0, pl.a };
 			pp->leaves--;
@@ -602,10 +451,10 @@ static void pp_object(PP *pp, Place pl, PpType *type, int bit_size, int bit_off,
 		pp_put(pp, "stp_dw_put_ptr", v);
 		return;
 	}
-	case PK_ARRAY:
+	case TK_ARRAY:
 		pp_array(pp, pl, &t, top, depth);
 		return;
-	case PK_STRUCT:
+	case TK_STRUCT:
 		pp_struct(pp, pl, &t, top, depth);
 		return;
 	default:
@@ -648,14 +497,14 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 	char *dst = cg_str_tmp(g);
 	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 	char *bad = cg_named_local(g, "bool", "dwbad");
-	PpType type;
+	TgType type;
 	PP pp;
 
 	cg_line(g, "%s = false;", bad);
 	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 	pp_begin(&pp, g, a, o, bad);
 	pp.full = a->pretty_full;
-	pp_object(&pp, pl, pp_type_of(a, &type), a->bit_size, a->bit_offset, 1, 0);
+	pp_object(&pp, pl, tg_type_of(a, &type) ? &type : NULL, a->bit_size, a->bit_offset, 1, 0);
 	pp_end(&pp, "0", "ERROR");
 	cg_line(g, "stp_out_end_str(&%s);", o);
 	return dst;
@@ -676,9 +525,10 @@ static char *gen_vars(Gen *g, DwAccess *list)
 		DwAccess *a = list->var_access.items[i];
 		char *lead = xasprintf("%s%s=", i ? " " : "", (char *)list->var_names.items[i]);
 		PP pp;
-		PpType type;
-		Dwarf_Die t;
-		int tag;
+		TgType type;
+		TgKind kind;
+		int64_t size = 0;
+		int is_signed = 0;
 		Place pl;
 
 		pp_begin(&pp, g, a ? a : list, o, bad);
@@ -693,29 +543,27 @@ static char *gen_vars(Gen *g, DwAccess *list)
 		pl = base_place(g, NULL, a);
 		if (list->pretty_full) {
 			pp.full = list->pretty_full == 2;
-			pp_object(&pp, pl, pp_type_of(a, &type), 0, 0, 1, 0);
+			pp_object(&pp, pl, tg_type_of(a, &type) ? &type : NULL, 0, 0, 1, 0);
 		} else {
-			tag = a->has_type ? dwt_strip(&a->type, &t) : 0;
-			if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type || tag == DW_TAG_pointer_type ||
-			    tag == DW_TAG_reference_type) {
-				int64_t size = dwt_size(&t);
+			kind = tg_type_vars_entry(a, &size, &is_signed);
+			if (kind == TK_INT) {
 				char *v = NULL;
-				if (!(tag == DW_TAG_base_type && dwt_is_float(&t)) && size >= 1 && size <= 8)
-					v = pp_read(&pp, pl, (int)size, tag != DW_TAG_pointer_type && dwt_is_signed(&t), 0, 0);
+				if (size)
+					v = pp_read(&pp, pl, (int)size, is_signed, 0, 0);
 				if (v)
 					pp_put(&pp, "stp_dw_put_hex", v);
 				else
 					pp_lit(&pp, "?");
-			} else if (!a->has_type && a->size) {
+			} else if (kind == TK_NONE && a->size) {
 				/* typed from BTF (btf/btfvars.c): the size and signedness only */
 				char *v = pp_read(&pp, pl, a->size, a->is_signed, 0, 0);
 				if (v)
 					pp_put(&pp, "stp_dw_put_hex", v);
 				else
 					pp_lit(&pp, "?");
-			} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
+			} else if (kind == TK_STRUCT) {
 				pp_lit(&pp, "{...}");
-			} else if (tag == DW_TAG_array_type) {
+			} else if (kind == TK_ARRAY) {
 				pp_lit(&pp, "[...]");
 			} else {
 				pp_lit(&pp, "?");
@@ -868,21 +716,11 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 
 void cg_dwarf_support(Session *s, StrBuf *out)
 {
-	int any = 0, any_kernel = 0;
+	int any = 0;
 
-	/* probes placed or typed with the kernel's DWARF: staprun checks the running kernel is that one */
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
-		if (dp->site && dp->site->mod && dp->site->mod->is_kernel)
-			any_kernel = 1;
-	}
-	if (any_kernel && dwarf_kernel_build_id(s)[0])
-		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", dwarf_kernel_build_id(s));
-	else if (btf_kernel_build_id(s)[0])   /* probes typed from the kernel's BTF: that kernel's */
-		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", btf_kernel_build_id(s));
-	for (int i = 0; i < s->derived.len; i++) {
-		DerivedProbe *dp = s->derived.items[i];
-		PtrVec *exprs = (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(s, dp) : NULL;
+		PtrVec *exprs = tg_entry_exprs(s, dp);
 		if (!exprs)
 			continue;
 		if (!any)

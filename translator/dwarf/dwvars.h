@@ -64,6 +64,7 @@ typedef struct DwLocCtx {
 	Dwarf_Die *frame_fn;     /* the subprogram whose DW_AT_frame_base DW_OP_fbreg uses, or NULL */
 	const char *fail;        /* C label to jump to after a read fault (the error is already set) */
 	int uniq;                /* makes the C names of this expansion unique in its function */
+	const char *pfx;         /* or the prefix of its C names itself (NULL: "dwUNIQ") */
 } DwLocCtx;
 
 /* Splits a location expression into classified pieces. 0, or -1 with *err set. */

@@ -723,7 +723,7 @@ int dwloc_emit(DwLocCtx *ctx, const DwPiece *p, const char *dst, StrBuf *code, c
 	Cmp cm = { .ctx = ctx, .code = code, .err = err };
 
 	*err = NULL;
-	cm.pfx = xasprintf("dw%d", ctx->uniq);
+	cm.pfx = ctx->pfx ? xstrdup(ctx->pfx) : xasprintf("dw%d", ctx->uniq);
 	if (p->kind != DWLOC_ADDR && p->kind != DWLOC_VALUE) {
 		*err = xstrdup("internal: only addresses and values are computed");
 		return -1;

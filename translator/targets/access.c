@@ -1,6 +1,7 @@
 /* access.c - building the neutral access record of a bound target variable (access.h), and the
  * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/targetvars.c. */
 #include "targets/access.h"
+#include "providers/provider.h"
 
 DwAccess *dwa_new(DwWhat what)
 {
@@ -62,4 +63,25 @@ void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e)
 		v = &l->exprs;
 	}
 	vec_push(v, e);
+}
+
+PtrVec *tg_entry_exprs(Session *s, const struct DerivedProbe *dp)
+{
+	return (dp->site ? dp->site->entry_size : dp->entry_size) ? dwarf_entry_exprs(s, dp) : NULL;
+}
+
+char *tg_code_fill(const char *code, const char *pfx, const char *dst, const char *fail)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	for (const char *p = code; *p; p++) {
+		if (*p != '\001' || !p[1]) {
+			sb_putc(&sb, *p);
+			continue;
+		}
+		p++;
+		sb_puts(&sb, *p == 'P' ? pfx : *p == 'D' ? dst : fail);
+	}
+	return sb.data ? sb.data : xstrdup("");
 }

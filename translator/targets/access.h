@@ -30,7 +30,17 @@ typedef struct DwPiece {
 	int reg;                 /* REG: the DWARF register number */
 	const uint8_t *bytes;    /* IMPLICIT */
 	size_t nbytes;
+	/* compiled at bind time (tg_compile_locations) for pass 3: */
+	const char *reg_name;    /* REG: the struct pt_regs member ("di") */
+	char *code;              /* ADDR / VALUE: C statements leaving it in TG_CODE_DST, names from TG_CODE_PFX,
+	                          * a read fault going to TG_CODE_FAIL (tg_code_fill puts pass 3's names in) */
+	char *code_err;          /* ... or why it cannot be compiled (reported by pass 3 where it is used) */
 } DwPiece;
+
+/* The placeholders of a compiled location's code. */
+#define TG_CODE_PFX "\001P"
+#define TG_CODE_DST "\001D"
+#define TG_CODE_FAIL "\001F"
 
 typedef struct DwLoc {
 	DwPiece *pieces;
@@ -83,6 +93,9 @@ typedef struct DwAccess {
 	DwLoc loc;               /* DWB_LOCATION */
 	int64_t const_value;     /* DWB_CONST */
 	uint64_t sym_addr;       /* DWB_SYMBOL (link address) */
+	char *sym_c, *sym_err;   /* DWB_SYMBOL compiled: its run-time address as C, or why there is none */
+	int in_user_file;        /* its module is a user binary (its memory the current process's) */
+	int compiled;            /* tg_compile_locations done */
 	int arg_index;           /* DWB_ARG */
 	PtrVec steps;            /* DwStep* */
 	Dwarf_Die type;          /* the designated object's type (unstripped) */
@@ -115,11 +128,19 @@ typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
 DwAccess *dwa_new(DwWhat what);
 void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
 
+/* Code of a compiled location with pass 3's names: prefix of its temporaries, destination, fault label. */
+char *tg_code_fill(const char *code, const char *pfx, const char *dst, const char *fail);
+/* Compiles the locations of every bound access of the program (bind.c, once bound): DWARF's location
+ * expressions, registers' names, symbols' addresses, so that pass 3 asks no leaf. */
+void tg_compile_locations(Session *s);
+
 /* ---- the values a .return probe saves at entry ---- */
 
 /* Records e (EX_DWARF, DWA_ENTRY) as saved at the entry of derived probe dp (the binding pass). */
 void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e);
 /* The entry expressions (Expr* of DWA_ENTRY nodes) of derived probe dp; NULL when none (codegen). */
 PtrVec *dwarf_entry_exprs(Session *s, const struct DerivedProbe *dp);
+/* The same for pass 3: NULL unless dp's site (or dp, without one) saves something at entry. */
+PtrVec *tg_entry_exprs(Session *s, const struct DerivedProbe *dp);
 
 #endif

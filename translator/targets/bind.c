@@ -953,5 +953,6 @@ int targets_bind_program(Session *s)
 			bind_body(&b, f->body);
 	}
 	free(b.params.items);
+	tg_compile_locations(s);
 	return b.errors;
 }
