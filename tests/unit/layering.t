@@ -1,7 +1,8 @@
 # The tree's shape (issues 32, 47) kept by a test: codegen/ calls through no cycle of more than two files
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
 # (dwarf/, btf/, lib/) include no providers/ header, dwarf/ and btf/ include nothing of each other (and the
-# floor under them, image/, neither), codegen/ includes neither, lib/diag.c keeps no run's state in a static, no two
+# floor under them, image/, neither), codegen/ includes neither and names no DWARF type, targets/ headers
+# name none either, lib/diag.c keeps no run's state in a static, no two
 # translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
@@ -28,6 +29,13 @@ run() {
     # pass 3 reads the records of targets/, never a leaf: codegen/ includes neither dwarf/ nor btf/
     leak=$(grep -rnE '#include "(dwarf|btf)/' translator/codegen || true)
     [[ -z $leak ]] || { echo "codegen/ includes a leaf: $leak"; return 1; }
+    # ... and names no DWARF type (libdw's Dwarf_*, DW_*) but in ulines.c, which reads user binaries' line tables
+    leak=$(grep -nE '\bDwarf_[A-Za-z]+|\bDW_[A-Z]|<dwarf\.h>|<elfutils/' translator/codegen/*.[ch] | grep -v '^translator/codegen/ulines\.c:' || true)
+    [[ -z $leak ]] || { echo "codegen/ names a DWARF type: $leak"; return 1; }
+    # targets/ has words of its own: its headers include no leaf and name no DWARF or libdw type
+    leak=$(grep -nE '#include "(dwarf|btf)/|<dwarf\.h>|<elfutils/|<libdw|\bDwarf_[A-Za-z]+|\bDW_[A-Z]|\bDwAccess\b|\bEX_DWARF\b' \
+               translator/targets/*.h || true)
+    [[ -z $leak ]] || { echo "a targets/ header names DWARF: $leak"; return 1; }
     # diagnostics go to the Diag each caller passes: no file-scope mutable static in lib/diag.c (a
     # declaration at column 0 without a parenthesis, unless the object itself is const)
     local statics

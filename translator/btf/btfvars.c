@@ -10,17 +10,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* x86-64 SysV: the first six integer arguments, as DWARF register numbers (rdi rsi rdx rcx r8 r9) */
-static const int arg_regs[] = { 5, 4, 1, 2, 8, 9 };
+/* x86-64 SysV: the first six integer arguments, as struct pt_regs names them */
+static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
 
-static DwAccess *fail(BtfBind *bb, SrcLoc loc, char *msg)
+static TgAccess *fail(BtfBind *bb, SrcLoc loc, char *msg)
 {
 	bb->err_loc = loc;
 	bb->err = msg;
 	return NULL;
 }
 
-static void rename_access(DwAccess *a, const char *fmt, const char *arg)
+static void rename_access(TgAccess *a, const char *fmt, const char *arg)
 {
 	char *n = xasprintf(fmt, a->name, arg);
 	free(a->name);
@@ -28,14 +28,14 @@ static void rename_access(DwAccess *a, const char *fmt, const char *arg)
 }
 
 /* A tracepoint's prototype starts with the probe's data: its arguments are the parameters after it. */
-static int first_param(const DwarfSite *site)
+static int first_param(const TgSite *site)
 {
 	return site->is_tracepoint ? 1 : 0;
 }
 
 /* Parameter i's name: "argN" (N from 1, the site's first parameter) when the prototype has none
  * (a btf_trace_NAME typedef). */
-static const char *param_label(const Btf *btf, const DwarfSite *site, int i, char *buf, size_t size)
+static const char *param_label(const Btf *btf, const TgSite *site, int i, char *buf, size_t size)
 {
 	const char *name;
 	uint32_t type;
@@ -48,7 +48,7 @@ static const char *param_label(const Btf *btf, const DwarfSite *site, int i, cha
 	return buf;
 }
 
-static char *params_of(const Btf *btf, const DwarfSite *site)
+static char *params_of(const Btf *btf, const TgSite *site)
 {
 	StrBuf sb;
 	const char *name;
@@ -66,7 +66,7 @@ static char *params_of(const Btf *btf, const DwarfSite *site)
  * eightbytes no longer fit in the registers left, is passed on the stack instead, in the next 8-byte
  * slots above the return address. Returns the registers parameter i takes (1 or 2, regs[] set), or 0
  * with *stack set (its offset from the stack pointer at entry); -1 when a size is unknown. */
-static int param_place(const Btf *btf, uint32_t proto, int i, int regs[2], int64_t *stack)
+static int param_place(const Btf *btf, uint32_t proto, int i, const char *regs[2], int64_t *stack)
 {
 	int used = 0, n;
 	int64_t slots = 8, size;   /* the return address is at the entry's stack pointer */
@@ -80,7 +80,7 @@ static int param_place(const Btf *btf, uint32_t proto, int i, int regs[2], int64
 		if (n && used + n <= 6) {
 			if (j == i) {
 				regs[0] = arg_regs[used];
-				regs[1] = n == 2 ? arg_regs[used + 1] : -1;
+				regs[1] = n == 2 ? arg_regs[used + 1] : NULL;
 				return n;
 			}
 			used += n;
@@ -97,41 +97,38 @@ static int param_place(const Btf *btf, uint32_t proto, int i, int regs[2], int64
 
 /* Parameter i (of the given type): a tracepoint's argument as the hit saved it, a function's in its
  * entry registers or on the stack; NULL when its place is unknown. */
-static DwAccess *param_access(const Btf *btf, const DwarfSite *site, int i, uint32_t type)
+static TgAccess *param_access(const Btf *btf, const TgSite *site, int i, uint32_t type)
 {
-	int regs[2], n;
+	const char *regs[2];
+	int n;
 	int64_t size = btf_size(btf, type), stack = 0;
-	DwAccess *a;
-	Dwarf_Op *op;
+	TgAccess *a;
 
 	if (site->is_tracepoint) {
-		a = dwa_new(DWA_READ);
-		a->base = DWB_ARG;
+		a = tg_access_new(TGA_READ);
+		a->base = TGB_ARG;
 		a->arg_index = i - first_param(site);
 		return a;
 	}
 	if ((n = param_place(btf, btf_func_proto(btf, site->btf_func), i, regs, &stack)) < 0)
 		return NULL;
-	a = dwa_new(DWA_READ);
-	a->base = DWB_LOCATION;
+	a = tg_access_new(TGA_READ);
+	a->base = TGB_LOCATION;
 	if (n == 0) {
-		/* in memory: rsp (DWARF register 7) + its offset */
-		op = xcalloc(1, sizeof *op);
-		op->atom = DW_OP_breg7;
-		op->number = (Dwarf_Word)stack;
+		/* in memory: the stack pointer at entry + its offset */
 		a->loc.npieces = 1;
 		a->loc.pieces = xcalloc(1, sizeof *a->loc.pieces);
-		a->loc.pieces[0].kind = DWLOC_ADDR;
-		a->loc.pieces[0].ops = op;
-		a->loc.pieces[0].nops = 1;
+		a->loc.pieces[0].kind = TGL_MEM_REG;
+		a->loc.pieces[0].reg_name = "sp";
+		a->loc.pieces[0].reg_offset = stack;
 		return a;
 	}
 	a->loc.npieces = n;
 	a->loc.has_pieces = n == 2;
 	a->loc.pieces = xcalloc((size_t)n, sizeof *a->loc.pieces);
 	for (int k = 0; k < n; k++) {
-		a->loc.pieces[k].kind = DWLOC_REG;
-		a->loc.pieces[k].reg = regs[k];
+		a->loc.pieces[k].kind = TGL_REG;
+		a->loc.pieces[k].reg_name = regs[k];
 		a->loc.pieces[k].offset = (uint64_t)k * 8;
 		a->loc.pieces[k].size = n == 2 ? (uint64_t)(k ? size - 8 : 8) : 0;
 	}
@@ -139,13 +136,13 @@ static DwAccess *param_access(const Btf *btf, const DwarfSite *site, int i, uint
 }
 
 /* The parameter named e->str: its access with *type set; NULL with bb->err set. */
-static DwAccess *named_param(BtfBind *bb, Expr *e, uint32_t *type)
+static TgAccess *named_param(BtfBind *bb, Expr *e, uint32_t *type)
 {
 	const Btf *btf = bb->btf;
-	const DwarfSite *site = bb->site;
+	const TgSite *site = bb->site;
 	const char *name, *unused;
 	char buf[16];
-	DwAccess *a;
+	TgAccess *a;
 	int i;
 
 	for (i = first_param(site); (name = param_label(btf, site, i, buf, sizeof buf)); i++)
@@ -168,11 +165,11 @@ static DwAccess *named_param(BtfBind *bb, Expr *e, uint32_t *type)
 }
 
 /* The base: $return, a parameter in its register or a tracepoint's argument. */
-static DwAccess *base_access(BtfBind *bb, Expr *e)
+static TgAccess *base_access(BtfBind *bb, Expr *e)
 {
 	const Btf *btf = bb->btf;
 	uint32_t proto = btf_func_proto(btf, bb->site->btf_func), type;
-	DwAccess *a;
+	TgAccess *a;
 
 	if (!strcmp(e->str, "$return")) {
 		if (!bb->site->is_return)
@@ -181,8 +178,8 @@ static DwAccess *base_access(BtfBind *bb, Expr *e)
 			return fail(bb, e->loc, xstrdup("$return has no value yet when the function is entered (inside @entry)"));
 		if (!(type = btf_ref(btf, proto)))
 			return fail(bb, e->loc, xasprintf("'%s' returns nothing: there is no $return", bb->site->function));
-		a = dwa_new(DWA_READ);
-		a->base = DWB_RETURN;
+		a = tg_access_new(TGA_READ);
+		a->base = TGB_RETURN;
 	} else if (!(a = named_param(bb, e, &type))) {
 		return NULL;
 	}
@@ -191,12 +188,13 @@ static DwAccess *base_access(BtfBind *bb, Expr *e)
 	a->loc_base = a->loc_last = e->loc;
 	bb->type = type;
 	/* a parameter passed on the stack is in memory: its members and its address can be taken */
-	bb->in_register = !(a->base == DWB_LOCATION && a->loc.pieces[0].kind == DWLOC_ADDR);
+	bb->in_register = !(a->base == TGB_LOCATION &&
+			    (a->loc.pieces[0].kind == TGL_ADDR || a->loc.pieces[0].kind == TGL_MEM_REG));
 	return a;
 }
 
 /* '->NAME': through a pointer (a step reading it) or within a struct value. */
-static int member_step(BtfBind *bb, DwAccess *a, ChainItem *it)
+static int member_step(BtfBind *bb, TgAccess *a, ChainItem *it)
 {
 	const Btf *btf = bb->btf;
 	uint32_t t = btf_strip(btf, bb->type);
@@ -208,7 +206,7 @@ static int member_step(BtfBind *bb, DwAccess *a, ChainItem *it)
 	if (btf_kind(btf, t) == BTF_K_PTR) {
 		t = btf_complete(btf, btf_strip(btf, btf_ref(btf, t)));
 		if (btf_kind(btf, t) == BTF_K_STRUCT || btf_kind(btf, t) == BTF_K_UNION) {
-			dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
+			tg_access_step(a, TGS_DEREF, 0, 0, it->loc, "->");
 			bb->in_register = 0;
 		}
 	} else {
@@ -230,7 +228,7 @@ static int member_step(BtfBind *bb, DwAccess *a, ChainItem *it)
 		free(tn);
 		return -1;
 	}
-	dwa_add_step(a, DWS_ADD, m.offset, 0, it->loc, "->");
+	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
 	bb->type = m.type;
 	a->bit_size = m.bit_size;
 	a->bit_offset = m.bit_offset;
@@ -242,23 +240,23 @@ static int member_step(BtfBind *bb, DwAccess *a, ChainItem *it)
 
 /* Element it->index of a T * or T[] in memory whose elements are size bytes: a literal index moves the
  * object on, a computed one becomes an argument of e that the access adds times size (as DWARF's do). */
-static void index_add(DwAccess *a, Expr *e, ChainItem *it, int64_t size)
+static void index_add(TgAccess *a, Expr *e, ChainItem *it, int64_t size)
 {
 	char num[32];
 
 	if (it->index->kind == EX_NUMBER) {
-		dwa_add_step(a, DWS_ADD, it->index->num * size, 0, it->loc, "[");
+		tg_access_step(a, TGS_ADD, it->index->num * size, 0, it->loc, "[");
 		snprintf(num, sizeof num, "%lld", (long long)it->index->num);
 		rename_access(a, "%s[%s]", num);
 	} else {
-		dwa_add_step(a, DWS_INDEX, size, e->args.len, it->loc, "[");
+		tg_access_step(a, TGS_INDEX, size, e->args.len, it->loc, "[");
 		vec_push(&e->args, it->index);
 		rename_access(a, "%s[%s]", "...");
 	}
 }
 
 /* '[i]' on a pointer or an array in memory. */
-static int index_step(BtfBind *bb, DwAccess *a, Expr *e, ChainItem *it)
+static int index_step(BtfBind *bb, TgAccess *a, Expr *e, ChainItem *it)
 {
 	const Btf *btf = bb->btf;
 	uint32_t t = btf_strip(btf, bb->type), elem, count;
@@ -268,7 +266,7 @@ static int index_step(BtfBind *bb, DwAccess *a, Expr *e, ChainItem *it)
 		return fail(bb, it->loc, xasprintf("'%s[]' needs an index", a->name)), -1;
 	if (btf_kind(btf, t) == BTF_K_PTR) {
 		elem = btf_ref(btf, t);
-		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "[");
+		tg_access_step(a, TGS_DEREF, 0, 0, it->loc, "[");
 		bb->in_register = 0;
 	} else if (btf_array(btf, t, &elem, &count) != 0 || bb->in_register) {
 		char *tn = btf_type_name(btf, bb->type);
@@ -286,7 +284,7 @@ static int index_step(BtfBind *bb, DwAccess *a, Expr *e, ChainItem *it)
 }
 
 /* The value read at the end of the chain: integers, enums, pointers; arrays as their address. */
-static int final_read(BtfBind *bb, DwAccess *a, SrcLoc loc)
+static int final_read(BtfBind *bb, TgAccess *a, SrcLoc loc)
 {
 	const Btf *btf = bb->btf;
 	uint32_t t = btf_strip(btf, bb->type);
@@ -319,7 +317,7 @@ static int final_read(BtfBind *bb, DwAccess *a, SrcLoc loc)
 }
 
 /* The chain of e from item `from` on, then the value read (or, for mode BM_ADDRESS, its address). */
-static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMode mode)
+static TgAccess *bind_chain(BtfBind *bb, TgAccess *a, Expr *e, int from, BindMode mode)
 {
 	for (int i = from; i < e->chain.len; i++) {
 		ChainItem *it = e->chain.items[i];
@@ -329,7 +327,7 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 			if (mode != BM_VALUE)
 				return fail(bb, e->loc, xasprintf("a pretty-printed value ('%s$') cannot be %s", a->name,
 								  mode == BM_ADDRESS ? "addressed" : "assigned"));
-			a->what = DWA_PRETTY;
+			a->what = TGA_PRETTY;
 			a->pretty_full = !strcmp(it->name, "$$");
 			a->btf = bb->btf;
 			a->btf_type = bb->type;
@@ -344,25 +342,25 @@ static DwAccess *bind_chain(BtfBind *bb, DwAccess *a, Expr *e, int from, BindMod
 			return fail(bb, e->loc, xasprintf("cannot take the address of the bit field '%s'", a->name));
 		if (bb->in_register)
 			return fail(bb, e->loc, xasprintf("cannot take the address of '%s': it is not in memory", a->name));
-		a->what = DWA_ADDRESS;
+		a->what = TGA_ADDRESS;
 		return a;
 	}
 	return final_read(bb, a, e->loc) == 0 ? a : NULL;
 }
 
-DwAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode)
+TgAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode)
 {
-	DwAccess *a = base_access(bb, e);
+	TgAccess *a = base_access(bb, e);
 
 	return a ? bind_chain(bb, a, e, 0, mode) : NULL;
 }
 
-DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
+TgAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 {
 	const Btf *btf = bb->btf;
 	uint32_t type = btf_find_type(btf, tname->str);
 	int64_t size;
-	DwAccess *a;
+	TgAccess *a;
 	int from = 0;
 
 	if (!type)
@@ -372,8 +370,8 @@ DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 	if (mode == BM_WRITE)
 		return fail(bb, e->loc, xasprintf("@cast(..., \"%s\") typed from BTF cannot be assigned (the kernel's "
 						  "DWARF is needed: install linux-image-%s-dbg)", tname->str, bb->kver));
-	a = dwa_new(DWA_READ);
-	a->base = DWB_POINTER;
+	a = tg_access_new(TGA_READ);
+	a->base = TGB_POINTER;
 	a->site = bb->site;
 	a->name = xasprintf("@cast(..., \"%s\")", tname->str);
 	a->loc_base = a->loc_last = e->loc;
@@ -381,7 +379,7 @@ DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 	bb->type = type;
 	bb->in_register = 0;
 	if (!e->chain.len) {
-		a->what = DWA_ADDRESS;   /* @cast(p, "t") alone (or &@cast(p, "t")) is p */
+		a->what = TGA_ADDRESS;   /* @cast(p, "t") alone (or &@cast(p, "t")) is p */
 		return a;
 	}
 	if (((ChainItem *)e->chain.items[0])->kind == CH_INDEX) {
@@ -398,7 +396,7 @@ DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 }
 
 /* A $$parms / $$vars / $$return entry's value: integers, enums and pointers; NULL ("?") otherwise. */
-static DwAccess *list_entry(const Btf *btf, DwAccess *a, uint32_t type, const char *name)
+static TgAccess *list_entry(const Btf *btf, TgAccess *a, uint32_t type, const char *name)
 {
 	uint32_t t = btf_strip(btf, type);
 	int kind = btf_kind(btf, t);
@@ -413,20 +411,20 @@ static DwAccess *list_entry(const Btf *btf, DwAccess *a, uint32_t type, const ch
 	return a;
 }
 
-int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
+int btf_bind_vars(BtfBind *bb, const char *which, TgAccess *list)
 {
 	const Btf *btf = bb->btf;
-	const DwarfSite *site = bb->site;
+	const TgSite *site = bb->site;
 	uint32_t proto = btf_func_proto(btf, site->btf_func), type;
 	const char *name, *unused;
 	char buf[16];
 
 	if (!strcmp(which, "return")) {
-		DwAccess *a;
+		TgAccess *a;
 		if (!(type = btf_ref(btf, proto)))
 			return 0;   /* a function returning nothing gives "" */
-		a = dwa_new(DWA_READ);
-		a->base = DWB_RETURN;
+		a = tg_access_new(TGA_READ);
+		a->base = TGB_RETURN;
 		vec_push(&list->var_names, xstrdup("return"));
 		vec_push(&list->var_access, list_entry(btf, a, type, "return"));
 		return 0;
@@ -442,7 +440,7 @@ int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list)
 	return 0;
 }
 
-void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb)
+void btf_site_vars(const Btf *btf, const TgSite *site, StrBuf *sb)
 {
 	uint32_t proto = btf ? btf_func_proto(btf, site->btf_func) : 0, type;
 	const char *name, *unused;

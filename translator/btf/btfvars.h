@@ -5,10 +5,11 @@
 
 #include "btf/btf.h"
 #include "targets/access.h"
+#include "targets/site.h"
 
 typedef struct BtfBind {
 	const Btf *btf;
-	DwarfSite *site;            /* site->btf_func: the function or tracepoint; NULL for @cast outside probes */
+	TgSite *site;            /* site->btf_func: the function or tracepoint; NULL for @cast outside probes */
 	const char *kver;           /* for the -dbg package's name */
 	int in_entry;               /* inside @entry */
 	/* results */
@@ -21,19 +22,19 @@ typedef struct BtfBind {
 /* $param / $return / a tracepoint's $arg of e (EX_TARGET) with its chain, read or (BM_ADDRESS) addressed (memory only:
  * &$file->f_pos, not &$file); NULL with
  * bb->err set. */
-DwAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode);
+TgAccess *btf_bind_target(BtfBind *bb, Expr *e, BindMode mode);
 
 /* @cast(ADDR, "TYPE"[, "kernel"]) of the kernel's types (e, EX_AT, its args already cut to [ADDR]; tname the
  * "TYPE" string) with its chain, read or (BM_ADDRESS) addressed: computed indexes are appended to e->args
  * after the address. NULL with bb->err set. */
-DwAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode);
+TgAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode);
 
 /* The entries of $$parms, $$vars (the parameters: BTF has no locals) or $$return (which names
  * "parms", "vars", "return") into list's var_names/var_access, read as hex; -1 for "locals". */
-int btf_bind_vars(BtfBind *bb, const char *which, DwAccess *list);
+int btf_bind_vars(BtfBind *bb, const char *which, TgAccess *list);
 
 /* -L: " $return:TYPE $param:TYPE ..." of a BTF site (parameters BTF cannot read marked; a
  * tracepoint's arguments); no locals. */
-void btf_site_vars(const Btf *btf, const DwarfSite *site, StrBuf *sb);
+void btf_site_vars(const Btf *btf, const TgSite *site, StrBuf *sb);
 
 #endif

@@ -88,10 +88,10 @@ char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);
 char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
 int cg_param_by_ref(const Function *f, const Symbol *param);   /* a string parameter passed as a pointer */
 
-/* targetvars.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
-char *cg_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
-char *cg_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
-void cg_dwarf_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
+/* targetvars.c: target variables bound in pass 2 (EX_BOUND: targets/access.h records), @entry values */
+char *cg_target(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
+char *cg_target_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
+void cg_target_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
                                                        * helpers; before the probe family tables */
 
 /* output.c: printf, sprintf */

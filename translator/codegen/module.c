@@ -818,7 +818,7 @@ static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 	write_descriptors(s, m, out);
 	if (tg_kernel_build_id(s)[0])   /* staprun checks the running kernel is the one probes were typed for */
 		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", tg_kernel_build_id(s));
-	cg_dwarf_support(s, out);
+	cg_target_support(s, out);
 	write_provider_tables(s, out);
 	write_module_init(s, m, out);
 }

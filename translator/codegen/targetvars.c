@@ -1,6 +1,6 @@
-/* targetvars.c - code generation for bound target variables (EX_DWARF): locations, member and index
+/* targetvars.c - code generation for bound target variables (EX_BOUND): locations, member and index
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
- * $$vars), @entry values, and the kretprobe entry functions that save them (cg_dwarf_support).
+ * $$vars), @entry values, and the kretprobe entry functions that save them (cg_target_support).
  * Used by expr.c and module.c. */
 #include "codegen/gen.h"
 #include "targets/type.h"
@@ -17,7 +17,7 @@ typedef struct Place {
 	int kind;
 	char *c;
 	int64_t off;
-	DwAccess *a;
+	TgAccess *a;
 } Place;
 
 static void emit_code(Gen *g, const char *code)
@@ -55,27 +55,30 @@ static void where(Gen *g, const char *op, const char *name, SrcLoc loc)
 	free(w);
 }
 
-static char *base_name(DwAccess *a)
+static char *base_name(TgAccess *a)
 {
 	size_t n = strcspn(a->name, "-[");
 	return xstrndup(a->name, n);
 }
 
-static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
+static Place piece_place(Gen *g, TgAccess *a, const TgPiece *p)
 {
 	Place pl = { PL_VAL, NULL, 0, a };
 
 	switch (p->kind) {
-	case DWLOC_REG:
+	case TGL_REG:
 		pl.c = xasprintf("c->regs->%s", p->reg_name);
 		break;
-	case DWLOC_ADDR:
-	case DWLOC_VALUE: {
+	case TGL_ADDR:
+	case TGL_MEM_REG:
+	case TGL_VALUE: {
 		char *var = cg_named_local(g, "unsigned long", "dwl");
 		const char *fail = cg_error_label(g);
 		char *pfx = xasprintf("dw%d", g->ntmp++), *bn = base_name(a);
 		where(g, a->op_base, bn, a->loc_base);
-		if (!p->code) {
+		if (p->kind == TGL_MEM_REG) {
+			cg_line(g, "%s = c->regs->%s + (unsigned long)%lldL;", var, p->reg_name, (long long)p->reg_offset);
+		} else if (!p->code) {
 			diag_at(&g->s->diag, a->loc_base, "error", "cannot generate the location of '%s': %s", a->name,
 				p->code_err);
 			cg_line(g, "%s = 0;", var);
@@ -85,11 +88,11 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 		g->out_used = 1;
 		free(pfx);
 		free(bn);
-		pl.kind = p->kind == DWLOC_ADDR ? PL_MEM : PL_VAL;
+		pl.kind = p->kind == TGL_VALUE ? PL_VAL : PL_MEM;
 		pl.c = var;
 		break;
 	}
-	case DWLOC_IMPLICIT:
+	case TGL_IMPLICIT:
 		if (p->nbytes <= 8) {
 			uint64_t v = 0;
 			for (size_t i = 0; i < p->nbytes; i++)
@@ -105,7 +108,7 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 			pl.c = xasprintf("((unsigned long)%s)", name);
 		}
 		break;
-	case DWLOC_EMPTY:
+	case TGL_EMPTY:
 		pl.c = xstrdup("0");
 		break;
 	}
@@ -115,16 +118,16 @@ static Place piece_place(Gen *g, DwAccess *a, const DwPiece *p)
 /* A PL_LOC place becomes the piece holding size bytes at its offset; -1 when none does. */
 static int resolve(Gen *g, Place *pl, int64_t size)
 {
-	DwAccess *a = pl->a;
+	TgAccess *a = pl->a;
 
 	if (pl->kind != PL_LOC)
 		return 0;
 	for (int i = 0; i < a->loc.npieces; i++) {
-		const DwPiece *p = &a->loc.pieces[i];
+		const TgPiece *p = &a->loc.pieces[i];
 		Place q;
 		if (pl->off < (int64_t)p->offset || pl->off + size > (int64_t)(p->offset + p->size))
 			continue;
-		if (p->kind == DWLOC_EMPTY)
+		if (p->kind == TGL_EMPTY)
 			return -1;
 		q = piece_place(g, a, p);
 		q.off += pl->off - (int64_t)p->offset;
@@ -134,28 +137,28 @@ static int resolve(Gen *g, Place *pl, int64_t size)
 	return -1;
 }
 
-static Place base_place(Gen *g, Expr *e, DwAccess *a)
+static Place base_place(Gen *g, Expr *e, TgAccess *a)
 {
 	Place pl = { PL_VAL, NULL, 0, a };
 
 	switch (a->base) {
-	case DWB_POINTER: {
+	case TGB_POINTER: {
 		char *v = cg_expr(g, e->args.items[0]);
 		pl.kind = PL_MEM;
 		pl.c = cg_named_local(g, "unsigned long", "dwp");
 		cg_line(g, "%s = (unsigned long)(%s);", pl.c, v);
 		break;
 	}
-	case DWB_RETURN:
+	case TGB_RETURN:
 		pl.c = xstrdup("c->regs->ax");
 		break;
-	case DWB_CONST:
+	case TGB_CONST:
 		pl.c = xasprintf("0x%llxULL", (unsigned long long)a->const_value);
 		break;
-	case DWB_ARG:
+	case TGB_ARG:
 		pl.c = xasprintf("((const unsigned long *)c->entry_data)[%d]", a->arg_index);
 		break;
-	case DWB_SYMBOL:
+	case TGB_SYMBOL:
 		pl.kind = PL_MEM;
 		pl.c = a->sym_c ? xstrdup(a->sym_c) : NULL;
 		if (!pl.c) {
@@ -163,7 +166,7 @@ static Place base_place(Gen *g, Expr *e, DwAccess *a)
 			pl.c = xstrdup("0UL");
 		}
 		break;
-	case DWB_LOCATION:
+	case TGB_LOCATION:
 		if (a->loc.has_pieces)
 			pl.kind = PL_LOC;
 		else
@@ -219,15 +222,15 @@ static char *read_place(Gen *g, Place pl, int size, int is_signed, int bit_size,
 	return t;
 }
 
-static Place apply_steps(Gen *g, Expr *e, DwAccess *a, Place pl)
+static Place apply_steps(Gen *g, Expr *e, TgAccess *a, Place pl)
 {
 	for (int i = 0; i < a->steps.len; i++) {
-		DwStep *st = a->steps.items[i];
+		TgStep *st = a->steps.items[i];
 		switch (st->kind) {
-		case DWS_ADD:
+		case TGS_ADD:
 			pl.off += st->n;
 			break;
-		case DWS_DEREF: {
+		case TGS_DEREF: {
 			char *v = read_place(g, pl, 8, 0, 0, 0, st->op, NULL, st->loc);
 			pl.kind = PL_MEM;
 			pl.c = cg_named_local(g, "unsigned long", "dwa");
@@ -235,7 +238,7 @@ static Place apply_steps(Gen *g, Expr *e, DwAccess *a, Place pl)
 			cg_line(g, "%s = (unsigned long)%s;", pl.c, v);
 			break;
 		}
-		case DWS_INDEX: {
+		case TGS_INDEX: {
 			char *idx = cg_expr(g, e->args.items[st->arg]);
 			char *var;
 			resolve(g, &pl, 1);
@@ -262,7 +265,7 @@ static char *address_of(Gen *g, Place pl)
 
 typedef struct PP {
 	Gen *g;
-	DwAccess *a;
+	TgAccess *a;
 	char *o;                 /* the struct stp_out */
 	char *bad;               /* bool set by quiet reads */
 	char *fail;              /* label: a read failed */
@@ -463,7 +466,7 @@ static void pp_object(PP *pp, Place pl, TgType *type, int bit_size, int bit_off,
 	}
 }
 
-static void pp_begin(PP *pp, Gen *g, DwAccess *a, const char *o, const char *bad)
+static void pp_begin(PP *pp, Gen *g, TgAccess *a, const char *o, const char *bad)
 {
 	memset(pp, 0, sizeof *pp);
 	pp->g = g;
@@ -492,7 +495,7 @@ static void pp_end(PP *pp, const char *mark, const char *repl)
 	sb_free(&pp->lit);
 }
 
-static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
+static char *gen_pretty(Gen *g, TgAccess *a, Place pl)
 {
 	char *dst = cg_str_tmp(g);
 	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
@@ -512,7 +515,7 @@ static char *gen_pretty(Gen *g, DwAccess *a, Place pl)
 
 /* $$vars and friends: "name=0x1 other=?" or, with $ / $$, each pretty-printed ("ERROR" for one
  * whose memory cannot be read, as a single $var$ gives). */
-static char *gen_vars(Gen *g, DwAccess *list)
+static char *gen_vars(Gen *g, TgAccess *list)
 {
 	char *dst = cg_str_tmp(g);
 	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
@@ -522,7 +525,7 @@ static char *gen_vars(Gen *g, DwAccess *list)
 	cg_line(g, "%s = false;", bad);
 	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
 	for (int i = 0; i < list->var_names.len; i++) {
-		DwAccess *a = list->var_access.items[i];
+		TgAccess *a = list->var_access.items[i];
 		char *lead = xasprintf("%s%s=", i ? " " : "", (char *)list->var_names.items[i]);
 		PP pp;
 		TgType type;
@@ -587,7 +590,7 @@ static int entry_string_size(Session *s)
 	return MAXSTRINGLEN;
 }
 
-static void place_entry_slot(Session *s, Expr *e, DwAccess *a)
+static void place_entry_slot(Session *s, Expr *e, TgAccess *a)
 {
 	int size = e->type == TY_STRING ? entry_string_size(s) : 8;
 	int *used = a->site ? &a->site->entry_size : &a->dp->entry_size;   /* DWARF site, or kprobe .return */
@@ -598,7 +601,7 @@ static void place_entry_slot(Session *s, Expr *e, DwAccess *a)
 	*used = at + size;
 }
 
-static char *gen_entry_read(Gen *g, Expr *e, DwAccess *a)
+static char *gen_entry_read(Gen *g, Expr *e, TgAccess *a)
 {
 	if (a->slot < 0)
 		place_entry_slot(g->s, e, a);
@@ -613,21 +616,21 @@ static char *gen_entry_read(Gen *g, Expr *e, DwAccess *a)
 
 /* ---- entry points ---- */
 
-char *cg_dwarf(Gen *g, Expr *e)
+char *cg_target(Gen *g, Expr *e)
 {
-	DwAccess *a = e->dwarf;
+	TgAccess *a = e->bound;
 	Place pl;
 	char *bn;
 
-	if (a->what == DWA_ENTRY)
+	if (a->what == TGA_ENTRY)
 		return gen_entry_read(g, e, a);
-	if (a->what == DWA_VARS)
+	if (a->what == TGA_VARS)
 		return gen_vars(g, a);
 	pl = apply_steps(g, e, a, base_place(g, e, a));
 	switch (a->what) {
-	case DWA_ADDRESS:
+	case TGA_ADDRESS:
 		return address_of(g, pl);
-	case DWA_PRETTY:
+	case TGA_PRETTY:
 		return gen_pretty(g, a, pl);
 	default:
 		break;
@@ -639,9 +642,9 @@ char *cg_dwarf(Gen *g, Expr *e)
 }
 
 /* $var = value (guru mode): memory through the fault-safe writer, registers in the probe's pt_regs. */
-char *cg_dwarf_assign(Gen *g, Expr *e)
+char *cg_target_assign(Gen *g, Expr *e)
 {
-	DwAccess *a = e->left->dwarf;
+	TgAccess *a = e->left->bound;
 	char *rhs = cg_materialize(g, cg_expr(g, e->right), TY_LONG);
 	int n = a->bit_size ? (a->bit_offset + a->bit_size + 7) / 8 : a->size;
 	Place pl = apply_steps(g, e->left, a, base_place(g, e->left, a));
@@ -685,7 +688,7 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 	g.tables = &tables;
 	for (int i = 0; i < exprs->len; i++) {
 		Expr *e = exprs->items[i];
-		DwAccess *a = e->dwarf;
+		TgAccess *a = e->bound;
 		char *v;
 		if (a->slot < 0)
 			continue;   /* the return body never reads it */
@@ -714,7 +717,7 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 	sb_free(&tables);
 }
 
-void cg_dwarf_support(Session *s, StrBuf *out)
+void cg_target_support(Session *s, StrBuf *out)
 {
 	int any = 0;
 

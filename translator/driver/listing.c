@@ -153,7 +153,7 @@ static void add_vars(StrBuf *sb, StrMap *seen, Dwarf_Die *scope, Dwarf_Addr pc, 
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static void site_vars(const DwarfSite *site, StrBuf *sb)
+static void site_vars(const TgSite *site, StrBuf *sb)
 {
 	Dwarf_Die scope, type;
 	Dwarf_Attribute a;

@@ -5,6 +5,7 @@
 
 #include "session.h"
 #include "image/tpcatalog.h"
+#include "targets/site.h"
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -53,35 +54,6 @@ typedef struct DwarfCache {
 
 DwarfCache *dwarf_cache(Session *s);
 
-/* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
-typedef struct DwarfSite {
-	DwarfModule *mod;
-	Dwarf_Off cu;               /* offset of the compile unit DIE */
-	Dwarf_Off scope;            /* the DW_TAG_subprogram or DW_TAG_inlined_subroutine DIE probed */
-	Dwarf_Addr pc;              /* probe address, in the debuginfo's address space */
-	char *function;             /* its name */
-	char *decl_file;            /* "fs/read_write.c", relative to the build directory */
-	int decl_line;              /* its line; for statements, the line probed */
-	char *anchor;               /* a symbol kprobes resolves unambiguously ("vfs_read", "_stext", "MOD:sym") */
-	uint64_t offset;            /* pc - anchor's address */
-	int is_return;              /* .return: a kretprobe on the function (not for inline sites) */
-	int is_inline;              /* an inline instance */
-	int is_statement;           /* .statement(...) */
-	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
-	                             * whose parameters after the first are the tracepoint's arguments */
-	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/targetvars.c sets it) */
-	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
-	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
-	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
-	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
-	int64_t cfa_offset;
-	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
-	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
-	                             * variables typed from BTF (btf/btfvars.c) */
-	struct Btf *btf;            /* btf_func's BTF: a module's (split over the kernel's), NULL for the kernel's */
-	int unchecked;              /* a site BTF gave a wildcard: no symbol table said whether kprobes allow it
-	                             * (init text, blacklisted), so the kernel's refusal skips it with a warning */
-} DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */
 

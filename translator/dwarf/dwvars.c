@@ -1,5 +1,5 @@
 /* dwvars.c - the DWARF leaf of target variables: the type and location of $var, $return, @cast and
- * @var at a DwarfSite with their ->member / [index] chains, answered as an access record
+ * @var at a TgSite with their ->member / [index] chains, answered as an access record
  * (targets/access.h), and the entries of $$vars/$$parms/$$locals/$$return. Asked by the binding
  * pass (targets/bind.c); codegen/targetvars.c writes the records' C. */
 #include "dwarf/dwvars.h"
@@ -9,6 +9,14 @@
 #include <string.h>
 
 /* The answer to a question that fails: its first error, reported by the binding pass. */
+
+struct TgLeafAccess *dwarf_leaf_of(TgAccess *a)
+{
+	if (!a->leaf)
+		a->leaf = xcalloc(1, sizeof *a->leaf);
+	return a->leaf;
+}
+
 static void derr(DwarfBind *b, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void derr(DwarfBind *b, SrcLoc loc, const char *fmt, ...)
@@ -214,37 +222,37 @@ typedef struct Where {
 	int cast_ptr;            /* at @cast's own address, nothing applied yet: '[i]' steps over whole objects */
 } Where;
 
-static const DwPiece *piece_at(const DwAccess *a, int64_t off, int64_t size)
+static const TgPiece *piece_at(const TgAccess *a, int64_t off, int64_t size)
 {
 	for (int i = 0; i < a->loc.npieces; i++) {
-		const DwPiece *p = &a->loc.pieces[i];
+		const TgPiece *p = &a->loc.pieces[i];
 		if (off >= (int64_t)p->offset && off + size <= (int64_t)(p->offset + p->size))
 			return p;
 	}
 	return NULL;
 }
 
-static char *pc_text(DwAccess *a)
+static char *pc_text(TgAccess *a)
 {
 	return xasprintf("pc 0x%llx", (unsigned long long)a->pc);
 }
 
 /* Compiles a's location pieces once, so that unsupported operations are reported when binding. */
-static int compile_pieces(DwarfBind *b, DwAccess *a, const char *shown, SrcLoc loc)
+static int compile_pieces(DwarfBind *b, TgAccess *a, const char *shown, SrcLoc loc)
 {
 	char *err = NULL;
 
 	for (int i = 0; i < a->loc.npieces; i++) {
-		DwPiece *p = &a->loc.pieces[i];
-		DwLocCtx ctx = { .mod = a->mod, .pc = a->pc, .frame_fn = a->have_frame_fn ? &a->frame_fn : NULL,
+		TgPiece *p = &a->loc.pieces[i];
+		DwLocCtx ctx = { .mod = dwarf_leaf_of(a)->mod, .pc = a->pc, .frame_fn = dwarf_leaf_of(a)->have_frame_fn ? &dwarf_leaf_of(a)->frame_fn : NULL,
 				 .fail = "out" };
 		StrBuf scratch;
-		if (p->kind == DWLOC_REG && !dwloc_reg_name(p->reg)) {
+		if (p->kind == TGL_REG && !dwloc_reg_name(p->reg)) {
 			derr(b, loc, "target variable '%s' is in DWARF register %d at %s, which is not supported", shown,
 			     p->reg, pc_text(a));
 			return -1;
 		}
-		if (p->kind != DWLOC_ADDR && p->kind != DWLOC_VALUE)
+		if (p->kind != TGL_ADDR && p->kind != TGL_VALUE)
 			continue;
 		sb_init(&scratch);
 		if (dwloc_emit(&ctx, p, "x", &scratch, &err) != 0) {
@@ -258,7 +266,7 @@ static int compile_pieces(DwarfBind *b, DwAccess *a, const char *shown, SrcLoc l
 }
 
 /* The location of variable var at the site's pc into a; the start of the chain into *w. */
-static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *shown, SrcLoc loc, Where *w)
+static int bind_location(DwarfBind *b, TgAccess *a, Dwarf_Die *var, const char *shown, SrcLoc loc, Where *w)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -267,7 +275,7 @@ static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *
 	int n;
 
 	if (b->site && b->site->is_tracepoint) {
-		a->base = DWB_ARG;
+		a->base = TGB_ARG;
 		a->arg_index = tracepoint_arg_index(b, var);
 		w->kind = W_VAL;
 		w->off = 0;
@@ -276,7 +284,7 @@ static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
 		Dwarf_Sword sv;
 		Dwarf_Word uv;
-		a->base = DWB_CONST;
+		a->base = TGB_CONST;
 		if (dwarf_formsdata(&attr, &sv) == 0)
 			a->const_value = sv;
 		else if (dwarf_formudata(&attr, &uv) == 0)
@@ -291,14 +299,14 @@ static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		uint64_t addr;
 		const char *name = dwarf_diename(var);
-		if (dwarf_hasattr_integrate(var, DW_AT_declaration) && name && dwloc_symbol(a->mod, name, &addr) == 0) {
-			char *rel = dwloc_reloc(a->mod, addr, &err);
+		if (dwarf_hasattr_integrate(var, DW_AT_declaration) && name && dwloc_symbol(dwarf_leaf_of(a)->mod, name, &addr) == 0) {
+			char *rel = dwloc_reloc(dwarf_leaf_of(a)->mod, addr, &err);
 			if (!rel) {
 				derr(b, loc, "'%s' cannot be read: %s", shown, err);
 				return -1;
 			}
 			free(rel);
-			a->base = DWB_SYMBOL;
+			a->base = TGB_SYMBOL;
 			a->sym_addr = addr;
 			w->kind = W_MEM;
 			return 0;
@@ -318,20 +326,20 @@ static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *
 	}
 	if (compile_pieces(b, a, shown, loc) != 0)
 		return -1;
-	a->base = DWB_LOCATION;
+	a->base = TGB_LOCATION;
 	w->off = 0;
 	if (a->loc.has_pieces) {
 		w->kind = W_LOC;
 		return 0;
 	}
 	switch (a->loc.pieces[0].kind) {
-	case DWLOC_ADDR:
+	case TGL_ADDR:
 		w->kind = W_MEM;
 		break;
-	case DWLOC_IMPLICIT:
+	case TGL_IMPLICIT:
 		w->kind = a->loc.pieces[0].nbytes <= 8 ? W_VAL : W_MEM;
 		break;
-	case DWLOC_EMPTY:
+	case TGL_EMPTY:
 		derr(b, loc, "target variable '%s' is not accessible at this address (%s): optimized out", shown,
 		     pc_text(a));
 		return -1;
@@ -342,43 +350,43 @@ static int bind_location(DwarfBind *b, DwAccess *a, Dwarf_Die *var, const char *
 	return 0;
 }
 
-static DwAccess *variable_access(DwarfBind *b, Dwarf_Die *var, const char *shown, SrcLoc loc, Where *w)
+static TgAccess *variable_access(DwarfBind *b, Dwarf_Die *var, const char *shown, SrcLoc loc, Where *w)
 {
-	DwAccess *a = dwa_new(DWA_READ);
+	TgAccess *a = tg_access_new(TGA_READ);
 	Dwarf_Attribute attr;
 
-	a->mod = b->site->mod;
+	dwarf_leaf_of(a)->mod = b->site->mod;
 	a->site = b->site;
 	a->pc = b->site->pc;
-	a->frame_fn = b->frame_fn;
-	a->have_frame_fn = b->have_frame_fn;
+	dwarf_leaf_of(a)->frame_fn = b->frame_fn;
+	dwarf_leaf_of(a)->have_frame_fn = b->have_frame_fn;
 	a->name = xstrdup(shown);
 	a->loc_base = loc;
 	a->loc_last = loc;
-	if (dwarf_attr_integrate(var, DW_AT_type, &attr) && dwarf_formref_die(&attr, &a->type))
-		a->has_type = 1;
+	if (dwarf_attr_integrate(var, DW_AT_type, &attr) && dwarf_formref_die(&attr, &dwarf_leaf_of(a)->type))
+		dwarf_leaf_of(a)->has_type = 1;
 	if (bind_location(b, a, var, shown, loc, w) != 0)
 		return NULL;
 	return a;
 }
 
 /* Checks that the object at w (size bytes) can be read; for W_LOC its piece must hold it. */
-static int check_readable(DwarfBind *b, DwAccess *a, Where *w, int64_t size, SrcLoc loc)
+static int check_readable(DwarfBind *b, TgAccess *a, Where *w, int64_t size, SrcLoc loc)
 {
 	if (w->kind == W_VAL && w->off + size > 8 &&
-	    !(a->base == DWB_LOCATION && a->loc.pieces[0].kind == DWLOC_IMPLICIT)) {
+	    !(a->base == TGB_LOCATION && a->loc.pieces[0].kind == TGL_IMPLICIT)) {
 		derr(b, loc, "'%s' is held in a register: bytes %lld to %lld of it cannot be read", a->name,
 		     (long long)w->off, (long long)(w->off + size));
 		return -1;
 	}
 	if (w->kind == W_LOC) {
-		const DwPiece *p = piece_at(a, w->off, size);
+		const TgPiece *p = piece_at(a, w->off, size);
 		if (!p) {
 			derr(b, loc, "'%s' spans several pieces of its location at %s, which is not supported", a->name,
 			     pc_text(a));
 			return -1;
 		}
-		if (p->kind == DWLOC_EMPTY) {
+		if (p->kind == TGL_EMPTY) {
 			derr(b, loc, "'%s' is not accessible at this address (%s): optimized out", a->name, pc_text(a));
 			return -1;
 		}
@@ -387,13 +395,13 @@ static int check_readable(DwarfBind *b, DwAccess *a, Where *w, int64_t size, Src
 }
 
 /* The object at w must be in memory (indexes computed at run time, &): W_LOC moves to its piece. */
-static int need_memory(DwarfBind *b, DwAccess *a, Where *w, SrcLoc loc, const char *why)
+static int need_memory(DwarfBind *b, TgAccess *a, Where *w, SrcLoc loc, const char *why)
 {
 	if (w->kind == W_MEM)
 		return 0;
 	if (w->kind == W_LOC) {
-		const DwPiece *p = piece_at(a, w->off, 1);
-		if (p && p->kind == DWLOC_ADDR)
+		const TgPiece *p = piece_at(a, w->off, 1);
+		if (p && p->kind == TGL_ADDR)
 			return 0;   /* codegen resolves the piece to its address */
 	}
 	derr(b, loc, "%s '%s': it is not in memory at %s (held in a register or computed)", why, a->name,
@@ -401,7 +409,7 @@ static int need_memory(DwarfBind *b, DwAccess *a, Where *w, SrcLoc loc, const ch
 	return -1;
 }
 
-static void extend_name(DwAccess *a, const char *fmt, const char *arg)
+static void extend_name(TgAccess *a, const char *fmt, const char *arg)
 {
 	char *n = xasprintf(fmt, a->name, arg);
 	free(a->name);
@@ -409,13 +417,13 @@ static void extend_name(DwAccess *a, const char *fmt, const char *arg)
 }
 
 /* A struct/union type ready for member lookups: stripped and completed. */
-static int struct_type(DwarfBind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *out, SrcLoc loc)
+static int struct_type(DwarfBind *b, TgAccess *a, Dwarf_Die *type, Dwarf_Die *out, SrcLoc loc)
 {
 	int tag = dwt_strip(type, out);
 
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type)
 		return -1;
-	if (dwt_complete(a->mod, out, out) != 0) {
+	if (dwt_complete(dwarf_leaf_of(a)->mod, out, out) != 0) {
 		char *n = dwt_name(type);
 		derr(b, loc, "%s is only declared in the debuginfo (no definition), so its members are unknown", n);
 		free(n);
@@ -426,7 +434,7 @@ static int struct_type(DwarfBind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *ou
 
 /* The struct or union (in *su) whose member '->NAME' of item it reads, from type; 0, or -1 after
  * an error naming a's type. */
-static int member_owner(DwarfBind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *su, const ChainItem *it)
+static int member_owner(DwarfBind *b, TgAccess *a, Dwarf_Die *type, Dwarf_Die *su, const ChainItem *it)
 {
 	int rc = struct_type(b, a, type, su, it->loc);
 	char *tn;
@@ -434,7 +442,7 @@ static int member_owner(DwarfBind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *s
 	if (rc == -2)
 		return -1;
 	if (rc != 0) {
-		tn = dwt_name(&a->type);
+		tn = dwt_name(&dwarf_leaf_of(a)->type);
 		derr(b, it->loc, "'->%s' needs a struct or union, or a pointer to one: '%s' is %s", it->name,
 		     a->name, tn);
 		free(tn);
@@ -443,14 +451,14 @@ static int member_owner(DwarfBind *b, DwAccess *a, Dwarf_Die *type, Dwarf_Die *s
 	return 0;
 }
 
-static int bind_member(DwarfBind *b, DwAccess *a, Where *w, ChainItem *it)
+static int bind_member(DwarfBind *b, TgAccess *a, Where *w, ChainItem *it)
 {
 	Dwarf_Die t, su, pointee;
 	int tag;
 	DwMember m;
 	char *tn;
 
-	if (!a->has_type) {
+	if (!dwarf_leaf_of(a)->has_type) {
 		derr(b, it->loc, "'%s' has no type: '->%s' cannot be applied", a->name, it->name);
 		return -1;
 	}
@@ -458,7 +466,7 @@ static int bind_member(DwarfBind *b, DwAccess *a, Where *w, ChainItem *it)
 		derr(b, it->loc, "'%s' is a bit field: '->%s' cannot be applied", a->name, it->name);
 		return -1;
 	}
-	tag = dwt_strip(&a->type, &t);
+	tag = dwt_strip(&dwarf_leaf_of(a)->type, &t);
 	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type) {
 		Dwarf_Attribute attr;
 		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &pointee)) {
@@ -470,16 +478,16 @@ static int bind_member(DwarfBind *b, DwAccess *a, Where *w, ChainItem *it)
 			return -1;
 		if (w->kind == W_LOC && check_readable(b, a, w, 8, it->loc) != 0)
 			return -1;
-		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "->");
+		tg_access_step(a, TGS_DEREF, 0, 0, it->loc, "->");
 		w->kind = W_MEM;
 		w->off = 0;
 		dwt_strip_cv(&pointee, &pointee);
 		tn = dwt_name(&pointee);
 	} else {
 		Dwarf_Die plain;
-		if (member_owner(b, a, &a->type, &su, it) != 0)
+		if (member_owner(b, a, &dwarf_leaf_of(a)->type, &su, it) != 0)
 			return -1;
-		dwt_strip_cv(&a->type, &plain);
+		dwt_strip_cv(&dwarf_leaf_of(a)->type, &plain);
 		tn = dwt_name(&plain);
 	}
 	if (dwt_find_member(&su, it->name, &m) != 0) {
@@ -490,9 +498,9 @@ static int bind_member(DwarfBind *b, DwAccess *a, Where *w, ChainItem *it)
 		return -1;
 	}
 	free(tn);
-	dwa_add_step(a, DWS_ADD, m.offset, 0, it->loc, "->");
+	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
 	w->off += m.offset;
-	a->type = m.type;
+	dwarf_leaf_of(a)->type = m.type;
 	a->bit_size = m.bit_size;
 	a->bit_offset = m.bit_offset;
 	a->loc_last = it->loc;
@@ -502,7 +510,7 @@ static int bind_member(DwarfBind *b, DwAccess *a, Where *w, ChainItem *it)
 	return 0;
 }
 
-static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *it)
+static int bind_index(DwarfBind *b, Expr *e, TgAccess *a, Where *w, ChainItem *it)
 {
 	Dwarf_Die t, elem;
 	int tag, literal = it->index->kind == EX_NUMBER;
@@ -510,15 +518,15 @@ static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *i
 	int dims;
 	char *tn;
 
-	if (!a->has_type || a->bit_size) {
+	if (!dwarf_leaf_of(a)->has_type || a->bit_size) {
 		derr(b, it->loc, "'%s' cannot be indexed", a->name);
 		return -1;
 	}
-	tag = dwt_strip(&a->type, &t);
+	tag = dwt_strip(&dwarf_leaf_of(a)->type, &t);
 	if (w->cast_ptr) {
 		/* @cast(p, "T")[i]: p is a T *, so element i is at p + i * sizeof(T) (SystemTap's
 		 * meaning; &@cast(0, "T")[1] is sizeof(T)) */
-		elem = a->type;
+		elem = dwarf_leaf_of(a)->type;
 		stride = dwt_size(&elem);
 	} else if (tag == DW_TAG_array_type) {
 		dims = dwt_array_dims(&t, &elem, counts, 8);
@@ -532,7 +540,7 @@ static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *i
 		bound = counts[w->dims_used];
 		w->dims_used++;
 		if (w->dims_used == dims) {
-			a->type = elem;
+			dwarf_leaf_of(a)->type = elem;
 			w->dims_used = 0;
 		}
 	} else if (tag == DW_TAG_pointer_type) {
@@ -544,12 +552,12 @@ static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *i
 		stride = dwt_size(&elem);
 		if (w->kind == W_LOC && check_readable(b, a, w, 8, it->loc) != 0)
 			return -1;
-		dwa_add_step(a, DWS_DEREF, 0, 0, it->loc, "[");
+		tg_access_step(a, TGS_DEREF, 0, 0, it->loc, "[");
 		w->kind = W_MEM;
 		w->off = 0;
-		a->type = elem;
+		dwarf_leaf_of(a)->type = elem;
 	} else {
-		tn = dwt_name(&a->type);
+		tn = dwt_name(&dwarf_leaf_of(a)->type);
 		derr(b, it->loc, "'[' needs an array or a pointer: '%s' is %s", a->name, tn);
 		free(tn);
 		return -1;
@@ -567,13 +575,13 @@ static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *i
 			     a->name, (long long)bound, bound == 1 ? "" : "s");
 			return -1;
 		}
-		dwa_add_step(a, DWS_ADD, i * stride, 0, it->loc, "[");
+		tg_access_step(a, TGS_ADD, i * stride, 0, it->loc, "[");
 		w->off += i * stride;
 		extend_name(a, "%s[%s]", xasprintf("%lld", (long long)i));
 	} else {
 		if (need_memory(b, a, w, it->loc, "cannot compute an index into") != 0)
 			return -1;
-		dwa_add_step(a, DWS_INDEX, stride, e->args.len, it->loc, "[");
+		tg_access_step(a, TGS_INDEX, stride, e->args.len, it->loc, "[");
 		vec_push(&e->args, it->index);
 		w->kind = W_MEM;
 		w->off = 0;
@@ -585,13 +593,13 @@ static int bind_index(DwarfBind *b, Expr *e, DwAccess *a, Where *w, ChainItem *i
 }
 
 /* After the chain: what the expression yields. */
-static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mode)
+static int bind_final(DwarfBind *b, Expr *e, TgAccess *a, Where *w, BindMode mode)
 {
 	Dwarf_Die t;
 	int tag;
 	char *tn;
 
-	if (a->what == DWA_PRETTY) {
+	if (a->what == TGA_PRETTY) {
 		if (mode != BM_VALUE) {
 			derr(b, e->loc, "a pretty-printed value ('%s$') cannot be %s", a->name,
 			     mode == BM_ADDRESS ? "addressed" : "assigned");
@@ -608,14 +616,14 @@ static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mod
 			derr(b, e->loc, "cannot take the address of the bit field '%s'", a->name);
 			return -1;
 		}
-		a->what = DWA_ADDRESS;
+		a->what = TGA_ADDRESS;
 		return need_memory(b, a, w, e->loc, "cannot take the address of");
 	}
-	if (!a->has_type) {
+	if (!dwarf_leaf_of(a)->has_type) {
 		derr(b, e->loc, "'%s' has no type (void)", a->name);
 		return -1;
 	}
-	tag = dwt_strip(&a->type, &t);
+	tag = dwt_strip(&dwarf_leaf_of(a)->type, &t);
 	switch (tag) {
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type:
@@ -640,7 +648,7 @@ static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mod
 		a->array_address = 1;
 		return need_memory(b, a, w, e->loc, "cannot use the array");
 	default:
-		tn = dwt_name(&a->type);
+		tn = dwt_name(&dwarf_leaf_of(a)->type);
 		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type)
 			derr(b, e->loc, "'%s' is a %s, which is not a value: use a member ('->'), its address ('&') or "
 			     "pretty-print it ('%s$')", a->name, tn, a->name);
@@ -650,7 +658,7 @@ static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mod
 		return -1;
 	}
 	if (a->size < 1 || a->size > 8) {
-		tn = dwt_name(&a->type);
+		tn = dwt_name(&dwarf_leaf_of(a)->type);
 		derr(b, e->loc, "'%s' (%s) has a size of %d bytes, which is not supported", a->name, tn, a->size);
 		free(tn);
 		return -1;
@@ -663,15 +671,15 @@ static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mod
 		return -1;
 	if (mode == BM_WRITE) {
 		int storage = w->kind == W_MEM;
-		if (w->kind == W_VAL && a->base == DWB_LOCATION && a->loc.pieces[0].kind == DWLOC_REG && !a->bit_size)
+		if (w->kind == W_VAL && a->base == TGB_LOCATION && a->loc.pieces[0].kind == TGL_REG && !a->bit_size)
 			storage = 1;
-		if (w->kind == W_VAL && a->base == DWB_RETURN)
+		if (w->kind == W_VAL && a->base == TGB_RETURN)
 			storage = 1;     /* the return register: the caller sees the new value */
 		if (w->kind == W_LOC) {
-			const DwPiece *p = piece_at(a, w->off, a->size);
-			storage = p && (p->kind == DWLOC_ADDR || (p->kind == DWLOC_REG && !a->bit_size));
+			const TgPiece *p = piece_at(a, w->off, a->size);
+			storage = p && (p->kind == TGL_ADDR || (p->kind == TGL_REG && !a->bit_size));
 		}
-		if (!storage && a->base == DWB_ARG && w->kind == W_VAL) {
+		if (!storage && a->base == TGB_ARG && w->kind == W_VAL) {
 			derr(b, e->loc, "'%s' is a tracepoint argument, which cannot be written", a->name);
 			return -1;
 		}
@@ -684,7 +692,7 @@ static int bind_final(DwarfBind *b, Expr *e, DwAccess *a, Where *w, BindMode mod
 	return 0;
 }
 
-static int bind_chain(DwarfBind *b, Expr *e, DwAccess *a, Where *w, PtrVec *chain, BindMode mode)
+static int bind_chain(DwarfBind *b, Expr *e, TgAccess *a, Where *w, PtrVec *chain, BindMode mode)
 {
 	for (int i = 0; i < chain->len; i++) {
 		ChainItem *it = chain->items[i];
@@ -697,7 +705,7 @@ static int bind_chain(DwarfBind *b, Expr *e, DwAccess *a, Where *w, PtrVec *chai
 			rc = bind_index(b, e, a, w, it);
 			break;
 		case CH_PRETTY:
-			a->what = DWA_PRETTY;
+			a->what = TGA_PRETTY;
 			a->pretty_full = !strcmp(it->name, "$$");
 			break;
 		}
@@ -711,11 +719,11 @@ static int bind_chain(DwarfBind *b, Expr *e, DwAccess *a, Where *w, PtrVec *chai
 
 /* ---- $return ---- */
 
-static DwAccess *return_access(DwarfBind *b, Expr *e, Where *w)
+static TgAccess *return_access(DwarfBind *b, Expr *e, Where *w)
 {
 	Dwarf_Die fn;
 	Dwarf_Attribute attr;
-	DwAccess *a;
+	TgAccess *a;
 
 	if (!b->site->is_return) {
 		derr(b, e->loc, "$return is only available in .return probes");
@@ -729,21 +737,21 @@ static DwAccess *return_access(DwarfBind *b, Expr *e, Where *w)
 		derr(b, e->loc, "cannot read the debuginfo of %s", b->site->function);
 		return NULL;
 	}
-	a = dwa_new(DWA_READ);
-	if (!dwarf_attr_integrate(&fn, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &a->type)) {
+	a = tg_access_new(TGA_READ);
+	if (!dwarf_attr_integrate(&fn, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &dwarf_leaf_of(a)->type)) {
 		derr(b, e->loc, "'%s' returns nothing: there is no $return", b->site->function);
 		return NULL;
 	}
-	a->has_type = 1;
-	a->base = DWB_RETURN;
-	a->mod = b->site->mod;
+	dwarf_leaf_of(a)->has_type = 1;
+	a->base = TGB_RETURN;
+	dwarf_leaf_of(a)->mod = b->site->mod;
 	a->site = b->site;
 	a->pc = b->site->pc;
 	a->name = xstrdup("$return");
 	a->loc_base = a->loc_last = e->loc;
 	w->kind = W_VAL;
 	w->off = 0;
-	if (dwt_size(&a->type) > 8) {
+	if (dwt_size(&dwarf_leaf_of(a)->type) > 8) {
 		derr(b, e->loc, "'%s' returns a value larger than 8 bytes, which $return does not support",
 		     b->site->function);
 		return NULL;
@@ -753,7 +761,7 @@ static DwAccess *return_access(DwarfBind *b, Expr *e, Where *w)
 
 /* ---- $$vars, $$parms, $$locals, $$return ---- */
 
-static void add_vars_of(DwarfBind *b, DwAccess *list, Dwarf_Die *scope, int params, StrMap *seen, SrcLoc loc)
+static void add_vars_of(DwarfBind *b, TgAccess *list, Dwarf_Die *scope, int params, StrMap *seen, SrcLoc loc)
 {
 	Dwarf_Die child;
 
@@ -762,7 +770,7 @@ static void add_vars_of(DwarfBind *b, DwAccess *list, Dwarf_Die *scope, int para
 	do {
 		int tag = dwarf_tag(&child);
 		const char *name = dwarf_diename(&child);
-		DwAccess *a;
+		TgAccess *a;
 		Where w = { 0 };
 		if ((params ? tag != DW_TAG_formal_parameter : tag != DW_TAG_variable) || !name ||
 		    strmap_get(seen, name) || dwarf_hasattr_integrate(&child, DW_AT_declaration))
@@ -906,7 +914,7 @@ static int cast_module(DwarfBind *b, const char *spec, SrcLoc loc, PtrVec *mods)
 	return 0;
 }
 
-static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
+static TgAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 {
 	Expr *tname = e->args.items[1];
 	/* by default the probed module's types, then the kernel's */
@@ -915,7 +923,7 @@ static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 			   xasprintf(dwarf_kernel_quiet(b->s) ? "%s:kernel" : "%s", b->site->mod->name) :
 			   "kernel";
 	PtrVec mods = { 0 };
-	DwAccess *a;
+	TgAccess *a;
 	int found = 0;
 
 	if (b->quiet)
@@ -927,10 +935,10 @@ static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 	}
 	if (b->quiet)
 		diag_mute(&b->s->diag, -1);
-	a = dwa_new(DWA_READ);
+	a = tg_access_new(TGA_READ);
 	for (int i = 0; i < mods.len && !found; i++) {
-		if (dwarf_find_type(b->s, mods.items[i], tname->str, &a->type) == 0) {
-			a->mod = mods.items[i];
+		if (dwarf_find_type(b->s, mods.items[i], tname->str, &dwarf_leaf_of(a)->type) == 0) {
+			dwarf_leaf_of(a)->mod = mods.items[i];
 			found = 1;
 		}
 	}
@@ -940,8 +948,8 @@ static DwAccess *cast_access(DwarfBind *b, Expr *e, Where *w)
 		return NULL;
 	}
 	free(mods.items);
-	a->has_type = 1;
-	a->base = DWB_POINTER;
+	dwarf_leaf_of(a)->has_type = 1;
+	a->base = TGB_POINTER;
 	a->site = b->site;
 	a->pc = b->site ? b->site->pc : 0;
 	a->name = xasprintf("@cast(..., \"%s\")", tname->str);
@@ -992,7 +1000,7 @@ static int find_file_variable(DwarfModule *m, const char *name, const char *file
 	return best == (size_t)-1 ? -1 : 0;
 }
 
-static DwAccess *var_access(DwarfBind *b, Expr *e, Where *w)
+static TgAccess *var_access(DwarfBind *b, Expr *e, Where *w)
 {
 	const char *spec = ((Expr *)e->args.items[0])->str;
 	const char *at = strchr(spec, '@');
@@ -1000,7 +1008,7 @@ static DwAccess *var_access(DwarfBind *b, Expr *e, Where *w)
 	char *shown = xasprintf("@var(\"%s\")", spec);
 	DwarfModule *m = NULL;
 	Dwarf_Die var, cu;
-	DwAccess *a;
+	TgAccess *a;
 
 	if (e->args.len > 1) {
 		PtrVec mods = { 0 };
@@ -1040,8 +1048,8 @@ static DwAccess *var_access(DwarfBind *b, Expr *e, Where *w)
 		return NULL;
 	}
 
-	a = dwa_new(DWA_READ);
-	a->mod = m;
+	a = tg_access_new(TGA_READ);
+	dwarf_leaf_of(a)->mod = m;
 	a->site = b->site;
 	a->pc = b->site && b->site->mod == m ? b->site->pc : 0;
 	a->name = shown;
@@ -1049,8 +1057,8 @@ static DwAccess *var_access(DwarfBind *b, Expr *e, Where *w)
 	a->op_base = a->op_last = "@var";
 	{
 		Dwarf_Attribute attr;
-		if (dwarf_attr_integrate(&var, DW_AT_type, &attr) && dwarf_formref_die(&attr, &a->type))
-			a->has_type = 1;
+		if (dwarf_attr_integrate(&var, DW_AT_type, &attr) && dwarf_formref_die(&attr, &dwarf_leaf_of(a)->type))
+			dwarf_leaf_of(a)->has_type = 1;
 	}
 	if (bind_location(b, a, &var, shown, e->loc, w) != 0)
 		return NULL;
@@ -1084,7 +1092,7 @@ char *dwarf_cast_spec_module(const char *spec, int *user)
 /* ---- the questions the binding pass asks ---- */
 
 /* $NAME or $return at the site: its access, with where its chain starts in *w. */
-static DwAccess *target_access(DwarfBind *b, Expr *e, Where *w)
+static TgAccess *target_access(DwarfBind *b, Expr *e, Where *w)
 {
 	Dwarf_Die var;
 
@@ -1106,10 +1114,10 @@ static DwAccess *target_access(DwarfBind *b, Expr *e, Where *w)
 	return variable_access(b, &var, e->str, e->loc, w);
 }
 
-DwAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode)
+TgAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode)
 {
 	Where w = { 0 };
-	DwAccess *a;
+	TgAccess *a;
 	int is_cast = e->kind == EX_AT && !strcmp(e->str, "cast");
 
 	derr_clear(b);
@@ -1128,14 +1136,14 @@ DwAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode)
 		if (is_cast)
 			vec_push(&e->args, addr);
 	}
-	if (a->base == DWB_POINTER && !e->chain.len && mode != BM_WRITE)
-		a->what = DWA_ADDRESS;   /* @cast(p, "t") alone (or &@cast(p, "t")) is p */
+	if (a->base == TGB_POINTER && !e->chain.len && mode != BM_WRITE)
+		a->what = TGA_ADDRESS;   /* @cast(p, "t") alone (or &@cast(p, "t")) is p */
 	else if (bind_chain(b, e, a, &w, &e->chain, mode) != 0)
 		return NULL;
 	return a;
 }
 
-void dwarf_bind_vars(DwarfBind *b, const char *which, DwAccess *list, Expr *e)
+void dwarf_bind_vars(DwarfBind *b, const char *which, TgAccess *list, Expr *e)
 {
 	StrMap seen = { 0 };
 	int fn = b->nscopes - 1;
@@ -1143,7 +1151,7 @@ void dwarf_bind_vars(DwarfBind *b, const char *which, DwAccess *list, Expr *e)
 	derr_clear(b);
 	if (!strcmp(which, "return")) {
 		Where w = { 0 };
-		DwAccess *r = return_access(b, e, &w);
+		TgAccess *r = return_access(b, e, &w);
 		derr_clear(b);   /* a function returning nothing gives "" */
 		if (r) {
 			vec_push(&list->var_names, xstrdup("return"));

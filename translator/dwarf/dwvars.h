@@ -55,6 +55,21 @@ int dwt_array_dims(Dwarf_Die *array, Dwarf_Die *elem, int64_t *counts, int max);
 /* "struct file*" style spelling (SystemTap's); freshly allocated. */
 char *dwt_name(Dwarf_Die *type);
 
+/* ---- the DWARF leaf's part of an access record (TgAccess.leaf) ---------------------------------- */
+
+/* What the DWARF leaf keeps of an access it bound: its debuginfo file, the type's DIE, the subprogram whose
+ * frame base its location uses. Read by targets/type.c and targets/locations.c. */
+struct TgLeafAccess {
+	DwarfModule *mod;
+	Dwarf_Die type;          /* the designated object's type (unstripped) */
+	int has_type;
+	Dwarf_Die frame_fn;      /* TGB_LOCATION: subprogram with the frame base */
+	int have_frame_fn;
+};
+
+/* a's part, made on first use (dwvars.c). */
+struct TgLeafAccess *dwarf_leaf_of(TgAccess *a);
+
 /* ---- loc.c ------------------------------------------------------------------------------------ */
 
 /* What compiling a location needs to know. */
@@ -68,10 +83,10 @@ typedef struct DwLocCtx {
 } DwLocCtx;
 
 /* Splits a location expression into classified pieces. 0, or -1 with *err set. */
-int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err);
+int dwloc_analyze(const Dwarf_Op *ops, size_t nops, TgLoc *out, char **err);
 /* Appends C statements to code that leave a piece's address (ADDR) or value (VALUE) in the
  * unsigned long variable dst. 0, or -1 with *err set (unsupported operation, entry value ...). */
-int dwloc_emit(DwLocCtx *ctx, const DwPiece *p, const char *dst, StrBuf *code, char **err);
+int dwloc_emit(DwLocCtx *ctx, const TgPiece *p, const char *dst, StrBuf *code, char **err);
 /* The struct pt_regs member holding DWARF register reg ("di"), NULL when there is none. */
 const char *dwloc_reg_name(int reg);
 /* Address of an ELF symbol (object or function) of m's symbol table; 0 when found. */
@@ -85,7 +100,7 @@ char *dwloc_reloc(DwarfModule *m, uint64_t addr, char **err);
 /* One probe's questions to the DWARF leaf: the site, how errors count, and the scopes read there. */
 typedef struct DwarfBind {
 	Session *s;
-	DwarfSite *site;         /* the probe's DWARF site; NULL for @cast / @var outside DWARF probes */
+	TgSite *site;         /* the probe's DWARF site; NULL for @cast / @var outside DWARF probes */
 	int quiet;               /* inside @defined: debuginfo that cannot be opened is only "not defined" */
 	int in_entry;            /* inside @entry: $return has no value yet */
 	/* the variables visible at the site's pc, found on first use (dwarf_bind_reset between probes) */
@@ -107,10 +122,10 @@ int dwarf_bind_scopes(DwarfBind *b, SrcLoc loc);
 /* $NAME, $return (EX_TARGET), @cast or @var (EX_AT) with its chain, read, addressed or written: the
  * access, e->args cut to @cast's address and followed by the chain's computed indexes; NULL with
  * b->err (or b->err_shown) set. */
-DwAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode);
+TgAccess *dwarf_bind_target(DwarfBind *b, Expr *e, BindMode mode);
 /* The entries of $$vars, $$parms, $$locals or $$return (which) at the site into list (after
  * dwarf_bind_scopes); entries that cannot be read are NULL ("?"). */
-void dwarf_bind_vars(DwarfBind *b, const char *which, DwAccess *list, Expr *e);
+void dwarf_bind_vars(DwarfBind *b, const char *which, TgAccess *list, Expr *e);
 /* Forgets the scopes read (a new probe). */
 void dwarf_bind_reset(DwarfBind *b);
 /* The type @cast names ("struct file", "task_struct") in m: a complete definition when there is one. */

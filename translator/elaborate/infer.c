@@ -237,7 +237,7 @@ static Type infer_at(Elab *el, Expr *e)
 static Type infer_dwarf(Elab *el, Expr *e, Type want)
 {
 	for (int i = 0; i < e->args.len; i++)
-		expect(el, e->args.items[i], TY_LONG, i == 0 && e->dwarf->base == DWB_POINTER ?
+		expect(el, e->args.items[i], TY_LONG, i == 0 && e->bound->base == TGB_POINTER ?
 		       "the address given to @cast" : "an index");
 	if (e->left)   /* @entry(expr): the type of what it saves */
 		return infer(el, e->left, want);
@@ -286,7 +286,7 @@ static Type infer_kind(Elab *el, Expr *e, Type want)
 		return e->ctxvar->type;
 	case EX_EMBEDDED:   /* a C expression: long unless marked string */
 		return strstr(e->str, "/* string */") ? TY_STRING : TY_LONG;
-	case EX_DWARF:
+	case EX_BOUND:
 		return infer_dwarf(el, e, want);
 	case EX_TERNARY:
 		return infer_ternary(el, e, want);

@@ -306,7 +306,7 @@ static void resolve_expr(Elab *el, Expr *e)
 			}
 		}
 		break;   /* the others need DWARF: elab_check_supported() */
-	case EX_DWARF:   /* bound by targets_bind_program(): indexes, @cast's address, @entry's value */
+	case EX_BOUND:   /* bound by targets_bind_program(): indexes, @cast's address, @entry's value */
 		resolve_args(el, &e->args);
 		if (e->left)
 			resolve_expr(el, e->left);

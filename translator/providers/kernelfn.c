@@ -99,7 +99,7 @@ static void add_site(Query *q, Dwarf_Off cu, Dwarf_Off scope, Dwarf_Addr pc, con
 	char *name = canonical(q, func, file, line, is_statement && !q->site_label ? "statement" : "function");
 	uint64_t offset = 0;
 	char *anchor;
-	DwarfSite *site;
+	TgSite *site;
 	DerivedProbe *dp;
 
 	if (seen_before(q, scope, pc)) {
@@ -269,7 +269,7 @@ static int bad_component(Session *s, const ProbePointComponent *c, const char *a
 static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, PtrVec *out, const char *family,
 			    const ProbePointComponent *stmt)
 {
-	DwarfSite *site;
+	TgSite *site;
 
 	if (strcmp(family, "kernel")) {
 		diag_at(&s->diag, stmt->loc, "semantic error", ".statement(ADDRESS).absolute is only for kernel.statement");
@@ -295,7 +295,7 @@ static int resolve_absolute(Session *s, ProbePoint *pp, const DerivedProbe *tmpl
 
 static void btf_site(Query *q, Btf *btf, uint32_t id, int unchecked)
 {
-	DwarfSite *site = xcalloc(1, sizeof *site);
+	TgSite *site = xcalloc(1, sizeof *site);
 	DerivedProbe *dp;
 	const char *func = btf_name(btf, id);
 
@@ -586,7 +586,7 @@ static int resolve_dwarf(Session *s, ProbePoint *pp, const DerivedProbe *tmpl, P
 static int dwarf_trampoline_kind(const DerivedProbe *dp, Session *s)
 {
 	(void)s;
-	const DwarfSite *site = dp->site;
+	const TgSite *site = dp->site;
 
 	if (site->is_return && site->entry_size > 0)
 		return -1;
@@ -595,7 +595,7 @@ static int dwarf_trampoline_kind(const DerivedProbe *dp, Session *s)
 
 /* A kernel function's entry, which the runtime may arm through ftrace (runtime/probes/fentry.h): not a return,
  * statement or inline site, and at its own symbol. */
-static int fentry_site(const DwarfSite *site)
+static int fentry_site(const TgSite *site)
 {
 	return !site->is_return && !site->is_statement && !site->is_inline && !site->is_tracepoint && site->anchor &&
 	       site->offset == 0 &&
@@ -606,7 +606,7 @@ static int fentry_site(const DwarfSite *site)
  * address when it has aliases (else NULL): its link-time address from the kernel's DWARF, or, typed from
  * BTF, the running kernel's address from /proc/kallsyms, another release's from its System.map when it has a
  * real one (its image has no symbols: kernel_symbol_address). */
-static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
+static uint64_t fentry_addr(Session *s, const TgSite *site, char **names)
 {
 	uint64_t addr = 0;
 
@@ -633,7 +633,7 @@ static uint64_t fentry_addr(Session *s, const DwarfSite *site, char **names)
 static void emit_fentry_ref(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	for (int i = 0; i < n; i++) {
-		const DwarfSite *site = dps[i]->site;
+		const TgSite *site = dps[i]->site;
 		char *names;
 		Dwarf_Addr addr;
 		uint64_t ref;
@@ -655,7 +655,7 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	int *shared = xcalloc((size_t)n + 1, sizeof *shared);
 
 	for (int i = 0; i < n; i++) {
-		DwarfSite *site = dps[i]->site;
+		TgSite *site = dps[i]->site;
 		shared[i] = provider_shared_site(dps, n, i, dwarf_trampoline_kind, s);
 		if (shared[i] >= 0) {
 			if (shared[i] == dps[i]->index)
@@ -670,7 +670,7 @@ static void emit_dwarf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "static struct stp_dwarf_probe stp_dwarf_probes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];
-		const DwarfSite *site = dp->site;
+		const TgSite *site = dp->site;
 		int k = dp->index;
 		sb_printf(out, "\t{ .desc = &stp_descs[%d], ", k);
 		if (site->anchor) {

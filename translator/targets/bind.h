@@ -6,7 +6,7 @@
 #include "session.h"
 
 /* Binds every target variable, @cast, @defined, @choose_defined, @entry, @param, $return, $$vars and
- * context variable in the program: in DWARF or BTF probes against their DwarfSite, elsewhere (@cast,
+ * context variable in the program: in DWARF or BTF probes against their TgSite, elsewhere (@cast,
  * @defined) against the kernel. Called by elaborate() after probes are expanded and unused functions
  * pruned. Returns errors. */
 int targets_bind_program(Session *s);

@@ -4,21 +4,23 @@
 #include "dwarf/dwvars.h"
 #include "providers/provider.h"
 
-static void compile_access(DwAccess *a);
+static void compile_access(TgAccess *a);
 
-static void compile_piece(DwAccess *a, DwPiece *p)
+static void compile_piece(TgAccess *a, TgPiece *p)
 {
-	DwLocCtx ctx = { .mod = a->mod, .pc = a->pc, .frame_fn = a->have_frame_fn ? &a->frame_fn : NULL,
+	struct TgLeafAccess *l = a->leaf;
+	DwLocCtx ctx = { .mod = l ? l->mod : NULL, .pc = a->pc, .frame_fn = l && l->have_frame_fn ? &l->frame_fn : NULL,
 			 .fail = TG_CODE_FAIL, .pfx = TG_CODE_PFX };
 	StrBuf code;
 	char *err = NULL;
 
 	switch (p->kind) {
-	case DWLOC_REG:
-		p->reg_name = dwloc_reg_name(p->reg);
+	case TGL_REG:
+		if (!p->reg_name)        /* the BTF leaf names its registers */
+			p->reg_name = dwloc_reg_name(p->reg);
 		break;
-	case DWLOC_ADDR:
-	case DWLOC_VALUE:
+	case TGL_ADDR:
+	case TGL_VALUE:
 		sb_init(&code);
 		if (dwloc_emit(&ctx, p, TG_CODE_DST, &code, &err) != 0) {
 			p->code_err = err;
@@ -32,14 +34,14 @@ static void compile_piece(DwAccess *a, DwPiece *p)
 	}
 }
 
-static void compile_access(DwAccess *a)
+static void compile_access(TgAccess *a)
 {
 	if (!a || a->compiled)
 		return;
 	a->compiled = 1;
-	a->in_user_file = a->mod && a->mod->is_user;
-	if (a->base == DWB_SYMBOL)
-		a->sym_c = dwloc_reloc(a->mod, a->sym_addr, &a->sym_err);
+	a->in_user_file = a->leaf && a->leaf->mod && a->leaf->mod->is_user;
+	if (a->base == TGB_SYMBOL)
+		a->sym_c = dwloc_reloc(a->leaf ? a->leaf->mod : NULL, a->sym_addr, &a->sym_err);
 	for (int i = 0; i < a->loc.npieces; i++)
 		compile_piece(a, &a->loc.pieces[i]);
 	for (int i = 0; i < a->var_access.len; i++)
@@ -48,8 +50,8 @@ static void compile_access(DwAccess *a)
 
 static void compile_expr(Expr *e)
 {
-	for (; e && e->kind == EX_DWARF; e = e->left)
-		compile_access(e->dwarf);
+	for (; e && e->kind == EX_BOUND; e = e->left)
+		compile_access(e->bound);
 }
 
 static int compile_visit(Expr *e, void *ctx)

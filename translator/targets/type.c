@@ -33,15 +33,15 @@ static TgType leaf_die(const Dwarf_Die *die, DwarfModule *mod)
 	return (TgType){ l };
 }
 
-int tg_type_of(const DwAccess *a, TgType *t)
+int tg_type_of(const TgAccess *a, TgType *t)
 {
 	if (a->btf && a->btf_type) {
 		*t = leaf_btf(a->btf, a->btf_type);
 		return 1;
 	}
-	if (!a->has_type)
+	if (!a->leaf || !a->leaf->has_type)
 		return 0;
-	*t = leaf_die(&a->type, a->mod);
+	*t = leaf_die(&a->leaf->type, a->leaf->mod);
 	return 1;
 }
 
@@ -199,13 +199,14 @@ int tg_type_members(const TgType *t, TgMember **out, int *n)
 	return rc;
 }
 
-TgKind tg_type_vars_entry(const DwAccess *a, int64_t *size, int *is_signed)
+TgKind tg_type_vars_entry(const TgAccess *a, int64_t *size, int *is_signed)
 {
-	Dwarf_Die type = a->type, t;
+	Dwarf_Die type, t;
 	int tag;
 
-	if (!a->has_type)
+	if (!a->leaf || !a->leaf->has_type)
 		return TK_NONE;
+	type = a->leaf->type;
 	tag = dwt_strip(&type, &t);
 	if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type || tag == DW_TAG_pointer_type ||
 	    tag == DW_TAG_reference_type) {

@@ -27,7 +27,7 @@ typedef struct TgMember {
 } TgMember;
 
 /* The access's type into *t: 1, or 0 when it has none (void, or no type known). */
-int tg_type_of(const DwAccess *a, TgType *t);
+int tg_type_of(const TgAccess *a, TgType *t);
 /* t without typedefs and qualifiers into *out, and what it is. */
 TgKind tg_type_strip(const TgType *t, TgType *out);
 /* Size in bytes of a stripped type; -1 when unknown. */
@@ -45,6 +45,6 @@ int tg_type_members(const TgType *t, TgMember **out, int *n);
 /* How $$vars (without $ or $$) prints an entry typed from DWARF: TK_NONE when the access has no DWARF type
  * (then a BTF-typed one prints a->size bytes), TK_INT with *size and *is_signed to print as hex, TK_STRUCT
  * for "{...}", TK_ARRAY for "[...]", TK_OTHER for "?". */
-TgKind tg_type_vars_entry(const DwAccess *a, int64_t *size, int *is_signed);
+TgKind tg_type_vars_entry(const TgAccess *a, int64_t *size, int *is_signed);
 
 #endif
