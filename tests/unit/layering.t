@@ -2,7 +2,7 @@
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
 # (dwarf/, btf/, lib/) include no providers/ header, dwarf/ and btf/ include nothing of each other (and the
 # floor under them, image/, neither), codegen/ includes neither and names no DWARF type, targets/ headers
-# name none either, lib/diag.c keeps no run's state in a static, no two
+# name none either, a printf format is parsed once and its flags defined once, lib/diag.c keeps no run's state in a static, no two
 # translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
@@ -53,6 +53,12 @@ run() {
     local twins
     twins=$(git ls-files 'translator/*' | sed 's|.*/||' | sort | uniq -d)
     [[ -z $twins ]] || { echo "translator sources sharing a name: $twins"; return 1; }
+    # a printf format is parsed once (resolution keeps it in Expr.format), its flags numbered once (fmtflags.h)
+    local parses
+    parses=$(grep -rn 'format_parse(' translator --include=*.c | grep -v '^translator/lib/format\.c:' || true)
+    [[ $(printf '%s\n' "$parses" | grep -c .) == 1 ]] || { echo "format_parse called other than once: $parses"; return 1; }
+    leak=$(grep -rnE '#define STP_FMT_(LEFT|PLUS|SPACE|ALT|ZERO)\b' runtime translator | grep -v '^runtime/output/fmtflags\.h:' || true)
+    [[ -z $leak ]] || { echo "printf flags defined twice: $leak"; return 1; }
     # no translator source over 1,200 lines
     local big
     big=$(git ls-files 'translator/*.c' 'translator/*.h' 'translator/*.y' 'translator/*.l' | xargs wc -l |

@@ -104,7 +104,7 @@ Btf *btf_kernel_functions(struct Session *s, const char **err);
 /* For the running kernel: starts reading that list now (a thread; main.c, before pass 1). */
 void btf_kernel_twice_prefetch(struct Session *s);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
- * the module for staprun's check (codegen/targetvars.c). */
+ * the module for staprun's check (targets/kernelid.c). */
 const char *btf_kernel_build_id(struct Session *s);
 
 /* btf_kernel read (its image found), then btf_kernel_build_id: the Session's kernel_image_build_id, which

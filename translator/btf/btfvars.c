@@ -323,7 +323,7 @@ static TgAccess *bind_chain(BtfBind *bb, TgAccess *a, Expr *e, int from, BindMod
 		ChainItem *it = e->chain.items[i];
 		int rc;
 		if (it->kind == CH_PRETTY) {
-			/* $var$ / $var$$: printed by codegen/targetvars.c walking the BTF type (its last chain item) */
+			/* $var$ / $var$$: printed by pass 3 walking the BTF type through targets/type.c (its last chain item) */
 			if (mode != BM_VALUE)
 				return fail(bb, e->loc, xasprintf("a pretty-printed value ('%s$') cannot be %s", a->name,
 								  mode == BM_ADDRESS ? "addressed" : "assigned"));

@@ -1,5 +1,5 @@
 /* dwvars.h - the DWARF leaf of target variables: types (types.c), location expressions (loc.c), and a
- * variable's type and location at a site (dwvars.c). Used by targets/bind.c and codegen/targetvars.c. */
+ * variable's type and location at a site (dwvars.c). Used by targets/ (bind.c; locations.c, type.c at bind time). */
 #ifndef STAP_DWARF_VARS_H
 #define STAP_DWARF_VARS_H
 

@@ -1,6 +1,7 @@
 /* loc.c - DWARF location expressions (and the pieces of location lists picked at a pc) compiled
  * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
- * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/dwvars.c and codegen. */
+ * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/dwvars.c and, at
+ * bind time, targets/locations.c. */
 #include "dwarf/dwvars.h"
 
 #include <elfutils/libdwfl.h>

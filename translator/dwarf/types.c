@@ -1,6 +1,6 @@
 /* types.c - DWARF types of target variables: C spellings (SystemTap's, for -L and messages), sizes,
  * signedness, members and bit fields, array dimensions, definitions of declared-only types.
- * Used by dwarf/dwvars.c (pass 2), codegen/targetvars.c (pass 3) and the -L listing. */
+ * Used by dwarf/dwvars.c (pass 2), targets/type.c (for pass 3) and the -L listing. */
 #include "dwarf/dwvars.h"
 
 #include <string.h>

@@ -75,13 +75,11 @@ static Type infer_call(Elab *el, Expr *e)
 	switch (e->builtin->kind) {
 	case BI_PRINTF:
 	case BI_SPRINTF: {
-		Format fmt;
-		const char *err;
-		Expr *f = e->args.items[0];
-		if (format_parse(f->str, &fmt, &err) != 0)
+		const Format *fmt = e->format;   /* parsed by resolution; none after its error */
+		if (!fmt)
 			return e->builtin->ret;
-		for (int i = 0, a = 1; i < fmt.npieces && a < e->args.len; i++) {
-			FormatPiece *p = &fmt.pieces[i];
+		for (int i = 0, a = 1; i < fmt->npieces && a < e->args.len; i++) {
+			FormatPiece *p = &fmt->pieces[i];
 			if (!p->conv)
 				continue;
 			for (int s = 0; s < p->width_star + p->prec_star && a < e->args.len; s++)

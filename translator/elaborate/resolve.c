@@ -200,6 +200,8 @@ static void resolve_call(Elab *el, Expr *e)
 			elab_error(el, fmt->loc, "%s", err);
 			return;
 		}
+		e->format = xmalloc(sizeof *e->format);
+		*e->format = parsed;
 		if (parsed.nargs != e->args.len - 1)
 			elab_error(el, e->loc, "format has %d conversion%s but %d argument%s given",
 				  parsed.nargs, parsed.nargs == 1 ? "" : "s",

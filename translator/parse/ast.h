@@ -102,6 +102,7 @@ typedef struct Expr {
 	Symbol *sym;            /* resolved variable for EX_IDENT / EX_INDEX */
 	Function *fn;           /* resolved user function for EX_CALL */
 	const Builtin *builtin; /* resolved builtin for EX_CALL */
+	struct Format *format;  /* printf/sprintf: the format, parsed once by resolution (lib/format.h) */
 	struct TgAccess *bound; /* EX_BOUND: what it reads (targets/access.h) */
 	const struct ContextVar *ctxvar; /* EX_CONTEXT: the family's description (providers/provider.h) */
 } Expr;

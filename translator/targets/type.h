@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 /* What a stripped type (no typedefs or qualifiers) is to a printer. */
-typedef enum TgKind { TK_NONE, TK_INT, TK_CHAR, TK_FLOAT, TK_ENUM, TK_PTR, TK_ARRAY, TK_STRUCT, TK_FUNC, TK_OTHER } TgKind;
+typedef enum TgKind {
+	TK_NONE, TK_INT, TK_CHAR, TK_FLOAT, TK_ENUM, TK_PTR, TK_ARRAY, TK_STRUCT, TK_FUNC, TK_OTHER
+} TgKind;
 
 struct TgLeafType;   /* the leaf's own description (type.c): a DWARF DIE with its file, or a BTF id */
 
