@@ -229,6 +229,7 @@ static int member_step(BtfBind *bb, TgAccess *a, ChainItem *it)
 		return -1;
 	}
 	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
+	tg_access_member(a, it->name, btf_type_name(btf, m.type));
 	bb->type = m.type;
 	a->bit_size = m.bit_size;
 	a->bit_offset = m.bit_offset;

@@ -499,6 +499,7 @@ static int bind_member(DwarfBind *b, TgAccess *a, Where *w, ChainItem *it)
 	}
 	free(tn);
 	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
+	tg_access_member(a, it->name, dwt_name(&m.type));
 	w->off += m.offset;
 	dwarf_leaf_of(a)->type = m.type;
 	a->bit_size = m.bit_size;

@@ -33,6 +33,14 @@ void tg_access_step(TgAccess *a, TgStepKind kind, int64_t n, int arg, SrcLoc loc
 	vec_push(&a->steps, st);
 }
 
+void tg_access_member(TgAccess *a, const char *member, char *type_name)
+{
+	TgStep *st = a->steps.items[a->steps.len - 1];
+
+	vec_push(&st->members, xstrdup(member));
+	vec_push(&st->member_types, type_name);
+}
+
 /* ---- the entry expressions of .return probes ---- */
 
 typedef struct EntryList {

@@ -78,6 +78,8 @@ typedef struct TgStep {
 	int arg;
 	SrcLoc loc;          /* the '->' or '[' that made it: where a read fault is reported */
 	const char *op;      /* "->", "[" */
+	PtrVec members;      /* TGS_ADD: the members it steps into, in order (char*: "f_pos"), none for an index */
+	PtrVec member_types; /* ... and each one's type as the leaf spells it (char*: "long long int") */
 } TgStep;
 
 typedef enum TgWhat {
@@ -131,6 +133,9 @@ typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
 /* A new access (slot -1); a step appended (TGS_ADD steps in a row merged). */
 TgAccess *tg_access_new(TgWhat what);
 void tg_access_step(TgAccess *a, TgStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
+/* The member (and its type's spelling) the last step, a TGS_ADD, just stepped into: the chain names its
+ * members, not only their offsets (what a relocating runtime, BPF's CO-RE, needs). */
+void tg_access_member(TgAccess *a, const char *member, char *type_name);
 
 /* Code of a compiled location with pass 3's names: prefix of its temporaries, destination, fault label. */
 char *tg_code_fill(const char *code, const char *pfx, const char *dst, const char *fail);
