@@ -2,8 +2,8 @@
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
 # (dwarf/, btf/, lib/) include no providers/ header, dwarf/ and btf/ include nothing of each other (and the
 # floor under them, image/, neither), codegen/ includes neither and names no DWARF type, targets/ headers
-# name none either, a printf format is parsed once and its flags defined once, lib/diag.c keeps no run's state in a static, no two
-# translator sources share a file name, none is over 1,200 lines. Used by tests/run.
+# name none either, a printf format is parsed once and its flags defined once, lib/diag.c keeps no run's
+# state in a static, no two translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
 run() {
