@@ -1,5 +1,5 @@
 /* der.h - one DER element read with every length checked against its container: the module signature's
- * PKCS#7 (staprun/secureboot.c) and the signing certificate (translator/build/sign.c) both step with it. */
+ * PKCS#7 (staprun/secureboot.c) and the signing certificate (translator/compile/sign.c) both step with it. */
 #ifndef COMMON_DER_H
 #define COMMON_DER_H
 

@@ -1,8 +1,8 @@
 /* kernel.c - finds the target kernel's build tree and, when it can, its
  * symbols (/proc/kallsyms of the running kernel, or a vmlinux with symbols). */
 #include "kernel.h"
-#include "build/filecache.h"
-#include "dwarf/elffile.h"
+#include "lib/filecache.h"
+#include "image/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

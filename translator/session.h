@@ -66,6 +66,9 @@ typedef struct Session {
 	char *btf_error;             /* why there is none */
 	PtrVec btf_modules;          /* modules' BTF asked for so far, found or not (btf/source.c) */
 	void *btf_twice_job;         /* the running kernel's functions defined twice, being read (btf/source.c) */
+	/* the target kernel's build id from its image, when the running kernel's notes cannot say: asked by
+	 * dwarf/debuginfo.c (debuginfod), answered by btf/source.c (which reads the image); set by the driver */
+	const char *(*kernel_image_build_id)(struct Session *s);
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
 	struct DebuginfodState *debuginfod; /* the debuginfod client and the build ids that failed (dwarf/debuginfod.c) */
 	struct CgState *cg;          /* pass 3's, while translate() runs (codegen/gen.h) */

@@ -9,7 +9,7 @@
 #include <linux/uprobes.h>
 
 /*
- * Feature tests (translator/build/kfeatures.c) compile a tiny file per kernel build tree and pass
+ * Feature tests (translator/compile/kfeatures.c) compile a tiny file per kernel build tree and pass
  * -DSTP_HAVE_NAME=0|1 to the module build: used where a distribution's backports make the version
  * lie.  A module built without them (by hand) falls back to the mainline version the API came in.
  */

@@ -1,6 +1,6 @@
 /* dwarf_vars.h - run-time side of target variables ($var, @cast, $var$, $$vars): fault-safe reads
  * and writes of any size, bit fields, and the pieces of pretty-printed values.  Included by deref.h;
- * used by the C that translator/codegen/dwarf.c generates. */
+ * used by the C that translator/codegen/targetvars.c generates. */
 #ifndef STP_DWARF_VARS_H
 #define STP_DWARF_VARS_H
 

@@ -2,17 +2,13 @@
  * and strings under a conversion spec parsed at translate time. */
 
 struct stp_fmt {
-	unsigned char flags;    /* STP_FMT_LEFT ... as the translator's format.h */
+	unsigned char flags;    /* STP_FMT_LEFT ... (fmtflags.h, shared with the translator) */
 	char conv;              /* d i u x X o c s p */
 	short width;            /* -1 = none */
 	short prec;             /* -1 = none */
 };
 
-#define STP_FMT_LEFT  1
-#define STP_FMT_PLUS  2
-#define STP_FMT_SPACE 4
-#define STP_FMT_ALT   8
-#define STP_FMT_ZERO  16
+#include "fmtflags.h"
 
 #define STP_FMT(flags, width, prec, conv) \
 	(&(const struct stp_fmt){ (flags), (conv), (width), (prec) })

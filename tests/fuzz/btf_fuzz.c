@@ -1,5 +1,5 @@
 /* btf_fuzz.c - libFuzzer target for the BTF reader (translator/btf/reader.c): each input is a blob, or a base blob
- * and a module's split blob over it, parsed and then asked every question bind.c asks.  Built by `make fuzz`; see tests/fuzz/README.md. */
+ * and a module's split blob over it, parsed and then asked every question btf/btfvars.c asks.  Built by `make fuzz`; see tests/fuzz/README.md. */
 #include "btf/btf.h"
 #include "fuzz_env.h"
 

@@ -1,5 +1,5 @@
 # dwarf-label: kernel.function("F").label("NAME") and module("M").function("F").label("NAME"): probes at a function's DWARF labels (globs too), each hit in the order the code passes them, with the function's variables in scope; a missing label is an error
-# Used by tests/run (issue 31): translator/providers/labels.c, providers/dwarf.c.
+# Used by tests/run (issue 31): translator/providers/labels.c, providers/kernelfn.c.
 
 timeout_s=150
 

@@ -30,7 +30,7 @@ EOF
     make -s -C "/lib/modules/$KVER/build" M="$PWD/kmod" modules >kmod/build.log 2>&1
 }
 
-# The kretprobe entry handler path (@entry values): until targets.c writes them, a module whose
+# The kretprobe entry handler path (@entry values): until dwarf/dwvars.c writes them, a module whose
 # generated C gets a hand-written stp_dwarf_entry_N saving the count argument of vfs_read; the
 # return body compares it with the return value (bytes read) for dd's 1-byte reads of /dev/zero.
 # (Counts are statistics: <<< takes a shared lock, so probes on two CPUs never skip each other.)

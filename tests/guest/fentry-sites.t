@@ -1,5 +1,5 @@
 # fentry sites: kernel function entries armed through one ftrace_ops (no kprobe listed), their handler seeing what a kprobe's sees (addr, probefunc, $count, backtrace, counts); hits nested in a handler missed as a kprobe's; a notrace function falls back to a kprobe; -DSTP_NO_FENTRY keeps kprobes
-# Used by tests/run (issue 19): runtime/probes/fentry.h, the .fentry addresses of translator/providers/dwarf.c.
+# Used by tests/run (issue 19): runtime/probes/fentry.h, the .fentry addresses of translator/providers/kernelfn.c.
 
 timeout_s=300
 

@@ -1,5 +1,5 @@
 # procfs-append: $value .= builds a read value larger than MAXSTRINGLEN (maxsize 4000)
-# Used by tests/run (guest/procfs-append); needs `.=` on context variables (translator/dwarf/targets.c).
+# Used by tests/run (guest/procfs-append); needs `.=` on context variables (translator/dwarf/dwvars.c).
 
 build() {
     $STAP -p4 -m t_pfcat -e '

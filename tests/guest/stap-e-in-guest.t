@@ -4,7 +4,7 @@
 timeout_s=900
 
 # stap_env CMD...: CMD with the same small environment on the host and in the guest, so that the
-# kbuild steps build() records (translator/build/kbuild_steps.c, keyed by the environment) serve the guest.
+# kbuild steps build() records (translator/compile/kbuild_steps.c, keyed by the environment) serve the guest.
 # The kernel's DWARF is hidden: a production host without its -dbg package.
 stap_env() {
     env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp HOME=/root LANG=C \

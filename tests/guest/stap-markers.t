@@ -1,5 +1,5 @@
 # stap's own SDT markers through tapset/stap_staticmarkers.stp: a module probing stap.pass*, stap.system* and stap.cache_* watches four stap runs in the guest (-p2; -p4 whose make cannot be found; -p4 hitting a module cache build() filled; -p4 storing a module in that cache past a 0 MB limit), each marker with its arguments
-# Used by tests/run (issue 31): translator/driver/markers.h, main.c, spawn.c, build/cache.c.
+# Used by tests/run (issue 31): translator/driver/markers.h, main.c, spawn.c, compile/cache.c.
 
 build() {
     # process("stap") is the stap on $PATH, as in the guest

@@ -3,7 +3,7 @@
 # argstr (signals, modes, mmap prot/flags, whence, clock ids, socket, access, fcntl, wait options), nd_syscall.*
 # and syscall_any counts, all against what a test program (scprog) knows it did.
 # Used by tests/run (issue 15): scripts/gen-syscall-tapset.sh's output tapset/linux/x86_64/syscalls.stp,
-# tapset/linux/aux_syscalls.stp, translator/dwarf/targets.c (@param).
+# tapset/linux/aux_syscalls.stp, translator/dwarf/dwvars.c (@param).
 
 timeout_s=200
 btf_rerun=1

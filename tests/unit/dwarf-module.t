@@ -1,5 +1,5 @@
 # module("...").function probe points on a module built here (kbuild, with debuginfo): names, files, anchors, refusals, errors
-# Used by tests/run (issue 7): translator/dwarf/debuginfo.c on .ko files (libdwfl relocation), providers/dwarf.c for modules.
+# Used by tests/run (issue 7): translator/dwarf/debuginfo.c on .ko files (libdwfl relocation), providers/kernelfn.c for modules.
 
 timeout_s=300
 

@@ -1,5 +1,5 @@
 # DWARF probe points against the real kernel debuginfo: names, files and lines, wildcards, suffixes, statements, refusals, errors
-# Used by tests/run (issue 7): translator/dwarf/debuginfo.c, index.c and providers/dwarf.c at -p2/-p3/-l/-L, checked against readelf and addr2line.
+# Used by tests/run (issue 7): translator/dwarf/debuginfo.c, index.c and providers/kernelfn.c at -p2/-p3/-l/-L, checked against readelf and addr2line.
 
 timeout_s=300
 
@@ -155,7 +155,7 @@ run() {
         -p2 -r 9.9.9-fake -e 'probe kernel.function("vfs_read") {} probe kernel.function("vfs_write") {}'
     [[ $(grep -c 'no kernel debuginfo for 9.9.9-fake' stderr) == 2 ]]
 
-    # -L: each variable visible at the site (types come from targets.c)
+    # -L: each variable visible at the site (types come from dwarf/dwvars.c)
     "$STAP" -r "$KVER" -L 'kernel.function("vfs_read")' >list
     [[ $(cat list) == "kernel.function(\"vfs_read@fs/read_write.c:$decl\") \$file:"* ]]
     [[ $(grep -o ' \$[a-z_0-9]*:' list | tr -d '\n') == ' $file: $buf: $count: $pos: $ret:' ]]

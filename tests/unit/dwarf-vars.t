@@ -1,5 +1,5 @@
 # Target variables against the real kernel debuginfo: pass-2 errors (with caret) and the C of pass 3
-# Used by tests/run (issue 7): targets.c binding, loc.c locations, types.c members, codegen/dwarf.c.
+# Used by tests/run (issue 7): dwarf/dwvars.c binding, loc.c locations, types.c members, codegen/targetvars.c.
 
 timeout_s=300
 

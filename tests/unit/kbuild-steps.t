@@ -1,5 +1,5 @@
 # pass 4's recorded kbuild steps: recorded by the first build for a kernel, then run directly (well under the full kbuild's CPU time) giving the same module code on every installed kernel; a damaged, failing or untrusted entry falls back to kbuild in full
-# Used by tests/run (issue 19: pass 4's time).  translator/build/kbuild_steps.c.
+# Used by tests/run (issue 19: pass 4's time).  translator/compile/kbuild_steps.c.
 
 timeout_s=900
 

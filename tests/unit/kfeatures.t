@@ -1,4 +1,4 @@
-# kernel feature tests (translator/build/kfeatures.c for runtime/core/compat.h): compiled once per build tree and
+# kernel feature tests (translator/compile/kfeatures.c for runtime/core/compat.h): compiled once per build tree and
 # cached, a changed tree tests again; runtime modules build with -p4 for every installed kernel. Used by tests/run.
 timeout_s=1200
 

@@ -1,6 +1,9 @@
-# The tree's shape (issue 32) kept by a test: codegen/ calls through no cycle of more than two files
+# The tree's shape (issues 32, 47) kept by a test: codegen/ calls through no cycle of more than two files
 # (scripts/codegen-cycles.py), only pass 1 sees grammar tokens, no function over 100 lines, the leaves
-# (dwarf/, btf/, lib/) include no providers/ header, lib/diag.c keeps no run's state in a static. Used by tests/run.
+# (dwarf/, btf/, lib/) include no providers/ header, dwarf/ and btf/ include nothing of each other (and the
+# floor under them, image/, neither), codegen/ includes neither and names no DWARF type, targets/ headers
+# name none either, a printf format is parsed once and its flags defined once, lib/diag.c keeps no run's
+# state in a static, no two translator sources share a file name, none is over 1,200 lines. Used by tests/run.
 asan_rerun=0
 
 run() {
@@ -17,6 +20,22 @@ run() {
     # dwarf/, btf/ and lib/ are leaves that providers/ use, never the reverse
     leak=$(grep -rn '#include "providers/' translator/dwarf translator/btf translator/lib || true)
     [[ -z $leak ]] || { echo "a leaf includes a providers/ header: $leak"; return 1; }
+    # the two leaves of target variables share only the floor under them (image/: ELF, build ids, unpacking,
+    # module files, the tracepoint catalog): neither includes the other, the floor includes neither
+    leak=$(grep -rn '#include "btf/' translator/dwarf || true; grep -rn '#include "dwarf/' translator/btf || true)
+    [[ -z $leak ]] || { echo "dwarf/ and btf/ include each other: $leak"; return 1; }
+    leak=$(grep -rnE '#include "(dwarf|btf|targets|providers|codegen)/' translator/image || true)
+    [[ -z $leak ]] || { echo "the floor (image/) includes what stands on it: $leak"; return 1; }
+    # pass 3 reads the records of targets/, never a leaf: codegen/ includes neither dwarf/ nor btf/
+    leak=$(grep -rnE '#include "(dwarf|btf)/' translator/codegen || true)
+    [[ -z $leak ]] || { echo "codegen/ includes a leaf: $leak"; return 1; }
+    # ... and names no DWARF type (libdw's Dwarf_*, DW_*) but in ulines.c, which reads user binaries' line tables
+    leak=$(grep -nE '\bDwarf_[A-Za-z]+|\bDW_[A-Z]|<dwarf\.h>|<elfutils/' translator/codegen/*.[ch] | grep -v '^translator/codegen/ulines\.c:' || true)
+    [[ -z $leak ]] || { echo "codegen/ names a DWARF type: $leak"; return 1; }
+    # targets/ has words of its own: its headers include no leaf and name no DWARF or libdw type
+    leak=$(grep -nE '#include "(dwarf|btf)/|<dwarf\.h>|<elfutils/|<libdw|\bDwarf_[A-Za-z]+|\bDW_[A-Z]|\bDwAccess\b|\bEX_DWARF\b' \
+               translator/targets/*.h || true)
+    [[ -z $leak ]] || { echo "a targets/ header names DWARF: $leak"; return 1; }
     # diagnostics go to the Diag each caller passes: no file-scope mutable static in lib/diag.c (a
     # declaration at column 0 without a parenthesis, unless the object itself is const)
     local statics
@@ -30,4 +49,19 @@ run() {
                        /^\}/ && start { if (NR - start > 100) print F ": " NR - start " lines: " substr(n, 1, 60); start = 0 }' "$f"
     done)
     [[ -z $long ]] || { echo "$long"; return 1; }
+    # a file's name says what it is: no two translator sources of one name (module.c and module.h are two)
+    local twins
+    twins=$(git ls-files 'translator/*' | sed 's|.*/||' | sort | uniq -d)
+    [[ -z $twins ]] || { echo "translator sources sharing a name: $twins"; return 1; }
+    # a printf format is parsed once (resolution keeps it in Expr.format), its flags numbered once (fmtflags.h)
+    local parses
+    parses=$(grep -rn 'format_parse(' translator --include=*.c | grep -v '^translator/lib/format\.c:' || true)
+    [[ $(printf '%s\n' "$parses" | grep -c .) == 1 ]] || { echo "format_parse called other than once: $parses"; return 1; }
+    leak=$(grep -rnE '#define STP_FMT_(LEFT|PLUS|SPACE|ALT|ZERO)\b' runtime translator | grep -v '^runtime/output/fmtflags\.h:' || true)
+    [[ -z $leak ]] || { echo "printf flags defined twice: $leak"; return 1; }
+    # no translator source over 1,200 lines
+    local big
+    big=$(git ls-files 'translator/*.c' 'translator/*.h' 'translator/*.y' 'translator/*.l' | xargs wc -l |
+          awk '$2 != "total" && $1 > 1200 { print $2 ": " $1 " lines" }')
+    [[ -z $big ]] || { echo "$big"; return 1; }
 }

@@ -1,4 +1,4 @@
-# attacks on the module signing key (translator/build/signkey.c): a key directory others can change, planted
+# attacks on the module signing key (translator/compile/signkey.c): a key directory others can change, planted
 # symbolic links, FIFOs, hard links, keys of another owner or open modes are refused, nothing is written through
 # them; and staprun's refusal of a module the kernel does not trust (staprun/secureboot.c, through
 # tests/unit/secureboot-driver.c) names the key from the module alone, opening nothing the caller's

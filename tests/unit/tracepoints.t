@@ -1,5 +1,5 @@
 # kernel.trace in pass 2 against the guest kernel's DWARF: -l/-L as SystemTap prints them, the tracepoint catalog cache, refusals
-# Used by tests/run (issue 14): translator/dwarf/tracepoints.c, providers/tracepoint.c, tracepoint arguments in dwarf/targets.c.
+# Used by tests/run (issue 14): translator/dwarf/dwtracepoints.c, providers/tracepoint.c, tracepoint arguments in dwarf/dwvars.c.
 
 run() {
     source "$TOP/tests/lib/assert.sh"

@@ -1,5 +1,5 @@
 /* btf.h - the kernel's BTF type information (the documented .BTF format): reading a blob (reader.c),
- * finding the target kernel's (source.c), typing target variables from it (bind.c). */
+ * finding the target kernel's (source.c), typing target variables from it (btfvars.c). */
 #ifndef STAP_BTF_H
 #define STAP_BTF_H
 
@@ -34,7 +34,7 @@ typedef struct Btf {
 	int twice_read;             /* the running kernel's: twice read (btf_kernel_functions) */
 	char *origin;               /* where it came from ("/sys/kernel/btf/vmlinux", "/boot/vmlinuz-KVER") */
 	char build_id[41];          /* source.c: the kernel's build id (hex), "" when unknown */
-	struct TpCatalog *tracepoints;  /* tracepoints.c: the kernel's tracepoints, read on first use */
+	struct TpCatalog *tracepoints;  /* btftracepoints.c: the kernel's tracepoints, read on first use */
 } Btf;
 
 /* A member found in a struct or union (anonymous members searched through). */
@@ -104,14 +104,14 @@ Btf *btf_kernel_functions(struct Session *s, const char **err);
 /* For the running kernel: starts reading that list now (a thread; main.c, before pass 1). */
 void btf_kernel_twice_prefetch(struct Session *s);
 /* The build id of the kernel whose BTF was read ("" when none was, or it is unknown): recorded in
- * the module for staprun's check (codegen/dwarf.c). */
+ * the module for staprun's check (targets/kernelid.c). */
 const char *btf_kernel_build_id(struct Session *s);
 
-/* The build id (hex, 41 bytes) of a compressed module file (.ko.xz, .ko.gz, .ko.zst), decompressed whole:
- * 0, or -1 with "" (for dwarf/debuginfo.c, which asks debuginfod for its DWARF by it). */
-int btf_packed_module_build_id(const char *path, char *build_id);
+/* btf_kernel read (its image found), then btf_kernel_build_id: the Session's kernel_image_build_id, which
+ * the driver sets, for dwarf/debuginfo.c to ask debuginfod by when the running kernel's notes cannot say. */
+const char *btf_kernel_image_build_id(struct Session *s);
 
-/* tracepoints.c */
+/* btftracepoints.c */
 struct PtrVec;
 /* Pushes onto out (Tracepoint*, owned by the catalog) the kernel's tracepoints of BTF whose system
  * matches system_glob (NULL: any) and name name_glob, as dwarf_tracepoints does (a tracepoint in no

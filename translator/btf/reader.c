@@ -1,5 +1,5 @@
 /* reader.c - parses a BTF blob (header, type records, strings) and answers type questions: kinds,
- * names, sizes, members, prototypes. Used by source.c (checking a blob) and bind.c (typing). */
+ * names, sizes, members, prototypes. Used by source.c (checking a blob) and btfvars.c (typing). */
 #include "btf/btf.h"
 #include "lib/util.h"
 

@@ -1,21 +1,20 @@
 /* source.c - finds the target kernel's BTF (/sys/kernel/btf/vmlinux, a vmlinux's .BTF, the one inside the compressed
- * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by bind.c, providers/dwarf.c. */
+ * /boot/vmlinuz-KVER, cached) and its modules' (/sys/kernel/btf/NAME, a .ko's). Used by btfvars.c, providers/kernelfn.c. */
 #include "btf/btf.h"
 #include "kernel.h"
-#include "dwarf/dwarf.h"
-#include "dwarf/elffile.h"
-#include "build/filecache.h"
+#include "image/buildid.h"
+#include "image/elffile.h"
+#include "image/modfile.h"
+#include "image/unpack.h"
+#include "lib/filecache.h"
 #include "session.h"
 #include "lib/util.h"
 
-#include <lzma.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <zstd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 /* Names of the functions elf's symbol table defines more than once (a module's static functions of one name,
  * which kprobes' "MOD:NAME" cannot tell apart), xstrdup'd onto twice. */
@@ -69,7 +68,7 @@ static void *btf_section(Elf *elf, size_t *size, char *build_id)
 		}
 	}
 	if (copy)
-		dwarf_elf_build_id(elf, build_id, 41);
+		image_elf_build_id(elf, build_id, 41);
 	return copy;
 }
 
@@ -93,25 +92,25 @@ static void *btf_from_elf(const char *path, size_t *size, char *build_id, PtrVec
 /* Output of a decompressor, scanned for a BTF blob as it grows: .BTF is a third of the way into
  * vmlinux, so decompression stops there. */
 typedef struct Scan {
-	uint8_t *buf;
-	size_t len, cap;
+	ImageStream st;          /* the decompressor's output (image/unpack.c) */
 	size_t scanned;          /* no blob starts before this */
 	size_t start, need;      /* a candidate: its offset and total size (need 0: none yet) */
 	char build_id[41];       /* the last GNU build id note before the blob (.notes precedes .BTF) */
-	int whole;               /* no blob looked for: the whole stream (a compressed module) */
+	void *blob;              /* the blob found (malloc'd) and its size */
+	size_t *size;
 } Scan;
 
 /* The kernel's build id: the last NT_GNU_BUILD_ID note (namesz 4, descsz 20, "GNU") before the blob. */
 static void scan_build_id(Scan *sc)
 {
 	static const char note[] = "\x04\0\0\0\x14\0\0\0\x03\0\0\0GNU";
-	const uint8_t *p = sc->buf, *last = NULL;
+	const uint8_t *p = sc->st.buf, *last = NULL;
 	size_t n = sc->start;
 
-	while ((p = memmem(p, n - (size_t)(p - sc->buf), note, sizeof note)) && (size_t)(p - sc->buf) + 36 <= n)
+	while ((p = memmem(p, n - (size_t)(p - sc->st.buf), note, sizeof note)) && (size_t)(p - sc->st.buf) + 36 <= n)
 		last = p++;
 	if (last)
-		dwarf_build_id_in_notes(last, 36, sc->build_id, sizeof sc->build_id);
+		image_build_id_in_notes(last, 36, sc->build_id, sizeof sc->build_id);
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -123,15 +122,15 @@ static uint32_t le32(const uint8_t *p)
  * types, as pahole writes it). */
 static void scan_candidates(Scan *sc)
 {
-	while (!sc->need && sc->scanned + 24 <= sc->len) {
-		const uint8_t *p = memmem(sc->buf + sc->scanned, sc->len - sc->scanned, "\x9f\xeb\x01\x00\x18\x00\x00\x00", 8);
+	while (!sc->need && sc->scanned + 24 <= sc->st.len) {
+		const uint8_t *p = memmem(sc->st.buf + sc->scanned, sc->st.len - sc->scanned, "\x9f\xeb\x01\x00\x18\x00\x00\x00", 8);
 		size_t at;
 		if (!p) {
-			sc->scanned = sc->len > 8 ? sc->len - 8 : 0;
+			sc->scanned = sc->st.len > 8 ? sc->st.len - 8 : 0;
 			return;
 		}
-		at = (size_t)(p - sc->buf);
-		if (at + 24 > sc->len) {
+		at = (size_t)(p - sc->st.buf);
+		if (at + 24 > sc->st.len) {
 			sc->scanned = at;
 			return;
 		}
@@ -144,22 +143,23 @@ static void scan_candidates(Scan *sc)
 	}
 }
 
-/* A complete candidate that parses: moved into *blob. 1 done, 0 go on. */
-static int scan_complete(Scan *sc, void **blob, size_t *size)
+/* A complete candidate that parses: moved into sc->blob. 1 done, 0 go on (the decompressor's ImageStop). */
+static int scan_complete(ImageStream *st, void *arg)
 {
-	if (sc->whole)
-		return 0;
+	Scan *sc = arg;
+
+	(void)st;            /* sc->st */
 	for (;;) {
 		scan_candidates(sc);
-		if (!sc->need || sc->len < sc->start + sc->need)
+		if (!sc->need || sc->st.len < sc->start + sc->need)
 			return 0;
 		char *err = NULL;
-		Btf *b = btf_parse(sc->buf + sc->start, sc->need, &err);
+		Btf *b = btf_parse(sc->st.buf + sc->start, sc->need, &err);
 		if (b) {
 			btf_free(b);
-			*blob = xmalloc(sc->need);
-			memcpy(*blob, sc->buf + sc->start, sc->need);
-			*size = sc->need;
+			sc->blob = xmalloc(sc->need);
+			memcpy(sc->blob, sc->st.buf + sc->start, sc->need);
+			*sc->size = sc->need;
 			scan_build_id(sc);
 			return 1;
 		}
@@ -167,100 +167,6 @@ static int scan_complete(Scan *sc, void **blob, size_t *size)
 		sc->need = 0;   /* a false match: look further */
 	}
 }
-
-static uint8_t *scan_room(Scan *sc, size_t *avail)
-{
-	if (sc->cap - sc->len < (1u << 20)) {
-		sc->cap = sc->cap ? sc->cap * 2 : (32u << 20);
-		sc->buf = xrealloc(sc->buf, sc->cap);
-	}
-	*avail = sc->cap - sc->len;
-	return sc->buf + sc->len;
-}
-
-static int unxz(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size)
-{
-	lzma_stream z = LZMA_STREAM_INIT;
-	int done = 0;
-
-	if (lzma_stream_decoder(&z, UINT64_MAX, 0) != LZMA_OK)
-		return 0;
-	z.next_in = in;
-	z.avail_in = n;
-	while (!done) {
-		size_t avail;
-		lzma_ret r;
-		z.next_out = scan_room(sc, &avail);
-		z.avail_out = avail < (1u << 20) ? avail : (1u << 20);   /* scan every MB */
-		avail = z.avail_out;
-		r = lzma_code(&z, LZMA_RUN);
-		sc->len += avail - z.avail_out;
-		done = scan_complete(sc, blob, size);
-		if (r != LZMA_OK)
-			break;
-	}
-	lzma_end(&z);
-	return done;
-}
-
-static int gunzip(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size)
-{
-	z_stream z = { 0 };
-	int done = 0;
-
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return 0;
-	z.next_in = (Bytef *)in;
-	z.avail_in = n > UINT32_MAX ? UINT32_MAX : (uInt)n;
-	while (!done) {
-		size_t avail;
-		int r;
-		z.next_out = scan_room(sc, &avail);
-		z.avail_out = avail < (1u << 20) ? (uInt)avail : (1u << 20);
-		avail = z.avail_out;
-		r = inflate(&z, Z_NO_FLUSH);
-		sc->len += avail - z.avail_out;
-		done = scan_complete(sc, blob, size);
-		if (r != Z_OK)
-			break;
-	}
-	inflateEnd(&z);
-	return done;
-}
-
-/* 6.12's images (CONFIG_KERNEL_ZSTD) */
-static int unzstd(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size)
-{
-	ZSTD_DStream *z = ZSTD_createDStream();
-	ZSTD_inBuffer zin = { in, n, 0 };
-	int done = 0;
-
-	if (!z || ZSTD_isError(ZSTD_initDStream(z))) {
-		ZSTD_freeDStream(z);
-		return 0;
-	}
-	while (!done) {
-		size_t avail, r;
-		ZSTD_outBuffer out = { scan_room(sc, &avail), 0, 0 };
-		out.size = avail < (1u << 20) ? avail : (1u << 20);   /* scan every MB */
-		r = ZSTD_decompressStream(z, &out, &zin);
-		sc->len += out.pos;
-		done = scan_complete(sc, blob, size);
-		if (ZSTD_isError(r) || (out.pos == 0 && zin.pos == zin.size) || r == 0)
-			break;
-	}
-	ZSTD_freeDStream(z);
-	return done;
-}
-
-/* the compressors, by their magic */
-static const struct {
-	const char *magic;
-	size_t n;
-	int (*inflate)(const uint8_t *in, size_t n, Scan *sc, void **blob, size_t *size);
-} kinds[] = {
-	{ "\xfd" "7zXZ\0", 6, unxz }, { "\x1f\x8b\x08", 3, gunzip }, { "\x28\xb5\x2f\xfd", 4, unzstd },
-};
 
 /* The BTF of a bzImage: its payload found by the compressor's magic (as the kernel's
  * scripts/extract-vmlinux does), decompressed until the blob is whole. xz, gzip and zstd. */
@@ -272,14 +178,14 @@ static void *btf_from_image(const char *path, size_t *size, char *build_id)
 
 	if (!img)
 		return NULL;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !blob; k++) {
+	for (size_t k = 0; k < image_ncodecs && !blob; k++) {
 		const uint8_t *p = img;
-		while (!blob && (p = memmem(p, n - (size_t)(p - img), kinds[k].magic, kinds[k].n))) {
-			Scan sc = { 0 };
-			kinds[k].inflate(p, n - (size_t)(p - img), &sc, &blob, size);
-			if (blob)
+		while (!blob && (p = memmem(p, n - (size_t)(p - img), image_codecs[k].magic, image_codecs[k].n))) {
+			Scan sc = { .size = size };
+			image_codecs[k].inflate(p, n - (size_t)(p - img), &sc.st, scan_complete, &sc);
+			if ((blob = sc.blob))
 				memcpy(build_id, sc.build_id, sizeof sc.build_id);
-			free(sc.buf);
+			free(sc.st.buf);
 			p++;
 		}
 	}
@@ -355,7 +261,7 @@ static KernelTwice *kernel_twice_start(Session *s)
 	size_t len;
 
 	kt->diag = &s->diag;
-	dwarf_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
+	image_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
 	name = xasprintf("btf/%s.twice", build_id);
 	kt->path = build_id[0] ? filecache_path(s, name) : NULL;
 	free(name);
@@ -406,9 +312,9 @@ Btf *btf_kernel(Session *s, const char **err)
 	if (s->target_is_running && access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
 	    (blob = read_file("/sys/kernel/btf/vmlinux", &size))) {
 		origin = xstrdup("/sys/kernel/btf/vmlinux");
-		dwarf_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
+		image_file_build_id("/sys/kernel/notes", build_id, sizeof build_id);
 	}
-	n = dwarf_kernel_paths(s, paths);
+	n = image_kernel_paths(s, paths);
 	for (int i = 0; i < n; i++) {
 		if (!blob && (blob = btf_from_elf(paths[i], &size, build_id, NULL)))
 			origin = xstrdup(paths[i]);
@@ -447,39 +353,15 @@ const char *btf_kernel_build_id(Session *s)
 	return s->btf ? s->btf->build_id : "";
 }
 
-/* ---- modules' BTF: split over the kernel's ---- */
-
-/* A compressed module (.ko.xz, .ko.gz, .ko.zst) decompressed whole and read as ELF in memory: fn(elf, arg)
- * on it; -1 when it cannot be read or inflated. */
-static int with_packed_module(const char *path, void (*fn)(Elf *elf, void *arg), void *arg)
+const char *btf_kernel_image_build_id(Session *s)
 {
-	size_t n, size = 0;
-	uint8_t *packed = (uint8_t *)read_file(path, &n);
-	void *unused = NULL;
-	Scan sc = { .whole = 1 };
-	int rc = -1;
+	const char *err;
 
-	if (!packed)
-		return -1;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		if (n >= kinds[k].n && !memcmp(packed, kinds[k].magic, kinds[k].n)) {
-			kinds[k].inflate(packed, n, &sc, &unused, &size);
-			break;
-		}
-	}
-	free(packed);
-	if (sc.len) {
-		Elf *elf;
-		elf_version(EV_CURRENT);
-		if ((elf = elf_memory((char *)sc.buf, sc.len))) {
-			fn(elf, arg);
-			elf_end(elf);
-			rc = 0;
-		}
-	}
-	free(sc.buf);
-	return rc;
+	btf_kernel(s, &err);
+	return btf_kernel_build_id(s);
 }
+
+/* ---- modules' BTF: split over the kernel's ---- */
 
 typedef struct PackedBtf {
 	size_t *size;
@@ -501,20 +383,8 @@ static void *btf_from_packed_module(const char *path, size_t *size, char *build_
 {
 	PackedBtf pb = { size, build_id, twice, NULL };
 
-	with_packed_module(path, packed_btf, &pb);
+	image_with_packed_module(path, packed_btf, &pb);
 	return pb.blob;
-}
-
-static void packed_build_id(Elf *elf, void *arg)
-{
-	dwarf_elf_build_id(elf, arg, 41);
-}
-
-int btf_packed_module_build_id(const char *path, char *build_id)
-{
-	build_id[0] = 0;
-	with_packed_module(path, packed_build_id, build_id);
-	return build_id[0] ? 0 : -1;
 }
 
 typedef struct TwiceScan {
@@ -640,7 +510,7 @@ static char *read_module_btf(Session *s, ModuleBtf *mb)
 		} else
 			free(sys);
 	}
-	if (!blob && (file = dwarf_module_file(s, mb->key))) {
+	if (!blob && (file = image_module_file(s, mb->key))) {
 		size_t n = strlen(file);
 		blob = n > 3 && !strcmp(file + n - 3, ".ko") ? btf_from_elf(file, &size, build_id, &twice) :
 		       btf_from_packed_module(file, &size, build_id, &twice);

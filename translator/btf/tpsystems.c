@@ -1,5 +1,5 @@
 /* tpsystems.c - the TRACE_SYSTEM of each trace event the target kernel's headers declare (BTF has the
- * tracepoints but not their systems). Used by btf/tracepoints.c when it builds its catalog. */
+ * tracepoints but not their systems). Used by btf/btftracepoints.c when it builds its catalog. */
 #include "btf/btf.h"
 #include "session.h"
 #include "lib/util.h"

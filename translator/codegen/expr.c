@@ -2,7 +2,7 @@
  * temporary holding the value, emitting statements before it.  Used by stmt.c. */
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
-#include "dwarf/vars.h"
+#include "targets/access.h"
 #include "providers/provider.h"
 #include "providers/perf.h"
 
@@ -578,8 +578,8 @@ char *cg_expr(Gen *g, Expr *e)
 	case EX_ASSIGN:
 		if (e->op == OP_AGG_ASSIGN)
 			return cg_stats_add(g, e);
-		if (e->left->kind == EX_DWARF)
-			return cg_dwarf_assign(g, e);
+		if (e->left->kind == EX_BOUND)
+			return cg_target_assign(g, e);
 		if (e->left->kind == EX_CONTEXT)
 			return gen_context_assign(g, e);
 		return gen_assign(g, e);
@@ -595,8 +595,8 @@ char *cg_expr(Gen *g, Expr *e)
 		if (!strcmp(e->str, "perf"))
 			return gen_perf_counter(g, e);
 		break;
-	case EX_DWARF:
-		return cg_dwarf(g, e);
+	case EX_BOUND:
+		return cg_target(g, e);
 	case EX_CONTEXT:
 		return gen_context(g, e);
 	case EX_TARGET:

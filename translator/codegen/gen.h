@@ -15,14 +15,14 @@ typedef struct CgState {
 	CgCalls *calls;         /* callgraph.c: who calls what, the bodies' actions */
 	PtrVec stat_infos;      /* stats.c: StatInfo*, the shape of each statistic */
 	PtrVec hist_prints;     /* stats.c: HistPrint*, the histograms printed and by which call */
-	struct {                /* regex.c: the programs emitted (a pattern used twice is emitted once) */
+	struct {                /* match.c: the programs emitted (a pattern used twice is emitted once) */
 		StrBuf *tables;         /* the tables they went to */
 		StrMap ids;             /* pattern -> 1 + program number */
 		int count;
 		int insns, threads, sub;   /* the largest program: the matcher's work area */
 		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
 	} rx;
-	int table_counter;      /* dwarf.c: names of static data, unique in the module */
+	int table_counter;      /* targetvars.c: names of static data, unique in the module */
 } CgState;
 
 /* Code generation state for one C function (a probe body or a script function). */
@@ -88,10 +88,10 @@ char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);
 char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
 int cg_param_by_ref(const Function *f, const Symbol *param);   /* a string parameter passed as a pointer */
 
-/* dwarf.c: target variables bound in pass 2 (EX_DWARF: targets/access.h records), @entry values */
-char *cg_dwarf(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
-char *cg_dwarf_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
-void cg_dwarf_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
+/* targetvars.c: target variables bound in pass 2 (EX_BOUND: targets/access.h records), @entry values */
+char *cg_target(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
+char *cg_target_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
+void cg_target_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
                                                        * helpers; before the probe family tables */
 
 /* output.c: printf, sprintf */
@@ -110,7 +110,7 @@ int cg_stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts witho
 int cg_stats_add_unlocked(CgState *cg, const Symbol *sym); /* x <<< v takes no lock: lockfree, or end probes read it alone */
 void cg_stats_read_running(CgState *cg, Symbol *sym);       /* a probe running with the session reads it */
 
-/* regex.c: =~ and !~ with a literal pattern compiled here */
+/* match.c: =~ and !~ with a literal pattern compiled here */
 char *cg_regex_match(Gen *g, Expr *e);
 
 /* display.c: the end-of-run display of globals written but never read */

@@ -5,7 +5,7 @@
 #include "elaborate/builtins.h"
 #include "lib/format.h"
 #include "providers/provider.h"
-#include "dwarf/dwarf.h"
+#include "targets/kernelid.h"
 #include "codegen/usyms.h"
 
 #include <ctype.h>
@@ -798,7 +798,7 @@ static void write_module_init(Session *s, const ModuleParts *m, StrBuf *out)
 
 /* The module's fixed skeleton, in order: the runtime, the handlers' static data, the globals, the
  * frames, the bodies (functions and handlers) and their lock tables, the probe descriptors, the
- * .return probes' entry functions (codegen/dwarf.c), the provider tables, the module's init. */
+ * .return probes' entry functions (codegen/targetvars.c), the provider tables, the module's init. */
 static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 {
 	write_runtime(s, out);
@@ -816,7 +816,9 @@ static void write_module(Session *s, const ModuleParts *m, StrBuf *out)
 	sb_puts(out, "/* globals each probe locks */\n");
 	sb_puts(out, m->locks.data);
 	write_descriptors(s, m, out);
-	cg_dwarf_support(s, out);
+	if (tg_kernel_build_id(s)[0])   /* staprun checks the running kernel is the one probes were typed for */
+		sb_printf(out, "MODULE_INFO(stap_kernel_build_id, \"%s\");\n\n", tg_kernel_build_id(s));
+	cg_target_support(s, out);
 	write_provider_tables(s, out);
 	write_module_init(s, m, out);
 }

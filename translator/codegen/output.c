@@ -148,14 +148,12 @@ static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, co
 
 char *cg_format(Gen *g, Expr *e, const char *out)
 {
-	Format fmt;
-	const char *err;
+	const Format *fmt = e->format;   /* parsed once, by pass 2's resolution */
 	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
 	char *copied = xcalloc((size_t)e->args.len + 1, 1);
 	int printing = !strcmp(out, "&c->out"), nstrings = 0;
 	char *need;
 
-	format_parse(((Expr *)e->args.items[0])->str, &fmt, &err);
 	for (int i = 1; i < e->args.len; i++) {
 		vals[i] = cg_expr(g, e->args.items[i]);
 		for (int j = i + 1; j < e->args.len; j++) {
@@ -166,16 +164,16 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 			}
 		}
 	}
-	need = format_max_bytes(&fmt, &nstrings);
+	need = format_max_bytes(fmt, &nstrings);
 	/* printf: the print buffer may be the trace ring's next record (written once, in place) */
 	if (printing && need)
 		cg_line(g, "stp_out_direct(%s, %s);", out, need);
 	/* one check for a format of several pieces that can fit: printf's buffer holds any, an
 	 * sprintf's string (MAXSTRINGLEN) those without %s */
-	if (need && fmt.npieces > 1 && (printing || !nstrings))
-		format_one_check(g, e, &fmt, vals, copied, out, need);
+	if (need && fmt->npieces > 1 && (printing || !nstrings))
+		format_one_check(g, e, fmt, vals, copied, out, need);
 	else
-		format_pieces(g, &fmt, vals, out);
+		format_pieces(g, fmt, vals, out);
 	free(vals);
 	free(copied);
 	return xstrdup("0");

@@ -3,7 +3,7 @@
 #include "codegen/usyms.h"
 #include "codegen/ulines.h"
 #include "lib/diag.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 #include "providers/provider.h"
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #include "elaborate/expand.h"
 #include "providers/provider.h"
 #include "elaborate/tapsets.h"
-#include "btf/bind.h"
+#include "btf/btfvars.h"
 #include "dwarf/dwarf.h"
 
 #include <dwarf.h>
@@ -153,7 +153,7 @@ static void add_vars(StrBuf *sb, StrMap *seen, Dwarf_Die *scope, Dwarf_Addr pc, 
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static void site_vars(const DwarfSite *site, StrBuf *sb)
+static void site_vars(const TgSite *site, StrBuf *sb)
 {
 	Dwarf_Die scope, type;
 	Dwarf_Attribute a;

@@ -2,13 +2,13 @@
  * translate, compile, run) with -v timings and temp directory cleanup. */
 #include "../common/outopen.h"
 #include "btf/btf.h"
-#include "build/build.h"
-#include "build/cache.h"
-#include "build/modhash.h"
+#include "compile/compile.h"
+#include "compile/cache.h"
+#include "compile/modhash.h"
 #include "codegen/module.h"
 #include "core/limits.h"
-#include "build/secureboot.h"
-#include "build/sign.h"
+#include "compile/secureboot.h"
+#include "compile/sign.h"
 #include "elaborate/elaborate.h"
 #include "kernel.h"
 #include "driver/listing.h"
@@ -675,6 +675,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	diag_init(&session.diag);
+	session.kernel_image_build_id = btf_kernel_image_build_id;
 	STAP_MARK_PASS(0, start, &session);
 	rc = main_options(&session, argc, argv, &r_arg);
 	STAP_MARK_PASS(0, end, &session);

@@ -1,7 +1,7 @@
 /* rootenv.c - refuses, as root, the environment variables that would make root read or run what
  * another user controls (the tapsets, the runtime, debuginfo, test hooks).  Used by main.c. */
 #include "driver/rootenv.h"
-#include "build/trustwalk.h"
+#include "lib/trustwalk.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* spawn.c - runs a program as a child and waits for it, with an optional environment, working
- * directory, log file or pipes.  Used by pass 4 (build.c, kbuild_steps.c), pass 5 (build.c) and
+ * directory, log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c), pass 5 (compile.c) and
  * remote.c. */
 #include "driver/spawn.h"
 #include "driver/markers.h"

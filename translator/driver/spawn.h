@@ -1,5 +1,5 @@
 /* spawn.h - runs a program as a child and waits for it: optional environment, working directory,
- * log file or pipes.  Used by pass 4 (build.c, kbuild_steps.c), pass 5 (build.c: staprun) and
+ * log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c), pass 5 (compile.c: staprun) and
  * remote.c (ssh and the child staps, started without waiting). */
 #ifndef STAP_SPAWN_H
 #define STAP_SPAWN_H

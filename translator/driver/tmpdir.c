@@ -1,7 +1,7 @@
 /* tmpdir.c - the run's temporary directory: $TMPDIR checked by the trust walk when root, the directory
  * made 0700 through its parent's descriptor and removed through its own.  Used by main.c and remote.c. */
 #include "driver/tmpdir.h"
-#include "build/trustwalk.h"
+#include "lib/trustwalk.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,9 +1,10 @@
 /* debuginfo.c - finds and opens the kernel's and modules' debuginfo (libdw; libdwfl for .ko files),
- * checks build ids, and answers symbol questions for probe sites.  Used by providers/dwarf.c, targets.c. */
+ * checks build ids, and answers symbol questions for probe sites.  Used by providers/kernelfn.c, dwvars.c. */
 #include "dwarf/dwarf.h"
-#include "btf/btf.h"
 #include "dwarf/debuginfod.h"
-#include "dwarf/elffile.h"
+#include "image/buildid.h"
+#include "image/elffile.h"
+#include "image/modfile.h"
 
 #include <dirent.h>
 #include <dwarf.h>
@@ -16,73 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- build ids ----------------------------------------------------------------------------------- */
-
-static void hex_of(const unsigned char *p, size_t n, char *out, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < n && 2 * i + 2 < size; i++)
-		sprintf(out + 2 * i, "%02x", p[i]);
-	out[2 * i] = 0;
-}
-
-/* NT_GNU_BUILD_ID in a raw notes blob (/sys/kernel/notes, a .notes section): hex into out. */
-int dwarf_build_id_in_notes(const unsigned char *p, size_t len, char *out, size_t size)
-{
-	size_t off = 0;
-
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
-		size_t next = desc_off + ((descsz + 3) & ~3u);
-		if (next > len || desc_off > len || desc_off + descsz > len)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4) && descsz > 0) {
-			hex_of(p + desc_off, descsz, out, size);
-			return 0;
-		}
-		off = next;
-	}
-	return -1;
-}
-
-void dwarf_elf_build_id(Elf *elf, char *out, size_t size)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	out[0] = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_rawdata(scn, NULL);
-		if (d && d->d_buf && dwarf_build_id_in_notes(d->d_buf, d->d_size, out, size) == 0)
-			return;
-	}
-}
-
-/* The running kernel's build id from /sys/kernel/notes; -1 when unreadable. */
-int dwarf_file_build_id(const char *path, char *out, size_t size)
-{
-	size_t len;
-	unsigned char *text = (unsigned char *)read_file(path, &len);
-	int rc;
-
-	if (!text)
-		return -1;
-	rc = dwarf_build_id_in_notes(text, len, out, size);
-	free(text);
-	return rc;
-}
 
 /* ---- opening ------------------------------------------------------------------------------------- */
 
@@ -130,7 +64,7 @@ DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, E
 	m->cfi = dwarf_getcfi(dw);             /* .debug_frame */
 	if (!m->cfi)
 		m->cfi = dwarf_getcfi_elf(elf);    /* .eh_frame, what user binaries usually have */
-	dwarf_elf_build_id(elf, m->build_id, sizeof m->build_id);
+	image_elf_build_id(elf, m->build_id, sizeof m->build_id);
 	return m;
 }
 
@@ -206,7 +140,7 @@ static DwarfModule *open_ko(const char *path, const char *name, char **why)
 	m->cfi = dwfl_module_dwarf_cfi(mod, &bias);
 	if (!m->cfi)
 		m->cfi = dwfl_module_eh_cfi(mod, &bias);
-	dwarf_elf_build_id(m->elf, m->build_id, sizeof m->build_id);
+	image_elf_build_id(m->elf, m->build_id, sizeof m->build_id);
 	return m;
 }
 
@@ -219,38 +153,20 @@ DwarfCache *dwarf_cache(Session *s)
 	return s->dwarf;
 }
 
-int dwarf_kernel_paths(Session *s, char *paths[4])
-{
-	const char *dir = getenv("STAP_DEBUGINFO_PATH");
-	int n = 0;
-
-	if (dir) {
-		/* a directory laid out like /usr/lib/debug (tests point it at an empty one to hide DWARF) */
-		paths[n++] = xasprintf("%s/boot/vmlinux-%s", dir, s->kver);
-		paths[n++] = xasprintf("%s/lib/modules/%s/vmlinux", dir, s->kver);
-		return n;
-	}
-	paths[n++] = xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->kver);
-	paths[n++] = xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", s->kver);
-	paths[n++] = xasprintf("/boot/vmlinux-%s", s->kver);
-	if (s->kbuild_dir)
-		paths[n++] = path_join(s->kbuild_dir, "vmlinux");
-	return n;
-}
 
 /* The kernel's debuginfo from the debuginfod servers, by the build id of the running kernel or of
- * /boot/vmlinuz-KVER (btf/source.c reads it there); NULL with *why NULL when none is configured. */
+ * /boot/vmlinuz-KVER (the Session's kernel_image_build_id: btf/source.c reads it there); NULL with
+ * *why NULL when none is configured. */
 static char *fetch_kernel(Session *s, char **why)
 {
 	char running[41] = "", *what, *path;
-	const char *id = running, *err;
+	const char *id = running;
 
 	*why = NULL;
 	if (!debuginfod_configured())
 		return NULL;
-	if (!s->target_is_running || dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) != 0) {
-		btf_kernel(s, &err);
-		id = btf_kernel_build_id(s);
+	if (!s->target_is_running || image_file_build_id("/sys/kernel/notes", running, sizeof running) != 0) {
+		id = s->kernel_image_build_id ? s->kernel_image_build_id(s) : "";
 	}
 	if (!*id) {
 		*why = xasprintf("debuginfod: nothing asked: the build id of kernel %s is unknown (no /boot/vmlinuz-%s)",
@@ -289,7 +205,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 			diag_at(&s->diag, loc, "semantic error", "%s", c->kernel_error);
 		return c->kernel;
 	}
-	npaths = dwarf_kernel_paths(s, paths);
+	npaths = image_kernel_paths(s, paths);
 	sb_init(&looked);
 	sb_init(&notes);
 	for (int i = 0; i < npaths && !found; i++) {
@@ -319,7 +235,7 @@ DwarfModule *dwarf_kernel(Session *s, SrcLoc loc)
 	}
 	if (c->kernel && s->target_is_running && c->kernel->build_id[0]) {
 		char running[41];
-		if (dwarf_file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
+		if (image_file_build_id("/sys/kernel/notes", running, sizeof running) == 0 &&
 		    strcmp(running, c->kernel->build_id)) {
 			c->kernel_error = xasprintf("kernel debuginfo %s does not match the running kernel %s: its build id is "
 						 "%s, the kernel's is %s (install the matching linux-image-%s-dbg)",
@@ -349,66 +265,6 @@ const char *dwarf_kernel_build_id(Session *s)
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */
-
-/* "ext4", "nf-conntrack" and "nf_conntrack" are one module to the kernel. */
-static int same_module_name(const char *a, const char *b, size_t blen)
-{
-	size_t i;
-
-	for (i = 0; i < blen && a[i]; i++) {
-		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
-		if (x != y)
-			return 0;
-	}
-	return i == blen && !a[i];
-}
-
-typedef struct ModuleSearch {
-	const char *want;       /* module name */
-	char *plain;            /* NAME.ko or NAME.ko.debug */
-	char *compressed;       /* NAME.ko.xz/.zst/.gz */
-} ModuleSearch;
-
-/* The file at path, named base: 1 when it is the one searched for (the search ends). */
-static int visit(ModuleSearch *search, const char *path, const char *base)
-{
-	static const char *const plain_ext[] = { ".ko", ".ko.debug" };
-	static const char *const packed_ext[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
-	size_t n = strlen(base);
-
-	for (size_t i = 0; i < sizeof plain_ext / sizeof plain_ext[0]; i++) {
-		size_t e = strlen(plain_ext[i]);
-		if (n > e && !strcmp(base + n - e, plain_ext[i]) && same_module_name(search->want, base, n - e) &&
-		    !search->plain) {
-			search->plain = xstrdup(path);
-			return 1;
-		}
-	}
-	for (size_t i = 0; i < sizeof packed_ext / sizeof packed_ext[0]; i++) {
-		size_t e = strlen(packed_ext[i]);
-		if (n > e && !strcmp(base + n - e, packed_ext[i]) && same_module_name(search->want, base, n - e) &&
-		    !search->compressed)
-			search->compressed = xstrdup(path);
-	}
-	return 0;
-}
-
-/* Finds NAME.ko under dir (not following symbolic links: build/ and source/ are), depth first, each
- * directory's entries in the order it lists them. */
-static void find_module_file(ModuleSearch *search, const char *dir, const char *name)
-{
-	char *roots[] = { (char *)dir, NULL };
-	FTS *walk;
-	FTSENT *e;
-
-	search->want = name;
-	if (!dir_exists(dir) || !(walk = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL)))
-		return;
-	while ((e = fts_read(walk)))
-		if ((e->fts_info == FTS_F || e->fts_info == FTS_DEFAULT) && visit(search, e->fts_path, e->fts_name))
-			break;
-	fts_close(walk);
-}
 
 /* The name the kernel gives a .ko: its .modinfo name=, else the file name with '-' as '_'. */
 static char *module_name_of(const char *path)
@@ -462,9 +318,9 @@ static char *fetch_module(Session *s, const char *name, const char *path, char *
 	if (!debuginfod_configured())
 		return NULL;
 	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK)
-		dwarf_elf_build_id(elf, id, sizeof id);
+		image_elf_build_id(elf, id, sizeof id);
 	else
-		btf_packed_module_build_id(path, id);   /* .ko.xz, .ko.zst, .ko.gz */
+		image_packed_module_build_id(path, id);   /* .ko.xz, .ko.zst, .ko.gz */
 	elffile_close(elf, fd);
 	if (!*id) {
 		*why = xasprintf("debuginfod: nothing asked: %s has no build id", path);
@@ -497,20 +353,20 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		path = xstrdup(arg);
 		name = module_name_of(arg);
 	} else {
-		const char *dir = getenv("STAP_DEBUGINFO_PATH");   /* as dwarf_kernel_paths */
+		const char *dir = getenv("STAP_DEBUGINFO_PATH");   /* as image_kernel_paths */
 		char *dbg = xasprintf("%s/lib/modules/%s", dir ? dir : "/usr/lib/debug", s->kver);
 		char *lib = xasprintf("/lib/modules/%s", s->kver);
 		const char *found = NULL;
 		char *fetched = NULL;
-		ModuleSearch search = { 0 };
+		ImageModuleSearch search = { 0 };
 
-		find_module_file(&search, dbg, arg);
+		image_find_module(&search, dbg, arg);
 		if (search.plain && probe_file(search.plain) == 1)
 			found = search.plain;
 		if (!found) {
 			char *nodwarf = search.plain, *fetch_error = NULL;
 			search.plain = NULL;
-			find_module_file(&search, lib, arg);
+			image_find_module(&search, lib, arg);
 			if (search.plain && probe_file(search.plain) == 1) {
 				found = search.plain;
 			} else if ((search.plain || search.compressed) &&
@@ -566,7 +422,7 @@ static char *open_module(Session *s, const char *arg, DwarfModule **out)
 		if (s->target_is_running && m->build_id[0]) {
 			char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", name);
 			char running[41];
-			if (dwarf_file_build_id(notes, running, sizeof running) == 0 && strcmp(running, m->build_id))
+			if (image_file_build_id(notes, running, sizeof running) == 0 && strcmp(running, m->build_id))
 				why = xasprintf("module %s debuginfo %s does not match the loaded module: its build id is %s, "
 						"the loaded module's is %s", name, path, m->build_id, running);
 			free(notes);
@@ -611,24 +467,6 @@ DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc)
 	if (!om->mod)
 		diag_at(&s->diag, loc, "semantic error", "%s", om->error);
 	return om->mod;
-}
-
-char *dwarf_module_file(Session *s, const char *name)
-{
-	char *lib, *found;
-	ModuleSearch search = { 0 };
-
-	if (strchr(name, '/'))
-		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
-	lib = xasprintf("/lib/modules/%s", s->kver);
-	find_module_file(&search, lib, name);
-	found = search.plain ? search.plain : search.compressed;
-	if (found != search.plain)
-		free(search.plain);
-	if (found != search.compressed)
-		free(search.compressed);
-	free(lib);
-	return found;
 }
 
 /* ---- symbols ------------------------------------------------------------------------------------- */

@@ -2,9 +2,10 @@
  * opened on first use, with its cache and limits), draws the download's progress, checks the build id of what came.
  * Used by debuginfo.c, ulibs.c. */
 #include "dwarf/debuginfod.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "dwarf/dwarf.h"
-#include "dwarf/elffile.h"
+#include "image/buildid.h"
+#include "image/elffile.h"
 
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
@@ -283,7 +284,7 @@ static void file_build_id(const char *path, char *out, size_t size)
 
 	out[0] = 0;
 	if (elffile_open(path, 0, &fd, &elf) == ELFFILE_OK)
-		dwarf_elf_build_id(elf, out, size);
+		image_elf_build_id(elf, out, size);
 	elffile_close(elf, fd);
 }
 

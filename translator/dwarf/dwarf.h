@@ -1,9 +1,11 @@
 /* dwarf.h - the kernel-debuginfo side of the translator: debuginfo files, the function and type
- * index, probe sites (providers/dwarf.c); target variables bound to them: vars.h. */
+ * index, probe sites (providers/kernelfn.c); target variables bound to them: dwvars.h. */
 #ifndef STAP_DWARF_H
 #define STAP_DWARF_H
 
 #include "session.h"
+#include "image/tpcatalog.h"
+#include "targets/site.h"
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -29,7 +31,7 @@ typedef struct DwarfModule {
 	struct DwarfSymtab *syms;   /* ELF symbols, loaded on first use (anchors, blacklist) */
 	int is_kernel;
 	Session *session;           /* the run it was opened for: its index is built on first use */
-	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (tracepoints.c) */
+	struct TpCatalog *tracepoints;  /* the tracepoints it defines, read on first use (dwtracepoints.c) */
 	int is_user;                /* a user-space binary (process probes, providers/uprobe.c): its
 	                             * variables live in the probed process's memory */
 	/* what others look up in it, once each */
@@ -46,65 +48,24 @@ typedef struct DwarfCache {
 	char kernel_build_id[41];   /* the kernel's build id once opened, for dwarf_kernel_build_id() */
 	PtrVec modules;             /* debuginfo.c: OpenedModule*, module("NAME") asked for so far */
 	PtrVec user_modules;        /* dwarf/userfile.c: DwarfModule*, the user binaries opened */
-	StrMap cast_types;          /* targets.c: "module|tag|name" -> Dwarf_Die* of @cast types */
+	StrMap cast_types;          /* dwvars.c: "module|tag|name" -> Dwarf_Die* of @cast types */
 	PtrVec entry_lists;         /* targets/access.c: EntryList*, the @entry expressions of .return probes */
 } DwarfCache;
 
 DwarfCache *dwarf_cache(Session *s);
 
-/* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
-typedef struct DwarfSite {
-	DwarfModule *mod;
-	Dwarf_Off cu;               /* offset of the compile unit DIE */
-	Dwarf_Off scope;            /* the DW_TAG_subprogram or DW_TAG_inlined_subroutine DIE probed */
-	Dwarf_Addr pc;              /* probe address, in the debuginfo's address space */
-	char *function;             /* its name */
-	char *decl_file;            /* "fs/read_write.c", relative to the build directory */
-	int decl_line;              /* its line; for statements, the line probed */
-	char *anchor;               /* a symbol kprobes resolves unambiguously ("vfs_read", "_stext", "MOD:sym") */
-	uint64_t offset;            /* pc - anchor's address */
-	int is_return;              /* .return: a kretprobe on the function (not for inline sites) */
-	int is_inline;              /* an inline instance */
-	int is_statement;           /* .statement(...) */
-	int is_tracepoint;          /* kernel.trace(...): scope is the tracepoint's __traceiter_ function,
-	                             * whose parameters after the first are the tracepoint's arguments */
-	int entry_size;             /* .return with @entry values: bytes saved at entry (codegen/dwarf.c sets it) */
-	int is_user;                /* process("PATH") probes: a uprobe in mod, a user binary */
-	uint64_t file_offset;       /* is_user: where the probe lies in the file (what the uprobe API takes) */
-	uint64_t save_offset;       /* is_user .return: where entry values are read (pc, in the file) */
-	int cfa_reg;                /* ... and the CFA there: DWARF register cfa_reg + cfa_offset (-1: unknown) */
-	int64_t cfa_offset;
-	uint32_t btf_func;          /* no DWARF: the kernel function's BTF FUNC id, or a tracepoint's (its
-	                             * __traceiter_ FUNC or btf_trace_ typedef; mod NULL), its target
-	                             * variables typed from BTF (btf/bind.c) */
-	struct Btf *btf;            /* btf_func's BTF: a module's (split over the kernel's), NULL for the kernel's */
-	int unchecked;              /* a site BTF gave a wildcard: no symbol table said whether kprobes allow it
-	                             * (init text, blacklisted), so the kernel's refusal skips it with a warning */
-} DwarfSite;
 
 /* ---- debuginfo.c: finding and opening debuginfo ----------------------------------------------- */
 
 /* The kernel's debuginfo for s->kver, opened on first call; NULL after an error was reported at
  * loc (a missing file names the package to install: linux-image-KVER-dbg). */
 DwarfModule *dwarf_kernel(Session *s, SrcLoc loc);
-/* Build ids as hex into out ("" / -1 when there is none): of ELF notes, of an ELF file's SHT_NOTE
- * sections, of a notes file (/sys/kernel/notes). Also used by btf/source.c. */
-int dwarf_build_id_in_notes(const unsigned char *notes, size_t len, char *out, size_t size);
-void dwarf_elf_build_id(Elf *elf, char *out, size_t size);
-int dwarf_file_build_id(const char *path, char *out, size_t size);
 /* The kernel's debuginfo if there is any, with no error reported (the BTF fallback asks first). */
 DwarfModule *dwarf_kernel_quiet(Session *s);
-/* Where the kernel's DWARF is looked for (malloc'd paths, at most 4): /usr/lib/debug/boot/vmlinux-KVER,
- * .../lib/modules/KVER/vmlinux, /boot/vmlinux-KVER, the build tree's vmlinux; with STAP_DEBUGINFO_PATH=DIR
- * only DIR/boot/vmlinux-KVER and DIR/lib/modules/KVER/vmlinux. Returns the count. */
-int dwarf_kernel_paths(Session *s, char *paths[4]);
 /* A module's debuginfo, by module name ("ext4", "stap_testmod"); NULL after an error. */
 DwarfModule *dwarf_module(Session *s, const char *name, SrcLoc loc);
 /* The same with no error reported (the BTF fallback asks first). */
 DwarfModule *dwarf_module_quiet(Session *s, const char *name);
-/* The module file of s->kver named name ("nfs", or a path): /lib/modules/KVER/.../NAME.ko, or .ko.xz/.zst/.gz.
- * malloc'd, NULL when there is none. Also used by btf/source.c (modules' BTF). */
-char *dwarf_module_file(Session *s, const char *name);
 /* A DwarfModule for an opened file (fd, elf and dw become the module's): CFI and build id read. */
 DwarfModule *dwarf_module_from_elf(const char *name, const char *path, int fd, Elf *elf, Dwarf *dw);
 
@@ -206,32 +167,7 @@ int dwarf_index_each_function(DwarfModule *m, const char *glob, int (*fn)(const 
  * has its origin's name. Types: one DIE per (name, tag), a complete one when there is one. */
 int dwarf_index_each(DwarfModule *m, const char *glob, int (*fn)(const DwarfName *n, void *arg), void *arg);
 
-/* ---- tracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
-
-/* One tracepoint and where its prototype is described: the DWARF of its __traceiter_NAME function,
- * or with no DWARF the kernel's BTF (btf/tracepoints.c). */
-typedef struct Tracepoint {
-	char *system;               /* TRACE_SYSTEM: "sched"; "" when BTF's tracepoint is in no header */
-	char *name;                 /* "sched_switch" */
-	int nargs;                  /* its arguments (the probe function's parameters after its data) */
-	DwarfModule *mod;           /* NULL: from the kernel's BTF */
-	Dwarf_Off cu, die;          /* the __traceiter_NAME DIE and its compile unit */
-	uint32_t btf_id;            /* from BTF: the __traceiter_NAME FUNC, else the btf_trace_NAME typedef */
-} Tracepoint;
-
-/* The tracepoints one source defines, sorted by system and name (shared by both sources). */
-typedef struct TpCatalog {
-	Tracepoint *tps;
-	int n;
-} TpCatalog;
-
-/* A catalog of found (Tracepoint*, each freed; their strings kept), sorted. */
-TpCatalog *tp_catalog_new(PtrVec *found);
-/* Pushes onto out the tracepoints whose system matches system_glob (NULL: any) and name matches
- * name_glob; returns how many. */
-int tp_catalog_match(const TpCatalog *cat, const char *system_glob, const char *name_glob, PtrVec *out);
-/* Whether a tracepoint's system matches system_glob. */
-int tp_catalog_system_known(const TpCatalog *cat, const char *system_glob);
+/* ---- dwtracepoints.c: the tracepoints a debuginfo file defines ----------------------------------- */
 
 /* Pushes onto out (Tracepoint*, owned by the catalog) the tracepoints of m whose system matches
  * system_glob (NULL: any) and name matches name_glob, sorted by system and name; returns how many.
@@ -240,7 +176,7 @@ int dwarf_tracepoints(Session *s, DwarfModule *m, const char *system_glob, const
 /* Whether m defines a tracepoint of a system matching system_glob. */
 int dwarf_tracepoint_system_known(Session *s, DwarfModule *m, const char *system_glob);
 
-/* ---- types.c: the spelling of a type (the rest of target variables: vars.h) ------------------- */
+/* ---- types.c: the spelling of a type (the rest of target variables: dwvars.h) ------------------- */
 
 /* "struct file *", "unsigned int", "char[16]": the C spelling of a type DIE (for -L). */
 char *dwarf_type_name(Dwarf_Die *type);

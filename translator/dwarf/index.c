@@ -1,6 +1,6 @@
 /* index.c - the names of a debuginfo file's functions and types: built from the top-level DIEs of each
  * CU (through libdw here, directly in rawindex.c), cached (indexcache.c) and looked up.  Used by
- * providers/dwarf.c and dwarf/targets.c. */
+ * providers/kernelfn.c and dwarf/dwvars.c. */
 #include "dwarf/indexbuild.h"
 
 #include <dwarf.h>

@@ -1,7 +1,7 @@
 /* indexcache.c - the DWARF index's cache: index files checked, mmap'd from $SYSTEMTAP_DIR/cache/dwarf
  * by build id, or built (index.c) and saved. Used by index.c's lookups and dwarf.h's callers. */
 #include "dwarf/indexbuild.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

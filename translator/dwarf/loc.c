@@ -1,7 +1,8 @@
 /* loc.c - DWARF location expressions (and the pieces of location lists picked at a pc) compiled
  * to C that reads registers from c->regs and memory through the fault-safe readers; frame bases
- * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/targets.c and codegen. */
-#include "dwarf/vars.h"
+ * and the CFA from the module's CFI; symbol addresses with KASLR. Used by dwarf/dwvars.c and, at
+ * bind time, targets/locations.c. */
+#include "dwarf/dwvars.h"
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -53,7 +54,7 @@ static int is_reg_op(const Dwarf_Op *op)
 	return (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) || op->atom == DW_OP_regx;
 }
 
-static int classify(DwPiece *p, char **err)
+static int classify(TgPiece *p, char **err)
 {
 	const Dwarf_Op *ops = p->ops;
 	size_t n = p->nops;
@@ -67,26 +68,26 @@ static int classify(DwPiece *p, char **err)
 		}
 	}
 	if (n == 0) {
-		p->kind = DWLOC_EMPTY;
+		p->kind = TGL_EMPTY;
 	} else if (n == 1 && is_reg_op(&ops[0])) {
-		p->kind = DWLOC_REG;
+		p->kind = TGL_REG;
 		p->reg = ops[0].atom == DW_OP_regx ? (int)ops[0].number : (int)(ops[0].atom - DW_OP_reg0);
 	} else if (n == 1 && ops[0].atom == DW_OP_implicit_value) {
-		p->kind = DWLOC_IMPLICIT;
+		p->kind = TGL_IMPLICIT;
 		p->nbytes = ops[0].number;
 		p->bytes = (const uint8_t *)(uintptr_t)ops[0].number2;
 	} else if (ops[0].atom == DW_OP_implicit_pointer || ops[0].atom == DW_OP_GNU_implicit_pointer) {
-		p->kind = DWLOC_EMPTY;
+		p->kind = TGL_EMPTY;
 	} else if (ops[n - 1].atom == DW_OP_stack_value) {
-		p->kind = DWLOC_VALUE;
+		p->kind = TGL_VALUE;
 		p->nops = n - 1;
 	} else {
-		p->kind = DWLOC_ADDR;
+		p->kind = TGL_ADDR;
 	}
 	return 0;
 }
 
-int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err)
+int dwloc_analyze(const Dwarf_Op *ops, size_t nops, TgLoc *out, char **err)
 {
 	PtrVec pieces = { 0 };
 	size_t start = 0;
@@ -94,7 +95,7 @@ int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err)
 
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < nops; i++) {
-		DwPiece *p;
+		TgPiece *p;
 		uint64_t size;
 		if (ops[i].atom != DW_OP_piece && ops[i].atom != DW_OP_bit_piece)
 			continue;
@@ -119,7 +120,7 @@ int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err)
 		start = i + 1;
 	}
 	if (!pieces.len) {
-		DwPiece *p = xcalloc(1, sizeof *p);
+		TgPiece *p = xcalloc(1, sizeof *p);
 		p->ops = ops;
 		p->nops = nops;
 		if (classify(p, err) != 0)
@@ -131,7 +132,7 @@ int dwloc_analyze(const Dwarf_Op *ops, size_t nops, DwLoc *out, char **err)
 	out->npieces = pieces.len;
 	out->pieces = xcalloc((size_t)pieces.len, sizeof *out->pieces);
 	for (int i = 0; i < pieces.len; i++) {
-		out->pieces[i] = *(DwPiece *)pieces.items[i];
+		out->pieces[i] = *(TgPiece *)pieces.items[i];
 		free(pieces.items[i]);
 	}
 	free(pieces.items);
@@ -718,13 +719,13 @@ static int compile_ops(Cmp *cm, const Dwarf_Op *ops, size_t n, const char *dst)
 
 #undef S
 
-int dwloc_emit(DwLocCtx *ctx, const DwPiece *p, const char *dst, StrBuf *code, char **err)
+int dwloc_emit(DwLocCtx *ctx, const TgPiece *p, const char *dst, StrBuf *code, char **err)
 {
 	Cmp cm = { .ctx = ctx, .code = code, .err = err };
 
 	*err = NULL;
-	cm.pfx = xasprintf("dw%d", ctx->uniq);
-	if (p->kind != DWLOC_ADDR && p->kind != DWLOC_VALUE) {
+	cm.pfx = ctx->pfx ? xstrdup(ctx->pfx) : xasprintf("dw%d", ctx->uniq);
+	if (p->kind != TGL_ADDR && p->kind != TGL_VALUE) {
 		*err = xstrdup("internal: only addresses and values are computed");
 		return -1;
 	}

@@ -1,7 +1,7 @@
 /* types.c - DWARF types of target variables: C spellings (SystemTap's, for -L and messages), sizes,
  * signedness, members and bit fields, array dimensions, definitions of declared-only types.
- * Used by dwarf/targets.c (pass 2), codegen/dwarf.c (pass 3) and the -L listing. */
-#include "dwarf/vars.h"
+ * Used by dwarf/dwvars.c (pass 2), targets/type.c (for pass 3) and the -L listing. */
+#include "dwarf/dwvars.h"
 
 #include <string.h>
 

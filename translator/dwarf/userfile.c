@@ -1,9 +1,9 @@
 /* userfile.c - a user binary or library found as the dynamic loader finds it (sonames, DT_NEEDED),
  * its DWARF (its own or separate debuginfo), symbol aliases, its DwarfModule opened once per run.
- * Used by providers/uprobe.c, providers/ulibs.c and dwarf/targets.c. */
+ * Used by providers/uprobe.c, providers/ulibs.c and dwarf/dwvars.c. */
 #include "dwarf/userfile.h"
 #include "dwarf/debuginfod.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 
 #include <dwarf.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* userfile.h - user binaries and libraries (dwarf/userfile.c): found as the dynamic loader finds them,
- * their DWARF, their DwarfModule opened once per run. Used by providers/uprobe.c, providers/ulibs.c, dwarf/targets.c. */
+ * their DWARF, their DwarfModule opened once per run. Used by providers/uprobe.c, providers/ulibs.c, dwarf/dwvars.c. */
 #ifndef STAP_USERFILE_H
 #define STAP_USERFILE_H
 

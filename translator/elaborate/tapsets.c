@@ -2,7 +2,7 @@
  * defines (cached on disk), and loading only the files a script needs. */
 #include "elaborate/tapsets.h"
 #include "elaborate/builtins.h"
-#include "build/filecache.h"
+#include "lib/filecache.h"
 #include "parse/parse.h"
 #include "elaborate/pointmatch.h"
 

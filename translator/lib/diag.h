@@ -45,7 +45,7 @@ typedef struct Diag {
 void diag_init(Diag *d);
 
 /* "stap: warning: MSG" once per run, from any thread (btf/source.c's cache write beside the main
- * thread): neither counted nor muted nor cut by -w.  build/filecache.c's warnings. */
+ * thread): neither counted nor muted nor cut by -w.  lib/filecache.c's warnings. */
 void diag_warning_once(Diag *d, const char *msg);
 
 /* kind is "parse error", "semantic error", "error" or "warning". */

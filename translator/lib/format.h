@@ -1,16 +1,17 @@
-/* format.h - parses printf-style format strings at translate time into
- * literal pieces and conversions.  Used by type checking and code generation. */
+/* format.h - parses printf-style format strings at translate time into literal pieces and conversions, once
+ * per call (resolution keeps it in Expr.format).  Used by type checking and code generation. */
 #ifndef STAP_FORMAT_H
 #define STAP_FORMAT_H
 
 #include "parse/ast.h"
+#include "../../runtime/output/fmtflags.h"   /* the flags' numbers, shared with the runtime's writer */
 
 enum {
-	FMT_LEFT = 1,     /* - */
-	FMT_PLUS = 2,     /* + */
-	FMT_SPACE = 4,    /* space */
-	FMT_ALT = 8,      /* # */
-	FMT_ZERO = 16,    /* 0 */
+	FMT_LEFT = STP_FMT_LEFT,
+	FMT_PLUS = STP_FMT_PLUS,
+	FMT_SPACE = STP_FMT_SPACE,
+	FMT_ALT = STP_FMT_ALT,
+	FMT_ZERO = STP_FMT_ZERO,
 };
 
 typedef struct FormatPiece {

@@ -1,6 +1,6 @@
 /* regex.c - parses a POSIX extended regular expression (SystemTap's dialect) and
  * compiles it into a Pike VM program for runtime/core/regex.h.  Used by elaborate.c
- * (pass-2 check), codegen/regex.c (pass 3) and tests/unit/regex.t.
+ * (pass-2 check), codegen/match.c (pass 3) and tests/unit/regex.t.
  *
  * Syntax: literals, '.', bracket expressions ([a-z], [^...], []...], [[:alpha:]] and
  * the other POSIX classes, [[.c.]], [[=c=]]), groups (...) and (?:...), '|', '*' '+'

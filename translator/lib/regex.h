@@ -1,6 +1,6 @@
 /* regex.h - the literal patterns of =~ and !~ (POSIX extended regular expressions)
  * parsed and compiled at translate time into the program runtime/core/regex.h runs.
- * Used by elaborate.c (pass-2 check), codegen/regex.c and tests/unit/regex.t. */
+ * Used by elaborate.c (pass-2 check), codegen/match.c and tests/unit/regex.t. */
 #ifndef STAP_REGEX_H
 #define STAP_REGEX_H
 

@@ -211,7 +211,7 @@ void print_expr(const Expr *e, StrBuf *out)
 	case EX_CONTEXT:   /* only after pass 2: its name */
 		sb_puts(out, e->str);
 		break;
-	case EX_DWARF:   /* only after pass 2: what it was bound from */
+	case EX_BOUND:   /* only after pass 2: what it was bound from */
 		if (e->left) {
 			sb_puts(out, "@entry(");
 			print_expr(e->left, out);

@@ -69,8 +69,8 @@ typedef enum ExprKind {
 	EX_EMBEDDED,     /* %{ str %} as an expression */
 	EX_AUTOCAST,     /* (left)->member...: chain on a value of inferred pointer type */
 	EX_WILDCARD,     /* '*' as an array key: a[*, 1] slices */
-	EX_DWARF,        /* pass 2: a target variable, @cast, @var, $$vars or @entry bound to DWARF
-	                  * (dwarf/vars.h DwAccess in dwarf); args: @cast's address, computed indexes;
+	EX_BOUND,        /* pass 2: a target variable, @cast, @var, $$vars or @entry bound by DWARF or BTF
+	                  * (targets/access.h TgAccess in bound); args: @cast's address, computed indexes;
 	                  * left: the expression @entry saves */
 	EX_CONTEXT,      /* pass 2: a probe family's context variable ($value in procfs probes, $skb in
 	                  * netfilter ones): str its name, ctxvar how it is read and written */
@@ -102,7 +102,8 @@ typedef struct Expr {
 	Symbol *sym;            /* resolved variable for EX_IDENT / EX_INDEX */
 	Function *fn;           /* resolved user function for EX_CALL */
 	const Builtin *builtin; /* resolved builtin for EX_CALL */
-	struct DwAccess *dwarf; /* EX_DWARF: what it reads (dwarf/vars.h) */
+	struct Format *format;  /* printf/sprintf: the format, parsed once by resolution (lib/format.h) */
+	struct TgAccess *bound; /* EX_BOUND: what it reads (targets/access.h) */
 	const struct ContextVar *ctxvar; /* EX_CONTEXT: the family's description (providers/provider.h) */
 } Expr;
 

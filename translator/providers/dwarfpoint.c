@@ -1,5 +1,5 @@
 /* dwarfpoint.c - what the DWARF probe families share: FUNC@FILE:LINE patterns, inline instances
- * (scanned once per compile unit), entry addresses, line spans and statement lines.  Used by dwarf.c and uprobe.c. */
+ * (scanned once per compile unit), entry addresses, line spans and statement lines.  Used by kernelfn.c and uprobe.c. */
 #include "providers/dwarfpoint.h"
 #include "elaborate/pointmatch.h"
 

@@ -1,5 +1,5 @@
 /* dwarfpoint.h - what the DWARF probe families share: FUNC@FILE:LINE patterns, inline instances,
- * entry addresses, function line spans and statement lines.  Used by dwarf.c (kernel/module) and uprobe.c (process). */
+ * entry addresses, function line spans and statement lines.  Used by kernelfn.c (kernel/module) and uprobe.c (process). */
 #ifndef STAP_DWARFPOINT_H
 #define STAP_DWARFPOINT_H
 

@@ -1,5 +1,5 @@
 /* labels.c - the DWARF labels of a function, for .label("NAME") points: a bounded walk of the
- * function's DIE tree. Used by providers/dwarf.c. */
+ * function's DIE tree. Used by providers/kernelfn.c. */
 #include "providers/labels.h"
 #include "lib/util.h"
 

@@ -1,5 +1,5 @@
 /* labels.h - the DWARF labels of a function (.label("NAME") probe points): DW_TAG_label entries
- * under its DIE with an address. Used by providers/dwarf.c. */
+ * under its DIE with an address. Used by providers/kernelfn.c. */
 #ifndef STAP_LABELS_H
 #define STAP_LABELS_H
 

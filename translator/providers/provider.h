@@ -19,7 +19,7 @@ typedef struct DerivedProbe {
 	char *symbol;                /* kprobe symbol */
 	int is_return;               /* kretprobe */
 	int optional;                /* marked '?' on the way: may fail to arm at run time */
-	struct DwarfSite *site;      /* kernel/module DWARF probes: where it fires (dwarf/dwarf.h) */
+	struct TgSite *site;      /* kernel/module DWARF probes: where it fires (dwarf/dwarf.h) */
 	int entry_size;              /* kprobe.function(...).return with @entry values: bytes saved at entry
 	                              * (on the first such probe of its body, which the others share) */
 	int index;                   /* position among all derived probes */
@@ -113,7 +113,7 @@ const ProbePointComponent *pp_component(const ProbePoint *pp, int i);
 char *pp_text(const ProbePoint *pp);
 /* For resolve_many: a copy of tmpl named name (taken over) firing at site, pushed onto out and
  * returned; the caller sets the rest of its own data (is_return, number, ...). */
-DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct DwarfSite *site, PtrVec *out);
+DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct TgSite *site, PtrVec *out);
 /* The stp_descs index of the first of dps[0..n) whose hits can share dps[i]'s trampoline: the same
  * handler (Probe.handler, pass 3) and the same kind(dp, s); -1 when dps[i] keeps its own (kind < 0, or
  * no other site of its handler and kind) */

@@ -95,7 +95,7 @@ char *pp_text(const ProbePoint *pp)
 	return sb_steal(&sb);
 }
 
-DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct DwarfSite *site, PtrVec *out)
+DerivedProbe *provider_derive(const DerivedProbe *tmpl, char *name, struct TgSite *site, PtrVec *out)
 {
 	DerivedProbe *dp = xcalloc(1, sizeof *dp);
 

@@ -2,7 +2,7 @@
  * from the binary's .note.stapsdt notes (pass 2), with $argN/$$name/$$provider/$$parms, and their C table (pass 3). */
 #include "providers/provider.h"
 #include "elaborate/pointmatch.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * their BTF when they have no DWARF). */
 #include "providers/provider.h"
 #include "codegen/usyms.h"
-#include "dwarf/vars.h"
+#include "dwarf/dwvars.h"
 #include "btf/btf.h"
 
 #include <stdio.h>
@@ -75,7 +75,7 @@ static int tp_args_supported(const TpSource *src, const Tracepoint *tp, char **w
 
 static void tp_derive(const DerivedProbe *tmpl, const TpSource *src, const Tracepoint *tp, PtrVec *out)
 {
-	DwarfSite *site = xcalloc(1, sizeof *site);
+	TgSite *site = xcalloc(1, sizeof *site);
 	/* a tracepoint BTF has but no header declares has no system: its point names it alone */
 	char *name = tp->system[0] ? xasprintf("kernel.trace(\"%s:%s\")", tp->system, tp->name) :
 		     xasprintf("kernel.trace(\"%s\")", tp->name);

@@ -2,7 +2,7 @@
  * the dynamic loader finds them (dwarf/userfile.c), each probed as process("LIBPATH"). Used by registry.c. */
 #include "providers/ulibs.h"
 #include "elaborate/pointmatch.h"
-#include "dwarf/elffile.h"
+#include "image/elffile.h"
 #include "dwarf/userfile.h"
 
 #include <fnmatch.h>

@@ -6,8 +6,8 @@
 #include "providers/uprobe_elf.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/userfile.h"
-#include "dwarf/elffile.h"
-#include "dwarf/vars.h"
+#include "image/elffile.h"
+#include "dwarf/dwvars.h"
 #include "elaborate/pointmatch.h"
 
 #include <dwarf.h>
@@ -364,7 +364,7 @@ static char *source_path(DwarfModule *m, Dwarf_Off cu, const char *file)
  * NULL after a note in q->skipped when pc lies in no executable segment. */
 static DerivedProbe *user_probe(UQuery *q, char *name, Dwarf_Addr pc, const char *func)
 {
-	DwarfSite *site;
+	TgSite *site;
 	DerivedProbe *dp;
 	uint64_t off;
 
@@ -412,7 +412,7 @@ static void function_entry_site(UQuery *q, const DwarfName *n, Dwarf_Die *die, D
 {
 	Dwarf_Addr pc = probe_address(q->mod, die, entry);
 	DerivedProbe *dp;
-	DwarfSite *site;
+	TgSite *site;
 	uint64_t save;
 
 	/* .return: the uretprobe at the entry; values at entry ($param, @entry) are read where a
@@ -890,7 +890,7 @@ static void emit_process(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	sb_puts(out, "static struct stp_uprobe stp_uprobes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const DerivedProbe *dp = dps[i];
-		const DwarfSite *site = dp->site;
+		const TgSite *site = dp->site;
 		int k;
 		for (k = 0; strcmp(files.items[k], site->mod->path); k++)
 			;

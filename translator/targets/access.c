@@ -1,23 +1,25 @@
 /* access.c - building the neutral access record of a bound target variable (access.h), and the
- * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/dwarf.c. */
+ * values .return probes save at entry. Used by the DWARF and BTF leaves, bind.c and codegen/targetvars.c. */
 #include "targets/access.h"
+#include "dwarf/dwarf.h"
+#include "providers/provider.h"
 
-DwAccess *dwa_new(DwWhat what)
+TgAccess *tg_access_new(TgWhat what)
 {
-	DwAccess *a = xcalloc(1, sizeof *a);
+	TgAccess *a = xcalloc(1, sizeof *a);
 
 	a->what = what;
 	a->slot = -1;
 	return a;
 }
 
-void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op)
+void tg_access_step(TgAccess *a, TgStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op)
 {
-	DwStep *st;
+	TgStep *st;
 
-	if (kind == DWS_ADD && a->steps.len) {
-		DwStep *last = a->steps.items[a->steps.len - 1];
-		if (last->kind == DWS_ADD) {
+	if (kind == TGS_ADD && a->steps.len) {
+		TgStep *last = a->steps.items[a->steps.len - 1];
+		if (last->kind == TGS_ADD) {
 			last->n += n;
 			return;
 		}
@@ -31,15 +33,23 @@ void dwa_add_step(DwAccess *a, DwStepKind kind, int64_t n, int arg, SrcLoc loc, 
 	vec_push(&a->steps, st);
 }
 
+void tg_access_member(TgAccess *a, const char *member, char *type_name)
+{
+	TgStep *st = a->steps.items[a->steps.len - 1];
+
+	vec_push(&st->members, xstrdup(member));
+	vec_push(&st->member_types, type_name);
+}
+
 /* ---- the entry expressions of .return probes ---- */
 
 typedef struct EntryList {
 	const struct DerivedProbe *dp;
-	PtrVec exprs;            /* Expr* (EX_DWARF, DWA_ENTRY) */
+	PtrVec exprs;            /* Expr* (EX_BOUND, TGA_ENTRY) */
 } EntryList;
 
 /* the lists live in the session's DWARF cache (dwarf_cache(s)->entry_lists): per run, not per process */
-PtrVec *dwarf_entry_exprs(Session *s, const struct DerivedProbe *dp)
+PtrVec *tg_entry_list(Session *s, const struct DerivedProbe *dp)
 {
 	PtrVec *lists = &dwarf_cache(s)->entry_lists;
 
@@ -51,9 +61,9 @@ PtrVec *dwarf_entry_exprs(Session *s, const struct DerivedProbe *dp)
 	return NULL;
 }
 
-void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e)
+void tg_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e)
 {
-	PtrVec *v = dwarf_entry_exprs(s, dp);
+	PtrVec *v = tg_entry_list(s, dp);
 
 	if (!v) {
 		EntryList *l = xcalloc(1, sizeof *l);
@@ -62,4 +72,25 @@ void dwa_add_entry_expr(Session *s, const struct DerivedProbe *dp, Expr *e)
 		v = &l->exprs;
 	}
 	vec_push(v, e);
+}
+
+PtrVec *tg_entry_exprs(Session *s, const struct DerivedProbe *dp)
+{
+	return (dp->site ? dp->site->entry_size : dp->entry_size) ? tg_entry_list(s, dp) : NULL;
+}
+
+char *tg_code_fill(const char *code, const char *pfx, const char *dst, const char *fail)
+{
+	StrBuf sb;
+
+	sb_init(&sb);
+	for (const char *p = code; *p; p++) {
+		if (*p != '\001' || !p[1]) {
+			sb_putc(&sb, *p);
+			continue;
+		}
+		p++;
+		sb_puts(&sb, *p == 'P' ? pfx : *p == 'D' ? dst : fail);
+	}
+	return sb.data ? sb.data : xstrdup("");
 }

@@ -1,12 +1,12 @@
 /* bind.c - pass 2 for target variables, the binding pass: walks every probe and function body and
  * binds $var, $var->a[i], &..., $var$, $$vars, $return, @cast, @var, @entry, @defined, @choose_defined,
- * @param and the families' context variables, asking the DWARF leaf (dwarf/targets.c) or the BTF leaf
- * (btf/bind.c) for each target's access record (access.h) and rewriting it into an EX_DWARF node;
- * prunes the branches @defined rules out. Called by elaborate.c; codegen/dwarf.c writes the C. */
+ * @param and the families' context variables, asking the DWARF leaf (dwarf/dwvars.c) or the BTF leaf
+ * (btf/btfvars.c) for each target's access record (access.h) and rewriting it into an EX_BOUND node;
+ * prunes the branches @defined rules out. Called by elaborate.c; codegen/targetvars.c writes the C. */
 #include "targets/bind.h"
 #include "targets/access.h"
-#include "dwarf/vars.h"
-#include "btf/bind.h"
+#include "dwarf/dwvars.h"
+#include "btf/btfvars.h"
 #include "providers/provider.h"
 
 #include <stdarg.h>
@@ -16,7 +16,7 @@ typedef struct Bind {
 	Session *s;
 	Probe *probe;            /* the probe being bound, NULL in a function */
 	DerivedProbe *dp;        /* its DWARF derived probe, NULL when it has none */
-	DwarfSite *site;
+	TgSite *site;
 	int quiet;               /* inside @defined / the first choice of @choose_defined */
 	int failed;              /* a quiet binding failed */
 	int errors;
@@ -88,35 +88,35 @@ static void dwarf_failed(Bind *b)
 	}
 }
 
-/* ---- accesses in EX_DWARF nodes ---- */
+/* ---- accesses in EX_BOUND nodes ---- */
 
-/* Turns e into the EX_DWARF node of a; the chain's computed indexes are already in e->args. */
-static void make_dwarf(Expr *e, DwAccess *a)
+/* Turns e into the EX_BOUND node of a; the chain's computed indexes are already in e->args. */
+static void make_dwarf(Expr *e, TgAccess *a)
 {
-	e->kind = EX_DWARF;
-	e->dwarf = a;
+	e->kind = EX_BOUND;
+	e->bound = a;
 	e->chain.len = 0;
-	e->type = a->what == DWA_PRETTY || a->what == DWA_VARS ? TY_STRING : TY_LONG;
+	e->type = a->what == TGA_PRETTY || a->what == TGA_VARS ? TY_STRING : TY_LONG;
 }
 
 /* In a .return probe, a target read at the function's entry: e becomes a saved value. */
 static void wrap_entry(Bind *b, Expr *e)
 {
 	Expr *inner = xcalloc(1, sizeof *inner);
-	DwAccess *a = dwa_new(DWA_ENTRY);
+	TgAccess *a = tg_access_new(TGA_ENTRY);
 
 	*inner = *e;
 	memset(&e->args, 0, sizeof e->args);
 	memset(&e->chain, 0, sizeof e->chain);
-	e->kind = EX_DWARF;
+	e->kind = EX_BOUND;
 	e->left = inner;
 	e->right = e->cond = NULL;
 	e->type = inner->type;
 	a->dp = b->dp;
 	a->site = b->site;
-	a->name = xstrdup(inner->dwarf ? inner->dwarf->name : "@entry");
-	e->dwarf = a;
-	dwa_add_entry_expr(b->s, b->dp, e);
+	a->name = xstrdup(inner->bound ? inner->bound->name : "@entry");
+	e->bound = a;
+	tg_add_entry_expr(b->s, b->dp, e);
 }
 
 static int in_dwarf_probe(Bind *b, Expr *e, const char *what)
@@ -155,7 +155,7 @@ static Btf *site_btf(const Bind *b)
 static int bind_vars(Bind *b, Expr *e)
 {
 	const char *which = e->str + 2;
-	DwAccess *list;
+	TgAccess *list;
 
 	if (strcmp(which, "vars") && strcmp(which, "parms") && strcmp(which, "locals") && strcmp(which, "return")) {
 		berr(b, e->loc, "unknown context variable list '%s': $$vars, $$parms, $$locals or $$return", e->str);
@@ -167,10 +167,11 @@ static int bind_vars(Bind *b, Expr *e)
 		dwarf_failed(b);
 		return -1;
 	}
-	list = dwa_new(DWA_VARS);
+	list = tg_access_new(TGA_VARS);
 	list->name = xstrdup(e->str);
 	list->site = b->site;
-	list->mod = b->site->mod;
+	if (b->site->mod)
+		dwarf_leaf_of(list)->mod = b->site->mod;
 	list->pc = b->site->pc;
 	for (int i = 0; i < e->chain.len; i++) {
 		ChainItem *it = e->chain.items[i];
@@ -202,12 +203,12 @@ static int bind_vars(Bind *b, Expr *e)
 
 /* ---- one target expression, to the leaf that types it ---- */
 
-/* A target variable of a probe typed from BTF (no DWARF): btf/bind.c types it. */
+/* A target variable of a probe typed from BTF (no DWARF): btf/btfvars.c types it. */
 static int bind_btf(Bind *b, Expr *e, BindMode mode)
 {
 	BtfBind bb = { .btf = site_btf(b), .site = b->site, .kver = b->s->kver, .in_entry = b->entry };
 	int implicit_entry = b->site->is_return && !b->entry && strcmp(e->str, "$return");
-	DwAccess *a;
+	TgAccess *a;
 
 	if (mode == BM_WRITE) {
 		berr(b, e->loc, "'%s' cannot be assigned in a probe typed from BTF (the kernel's DWARF is needed: install "
@@ -260,7 +261,7 @@ static Btf *cast_btf(Bind *b, Expr *e, const char **why)
 static int bind_cast_btf(Bind *b, Expr *e, BindMode mode, Btf *btf)
 {
 	BtfBind bb = { .btf = btf, .site = b->site, .kver = b->s->kver };
-	DwAccess *a;
+	TgAccess *a;
 	Expr *addr = e->args.items[0], *tname = e->args.items[1];
 
 	/* the address stays args[0]; the type and module strings go, computed indexes follow */
@@ -280,7 +281,7 @@ static int bind_cast_btf(Bind *b, Expr *e, BindMode mode, Btf *btf)
 /* A target variable of a DWARF site, or @cast / @var typed from DWARF: the DWARF leaf binds it. */
 static int bind_dwarf(Bind *b, Expr *e, BindMode mode)
 {
-	DwAccess *a;
+	TgAccess *a;
 	int implicit_entry = 0;
 
 	if (e->kind == EX_TARGET)
@@ -615,9 +616,9 @@ static int bind_param(Bind *b, Expr *e, BindMode mode)
 		vec_push(&e->args, string_expr(loc, pointee));
 		e->chain = chain;
 	}
-	if (bind_target(b, e, mode) == 0 && e->kind == EX_DWARF &&
+	if (bind_target(b, e, mode) == 0 && e->kind == EX_BOUND &&
 	    strstr(((Expr *)decl->args.items[2])->str, "__user"))
-		e->dwarf->user_mem = 1;   /* a user pointer: what it points to is in the process's memory */
+		e->bound->user_mem = 1;   /* a user pointer: what it points to is in the process's memory */
 	return 1;
 }
 
@@ -675,7 +676,7 @@ static int bind_at(Bind *b, Expr *e)
 	if (!strcmp(e->str, "entry")) {
 		Expr *inner = e->args.items[0];
 		AstVisitor check = { NULL, script_variable, b };
-		DwAccess *a;
+		TgAccess *a;
 		if ((!b->site || !b->site->is_return) && !b->kret) {
 			berr(b, e->loc, "@entry is only available in .return probes on kernel functions");
 			return -1;
@@ -691,16 +692,16 @@ static int bind_at(Bind *b, Expr *e)
 		b->entry = 1;
 		ast_walk_expr(inner, &b->v);
 		b->entry = 0;
-		a = dwa_new(DWA_ENTRY);
+		a = tg_access_new(TGA_ENTRY);
 		a->dp = b->dp;
 		a->site = b->site;
-		a->name = xstrdup("@entry");
-		e->kind = EX_DWARF;
-		e->dwarf = a;
+			a->name = xstrdup("@entry");
+		e->kind = EX_BOUND;
+		e->bound = a;
 		e->left = inner;
 		e->args.len = 0;
 		e->type = TY_UNKNOWN;   /* inferred from the saved expression */
-		dwa_add_entry_expr(b->s, b->dp, e);
+		tg_add_entry_expr(b->s, b->dp, e);
 		return 0;
 	}
 	return 1;   /* not ours */
@@ -953,5 +954,6 @@ int targets_bind_program(Session *s)
 			bind_body(&b, f->body);
 	}
 	free(b.params.items);
+	tg_compile_locations(s);
 	return b.errors;
 }
