@@ -8,8 +8,8 @@ not() { ! "$@"; }
 
 # nap SECONDS: a pause of a polling loop that, in the guest (TESTS_IN_GUEST, set by the runner tests/run
 # writes), starts no program: a read that times out on a FIFO nobody writes (guest-batch.sh's nap). Under
-# TCG each program started costs the host about 50 ms of CPU, so a loop polling every 0.1 s with
-# /bin/sleep kept half a core busy while it waited. (Not a sleep function: `sleep 60 &` must stay a process.)
+# TCG each program started costs the host 80-150 ms of CPU (measured), so a loop polling every 0.1 s with
+# /bin/sleep kept about a core busy while it waited. (Not a sleep function: `sleep 60 &` must stay a process.)
 nap() {
     if [[ -z ${TESTS_IN_GUEST:-} ]]; then
         sleep "$1"
