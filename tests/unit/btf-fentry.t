@@ -1,6 +1,11 @@
 # btf-fentry - kernel.function entries typed from BTF get the running kernel's address from /proc/kallsyms, another release's from a real System.map, so that fentry.h arms them through ftrace; without one they stay kprobes
 # Used by tests/run (issue 21); tests/guest/stap-e-in-guest.t runs such a module on the guest's running kernel.
 
+# real_system_map FILE: FILE lists functions ("ADDR T NAME" lines), unlike Debian's one-line stub
+real_system_map() {
+    [[ -r $1 ]] && head -c 4096 "$1" | grep -q ' [Tt] '
+}
+
 run() {
     [[ -r /sys/kernel/btf/vmlinux ]] || { echo "the running kernel has no BTF"; exit 77; }
     export SYSTEMTAP_DIR=$PWD/stapdir STAP_DEBUGINFO_PATH=$PWD/nodbg
@@ -29,11 +34,16 @@ run() {
         echo "(/proc/kallsyms shows no addresses here: only the fallback is checked)"
         not grep -q '\.fentry = ' running.c
     fi
-    # another release: its image has no symbol table, so its entries stay kprobes (Debian's System.map is a stub)
+    # another release: its image has no symbol table, so its entries stay kprobes when its System.map is a
+    # stub (Debian's) or missing; a real one (other distributions', a self-built kernel's) gives addresses
     [[ -n $KVER && $KVER != "$(uname -r)" && -e /boot/vmlinuz-$KVER ]] || return 0
     "$STAP" -p3 -r "$KVER" -e "$script" >other.c 2>other.err || { cat other.err; return 1; }
     grep -q 'symbol = "vfs_read"' other.c
-    not grep -q '\.fentry = \|STP_FENTRY_REF_ADDR' other.c
+    if real_system_map "/lib/modules/$KVER/build/System.map" || real_system_map "/boot/System.map-$KVER"; then
+        [[ $(grep -c '\.fentry = 0x' other.c) == 1 ]] || { echo "a real System.map, but no fentry:"; grep -n fentry other.c; return 1; }
+    else
+        not grep -q '\.fentry = \|STP_FENTRY_REF_ADDR' other.c
+    fi
     # ... unless its tree or /boot has a real System.map (here made from its DWARF's symbols): link-time
     # addresses, the DWARF-typed C's, and the names it lists twice refused as for the running kernel
     local dbg=/usr/lib/debug/boot/vmlinux-$KVER
