@@ -81,6 +81,9 @@ EOF
     mkdir -p ga gb
     write_guest_run ga/case remote-a
     write_guest_run gb/case remote-b
+    # one vCPU and 256 MB each: sshd, staprun and Ansible's Python need no more, and under TCG a second
+    # vCPU only adds work (its boot, interprocessor interrupts, timer ticks) to what the host pays for
+    export GUEST_SMP=1 GUEST_MEM=256
     GUEST_QEMU_EXTRA="-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$pa-:22 -device virtio-net-pci,netdev=n0" \
         guest_batch ga ga/case >ga.log 2>&1 &
     local ga=$!

@@ -106,12 +106,56 @@ EOC
     getent group stapdev | cut -d: -f3 >stapdev.gid
 }
 
+# has FILE TEXT: FILE contains TEXT (grep -qF of a one-line TEXT), in bash alone: each grep, cat, awk or
+# seq started in the guest costs the host 80-150 ms of CPU under TCG, and this case checks hundreds of things.
+has() {
+    local s=
+    IFS= read -r -d '' s 2>/dev/null <"$1" || true
+    [[ $s == *"$2"* ]]
+}
+
+# has_line FILE START [PART]: a line of FILE starts with START (and has PART further on), in bash alone.
+has_line() {
+    local line
+    while IFS= read -r line || [[ -n $line ]]; do
+        [[ $line == "$2"*"${3:-}"* ]] && return 0
+    done 2>/dev/null <"$1"
+    return 1
+}
+
+# cpus_mem: cpus, the number of possible CPUs (/sys/devices/system/cpu/possible), and avail, the memory
+# available in MB (/proc/meminfo's MemAvailable), in bash alone.
+cpus_mem() {
+    local p k v _
+    read -r p </sys/devices/system/cpu/possible
+    cpus=$(( ${p##*[-,]} + 1 ))
+    while read -r k v _; do
+        [[ $k == MemAvailable: ]] && { avail=$((v / 1024)); return 0; }
+    done </proc/meminfo
+    return 1
+}
+
+# status_ids PID: the Uid:, Gid: and Groups: lines of /proc/PID/status and CapEff's value, as variables
+# uid, gid, groups (each a space-separated list) and capeff.
+status_ids() {
+    local -a f
+    uid= gid= groups= capeff=
+    while read -ra f; do
+        case ${f[0]} in
+            Uid:) uid=${f[*]:1} ;;
+            Gid:) gid=${f[*]:1} ;;
+            Groups:) groups=${f[*]:1} ;;
+            CapEff:) capeff=${f[1]} ;;
+        esac
+    done <"/proc/$1/status"
+}
+
 # refused FILE WANT CMD...: CMD exits 1 and its stderr (kept in FILE.err) contains WANT.
 refused() {
     local file=$1 want=$2 rc=0
     shift 2
     "$@" >"$file.out" 2>"$file.err" || rc=$?
-    if [[ $rc != 1 ]] || ! grep -qF -- "$want" "$file.err"; then
+    if [[ $rc != 1 ]] || ! has "$file.err" "$want"; then
         echo "$file: $* gave exit $rc, wanted 1 and \"$want\":"; cat "$file.out" "$file.err"
         return 1
     fi
@@ -119,12 +163,12 @@ refused() {
 
 # owner_is NAME UID: /proc/systemtap/NAME, its files and _stp_owner_uid all say UID.
 owner_is() {
-    local f
-    [[ $(cat /sys/module/"$1"/parameters/_stp_owner_uid) == "$2" ]] ||
-        { echo "$1: _stp_owner_uid $(cat /sys/module/"$1"/parameters/_stp_owner_uid), wanted $2"; return 1; }
-    for f in /proc/systemtap/"$1" /proc/systemtap/"$1"/.cmd /proc/systemtap/"$1"/trace0; do
-        [[ $(stat -c %u "$f") == "$2" ]] || { echo "$f: owner $(stat -c %u "$f"), wanted $2"; return 1; }
-    done
+    local v d=/proc/systemtap/$1
+    read -r v </sys/module/"$1"/parameters/_stp_owner_uid
+    [[ $v == "$2" ]] || { echo "$1: _stp_owner_uid $v, wanted $2"; return 1; }
+    # one stat for the three
+    v=$(stat -c %u "$d" "$d/.cmd" "$d/trace0")
+    [[ $v == "$2"$'\n'"$2"$'\n'"$2" ]] || { echo "$d, .cmd, trace0: owners $v, wanted $2"; return 1; }
 }
 
 # attach_and_end WHO... -- NAME OUT: `WHO staprun -A NAME` attaches, runs ~1 s, ends on SIGINT
@@ -135,18 +179,18 @@ attach_and_end() {
     local name=$2 out=$3 pid io rc=0
     "${who[@]}" -A "$name" >"$out" 2>"$out.err" & pid=$!
     io=$(stapio_of $pid)
-    sleep 1
+    nap 1
     kill -INT "$io"
     wait $pid || rc=$?
     [[ $rc == 0 ]] || { echo "${who[*]} -A $name: exit $rc"; cat "$out.err"; return 1; }
-    grep -q '^end ticks>0: 1$' "$out"
+    file_has "$out" '^end ticks>0: 1$'
     wait_gone "$name"
 }
 
 # wait_gone NAME: until module NAME is unloaded (5 s at most).
 wait_gone() {
     local i
-    for i in $(seq 50); do
+    for ((i = 0; i < 50; i++)); do
         loaded "$1" || return 0
         nap 0.1
     done
@@ -180,7 +224,7 @@ attacks() {
     local S=$sa/bin/staprun
 
     echo "== hard-linked staprun, swapped stapio (at ${SECONDS}s)"
-    sysctl -q fs.protected_hardlinks=0
+    echo 0 >/proc/sys/fs/protected_hardlinks
     "${u1[@]}" ln "$S" "$sa/u/staprun"
     [[ $(stat -c %h "$S") == 2 && -u $sa/u/staprun ]]
     "${u1[@]}" cp evil-stapio "$sa/u/stapio"
@@ -204,38 +248,44 @@ attacks() {
     not loaded sa_run
     # the race: u/stapio flips between a symbolic link to root's stapio and one to the evil
     # program while staprun runs (the check and the exec must see the same file)
+    # (the 40 runs from one shell of the member's, the checks in bash: no setpriv or grep per run)
     "${u1[@]}" "$CASE_DIR/flipper" "$sa/u" "$sa/bin/stapio" & local flipper=$!
     local i
-    for i in $(seq 40); do
-        rc=0
-        "${u1[@]}" "$sa/u/staprun" sa_run >race.out 2>race.err || rc=$?
-        [[ $rc == 1 ]] && grep -q "refusing to run $sa/u/stapio for a setuid staprun" race.err ||
-            { echo "race run $i: exit $rc"; cat race.err; kill $flipper; return 1; }
-    done
+    rc=0
+    "${u1[@]}" bash -c 'for ((i = 1; i <= 40; i++)); do
+            rc=0
+            "$1/staprun" sa_run >"$1/race.out" 2>"$1/race.err" || rc=$?
+            [[ $rc == 1 ]] && has "$1/race.err" "refusing to run $1/stapio for a setuid staprun" ||
+                { echo "race run $i: exit $rc"; cat "$1/race.err"; exit 1; }
+        done
+        echo "race: $((i - 1)) runs refused"' race "$sa/u" || rc=$?
     kill $flipper
     wait $flipper 2>/dev/null || true
-    echo "race: $i runs refused (at ${SECONDS}s)"
+    (( rc == 0 ))
+    echo "(at ${SECONDS}s)"
     [[ ! -e $sa/marks/evil-ran ]]
     not loaded sa_run
     "${u1[@]}" rm -f "$sa/u/staprun"
-    sysctl -q fs.protected_hardlinks=1
+    echo 1 >/proc/sys/fs/protected_hardlinks
 
     echo "== stapio's ids (at ${SECONDS}s)"
     "${u1[@]}" "$S" sa_endless >ids.out 2>ids.err & pid=$!
     io=$(stapio_of $pid)
-    [[ $(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/"$io"/status) == "65534 65534 65534 65534" ]]
-    [[ $(awk '/^Gid:/ { print $2, $3, $4, $5 }' /proc/"$io"/status) == "65534 65534 65534 65534" ]]
-    [[ $(awk '/^Groups:/ { $1 = ""; print }' /proc/"$io"/status | tr -d ' \t') == "$usr" ]]
-    [[ $(awk '/^CapEff:/ { print $2 }' /proc/"$io"/status) == 0000000000000000 ]]
-    [[ $(cat /proc/"$io"/comm) == stapio ]]
+    local uid gid groups capeff comm state
+    status_ids "$io"
+    [[ $uid == "65534 65534 65534 65534" && $gid == "65534 65534 65534 65534" ]]
+    [[ $groups == "$usr" && $capeff == 0000000000000000 ]]
+    read -r comm </proc/"$io"/comm
+    [[ $comm == stapio ]]
     owner_is sa_endless 65534
     # the script's procfs files are the run owner's too
     [[ $(stat -c %u /proc/systemtap/sa_endless/state) == 65534 ]]
-    "${u1[@]}" cat /proc/systemtap/sa_endless/state | grep -qx 'ticks>0 [01]'
+    state=$("${u1[@]}" cat /proc/systemtap/sa_endless/state)
+    [[ $state =~ ^ticks\>0\ [01]$ ]]
     kill -INT "$io"
     rc=0; wait $pid || rc=$?
     [[ $rc == 0 ]] || { echo "ids run: exit $rc"; cat ids.err; return 1; }
-    grep -q '^end ticks>0: 1$' ids.out
+    file_has ids.out '^end ticks>0: 1$'
     wait_gone sa_endless
 
     echo "== root's detached run (at ${SECONDS}s)"
@@ -274,14 +324,14 @@ attacks() {
     io=$(stapio_of $pid)
     refused u2-A-busy "did not attach to module sa_endless: its run was left as it was" \
         "${u2[@]}" "$S" -A sa_endless
-    grep -qF "another stapio is attached" u2-A-busy.err
+    has u2-A-busy.err "another stapio is attached"
     loaded sa_endless
     kill -0 "$io"
-    sleep 1
+    nap 1
     kill -INT "$io"
     rc=0; wait $pid || rc=$?
     [[ $rc == 0 ]] || { echo "u2 -A: exit $rc"; cat u2-A1.err; return 1; }
-    grep -q '^end ticks>0: 1$' u2-A1.out
+    file_has u2-A1.out '^end ticks>0: 1$'
     wait_gone sa_endless
     # the owner's -d, and root's -d of a user's run
     "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
@@ -294,14 +344,14 @@ attacks() {
     echo "== -b (at ${SECONDS}s)"
     refused b-cap "-b 65: a member of stapusr may ask for at most 64 MB per CPU" "${u1[@]}" "$S" -b 65 sa_run
     not loaded sa_run
-    for junk in 1x '' ' 1' +1 0x10 0 1025 -1 99999999999999999999999 $'\n1' '1 x=1'; do
-        refused b-junk "-b needs a buffer size in MB, a number from 1 to 1024, got \"$junk\"" \
-            "${u1[@]}" "$S" -b "$junk" sa_run
-        not loaded sa_run
-    done
+    # (from one shell of the member's, in its directory: no setpriv per run)
+    "${u1[@]}" bash -c 'S=$1; shift; cd "${S%/bin/staprun}/u" || exit 1
+        for junk; do
+            refused b-junk "-b needs a buffer size in MB, a number from 1 to 1024, got \"$junk\"" "$S" -b "$junk" sa_run || exit 1
+            not loaded sa_run || exit 1
+        done' b-junk "$S" 1x '' ' 1' +1 0x10 0 1025 -1 99999999999999999999999 $'\n1' '1 x=1'
     # root: the buffers must fit in half the available memory (this guest has little)
-    cpus=$(( $(cut -d- -f2 /sys/devices/system/cpu/possible) + 1 ))
-    avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    cpus_mem
     need=$((1024 * cpus))
     if (( need > avail / 2 )); then
         refused b-mem "-b 1024: the trace buffers would take $need MB (1024 MB for each of $cpus possible CPUs), more than half of the" \
@@ -318,7 +368,9 @@ attacks() {
     not loaded sa_run
     # the number staprun parsed is what the module gets
     "${u1[@]}" "$S" -b 03 -L sa_endless >/dev/null 2>&1
-    [[ $(cat /sys/module/sa_endless/parameters/_stp_bufsize) == 3 ]]
+    local bufsize
+    read -r bufsize </sys/module/sa_endless/parameters/_stp_bufsize
+    [[ $bufsize == 3 ]]
     "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
 
@@ -338,7 +390,7 @@ attacks() {
 # (the owner matches: only the load id tells the loads apart); then -d itself, blocked (-v, its
 # stderr a full pipe) between its check and its removal; then a run whose _stp_load_id cannot be read.
 stopped_removal() {
-    local mode pid io rc lid uid
+    local mode pid io rc lid uid st now
     local -a who
     for mode in run attach same; do
         echo "== stopped staprun, $mode (at ${SECONDS}s)"
@@ -351,25 +403,28 @@ stopped_removal() {
         io=$(stapio_of $pid)
         "${u1[@]}" kill -STOP $pid
         "${u1[@]}" kill -INT "$io"
-        for i in $(seq 100); do
-            [[ $(awk '{ print $3 }' /proc/"$io"/stat 2>/dev/null) == Z ]] && break
+        for ((i = 0; i < 100; i++)); do
+            st=
+            read -r _ _ st _ 2>/dev/null </proc/"$io"/stat || true
+            [[ $st == Z ]] && break
             nap 0.1
         done
-        [[ $(awk '{ print $3 }' /proc/"$io"/stat) == Z ]] || { echo "stapio $io did not end"; return 1; }
-        grep -q '^end ticks>0: 1$' stop-$mode.out
+        [[ $st == Z ]] || { echo "stapio $io did not end"; return 1; }
+        file_has stop-$mode.out '^end ticks>0: 1$'
         "${u1[@]}" "$S" -d sa_endless
         wait_gone sa_endless
         if [[ $mode == same ]]; then who=("${u1[@]}") uid=65534; else who=("${u2[@]}") uid=65533; fi
         "${who[@]}" "$S" -L sa_endless >/dev/null 2>&1
         owner_is sa_endless $uid
-        lid=$(cat /sys/module/sa_endless/parameters/_stp_load_id)
+        read -r lid </sys/module/sa_endless/parameters/_stp_load_id
         "${u1[@]}" kill -CONT $pid
         rc=0; wait $pid || rc=$?
-        [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid $uid): not removing it" \
-            stop-$mode.err || { echo "stopped $mode: exit $rc"; cat stop-$mode.err; return 1; }
+        [[ $rc == 1 ]] && has stop-$mode.err "module sa_endless was removed and loaded again (now a run of uid $uid): not removing it" ||
+            { echo "stopped $mode: exit $rc"; cat stop-$mode.err; return 1; }
         loaded sa_endless
         owner_is sa_endless $uid
-        [[ $(cat /sys/module/sa_endless/parameters/_stp_load_id) == "$lid" ]]
+        read -r now </sys/module/sa_endless/parameters/_stp_load_id
+        [[ $now == "$lid" ]]
         "${who[@]}" "$S" -d sa_endless
         wait_gone sa_endless
     done
@@ -379,21 +434,22 @@ stopped_removal() {
     rm -f go
     # room for "the caller is ..." (43 bytes) and a little: the next message blocks it
     ./pipefill 60 go "${u1[@]}" "$S" -v -d sa_endless >dblock.err & pid=$!
-    sleep 1
+    nap 1
     loaded sa_endless
     owner_is sa_endless 65534
     "${u1[@]}" "$S" -d sa_endless
     wait_gone sa_endless
     "${u2[@]}" "$S" -L sa_endless >/dev/null 2>&1
-    lid=$(cat /sys/module/sa_endless/parameters/_stp_load_id)
-    touch go
+    read -r lid </sys/module/sa_endless/parameters/_stp_load_id
+    : >go
     rc=0; wait $pid || rc=$?
-    [[ $rc == 1 ]] && grep -qF "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" \
-        dblock.err || { echo "blocked -d: exit $rc"; cat dblock.err; return 1; }
-    grep -q "the caller is a member of stapusr" dblock.err
+    [[ $rc == 1 ]] && has dblock.err "module sa_endless was removed and loaded again (now a run of uid 65533): not removing it" ||
+        { echo "blocked -d: exit $rc"; cat dblock.err; return 1; }
+    has dblock.err "the caller is a member of stapusr"
     loaded sa_endless
     owner_is sa_endless 65533
-    [[ $(cat /sys/module/sa_endless/parameters/_stp_load_id) == "$lid" ]]
+    read -r now </sys/module/sa_endless/parameters/_stp_load_id
+    [[ $now == "$lid" ]]
     "${u2[@]}" "$S" -d sa_endless
     wait_gone sa_endless
 
@@ -409,9 +465,9 @@ stopped_removal() {
     [[ ! -s /sys/module/sa_endless/parameters/_stp_load_id ]]
     kill -INT "$io"
     rc=0; wait $pid || rc=$?
-    [[ $rc == 1 ]] && grep -qF "module sa_endless: cannot tell whether it is still the run started here (its owner or _stp_load_id cannot be read): not removing it" \
-        noid.err || { echo "unreadable id: exit $rc"; cat noid.err; return 1; }
-    grep -q '^end ticks>0: 1$' noid.out
+    [[ $rc == 1 ]] && has noid.err "module sa_endless: cannot tell whether it is still the run started here (its owner or _stp_load_id cannot be read): not removing it" ||
+        { echo "unreadable id: exit $rc"; cat noid.err; return 1; }
+    file_has noid.out '^end ticks>0: 1$'
     loaded sa_endless
     refused noid-d "may not remove module sa_endless: cannot tell who loaded it or which load it is" \
         "${u1[@]}" "$S" -d sa_endless
@@ -444,8 +500,7 @@ buffer_budget() {
     local cpus avail mb k refused_at=0 now
     echo "== buffer budget (at ${SECONDS}s)"
     cp sa_bud[0-9].ko sa_budd.ko "$dir"/
-    cpus=$(( $(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1 ))
-    avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    cpus_mem
     # MB per CPU: the largest power of two whose buffers take at most 1/8 of the memory available
     for ((mb = 64; mb > 1 && mb * cpus * 8 > avail; mb /= 2)); do :; done
     (( mb * cpus * 16 > avail )) || { echo "SKIPPED the budget: $avail MB available, $cpus CPUs"; return 0; }
@@ -460,10 +515,12 @@ buffer_budget() {
         loaded "sa_bud$k"
     done
     (( refused_at >= 2 )) || { echo "budget: load $k refused too early:"; cat bud$k.err; return 1; }
-    grep -q "^staprun: -b $mb: the trace buffers would take $((mb * cpus)) MB ($mb MB for each of $cpus possible CPUs), and those of your $refused_at loaded runs $((refused_at * mb * cpus)) MB: together more than half of the" \
-        "bud$refused_at.err" || { cat "bud$refused_at.err"; return 1; }
+    has_line "bud$refused_at.err" "staprun: -b $mb: the trace buffers would take $((mb * cpus)) MB ($mb MB for each of $cpus possible CPUs), and those of your $refused_at loaded runs $((refused_at * mb * cpus)) MB: together more than half of the" ||
+        { cat "bud$refused_at.err"; return 1; }
     not loaded "sa_bud$refused_at"
-    now=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    local budget_avail=$avail
+    cpus_mem
+    now=$avail avail=$budget_avail
     (( mb * cpus <= now / 2 )) || { echo "budget: $now MB left: the per-load check alone refuses too"; return 1; }
     # a load without -b counts at the module's own size (sa_budd: stap -s 64, at least -b $mb)
     refused bud-default "staprun: the module's own buffer size, 64 MB (stap -s; -b sets another): the trace buffers would take $((64 * cpus)) MB (64 MB for each of $cpus possible CPUs), and those of your $refused_at loaded runs" \
@@ -489,7 +546,7 @@ buffer_budget() {
         if loaded "sa_bud$k"; then
             n=$((n + 1))
         else
-            grep -q "^staprun: -b $mb: the trace buffers would take .* together more than half of the" par$k.err ||
+            has_line par$k.err "staprun: -b $mb: the trace buffers would take " " together more than half of the" ||
                 { echo "budget at once: sa_bud$k"; cat par$k.err; return 1; }
         fi
     done
@@ -504,21 +561,21 @@ buffer_budget() {
 # uname() is the caller's to change (setarch --uname-2.6): the systemtap directory and the vermagic
 # check go by the kernel's own release.
 uname_changed() {
-    local fake
+    local fake m=$HOSTTYPE
     echo "== setarch --uname-2.6 (at ${SECONDS}s)"
-    fake=$(setarch "$(uname -m)" --uname-2.6 uname -r)
+    fake=$(setarch "$m" --uname-2.6 uname -r)
     [[ $fake == 2.6.* && $fake != "$KVER" ]]
     # a module that says it is for that release
     source "$TOP/tests/lib/module-edit.sh"
     mkdir -p fake26
     set_vermagic sa_run.ko fake26/sa_run.ko "$fake"
-    "${u1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" sa_run >uname.out 2>uname.err ||
+    "${u1[@]}" setarch "$m" --uname-2.6 "$S" sa_run >uname.out 2>uname.err ||
         { cat uname.err; return 1; }
-    grep -qx ran uname.out
+    file_has uname.out '^ran$'
     refused uname-dir "cannot open module /lib/modules/$KVER/systemtap/no_such.ko" \
-        "${u1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" no_such
+        "${u1[@]}" setarch "$m" --uname-2.6 "$S" no_such
     refused uname-vermagic "module sa_run was built for kernel $fake; this is kernel $KVER" \
-        "${d1[@]}" setarch "$(uname -m)" --uname-2.6 "$S" fake26/sa_run.ko
+        "${d1[@]}" setarch "$m" --uname-2.6 "$S" fake26/sa_run.ko
     not loaded sa_run
 }
 
@@ -526,13 +583,13 @@ uname_changed() {
 # root's, a hard link of it) or in the member's own directory is refused, the file untouched
 # (with fs.protected_symlinks and protected_hardlinks off, as on systems that turn them off).
 output_links() {
-    local ps ph sum
+    local ps ph text=
     echo "== root's -o into a member's links (at ${SECONDS}s)"
-    ps=$(sysctl -n fs.protected_symlinks)
-    ph=$(sysctl -n fs.protected_hardlinks)
-    sysctl -q fs.protected_symlinks=0 fs.protected_hardlinks=0
+    read -r ps </proc/sys/fs/protected_symlinks
+    read -r ph </proc/sys/fs/protected_hardlinks
+    echo 0 >/proc/sys/fs/protected_symlinks
+    echo 0 >/proc/sys/fs/protected_hardlinks
     echo precious >"$sa/precious"
-    sum=$(sha256sum "$sa/precious")
     "${u1[@]}" ln -s "$sa/precious" "$sa/marks/sym"
     "${u1[@]}" ln "$sa/precious" "$sa/marks/hard"
     "${u1[@]}" ln -s "$sa/precious" "$sa/u/sym"
@@ -545,26 +602,29 @@ output_links() {
     refused o-hard "not writing $sa/u/hard: it exists with 3 hard links" staprun -o "$sa/u/hard" sa_run.ko
     # per-CPU files of a bulk run the same way: covered by unit/outfile
     not loaded sa_run
-    [[ $(sha256sum "$sa/precious") == "$sum" && $(stat -c %h "$sa/precious") == 3 ]]
+    IFS= read -r -d '' text <"$sa/precious" || true
+    [[ $text == $'precious\n' && $(stat -c %h "$sa/precious") == 3 ]]
     # a new name in the sticky directory is written
     staprun -o "$sa/marks/new" sa_run.ko
-    grep -qx ran "$sa/marks/new"
-    sysctl -q fs.protected_symlinks="$ps" fs.protected_hardlinks="$ph"
+    file_has "$sa/marks/new" '^ran$'
+    echo "$ps" >/proc/sys/fs/protected_symlinks
+    echo "$ph" >/proc/sys/fs/protected_hardlinks
 }
 
 guest() {
-    local usr dev
-    usr=$(cat stapusr.gid)
-    dev=$(cat stapdev.gid)
+    local usr= dev=
+    read -r usr <stapusr.gid || true
+    read -r dev <stapdev.gid || true
     [[ -n $usr && -n $dev ]] || { echo "no groups stapusr/stapdev"; return 1; }
     local old olds
-    old=$(sysctl -n fs.protected_hardlinks)
-    olds=$(sysctl -n fs.protected_symlinks)
+    read -r old </proc/sys/fs/protected_hardlinks
+    read -r olds </proc/sys/fs/protected_symlinks
     export -f attacks refused owner_is attach_and_end wait_gone loaded file_has nap stapio_of not stopped_removal \
-        sigchld_ignored buffer_budget uname_changed output_links
+        sigchld_ignored buffer_budget uname_changed output_links has has_line cpus_mem status_ids
     rc=0
     unshare -m --propagation private bash -ec "cd '$CASE_DIR'; attacks $usr $dev" || rc=$?
-    sysctl -q fs.protected_hardlinks="$old" fs.protected_symlinks="$olds"
+    echo "$old" >/proc/sys/fs/protected_hardlinks
+    echo "$olds" >/proc/sys/fs/protected_symlinks
     not loaded sa_run
     not loaded sa_endless || staprun -d sa_endless
     local k

@@ -135,7 +135,7 @@ probe end {
 # wait_for FILE TEXT: until FILE has a line TEXT (30 s at most), opening /stap-ready meanwhile.
 wait_for() {
     local i
-    for i in $(seq 300); do
+    for ((i = 0; i < 300; i++)); do
         file_has "$1" "^$2\$" && return 0
         { : </stap-ready; } 2>/dev/null || true   # the open the probe waits for (bash's own: no program)
         nap 0.1
@@ -152,7 +152,7 @@ guest() {
     dd if=/dev/zero of=/dev/null bs=7 count=3 2>dd.log
     not dd if=/stap-no-such-file of=/dev/null bs=7 count=1 2>>dd.log
     not /usr/bin/test -e /stap-no-such-file
-    cat /stap-done 2>/dev/null || true
+    { : </stap-done; } 2>/dev/null || true   # the open that ends the run (bash's own: no program)
     rc=0; wait $run || rc=$?
     echo "t_sc_dd exit $rc"
 
@@ -163,21 +163,21 @@ guest() {
         IFS='|' read -r name _ _ <<<"$c"
         staprun "$name.ko" >"$name.out" 2>"$name.err" &
         run=$!
-        # the user string fault needs an open of /stap-fault while the probes are armed
+        # the user string fault needs an open of /stap-fault while the probes are armed (bash's own: no program)
         while kill -0 $run 2>/dev/null; do
-            cat /stap-fault 2>/dev/null || true
+            { : </stap-fault; } 2>/dev/null || true
             nap 0.2
         done
         rc=0; wait $run || rc=$?
         echo "$name exit $rc"
-        not grep -q "^$name " /proc/modules
+        not loaded "$name"
     done
 
     staprun t_sc_all.ko >all.out 2>all.err &
     run=$!
     wait_for all.out ready
     dd if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null
-    cat /stap-done 2>/dev/null || true
+    { : </stap-done; } 2>/dev/null || true   # the open that ends the run (bash's own: no program)
     rc=0; wait $run || rc=$?
     echo "t_sc_all exit $rc"
 }

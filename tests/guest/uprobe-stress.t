@@ -45,12 +45,14 @@ guest() {
     rm -f stop ready
     ./hot loop stop ready >loop.prog 2>&1 &
     prog=$!
-    for i in $(seq 600); do [[ -e ready ]] && break; nap 0.1; done
-    for i in $(seq 20); do
+    for ((i = 0; i < 600; i++)); do [[ -e ready ]] && break; nap 0.1; done
+    local mod alive
+    for ((i = 1; i <= 20; i++)); do
         rc=0
         staprun t_ustress.ko >>stress.out 2>>stress.err || rc=$?
-        echo "run $i rc $rc $(loaded t_ustress && echo loaded || echo gone)" \
-            "$(kill -0 $prog 2>/dev/null && echo alive || echo dead)" >>stress.runs
+        if loaded t_ustress; then mod=loaded; else mod=gone; fi
+        if kill -0 $prog 2>/dev/null; then alive=alive; else alive=dead; fi
+        echo "run $i rc $rc $mod $alive" >>stress.runs
     done
     touch stop
     rc=0
@@ -62,7 +64,7 @@ guest() {
     # (c) three processes exit while the run goes on; the second while its other thread calls
     staprun t_uexit.ko >exit.out 2>exit.err &
     st=$!
-    for i in $(seq 600); do file_has exit.out '^armed' && break; nap 0.1; done
+    for ((i = 0; i < 600; i++)); do file_has exit.out '^armed' && break; nap 0.1; done
     ./hot count 400 >exit1.prog
     ./hot exitmid 600 >exit2.prog
     ./hot count 700 >exit3.prog

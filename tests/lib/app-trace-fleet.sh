@@ -17,6 +17,16 @@ fleet_playbook() {
         { echo "playbook --tags $tag: not ok on both hosts:"; cat "fleet-$tag.out"; return 1; }
 }
 
+# fleet_ssh PORT CMD...: CMD on the guest at PORT over one ssh connection per guest, kept open (in acp/, which
+# fleet_ssh_masters_exit closes): each new connection costs the guest an sshd start and a key exchange,
+# about a second of the host's CPU under TCG.
+fleet_ssh() {
+    local port=$1
+    shift
+    mkdir -p acp
+    ssh -p "$port" -o ControlMaster=auto -o ControlPath="$PWD/acp/fleet-$port" -o ControlPersist=600 root@127.0.0.1 "$@"
+}
+
 # fleet_check_trace HOST DD_PID N: the one fetched file of HOST (in its inventory name's
 # directory) holds only that dd's lines and the totals of its N writes of 512 bytes.
 fleet_check_trace() {
@@ -64,21 +74,21 @@ EOF
     [[ $(echo fleet-build/*/app_trace.ko) == "fleet-build/$kver/app_trace.ko" ]]
     [[ $(grep -c "=> (item=$kver)" fleet-install.out) == 1 ]]
     for port in "$1" "$2"; do
-        ssh -p "$port" root@127.0.0.1 cat "/tmp/app-trace-root/lib/modules/$kver/systemtap/app_trace.ko" |
+        fleet_ssh "$port" cat "/tmp/app-trace-root/lib/modules/$kver/systemtap/app_trace.ko" |
             cmp - "fleet-build/$kver/app_trace.ko"
     done
     t=$SECONDS
     echo "playbook install: $((t - t0))s"
     # remote-b's clock 30 s behind: only the offsets the playbook measures put the hosts' calls
     # back in order
-    ssh -p "$2" root@127.0.0.1 'date -s @$(( $(date +%s) - 30 ))' >/dev/null
+    fleet_ssh "$2" 'date -s @$(( $(date +%s) - 30 ))' >/dev/null
     fleet_playbook start
     echo "playbook start: $((SECONDS - t))s"
     # the traced work: a dd on each host (sh execs it, so the pid it prints is dd's), remote-b's
     # 8 s after remote-a's ended (more than the offsets' error)
     for h in a b; do
         [[ $h == a ]] && port=$1 || { port=$2; sleep 8; }
-        ssh -p "$port" root@127.0.0.1 "sh -c 'echo \$\$; exec dd if=/dev/zero of=/tmp/fleet.dd bs=512 count=$n status=none'" >"dd-$h.pid"
+        fleet_ssh "$port" "sh -c 'echo \$\$; exec dd if=/dev/zero of=/tmp/fleet.dd bs=512 count=$n status=none'" >"dd-$h.pid"
     done
     t=$SECONDS
     fleet_playbook stop
@@ -95,10 +105,10 @@ EOF
     fleet_check_trace remote-a "$(cat dd-a.pid)" "$n"
     fleet_check_trace remote-b "$(cat dd-b.pid)" "$n"
     fleet_check_timeline
-    ssh -p "$2" root@127.0.0.1 'date -s @$(( $(date +%s) + 30 ))' >/dev/null
+    fleet_ssh "$2" 'date -s @$(( $(date +%s) + 30 ))' >/dev/null
     # the trace ended and its module is gone on both
     for port in "$1" "$2"; do
-        [[ $(ssh -p "$port" root@127.0.0.1 "grep -c '^app_trace ' /proc/modules || true") == 0 ]]
+        [[ $(fleet_ssh "$port" "grep -c '^app_trace ' /proc/modules || true") == 0 ]]
     done
     echo "playbook install, start, dd, stop, fetch on both hosts: $((SECONDS - t0))s"
     fleet_ssh_masters_exit

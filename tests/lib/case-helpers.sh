@@ -90,6 +90,44 @@ only_skip_warnings() {
     not grep -Evx 'WARNING: Skipped probes: [0-9]+ \(reentrancy [0-9]+, lock contention [0-9]+\)|WARNING: Number of errors: 0, skipped probes: [0-9]+|WARNING: Missed kprobe hits: [0-9]+ \(hit while another kprobe ran\)' "$1"
 }
 
+# ---- tests/guest/scripts/general (tapset-general-scripts.t, tapset-general-calls.t) ----
+
+# pubprog_build (build()): ./pubprog, the workload of these scripts.
+pubprog_build() { cc -O2 -Wall -Wextra -Werror -o pubprog "$TOP/tests/guest/scripts/general/pubprog.c"; }
+
+# general_module M SCRIPT [ARG...] (build()): t_M.ko from tests/guest/scripts/general/SCRIPT.stp. Every hit of
+# these probes, any process's, takes the script's global locks with a bounded trylock (MAXTRYLOCK attempts, 10 ns
+# apart). Under single-threaded TCG a vCPU is descheduled for up to 100 ms while it holds a lock, so the other
+# one's hits were skipped (counted, reported) often enough to lose the one call a check looks for; SystemTap's
+# -DMAXTRYLOCK lets them wait that out.
+general_module() {
+    $STAP -DMAXTRYLOCK=100000000 -p4 -m "t_$1" "$TOP/tests/guest/scripts/general/$2.stp" "${@:3}" >/dev/null
+}
+
+# wait_jobs: waits for each of the shell's background jobs; fails when one of them failed.
+wait_jobs() {
+    local p rc=0
+    for p in $(jobs -p); do
+        wait "$p" || rc=1
+    done
+    return $rc
+}
+
+# pubprog_runs M... (guest): staprun -c ./pubprog t_M.ko for each M, stdout to M.out, stderr to M.err and,
+# each line prefixed "M: ", to stderr (in bash: no sed started in the guest).
+pubprog_runs() {
+    local m line
+    for m in "$@"; do
+        staprun -c ./pubprog "t_$m.ko" >"$m.out" 2>"$m.err"
+        while IFS= read -r line || [[ -n $line ]]; do echo "$m: $line"; done <"$m.err" >&2
+    done
+}
+
+# skips M: the hits module M's summary (in M.err) reports as skipped (0 without a summary)
+skips() {
+    sed -n 's/^WARNING: Skipped probes: \([0-9]*\) .*/\1/p' "$1.err" | awk '{n += $1} END {print n + 0}'
+}
+
 # ---- the shared seed corpus (tests/guest/seed-*.t) ----
 
 # seed_dir: the corpus beside the repository (SEED_CORPUS, default TOP/../shared/seed-scripts).
