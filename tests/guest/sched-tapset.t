@@ -235,7 +235,6 @@ build() {
     # -L lists each alias with SystemTap's variables (internal __names hidden)
     local a
     for a in 'scheduler.*' 'scheduler.*.return' 'kprocess.*' 'signal.*' 'signal.*.return'; do $STAP -L "$a"; done >L.out
-    $STAP -p4 -m t_sigtap sig.stp >/dev/null
     # every context switch takes sched.stp's global locks: under single-threaded TCG a vCPU descheduled while it
     # holds one made the other skip the one switch a check looks for (lock contention); wait that out, as
     # guest/tapset-general-scripts does
@@ -249,23 +248,23 @@ build() {
         sed -i '/^probe scheduler.cpu_on /d; s/^global sp, sw_out, sw_in, on, /global sp, sw_out, sw_in, /' sched.stp
         touch no-cpu_on
     fi
-    $STAP -DMAXTRYLOCK=100000000 -p4 -m t_schedtap sched.stp >/dev/null
+    # sig.stp, sched.stp and forktrack.stp watch the same run of sigprog: one module, one run (their lines
+    # differ in form; sig.stp's and forktrack.stp's probes write no global, so they take no lock)
+    cat sig.stp sched.stp forktrack.stp >sigsched.stp
+    $STAP -DMAXTRYLOCK=100000000 -p4 -m t_sigsched sigsched.stp >/dev/null
     $STAP -p4 -m t_kthread kthread.stp >/dev/null
     $STAP -p4 -m t_task task.stp >/dev/null
-    $STAP -p4 -m t_forktrack forktrack.stp >/dev/null
     $STAP -p4 -m t_sigmon sigmon.stp SIGTERM >/dev/null
     $STAP -p4 -m t_swcount swcount.stp >/dev/null
 }
 
 guest() {
     nproc >ncpu
-    staprun -c ./sigprog t_sigtap.ko >sig.out
-    staprun -c ./sigprog t_schedtap.ko >sched.out
+    staprun -c ./sigprog t_sigsched.ko >sig.out
     staprun -c "sh -c 'nice -n 7 setpriv --reuid=1234 --regid=1234 --clear-groups sleep 0.1 & echo sleep \$!; wait'" t_task.ko >task.out
     insmod kmod/schedtap_kt.ko
     grep -lx schedtap_kt /proc/[0-9]*/comm | cut -d/ -f3 >ktpid
     staprun -c 'rmmod schedtap_kt' t_kthread.ko >kthread.out
-    staprun -c ./sigprog t_forktrack.ko >forktrack.out
     staprun -c 'sh -c "./sigprog; sleep 5 & echo sleeper \$!; sleep 0.5; kill -TERM \$!; wait"' t_sigmon.ko >sigmon.out
     staprun -c ./sigprog t_swcount.ko >swcount.out
 }
@@ -275,6 +274,8 @@ has() { grep -qxF -- "$2" "$1" || { echo "$1 lacks: $2"; grep -F "${2%% *}" "$1"
 
 check() {
     [[ $(cat rc) == 0 ]]
+    # sig.stp's, sched.stp's and forktrack.stp's lines: the one run of t_sigsched
+    local sched=sig.out forktrack=sig.out
     local k
     has L.out "scheduler.ctxswitch name:string prev_pid:long prev_tid:long prev_task_name:string prev_priority:long prevtsk_state:long next_pid:long next_tid:long next_task_name:string next_priority:long nexttsk_state:long"
     has L.out "scheduler.wakeup name:string task_pid:long task_tid:long task_priority:long task_cpu:long task_state:long"
@@ -321,40 +322,40 @@ check() {
     [[ -n ${FROM_BTF:-} ]] ||
         grep -Eqx "wakeup name=signal_wake_up sig_pid=$b pid_name=sigprog resume=(-1|0|1) state_mask=TASK_INTERRUPTIBLE.*" sig.out
 
-    read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sched.out)
-    read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sched.out)
+    read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' "$sched")
+    read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' "$sched")
     [[ -n $p && -n $b ]]
     # a sleep: TASK_INTERRUPTIBLE, with TASK_FREEZABLE (0x2000) on 6.1's nanosleep
-    grep -Eqx "ctxswitch out name=ctxswitch prev_pid=$p prev_tid=$p prev_task_name=sigprog prev_priority=120 prevtsk_state=(1|8193)" sched.out
+    grep -Eqx "ctxswitch out name=ctxswitch prev_pid=$p prev_tid=$p prev_task_name=sigprog prev_priority=120 prevtsk_state=(1|8193)" "$sched"
     # (on PREEMPT_RT the task may run boosted to a threaded irq handler's priority, 0 to 98, while it
     # holds a sleeping lock that handler waits for)
     if kernel_is_rt; then
-        grep -Eqx "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=(120|[0-9]|[1-9][0-9]) nexttsk_state=0" sched.out
+        grep -Eqx "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=(120|[0-9]|[1-9][0-9]) nexttsk_state=0" "$sched"
     else
-        has sched.out "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=120 nexttsk_state=0"
+        has "$sched" "ctxswitch in next_pid=$p next_tid=$p next_task_name=sigprog next_priority=120 nexttsk_state=0"
     fi
-    [[ -e no-cpu_on ]] || has sched.out "cpu_on name=cpu_on prev_ok=1 prev_not_cur=1 idle=0"
-    has sched.out "cpu_off name=cpu_off prev_is_cur=1 next_ok=1 idle=0"
-    has sched.out "tick name=tick idle=0"
-    has sched.out "wakeup name=wakeup task_pid=$p task_tid=$p task_priority=120 task_cpu_ok=1 task_state=0"
-    has sched.out "wakeup_new name=wakeup_new task_pid=$a task_tid=$a task_priority=120 task_cpu_ok=1 task_state=0"
+    [[ -e no-cpu_on ]] || has "$sched" "cpu_on name=cpu_on prev_ok=1 prev_not_cur=1 idle=0"
+    has "$sched" "cpu_off name=cpu_off prev_is_cur=1 next_ok=1 idle=0"
+    has "$sched" "tick name=tick idle=0"
+    has "$sched" "wakeup name=wakeup task_pid=$p task_tid=$p task_priority=120 task_cpu_ok=1 task_state=0"
+    has "$sched" "wakeup_new name=wakeup_new task_pid=$a task_tid=$a task_priority=120 task_cpu_ok=1 task_state=0"
     # sigprog pins itself on CPU 0, then on CPU 1 (a guest with one CPU has nothing to migrate)
-    (( $(cat ncpu) < 2 )) || has sched.out "migrate name=migrate pid=$p priority=120 cpu_from=0 cpu_to=1"
-    has sched.out "process_fork name=process_fork parent_pid=$p child_pid=$a"
-    has sched.out "process_exit name=process_exit pid=$a priority=120"
-    has sched.out "process_free name=process_free pid=$a priority=120"
-    has sched.out "process_wait name=process_wait pid=$a"
-    has sched.out "signal_send name=signal_send pid=$p signal_number=10"
-    has sched.out "create new_pid=$a new_tid=$a task_ok=1"
-    has sched.out "create new_pid=$b new_tid=$b task_ok=1"
-    has sched.out "start pid=$a ppid=$p pexecname=sigprog"
-    has sched.out "exec name=execve filename=\"/nonexistent/prog\" args=[\"prog\"]"
-    has sched.out "exec name=execve filename=\"/bin/true\" args=[\"true\", \"arg1\"]"
-    has sched.out "exec_complete name=execve errno=-2 success=0 retstr=-2 (ENOENT) execname=sigprog"
-    has sched.out "exec_complete name=execve errno=0 success=1 retstr=0 execname=true"
-    has sched.out "exit pid=$a code=768"
-    has sched.out "exit pid=$b code=15"
-    has sched.out "release released_pid=$a released_tid=$a pid=$a"
+    (( $(cat ncpu) < 2 )) || has "$sched" "migrate name=migrate pid=$p priority=120 cpu_from=0 cpu_to=1"
+    has "$sched" "process_fork name=process_fork parent_pid=$p child_pid=$a"
+    has "$sched" "process_exit name=process_exit pid=$a priority=120"
+    has "$sched" "process_free name=process_free pid=$a priority=120"
+    has "$sched" "process_wait name=process_wait pid=$a"
+    has "$sched" "signal_send name=signal_send pid=$p signal_number=10"
+    has "$sched" "create new_pid=$a new_tid=$a task_ok=1"
+    has "$sched" "create new_pid=$b new_tid=$b task_ok=1"
+    has "$sched" "start pid=$a ppid=$p pexecname=sigprog"
+    has "$sched" "exec name=execve filename=\"/nonexistent/prog\" args=[\"prog\"]"
+    has "$sched" "exec name=execve filename=\"/bin/true\" args=[\"true\", \"arg1\"]"
+    has "$sched" "exec_complete name=execve errno=-2 success=0 retstr=-2 (ENOENT) execname=sigprog"
+    has "$sched" "exec_complete name=execve errno=0 success=1 retstr=0 execname=true"
+    has "$sched" "exit pid=$a code=768"
+    has "$sched" "exit pid=$b code=15"
+    has "$sched" "release released_pid=$a released_tid=$a pid=$a"
 
     # task_*: the sleep's pid, nice 7 (priority 20 + 7), uid 1234, running on this CPU; its parent sh
     k=$(sed -n 's/^sleep \([0-9]*\)$/\1/p' task.out)
@@ -368,11 +369,11 @@ check() {
     has kthread.out "flush name=flush_signals sig_pid=$k pid_name=schedtap_kt task_ok=1"
 
     # forktracker: both children, then the execs
-    read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' forktrack.out)
-    read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' forktrack.out)
-    grep -Eqx ".{24} *: sigprog \($p\) created $a" forktrack.out
-    grep -Eqx ".{24} *: sigprog \($p\) created $b" forktrack.out
-    grep -Eqx ".{24} *: sigprog \($p\) is exec'ing \"/bin/true\"" forktrack.out
+    read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' "$forktrack")
+    read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' "$forktrack")
+    grep -Eqx ".{24} *: sigprog \($p\) created $a" "$forktrack"
+    grep -Eqx ".{24} *: sigprog \($p\) created $b" "$forktrack"
+    grep -Eqx ".{24} *: sigprog \($p\) is exec'ing \"/bin/true\"" "$forktrack"
     # sigmon SIGTERM: the header, sigprog's SIGTERM to child b, the shell's to its sleep
     read -r p t h < <(sed -n 's/^sigprog pid \([0-9]*\) tid \([0-9]*\) handler \(0x[0-9a-f]*\)$/\1 \2 \3/p' sigmon.out)
     read -r a b < <(sed -n 's/^child a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' sigmon.out)

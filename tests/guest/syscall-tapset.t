@@ -91,7 +91,9 @@ probe begin {
     exit()
 }'
 
-# Faults: each a located script error, the run ending with status 1, no oops.
+# Faults: each a located script error, the run ending with status 1, no oops. One module, t_sc_f, holds them
+# all, fault K on line K + 1, each probe returning at once unless the global fault_sel is K: each run
+# (staprun t_sc_f.ko fault_sel=K) meets fault K alone.
 fault_cases=(
     "t_sc_fu|probe syscall.openat { if (filename == \"\\\"/stap-fault\\\"\") println(user_string(16)) }|ERROR: user string copy fault at 0x10 near"
     "t_sc_fk|probe begin { println(kernel_long(0)) }|ERROR: kernel read fault at 0x0 near"
@@ -104,10 +106,13 @@ build() {
     local c name script
     $STAP -p4 -m t_sc_dd -e "$sc_dd" >/dev/null
     $STAP -p4 -m t_sc_funcs -e "$sc_funcs" >/dev/null
+    local faults='global fault_sel' k=0
     for c in "${fault_cases[@]}"; do
         IFS='|' read -r name script _ <<<"$c"
-        $STAP -p4 -m "$name" -e "$script" >/dev/null
+        k=$((k + 1))
+        faults+=$'\n'"${script/\{/\{ if (fault_sel != $k) next;}"
     done
+    $STAP -p4 -m t_sc_f -e "$faults" >/dev/null
     # every syscall entry and return while dd runs: armed once an open of /stap-ready is seen,
     # ended by an open of /stap-done (a fixed time could end before dd ran on a slow guest)
     $STAP -p4 -m t_sc_all -e '
@@ -159,9 +164,11 @@ guest() {
     staprun t_sc_funcs.ko >funcs.out 2>funcs.err
     echo "t_sc_funcs exit 0"
 
+    local k=0
     for c in "${fault_cases[@]}"; do
         IFS='|' read -r name _ _ <<<"$c"
-        staprun "$name.ko" >"$name.out" 2>"$name.err" &
+        k=$((k + 1))
+        staprun t_sc_f.ko fault_sel=$k >"$name.out" 2>"$name.err" &
         run=$!
         # the user string fault needs an open of /stap-fault while the probes are armed (bash's own: no program)
         while kill -0 $run 2>/dev/null; do
@@ -170,7 +177,7 @@ guest() {
         done
         rc=0; wait $run || rc=$?
         echo "$name exit $rc"
-        not loaded "$name"
+        not loaded t_sc_f
     done
 
     staprun t_sc_all.ko >all.out 2>all.err &
@@ -238,11 +245,13 @@ NULL NULL [0x10] 0x10
 1
 EOF
 
-    # faults: a located error, exit 1, the module gone, nothing printed
+    # faults: a located error (fault K on line K + 1 of t_sc_f), exit 1, the module gone, nothing printed
+    local k=0
     for c in "${fault_cases[@]}"; do
         IFS='|' read -r name _ expected <<<"$c"
+        k=$((k + 1))
         grep -qx "$name exit 1" out || { grep "^$name" out; cat "$name.err"; return 1; }
-        grep -q "^$expected .* at <input>:1:[0-9]*$" "$name.err" || { echo "$name: want '$expected'"; cat "$name.err"; return 1; }
+        grep -q "^$expected .* at <input>:$((k + 1)):[0-9]*$" "$name.err" || { echo "$name: want '$expected'"; cat "$name.err"; return 1; }
         [[ ! -s $name.out ]] || { echo "$name printed:"; cat "$name.out"; return 1; }
     done
 

@@ -13,7 +13,8 @@
 #   #! workload: CMD   shell command run in the guest once the script printed its first line
 #                      (a begin probe printing "ready"); the script must end the run itself
 #   #! sed: EXPR       sed expression applied to stdout and stderr before comparing
-# SCRIPT is set by the generated case file.
+# SCRIPT is set by the generated case file; RT_GROUP and RT_SEL too when the script shares a module with
+# others (tests/lib/script-groups.sh says which may, and how each run still executes its script alone).
 
 # script_directive NAME VAR: VAR = the text of the first "#! NAME: " line (empty without one).
 # Bash alone: the guest runs this for every script case, and under TCG each program costs 0.1 s.
@@ -35,6 +36,18 @@ script_directive timeout timeout_s
 build() {
     local -a opts
     local d mod
+    # a member of a group (RT_GROUP, tests/lib/script-groups.sh): the group's module, built by the first of
+    # its cases to get here (the others wait for it, then stap's module cache serves them); the script alone
+    # when the group does not build
+    if [[ -n ${RT_GROUP:-} ]]; then
+        mod=${RT_GROUP##*/} mod=${mod%.stp}
+        if flock "$RT_GROUP.lock" $STAP -p4 -m "$mod" "$RT_GROUP" >/dev/null 2>group.err; then
+            echo "$mod rt_sel=$RT_SEL" >group
+            return 0
+        fi
+        cat group.err
+        echo "the group's module $mod did not build: building ${SCRIPT##*/} alone"
+    fi
     script_module mod
     script_directive stap d
     eval "opts=($d)"
@@ -49,6 +62,8 @@ guest() {
     script_module mod
     script_directive staprun d
     eval "args=($d)"
+    # a group's module (build): member RT_SEL of it
+    [[ ! -e group ]] || read -r mod args <group
     script_directive staprun-options d
     eval "opts=($d)"
     script_directive workload workload
