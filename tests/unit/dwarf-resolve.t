@@ -175,11 +175,13 @@ run() {
     fi
     # every installed kernel with its DWARF names files from its source tree's top, Debian's rt flavours
     # (built from debian/build/source_rt) as the others: the cold lookup and the index agree
-    local k
+    local k sd
     for k in $("$TOP/scripts/guest-kver.sh" --all); do
         [[ -e /usr/lib/debug/boot/vmlinux-$k ]] || continue
-        SYSTEMTAP_DIR=$PWD/sd-$k "$STAP" -r "$k" -l 'kernel.function("ksys_read")' | grep -qE '^kernel\.function\("ksys_read@fs/read_write\.c:[0-9]+"\)$'
-        SYSTEMTAP_DIR=$PWD/sd-$k STAP_DWARF_FASTPATH=0 "$STAP" -r "$k" -l 'kernel.function("vfs_rea*")' | grep -qE '^kernel\.function\("vfs_read@fs/read_write\.c:[0-9]+"\)$'
+        # (this kernel's index is the one built at the top: not built again)
+        sd=$PWD/sd-$k; [[ $k == "$KVER" ]] && sd=$PWD/stapdir
+        SYSTEMTAP_DIR=$sd "$STAP" -r "$k" -l 'kernel.function("ksys_read")' | grep -qE '^kernel\.function\("ksys_read@fs/read_write\.c:[0-9]+"\)$'
+        SYSTEMTAP_DIR=$sd STAP_DWARF_FASTPATH=0 "$STAP" -r "$k" -l 'kernel.function("vfs_rea*")' | grep -qE '^kernel\.function\("vfs_read@fs/read_write\.c:[0-9]+"\)$'
         echo "$k: fs/read_write.c"
     done
 }

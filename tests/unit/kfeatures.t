@@ -12,18 +12,11 @@ uprobe_api() {
     grep -q 'struct uprobe \*uprobe_register(' "${common:-$1}/include/linux/uprobes.h" && echo 1 || echo 0
 }
 
-# build_for KVER: the modules of one kernel (a runtime script; uprobe, process, timer and kprobe probes)
+# build_for KVER: the module of one kernel: a runtime script (regex in syscall probes) and uprobe, process,
+# timer and kprobe probes, in one module (one kbuild a kernel, not one a script: the same runtime code compiled)
 build_for() {
     local k=$1 tag=${1//[^a-z0-9]/_}
-    "$STAP" -v -p4 -r "$k" -m "rk_$tag" "$TOP/tests/runtime/regex-kprobe.stp" >"out.$k" 2>"err.$k" &&
-        "$STAP" -v -p4 -r "$k" -m "up_$tag" -e '
-global n
-probe timer.ms(100) { n["t"]++ }
-probe process.begin { n["pb"]++ }
-probe process(@1).function("add") { printf("%d %d\n", $a, $b) }
-probe process(@1).function("add").return { println($return) }
-probe kprobe.function("ksys_read") { n[execname()]++ }
-probe end { foreach (k in n) println(k, n[k]) }' "$PWD/uprog" >>"out.$k" 2>>"err.$k"
+    "$STAP" -v -p4 -r "$k" -m "km_$tag" both.stp "$PWD/uprog" >"out.$k" 2>"err.$k"
 }
 
 run() {
@@ -73,6 +66,14 @@ run() {
     export SYSTEMTAP_DIR=$shared_dir PATH=${PATH#"$PWD/bin:"}
     printf '#include <stdio.h>\nint add(int a, int b) { return a + b; }\nint main(void) { printf("%%d\\n", add(1, 2)); return 0; }\n' >uprog.c
     gcc -g -O0 -o uprog uprog.c
+    { cat "$TOP/tests/runtime/regex-kprobe.stp"; echo '
+global n
+probe timer.ms(100) { n["t"]++ }
+probe process.begin { n["pb"]++ }
+probe process(@1).function("add") { printf("%d %d\n", $a, $b) }
+probe process(@1).function("add").return { println($return) }
+probe kprobe.function("ksys_read") { n[execname()]++ }
+probe end { foreach (k in n) println(k, n[k]) }'; } >both.stp
     kvers=$("$TOP/scripts/guest-kver.sh" --all)
     grep -qxF "$KVER" <<<"$kvers"
     for k in $kvers; do
@@ -80,7 +81,7 @@ run() {
     done
     wait
     for k in $kvers; do
-        [[ -f rk_${k//[^a-z0-9]/_}.ko && -f up_${k//[^a-z0-9]/_}.ko ]] || { echo "$k:"; cat "err.$k"; return 1; }
+        [[ -f km_${k//[^a-z0-9]/_}.ko ]] || { echo "$k:"; cat "err.$k"; return 1; }
         grep -q "^Pass 4: kernel feature tests .*: -DSTP_HAVE_UPROBE_REGISTER_PTR=$(uprobe_api "$(readlink -f "/lib/modules/$k/build")")\$" \
             "err.$k" || { echo "$k:"; cat "err.$k"; return 1; }
         echo "$k: $(grep -o 'kernel feature tests [a-z]*' "err.$k" | head -n 1), modules built"

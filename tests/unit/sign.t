@@ -73,6 +73,7 @@ run() {
     if grep -q '^CONFIG_MODULE_SIG=y' "/lib/modules/$KVER/build/.config"; then
         expect_ok -p4 -r "$KVER" -m auto -e "$script"
         [[ $(modinfo -F sig_key auto.ko) == "$(cert_serial "$SYSTEMTAP_DIR")" ]]
+        seed_stapdir "$PWD/nokey"
         SYSTEMTAP_DIR=$PWD/nokey expect_ok -p4 -r "$KVER" -m auto -e "$script"
         [[ -z $(modinfo -F signer auto.ko) && ! -s stderr ]]
     fi
