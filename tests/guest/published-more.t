@@ -8,16 +8,13 @@ build() {
     need_kernel_dwarf
     need_kmod drivers/block/brd
     command -v mkfs.ext2 >/dev/null || { echo "no mkfs.ext2 (e2fsprogs)"; exit 77; }
-    local d=$TOP/tests/guest/scripts/general p rc=0
-    $STAP -p4 -m t_sigkill "$d/sigkill.stp" >/dev/null &
-    $STAP -p4 -m t_sleeptime "$d/sleeptime.stp" >/dev/null &
+    local d=$TOP/tests/guest/scripts/general
+    spawn $STAP -p4 -m t_sigkill "$d/sigkill.stp" >/dev/null
+    spawn $STAP -p4 -m t_sleeptime "$d/sleeptime.stp" >/dev/null
     # /dev/ram0 is device 1:0; on a fresh ext2 the first file made in the root directory is inode 12
-    $STAP -p4 -m t_inodewatch "$d/inodewatch.stp" 1 0 12 >/dev/null &
-    $STAP -p4 -m t_vfslatency "$d/vfslatency.stp" >/dev/null &
-    for p in $(jobs -p); do
-        wait "$p" || rc=1
-    done
-    return $rc
+    spawn $STAP -p4 -m t_inodewatch "$d/inodewatch.stp" 1 0 12 >/dev/null
+    spawn $STAP -p4 -m t_vfslatency "$d/vfslatency.stp" >/dev/null
+    wait_jobs
 }
 
 guest() {

@@ -10,18 +10,15 @@ build() {
     [[ -n ${FROM_BTF:-} || -n $(find "/usr/lib/debug/lib/modules/$KVER" -name scsi_mod.ko 2>/dev/null) ]] ||
         { echo "no scsi_mod debuginfo under /usr/lib/debug/lib/modules/$KVER (make deps)"; exit 77; }
     cc -O2 -Wall -Wextra -Werror -o statmiss "$TOP/tests/guest/scripts/seed/statmiss.c"
-    local n p rc=0
+    local n
     for n in 004 007 010 015 045 046 060 083 084 086 087 090; do
-        $STAP -p4 -m "seed_$n" "$(seed_file $n)" >/dev/null &
+        spawn $STAP -p4 -m "seed_$n" "$(seed_file $n)" >/dev/null
     done
-    $STAP -g -p4 -m seed_023 "$(seed_file 023)" >/dev/null &
-    $STAP --all-modules -p4 -m seed_066 "$(seed_file 066)" >/dev/null &
-    $STAP -p4 -m seed_091 "$(seed_file 091)" 0 >/dev/null &
-    $STAP -p4 -m seed_092 "$(seed_file 092)" cat >/dev/null &
-    for p in $(jobs -p); do
-        wait "$p" || rc=1
-    done
-    return $rc
+    spawn $STAP -g -p4 -m seed_023 "$(seed_file 023)" >/dev/null
+    spawn $STAP --all-modules -p4 -m seed_066 "$(seed_file 066)" >/dev/null
+    spawn $STAP -p4 -m seed_091 "$(seed_file 091)" 0 >/dev/null
+    spawn $STAP -p4 -m seed_092 "$(seed_file 092)" cat >/dev/null
+    wait_jobs
 }
 
 guest() {

@@ -16,8 +16,8 @@ build() {
             { cat pcg.p2err; return 1; }
         pcg='[kv]*s_read'
     fi
-    general_module pcg para-callgraph "$pcg" &
-    general_module fcc functioncallcount 'vfs_*' &
+    spawn general_module pcg para-callgraph "$pcg"
+    spawn general_module fcc functioncallcount 'vfs_*'
     wait_jobs
 }
 

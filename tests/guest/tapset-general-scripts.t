@@ -12,10 +12,10 @@ build() {
     need_kernel_dwarf
     pubprog_build
     # compiled in parallel: errsnoop and the syscall.* ones are large (two probes per system call)
-    general_module sbp syscalls_by_proc &
-    general_module errsnoop errsnoop &
-    general_module w4 wait4time &
-    general_module topsys topsys &
+    spawn general_module sbp syscalls_by_proc
+    spawn general_module errsnoop errsnoop
+    spawn general_module w4 wait4time
+    spawn general_module topsys topsys
     wait_jobs
 }
 

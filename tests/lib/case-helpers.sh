@@ -90,6 +90,24 @@ only_skip_warnings() {
     not grep -Evx 'WARNING: Skipped probes: [0-9]+ \(reentrancy [0-9]+, lock contention [0-9]+\)|WARNING: Number of errors: 0, skipped probes: [0-9]+|WARNING: Missed kprobe hits: [0-9]+ \(hit while another kprobe ran\)' "$1"
 }
 
+# spawn CMD...: CMD in the background (parallel module builds), its pid kept for wait_jobs.
+SPAWNED=()
+spawn() {
+    "$@" &
+    SPAWNED+=($!)
+}
+
+# wait_jobs: waits for each command spawn started; fails when one of them failed. By pid: a job that ended
+# before the wait is gone from `jobs -p` (its failure was lost that way), but `wait PID` still gives its status.
+wait_jobs() {
+    local p rc=0
+    for p in "${SPAWNED[@]}"; do
+        wait "$p" || rc=1
+    done
+    SPAWNED=()
+    return $rc
+}
+
 # ---- tests/guest/scripts/general (tapset-general-scripts.t, tapset-general-calls.t) ----
 
 # pubprog_build (build()): ./pubprog, the workload of these scripts.
@@ -102,15 +120,6 @@ pubprog_build() { cc -O2 -Wall -Wextra -Werror -o pubprog "$TOP/tests/guest/scri
 # -DMAXTRYLOCK lets them wait that out.
 general_module() {
     $STAP -DMAXTRYLOCK=100000000 -p4 -m "t_$1" "$TOP/tests/guest/scripts/general/$2.stp" "${@:3}" >/dev/null
-}
-
-# wait_jobs: waits for each of the shell's background jobs; fails when one of them failed.
-wait_jobs() {
-    local p rc=0
-    for p in $(jobs -p); do
-        wait "$p" || rc=1
-    done
-    return $rc
 }
 
 # pubprog_runs M... (guest): staprun -c ./pubprog t_M.ko for each M, stdout to M.out, stderr to M.err and,
