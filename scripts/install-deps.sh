@@ -70,16 +70,14 @@ EXTRA_KERNELS=(linux-image-6.12-amd64 linux-image-6.12-rt-amd64 linux-image-rt-a
 EXTRA_KERNEL_PACKAGES=("${EXTRA_KERNELS[@]}" linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
                        linux-headers-rt-amd64)
 
-is_installed() {
-    local status
-    status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) || return 1
-    [[ $status == ii* ]]
-}
-
-missing_packages() {  # PACKAGE...: those not installed
-    local p
+missing_packages() {  # PACKAGE...: those not installed (one dpkg-query for all: ~40 ms a run)
+    local -A ok=()
+    local p status
+    while read -r p status; do
+        [[ $status == ii* ]] && ok[${p%%:*}]=1
+    done < <(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "$@" 2>/dev/null)
     for p in "$@"; do
-        is_installed "$p" || echo "$p"
+        [[ -n ${ok[${p%%:*}]:-} ]] || echo "$p"
     done
 }
 

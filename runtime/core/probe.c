@@ -272,8 +272,14 @@ out:
 	return hit;
 }
 
-/* One hit of d's handler (see __stp_run). */
-static __always_inline void stp_run_probe(const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
+/* One hit of d's handler (see __stp_run): inlined into each caller (a site's trampoline), with d known at
+ * compile time, unless the module has more than STP_INLINE_SITES probe points. */
+#if defined(STP_NSITES) && STP_NSITES > STP_INLINE_SITES
+static noinline void stp_run_probe(
+#else
+static __always_inline void stp_run_probe(
+#endif
+			  const struct stp_probe_desc *d, struct pt_regs *regs, bool once)
 {
 	__stp_run(d, d, d->handler, regs, once, NULL, d->light && !once);
 }

@@ -8,7 +8,10 @@ build() {
 probe begin {
 	printk(6, "stp-printk-line 42")
 	ftrace("stp-ftrace-line 43")
-	c = get_cycles(); mdelay(0); udelay(0); c0 = get_cycles() - c
+	/* the quickest of five: a host that preempts the TCG thread (or runs the other vCPU) while one is
+	   measured adds its whole time slice to the cycles */
+	c0 = -1
+	for (i = 0; i < 5; i++) { c = get_cycles(); mdelay(0); udelay(0); d = get_cycles() - c; if (c0 < 0 || d < c0) c0 = d }
 	c = get_cycles(); mdelay(20); udelay(3000); c1 = get_cycles() - c
 	println("delay ", c1 > 20 * c0 && c1 > 100000)
 	try { raise(12345) } catch (m) { println(m) }

@@ -26,6 +26,18 @@ run() {
     [[ -f $entry ]]
     grep -qa '@STAP_TMP_DIR@' "$entry"
     not grep -qa "$TMPDIR/stap" "$entry"
+    # kbuild's nm loads the kernel compiler's LTO plugin only (plain nm loads all of bfd-plugins, LLVMgold and
+    # libLLVM among them: 0.1 s a run, twice a module); an NM of the user's own stands
+    local cc plugin
+    cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^ ]*\) .*/\1/p' "/lib/modules/$KVER/build/include/config/auto.conf")
+    plugin=$("$cc" -print-file-name=liblto_plugin.so)
+    [[ $plugin == /* ]]
+    tr '\0' '\n' <"$entry" | grep -qx "e:NM=${cc%gcc*}nm --plugin=$plugin"
+    mkdir -p ownnm/sd/cache
+    cp -p sd/cache/kfeatures-* ownnm/sd/cache/
+    (cd ownnm && SYSTEMTAP_DIR=$PWD/sd NM=nm $STAP -r "$KVER" -p4 -vv -e 'probe begin { println("own nm") }' >out 2>err)
+    grep -q "^Pass 4: kbuild's steps recorded in " ownnm/err
+    not grep -qa -- "--plugin" ownnm/sd/cache/kbuild/*.steps
 
     # another script: the steps run, for well under the CPU time of kbuild in full (a fresh cache but for
     # the kernel feature tests' answers, which are not what is timed; STAP_KBUILD_STEPS=0), and the module's
@@ -49,7 +61,7 @@ run() {
     not grep -q "running kbuild in full" err
 
     # a damaged entry: kbuild in full, which records it again
-    printf 'stap kbuild steps 1\0STEP\0garbage\0' >"$entry"
+    printf 'stap kbuild steps 2\0STEP\0garbage\0' >"$entry"
     $STAP -r "$KVER" -p4 -vv -e 'probe begin { println("damaged") }' >out 2>err
     grep -q "^Pass 4: kbuild's recorded steps failed: running kbuild in full$" err
     grep -q "^Pass 4: kbuild's steps recorded in " err

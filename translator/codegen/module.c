@@ -683,6 +683,7 @@ static void write_runtime(Session *s, StrBuf *out)
 		sb_puts(out, "#define STP_SUPPRESS_HANDLER_ERRORS 1\n");
 	sb_printf(out, "#define STP_CALL_DEPTH %d   /* the deepest call chain */\n", prog->call_depth);
 	sb_printf(out, "#define STP_RECURSIVE %d\n", prog->recursive);
+	sb_printf(out, "#define STP_NSITES %d   /* probe points */\n", s->derived.len);
 	sb_puts(out, "#include \"runtime.h\"\n\n");
 	emit_script_info(s, out);
 	if (usyms_needed(s)) {

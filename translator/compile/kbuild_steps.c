@@ -6,6 +6,7 @@
  * Used by compile.c. */
 #include "compile/kbuild_steps.h"
 #include "compile/cache.h"
+#include "compile/kbuild_nm.h"
 #include "lib/filecache.h"
 #include "lib/sha256.h"
 #include "driver/spawn.h"
@@ -19,7 +20,7 @@
 
 extern char **environ;
 
-#define KB_MAGIC "stap kbuild steps 1"     /* change when the entry format or what it records changes */
+#define KB_MAGIC "stap kbuild steps 2"     /* change when the entry format or what it records changes */
 #define KB_RECORDER ".kbuild-make"         /* in the temp dir: kbuild's $(MAKE) while recording */
 #define KB_RECORD ".kbuild-steps"          /* in the temp dir: what the recorder wrote */
 #define KB_TMP_MARK "@STAP_TMP_DIR@"       /* the temp dir's path, as stored in an entry */
@@ -360,7 +361,8 @@ static int kb_full(Session *s, int record, const char *log)
 {
 	char *mflag = xasprintf("M=%s", s->tmp_dir);
 	char *makeflag = xasprintf("MAKE=%s/%s", s->tmp_dir, KB_RECORDER);
-	char *argv[] = { "make", "-s", "-C", s->kbuild_dir, mflag, makeflag, "modules", NULL };
+	const char *nm = kbuild_nm_arg(s);
+	char *argv[] = { "make", "-s", "-C", s->kbuild_dir, mflag, makeflag, "modules", NULL, NULL };
 	char *rec = xasprintf("STAP_KBUILD_RECORD=%s/%s", s->tmp_dir, KB_RECORD);
 	PtrVec env = { 0 };
 	SpawnOpts o = { .log_path = log };
@@ -368,6 +370,8 @@ static int kb_full(Session *s, int record, const char *log)
 
 	if (!record)
 		argv[5] = "modules", argv[6] = NULL;
+	/* the sub-makes get it (MAKEFLAGS, and the top level exports NM): the record has it */
+	argv[record ? 7 : 6] = (char *)nm;
 	for (char **e = environ; *e; e++)
 		if (strncmp(*e, KB_ENV_PREFIX, strlen(KB_ENV_PREFIX)) != 0)
 			vec_push(&env, *e);

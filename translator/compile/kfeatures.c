@@ -6,6 +6,7 @@
 #include "lib/filecache.h"
 #include "lib/sha256.h"
 #include "driver/spawn.h"
+#include "compile/kbuild_nm.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,8 +65,8 @@ static char *kfeatures_compile(Session *s, const char *dir)
 	char *kbuild = path_join(dir, "Kbuild"), *objs = xstrdup(""), *flags = xstrdup("");
 	char *mflag = xasprintf("M=%s", dir), *jflag, *log = path_join(dir, "build.log");
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	char **argv = xcalloc(KFEATURES_N + 8, sizeof *argv);
-	int n = 0, rc = 0;
+	char **argv = xcalloc(KFEATURES_N + 9, sizeof *argv);
+	int n = 0, rc = 0, first_obj;
 
 	jflag = xasprintf("-j%ld", cpus < 1 ? 1 : cpus > (long)KFEATURES_N ? (long)KFEATURES_N : cpus);
 	argv[n++] = "make";
@@ -75,6 +76,9 @@ static char *kfeatures_compile(Session *s, const char *dir)
 	argv[n++] = "-C";
 	argv[n++] = s->kbuild_dir;
 	argv[n++] = mflag;
+	if (kbuild_nm_arg(s))
+		argv[n++] = (char *)kbuild_nm_arg(s);
+	first_obj = n;
 	for (size_t i = 0; i < KFEATURES_N && !rc; i++) {
 		char *src = xasprintf("%s/kf_%s.c", dir, kfeatures[i].name);
 		char *obj = xasprintf("%s kf_%s.o", objs, kfeatures[i].name);
@@ -110,7 +114,7 @@ static char *kfeatures_compile(Session *s, const char *dir)
 			flags = more;
 		}
 	}
-	for (int i = 7; i < n; i++)
+	for (int i = first_obj; i < n; i++)
 		free(argv[i]);
 	free(argv);
 	free(kbuild);
