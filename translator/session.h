@@ -70,6 +70,7 @@ typedef struct Session {
 	 * dwarf/debuginfo.c (debuginfod), answered by btf/source.c (which reads the image); set by the driver */
 	const char *(*kernel_image_build_id)(struct Session *s);
 	struct ModuleCache *module_cache;  /* pass 4: this run's cache key, hit or miss (cache.c) */
+	char *kbuild_nm;             /* pass 4: the NM= kbuild gets, "" none; found on first use (kbuild_nm.c) */
 	struct DebuginfodState *debuginfod; /* the debuginfod client and the build ids that failed (dwarf/debuginfod.c) */
 	struct CgState *cg;          /* pass 3's, while translate() runs (codegen/gen.h) */
 	struct DwarfCache *dwarf;    /* debuginfo opened and looked up so far (dwarf/dwarf.h) */

@@ -25,51 +25,52 @@ static char *kbnm_compiler(Session *s)
 	return xstrndup(text, n);
 }
 
-/* Runs argv with its stdout into TMP/.kbuild-nm: that output's first line, or NULL when it failed. */
-static char *kbnm_output(Session *s, char *const argv[])
+/* Runs argv (its stderr discarded): the first line of its stdout, or NULL when it failed. */
+static char *kbnm_output(char *const argv[])
 {
-	char *out = path_join(s->tmp_dir, ".kbuild-nm"), *text = NULL;
-	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int stdio[3] = { -1, fd, null };
-	SpawnOpts o = { .stdio = stdio };
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	StrBuf out;
+	int rc = spawn_capture(argv, NULL, -1, null, &out);
 
-	if (fd >= 0 && null >= 0 && spawn_wait(argv, &o) == 0 && (text = read_file(out, NULL)))
-		text[strcspn(text, "\n")] = 0;
-	if (fd >= 0)
-		close(fd);
 	if (null >= 0)
 		close(null);
-	unlink(out);
-	free(out);
+	if (rc != 0) {
+		sb_free(&out);
+		return NULL;
+	}
+	char *text = sb_steal(&out);
+	text[strcspn(text, "\n")] = 0;
 	return text;
 }
 
-const char *kbuild_nm_arg(Session *s)
+/* The NM= argument, or "" for none. */
+static char *kbnm_find(Session *s)
 {
-	static char *arg;
-	static int done;
-
-	if (done)
-		return arg;
-	done = 1;
 	/* the user's or a cross or LLVM build's own choice stands */
 	if (getenv("NM") || getenv("LLVM") || getenv("CROSS_COMPILE"))
-		return NULL;
-	char *compiler = kbnm_compiler(s);
+		return xstrdup("");
+	char *compiler = kbnm_compiler(s), *arg = NULL;
 	const char *gcc = compiler ? strstr(compiler, "gcc") : NULL;
 	if (!gcc) {
 		free(compiler);
-		return NULL;
+		return xstrdup("");
 	}
 	/* the kernel's nm is its compiler's prefix and nm (its Makefile: $(CROSS_COMPILE)nm) */
 	char *nm = xasprintf("%.*snm", (int)(gcc - compiler), compiler);
 	char *nm_argv[] = { nm, "--version", NULL }, *cc_argv[] = { compiler, "-print-file-name=liblto_plugin.so", NULL };
-	char *version = kbnm_output(s, nm_argv), *plugin = version ? kbnm_output(s, cc_argv) : NULL;
+	char *version = kbnm_output(nm_argv), *plugin = version ? kbnm_output(cc_argv) : NULL;
 	if (plugin && plugin[0] == '/' && !strpbrk(plugin, " \t'\"\\$`") && access(plugin, R_OK) == 0)
 		arg = xasprintf("NM=%s --plugin=%s", nm, plugin);
 	free(plugin);
 	free(version);
 	free(nm);
 	free(compiler);
-	return arg;
+	return arg ? arg : xstrdup("");
+}
+
+const char *kbuild_nm_arg(Session *s)
+{
+	if (!s->kbuild_nm)
+		s->kbuild_nm = kbnm_find(s);
+	return s->kbuild_nm[0] ? s->kbuild_nm : NULL;
 }

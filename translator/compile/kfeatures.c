@@ -76,8 +76,9 @@ static char *kfeatures_compile(Session *s, const char *dir)
 	argv[n++] = "-C";
 	argv[n++] = s->kbuild_dir;
 	argv[n++] = mflag;
-	if (kbuild_nm_arg(s))
-		argv[n++] = (char *)kbuild_nm_arg(s);
+	const char *nm = kbuild_nm_arg(s);
+	if (nm)
+		argv[n++] = (char *)nm;
 	first_obj = n;
 	for (size_t i = 0; i < KFEATURES_N && !rc; i++) {
 		char *src = xasprintf("%s/kf_%s.c", dir, kfeatures[i].name);

@@ -216,40 +216,6 @@ static pid_t remote_spawn(char **argv, const char *dir, int in, int out, int err
 	return spawn_start(argv, &o);
 }
 
-/* Runs argv with stdin from in_fd (-1: /dev/null), returns its status and its stdout. */
-static int remote_capture(char **argv, const char *dir, int in_fd, StrBuf *out)
-{
-	int p[2], null_fd = -1, rc;
-	char buf[4096];
-	ssize_t n;
-	pid_t pid;
-
-	sb_init(out);
-	if (pipe(p) != 0)
-		return -1;
-	if (in_fd < 0)
-		in_fd = null_fd = open("/dev/null", O_RDONLY);
-	pid = remote_spawn(argv, dir, in_fd, p[1], -1, 0);
-	close(p[1]);
-	if (null_fd >= 0)
-		close(null_fd);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	while ((n = read(p[0], buf, sizeof buf)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (out->len < 65536)
-			sb_putn(out, buf, (size_t)n);
-	}
-	close(p[0]);
-	rc = spawn_reap(pid);
-	return rc;
-}
-
 static void remote_chomp(StrBuf *sb)
 {
 	while (sb->len && (sb->data[sb->len - 1] == '\n' || sb->data[sb->len - 1] == '\r'))
@@ -267,7 +233,7 @@ static void remote_query_kver(RemoteHost *h)
 {
 	char **argv = remote_ssh_argv(h, "uname -r");
 	StrBuf out;
-	int rc = remote_capture(argv, NULL, -1, &out);
+	int rc = spawn_capture(argv, NULL, -1, -1, &out);
 
 	remote_chomp(&out);
 	if (rc == 255 || rc < 0)
@@ -406,7 +372,7 @@ static int remote_compile(Session *s, const char *tmp, const char *kver, const c
 		free(argv);
 		return rc == 0 ? 0 : -1;
 	}
-	rc = remote_capture(argv, dir, -1, &out);
+	rc = spawn_capture(argv, dir, -1, -1, &out);
 	remote_chomp(&out);
 	/* NAME.ko, NAME of letters, digits and '_' (it goes into the remote shell scripts) */
 	if (rc == 0 && out.len > 3 && remote_chars_ok(out.data, out.len, "_.") &&
@@ -582,7 +548,7 @@ static void remote_upload(RemoteHost *h)
 	sb_printf(&script, "umask 077; d=$(mktemp -d \"${TMPDIR:-/tmp}/stapremote.XXXXXX\") || exit 1; "
 		  "cat > \"$d\"/%s || { rm -rf \"$d\"; exit 1; }; echo \"$d\"", remote_module_base(h));
 	argv = remote_ssh_argv(h, script.data);
-	rc = remote_capture(argv, NULL, fd, &out);
+	rc = spawn_capture(argv, NULL, fd, -1, &out);
 	close(fd);
 	remote_chomp(&out);
 	if (rc == 255 || rc < 0)
@@ -1001,7 +967,7 @@ static void remote_cleanup_unstarted(Session *s)
 		sb_puts(&script, "rm -rf ");
 		sb_quote(&script, h->dir);
 		argv = remote_ssh_argv(h, script.data);
-		remote_capture(argv, NULL, -1, &out);
+		spawn_capture(argv, NULL, -1, -1, &out);
 		sb_free(&out);
 		sb_free(&script);
 		free(argv);

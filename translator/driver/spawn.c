@@ -1,6 +1,6 @@
 /* spawn.c - runs a program as a child and waits for it, with an optional environment, working
- * directory, log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c), pass 5 (compile.c) and
- * remote.c. */
+ * directory, log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c, kbuild_nm.c), pass 5 (compile.c)
+ * and remote.c. */
 #include "driver/spawn.h"
 #include "driver/markers.h"
 #include "lib/util.h"
@@ -111,6 +111,42 @@ pid_t spawn_start(char *const argv[], const SpawnOpts *opts)
 	if (pid == 0)
 		spawn_exec(argv, opts);
 	return pid;
+}
+
+int spawn_capture(char *const argv[], const char *cwd, int in_fd, int err_fd, StrBuf *out)
+{
+	int p[2], null_fd = -1;
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	sb_init(out);
+	if (pipe(p) != 0)
+		return -1;
+	if (in_fd < 0)
+		in_fd = null_fd = open("/dev/null", O_RDONLY);
+	const int stdio[3] = { in_fd, p[1], err_fd };
+	SpawnOpts o = { .cwd = cwd, .stdio = stdio };
+	fflush(stdout);
+	fflush(stderr);
+	pid = spawn_start(argv, &o);
+	close(p[1]);
+	if (null_fd >= 0)
+		close(null_fd);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	while ((n = read(p[0], buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (out->len < 65536)
+			sb_putn(out, buf, (size_t)n);
+	}
+	close(p[0]);
+	return spawn_reap(pid);
 }
 
 int spawn_wait(char *const argv[], const SpawnOpts *opts)

@@ -1,11 +1,13 @@
 /* spawn.h - runs a program as a child and waits for it: optional environment, working directory,
- * log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c), pass 5 (compile.c: staprun) and
+ * log file or pipes.  Used by pass 4 (compile.c, kbuild_steps.c, kbuild_nm.c), pass 5 (compile.c: staprun) and
  * remote.c (ssh and the child staps, started without waiting). */
 #ifndef STAP_SPAWN_H
 #define STAP_SPAWN_H
 
 #include <signal.h>
 #include <sys/types.h>
+
+#include "lib/util.h"
 
 /* How a child runs: NULL fields mean "as stap" (its environment, its directory, its stdout and
  * stderr).  A log gets both stdout and stderr, truncated first unless append. */
@@ -29,6 +31,10 @@ pid_t spawn_start(char *const argv[], const SpawnOpts *opts);
 
 /* Waits for a child of spawn_start: its status as spawn_wait returns it. */
 int spawn_reap(pid_t pid);
+
+/* Runs argv in cwd (NULL: stap's) with stdin from in_fd (-1: /dev/null) and stderr to err_fd (-1: stap's),
+ * and waits: its status as spawn_wait returns it, out (initialised here) the first 64 KB of its stdout. */
+int spawn_capture(char *const argv[], const char *cwd, int in_fd, int err_fd, StrBuf *out);
 
 /* A signal handler passing the signal on to the child spawn_wait is waiting for (pass 5:
  * SIGTERM, SIGHUP, SIGUSR2 sent to stap reach staprun). */
