@@ -2,6 +2,7 @@
 # Used by tests/run (unit/); the guest side (start, rotation, stop) is tests/guest/app-trace.t, the playbook over ssh tests/guest/remote-ssh.t.
 
 timeout_s=600
+cost_s=60
 
 # units_attack: stap@.service and staprun@.service's ExecStart run as systemd runs it (split into
 # words, then %i, %v and $$ resolved in each) under a root of our own, with programs that print

@@ -1,5 +1,6 @@
 # The BTF reader (translator/btf/) against the kernel's DWARF: vfs_read's prototype as stap -L shows it (from DWARF, and from BTF), struct file's member offsets as pahole reads them from DWARF, the .BTF found in /boot/vmlinuz the same as vmlinux's, its build id vmlinux's, the C of BTF-typed accesses (function parameters, tracepoint arguments, @cast, computed indexes, pretty printing) the same as the DWARF-typed one, the tracepoints -l/-L list from BTF and the headers' systems as from DWARF, a module's probes from its split BTF (nfs), the errors naming what BTF lacks
 # Used by tests/run (issue 21). Driver tests/unit/btf-driver.c.
+cost_s=20
 
 run() {
     need_kernel_dwarf

@@ -2,6 +2,7 @@
 # (or parents, never created in), others' symlinks on the way, root's $HOME, planted or symlinked KEY.ko entries, the cleanup,
 # damaged DWARF index files; each refused (warning) or harmless. Used by tests/run.
 timeout_s=900
+cost_s=90
 
 SCRIPT='global n; probe kernel.function("ksys_read") { n++ } probe end { println(n) }'
 # the DWARF index attacks (6-9) use a small module's index: each of their runs builds one afresh, which for

@@ -1,5 +1,6 @@
 # the pass-4 module cache: a miss stores, a hit reuses (same bytes, no kbuild), -D or script changes miss,
 # --disable-cache, cache_mb_limit cleanup oldest first, concurrent stores, an unusable cache directory. Used by tests/run.
+cost_s=55
 
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 36): translator/dwarf/debuginfod.c against a real debuginfod and a busybox httpd on 127.0.0.1.
 
 timeout_s=120
+cost_s=50
 
 run() {
     command -v debuginfod >/dev/null || { echo "no debuginfod (make deps)"; exit 77; }

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 19): translator/dwarf/exactname.c, its fallbacks to the index, and the cached index still taken.
 
 timeout_s=600
+cost_s=40
 
 # out DIR NAME ARGS...: stap ARGS with SYSTEMTAP_DIR=DIR, stdout and stderr (timings, the lookup's own lines and
 # -v's notes of skipped sites dropped) and

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 19): translator/dwarf/index.c's two builders (rawindex.c's dwidx_raw_build, index_cu), its cache (indexcache.c), and dwarf_name_info's entry pcs.
 
 timeout_s=600
+cost_s=30
 
 # index_diff A B: the two index files hold the same names, CUs, DIEs, files, lines, tags and flags in
 # the same order (strings may be laid out differently); an entry pc may be 0 in B (read on lookup).

@@ -2,6 +2,7 @@
 # Used by tests/run (issue 7): translator/dwarf/debuginfo.c, index.c and providers/kernelfn.c at -p2/-p3/-l/-L, checked against readelf and addr2line.
 
 timeout_s=300
+cost_s=30
 
 # sites P: the probe points -p2 derives from P (one line each, the canonical pp()).
 sites() {

@@ -1,6 +1,7 @@
 # pass-2 corpus: tests/elab/ok/*.stp elaborate as expected, tests/elab/ko/*.stp fail as expected
 # Used by tests/run. The case format is described in tests/elab/README.md; one line per failing case.
 timeout_s=180
+cost_s=50
 
 # directives CASEFILE: sets OPTS, ARGS, CMD, PRERUN (arrays), HAVE_CMD, HAVE_PRERUN, STDOUT, NOSTDOUT,
 # STDERR, NOSTDERR, WARNINGS (arrays), NOWARN, EXPECT, EXPECT_FILE and COUNT from its "# NAME: VALUE" lines.

@@ -4,6 +4,7 @@
 # no ASan rerun: the fuzzer is built with ASan and UBSan already
 asan_rerun=0
 timeout_s=150
+cost_s=25
 
 run() {
     source "$TOP/tests/lib/fuzz-smoke.sh"

@@ -4,6 +4,7 @@
 # no ASan rerun: the fuzzer is built with ASan and UBSan already
 asan_rerun=0
 timeout_s=200
+cost_s=40
 
 run() {
     command -v pahole >/dev/null || { echo "FAIL: pahole not found (make deps: dwarves)"; return 1; }

@@ -1,6 +1,7 @@
 # kernel feature tests (translator/compile/kfeatures.c for runtime/core/compat.h): compiled once per build tree and
 # cached, a changed tree tests again; runtime modules build with -p4 for every installed kernel. Used by tests/run.
 timeout_s=1200
+cost_s=45
 
 # the top-level feature kbuild runs logged by the make wrapper (kfeatures.c runs make -k -s -jN -C TREE M=DIR)
 feature_makes() { grep -c '^-k -s -j[0-9]* -C .* M=.*/kfeatures ' make.log || true; }

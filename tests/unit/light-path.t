@@ -1,5 +1,6 @@
 # the light hit path: which probe bodies the translator generates for it (-p3), lock-free @count-only statistics, and that both builds compile
 # Used by tests/run (issue 14): translator/codegen/light.c, cg_stats_lockfree, cg_stats_add_unlocked, runtime/core/probe.c's STP_LIGHT_* macros.
+cost_s=15
 
 KP='probe kprobe.function("ksys_read")'
 

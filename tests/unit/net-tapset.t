@@ -1,5 +1,6 @@
 # the networking tapsets in pass 2: each alias resolves on the kernel with SystemTap's variables (stap -L), the
 # functions' signatures, and a script's own tcpmib_filter_key replacing the default. Used by tests/run (issue 15).
+cost_s=20
 
 addr='family:long saddr:string daddr:string sport:long dport:long'
 sockv='name:string protocol:long family:long state:long flags:long type:long'

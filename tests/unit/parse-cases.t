@@ -1,6 +1,7 @@
 # pass-1 corpus: tests/parse/ok/*.stp parse and print a fixed point, tests/parse/ko/*.stp fail as expected
 # Used by tests/run. The case format is described in tests/parse/README.md; one line per failing case.
 timeout_s=600
+cost_s=50
 
 # directives CASEFILE: sets ARGS (array), EXPECT, EFILE, COUNT and SAME from the file's "# NAME: VALUE" lines.
 directives() {

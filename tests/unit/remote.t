@@ -4,6 +4,7 @@
 # Used by tests/run (unit/ and asan/remote); the remote staprun is the STAP_REMOTE_STAPRUN test hook.
 
 timeout_s=500
+cost_s=60
 
 # The fake ssh: options as OpenSSH takes them, then HOST and the command, run with sh as a login
 # shell would. Host "down": exit 255 at once. Host "nodevel": a kernel release with no build tree

@@ -3,6 +3,7 @@
 # the kernel's DWARF to compare with, the case is skipped. "Neither" hides /boot too (a mount namespace), when unshare can.
 
 timeout_s=600
+cost_s=60
 asan_rerun=0
 
 # Scripts that need what BTF cannot give, and the error they must give without DWARF: scheduler.cpu_on's

@@ -1,5 +1,6 @@
 # SHA-256 of translator/lib/sha256.c (the module cache's hash): FIPS 180-4 vectors and sha256sum on messages
 # of 0 to 200 bytes (every padding case) and one of 100,000. Driver tests/unit/sha256-driver.c. Used by tests/run.
+cost_s=15
 
 run() {
     local -a san=()

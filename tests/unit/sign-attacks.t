@@ -3,6 +3,7 @@
 # them; and staprun's refusal of a module the kernel does not trust (staprun/secureboot.c, through
 # tests/unit/secureboot-driver.c) names the key from the module alone, opening nothing the caller's
 # environment names.  Used by tests/run.
+cost_s=15
 
 # refused_make DIR MESSAGE: stap --make-signing-key=DIR fails with that one-line error and prints no mokutil step
 refused_make() {

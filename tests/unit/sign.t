@@ -1,5 +1,6 @@
 # module signing for Secure Boot: --make-signing-key (key 0600, DER certificate, the mokutil step), --sign-module
 # (signer, key and hash read back with modinfo; a kernel configured for another hash), the cache (a hit keeps the signature, another key re-signs). Used by tests/run.
+cost_s=20
 
 # cert_cn DIR: the CN of DIR's certificate (its serial: cert_serial, tests/lib/case-helpers.sh)
 cert_cn() { openssl x509 -inform DER -in "$1/signing_key.x509" -noout -subject -nameopt multiline | sed -n 's/^ *commonName *= //p'; }

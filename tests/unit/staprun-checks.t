@@ -2,6 +2,7 @@
 # Used by tests/run (unit/ and asan/staprun-checks); no kernel needed: every case ends before finit_module (this host cannot load).
 
 timeout_s=400
+cost_s=30
 
 # refused WANT ARGS...: `staprun ARGS` exits 1, prints nothing on stdout, and its stderr is
 # "staprun: ..." lines, one of them containing WANT.

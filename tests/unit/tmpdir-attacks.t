@@ -3,6 +3,7 @@
 # user controls (refused), a module changed between kbuild and its signing (refused, nothing of it kept or cached),
 # the temp directory removed without following a symbolic link planted in it. Each with its control. Used by tests/run.
 timeout_s=600
+cost_s=20
 
 SCRIPT='probe begin { println("tmpdir hello"); exit() }'
 NOBODY=65534

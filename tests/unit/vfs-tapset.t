@@ -1,6 +1,7 @@
 # the vfs, ioblock and ioscheduler tapsets in pass 2: each alias resolves on the kernel with
 # the documented variables and types (stap -L), the device and path functions' signatures.
 # Used by tests/run (issue 15).
+cost_s=12
 
 # ALIAS then its variables as stap -L prints them, sorted (the documented lists of the tapset files)
 vfs_rw='dev:long devname:string file:long ino:long name:string pos:long'

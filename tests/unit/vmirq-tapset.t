@@ -1,5 +1,6 @@
 # the memory and irq tapsets in pass 2 and 4: each alias resolves on the kernel with the documented variables and
 # types (stap -L), the functions' signatures, a script using them all compiles. Used by tests/run (issue 15).
+cost_s=20
 
 # ALIAS then its variables as stap -L prints them, sorted (the documented lists of tapset/linux/{memory,irq}.stp)
 alloc='bytes_alloc:long bytes_req:long call_site:long caller_function:string gfp_flag_name:string gfp_flags:long name:string node:long ptr:long'
