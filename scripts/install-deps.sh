@@ -109,16 +109,17 @@ ensure_groups() {
 # modules the tapsets and tests probe (DEBUG_MODULES, under usr/lib/debug/lib/modules/KVER/). That
 # package is 858 MB to download and 5.6 GB installed, nearly all of it the other modules' debuginfo,
 # which nothing here reads: so the .deb is downloaded (apt-get download: no install, no root needed),
-# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted (the default kernel's is kept
-# in STAP_TEST_CACHE/debuginfod-debs for tests/guest/debuginfod.t's server: ensure_debuginfod_debs). About 10 s + 60 s. KVER is
-# scripts/guest-kver.sh's, and with --kernels each extra kernel's too. INSTALL_DEPS_ROOT (default /) is the root the files go under; set it to
-# test this part without touching the real files.
+# those files (633 MB + 77 MB) extracted in one pass, and the .deb deleted. About 10 s + 60 s. KVER is
+# scripts/guest-kver.sh's, and with --kernels each extra kernel's too. INSTALL_DEPS_ROOT (default /) is the root the
+# files go under; set it to test this part without touching the real files.
 DEBUG_ROOT=${INSTALL_DEPS_ROOT:-/}
 # module debuginfo, relative to usr/lib/debug/lib/modules/KVER/ (scsi_mod: tapset/linux/scsi.stp;
-# nfs, nfsv3, nfsv4, sunrpc: tapset/linux/nfs.stp and nfs_proc.stp; nfsd, lockd: tapset/linux/nfsd.stp)
+# nfs, nfsv3, nfsv4, sunrpc: tapset/linux/nfs.stp and nfs_proc.stp; nfsd, lockd: tapset/linux/nfsd.stp; dummy:
+# what tests/guest/debuginfod.t's server serves, ensure_debuginfod_files)
 DEBUG_MODULES=(kernel/drivers/scsi/scsi_mod.ko
                kernel/fs/nfs/nfs.ko kernel/fs/nfs/nfsv3.ko kernel/fs/nfs/nfsv4.ko
-               kernel/fs/nfsd/nfsd.ko kernel/fs/lockd/lockd.ko kernel/net/sunrpc/sunrpc.ko)
+               kernel/fs/nfsd/nfsd.ko kernel/fs/lockd/lockd.ko kernel/net/sunrpc/sunrpc.ko
+               kernel/drivers/net/dummy.ko)
 
 # is_elf FILE: FILE starts with the ELF magic
 is_elf() { [[ $(head -c 4 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]]; }
@@ -148,7 +149,7 @@ ensure_kernel_dwarf() {
         fi
     done
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
-    deb=$(compgen -G "$DBGD_DEBS/${pkg}_*.deb" | head -n 1) || true
+    deb=$(compgen -G "$DBGD_OLD_DEBS/${pkg}_*.deb" | head -n 1) || true
     if [[ -n $deb ]]; then
         echo "install-deps: extracting ${missing[*]} from $deb"
     else
@@ -192,47 +193,39 @@ ensure_kernel_dwarf() {
         echo "install-deps: installed $root/$f"
     done
     rm -rf "$stage"
+    # a .deb kept by an earlier install-deps (for a debuginfod that scanned it whole: minutes of CPU) no longer
+    # serves anything
+    [[ $deb != "$DBGD_OLD_DEBS"/* ]] || rm -f "$deb"
 }
 
-# The .deb files tests/guest/debuginfod.t's server indexes (DBGD_DEBS): the default kernel's linux-image-KVER-dbg
-# and libc6-dbg, downloaded once per machine (apt-get download, no install) into STAP_TEST_CACHE (default
-# /var/cache/stap-tests, outside the clone: a fresh clone on the same machine, as CI's, downloads and indexes
-# nothing again) and kept there; ensure_kernel_dwarf extracts from the kept kernel .deb.
+# What tests/guest/debuginfod.t's server indexes (DBGD_FILES, in STAP_TEST_CACHE, default /var/cache/stap-tests:
+# outside the clone, so a fresh clone on the same machine, as CI's, downloads nothing again): the default kernel's
+# vmlinux and dummy.ko DWARF (links to what ensure_kernel_dwarf extracted; the server reads files, -F, in a second
+# where the whole 860 MB linux-image-KVER-dbg .deb took it 2 to 4 minutes of CPU) and libc6-dbg's .deb (7 MB:
+# the server reads Debian archives too, -U). An earlier install-deps kept the kernel's .deb in DBGD_OLD_DEBS:
+# ensure_kernel_dwarf extracts from it, then deletes it.
 STAP_TEST_CACHE=${STAP_TEST_CACHE:-/var/cache/stap-tests}
-DBGD_DEBS=$STAP_TEST_CACHE/debuginfod-debs
+DBGD_FILES=$STAP_TEST_CACHE/debuginfod-files
+DBGD_OLD_DEBS=$STAP_TEST_CACHE/debuginfod-debs
 
-# ensure_debuginfod_debs KVER: the two .deb files present (quiet), or downloaded; a message (no failure) if not
-ensure_debuginfod_debs() {
-    local kver=$1 pkg
-    mkdir -p "$DBGD_DEBS"
-    chmod 0755 "$DBGD_DEBS"
-    getent passwd _apt >/dev/null && chown _apt "$DBGD_DEBS" 2>/dev/null || true
-    for pkg in "linux-image-$kver-dbg" libc6-dbg; do
-        compgen -G "$DBGD_DEBS/${pkg}_*.deb" >/dev/null && continue
-        echo "install-deps: downloading $pkg into $DBGD_DEBS (tests/guest/debuginfod.t)"
-        (cd "$DBGD_DEBS" && apt-get download -qq "$pkg" </dev/null) >/dev/null 2>&1 ||
-            echo "install-deps: apt-get download $pkg failed: tests/guest/debuginfod.t will skip" >&2
-    done
-}
-
-# ensure_debuginfod_index: the index tests/guest/debuginfod.t's server keeps (STAP_TEST_CACHE/debuginfod/index.sqlite)
-# made now, once (a scan of the 860 MB kernel .deb: 2 to 4 minutes), not in make check; quiet when made
-ensure_debuginfod_index() {
-    local db=$STAP_TEST_CACHE/debuginfod/index.sqlite
-    [[ -s $db ]] && return 0
-    command -v debuginfod >/dev/null || return 0
-    compgen -G "$DBGD_DEBS/*.deb" >/dev/null || return 0
-    echo "install-deps: indexing $DBGD_DEBS for tests/guest/debuginfod.t (a few minutes, once)"
-    mkdir -p "$STAP_TEST_CACHE/debuginfod"
-    (
-        TOP=$TOP
-        source "$TOP/tests/lib/debuginfod.sh"
-        if ! dbgd_start "$DBGD_DEBS" "$db" "$STAP_TEST_CACHE/debuginfod/index.log"; then
-            echo "install-deps: debuginfod could not index $DBGD_DEBS (tests/guest/debuginfod.t will index it)" >&2
-            rm -f "$db"
-        fi
-        dbgd_stop
-    )
+# ensure_debuginfod_files KVER: DBGD_FILES present (quiet), or made; a message (no failure) if libc6-dbg cannot be
+# downloaded. After ensure_kernel_dwarf.
+ensure_debuginfod_files() {
+    local kver=$1 root=${DEBUG_ROOT%/}
+    mkdir -p "$DBGD_FILES"
+    chmod 0755 "$DBGD_FILES"
+    ln -sfn "$root/usr/lib/debug/boot/vmlinux-$kver" "$DBGD_FILES/vmlinux-$kver"
+    ln -sfn "$root/usr/lib/debug/lib/modules/$kver/kernel/drivers/net/dummy.ko" "$DBGD_FILES/dummy-$kver.ko"
+    # the earlier layout's: its libc6-dbg moved here, its index of the kernel's .deb gone
+    mv -f "$DBGD_OLD_DEBS"/libc6-dbg_*.deb "$DBGD_FILES/" 2>/dev/null || true
+    rmdir "$DBGD_OLD_DEBS" 2>/dev/null || true
+    rm -f "$STAP_TEST_CACHE/debuginfod/index.sqlite" "$STAP_TEST_CACHE/debuginfod/index.log"
+    compgen -G "$DBGD_FILES/libc6-dbg_*.deb" >/dev/null && return 0
+    getent passwd _apt >/dev/null && chown _apt "$DBGD_FILES" 2>/dev/null || true
+    echo "install-deps: downloading libc6-dbg into $DBGD_FILES (tests/guest/debuginfod.t)"
+    (cd "$DBGD_FILES" && apt-get download -qq libc6-dbg </dev/null) >/dev/null 2>&1 ||
+        echo "install-deps: apt-get download libc6-dbg failed: tests/guest/debuginfod.t will skip" >&2
+    chown root "$DBGD_FILES" 2>/dev/null || true
 }
 
 # install_packages PACKAGE...: the missing ones installed (as root), or a message and 1
@@ -291,10 +284,8 @@ main() {
         echo "install-deps: no guest kernel (scripts/guest-kver.sh), so no kernel DWARF either" >&2
         exit 1
     fi
-    # before the kernel's DWARF, which then extracts from the kept .deb (one download for both)
-    ensure_debuginfod_debs "$kver"
-    ensure_debuginfod_index
     ensure_kernel_dwarf "$kver" || exit 1
+    ensure_debuginfod_files "$kver"
     [[ $kernels == all ]] || return 0
     for meta in "${EXTRA_KERNELS[@]}"; do
         kver=$("$TOP/scripts/guest-kver.sh" --release-of "$meta") || { echo "install-deps: $meta: no linux-image-KVER dependency" >&2; exit 1; }

@@ -1,6 +1,6 @@
-# debuginfod - DWARF fetched on demand from a real debuginfod (127.0.0.1) indexing Debian's -dbg .debs, none local: a local of vfs_read at a statement, module("dummy")'s $dev->name, libc's malloc $bytes (libc6-dbg); cached second runs ask nothing; pass-2 times against local debuginfo
-# Used by tests/run (issue 36): translator/dwarf/debuginfod.c from debuginfo.c and providers/ulibs.c. The server's index
-# ($STAP_TEST_CACHE/debuginfod/index.sqlite) is kept between runs: the first run scans the 860 MB kernel .deb (about 4 min).
+# debuginfod - DWARF fetched on demand from a real debuginfod (127.0.0.1) indexing the kernel's DWARF files and Debian's libc6-dbg .deb, none local: a local of vfs_read at a statement, module("dummy")'s $dev->name, libc's malloc $bytes (libc6-dbg); cached second runs ask nothing; pass-2 times against local debuginfo
+# Used by tests/run (issue 36): translator/dwarf/debuginfod.c from debuginfo.c and providers/ulibs.c. The server's files
+# and index are scripts/install-deps.sh's ($STAP_TEST_CACHE/debuginfod-files, debuginfod/files.sqlite; see tests/lib/debuginfod.sh).
 
 timeout_s=900
 
@@ -20,15 +20,16 @@ p2_ms() {
 build() {
     command -v debuginfod >/dev/null || { echo "no debuginfod (make deps)"; exit 77; }
     source "$TOP/tests/lib/debuginfod.sh"
-    local kdeb=("$DBGD_DEBS"/linux-image-"$KVER"-dbg_*.deb) cdeb=("$DBGD_DEBS"/libc6-dbg_*.deb)
-    [[ -e ${kdeb[0]} && -e ${cdeb[0]} ]] || { echo "no -dbg .debs in $DBGD_DEBS (make deps)"; exit 77; }
+    local cdeb=("$DBGD_FILES"/libc6-dbg_*.deb)
+    [[ -e $DBGD_FILES/vmlinux-$KVER && -e $DBGD_FILES/dummy-$KVER.ko && -e ${cdeb[0]} ]] ||
+        { echo "no kernel DWARF or libc6-dbg .deb in $DBGD_FILES (make deps)"; exit 77; }
     local src=$TOP/tests/uprobe/ulib
     gcc -g -O0 -fPIC -shared -o libulib.so "$src/libulib.c"
     gcc -g -O0 -I"$src" -o ulibmain "$src/ulibmain.c" -L. -lulib -Wl,-rpath,'$ORIGIN'
 
     mkdir -p "${DBGD_INDEX%/*}" nodbg
     local t0=$SECONDS
-    dbgd_start "$DBGD_DEBS" "$DBGD_INDEX" dbgd.log
+    dbgd_start "$DBGD_FILES" "$DBGD_INDEX" dbgd.log
     eval "$(trap -p EXIT | sed "s/^trap -- '/trap -- 'dbgd_stop; /")"
     echo "debuginfod ready (index) in $((SECONDS - t0)) s"
 

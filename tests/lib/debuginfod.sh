@@ -1,12 +1,13 @@
-# debuginfod.sh - a real debuginfod server on loopback for a test case (indexing Debian -dbg .deb files), a
-# stopped one, and a static one serving a chosen file. Used by tests/guest/debuginfod.t, tests/unit/debuginfod-errors.t,
-# tests/unit/debuginfod-attacks.t.
+# debuginfod.sh - a real debuginfod server on loopback for a test case (indexing DWARF files and Debian -dbg .deb
+# files), a stopped one, and a static one serving a chosen file. Used by tests/guest/debuginfod.t,
+# tests/unit/debuginfod-errors.t, tests/unit/debuginfod-attacks.t.
 
-# The .deb files scripts/install-deps.sh keeps for the server (linux-image-KVER-dbg and libc6-dbg) and the
-# server's index, in a cache of the machine's outside the clone (STAP_TEST_CACHE, as install-deps.sh has it).
+# What scripts/install-deps.sh keeps for the server (ensure_debuginfod_files: links to the kernel's vmlinux and
+# dummy.ko DWARF, libc6-dbg's .deb) and the server's index, in a cache of the machine's outside the clone
+# (STAP_TEST_CACHE, as install-deps.sh has it).
 STAP_TEST_CACHE=${STAP_TEST_CACHE:-/var/cache/stap-tests}
-DBGD_DEBS=${DBGD_DEBS:-$STAP_TEST_CACHE/debuginfod-debs}
-DBGD_INDEX=$STAP_TEST_CACHE/debuginfod/index.sqlite
+DBGD_FILES=${DBGD_FILES:-$STAP_TEST_CACHE/debuginfod-files}
+DBGD_INDEX=$STAP_TEST_CACHE/debuginfod/files.sqlite
 
 # dbgd_free_port: a TCP port of 127.0.0.1 that nothing listens on now
 dbgd_free_port() {
@@ -18,16 +19,17 @@ dbgd_free_port() {
 }
 
 # dbgd_start DIR DB LOG: debuginfod on a free port (it listens on every address; it is asked on 127.0.0.1)
-# scanning the .deb files in DIR (-U) into the sqlite database DB, which is kept: a later start skips the
-# archives already indexed. Sets DBGD_URL and DBGD_PID; returns once the scan is done (DBGD_WAIT_S, 900 s).
+# scanning the ELF files (-F, through symbolic links: -L) and the .deb files (-U) in DIR into the sqlite database
+# DB, which is kept: a later start skips what it indexed already. Sets DBGD_URL and DBGD_PID; returns once the
+# scan is done (DBGD_WAIT_S, 900 s).
 dbgd_start() {
     local dir=$1 db=$2 log=$3 port i metrics
     port=$(dbgd_free_port)
-    # niced: its extraction of an 860 MB .deb must not starve the guests of the runs beside this case
-    nice -n 19 debuginfod -U -p "$port" -d "$db" -t 0 -g 0 --disable-source-scan -v "$dir" >"$log" 2>&1 &
+    # niced: the runs beside this case come first
+    nice -n 19 debuginfod -F -U -L -p "$port" -d "$db" -t 0 -g 0 --disable-source-scan -v "$dir" >"$log" 2>&1 &
     DBGD_PID=$!
     DBGD_URL=http://127.0.0.1:$port
-    for ((i = 0; i < ${DBGD_WAIT_S:-900}; i++)); do
+    for ((i = 0; i < ${DBGD_WAIT_S:-900} * 5; i++)); do
         kill -0 "$DBGD_PID" 2>/dev/null || { echo "debuginfod exited:"; tail -n 5 "$log"; return 1; }
         # the traversal is over and no archive is waiting for or being scanned
         if grep -q 'fts traversed' "$log" && metrics=$(curl -sf "$DBGD_URL/metrics") &&
@@ -36,9 +38,9 @@ dbgd_start() {
            grep -qx 'thread_busy{role="traverse"} 0' <<<"$metrics"; then
             return 0
         fi
-        sleep 1
+        sleep 0.2
     done
-    echo "debuginfod: scan of $dir not done after $i s"
+    echo "debuginfod: scan of $dir not done after $((i / 5)) s"
     return 1
 }
 

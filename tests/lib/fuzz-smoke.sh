@@ -1,6 +1,8 @@
 # fuzz-smoke.sh - fuzz_smoke TARGET CORPUS_SCRIPT RUNS [FUZZER OPTION...]: builds build/fuzz/TARGET_fuzz, replays
 # tests/fuzz/regressions/TARGET (index, record) and fuzzes RUNS inputs from CORPUS_SCRIPT's seeds; any crash fails.
 # Bounded by count, not time: the same work on a busy machine as on a quiet one (make fuzz does the long runs).
+# The first case to run in a fresh tree builds the translator's objects for clang (about 100 s of CPU, under the
+# lock the others wait on): so each case's timeout_s is 400, for that build beside the rest of make check.
 # Sourced by tests/unit/fuzz-smoke*.t (run() functions, cwd = the case's directory); see tests/fuzz/README.md.
 
 fuzz_smoke() {

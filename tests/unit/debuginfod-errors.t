@@ -2,7 +2,7 @@
 # Used by tests/run (issue 36): translator/dwarf/debuginfod.c against a real debuginfod and a busybox httpd on 127.0.0.1.
 
 timeout_s=120
-cost_s=50
+cost_s=15
 
 run() {
     command -v debuginfod >/dev/null || { echo "no debuginfod (make deps)"; exit 77; }
@@ -86,8 +86,10 @@ run() {
     for sig in TERM INT; do
         rm -rf cache
         port=$(dbgd_free_port)
-        { printf 'HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n'; head -c 1000000 /dev/zero; sleep 20; } |
-            busybox nc -l -p "$port" >/dev/null &
+        # (the stalling writer is a process substitution: as the left side of a pipeline it would be part of
+        # nc's job, and the wait for nc below would wait out its sleep)
+        busybox nc -l -p "$port" >/dev/null \
+            < <(printf 'HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n'; head -c 1000000 /dev/zero; sleep 20) &
         DBGD_PID=$!
         sleep 0.5
         DEBUGINFOD_URLS=http://127.0.0.1:$port perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \

@@ -3,7 +3,7 @@
 
 # no ASan rerun: the fuzzer is built with ASan and UBSan already
 asan_rerun=0
-timeout_s=150
+timeout_s=400
 cost_s=15
 
 run() {
