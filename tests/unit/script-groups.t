@@ -12,7 +12,6 @@ function bump() { n++; count <<< n }
 probe begin { bump(); bump(); printf("n=%d count=%d\n", n, @count(count)) }
 probe end { println("a end ", n) }
 EOF
-    echo 'n=2 count=2' >s/a.out
     # b: a local named n (must not become a's global) and a function of its own
     cat >s/b.stp <<'EOF'
 function twice(x) { return 2 * x }
