@@ -72,6 +72,12 @@
 #ifndef STP_INLINE_SITES
 #define STP_INLINE_SITES 256
 #endif
+/* places in the script naming a global array (the translator's count) up to which its hash, lookup and
+ * slot code is inlined into each (no call per hit); past it, one copy is called from all of them.
+ * Measured on syscall.*'s ~700 handlers each updating one array: pass 4 22 s -> 9 s of CPU. */
+#ifndef STP_MAP_INLINE_SITES
+#define STP_MAP_INLINE_SITES 16
+#endif
 #ifndef STP_BUFSIZE
 #define STP_BUFSIZE 8192        /* per-CPU print buffer, the largest record */
 #endif

@@ -23,6 +23,7 @@ typedef struct CgState {
 		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
 	} rx;
 	int table_counter;      /* targetvars.c: names of static data, unique in the module */
+	int *map_sites;         /* maps.c: per global (its index), the expressions naming it */
 } CgState;
 
 /* Code generation state for one C function (a probe body or a script function). */
@@ -72,7 +73,9 @@ char *cg_var_ref(const Symbol *sym);
 char *cg_materialize(Gen *g, const char *val, Type t);
 char *cg_long_literal(int64_t v);
 char *cg_string_literal(const char *s);
-void cg_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
+/* how many places name each global (map_sites, by its index): whether its accessors are inlined */
+void cg_count_map_sites(CgState *cg, const Program *prog);
+void cg_map_functions(const CgState *cg, const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
 char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
 		   const char *ctype);   /* an element's value address, created (maps.c) */
 int cg_has_wildcard_key(const PtrVec *keys);

@@ -69,42 +69,63 @@ static void emit_access(const Symbol *arr, StrBuf *d)
 	const char *n = arr->name;
 	const char *args = "const struct stp_key *k, const unsigned int comm";
 
-	sb_printf(d, "static __always_inline struct stp_map_entry *gm_%s__find(const struct stp_map *m, %s)\n{\n", n, args);
+	sb_printf(d, "static GM_%s__INLINE struct stp_map_entry *gm_%s__find(const struct stp_map *m, %s)\n{\n", n, n, args);
 	sb_printf(d, "\treturn gm_%s__lookup(m, k, gm_%s__hash(k, comm), comm);\n}\n\n", n, n);
 	if (arr->type == TY_STATS) {
 		/* a statistics array: only its per-CPU maps' slots (a[k] <<< v); the rest reads all CPUs */
 	} else if (arr->type == TY_STRING) {
-		sb_printf(d, "static __always_inline const char *gm_%s__get(const struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "static GM_%s__INLINE const char *gm_%s__get(const struct stp_map *m, %s)\n{\n", n, n, args);
 		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
 		sb_printf(d, "\treturn e ? (const char *)(e->data + GM_%s__VAL) : \"\";\n}\n\n", n);
 	} else {
-		sb_printf(d, "static __always_inline int64_t gm_%s__get(const struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "static GM_%s__INLINE int64_t gm_%s__get(const struct stp_map *m, %s)\n{\n", n, n, args);
 		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
 		sb_printf(d, "\treturn e ? *(int64_t *)(e->data + GM_%s__VAL) : 0;\n}\n\n", n);
 	}
 	if (arr->type != TY_STATS) {
-		sb_printf(d, "static __always_inline void gm_%s__delete(struct stp_map *m, %s)\n{\n", n, args);
+		sb_printf(d, "static GM_%s__INLINE void gm_%s__delete(struct stp_map *m, %s)\n{\n", n, n, args);
 		sb_printf(d, "\tstruct stp_map_entry *e = gm_%s__find(m, k, comm);\n\n", n);
 		sb_puts(d, "\tif (e)\n\t\tstp_map_unlink(m, e);\n}\n\n");
 	}
 	sb_printf(d,
-		  "static __always_inline struct stp_map_entry *gm_%s__slot(struct stp_context *c, struct stp_map *m,\n"
+		  "static GM_%s__INLINE struct stp_map_entry *gm_%s__slot(struct stp_context *c, struct stp_map *m,\n"
 		  "\t\t\t\t\t\t\t  %s, const char *where)\n{\n"
 		  "\tu64 h = gm_%s__hash(k, comm);\n"
 		  "\tstruct stp_map_entry *e = gm_%s__lookup(m, k, h, comm);\n\n"
 		  "\tif (unlikely(!e))\n"
 		  "\t\te = stp_map_add_or_error(c, m, k, h, where);\n"
 		  "\treturn e;\n}\n\n",
-		  n, args, n, n);
+		  n, n, args, n, n);
 }
 
-void cg_map_functions(const Symbol *arr, StrBuf *decl, StrBuf *init)
+/* ---- how many places name each global: its accessors inlined into each, or called ---- */
+
+static int count_sites(Expr *e, void *ctx)
+{
+	int *sites = ctx;
+
+	if ((e->kind == EX_INDEX || e->kind == EX_IDENT) && e->sym && e->sym->kind == SYM_GLOBAL)
+		sites[e->sym->index]++;
+	return 0;
+}
+
+void cg_count_map_sites(CgState *cg, const Program *prog)
+{
+	cg->map_sites = xcalloc((size_t)prog->globals.len + 1, sizeof *cg->map_sites);
+	ast_walk_program(prog, &(AstVisitor){ .expr = count_sites, .ctx = cg->map_sites });
+}
+
+void cg_map_functions(const CgState *cg, const Symbol *arr, StrBuf *decl, StrBuf *init)
 {
 	char *end = key_offset(arr, arr->nkeys);
 
 	sb_printf(decl, "\n/* %s: its hash, find, read, slot and delete with the key layout fixed (codegen/maps.c) */\n",
 		  arr->name);
 	sb_printf(decl, "#define GM_%s__VAL ((%s + 7) & ~7)\n", arr->name, end);
+	/* inlined where the script names the array, unless it does so in more places than
+	 * STP_MAP_INLINE_SITES (runtime/core/limits.h): then one copy, called */
+	sb_printf(decl, "#if %d > STP_MAP_INLINE_SITES\n#define GM_%s__INLINE noinline\n#else\n"
+		  "#define GM_%s__INLINE __always_inline\n#endif\n", cg->map_sites[arr->index], arr->name, arr->name);
 	emit_hash(arr, decl);
 	emit_lookup(arr, decl);
 	emit_access(arr, decl);

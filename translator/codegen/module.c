@@ -447,7 +447,7 @@ static void gen_globals(Session *s, StrBuf *decl, StrBuf *init, StrBuf *fini)
 				  g->name, (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type),
 				  g->wrap);
 			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", g->name);
-			cg_map_functions(g, decl, init);
+			cg_map_functions(s->cg, g, decl, init);
 			sb_puts(init, "\t}\n");
 			sb_printf(fini, "\tstp_map_free(g_%s);\n", g->name);
 		} else if (g->type == TY_STRING) {
@@ -836,6 +836,7 @@ int translate(Session *s, StrBuf *out)
 	}
 	mark_running_readers(s);
 	cg_calls_analyze(s);
+	cg_count_map_sites(&cg, &s->prog);
 	generate_parts(s, &m);
 	write_module(s, &m, out);
 	free_parts(&m);

@@ -281,7 +281,7 @@ void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBu
 		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
 			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
 		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", sym->name);
-		cg_map_functions(sym, decl, init);
+		cg_map_functions(cg, sym, decl, init);
 		sb_puts(init, "\t}\n");
 		sb_printf(fini, "\tstp_pmap_free(g_%s);\n", sym->name);
 	} else {
