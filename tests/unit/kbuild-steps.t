@@ -11,9 +11,10 @@ cpu_ms() {
     awk '{ printf "%d\n", ($1 + $2) * 1000 }' <<<"$t"
 }
 
-# code KO: the module without debug information and build id (they name the temp directory) and
-# without .BTF (6.12 runs pahole, whose output was seen to differ between two builds of one module)
-code() { objcopy --strip-debug --remove-section=.note.gnu.build-id --remove-section=.BTF "$1" "$1.code"; }
+# code KO: the module without debug information and build id (they name the temp directory), without .BTF
+# (6.12 runs pahole, whose output was seen to differ between two builds of one module) and without local
+# symbols (NAME.mod.c compiled without <linux/module.h> names its .modinfo strings otherwise)
+code() { objcopy --strip-debug --remove-section=.note.gnu.build-id --remove-section=.BTF --discard-all "$1" "$1.code"; }
 
 run() {
     export TMPDIR=$PWD/tmp SYSTEMTAP_DIR=$PWD/sd
@@ -25,6 +26,9 @@ run() {
     grep -q "^Pass 4: kbuild's steps recorded in $SYSTEMTAP_DIR/cache/kbuild/[0-9a-f]*\.steps$" err
     entry=$(echo sd/cache/kbuild/*.steps)
     [[ -f $entry ]]
+    # ... and the layout of struct module in the NAME.mod.o kbuild compiled (size, alignment, name, init, exit)
+    local modc=${entry%.steps}.modc
+    grep -Eqx 'stap mod\.c layout 1 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+' "$modc"
     grep -qa '@STAP_TMP_DIR@' "$entry"
     not grep -qa "$TMPDIR/stap" "$entry"
     # kbuild's nm loads the kernel compiler's LTO plugin only (plain nm loads all of bfd-plugins, LLVMgold and
@@ -51,11 +55,28 @@ run() {
     not grep -q "kbuild's" full/err
     steps_ms=$(cd steps && cpu_ms $STAP -r "$KVER" -p4 -vv -m eqv -e "$script")
     grep -q "^Pass 4: ran kbuild's recorded steps ($SYSTEMTAP_DIR/cache/kbuild/" steps/err
+    # the steps compile NAME.mod.c with a prelude of that layout instead of <linux/module.h>: the same module
+    grep -qx "Pass 4: eqv.mod.c compiled without <linux/module.h> ($SYSTEMTAP_DIR/${modc#sd/})" steps/err
     echo "CPU ms for pass 1-4 of one kernel.function probe: full kbuild $full_ms, recorded steps $steps_ms"
     (( steps_ms * 100 < full_ms * 85 ))
     code full/eqv.ko
     code steps/eqv.ko
     cmp full/eqv.ko.code steps/eqv.ko.code
+    # a prelude the compiler refuses (an alignment past what it can emit, as a struct module it does not know
+    # would be): NAME.mod.c compiled as modpost wrote it, the same module; the tree's entry says "none" and
+    # the next build does not try
+    local good
+    good=$(cat "$modc")
+    echo 'stap mod.c layout 1 536870912 536870912 24 312 848' >"$modc"
+    find sd/cache -name '*.ko' -delete
+    mkdir -p wrong && (cd wrong && $STAP -r "$KVER" -p4 -vv -m eqv -e "$script" >out 2>err)
+    grep -qx "Pass 4: eqv.mod.c without <linux/module.h> failed: compiled as modpost wrote it" wrong/err
+    code wrong/eqv.ko
+    cmp full/eqv.ko.code wrong/eqv.ko.code
+    grep -qx 'stap mod.c layout 1 none' "$modc"
+    $STAP -r "$KVER" -p4 -vv -e 'probe begin { println("after none") }' >out 2>err
+    not grep -q "mod.c.*linux/module.h" err
+    echo "$good" >"$modc"
 
     # an error in the module's C (embedded C here): reported once, kbuild is not run again in full
     not $STAP -r "$KVER" -p4 -vv -g -e '%{ int broken = ; %} probe begin { }' >out 2>err
@@ -100,6 +121,7 @@ run() {
         (cd "k-$k/full" && SYSTEMTAP_DIR=$PWD/sd STAP_KBUILD_STEPS=0 $STAP -r "$k" -p4 -m eqv -e "$script" >out 2>err)
         (cd "k-$k/steps" && $STAP -r "$k" -p4 -vv -m eqv -e "$script" >out 2>err)
         grep -q "^Pass 4: ran kbuild's recorded steps" "k-$k/steps/err"
+        grep -q "^Pass 4: eqv.mod.c compiled without <linux/module.h> " "k-$k/steps/err"
         code "k-$k/full/eqv.ko"
         code "k-$k/steps/eqv.ko"
         cmp "k-$k/full/eqv.ko.code" "k-$k/steps/eqv.ko.code"

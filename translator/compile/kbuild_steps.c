@@ -7,6 +7,7 @@
 #include "compile/kbuild_steps.h"
 #include "compile/cache.h"
 #include "compile/kbuild_nm.h"
+#include "compile/modc.h"
 #include "lib/filecache.h"
 #include "lib/sha256.h"
 #include "driver/spawn.h"
@@ -318,15 +319,84 @@ static int kb_error_in_module_c(const Session *s, const char *log)
 	return found;
 }
 
+/* Does the step run kbuild's scripts/Makefile.modfinal (NAME.mod.c to NAME.mod.o, the .ko)? */
+static int kb_is_modfinal(const KbStep *st)
+{
+	for (int k = 0; k < st->args.len; k++) {
+		const char *a = st->args.items[k], *m = strstr(a, "scripts/Makefile.modfinal");
+		if (m && m[strlen("scripts/Makefile.modfinal")] == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int kb_run_step(Session *s, const KbStep *st, const char *log, int append)
+{
+	char **argv = xcalloc((size_t)st->args.len + 2, sizeof *argv), **envp = kb_step_env(st, s->tmp_dir);
+	char *cwd = kb_subst(st->cwd, KB_TMP_MARK, s->tmp_dir);
+	SpawnOpts o = { .envp = envp, .cwd = cwd, .log_path = log, .append = append };
+	int rc;
+
+	argv[0] = xstrdup("make");
+	for (int k = 0; k < st->args.len; k++)
+		argv[k + 1] = kb_subst(st->args.items[k], KB_TMP_MARK, s->tmp_dir);
+	rc = spawn_wait(argv, &o);
+	kb_free_strv(argv);
+	kb_free_strv(envp);
+	free(cwd);
+	return rc;
+}
+
+/* The modfinal step with NAME.mod.c made light (modc.c) when the tree's layout is known (*have 0): the
+ * .mod.o it makes must have that layout, else the step runs again on modpost's text, and the tree's
+ * entry says "none" from then on (*have 1). */
+static int kb_run_modfinal(Session *s, const KbStep *st, const char *log, const char *modc_entry, int *have,
+			   const ModcLayout *l)
+{
+	char *orig = *have == 0 ? modc_lighten(s, l) : NULL, *mod_o;
+	ModcLayout got;
+	int rc = kb_run_step(s, st, log, 1);
+
+	if (!orig)
+		return rc;
+	mod_o = xasprintf("%s/%s.mod.o", s->tmp_dir, s->module_name);
+	if (rc == 0 && modc_read_layout(mod_o, s->module_name, &got) == 0 && !memcmp(&got, l, sizeof got)) {
+		if (s->verbose >= 2)
+			fprintf(stderr, "Pass 4: %s.mod.c compiled without <linux/module.h> (%s)\n", s->module_name, modc_entry);
+	} else {
+		if (s->verbose >= 2)
+			fprintf(stderr, "Pass 4: %s.mod.c without <linux/module.h> failed: compiled as modpost wrote it\n",
+				s->module_name);
+		rc = modc_restore(s, orig) == 0 ? kb_run_step(s, st, log, 1) : -1;
+		modc_save(s, modc_entry, NULL);
+		*have = 1;
+	}
+	free(mod_o);
+	free(orig);
+	return rc;
+}
+
+/* After a build that compiled NAME.mod.c as modpost wrote it: the tree's layout, for the next builds. */
+static void kb_learn_modc(Session *s, const char *modc_entry)
+{
+	char *mod_o = xasprintf("%s/%s.mod.o", s->tmp_dir, s->module_name);
+	ModcLayout l;
+
+	if (modc_read_layout(mod_o, s->module_name, &l) == 0)
+		modc_save(s, modc_entry, &l);
+	free(mod_o);
+}
+
 /* Runs the steps of entry: 0 when each succeeded and the module is there; KB_FAILED_IN_C when the
  * compiler found an error in the generated C; else -1 (the entry is no good: kbuild in full). */
 #define KB_FAILED_IN_C (-2)
-static int kb_replay(Session *s, const char *entry, const char *log)
+static int kb_replay(Session *s, const char *entry, const char *modc_entry, const char *log)
 {
 	size_t size = 0;
 	char *data = filecache_read(&s->diag, entry, &size);
 	PtrVec steps = { 0 };
-	int rc = -1;
+	ModcLayout l;
+	int rc = -1, have = modc_load(s, modc_entry, &l);
 
 	if (!data)
 		return -1;
@@ -334,22 +404,15 @@ static int kb_replay(Session *s, const char *entry, const char *log)
 		goto out;
 	for (int i = 0; i < steps.len; i++) {
 		KbStep *st = steps.items[i];
-		char **argv = xcalloc((size_t)st->args.len + 2, sizeof *argv), **envp = kb_step_env(st, s->tmp_dir);
-		char *cwd = kb_subst(st->cwd, KB_TMP_MARK, s->tmp_dir);
-		SpawnOpts o = { .envp = envp, .cwd = cwd, .log_path = log, .append = i > 0 };
-		argv[0] = xstrdup("make");
-		for (int k = 0; k < st->args.len; k++)
-			argv[k + 1] = kb_subst(st->args.items[k], KB_TMP_MARK, s->tmp_dir);
-		rc = spawn_wait(argv, &o);
-		kb_free_strv(argv);
-		kb_free_strv(envp);
-		free(cwd);
+		rc = kb_is_modfinal(st) ? kb_run_modfinal(s, st, log, modc_entry, &have, &l) : kb_run_step(s, st, log, i > 0);
 		if (rc != 0) {
 			rc = i == 0 && kb_error_in_module_c(s, log) ? KB_FAILED_IN_C : -1;
 			goto out;
 		}
 	}
 	rc = access(s->ko_file, F_OK) == 0 ? 0 : -1;
+	if (rc == 0 && have < 0)
+		kb_learn_modc(s, modc_entry);
 out:
 	kb_free_steps(&steps);
 	free(data);
@@ -389,24 +452,37 @@ static int kb_full(Session *s, int record, const char *log)
 	return rc;
 }
 
+/* The entry of the tree's struct module layout (modc.c) beside its steps: KEY.modc */
+static char *kb_modc_entry(const char *entry)
+{
+	size_t n = strlen(entry) - strlen(".steps");
+	return xasprintf("%.*s.modc", (int)n, entry);
+}
+
 int kbuild_steps_build(Session *s, const char *log)
 {
-	char *entry = kb_entry_path(s);
+	char *entry = kb_entry_path(s), *modc_entry = entry ? kb_modc_entry(entry) : NULL;
 	int record = entry && kb_write_recorder(s) == 0, rc;
+	ModcLayout l;
 
-	rc = record ? kb_replay(s, entry, log) : -1;
+	rc = record ? kb_replay(s, entry, modc_entry, log) : -1;
 	if (rc == 0 || rc == KB_FAILED_IN_C) {
 		if (s->verbose >= 2)
 			fprintf(stderr, rc == 0 ? "Pass 4: ran kbuild's recorded steps (%s)\n" :
 				"Pass 4: ran kbuild's recorded steps (%s): the compiler found errors in the module's C\n", entry);
+		free(modc_entry);
 		free(entry);
 		return rc == 0 ? 0 : 1;
 	}
 	if (record && s->verbose >= 2 && access(entry, F_OK) == 0)
 		fprintf(stderr, "Pass 4: kbuild's recorded steps failed: running kbuild in full\n");
 	rc = kb_full(s, record, log);
-	if (rc == 0 && record && access(s->ko_file, F_OK) == 0)
+	if (rc == 0 && record && access(s->ko_file, F_OK) == 0) {
 		kb_save(s, entry, s->verbose >= 2);
+		if (modc_load(s, modc_entry, &l) < 0)
+			kb_learn_modc(s, modc_entry);
+	}
+	free(modc_entry);
 	free(entry);
 	return rc;
 }
