@@ -235,14 +235,14 @@ run_reading() {
 cert_serial() { openssl x509 -inform DER -in "$1/signing_key.x509" -noout -serial | sed 's/^serial=//; s/../&:/g; s/:$//'; }
 
 # seed_stapdir DIR: DIR, a new SYSTEMTAP_DIR, starts with what the suite's own (SUITE_SYSTEMTAP_DIR,
-# tests/run) has learned about the kernel build trees: kbuild's recorded steps and the kernel feature
-# tests. Its first -p4 then runs the recorded steps (about 2 s of CPU) instead of kbuild in full and the
+# tests/run) has learned about the kernel build trees: kbuild's recorded steps (with struct module's layout
+# for NAME.mod.c, compile/modc.c) and the kernel feature tests. Its first -p4 then runs the recorded steps (about 2 s of CPU) instead of kbuild in full and the
 # feature tests (about 7 s). Not for a case about those two (kbuild-steps, kfeatures).
 seed_stapdir() {
     local from=${SUITE_SYSTEMTAP_DIR:-}/cache f
     mkdir -p "$1/cache/kbuild"
     [[ -n ${SUITE_SYSTEMTAP_DIR:-} && $from != "$1/cache" ]] || return 0
-    for f in "$from"/kbuild/*.steps "$from"/kfeatures-*; do
+    for f in "$from"/kbuild/*.steps "$from"/kbuild/*.modc "$from"/kfeatures-*; do
         [[ -f $f && $f != *.tmp ]] || continue
         if [[ $f == */kbuild/* ]]; then cp -p "$f" "$1/cache/kbuild/"; else cp -p "$f" "$1/cache/"; fi
     done
