@@ -38,7 +38,6 @@ int compile_module(Session *s)
 	char *kbuild = path_join(s->tmp_dir, "Kbuild");
 	char *log = path_join(s->tmp_dir, "build.log");
 	char *features = kfeatures_cflags(s), *kbuild_text;
-	FILE *f;
 	int rc;
 
 	if (!features)
@@ -48,13 +47,10 @@ int compile_module(Session *s)
 	kbuild_text = xasprintf("obj-m := %s.o\nccflags-y := -I%s -Wno-declaration-after-statement -g0 %s\n",
 				s->module_name, s->runtime_dir, features);
 	free(features);
-	f = fopen(kbuild, "w");
-	if (!f) {
+	if (write_file(kbuild, kbuild_text, strlen(kbuild_text)) != 0) {
 		diag_plain(&s->diag, "error", "cannot write %s: %s", kbuild, strerror(errno));
 		return -1;
 	}
-	fputs(kbuild_text, f);
-	fclose(f);
 	s->ko_file = xasprintf("%s/%s.ko", s->tmp_dir, s->module_name);
 	if (cache_fetch(s, kbuild_text))   /* a hit: no kbuild at all */
 		return modhash_take(s);

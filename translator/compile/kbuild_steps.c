@@ -117,13 +117,8 @@ static int kb_write_recorder(const Session *s)
 		"fi\n"
 		"exec make \"$@\"\n";
 	char *path = path_join(s->tmp_dir, KB_RECORDER);
-	FILE *f = fopen(path, "w");
-	int ok = f && fputs(text, f) >= 0;
+	int ok = write_file(path, text, sizeof text - 1) == 0 && chmod(path, 0700) == 0;
 
-	if (f && fclose(f) != 0)
-		ok = 0;
-	if (ok && chmod(path, 0700) != 0)
-		ok = 0;
 	free(path);
 	return ok ? 0 : -1;
 }
@@ -353,14 +348,13 @@ static int kb_run_step(Session *s, const KbStep *st, const char *log, int append
 static int kb_run_modfinal(Session *s, const KbStep *st, const char *log, const char *modc_entry, int *have,
 			   const ModcLayout *l)
 {
-	char *orig = *have == 0 ? modc_lighten(s, l) : NULL, *mod_o;
+	char *orig = *have == 0 ? modc_lighten(s, l) : NULL;
 	ModcLayout got;
 	int rc = kb_run_step(s, st, log, 1);
 
 	if (!orig)
 		return rc;
-	mod_o = xasprintf("%s/%s.mod.o", s->tmp_dir, s->module_name);
-	if (rc == 0 && modc_read_layout(mod_o, s->module_name, &got) == 0 && !memcmp(&got, l, sizeof got)) {
+	if (rc == 0 && modc_built_layout(s, &got) == 0 && !memcmp(&got, l, sizeof got)) {
 		if (s->verbose >= 2)
 			fprintf(stderr, "Pass 4: %s.mod.c compiled without <linux/module.h> (%s)\n", s->module_name, modc_entry);
 	} else {
@@ -371,7 +365,6 @@ static int kb_run_modfinal(Session *s, const KbStep *st, const char *log, const 
 		modc_save(s, modc_entry, NULL);
 		*have = 1;
 	}
-	free(mod_o);
 	free(orig);
 	return rc;
 }
@@ -379,12 +372,10 @@ static int kb_run_modfinal(Session *s, const KbStep *st, const char *log, const 
 /* After a build that compiled NAME.mod.c as modpost wrote it: the tree's layout, for the next builds. */
 static void kb_learn_modc(Session *s, const char *modc_entry)
 {
-	char *mod_o = xasprintf("%s/%s.mod.o", s->tmp_dir, s->module_name);
 	ModcLayout l;
 
-	if (modc_read_layout(mod_o, s->module_name, &l) == 0)
+	if (modc_built_layout(s, &l) == 0)
 		modc_save(s, modc_entry, &l);
-	free(mod_o);
 }
 
 /* Runs the steps of entry: 0 when each succeeded and the module is there; KB_FAILED_IN_C when the

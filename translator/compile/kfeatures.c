@@ -49,16 +49,6 @@ static char *kfeatures_cache_path(const Session *s)
 	return cache_entry_path(s, &c, "kfeatures-", "");
 }
 
-static int kfeatures_write(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 /* Compiles every test in dir with one kbuild run; the -D flags of the answers, or NULL. */
 static char *kfeatures_compile(Session *s, const char *dir)
 {
@@ -84,7 +74,7 @@ static char *kfeatures_compile(Session *s, const char *dir)
 		char *src = xasprintf("%s/kf_%s.c", dir, kfeatures[i].name);
 		char *obj = xasprintf("%s kf_%s.o", objs, kfeatures[i].name);
 
-		rc = kfeatures_write(src, kfeatures[i].source);
+		rc = write_file(src, kfeatures[i].source, strlen(kfeatures[i].source));
 		free(src);
 		free(objs);
 		objs = obj;
@@ -92,7 +82,7 @@ static char *kfeatures_compile(Session *s, const char *dir)
 	}
 	if (!rc) {
 		char *text = xasprintf("obj-m :=%s\nccflags-y := -Werror\n", objs);
-		rc = kfeatures_write(kbuild, text);
+		rc = write_file(kbuild, text, strlen(text));
 		free(text);
 	}
 	if (rc) {

@@ -19,6 +19,12 @@
 #define MODC_HEADER "#include <linux/module.h>\n"
 #define MODC_NAME_LEN 56                        /* MODULE_NAME_LEN: 64 - sizeof(unsigned long) */
 
+/* TMP/NAME.EXT, the build's file (ext: "mod.c", "mod.o") */
+static char *modc_path(const Session *s, const char *ext)
+{
+	return xasprintf("%s/%s.%s", s->tmp_dir, s->module_name, ext);
+}
+
 /* ---- the layout, read from a .mod.o ---- */
 
 /* Section named name in elf: its index and header, or 0. */
@@ -89,8 +95,9 @@ static int modc_only_name(const unsigned char *p, size_t size, const char *modna
 	return 0;
 }
 
-int modc_read_layout(const char *mod_o, const char *modname, ModcLayout *l)
+int modc_built_layout(const Session *s, ModcLayout *l)
 {
+	char *mod_o = modc_path(s, "mod.o");
 	int fd = open(mod_o, O_RDONLY | O_CLOEXEC), rc = -1;
 	Elf *elf;
 	GElf_Ehdr eh;
@@ -98,6 +105,7 @@ int modc_read_layout(const char *mod_o, const char *modname, ModcLayout *l)
 	size_t shstrndx, idx;
 	Elf_Data *d;
 
+	free(mod_o);
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
@@ -107,7 +115,7 @@ int modc_read_layout(const char *mod_o, const char *modname, ModcLayout *l)
 	    (d = elf_getdata(elf_getscn(elf, idx), NULL)) && d->d_buf && d->d_size == sh.sh_size) {
 		l->size = (long)sh.sh_size;
 		l->align = (long)(sh.sh_addralign ? sh.sh_addralign : 1);
-		if (modc_only_name(d->d_buf, d->d_size, modname, l) == 0 && modc_relocs(elf, idx, l) == 0)
+		if (modc_only_name(d->d_buf, d->d_size, s->module_name, l) == 0 && modc_relocs(elf, idx, l) == 0)
 			rc = 0;
 	}
 	if (elf)
@@ -199,19 +207,9 @@ bad:
 	return NULL;
 }
 
-static int modc_write(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fputs(text, f) >= 0;
-
-	if (f && fclose(f) != 0)
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
 char *modc_lighten(Session *s, const ModcLayout *l)
 {
-	char *modc = xasprintf("%s/%s.mod.c", s->tmp_dir, s->module_name), *prelude_path = NULL;
+	char *modc = modc_path(s, "mod.c"), *prelude_path = NULL;
 	char *text = read_file(modc, NULL), *prelude = modc_prelude(l), *at, *light = NULL;
 
 	/* exactly one such line, at a line's start */
@@ -220,8 +218,8 @@ char *modc_lighten(Session *s, const ModcLayout *l)
 		goto fail;
 	light = xasprintf("%.*s#include \"" MODC_PRELUDE "\"\n%s", (int)(at - text), text, at + strlen(MODC_HEADER));
 	prelude_path = path_join(s->tmp_dir, MODC_PRELUDE);
-	if (modc_write(prelude_path, prelude) != 0 || modc_write(modc, light) != 0) {
-		modc_write(modc, text);
+	if (write_file(prelude_path, prelude, strlen(prelude)) != 0 || write_file(modc, light, strlen(light)) != 0) {
+		write_file(modc, text, strlen(text));
 		goto fail;
 	}
 	free(prelude_path);
@@ -240,9 +238,8 @@ fail:
 
 int modc_restore(Session *s, const char *text)
 {
-	char *modc = xasprintf("%s/%s.mod.c", s->tmp_dir, s->module_name);
-	char *mod_o = xasprintf("%s/%s.mod.o", s->tmp_dir, s->module_name);
-	int rc = modc_write(modc, text);
+	char *modc = modc_path(s, "mod.c"), *mod_o = modc_path(s, "mod.o");
+	int rc = write_file(modc, text, strlen(text));
 
 	/* made again from it, whatever the times say */
 	if (unlink(mod_o) != 0 && errno != ENOENT)

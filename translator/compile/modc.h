@@ -10,9 +10,9 @@ typedef struct ModcLayout {
 	long size, align, name, init, exit;
 } ModcLayout;
 
-/* The layout of the .gnu.linkonce.this_module section of mod_o, made for module modname: 0, or -1 when it
- * holds more than the name and the two pointers (a layout the prelude could not reproduce). */
-int modc_read_layout(const char *mod_o, const char *modname, ModcLayout *l);
+/* The layout of the .gnu.linkonce.this_module section of the build's TMP/NAME.mod.o: 0, or -1 when it holds
+ * more than the module's name and the two pointers (a layout the prelude could not reproduce). */
+int modc_built_layout(const Session *s, ModcLayout *l);
 
 /* The layout in the cache entry: 0; 1 when it says "none" (the prelude failed on this tree); -1 when it
  * is missing, untrusted or damaged. */

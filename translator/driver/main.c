@@ -622,8 +622,7 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 	signal(SIGHUP, on_signal);
 	{
 		char *c_path = xasprintf("%s/%s.c", s->tmp_dir, s->module_name);
-		FILE *f = fopen(c_path, "w");
-		if (!f || fputs(out.data, f) < 0 || fclose(f) != 0) {
+		if (write_file(c_path, out.data, out.len) != 0) {
 			diag_plain(&s->diag, "error", "cannot write %s: %s", c_path, strerror(errno));
 			return finish(1);
 		}

@@ -935,7 +935,6 @@ static char *remote_script_path(Session *s, const char *tmp)
 {
 	char *path, *text;
 	size_t len;
-	FILE *f;
 
 	if (s->script_text)
 		return NULL;
@@ -943,8 +942,7 @@ static char *remote_script_path(Session *s, const char *tmp)
 		return remote_abs(s->script_file);
 	text = read_file("/dev/stdin", &len);
 	path = path_join(tmp, "script.stp");
-	f = text ? fopen(path, "w") : NULL;
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+	if (!text || write_file(path, text, len) != 0) {
 		diag_plain(&s->diag, "error", "cannot read the script from standard input");
 		return NULL;
 	}

@@ -199,6 +199,22 @@ char *read_file(const char *path, size_t *len_out)
 	return sb_steal(&sb);
 }
 
+int write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int saved;
+
+	if (!f)
+		return -1;
+	if (fwrite(data, 1, len, f) != len) {
+		saved = errno;
+		fclose(f);
+		errno = saved;
+		return -1;
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
 bool file_exists(const char *path)
 {
 	struct stat st;

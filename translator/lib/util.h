@@ -54,6 +54,7 @@ void strmap_put(StrMap *m, const char *key, void *value);
 
 /* Files and paths. */
 char *read_file(const char *path, size_t *len_out);   /* NULL + errno on failure */
+int write_file(const char *path, const void *data, size_t len);   /* created or truncated: 0, or -1 + errno */
 bool file_exists(const char *path);
 bool dir_exists(const char *path);
 char *path_join(const char *dir, const char *name);
