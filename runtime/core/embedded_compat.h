@@ -5,7 +5,7 @@
 
 /* As in SystemTap, a fault in one of these makes "kernel read fault at 0x..." (or the like) the hit's
  * error and jumps to the label that CATCH_DEREF_FAULT() places, which the function must have; CONTEXT is
- * the embedded function's context (codegen/module.c defines it around each body). */
+ * the embedded function's context (translator/kmodule/embedded.c defines it around each body). */
 #define STP_COMPAT_FAULT(what, addr)							\
 	do {										\
 		stp_deref_fault(CONTEXT, what, (unsigned long)(addr));			\

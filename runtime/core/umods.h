@@ -1,5 +1,5 @@
 /* umods.h - the user-space modules (executables, shared libraries) whose symbols, unwind and line
- * tables the translator embedded (translator/codegen/usyms.c, ulines.c); read by core/unwind.h and core/ustack.h. */
+ * tables the translator embedded (translator/kmodule/usyms.c, ulines.c); read by core/unwind.h and core/ustack.h. */
 #ifndef STP_UMODS_H
 #define STP_UMODS_H
 

@@ -104,7 +104,7 @@ static __maybe_unused void stp_map_free(struct stp_map *m)
  * A key's hash is a function of its value alone, whatever computes it: the generic code below
  * (stp_map_hash, reading the array's key types) or the code the translator generates per array
  * with its key layout fixed (stp_map_find_NAME and stp_map_slot_NAME, emitted by
- * translator/codegen/maps.c out of the inline helpers here).  A long is mixed in as one word; a
+ * translator/kmodule/mapfuncs.c out of the inline helpers here).  A long is mixed in as one word; a
  * string as its bytes up to the NUL in 8-byte little-endian words, the last one zero-padded and
  * left out when the string ends on a word boundary.  The bucket is the hash's top bits. */
 #define STP_MAP_SEED 0x2545f4914f6cdd1dULL

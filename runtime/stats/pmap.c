@@ -61,7 +61,7 @@ fail:
 }
 
 /* This CPU's map of pm, where a[k] <<< v adds (preemption disabled, read lock held): the
- * generated code finds the slot with the array's own gm_NAME__slot (translator/codegen/maps.c). */
+ * generated code finds the slot with the array's own gm_NAME__slot (translator/kmodule/mapfuncs.c). */
 static __always_inline __maybe_unused struct stp_map *stp_pmap_cpu(struct stp_pmap *pm)
 {
 	return pm->maps[smp_processor_id()];

@@ -1,5 +1,5 @@
 # many sites: hundreds of tcp_* kprobes sharing one handler (and kprobe.function sites sharing another) arm, report each site's own ppfunc(), count exactly, and unload cleanly; start and stop times beside one probe's
-# Used by tests/run (issue 19): shared handlers and trampolines (translator/codegen/module.c, providers/kernelfn.c), entry
+# Used by tests/run (issue 19): shared handlers and trampolines (translator/codegen/bodies.c, providers/kernelfn.c), entry
 # sites through one ftrace_ops (runtime/probes/fentry.h), batched unregistration (runtime/probes/dwarf.c); bench/sites.sh runs it with MANY_SITES='tcp_*' (about 1,900 sites).
 
 timeout_s=600

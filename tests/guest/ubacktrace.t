@@ -1,5 +1,5 @@
 # ubacktrace: user-space symbols and backtraces on tests/uprobe/ustack.c (-O0 and -O2): print_ubacktrace/sprint_ubacktrace/print_ustack name inner, middle, outer, main and (with --ldd) __libc_start_call_main in order with the binary's path; usymname/usymdata/umodname of uaddr(); ucallers(3) + print_usyms; ustack(n); a recursion of known depth; hex frames for libc without -d; a kernel probe (syscall.write) naming the program's caller of write(2); seeds 038 (refused: cat has no debuginfo) and 052 (vm.brk/vm.mmap/vm.munmap with -d python --ldd)
-# Used by tests/run (issue 17, user backtraces): translator/codegen/usyms.c, runtime/core/ustack.h, runtime/core/unwind.h, tapset/linux/ucontext-*.stp.
+# Used by tests/run (issue 17, user backtraces): translator/kmodule/usyms.c, runtime/core/ustack.h, runtime/core/unwind.h, tapset/linux/ucontext-*.stp.
 
 timeout_s=400
 

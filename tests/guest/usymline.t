@@ -1,5 +1,5 @@
 # usymfileline, usymfile, usymline: source file and line of user addresses from the probed program's DWARF line table (tests/uprobe/ustack.c -O0): a statement probe's own line, a function's first line after its prologue, the caller's line of return addresses; the address in hex for libc (no line table) and for an address no file maps
-# Used by tests/run (issue 31): translator/codegen/ulines.c (the tables, embedded by usyms.c), runtime/core/ustack.h (stp_uline_one), tapset/linux/ucontext-symbols.stp.
+# Used by tests/run (issue 31): translator/kmodule/ulines.c (the tables, embedded by usyms.c), runtime/core/ustack.h (stp_uline_one), tapset/linux/ucontext-symbols.stp.
 
 timeout_s=90
 

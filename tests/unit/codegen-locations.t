@@ -1,5 +1,5 @@
 # generated C maps back to the script: "/* probe POINT at FILE:LINE:COL */" above each handler, "/* function NAME at ... */" above each function (NAME/ARITY for overloads), MAXACTION charges as STP_ACTIONS
-# Used by tests/run (issue 19): translator/codegen/module.c (probe_comment, function_comment), codegen/emit.c cg_charge_actions, codegen/callgraph.c, runtime/core/probe.c STP_ACTIONS.
+# Used by tests/run (issue 19): translator/codegen/bodies.c (cg_probe_comment, cg_function_comment), codegen/emit.c cg_charge_actions, codegen/callgraph.c, runtime/core/probe.c STP_ACTIONS.
 
 # A script of our own: an alias, a glob holding "*/" (which must not end the comment), a probe
 # of two points on two lines, one of two points sharing a body, an alias wildcard, a function.

@@ -1,5 +1,5 @@
 # shared handlers: the sites of a wildcard probe (and any probes whose generated code is the same) run one handler, kprobes and kretprobes one trampoline; sites with different code keep their own
-# Used by tests/run (issue 19): translator/codegen/module.c gen_probe_handlers, providers/kernelfn.c emit_dwarf, runtime/probes/dwarf.c STP_DWARF_*_SHARED.
+# Used by tests/run (issue 19): translator/codegen/bodies.c gen_probe_handlers, providers/kernelfn.c emit_dwarf, runtime/probes/dwarf.c STP_DWARF_*_SHARED.
 
 
 # gen SCRIPT: its module's C in ./c

@@ -1,5 +1,5 @@
 # user symbol tables embedded for ubacktrace & co: which files (process probes, -d PATH, --ldd with DT_NEEDED and the dynamic linker), their function and .eh_frame sizes, none without a ucontext function, warnings, -d PATH beside kernel.trace
-# Used by tests/run (issue 17, user backtraces): translator/codegen/usyms.c, on the host and under ASan.
+# Used by tests/run (issue 17, user backtraces): translator/kmodule/usyms.c, on the host and under ASan.
 
 timeout_s=300
 

@@ -1,5 +1,5 @@
 /* assigned.c - which locals need the zero (or "") every local starts with: none that every path
- * stores before it can read it (a definite-assignment scan of the body).  Used by module.c. */
+ * stores before it can read it (a definite-assignment scan of the body).  Used by codegen/bodies.c. */
 #include "codegen/gen.h"
 
 /* What a statement does with a local, on the paths through it that go on after it. */

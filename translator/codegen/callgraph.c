@@ -1,5 +1,5 @@
 /* callgraph.c - what the program's calls tell code generation: the script functions called from
- * one place (inlined there), and the bodies that charge no MAXACTION actions.  Used by module.c. */
+ * one place (inlined there), and the bodies that charge no MAXACTION actions.  Used by codegen/bodies.c. */
 #include "codegen/gen.h"
 
 #include <limits.h>

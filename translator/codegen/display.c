@@ -1,5 +1,5 @@
 /* display.c - globals the script writes but never reads are printed at the end
- * of the run (as SystemTap does), by a last end probe generated here.  Used by module.c. */
+ * of the run (as SystemTap does), by a last end probe generated here.  Used by codegen/bodies.c. */
 #include "codegen/gen.h"
 #include "providers/provider.h"
 

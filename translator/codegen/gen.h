@@ -1,5 +1,5 @@
 /* gen.h - shared state and helpers of code generation (pass 3): one Gen per
- * generated C function.  Used by the files of translator/codegen/ (module.c among them). */
+ * generated C function.  Used by the files of translator/codegen/ and by the runtimes' writers (kmodule/). */
 #ifndef STAP_CODEGEN_GEN_H
 #define STAP_CODEGEN_GEN_H
 
@@ -10,6 +10,7 @@
 /* The state of generating one module, owned by translate() while it runs (Session.cg): what
  * one C function learns that another needs.  Every Gen of the module reaches it as g->cg. */
 typedef struct CgCalls CgCalls;
+struct DerivedProbe;
 
 typedef struct CgState {
 	CgCalls *calls;         /* callgraph.c: who calls what, the bodies' actions */
@@ -23,7 +24,6 @@ typedef struct CgState {
 		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
 	} rx;
 	int table_counter;      /* targetvars.c: names of static data, unique in the module */
-	int *map_sites;         /* maps.c: per global (its index), the expressions naming it */
 } CgState;
 
 /* Code generation state for one C function (a probe body or a script function). */
@@ -73,9 +73,6 @@ char *cg_var_ref(const Symbol *sym);
 char *cg_materialize(Gen *g, const char *val, Type t);
 char *cg_long_literal(int64_t v);
 char *cg_string_literal(const char *s);
-/* how many places name each global (map_sites, by its index): whether its accessors are inlined */
-void cg_count_map_sites(CgState *cg, const Program *prog);
-void cg_map_functions(const CgState *cg, const Symbol *arr, StrBuf *decl, StrBuf *init);   /* an array's gm_NAME__ functions */
 char *cg_map_slot(Gen *g, const Expr *elem, const char *map, const char *keys, unsigned int comm,
 		   const char *ctype);   /* an element's value address, created (maps.c) */
 int cg_has_wildcard_key(const PtrVec *keys);
@@ -94,8 +91,9 @@ int cg_param_by_ref(const Function *f, const Symbol *param);   /* a string param
 /* targetvars.c: target variables bound in pass 2 (EX_BOUND: targets/access.h records), @entry values */
 char *cg_target(Gen *g, Expr *e);                     /* a read, address, pretty print or $$vars */
 char *cg_target_assign(Gen *g, Expr *e);              /* $var = v (guru mode) */
-void cg_target_support(Session *s, StrBuf *out);     /* kretprobe entry handlers saving @entry values,
-                                                       * helpers; before the probe family tables */
+/* the body of .return probe dp's entry function saving its @entry values, NULL when it has none
+ * (the context's entry_data holds them; the runtime's writer gives it its frame and signature) */
+int cg_entry_body(Session *s, struct DerivedProbe *dp, StrBuf *frame, StrBuf *tables, StrBuf *code);
 
 /* output.c: printf, sprintf */
 char *cg_format(Gen *g, Expr *e, const char *out);
@@ -107,7 +105,14 @@ void cg_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x
 LoopLabels *cg_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over a[...] of stats or @hist buckets */
 void cg_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
 char *cg_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
-void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini);
+/* what the uses of a statistic ask of its accumulators: one histogram shape per global */
+enum { CG_HIST_NONE, CG_HIST_LOG, CG_HIST_LINEAR };
+typedef struct CgStatShape {
+	int htype;                      /* CG_HIST_* */
+	int64_t low, high, width;       /* @hist_linear's */
+	int shift, variance;            /* @variance is used, with this bit shift */
+} CgStatShape;
+CgStatShape cg_stats_shape(CgState *cg, Symbol *sym);
 int cg_stats_check(Session *s);                      /* shapes from the uses; returns errors (unsupported.c) */
 int cg_stats_lockfree(CgState *cg, const Symbol *sym);   /* x <<< v counts without the lock (after the check) */
 int cg_stats_add_unlocked(CgState *cg, const Symbol *sym); /* x <<< v takes no lock: lockfree, or end probes read it alone */

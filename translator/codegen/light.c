@@ -1,5 +1,5 @@
 /* light.c - which probe bodies are simple enough for the light hit path (runtime/core/probe.c:
- * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by module.c. */
+ * __stp_run_light, no per-CPU context, no error report, no output flush).  Used by codegen/bodies.c. */
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
 
@@ -59,7 +59,7 @@ static int light_builtin(const Expr *e)
 }
 
 /* An element of a global array of longs or (as the target of <<<) statistics: its keys are
- * walked, an execname() string key excepted (codegen/maps.c reads it as two words of comm, no
+ * walked, an execname() string key excepted (codegen/expr.c reads it as two words of comm, no
  * temporary).  Writing one can find the array full: the slot function then reports the error
  * out of line (codegen/maps.c cg_map_slot), so the body needs no context for it. */
 static int light_index(LightCheck *lc, const Expr *e, Type want)

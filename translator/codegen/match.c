@@ -21,7 +21,7 @@ static int user_defined(Session *s, const CgState *cg, const char *name)
 }
 
 /* Sizes the per-CPU work area (runtime/core/regex.h) for the largest program: a
- * -D of module.c's defines, printed before runtime.h; a user's own -D wins and
+ * -D of the runtime writer's defines (kmodule/skeleton.c), printed before runtime.h; a user's own -D wins and
  * the static assertion beside each program checks it. */
 static void need(Session *s, CgState *cg, int k, const char *name, int value, int *cur)
 {

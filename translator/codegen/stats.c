@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-enum { HIST_NONE, HIST_LOG, HIST_LINEAR };
-
 /* What the uses of one statistics global ask of its accumulators: the
  * runtime sizes them at load, so one histogram shape per global. */
 typedef struct StatInfo {
@@ -49,9 +47,9 @@ static StatInfo *stat_info(CgState *cg, Symbol *sym, int create)
 
 static int hist_buckets(const StatInfo *si)
 {
-	if (!si || si->htype == HIST_NONE)
+	if (!si || si->htype == CG_HIST_NONE)
 		return 0;
-	if (si->htype == HIST_LOG)
+	if (si->htype == CG_HIST_LOG)
 		return STP_HIST_LOG_BUCKETS;
 	return (int)(((uint64_t)si->high - (uint64_t)si->low) / (uint64_t)si->width) + 3;
 }
@@ -78,10 +76,10 @@ static void check_error_at(Check *ck, SrcLoc loc, const char *fmt, ...)
 
 static void check_hist(Check *ck, Expr *e, StatInfo *si)
 {
-	int htype = !strcmp(e->str, "hist_log") ? HIST_LOG : HIST_LINEAR;
+	int htype = !strcmp(e->str, "hist_log") ? CG_HIST_LOG : CG_HIST_LINEAR;
 	int64_t low = 0, high = 0, width = 0;
 
-	if (htype == HIST_LINEAR) {
+	if (htype == CG_HIST_LINEAR) {
 		if (e->args.len != 4)
 			return;   /* reported by the parser */
 		low = ((Expr *)e->args.items[1])->num;
@@ -105,7 +103,7 @@ static void check_hist(Check *ck, Expr *e, StatInfo *si)
 			return;
 		}
 	}
-	if (si->htype == HIST_NONE) {
+	if (si->htype == CG_HIST_NONE) {
 		si->htype = htype;
 		si->low = low;
 		si->high = high;
@@ -253,44 +251,15 @@ int cg_stats_add_unlocked(CgState *cg, const Symbol *sym)
 	return !si || !si->read_running;
 }
 
-/* ---- globals ---- */
+/* ---- the shape a runtime sizes a statistic's accumulators by ---- */
 
-/* The runtime arguments that give an accumulator its shape. */
-static char *shape_args(CgState *cg, Symbol *sym)
+CgStatShape cg_stats_shape(CgState *cg, Symbol *sym)
 {
 	StatInfo *si = stat_info(cg, sym, 0);
-	static const char *const types[] = { "STP_HIST_NONE", "STP_HIST_LOG", "STP_HIST_LINEAR" };
-	int htype = si ? si->htype : HIST_NONE;
 
-	return xasprintf("%s, %s, %s, %s, %d, %d", types[htype], cg_long_literal(si ? si->low : 0),
-			 cg_long_literal(si ? si->high : 0), cg_long_literal(si ? si->width : 0), si ? si->shift : 0,
-			 si ? si->variance : 0);
-}
-
-void cg_stats_global(CgState *cg, Symbol *sym, StrBuf *decl, StrBuf *init, StrBuf *fini)
-{
-	char *shape = shape_args(cg, sym);
-
-	if (sym->is_array == 1) {
-		sb_printf(decl, "static struct stp_pmap *g_%s;\n", sym->name);
-		sb_puts(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
-		for (int k = 0; k < sym->nkeys; k++)
-			sb_printf(init, "%s%s", k ? ", " : "", sym->keytypes[k] == TY_STRING ? "STP_STRING" : "STP_LONG");
-		if (!sym->nkeys)
-			sb_puts(init, "0");
-		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
-			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
-		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", sym->name);
-		cg_map_functions(cg, sym, decl, init);
-		sb_puts(init, "\t}\n");
-		sb_printf(fini, "\tstp_pmap_free(g_%s);\n", sym->name);
-	} else {
-		sb_printf(decl, "static struct stp_stat *g_%s;\n", sym->name);
-		sb_printf(init, "\tg_%s = stp_stat_new(%s);\n", sym->name, shape);
-		sb_printf(init, "\tif (!g_%s)\n\t\treturn -ENOMEM;\n", sym->name);
-		sb_printf(fini, "\tstp_stat_free(g_%s);\n", sym->name);
-	}
-	free(shape);
+	if (!si)
+		return (CgStatShape){ .htype = CG_HIST_NONE };
+	return (CgStatShape){ si->htype, si->low, si->high, si->width, si->shift, si->variance };
 }
 
 /* ---- reading ---- */
@@ -429,7 +398,7 @@ char *cg_stats_add(Gen *g, Expr *e)
 	const char *keep = stat_keep(si);
 	if (!k) {
 		cg_line(g, "stp_stat_add_as(g_%s, %s, %d, %s, %s);", sym->name, v, si ? si->variance : 0,
-		     hist_type_name(si ? si->htype : HIST_NONE), keep);
+		     hist_type_name(si ? si->htype : CG_HIST_NONE), keep);
 		return v;
 	}
 	/* into this CPU's map with the array's key layout and shape fixed (codegen/maps.c) */
@@ -437,7 +406,7 @@ char *cg_stats_add(Gen *g, Expr *e)
 	char *sd = cg_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
 	free(map);
 	cg_line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, %s);", sym->name, sd, v, si ? si->variance : 0,
-	     hist_type_name(si ? si->htype : HIST_NONE), keep);
+	     hist_type_name(si ? si->htype : CG_HIST_NONE), keep);
 	return v;
 }
 

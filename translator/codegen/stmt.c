@@ -1,5 +1,5 @@
 /* stmt.c - code generation for statements: blocks with MAXACTION accounting,
- * conditionals, loops, foreach, delete, next and return.  Used by module.c. */
+ * conditionals, loops, foreach, delete, next and return.  Used by codegen/bodies.c. */
 #include "codegen/gen.h"
 
 #include <string.h>

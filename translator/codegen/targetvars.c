@@ -1,7 +1,7 @@
 /* targetvars.c - code generation for bound target variables (EX_BOUND): locations, member and index
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
- * $$vars), @entry values, and the kretprobe entry functions that save them (cg_target_support).
- * Used by expr.c and module.c. */
+ * $$vars), @entry values, and the bodies of the entry functions that save them (cg_entry_body).
+ * Used by expr.c and the runtimes' writers (kmodule/entry.c). */
 #include "codegen/gen.h"
 #include "targets/type.h"
 #include "providers/provider.h"
@@ -673,19 +673,18 @@ char *cg_target_assign(Gen *g, Expr *e)
 	return rhs;
 }
 
-/* The function each .return probe with @entry values runs at the function's entry: it evaluates
- * them with the entry's registers (c->regs) into c->entry_data. */
-static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, StrBuf *out)
+/* The body of the function each .return probe with @entry values runs at the function's entry: it
+ * evaluates them with the entry's registers (c->regs) into c->entry_data.  Its frame's members into
+ * frame, its static data into tables, its locals and statements into code. */
+int cg_entry_body(Session *s, DerivedProbe *dp, StrBuf *frame, StrBuf *tables, StrBuf *code)
 {
-	StrBuf frame, tables;
-	Gen g = { .s = s, .cg = s->cg, .indent = 1 };
+	PtrVec *exprs = tg_entry_exprs(s, dp);
+	Gen g = { .s = s, .cg = s->cg, .indent = 1, .frame = frame, .tables = tables };
 
+	if (!exprs)
+		return 0;
 	sb_init(&g.body);
 	sb_init(&g.decls);
-	sb_init(&frame);
-	sb_init(&tables);
-	g.frame = &frame;
-	g.tables = &tables;
 	for (int i = 0; i < exprs->len; i++) {
 		Expr *e = exprs->items[i];
 		TgAccess *a = e->bound;
@@ -698,37 +697,12 @@ static void emit_entry_function(Session *s, DerivedProbe *dp, PtrVec *exprs, Str
 		else
 			cg_line(&g, "*(int64_t *)((char *)c->entry_data + %d) = %s;", a->slot, v);
 	}
-	sb_puts(out, tables.data);
-	sb_printf(out, "struct frame_dwarf_entry_%d {\n\tchar unused_;\n%s};\n", dp->index, frame.data);
-	sb_printf(out, "static DEFINE_PER_CPU(struct frame_dwarf_entry_%d, stp_dwarf_entry_frame_%d);\n\n", dp->index,
-		  dp->index);
-	sb_printf(out, "static void stp_dwarf_entry_%d(struct stp_context *c)\n{\n", dp->index);
-	sb_printf(out, "\tstruct frame_dwarf_entry_%d *f = this_cpu_ptr(&stp_dwarf_entry_frame_%d);\n", dp->index,
-		  dp->index);
-	sb_puts(out, g.decls.data);
-	sb_puts(out, "\t(void)f;\n");
-	sb_puts(out, g.body.data);
+	sb_puts(code, g.decls.data);
+	sb_puts(code, "\t(void)f;\n");
+	sb_puts(code, g.body.data);
 	if (g.out_used)
-		sb_puts(out, "out:\n\t;\n");
-	sb_puts(out, "}\n\n");
+		sb_puts(code, "out:\n\t;\n");
 	sb_free(&g.body);
 	sb_free(&g.decls);
-	sb_free(&frame);
-	sb_free(&tables);
-}
-
-void cg_target_support(Session *s, StrBuf *out)
-{
-	int any = 0;
-
-	for (int i = 0; i < s->derived.len; i++) {
-		DerivedProbe *dp = s->derived.items[i];
-		PtrVec *exprs = tg_entry_exprs(s, dp);
-		if (!exprs)
-			continue;
-		if (!any)
-			sb_puts(out, "/* .return probes: values saved at function entry (@entry, $param) */\n");
-		any = 1;
-		emit_entry_function(s, dp, exprs, out);
-	}
+	return 1;
 }

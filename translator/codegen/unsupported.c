@@ -1,5 +1,5 @@
 /* unsupported.c - what pass 2 accepts but code generation does not do yet,
- * reported as pass-3 errors before any code is written.  Used by module.c. */
+ * reported as pass-3 errors before any code is written.  Used by codegen/translate.c. */
 #include "codegen/gen.h"
 
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "compile/compile.h"
 #include "compile/cache.h"
 #include "compile/modhash.h"
-#include "codegen/module.h"
+#include "codegen/translate.h"
 #include "core/limits.h"
 #include "compile/secureboot.h"
 #include "compile/sign.h"

@@ -51,7 +51,7 @@ struct ProbeProvider {
 	 * Returns 1 and fills dp when the point is valid, 0 with a diagnostic. */
 	int (*resolve)(Session *s, ProbePoint *pp, DerivedProbe *dp);
 	/* Pass 3, for a family with derived probes (dps, n > 0): what it gives the module, which
-	 * codegen/module.c writes in the runtime's order, among every family's in the registry's order:
+	 * kmodule/skeleton.c writes in the runtime's order, among every family's in the registry's order:
 	 * settings: #defines its runtime file reads (NULL: none), before that file;
 	 * runtime: the file of runtime/ implementing the family ("probes/kprobes.c"; NULL: none),
 	 * which the module includes;

@@ -2,7 +2,7 @@
  * with wildcards, on the kernel's and modules' tracepoints, typed by their DWARF prototypes (from
  * their BTF when they have no DWARF). */
 #include "providers/provider.h"
-#include "codegen/usyms.h"
+#include "kmodule/usyms.h"
 #include "dwarf/dwvars.h"
 #include "btf/btf.h"
 

@@ -1,5 +1,5 @@
 /* kernelid.c - the build id of the kernel the probes were placed or typed with: the DWARF's when a probe's site
- * is in the kernel, else the BTF's. Used by codegen/module.c for MODULE_INFO(stap_kernel_build_id). */
+ * is in the kernel, else the BTF's. Used by kmodule/skeleton.c for MODULE_INFO(stap_kernel_build_id). */
 #include "targets/kernelid.h"
 #include "btf/btf.h"
 #include "dwarf/dwarf.h"

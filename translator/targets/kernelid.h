@@ -1,5 +1,5 @@
 /* kernelid.h - which kernel the module's probes were placed or typed for (kernelid.c): its build id, which
- * the module records for staprun's check. Used by codegen/module.c (the module's skeleton). */
+ * the module records for staprun's check. Used by kmodule/skeleton.c (the module's skeleton). */
 #ifndef STAP_TARGETS_KERNELID_H
 #define STAP_TARGETS_KERNELID_H
 

@@ -1,8 +1,7 @@
-/* ulines.c - pass 3: the DWARF line tables (address -> file and line) of the user-space modules
- * usyms.c embeds, when a used function asks for them (pragma:ulines: usymfileline...); read by
- * runtime/core/ustack.h. */
-#include "codegen/ulines.h"
-#include <elfutils/libdw.h>
+/* ulines.c - the module's line tables (address -> file and line) of the user-space modules usyms.c
+ * embeds, when a used function asks for them (pragma:ulines: usymfileline...); read by runtime/core/ustack.h. */
+#include "kmodule/ulines.h"
+#include "dwarf/lines.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,46 +83,30 @@ static void sort_rows(ULines *l)
 	l->n = out;
 }
 
+/* a row of the table (dwarf/lines.c); the file offsets of one CU's rows come in runs */
+typedef struct Reader {
+	ULines *l;
+	const char *last_name;
+	unsigned int last_off;
+} Reader;
+
+static void read_row(void *ctx, uint64_t addr, const char *file, int line)
+{
+	Reader *r = ctx;
+
+	if (!file)
+		add_row(r->l, addr, 0, 0);
+	else
+		add_row(r->l, addr, (unsigned int)line, file_offset(r->l, file, &r->last_name, &r->last_off));
+}
+
 void ulines_read(ULines *l, Elf *elf)
 {
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Reader r = { .l = l };
 
 	if (!l->files.data)
 		sb_init(&l->files);
-	if (!dw)
-		return;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Lines *lines;
-		size_t nl;
-		const char *last_name = NULL;
-		unsigned int last_off = 0;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nl) == 0) {
-			for (size_t i = 0; i < nl; i++) {
-				Dwarf_Line *ln = dwarf_onesrcline(lines, i);
-				Dwarf_Addr a;
-				int lineno;
-				bool end = false;
-				const char *src;
-
-				if (!ln || dwarf_lineaddr(ln, &a) || dwarf_lineno(ln, &lineno) ||
-				    dwarf_lineendsequence(ln, &end))
-					continue;
-				if (end) {
-					add_row(l, a, 0, 0);
-					continue;
-				}
-				if (!(src = dwarf_linesrc(ln, NULL, NULL)) || lineno <= 0)
-					continue;
-				add_row(l, a, (unsigned int)lineno, file_offset(l, src, &last_name, &last_off));
-			}
-		}
-		off = next;
-	}
-	dwarf_end(dw);
+	dw_line_rows(elf, read_row, &r);
 	sort_rows(l);
 }
 

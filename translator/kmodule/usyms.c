@@ -1,7 +1,7 @@
 /* usyms.c - pass 3: the symbol and unwind tables of user-space modules (probed binaries, -d PATH,
- * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by codegen/module.c. */
-#include "codegen/usyms.h"
-#include "codegen/ulines.h"
+ * --ldd libraries) embedded in the module for runtime/core/ustack.h; called by kmodule/skeleton.c. */
+#include "kmodule/usyms.h"
+#include "kmodule/ulines.h"
 #include "lib/diag.h"
 #include "image/elffile.h"
 #include "providers/provider.h"

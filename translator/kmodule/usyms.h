@@ -1,5 +1,5 @@
 /* usyms.h - user-space symbol and unwind tables embedded in the module (usyms.c); used by
- * codegen/module.c (emission), main.c and providers/tracepoint.c (which -d arguments are user files). */
+ * kmodule/skeleton.c (emission), main.c and providers/tracepoint.c (which -d arguments are user files). */
 #ifndef STAP_USYMS_H
 #define STAP_USYMS_H
 

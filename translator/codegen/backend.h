@@ -1,0 +1,52 @@
+/* backend.h - the seam of pass 3: what the runtime-neutral lowering (codegen/) yields for a program
+ * (CgParts) and what a runtime's writer supplies (CgBackend): kmodule/ for the kernel module. */
+#ifndef STAP_CODEGEN_BACKEND_H
+#define STAP_CODEGEN_BACKEND_H
+
+#include "session.h"
+
+/* What generating the program yields, before any of it is written (codegen/bodies.c). */
+typedef struct CgParts {
+	StrBuf globals;         /* the globals' declarations (the backend's) */
+	StrBuf globals_init;    /* the code setting them up (the backend's) */
+	StrBuf globals_free;    /* the code releasing them (the backend's) */
+	StrBuf data;            /* static data of the handlers (compiled regular expressions ...) */
+	StrBuf frames;          /* struct frame_* of the handlers and functions */
+	StrBuf code;            /* the functions and handlers */
+	StrBuf tables;          /* per handler, what the backend writes of its globals' modes (locks) */
+	char *light;            /* per probe body: generated for the light hit path */
+	int *shared;            /* per probe body: the index of the probe whose handler it runs */
+} CgParts;
+
+/* A runtime's writer: the C of its own around the bodies the lowering generates.  The bodies
+ * follow one calling convention (fn_NAME(c, f), probe_N(c), frames in union stp_frame) and name
+ * the runtime's interface (stp_*, gm_NAME__*, STP_* macros), which each runtime implements. */
+typedef struct CgBackend {
+	const char *name;
+	/* the globals' declarations, set-up and release into parts->globals, _init and _free */
+	void (*globals)(Session *s, CgParts *parts);
+	/* a function written in embedded C: its frame into frames, its C function into code */
+	void (*embedded_function)(Session *s, Function *f, StrBuf *frames, StrBuf *code);
+	/* a handler generated for the light hit path (no context, no frame): its mark before it;
+	 * NULL when the runtime has no light path */
+	void (*light_handler)(StrBuf *code, int probe, int actions);
+	/* per handler, from mode (per global: 0 untouched, 1 read, 2 written): its table of them */
+	void (*handler_table)(Session *s, const Probe *p, const char *mode, StrBuf *out);
+	/* the whole file from the parts */
+	void (*write)(Session *s, const CgParts *parts, StrBuf *out);
+} CgBackend;
+
+/* codegen/bodies.c: every part, in the order their numbering depends on (globals, the end-of-run
+ * display, functions, handlers); cg_free_parts releases them */
+void cg_generate_parts(Session *s, const CgBackend *be, CgParts *parts);
+void cg_free_parts(CgParts *parts);
+/* codegen/bodies.c: the comment naming a handler's points and script line, or a function's */
+char *cg_probe_comment(const Session *s, const Probe *p, const PtrVec *dps);
+char *cg_function_comment(const Session *s, const Function *f);
+void cg_frame_members(StrBuf *frame, PtrVec *syms, const Function *fn);   /* locals and params as members */
+
+/* codegen/globalmodes.c: which globals each body reads or writes (the shape of its locks) */
+char *cg_global_modes(Session *s, Stmt *body);      /* per global index: 0, 1 read, 2 written */
+void cg_mark_running_readers(Session *s);           /* statistics read by probes other than end */
+
+#endif
