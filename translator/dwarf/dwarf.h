@@ -13,7 +13,8 @@
 
 /* One debuginfo file open for the run: the kernel ("kernel") or one module. Owned by debuginfo.c;
  * opened on first use, kept until exit. */
-typedef struct DwarfModule {
+/* (its tag is TgLeafFile: the neutral records, targets/site.h and image/tpcatalog.h, hold it opaque) */
+typedef struct TgLeafFile {
 	char *name;                 /* "kernel" or the module name as the kernel knows it ("ext4") */
 	char *path;                 /* the file read: vmlinux-KVER or MODULE.ko (with or without .debug); a user
 	                             * file whose DWARF is separate (providers/ulibs.c) keeps its own ELF in elf */

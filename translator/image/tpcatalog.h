@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-struct DwarfModule;
+struct TgLeafFile;
 
 /* One tracepoint and where its prototype is described: the DWARF of its __traceiter_NAME function,
  * or with no DWARF the kernel's BTF (btf/btftracepoints.c): the catalog both leaves fill in. */
@@ -15,8 +15,8 @@ typedef struct Tracepoint {
 	char *system;               /* TRACE_SYSTEM: "sched"; "" when BTF's tracepoint is in no header */
 	char *name;                 /* "sched_switch" */
 	int nargs;                  /* its arguments (the probe function's parameters after its data) */
-	struct DwarfModule *mod;    /* from DWARF: its debuginfo file (dwarf/); NULL: from the kernel's BTF */
-	uint64_t cu, die;           /* from DWARF: the __traceiter_NAME DIE and its compile unit (Dwarf_Off) */
+	struct TgLeafFile *mod;     /* from DWARF: its debuginfo file (the DWARF leaf's, opaque); NULL: from the kernel's BTF */
+	uint64_t cu, die;           /* from DWARF: the __traceiter_NAME DIE and its compile unit (DIE offsets) */
 	uint32_t btf_id;            /* from BTF: the __traceiter_NAME FUNC, else the btf_trace_NAME typedef */
 } Tracepoint;
 

@@ -5,12 +5,12 @@
 
 #include <stdint.h>
 
-struct DwarfModule;
+struct TgLeafFile;
 struct Btf;
 
 /* One place a probe fires: a function entry, an inline instance, a statement, or a return. */
 typedef struct TgSite {
-	struct DwarfModule *mod;    /* the debuginfo file it is in (dwarf/); NULL when BTF placed it */
+	struct TgLeafFile *mod;     /* the debuginfo file it is in (the DWARF leaf's, opaque); NULL when BTF placed it */
 	uint64_t cu;                /* from DWARF: offset of the compile unit DIE */
 	uint64_t scope;             /* from DWARF: the subprogram or inlined subroutine DIE probed (0: none) */
 	uint64_t pc;                /* probe address, in the debuginfo's address space */
