@@ -58,7 +58,7 @@ $(B)/bin/staprun: $(STAPRUN_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 $(B)/bin/stapio: $(STAPIO_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lbpf
 $(B)/bin/stap-merge: $(MERGE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^

@@ -30,6 +30,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   linux-headers-amd64              /lib/modules/KVER/build, to compile modules for it
 #   kmod                             modprobe --show-depends, insmod/rmmod in the guest
 #   iproute2                         `ip` in the guest: network namespaces, veth, bridges (netfilter tests)
+#   clang libbpf-dev                 --runtime=bpf: pass 4's clang -target bpf, stapio's loader (libbpf)
 #   clang-14 libclang-rt-14-dev      the parser's libFuzzer target (make fuzz, tests/unit/fuzz-smoke.t):
 #                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
 #                                    and the ASan/UBSan runtimes for clang
@@ -57,7 +58,7 @@ PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
           g++ libc6-dbg openssh-client openssh-server ansible libdebuginfod-dev debuginfod libarchive-tools curl
-          openssl ovmf shim-signed grub-efi-amd64-signed mtools dosfstools)
+          openssl ovmf shim-signed grub-efi-amd64-signed mtools dosfstools clang libbpf-dev)
 
 # The extra kernels the guest tests can boot (GUEST_KVER=..., make check-kernels), installed only with
 # --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour

@@ -12,6 +12,9 @@
 
 #include "../common/log.h"       /* say, err, verbose */
 int check_privileges(void);     /* privileges.c: -1 unless real = effective = saved ids */
+#include <signal.h>
+/* bpfrun.c: runs the BPF object at path (stapio -B) until exit(), an error or *got_signal: the exit status */
+int bpf_run(const char *path, const char *outfile, const char *size_arg, volatile sig_atomic_t *got_signal);
 /* Exit status of stapio -A when it never attached (the run is untouched): staprun
  * then leaves the module loaded (staprun/staprun.h has the same number). */
 #define STAPIO_NOT_ATTACHED 3

@@ -197,6 +197,10 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 		argv[n++] = "-C";
 		argv[n++] = a->clock_offset;
 	}
+	if (a->bpf_object) {
+		argv[n++] = "-B";
+		argv[n++] = a->bpf_object;
+	}
 	argv[n] = NULL;
 	env = stapio_environment();
 	if (become_caller() < 0)

@@ -34,6 +34,7 @@ static void usage(void)
 {
 	fputs("usage: staprun [-v] [-o FILE] [-b MB] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-L | -F]\n"
 	      "               [-r N:URI] [-O OFFSET_US,ERR_US] MODULE.ko [name=value ...]\n"
+	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] [-c CMD | -x PID] NAME.bo   (root)\n"
 	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] -A NAME\n"
 	      "       staprun [-v] -d NAME\n"
 	      "  -v       say what is done (stapio too)\n"
@@ -301,6 +302,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	say("the caller is %s", privilege_name(priv));
+	if (bpf_object_path(o.module)) {
+		if (bpf_object_allowed(o.module, o.attach || o.delete || o.detach || o.flight || o.bufsize ||
+					       o.remote_id >= 0 || o.nparams) < 0)
+			return 1;
+		iofd = find_stapio(stapio, sizeof(stapio));
+		if (iofd < 0)
+			return 1;
+		fill_stapio_args(&a, &o, stapio, iofd, NULL);
+		status = bpf_object_run(o.module, &a, name, sizeof(name));
+		close(iofd);
+		return status == STAPIO_LOST ? 1 : status;
+	}
 	if (o.attach || o.delete)
 		return loaded_module_allowed(o.module, &id, o.attach ? "attach to" : "remove")
 			? run_loaded(&o, &id) : 1;

@@ -99,10 +99,15 @@ struct stapio_args {
 	int verbose;
 	const char *script, *script_sha256;     /* stapio -s, -H (NULL: not known) */
 	const char *clock_offset;               /* -O OFFSET_US,ERR_US, checked: stapio -C */
+	const char *bpf_object;                 /* a BPF object's path: stapio -B (bpfobj.c) */
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */
-int run_stapio(const struct stapio_args *a);   /* stapio's exit status (128+sig if killed), or STAPIO_LOST */
+int run_stapio(const struct stapio_args *a);
+/* bpfobj.c: NAME.bo, a BPF object of stap --runtime=bpf, run by stapio -B */
+int bpf_object_path(const char *arg);                          /* arg names a .bo */
+int bpf_object_allowed(const char *arg, int unsupported_option);   /* 0, or -1 after a message */
+int bpf_object_run(const char *arg, struct stapio_args *a, char *name, size_t name_size);   /* exit status */   /* stapio's exit status (128+sig if killed), or STAPIO_LOST */
 /* stapio -A's exit status when it never attached (stapio/stapio.h): the run is left alone */
 #define STAPIO_NOT_ATTACHED 3
 /* run_stapio(): stapio's status could not be had (waitpid failed): with -A, the run is left alone */

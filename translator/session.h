@@ -34,6 +34,7 @@ typedef struct Session {
 	const char *command;         /* -c CMD, passed to staprun */
 	const char *target_pid;      /* -x PID, passed to staprun */
 	int flight;                  /* -F: staprun -F (flight recorder, detached) */
+	int bpf;                     /* --runtime=bpf: a BPF object (translator/bpfprog/), not a kernel module */
 	PtrVec defines;              /* char*: -D NAME=VALUE */
 	PtrVec global_sets;          /* char*: -G NAME=VALUE, passed to staprun */
 	int suppress_handler_errors; /* --suppress-handler-errors */

@@ -23,6 +23,8 @@ typedef struct CgParts {
  * the runtime's interface (stp_*, gm_NAME__*, STP_* macros), which each runtime implements. */
 typedef struct CgBackend {
 	const char *name;
+	/* what of the program the runtime cannot run, each reported with its reason; the count */
+	int (*refuse)(Session *s);
 	/* the globals' declarations, set-up and release into parts->globals, _init and _free */
 	void (*globals)(Session *s, CgParts *parts);
 	/* a function written in embedded C: its frame into frames, its C function into code */
@@ -44,6 +46,10 @@ void cg_free_parts(CgParts *parts);
 char *cg_probe_comment(const Session *s, const Probe *p, const PtrVec *dps);
 char *cg_function_comment(const Session *s, const Function *f);
 void cg_frame_members(StrBuf *frame, PtrVec *syms, const Function *fn);   /* locals and params as members */
+/* codegen/bodies.c: the file's first lines (STP_MODULE_NAME, -D, the call depth), before its runtime's
+ * header; the frames and union stp_frame (STP_FRAME_SIZE), before its runtime's context */
+void cg_write_settings(const Session *s, StrBuf *out);
+void cg_write_frames(const Session *s, const CgParts *parts, StrBuf *out);
 
 /* codegen/globalmodes.c: which globals each body reads or writes (the shape of its locks) */
 char *cg_global_modes(Session *s, Stmt *body);      /* per global index: 0, 1 read, 2 written */

@@ -4,15 +4,16 @@
 #include "codegen/backend.h"
 #include "codegen/gen.h"
 #include "kmodule/kmodule.h"
+#include "bpfprog/bpfprog.h"
 
 int translate(Session *s, StrBuf *out)
 {
-	const CgBackend *be = &km_backend;
+	const CgBackend *be = s->bpf ? &bpf_backend : &km_backend;
 	CgParts parts;
 	CgState cg = { 0 };     /* what the file's functions share, reached as s->cg while this runs */
 
 	s->cg = &cg;
-	if (cg_check_generated(s)) {
+	if (cg_check_generated(s) || (be->refuse && be->refuse(s))) {
 		s->cg = NULL;
 		return diag_error_count(&s->diag);
 	}

@@ -6,6 +6,7 @@
 #include "session.h"
 
 int compile_module(Session *s);   /* 0 = s->ko_file built */
+int compile_bpf(Session *s);       /* bpfobj.c: 0 = s->ko_file (NAME.bo) built */
 int run_module(Session *s);       /* exit status of staprun */
 
 #endif

@@ -59,6 +59,8 @@ static void usage(FILE *out)
 		"  -T SECONDS  end the run after SECONDS (its end probes run), as exit() would\n"
 		"  --remote ssh://[USER@]HOST[:PORT]  run on that host over ssh (repeatable)\n"
 		"  --remote-prefix  prefix each line of remote output with \"N: \", N the host's index\n"
+		"  --runtime=MODE  kernel (a kernel module, the default) or bpf (a BPF object, NAME.bo, for\n"
+		"                  machines that refuse modules: see stap(1) for what runs there)\n"
 		"  -F          flight recorder: load, start and detach (staprun -A NAME reattaches)\n"
 		"  -D NAME=VAL define a runtime limit, e.g. -D MAXACTION=5000\n"
 		"  -G NAME=VAL set a global variable of the script when the run starts\n"
@@ -195,7 +197,7 @@ static void set_preprocessor_env(Session *s)
 	env.kernel_v = xasprintf("%.*s", (int)strcspn(s->kver, "-"), s->kver);
 	env.kernel_vr = s->kver;
 	env.arch = "x86_64";
-	env.runtime = "kernel";
+	env.runtime = s->bpf ? "bpf" : "kernel";
 	env.systemtap_v = STAP_COMPAT_VERSION;
 	env.privilege = "stapdev";
 	env.guru_mode = s->guru;
@@ -216,7 +218,7 @@ static int finish(int rc)
  * happen on this kernel) and prints its path. */
 static int keep_module(Session *s)
 {
-	char *dest = xasprintf("%s.ko", s->module_name);
+	char *dest = xasprintf("%s.%s", s->module_name, s->bpf ? "bo" : "ko");
 	char *data, why[256] = "";
 	size_t len;
 
@@ -367,6 +369,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "remote", required_argument, NULL, 'R' + 256 },
 	{ "remote-prefix", no_argument, NULL, 'P' + 256 },
+	{ "runtime", required_argument, NULL, 'B' + 256 },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -386,6 +389,13 @@ static int long_option(Session *s, int c)
 			return 1;
 		break;
 	case 'P' + 256: s->remote_prefix = 1; break;
+	case 'B' + 256:
+		if (strcmp(optarg, "kernel") && strcmp(optarg, "bpf")) {
+			diag_plain(&s->diag, "error", "--runtime=%s: the runtimes are kernel and bpf", optarg);
+			return 1;
+		}
+		s->bpf = !strcmp(optarg, "bpf");
+		break;
 	case 'M' + 256: break;   /* kernel symbols come from kallsyms at run time: modules included */
 	default: usage(stderr); return 1;
 	}
@@ -498,7 +508,7 @@ static int main_passes_1_2(Session *s, const char *r_arg, SourceFile **filep)
 		return remote_run(s, r_arg);
 
 	/* pass 1: conditionals need the target kernel, so find it first */
-	if (kernel_setup(s, r_arg, 0) != 0 || (s->last_pass >= 3 && secureboot_check_features(s)))
+	if (kernel_setup(s, r_arg, 0) != 0 || (s->last_pass >= 3 && !s->bpf && secureboot_check_features(s)))
 		return 1;
 	/* for BTF-typed probes of the running kernel: /proc/kallsyms read beside pass 1, once per kernel
 	 * (not for pass 1 alone: the read, mostly the kernel's, would be cut short at exit every time) */
@@ -536,7 +546,8 @@ static int main_passes_1_2(Session *s, const char *r_arg, SourceFile **filep)
 		fputs(out.data, stdout);
 		return 0;
 	}
-	if (s->last_pass >= 3 && kernel_setup(s, r_arg, 1) != 0)
+	/* a module is built in the kernel's build tree; a BPF object needs none */
+	if (s->last_pass >= 3 && !s->bpf && kernel_setup(s, r_arg, 1) != 0)
 		return 1;
 
 	/* pass 2 */
@@ -628,12 +639,12 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 		}
 		s->c_file = c_path;
 	}
-	if (compile_module(s) != 0 || sign_after_pass4(s) != 0)
+	if (s->bpf ? compile_bpf(s) != 0 : compile_module(s) != 0 || sign_after_pass4(s) != 0)
 		return finish(1);
 	STAP_MARK_PASS(4, end, s);
 	{
 		const char *cached = cache_hit_path(s);
-		char *what = cached ? xasprintf("Pass 4: using cached %s", cached) : xstrdup("Pass 4: compiled C into a module");
+		char *what = cached ? xasprintf("Pass 4: using cached %s", cached) : xstrdup(s->bpf ? "Pass 4: compiled C into a BPF object" : "Pass 4: compiled C into a module");
 		timer_report(s, &t, what);
 		free(what);
 		cache_report(s);
@@ -647,8 +658,8 @@ static int main_passes_3_5(Session *s, SourceFile *file)
 	signal(SIGHUP, SIG_DFL);
 	if (!s->target_is_running) {
 		fprintf(stderr, "stap: the target kernel %s is not the running kernel; stopping after pass 4.\n"
-			"stap: run the module on a %s machine with: staprun %s.ko\n",
-			s->kver, s->kver, s->module_name);
+			"stap: run the module on a %s machine with: staprun %s.%s\n",
+			s->kver, s->kver, s->module_name, s->bpf ? "bo" : "ko");
 		return finish(keep_module(s) ? 1 : 0);
 	}
 	t = timer_start();

@@ -1,0 +1,190 @@
+/* context.h - the BPF runtime's per-CPU context: action count, error state, output buffer and the frame
+ * stack of the bodies (union stp_frame, sized by the generated code before it includes this file). */
+#ifndef STP_BPF_CONTEXT_H
+#define STP_BPF_CONTEXT_H
+
+struct stp_dec_lead {
+	u64 unused;
+};
+
+struct stp_out {
+	struct stp_bpf_rec_head head;    /* the record this buffer becomes */
+	char buf[2 * STP_BPF_OUT_CAP];   /* writes start below STP_BPF_OUT_CAP (offsets masked) */
+	unsigned int len;
+};
+
+struct stp_context {
+	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
+	long actioncount, maxaction;
+	const char *last_error;          /* set = the hit is ending in error */
+	const char *last_stmt;           /* "identifier 'x' at file:l:c" */
+	int nesting;
+	struct stp_dec_lead dec_lead;
+	struct stp_out out;
+	struct {
+		struct stp_bpf_rec_head head;
+		char msg[STP_BPF_ERR_MSG];
+		char near[STP_BPF_ERR_MSG];
+	} err;
+	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
+};
+
+/* One context per CPU, indexed by the CPU's number (an array: a per-CPU map's values are limited
+ * to 32 KiB); stapio sizes it to the possible CPUs before loading. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct stp_context);
+} stp_contexts SEC(".maps");
+
+#include "bpf/output.h"
+
+static __always_inline void stp_error(struct stp_context *c, const char *msg)
+{
+	if (!c->last_error)
+		c->last_error = msg;
+}
+
+#include "bpf/arith.h"
+#include "bpf/strings.h"
+
+static __always_inline void stp_action_limit(struct stp_context *c)
+{
+	stp_error(c, "MAXACTION exceeded");
+}
+
+/* The frame stack (core/frames.h's twins): the nesting kept within MAXNESTING where the verifier sees it. */
+static __always_inline union stp_frame *stp_frame_at(struct stp_context *c, long n)
+{
+	u64 k = (u64)n;
+
+	asm volatile("" : "+r"(k));
+	if (k > MAXNESTING)
+		k = MAXNESTING;
+	return (union stp_frame *)c->frames + k;
+}
+
+static __always_inline union stp_frame *stp_push_frame(struct stp_context *c)
+{
+	if (unlikely(c->nesting >= MAXNESTING)) {
+		stp_error(c, "MAXNESTING exceeded");
+		return stp_frame_at(c, c->nesting);
+	}
+	return stp_frame_at(c, ++c->nesting);
+}
+
+#define STP_LEAF_NESTING(c, where, label)						\
+	do {										\
+		if (unlikely((c)->nesting >= MAXNESTING)) {				\
+			(c)->last_stmt = (where);					\
+			stp_error((c), "MAXNESTING exceeded");				\
+			goto label;							\
+		}									\
+	} while (0)
+
+#define STP_PUSH_INLINED(c, nf, member, where, label)					\
+	do {										\
+		STP_LEAF_NESTING(c, where, label);					\
+		(nf) = &stp_frame_at((c), ++(c)->nesting)->member;			\
+	} while (0)
+
+/* A body's charges (core/probe.c's twins) */
+#define STP_ACTIONS_WITHIN(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
+#define STP_ACTIONS(n, stmt, label)						\
+	do {									\
+		if (unlikely((c->actioncount += (n)) > c->maxaction)) {		\
+			c->last_stmt = (stmt);					\
+			stp_action_limit(c);					\
+			goto label;						\
+		}								\
+	} while (0)
+#define STP_ACTIONS_UNLESS(bounded, n, stmt, label)				\
+	do {									\
+		if (!(bounded))							\
+			STP_ACTIONS(n, stmt, label);				\
+	} while (0)
+
+static __always_inline void stp_exit(struct stp_context *c)
+{
+	struct stp_bpf_rec_head h = { STP_BPF_REC_EXIT, 0 };
+
+	(void)c;
+	stp_exiting = 1;
+	if (bpf_ringbuf_output(&stp_ring, &h, sizeof(h), 0))
+		stp_count(1);
+}
+
+/* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
+ * (not begin or end), once exit() was called. */
+static __always_inline struct stp_context *stp_context_claim(long maxaction, int session)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+
+	if (!c || (!session && stp_exiting))
+		return NULL;
+	if (c->busy) {
+		stp_count(0);
+		return NULL;
+	}
+	c->busy = 1;
+	c->actioncount = 0;
+	c->maxaction = maxaction;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	c->nesting = 0;
+	c->out.len = 0;
+	return c;
+}
+
+static __always_inline void stp_exit(struct stp_context *c);
+
+/* A hit's script error: reported as a record and counted (past MAXERRORS the run ends, without end
+ * probes), or with --suppress-handler-errors only counted (core/errors.c's twin). */
+static __always_inline void stp_report_error(struct stp_context *c)
+{
+	struct stp_bpf_counters *n = stp_counters_get();
+
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+	if (n)
+		__sync_fetch_and_add(&n->suppressed, 1);
+#else
+	c->err.head.type = STP_BPF_REC_ERROR;
+	c->err.head.len = sizeof(c->err.msg) + sizeof(c->err.near);
+	if (bpf_probe_read_kernel_str(c->err.msg, sizeof(c->err.msg), c->last_error) < 0)
+		c->err.msg[0] = 0;
+	c->err.near[0] = 0;
+	if (c->last_stmt && bpf_probe_read_kernel_str(c->err.near, sizeof(c->err.near), c->last_stmt) < 0)
+		c->err.near[0] = 0;
+	if (bpf_ringbuf_output(&stp_ring, &c->err, sizeof(c->err), 0))
+		stp_count(1);
+	if (n && __sync_fetch_and_add(&n->errors, 1) + 1 > MAXERRORS) {
+		n->aborted = 1;
+		stp_exit(c);
+	}
+#endif
+}
+
+/* After the handler: its output as one record, its error as another. */
+static __always_inline void stp_context_release(struct stp_context *c)
+{
+	stp_flush(&c->out);
+	if (c->last_error)
+		stp_report_error(c);
+	c->busy = 0;
+}
+
+/* A program's body: the handler run with this CPU's context (session: a begin or end probe, run by
+ * stapio, with MAXACTION_INTERRUPTIBLE) */
+#define STP_RUN(handler, session)						\
+	do {									\
+		struct stp_context *c =						\
+			stp_context_claim((session) ? MAXACTION_INTERRUPTIBLE : MAXACTION, session); \
+		if (c) {							\
+			handler(c);						\
+			stp_context_release(c);					\
+		}								\
+	} while (0)
+
+#endif

@@ -1,0 +1,349 @@
+/* output.h - printf's pieces on the BPF runtime (runtime/output/output.c's names): written into the
+ * context's buffer, which leaves as one text record at the end of the hit or when full. */
+#ifndef STP_BPF_OUTPUT_H
+#define STP_BPF_OUTPUT_H
+
+#define STP_OUT_MASK (STP_BPF_OUT_CAP - 1)
+#define STP_PAD_MAX 128                 /* the widest field a conversion pads to here */
+
+/* x & mask, the mask kept where the verifier sees it (the compiler may not fold it into x's range) */
+#define STP_BOUND(x, mask)							\
+	({									\
+		u64 __b = (u64)(x);						\
+		asm volatile("" : "+r"(__b));					\
+		__b & (mask);							\
+	})
+
+#include "output/fmtflags.h"
+
+/* A conversion as the translator parsed it (runtime/output/output.c's struct stp_fmt). */
+struct stp_fmt {
+	unsigned char flags;            /* STP_FMT_LEFT ... */
+	char conv;                      /* d i u x X o c s p */
+	short width;                    /* -1 = none */
+	short prec;                     /* -1 = none */
+};
+#define STP_FMT(flags, width, prec, conv) (&(const struct stp_fmt){ (flags), (conv), (width), (prec) })
+
+static __always_inline void stp_flush(struct stp_out *o)
+{
+	unsigned int n = o->len & STP_OUT_MASK;
+
+	if (!n)
+		return;
+	o->head.type = STP_BPF_REC_TEXT;
+	o->head.len = n;
+	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
+		stp_count(1);
+	o->len = 0;
+}
+
+static __always_inline void stp_out_direct(struct stp_out *o, unsigned long need)
+{
+	(void)o;
+	(void)need;
+}
+
+static __always_inline bool stp_out_fits(const struct stp_out *o, unsigned long need)
+{
+	return need <= STP_BPF_OUT_CAP && (o->len & STP_OUT_MASK) + need <= STP_BPF_OUT_CAP;
+}
+
+static __always_inline char *stp_out_at(struct stp_out *o)
+{
+	return o->buf + (o->len & STP_OUT_MASK);
+}
+
+static __always_inline void stp_out_done(struct stp_out *o, const char *end)
+{
+	o->len = (unsigned int)(end - o->buf) & (2 * STP_BPF_OUT_CAP - 1);
+	if (o->len >= STP_BPF_OUT_CAP)
+		stp_flush(o);
+}
+
+static __always_inline char *stp_put_lit_at(char *p, const char *s, unsigned int n)
+{
+	__builtin_memcpy(p, s, n);
+	return p + n;
+}
+
+/* v's decimal digits at p (a minus first); returns the end */
+static __always_inline char *stp_put_sdec_at(char *p, int64_t v)
+{
+	char tmp[20];
+	u64 u = v < 0 ? -(u64)v : (u64)v;
+	int n = 0, i;
+
+	if (v < 0)
+		*p++ = '-';
+	for (i = 0; i < 20; i++) {
+		tmp[i] = '0' + u % 10;
+		u /= 10;
+		n = i + 1;
+		if (!u)
+			break;
+	}
+	for (i = 0; i < 20; i++) {
+		if (i >= n)
+			break;
+		p[i] = tmp[n - 1 - i];
+	}
+	return p + (n & 31);
+}
+
+static __always_inline char *stp_put_sdec_lead_at(struct stp_dec_lead *lead, char *p, int64_t v)
+{
+	(void)lead;
+	return stp_put_sdec_at(p, v);
+}
+
+static __always_inline char *stp_put_strz_at(char *p, const char *s)
+{
+	long n = bpf_probe_read_kernel_str(p, MAXSTRINGLEN, s);
+
+	return p + (n > 0 ? (n - 1) & (MAXSTRINGLEN - 1) : 0);
+}
+
+static __always_inline char *stp_put_comm_at(char *p)
+{
+	long n = bpf_get_current_comm(p, 16);
+	int i, len = 16;
+
+	(void)n;
+	for (i = 0; i < 16; i++)
+		if (!p[i]) {
+			len = i;
+			break;
+		}
+	return p + (len & 15);
+}
+
+static __always_inline char *stp_execname(char *buf)
+{
+	bpf_get_current_comm(buf, 16);
+	return buf;
+}
+
+/* the one-by-one forms, when the hit's buffer may not hold the whole format: what does not fit
+ * goes out first as a record of its own */
+static __always_inline void stp_out_room(struct stp_out *o, unsigned int need)
+{
+	if ((o->len & STP_OUT_MASK) + need > STP_BPF_OUT_CAP)
+		stp_flush(o);
+}
+
+static __always_inline void stp_out_lit(struct stp_out *o, const char *s, unsigned int n)
+{
+	stp_out_room(o, n);
+	stp_out_done(o, stp_put_lit_at(stp_out_at(o), s, n));
+}
+
+static __always_inline void stp_out_strz(struct stp_out *o, const char *s)
+{
+	stp_out_room(o, MAXSTRINGLEN);
+	stp_out_done(o, stp_put_strz_at(stp_out_at(o), s));
+}
+
+static __always_inline void stp_out_dec(struct stp_out *o, int64_t v)
+{
+	stp_out_room(o, 21);
+	stp_out_done(o, stp_put_sdec_at(stp_out_at(o), v));
+}
+
+/* bytes (at most MAXSTRINGLEN) from s: a string's, or a NUL-ended one's with stp_out_str */
+static __always_inline void stp_out_bytes(struct stp_out *o, const char *s, unsigned int n)
+{
+	char *p;
+
+	n &= MAXSTRINGLEN - 1;
+	stp_out_room(o, MAXSTRINGLEN);
+	p = stp_out_at(o);
+	if (n && bpf_probe_read_kernel(p, n, s) < 0)
+		n = 0;
+	stp_out_done(o, p + n);
+}
+
+static __always_inline void stp_out_str(struct stp_out *o, const char *s)
+{
+	stp_out_strz(o, s);
+}
+
+/* n (at most STP_PAD_MAX) of ch: STP_PAD_MAX written (the room is there), n kept */
+static __always_inline char *stp_put_pad_at(char *p, char ch, int n)
+{
+	if (n <= 0)
+		return p;
+	__builtin_memset(p, ch, STP_PAD_MAX);
+	return p + STP_BOUND(n > STP_PAD_MAX ? STP_PAD_MAX : n, 2 * STP_PAD_MAX - 1);
+}
+
+/* a long under a conversion (d i u x X o c p, flags, width, precision), as output.c's stp_out_fmt_long */
+static __always_inline void stp_out_fmt_long(struct stp_out *o, const struct stp_fmt *f, int64_t v)
+{
+	char digits[24];
+	const char *prefix = "";
+	int nd = 0, zeros = 0, len, pad, np, base = 10, i;
+	u64 u = (u64)v;
+	char *p;
+
+	stp_out_room(o, 3 * STP_PAD_MAX + 32);
+	p = stp_out_at(o);
+	if (f->conv == 'c') {
+		pad = f->width > 1 ? f->width - 1 : 0;
+		if (!(f->flags & STP_FMT_LEFT))
+			p = stp_put_pad_at(p, ' ', pad);
+		*p++ = (char)v;
+		if (f->flags & STP_FMT_LEFT)
+			p = stp_put_pad_at(p, ' ', pad);
+		stp_out_done(o, p);
+		return;
+	}
+	if (f->conv == 'd' || f->conv == 'i') {
+		if (v < 0)
+			u = 0 - u;
+		prefix = v < 0 ? "-" : (f->flags & STP_FMT_PLUS) ? "+" : (f->flags & STP_FMT_SPACE) ? " " : "";
+	} else if (f->conv == 'o') {
+		base = 8;
+	} else if (f->conv == 'x' || f->conv == 'X' || f->conv == 'p') {
+		base = 16;
+		if (f->conv == 'p' || ((f->flags & STP_FMT_ALT) && u))
+			prefix = f->conv == 'X' ? "0X" : "0x";
+	}
+	for (i = 0; i < 24; i++) {
+		unsigned int d = base == 16 ? u & 15 : base == 8 ? u & 7 : u % 10;
+		digits[i] = d < 10 ? '0' + d : (f->conv == 'X' ? 'A' : 'a') + d - 10;
+		u = base == 16 ? u >> 4 : base == 8 ? u >> 3 : u / 10;
+		nd = i + 1;
+		if (!u)
+			break;
+	}
+	if (f->conv == 'p' && f->prec < 0)
+		zeros = 16 - nd;
+	if (f->prec >= 0 && f->prec > nd)
+		zeros = f->prec - nd;
+	if (f->prec == 0 && v == 0 && f->conv != 'p')
+		nd = 0;
+	if (f->conv == 'o' && (f->flags & STP_FMT_ALT) && !zeros && (v || !nd))
+		prefix = "0";
+	np = prefix[0] ? (prefix[1] ? 2 : 1) : 0;
+	len = np + zeros + nd;
+	pad = f->width > len ? f->width - len : 0;
+	if ((f->flags & STP_FMT_ZERO) && !(f->flags & STP_FMT_LEFT) && f->prec < 0) {
+		zeros += pad;
+		pad = 0;
+	}
+	if (!(f->flags & STP_FMT_LEFT))
+		p = stp_put_pad_at(p, ' ', pad);
+	for (i = 0; i < 2 && i < np; i++)
+		*p++ = prefix[i];
+	p = stp_put_pad_at(p, '0', zeros);
+	for (i = 0; i < 24; i++) {
+		if (i >= nd)
+			break;
+		p[i] = digits[nd - 1 - i];
+	}
+	p += STP_BOUND(nd, 31);
+	if (f->flags & STP_FMT_LEFT)
+		p = stp_put_pad_at(p, ' ', pad);
+	stp_out_done(o, p);
+}
+
+/* a '*' width or precision from the arguments, bounded as output.c's stp_fmt_dynamic (and to STP_PAD_MAX) */
+static __always_inline void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t width, int width_star, int64_t prec,
+					    int prec_star, char conv)
+{
+	f->flags = flags;
+	f->conv = conv;
+	f->width = width;
+	f->prec = prec;
+	if (width_star) {
+		if (width < 0) {
+			f->flags |= STP_FMT_LEFT;
+			width = width < -1024 ? 1024 : -width;
+		}
+		f->width = width > STP_PAD_MAX ? STP_PAD_MAX : width;
+	}
+	if (prec_star)
+		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
+}
+
+/* %b: the value's low bytes (1, 2, 4 or 8, a constant), in the machine's order */
+static __always_inline char *stp_put_binary_at(char *p, int bytes, int64_t v)
+{
+	if (bytes == 1 || bytes == 2 || bytes == 4) {
+		__builtin_memcpy(p, &v, 1);
+		if (bytes >= 2)
+			__builtin_memcpy(p + 1, (char *)&v + 1, 1);
+		if (bytes == 4)
+			__builtin_memcpy(p + 2, (char *)&v + 2, 2);
+		return p + bytes;
+	}
+	__builtin_memcpy(p, &v, 8);
+	return p + 8;
+}
+
+static __always_inline void stp_out_binary(struct stp_out *o, int bytes, int64_t v)
+{
+	stp_out_room(o, 8);
+	stp_out_done(o, stp_put_binary_at(stp_out_at(o), bytes, v));
+}
+
+static __always_inline void stp_out_long(struct stp_out *o, const struct stp_fmt *f, int64_t v)
+{
+	stp_out_fmt_long(o, f, v);
+}
+
+static __always_inline void stp_out_udec(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'u'), v);
+}
+
+static __always_inline char *stp_put_udec_at(char *p, int64_t v)
+{
+	char digits[20];
+	u64 u = (u64)v;
+	int nd = 0, i;
+
+	for (i = 0; i < 20; i++) {
+		digits[i] = '0' + u % 10;
+		u /= 10;
+		nd = i + 1;
+		if (!u)
+			break;
+	}
+	for (i = 0; i < 20; i++) {
+		if (i >= nd)
+			break;
+		p[i] = digits[nd - 1 - i];
+	}
+	return p + (nd & 31);
+}
+
+/* a string under a conversion (%10s, %-5.3s) */
+static __always_inline void stp_out_fmt_str(struct stp_out *o, const struct stp_fmt *f, const char *s)
+{
+	char *p;
+	long n;
+	int len, pad;
+
+	stp_out_room(o, 2 * STP_PAD_MAX + MAXSTRINGLEN);
+	p = stp_out_at(o);
+	/* the string first, where it would go unpadded, to learn its length */
+	n = bpf_probe_read_kernel_str(p + STP_PAD_MAX, MAXSTRINGLEN, s);
+	len = n > 0 ? (int)(n - 1) & (MAXSTRINGLEN - 1) : 0;
+	if (f->prec >= 0 && f->prec < len)
+		len = f->prec;
+	pad = f->width > len ? f->width - len : 0;
+	if (pad > STP_PAD_MAX)
+		pad = STP_PAD_MAX;
+	if (!(f->flags & STP_FMT_LEFT))
+		p = stp_put_pad_at(p, ' ', pad);
+	if (len && bpf_probe_read_kernel(p, STP_BOUND(len, MAXSTRINGLEN - 1), s) < 0)
+		len = 0;
+	p += STP_BOUND(len, MAXSTRINGLEN - 1);
+	if (f->flags & STP_FMT_LEFT)
+		p = stp_put_pad_at(p, ' ', pad);
+	stp_out_done(o, p);
+}
+
+#endif

@@ -1,0 +1,32 @@
+/* records.h - the records of the BPF runtime's ring (runtime/bpf/) read by stapio (stapio/bpfrun.c):
+ * a header and the text, an error, or the end of the run.  Shared by both sides: plain C, no kernel types. */
+#ifndef STP_BPF_RECORDS_H
+#define STP_BPF_RECORDS_H
+
+#ifndef STP_BPF_RING_BYTES
+#define STP_BPF_RING_BYTES (1 << 22)    /* the ring shared by every CPU (a power of 2, pages) */
+#endif
+#define STP_BPF_OUT_CAP 4096            /* a hit's output before it is flushed as a record */
+#define STP_BPF_ERR_MSG 128             /* an error's message */
+
+enum stp_bpf_record {
+	STP_BPF_REC_TEXT = 1,           /* output text */
+	STP_BPF_REC_ERROR = 2,          /* a script error: the message, then "near ..." (both NUL-ended) */
+	STP_BPF_REC_EXIT = 3,           /* exit(), or the errors' abort (stp_bpf_counters.aborted) */
+};
+
+struct stp_bpf_rec_head {
+	unsigned int type;              /* enum stp_bpf_record */
+	unsigned int len;               /* bytes after the head */
+};
+
+/* The runtime's counters (the map stp_counters, one element), read by stapio at the end. */
+struct stp_bpf_counters {
+	unsigned long long skipped;     /* hits that found their CPU's context busy */
+	unsigned long long lost;        /* records the full ring refused */
+	unsigned long long errors;      /* script errors reported */
+	unsigned long long suppressed;  /* script errors not reported (--suppress-handler-errors) */
+	unsigned long long aborted;     /* more errors than MAXERRORS: the run ends without end probes */
+};
+
+#endif

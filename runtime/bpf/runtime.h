@@ -1,0 +1,78 @@
+/* runtime.h - the BPF runtime: what the bodies pass 3 lowers (translator/codegen/) name, implemented for
+ * clang -target bpf; included first by the C that translator/bpfprog/ writes.  The kernel module's twin is runtime/runtime.h. */
+#ifndef STP_BPF_RUNTIME_H
+#define STP_BPF_RUNTIME_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+typedef __s64 int64_t;
+typedef __u64 uint64_t;
+typedef __u32 uint32_t;
+typedef __s32 int32_t;
+typedef __u16 uint16_t;
+typedef __u8 uint8_t;
+typedef __u64 u64;
+typedef __u32 u32;
+typedef __u8 u8;
+typedef _Bool bool;
+#define true 1
+#define false 0
+#define NULL ((void *)0)
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define STP_NOINIT
+#define __maybe_unused __attribute__((unused))
+#define noinline __attribute__((noinline))
+
+#include "core/limits.h"
+#include "bpf/records.h"
+
+/* The kernel's task as much as the templates read of it (pid(), tid(), execname()): CO-RE relocates
+ * each field by name against the running kernel's BTF, so one object runs on any kernel with BTF. */
+struct task_struct {
+	int pid;
+	int tgid;
+	char comm[16];
+} __attribute__((preserve_access_index));
+#define current ((struct task_struct *)bpf_get_current_task_btf())
+#define smp_processor_id() bpf_get_smp_processor_id()
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Records to stapio (bpf/records.h), one ring for every CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, STP_BPF_RING_BYTES);
+} stp_ring SEC(".maps");
+
+/* Hits skipped (a context busy on their CPU) and records lost (the ring full): read by stapio. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct stp_bpf_counters);
+} stp_counters SEC(".maps");
+
+static __always_inline struct stp_bpf_counters *stp_counters_get(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stp_counters, &zero);
+}
+
+static __always_inline void stp_count(int lost)
+{
+	struct stp_bpf_counters *n = stp_counters_get();
+
+	if (n)
+		__sync_fetch_and_add(lost ? &n->lost : &n->skipped, 1);
+}
+
+volatile int stp_exiting;          /* exit() was called: no more hits */
+
+#endif

@@ -1,0 +1,302 @@
+/* bpfrun.c - stapio's run of a BPF object (staprun NAME.bo, stap --runtime=bpf): libbpf loads it, the begin
+ * programs run (BPF_PROG_TEST_RUN), the others attach, the ring's records go to the output until exit(), a
+ * signal or an error; then the probes detach and the end programs run.  Called by main.c for stapio -B. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpfout.h"
+#include "../common/log.h"
+#include "../runtime/bpf/records.h"
+
+/* A timer probe (stp_timer_N_PERIOD): stapio runs it every period. */
+struct bpf_timer_prog {
+	int fd;
+	long long period_ns, next_ns;
+};
+
+struct bpf_run {
+	struct bpf_object *obj;
+	struct bpf_timer_prog *timers;
+	size_t ntimers;
+	struct ring_buffer *ring;
+	struct bpf_link **links;
+	size_t nlinks;
+	struct bpf_output *out;
+	int exit_seen;              /* an exit() record */
+};
+
+/* libbpf's own messages: its warnings (a refused program's verifier log among them) with -v, its
+ * debugging with -vvv */
+static int libbpf_message(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (verbose < (level == LIBBPF_DEBUG ? 3 : 1))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* One record of the ring (runtime/bpf/records.h): text to the output, errors to stderr. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct bpf_run *r = ctx;
+	const struct stp_bpf_rec_head *h = data;
+	const char *body = (const char *)(h + 1);
+
+	if (size < sizeof(*h) || h->len > size - sizeof(*h))
+		return 0;
+	switch (h->type) {
+	case STP_BPF_REC_TEXT:
+		bpf_output_text(r->out, body, h->len);
+		break;
+	case STP_BPF_REC_ERROR:
+		if (h->len >= 2 * STP_BPF_ERR_MSG) {
+			const char *msg = body, *near = body + STP_BPF_ERR_MSG;
+			bpf_output_flush(r->out);
+			if (memchr(near, 0, STP_BPF_ERR_MSG) && near[0])
+				fprintf(stderr, "ERROR: %.*s near %s\n", STP_BPF_ERR_MSG, msg, near);
+			else
+				fprintf(stderr, "ERROR: %.*s\n", STP_BPF_ERR_MSG, msg);
+		}
+		break;
+	case STP_BPF_REC_EXIT:
+		r->exit_seen = 1;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int prefixed(const struct bpf_program *p, const char *prefix)
+{
+	return !strncmp(bpf_program__name(p), prefix, strlen(prefix));
+}
+
+/* Runs the programs named PREFIX* (begin or end probes) in the object's order, the rest of them
+ * skipped after an exit() when begin is set: 0, or -1. */
+static int run_programs(struct bpf_run *r, const char *prefix, int begin)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, r->obj) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+		if (!prefixed(p, prefix))
+			continue;
+		/* exit() in a begin probe: the later begin probes do not run */
+		if (begin && r->exit_seen)
+			break;
+		if (bpf_prog_test_run_opts(bpf_program__fd(p), &opts) < 0) {
+			err("cannot run %s: %s", bpf_program__name(p), strerror(errno));
+			return -1;
+		}
+		ring_buffer__consume(r->ring);
+	}
+	return 0;
+}
+
+/* Attaches every program but the begin and end ones: 0, or -1 after a message. */
+static int attach_probes(struct bpf_run *r)
+{
+	struct bpf_program *p;
+	size_t n = 0;
+
+	bpf_object__for_each_program(p, r->obj)
+		n++;
+	r->links = calloc(n + 1, sizeof(*r->links));
+	if (!r->links) {
+		err("out of memory");
+		return -1;
+	}
+	bpf_object__for_each_program(p, r->obj) {
+		struct bpf_link *l;
+
+		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_timer_"))
+			continue;
+		l = bpf_program__attach(p);
+		if (!l) {
+			err("cannot attach %s (%s): %s", bpf_program__name(p), bpf_program__section_name(p),
+			    strerror(errno));
+			return -1;
+		}
+		r->links[r->nlinks++] = l;
+	}
+	return 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The timer programs and their periods (the number ending their names): 0, or -1 after a message. */
+static int find_timers(struct bpf_run *r)
+{
+	struct bpf_program *p;
+	size_t n = 0;
+
+	bpf_object__for_each_program(p, r->obj)
+		n++;
+	r->timers = calloc(n + 1, sizeof(*r->timers));
+	if (!r->timers) {
+		err("out of memory");
+		return -1;
+	}
+	bpf_object__for_each_program(p, r->obj) {
+		const char *period;
+
+		if (!prefixed(p, "stp_timer_"))
+			continue;
+		period = strrchr(bpf_program__name(p), '_') + 1;
+		r->timers[r->ntimers].fd = bpf_program__fd(p);
+		r->timers[r->ntimers].period_ns = strtoll(period, NULL, 10);
+		if (r->timers[r->ntimers].period_ns <= 0) {
+			err("%s: no period", bpf_program__name(p));
+			return -1;
+		}
+		r->timers[r->ntimers].next_ns = now_ns() + r->timers[r->ntimers].period_ns;
+		r->ntimers++;
+	}
+	return 0;
+}
+
+/* Runs the timers that are due (a late one once, its next period from now); the ms until the next
+ * is due, at most 100. */
+static int run_timers(struct bpf_run *r)
+{
+	long long now = now_ns(), wait = 100000000LL;
+
+	for (size_t i = 0; i < r->ntimers; i++) {
+		struct bpf_timer_prog *t = &r->timers[i];
+
+		if (t->next_ns <= now) {
+			LIBBPF_OPTS(bpf_test_run_opts, opts);
+			bpf_prog_test_run_opts(t->fd, &opts);
+			t->next_ns += t->period_ns;
+			if (t->next_ns <= now)
+				t->next_ns = now + t->period_ns;
+		}
+		if (t->next_ns - now < wait)
+			wait = t->next_ns - now;
+	}
+	return (int)((wait + 999999) / 1000000);
+}
+
+static void detach_probes(struct bpf_run *r)
+{
+	for (size_t i = 0; i < r->nlinks; i++)
+		bpf_link__destroy(r->links[i]);
+	r->nlinks = 0;
+}
+
+/* The runtime's counters (runtime/bpf/runtime.h's stp_counters): errors, skipped hits, lost records. */
+static struct stp_bpf_counters counters(const struct bpf_run *r)
+{
+	struct stp_bpf_counters c = { 0 };
+	int fd = bpf_object__find_map_fd_by_name(r->obj, "stp_counters");
+	unsigned int zero = 0;
+
+	if (fd >= 0)
+		bpf_map_lookup_elem(fd, &zero, &c);
+	return c;
+}
+
+/* The closing summary, as the module runtime's (core/errors.c) */
+static void report_counters(const struct stp_bpf_counters *c)
+{
+	if (c->lost)
+		fprintf(stderr, "WARNING: %llu records lost: the ring (%d bytes) was full\n", c->lost,
+			STP_BPF_RING_BYTES);
+	if (c->skipped)
+		fprintf(stderr, "WARNING: Skipped probes: %llu (reentrancy %llu, lock contention 0)\n", c->skipped,
+			c->skipped);
+	if (c->errors || c->skipped)
+		fprintf(stderr, "WARNING: Number of errors: %llu, skipped probes: %llu\n", c->errors, c->skipped);
+	if (c->suppressed)
+		fprintf(stderr, "WARNING: Suppressed handler errors: %llu\n", c->suppressed);
+}
+
+/* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
+static int load(struct bpf_run *r, const char *path)
+{
+	struct bpf_map *contexts;
+	int ncpus = libbpf_num_possible_cpus();
+
+	r->obj = bpf_object__open_file(path, NULL);
+	if (!r->obj) {
+		err("cannot open BPF object %s: %s", path, strerror(errno));
+		return -1;
+	}
+	contexts = bpf_object__find_map_by_name(r->obj, "stp_contexts");
+	if (!contexts || ncpus <= 0 || bpf_map__set_max_entries(contexts, (unsigned int)ncpus) < 0) {
+		err("%s is not a BPF object of stap --runtime=bpf", path);
+		return -1;
+	}
+	if (bpf_object__load(r->obj) < 0) {
+		int e = errno;
+		err("cannot load BPF object %s: %s%s", path, strerror(e),
+		    e == EPERM ? " (BPF needs root, and a kernel not locked down for confidentiality)" :
+		    verbose ? "" : " (-v shows the kernel's reasons)");
+		return -1;
+	}
+	r->ring = ring_buffer__new(bpf_object__find_map_fd_by_name(r->obj, "stp_ring"), on_record, r, NULL);
+	if (!r->ring) {
+		err("cannot read the ring of %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int bpf_run(const char *path, const char *outfile, const char *size_arg, volatile sig_atomic_t *got_signal)
+{
+	struct bpf_run r = { 0 };
+	struct stp_bpf_counters c = { 0 };
+	int status = 1;
+
+	libbpf_set_print(libbpf_message);
+	r.out = bpf_output_open(outfile, size_arg);
+	if (!r.out)
+		return 1;
+	if (load(&r, path) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
+		status = 0;
+		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
+			status = 1;
+		while (!status && !*got_signal && !r.exit_seen) {
+			int n = ring_buffer__poll(r.ring, run_timers(&r));
+			if (n < 0 && n != -EINTR) {
+				err("reading the ring: %s", strerror(-n));
+				status = 1;
+			}
+			if (bpf_output_flush(r.out) < 0)
+				status = 1;
+		}
+		detach_probes(&r);
+		ring_buffer__consume(r.ring);
+		/* too many errors: no end probes */
+		c = counters(&r);
+		if (!c.aborted && run_programs(&r, "stp_end_", 0) < 0)
+			status = 1;
+		ring_buffer__consume(r.ring);
+		c = counters(&r);
+		report_counters(&c);
+		if (c.aborted)
+			status = 1;
+	}
+	detach_probes(&r);
+	if (bpf_output_close(r.out) < 0)
+		status = 1;
+	ring_buffer__free(r.ring);
+	free(r.links);
+	free(r.timers);
+	bpf_object__close(r.obj);
+	return status;
+}

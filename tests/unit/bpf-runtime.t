@@ -1,0 +1,101 @@
+# bpf-runtime - the --runtime=bpf column of the script cases (issue 48): every tests/runtime/NAME.stp built
+# with stap --runtime=bpf and run with staprun NAME.bo on this host (BPF objects load here, no guest), its
+# stdout, stderr and exit status compared with NAME.out, NAME.err and `#! rc:` as the module's are in the
+# guest. A case that does not pass must be in tests/runtime/bpf.list with the reason it gave: refused at
+# translation ("X is not available on the BPF runtime yet"), or by staprun; and a listed case must give
+# exactly that reason, so that a feature added to the BPF runtime takes its cases off the list. A case whose
+# pass 2 fails without --runtime=bpf as well (what this host lacks: kernel headers for a tracepoint's
+# system, a module's types) is counted, not judged. Used by tests/run (unit/bpf-runtime).
+asan_rerun=0
+timeout_s=900
+cost_s=120
+
+# one_case SCRIPT: its outcome line "NAME OUTCOME" into NAME.outcome: pass, refused: WHY, host: WHY or fail: WHY
+one_case() {
+    local s=$1 name d rc=0 want_rc line pid i
+    local -a opts args ropts
+    name=${s##*/} name=${name%.stp}
+    mkdir -p "c/$name"
+    cd "c/$name" || return 1
+    cp "$s" .
+    directive() { sed -n "s/^#! $1: //p" "$s" | head -n 1; }
+    eval "opts=($(directive stap))"
+    eval "args=($(directive staprun))"
+    eval "ropts=($(directive staprun-options))"
+    want_rc=$(directive rc)
+    outcome() { echo "$name $*" >"../../$name.outcome"; cd ../..; }
+    if ! $STAP --runtime=bpf -p4 -m "b_${name//[^A-Za-z0-9_]/_}" "${opts[@]}" "$name.stp" >p4.out 2>p4.err; then
+        line=$(sed -n 's/.*error: \(.*\) is not available on the BPF runtime yet.*/\1/p' p4.err | head -n 1)
+        [[ -n $line ]] && { outcome "refused: $line"; return 0; }
+        if ! $STAP -p2 "${opts[@]}" "$name.stp" >/dev/null 2>p2.err; then
+            outcome "host: $(grep -m1 'error' p2.err | sed 's/^[^ ]* //')"
+            return 0
+        fi
+        outcome "fail: pass 4: $(grep -m1 'error' p4.err)"
+        return 0
+    fi
+    if [[ -n $(directive workload) ]]; then
+        timeout 60 "$STAPRUN" "${ropts[@]}" b_*.bo "${args[@]}" >stdout 2>stderr &
+        pid=$!
+        for ((i = 0; i < 300; i++)); do
+            [[ -s stdout ]] && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        bash -c "$(directive workload)" >/dev/null 2>&1 || true
+        wait "$pid" || rc=$?
+    else
+        timeout 60 "$STAPRUN" "${ropts[@]}" b_*.bo "${args[@]}" >stdout 2>stderr || rc=$?
+    fi
+    line=$(sed -n 's/^staprun: cannot run .*: \(.* for modules only\)$/\1/p' stderr | head -n 1)
+    [[ -n $line ]] && { outcome "refused: $line"; return 0; }
+    if [[ -n $(directive sed) ]]; then
+        sed -i "$(directive sed)" stdout stderr
+    fi
+    if [[ $rc != "${want_rc:-0}" ]]; then
+        outcome "fail: exit status $rc, not ${want_rc:-0}: $(head -c 300 stderr | tr '\n' '|')"
+    elif ! cmp -s stdout "${s%.stp}.out"; then
+        outcome "fail: stdout differs: $(diff stdout "${s%.stp}.out" | head -n 4 | tr '\n' '|')"
+    elif { [[ -e ${s%.stp}.err ]] && ! cmp -s stderr "${s%.stp}.err"; } || { [[ ! -e ${s%.stp}.err ]] && [[ -s stderr ]]; }; then
+        outcome "fail: stderr differs: $(head -c 300 stderr | tr '\n' '|')"
+    else
+        outcome pass
+    fi
+}
+
+run() {
+    local s name want got bad=0 n=0 passed=0 host=0
+    [[ $(id -u) == 0 ]] || { echo "needs root (BPF)"; exit 77; }
+    [[ -r /sys/kernel/btf/vmlinux ]] || { echo "the kernel has no BTF"; exit 77; }
+    command -v clang >/dev/null || { echo "no clang"; return 1; }
+    STAPRUN=$TOP/build/bin/staprun
+    # two at a time: most are refused in pass 3 (a fraction of a second), the rest load and run here
+    for s in "$TOP/tests/runtime"/*.stp; do
+        while (( $(jobs -rp | wc -l) >= 2 )); do wait -n || true; done
+        ( one_case "$s" ) &
+    done
+    wait
+    # the list: NAME<TAB>OUTCOME, comments and blank lines aside
+    declare -A listed=()
+    while IFS=$'\t' read -r name want; do
+        [[ -z $name || $name == \#* ]] && continue
+        listed[$name]=$want
+        [[ -e $TOP/tests/runtime/$name.stp ]] || { echo "bpf.list names $name, which is no script case"; bad=1; }
+    done <"$TOP/tests/runtime/bpf.list"
+    for s in "$TOP/tests/runtime"/*.stp; do
+        name=${s##*/} name=${name%.stp}
+        n=$((n + 1))
+        got=$(cut -d' ' -f2- "$name.outcome" 2>/dev/null || echo "fail: no outcome")
+        case $got in
+        pass) passed=$((passed + 1)) ;;
+        host:*) host=$((host + 1)); continue ;;
+        esac
+        want=${listed[$name]:-pass}
+        if [[ $got != "$want" ]]; then
+            echo "$name: $got (bpf.list: $want)"
+            bad=1
+        fi
+    done
+    echo "$n script cases: $passed pass with --runtime=bpf, $host not runnable on this host, the rest refused as listed"
+    return $bad
+}

@@ -1,0 +1,18 @@
+/* bpfprog.h - pass 3's BPF writer (bpfprog/): the BPF object's C around the bodies the runtime-neutral
+ * lowering (codegen/) generates, for runtime/bpf/; bpf_backend is what codegen/translate.c drives for --runtime=bpf. */
+#ifndef STAP_BPFPROG_H
+#define STAP_BPFPROG_H
+
+#include "codegen/backend.h"
+
+struct DerivedProbe;
+
+extern const CgBackend bpf_backend;
+
+int bpf_refuse(Session *s);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
+
+/* refuse.c: the kind of BPF program a derived probe becomes, NULL when none */
+typedef enum BpfProgKind { BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF } BpfProgKind;
+BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
+
+#endif

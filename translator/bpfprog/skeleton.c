@@ -1,0 +1,125 @@
+/* skeleton.c - the BPF object's C (--runtime=bpf): the parts pass 3's lowering generated, the globals as
+ * BPF global data, and one BPF program per probe point around its handler, for runtime/bpf/; bpf_backend. */
+#include "bpfprog/bpfprog.h"
+#include "codegen/gen.h"
+#include "providers/provider.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Scalars as the object's global data (.data, .bss), which stapio reads at the end of the run. */
+static void bpf_globals(Session *s, CgParts *parts)
+{
+	Program *prog = &s->prog;
+
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		if (g->type == TY_STRING) {
+			sb_printf(&parts->globals, "char g_%s[MAXSTRINGLEN]", g->name);
+			if (g->init) {
+				sb_puts(&parts->globals, " = ");
+				emit_c_string(&parts->globals, g->init->str);
+			}
+			sb_puts(&parts->globals, ";\n");
+		} else {
+			sb_printf(&parts->globals, "int64_t g_%s = %s;\n", g->name,
+				  g->init ? cg_long_literal(g->init->num) : "0");
+		}
+	}
+}
+
+/* never reached: a function in embedded C has no BPF body and is refused (refuse.c) */
+static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBuf *code)
+{
+	(void)s;
+	(void)frames;
+	sb_printf(code, "#error \"function %s is in embedded C\"\n", f->name);
+}
+
+/* none: the BPF runtime takes no locks (a global's update is one store, as stapbpf's) */
+static void bpf_handler_table(Session *s, const Probe *p, const char *mode, StrBuf *out)
+{
+	(void)s;
+	(void)p;
+	(void)mode;
+	(void)out;
+}
+
+/* begin and end probes in their order (priority, then place), the rest as they come */
+static int dp_order(const void *a, const void *b)
+{
+	const DerivedProbe *x = *(const DerivedProbe *const *)a, *y = *(const DerivedProbe *const *)b;
+
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return x->index - y->index;
+}
+
+/* One program per probe point: begin, end and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
+ * syscall program: begin and end in the order of their names, timers every period), the others
+ * attached where they fire. */
+static void write_programs(Session *s, const CgParts *m, StrBuf *out)
+{
+	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
+	int n = 0;
+
+	for (int i = 0; i < s->derived.len; i++)
+		dps[n++] = s->derived.items[i];
+	qsort(dps, (size_t)n, sizeof *dps, dp_order);
+	sb_puts(out, "/* programs: one per probe point */\n");
+	for (int i = 0; i < n; i++) {
+		DerivedProbe *dp = dps[i];
+		int h = m->shared[dp->probe->index];
+
+		switch (bpf_prog_kind(dp)) {
+		case BPF_PROG_BEGIN:
+		case BPF_PROG_END:
+			sb_printf(out, "SEC(\"syscall\")\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN(probe_%d, 1);\n\treturn 0;\n}\n\n",
+				  bpf_prog_kind(dp) == BPF_PROG_BEGIN ? "begin" : "end", i, h);
+			break;
+		case BPF_PROG_TIMER:
+			/* stapio runs it every period (its name's last number, in ns) */
+			sb_printf(out, "SEC(\"syscall\")\nint stp_timer_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN(probe_%d, 0);\n\treturn 0;\n}\n\n", i, (long long)dp->number, h);
+			break;
+		case BPF_PROG_TP_BTF:
+			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN(probe_%d, 0);\n\treturn 0;\n}\n\n", dp->symbol, i, h);
+			break;
+		case BPF_PROG_NONE:
+			break;
+		}
+	}
+	free(dps);
+}
+
+/* The object's C, in order: the settings and runtime/bpf/runtime.h, the handlers' static data, the
+ * globals, the frames and the context, the bodies, the programs. */
+static void write_object(Session *s, const CgParts *m, StrBuf *out)
+{
+	cg_write_settings(s, out);
+	sb_puts(out, "#include \"bpf/runtime.h\"\n\n");
+	if (m->data.len) {
+		sb_puts(out, "/* static data of the handlers */\n");
+		sb_puts(out, m->data.data);
+		sb_puts(out, "\n");
+	}
+	sb_puts(out, "/* globals */\n");
+	sb_puts(out, m->globals.data ? m->globals.data : "");
+	cg_write_frames(s, m, out);
+	sb_puts(out, "#include \"bpf/context.h\"\n\n");
+	cg_calls_defines(s, out);
+	sb_puts(out, "/* probe bodies and functions */\n");
+	sb_puts(out, m->code.data ? m->code.data : "");
+	write_programs(s, m, out);
+}
+
+const CgBackend bpf_backend = {
+	.name = "bpf",
+	.refuse = bpf_refuse,
+	.globals = bpf_globals,
+	.embedded_function = bpf_embedded_function,
+	.handler_table = bpf_handler_table,
+	.write = write_object,
+};
