@@ -228,7 +228,7 @@ static void report_counters(const struct stp_bpf_counters *c)
 /* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
 static int load(struct bpf_run *r, const char *path)
 {
-	struct bpf_map *contexts;
+	struct bpf_map *contexts, *scratch;
 	int ncpus = libbpf_num_possible_cpus();
 
 	r->obj = bpf_object__open_file(path, NULL);
@@ -237,7 +237,9 @@ static int load(struct bpf_run *r, const char *path)
 		return -1;
 	}
 	contexts = bpf_object__find_map_by_name(r->obj, "stp_contexts");
-	if (!contexts || ncpus <= 0 || bpf_map__set_max_entries(contexts, (unsigned int)ncpus) < 0) {
+	scratch = bpf_object__find_map_by_name(r->obj, "stp_scratch_n");
+	if (!contexts || !scratch || ncpus <= 0 || bpf_map__set_max_entries(contexts, (unsigned int)ncpus) < 0 ||
+	    bpf_map__set_max_entries(scratch, (unsigned int)ncpus) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}

@@ -26,6 +26,8 @@ struct stp_context {
 		char msg[STP_BPF_ERR_MSG];
 		char near[STP_BPF_ERR_MSG];
 	} err;
+	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
+	struct stp_stat_data stat;       /* a statistic's CPUs merged (stats.h) */
 	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
 };
 
@@ -48,6 +50,8 @@ static __always_inline void stp_error(struct stp_context *c, const char *msg)
 
 #include "bpf/arith.h"
 #include "bpf/strings.h"
+#include "bpf/maps.h"
+#include "bpf/stats.h"
 
 static __always_inline void stp_action_limit(struct stp_context *c)
 {
@@ -137,8 +141,6 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	c->out.len = 0;
 	return c;
 }
-
-static __always_inline void stp_exit(struct stp_context *c);
 
 /* A hit's script error: reported as a record and counted (past MAXERRORS the run ends, without end
  * probes), or with --suppress-handler-errors only counted (core/errors.c's twin). */

@@ -67,28 +67,28 @@ static __always_inline char *stp_put_lit_at(char *p, const char *s, unsigned int
 	return p + n;
 }
 
-/* v's decimal digits at p (a minus first); returns the end */
+/* A length the verifier cannot follow: a loop's count, stored and loaded again.  Each of a loop's exits
+ * would otherwise be a state of its own for the rest of the program, multiplied by every later one. */
+static __always_inline unsigned int stp_forget(unsigned int n)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	volatile unsigned int *slot = bpf_map_lookup_elem(&stp_scratch_n, &cpu);
+
+	if (!slot)
+		return 0;
+	*slot = n;
+	return *slot;
+}
+
+/* v's decimal digits at p (a minus first), room for 20 bytes known; returns the end.  The kernel's
+ * formatter: its length, a helper's result, is one state for the verifier. */
 static __always_inline char *stp_put_sdec_at(char *p, int64_t v)
 {
-	char tmp[20];
-	u64 u = v < 0 ? -(u64)v : (u64)v;
-	int n = 0, i;
+	static const char fmt[] = "%lld";
+	u64 arg = (u64)v;
+	long n = bpf_snprintf(p, 21, fmt, &arg, sizeof(arg));
 
-	if (v < 0)
-		*p++ = '-';
-	for (i = 0; i < 20; i++) {
-		tmp[i] = '0' + u % 10;
-		u /= 10;
-		n = i + 1;
-		if (!u)
-			break;
-	}
-	for (i = 0; i < 20; i++) {
-		if (i >= n)
-			break;
-		p[i] = tmp[n - 1 - i];
-	}
-	return p + (n & 31);
+	return p + (n > 0 ? STP_BOUND(n - 1, 31) : 0);
 }
 
 static __always_inline char *stp_put_sdec_lead_at(struct stp_dec_lead *lead, char *p, int64_t v)
@@ -106,16 +106,11 @@ static __always_inline char *stp_put_strz_at(char *p, const char *s)
 
 static __always_inline char *stp_put_comm_at(char *p)
 {
-	long n = bpf_get_current_comm(p, 16);
-	int i, len = 16;
+	long n;
 
-	(void)n;
-	for (i = 0; i < 16; i++)
-		if (!p[i]) {
-			len = i;
-			break;
-		}
-	return p + (len & 15);
+	bpf_get_current_comm(p, 16);
+	n = bpf_probe_read_kernel_str(p, 16, p);   /* its length (the copy onto itself changes nothing) */
+	return p + (n > 0 ? STP_BOUND(n - 1, 15) : 0);
 }
 
 static __always_inline char *stp_execname(char *buf)
@@ -180,7 +175,7 @@ static __always_inline char *stp_put_pad_at(char *p, char ch, int n)
 /* a long under a conversion (d i u x X o c p, flags, width, precision), as output.c's stp_out_fmt_long */
 static __always_inline void stp_out_fmt_long(struct stp_out *o, const struct stp_fmt *f, int64_t v)
 {
-	char digits[24];
+	char digits[32];
 	const char *prefix = "";
 	int nd = 0, zeros = 0, len, pad, np, base = 10, i;
 	u64 u = (u64)v;
@@ -221,6 +216,7 @@ static __always_inline void stp_out_fmt_long(struct stp_out *o, const struct stp
 		zeros = 16 - nd;
 	if (f->prec >= 0 && f->prec > nd)
 		zeros = f->prec - nd;
+	nd = stp_forget(nd) & 31;
 	if (f->prec == 0 && v == 0 && f->conv != 'p')
 		nd = 0;
 	if (f->conv == 'o' && (f->flags & STP_FMT_ALT) && !zeros && (v || !nd))
@@ -240,7 +236,7 @@ static __always_inline void stp_out_fmt_long(struct stp_out *o, const struct stp
 	for (i = 0; i < 24; i++) {
 		if (i >= nd)
 			break;
-		p[i] = digits[nd - 1 - i];
+		p[i] = digits[(nd - 1 - i) & 31];
 	}
 	p += STP_BOUND(nd, 31);
 	if (f->flags & STP_FMT_LEFT)
@@ -300,23 +296,11 @@ static __always_inline void stp_out_udec(struct stp_out *o, int64_t v)
 
 static __always_inline char *stp_put_udec_at(char *p, int64_t v)
 {
-	char digits[20];
-	u64 u = (u64)v;
-	int nd = 0, i;
+	static const char fmt[] = "%llu";
+	u64 arg = (u64)v;
+	long n = bpf_snprintf(p, 21, fmt, &arg, sizeof(arg));
 
-	for (i = 0; i < 20; i++) {
-		digits[i] = '0' + u % 10;
-		u /= 10;
-		nd = i + 1;
-		if (!u)
-			break;
-	}
-	for (i = 0; i < 20; i++) {
-		if (i >= nd)
-			break;
-		p[i] = digits[nd - 1 - i];
-	}
-	return p + (nd & 31);
+	return p + (n > 0 ? STP_BOUND(n - 1, 31) : 0);
 }
 
 /* a string under a conversion (%10s, %-5.3s) */

@@ -44,6 +44,10 @@ struct task_struct {
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* a string key's bytes in an array's map key: what translator/bpfprog/bpfmaps.c gives it, at most
+ * MAXSTRINGLEN (the kernel takes keys of 512 bytes at most) */
+#define STP_KEY_STR(n) ((n) < MAXSTRINGLEN ? (n) : MAXSTRINGLEN)
+
 /* Records to stapio (bpf/records.h), one ring for every CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -72,6 +76,26 @@ static __always_inline void stp_count(int lost)
 	if (n)
 		__sync_fetch_and_add(lost ? &n->lost : &n->skipped, 1);
 }
+
+/* A statistic's accumulator, and a statistic global: a per-CPU array of one (bpf/stats.h) */
+struct stp_stat_data {
+	int64_t count, sum, min, max;
+};
+#define STP_BPF_STAT(name)							\
+	struct {								\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);			\
+		__uint(max_entries, 1);						\
+		__type(key, u32);						\
+		__type(value, struct stp_stat_data);				\
+	} name SEC(".maps")
+
+/* per CPU, a number the verifier is not to follow (output.h's stp_forget) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} stp_scratch_n SEC(".maps");
 
 volatile int stp_exiting;          /* exit() was called: no more hits */
 

@@ -9,7 +9,11 @@ struct DerivedProbe;
 
 extern const CgBackend bpf_backend;
 
-int bpf_refuse(Session *s);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
+int bpf_refuse(Session *s);
+/* bpfmaps.c: a global array's BPF map and gm_ functions; the bytes of each of its string keys */
+void bpf_map_decl(const Symbol *arr, StrBuf *decl);        /* with the globals */
+void bpf_map_functions(const Symbol *arr, StrBuf *code);   /* after the context */
+int bpf_key_string_bytes(const Symbol *arr);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
 
 /* refuse.c: the kind of BPF program a derived probe becomes, NULL when none */
 typedef enum BpfProgKind { BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF } BpfProgKind;

@@ -1,6 +1,7 @@
 /* refuse.c - what a script asks that the BPF runtime cannot run (yet), found before any C is written
  * and reported where the script asks it, with the way out (the module runtime); used by bpfprog/skeleton.c. */
 #include "bpfprog/bpfprog.h"
+#include "codegen/gen.h"
 #include "elaborate/builtins.h"
 #include "lib/diag.h"
 #include "providers/provider.h"
@@ -37,6 +38,17 @@ static int builtin_supported(const char *name)
 	return 0;
 }
 
+/* the extractors of a scalar statistic the BPF runtime merges (bpf/stats.h): no histograms or variance */
+static int stat_extractor(const char *op)
+{
+	static const char *const ops[] = { "count", "sum", "min", "max", "avg" };
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i]))
+			return 1;
+	return 0;
+}
+
 typedef struct Refusals {
 	Session *s;
 	int count;
@@ -65,6 +77,10 @@ static int refuse_stmt(Stmt *st, void *ctx)
 	case ST_TRY:
 		refuse_at(r, st->loc, "try/catch");
 		break;
+	case ST_DELETE:
+		if (st->expr->kind == EX_IDENT && st->expr->sym && st->expr->sym->is_array == 1)
+			refuse_at(r, st->loc, "deleting a whole array");
+		break;
 	default:
 		break;
 	}
@@ -90,28 +106,44 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	case EX_BINARY:
-		if (e->op == OP_CONCAT || e->op == OP_IN || e->op == OP_MATCH || e->op == OP_NOMATCH)
-			refuse_at(r, e->loc, e->op == OP_CONCAT ? "string concatenation" : e->op == OP_IN ? "the 'in' operator" : "a regular expression match");
+		if (e->op == OP_CONCAT || e->op == OP_MATCH || e->op == OP_NOMATCH)
+			refuse_at(r, e->loc, e->op == OP_CONCAT ? "string concatenation" : "a regular expression match");
+		if (e->op == OP_IN) {
+			PtrVec one = { 0 };
+			const PtrVec *keys = e->left->kind == EX_CALL && !e->left->str ? &e->left->args : &one;
+			if (keys == &one)
+				vec_push(&one, e->left);
+			if (cg_has_wildcard_key(keys))
+				refuse_at(r, e->loc, "an array slice");
+			free(one.items);
+		}
 		break;
 	case EX_ASSIGN:
-		if (e->op == OP_AGG_ASSIGN)
-			refuse_at(r, e->loc, "a statistic (<<<)");
-		else if (e->op == OP_CAT_ASSIGN)
+		if (e->op == OP_CAT_ASSIGN)
 			refuse_at(r, e->loc, "string concatenation (.=)");
 		break;
 	case EX_AT:
+		if (stat_extractor(e->str))
+			break;
+		{
+			char *what = xasprintf("@%s", e->str);
+			refuse_at(r, e->loc, what);
+			free(what);
+		}
+		return AST_WALK_SKIP;
 	case EX_TARGET:
 	case EX_BOUND:
 	case EX_CONTEXT:
 	case EX_AUTOCAST:
-		refuse_at(r, e->loc, e->kind == EX_AT ? "an @ operator" : "a target variable");
+		refuse_at(r, e->loc, "a target variable");
 		return AST_WALK_SKIP;
 	case EX_EMBEDDED:
 		refuse_at(r, e->loc, "embedded C");
 		break;
 	case EX_INDEX:
-		refuse_at(r, e->loc, "an array");
-		return AST_WALK_SKIP;
+		if (cg_has_wildcard_key(&e->args))
+			refuse_at(r, e->loc, "an array slice");
+		break;
 	default:
 		break;
 	}
@@ -122,6 +154,7 @@ int bpf_refuse(Session *s)
 {
 	Refusals r = { .s = s };
 	PtrVec seen_probes = { 0 };
+	char *shown;
 
 	r.v = (AstVisitor){ refuse_stmt, refuse_expr, &r };
 	/* BPF calls no subprogram recursively, and nests at most 8 frames (the kernel's MAX_CALL_FRAMES,
@@ -131,11 +164,17 @@ int bpf_refuse(Session *s)
 			   s->prog.recursive ? "a recursive function" : "a call chain deeper than 7");
 		r.count++;
 	}
+	shown = cg_globals_displayed(s);
 	for (int i = 0; i < s->prog.globals.len; i++) {
 		Symbol *g = s->prog.globals.items[i];
-		if (g->is_array == 1 || g->type == TY_STATS)
-			refuse_at(&r, g->loc, g->type == TY_STATS ? "a global statistic" : "a global array");
+		if (g->type == TY_STATS && g->is_array == 1)
+			refuse_at(&r, g->loc, "an array of statistics");
+		else if (g->type == TY_STATS && shown[i])
+			refuse_at(&r, g->loc, "the end-of-run display of a statistic written but never read");
+		else if (g->is_array == 1 && shown[i])
+			refuse_at(&r, g->loc, "the end-of-run display of an array written but never read");
 	}
+	free(shown);
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		if (bpf_prog_kind(dp) == BPF_PROG_NONE) {

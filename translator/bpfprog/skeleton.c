@@ -14,7 +14,11 @@ static void bpf_globals(Session *s, CgParts *parts)
 
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
-		if (g->type == TY_STRING) {
+		if (g->type == TY_STATS) {
+			sb_printf(&parts->globals, "STP_BPF_STAT(g_%s);\n", g->name);
+		} else if (g->is_array == 1) {
+			bpf_map_decl(g, &parts->globals);
+		} else if (g->type == TY_STRING) {
 			sb_printf(&parts->globals, "char g_%s[MAXSTRINGLEN]", g->name);
 			if (g->init) {
 				sb_puts(&parts->globals, " = ");
@@ -109,6 +113,9 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	sb_puts(out, m->globals.data ? m->globals.data : "");
 	cg_write_frames(s, m, out);
 	sb_puts(out, "#include \"bpf/context.h\"\n\n");
+	for (int i = 0; i < s->prog.globals.len; i++)
+		if (((Symbol *)s->prog.globals.items[i])->is_array == 1 && ((Symbol *)s->prog.globals.items[i])->type != TY_STATS)
+			bpf_map_functions(s->prog.globals.items[i], out);
 	cg_calls_defines(s, out);
 	sb_puts(out, "/* probe bodies and functions */\n");
 	sb_puts(out, m->code.data ? m->code.data : "");

@@ -178,26 +178,39 @@ static void display_one(Symbol *g, StrBuf *out)
 	sb_puts(out, "\t\tstp_out_bytes(&c->out, \"\\n\", 1);\n\t}\n");
 }
 
-int cg_global_display(Session *s, StrBuf *code)
+char *cg_globals_displayed(Session *s)
 {
 	Program *prog = &s->prog;
 	Reads r = { .read = xcalloc((size_t)prog->globals.len + 1, 1) };
-	StrBuf body;
-	int n = 0;
+	char *shown = xcalloc((size_t)prog->globals.len + 1, 1);
 
 	r.v = (AstVisitor){ reads_in_stmt, reads_in_expr, &r };
 	for (int i = 0; i < prog->probes.len; i++)
 		ast_walk_stmt(((Probe *)prog->probes.items[i])->body, &r.v);
-	sb_init(&body);
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
-		if (r.read[i] || !g->written || (g->loc.file && g->loc.file->is_tapset))
-			continue;
-		display_one(g, &body);
-		n++;
+		shown[i] = !r.read[i] && g->written && !(g->loc.file && g->loc.file->is_tapset);
 	}
 	free(r.read);
 	free(r.seen_fns.items);
+	return shown;
+}
+
+int cg_global_display(Session *s, StrBuf *code)
+{
+	Program *prog = &s->prog;
+	char *shown = cg_globals_displayed(s);
+	StrBuf body;
+	int n = 0;
+
+	sb_init(&body);
+	for (int i = 0; i < prog->globals.len; i++) {
+		if (!shown[i])
+			continue;
+		display_one(prog->globals.items[i], &body);
+		n++;
+	}
+	free(shown);
 	if (!n) {
 		sb_free(&body);
 		return 0;

@@ -123,6 +123,7 @@ char *cg_regex_match(Gen *g, Expr *e);
 
 /* display.c: the end-of-run display of globals written but never read */
 int cg_global_display(Session *s, StrBuf *code);   /* C of stp_display_globals(); 0 if none */
+char *cg_globals_displayed(Session *s);              /* per global: printed so (written, never read) */
 void cg_add_display_probe(Session *s);                 /* the end probe calling it */
 
 /* unsupported.c: reports constructs not generated yet; returns their count */

@@ -1,0 +1,51 @@
+/* maps.h - what the BPF runtime's arrays share (the per-array gm_ functions are translator/bpfprog/bpfmaps.c's):
+ * the keys as the bodies evaluate them, execname() as a key, the key scratch, a zero value, the overflow error. */
+#ifndef STP_BPF_MAPS_H
+#define STP_BPF_MAPS_H
+
+/* A key as the bodies evaluate it (runtime/maps/map.c's struct stp_key). */
+struct stp_key {
+	int64_t n;
+	const char *s;
+};
+
+/* An element's value, as gm_NAME__find returns it: the value itself (GM_NAME__VAL is 0). */
+struct stp_map_entry {
+	char data[8];
+};
+
+/* execname() as a key: its 16 bytes in w */
+static __always_inline const char *stp_comm_key(u64 w[2])
+{
+	w[0] = w[1] = 0;
+	bpf_get_current_comm(w, 16);
+	return (const char *)w;
+}
+
+/* this CPU's scratch for a key of size bytes (at most STP_BPF_KEY_BYTES) */
+static __always_inline void *stp_key_scratch(unsigned int size)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+
+	(void)size;
+	return c ? c->key : NULL;
+}
+
+/* a value of zeros (the largest an array holds), never written */
+static const char stp_zeros[MAXSTRINGLEN];
+
+static __always_inline const void *stp_zero_value(void)
+{
+	return stp_zeros;
+}
+
+static __always_inline void stp_error_near(struct stp_context *c, const char *msg, const char *where)
+{
+	if (!c->last_error) {
+		c->last_error = msg;
+		c->last_stmt = where;
+	}
+}
+
+#endif

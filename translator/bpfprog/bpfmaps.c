@@ -1,0 +1,91 @@
+/* bpfmaps.c - a global array on the BPF runtime: a BPF hash map (LRU for a wrapping a%) of a key struct and a
+ * value, and its gm_NAME__ functions (find, get, slot, delete: what codegen/maps.c and expr.c call), keys built
+ * in the context's scratch; written with the globals by skeleton.c. */
+#include "bpfprog/bpfprog.h"
+#include "codegen/gen.h"
+
+/* A BPF hash map's key is at most 512 bytes (the kernel's MAX_BPF_STACK): each string key gets an equal
+ * share of what the long keys leave, a multiple of 8, at most MAXSTRINGLEN (a longer string is cut there). */
+#define BPF_KEY_MAX 512
+
+int bpf_key_string_bytes(const Symbol *arr)
+{
+	int nstr = 0, nlong = 0, share;
+
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			nstr++;
+		else
+			nlong++;
+	}
+	if (!nstr)
+		return 0;
+	share = ((BPF_KEY_MAX - 8 * nlong) / nstr) & ~7;
+	return share;
+}
+
+/* the map and its key and value types: with the globals */
+void bpf_map_decl(const Symbol *arr, StrBuf *d)
+{
+	const char *n = arr->name;
+	int sbytes = bpf_key_string_bytes(arr);
+
+	sb_printf(d, "\n/* %s: a BPF hash map, its key and value, its gm_ functions (translator/bpfprog/bpfmaps.c) */\n", n);
+	sb_printf(d, "struct gk_%s {\n", n);
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d, "\tchar k%d[STP_KEY_STR(%d)];\n", i, sbytes);
+		else
+			sb_printf(d, "\tint64_t k%d;\n", i);
+	}
+	if (!arr->nkeys)
+		sb_puts(d, "\tint64_t k0;\n");
+	sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v");
+	sb_printf(d, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
+		  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n", arr->wrap ? "BPF_MAP_TYPE_LRU_HASH" : "BPF_MAP_TYPE_HASH",
+		  arr->max_entries ? xasprintf("%lld", (long long)arr->max_entries) : xstrdup("MAXMAPENTRIES"), n, n, n);
+	sb_printf(d, "#define GM_%s__VAL 0\n", n);
+}
+
+/* its functions: after the context (runtime/bpf/context.h), whose scratch holds the keys */
+void bpf_map_functions(const Symbol *arr, StrBuf *d)
+{
+	const char *n = arr->name;
+
+	/* the key, in this CPU's scratch (a key may be larger than a BPF program's stack) */
+	sb_printf(d, "static __always_inline struct gk_%s *gm_%s__key(const struct stp_key *k, unsigned int comm)\n{\n"
+		  "\tstruct gk_%s *key = stp_key_scratch(sizeof(*key));\n\n\t(void)comm;\n\tif (!key)\n\t\treturn NULL;\n"
+		  "\t__builtin_memset(key, 0, sizeof(*key));\n", n, n, n);
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d, "\tif (bpf_probe_read_kernel_str(key->k%d, sizeof(key->k%d), k[%d].s) < 0)\n\t\tkey->k%d[0] = 0;\n",
+				  i, i, i, i);
+		else
+			sb_printf(d, "\tkey->k%d = k[%d].n;\n", i, i);
+	}
+	sb_puts(d, "\treturn key;\n}\n");
+	sb_printf(d, "static __always_inline struct stp_map_entry *gm_%s__find_(const struct stp_key *k, unsigned int comm)\n{\n"
+		  "\tstruct gk_%s *key = gm_%s__key(k, comm);\n\n\treturn key ? bpf_map_lookup_elem(&g_%s, key) : NULL;\n}\n",
+		  n, n, n, n);
+	sb_printf(d, "#define gm_%s__find(m, k, comm) gm_%s__find_((k), (comm))\n", n, n);
+	if (arr->type == TY_STRING)
+		sb_printf(d, "#define gm_%s__get(m, k, comm) \\\n\t({ struct stp_map_entry *e_ = gm_%s__find_((k), (comm)); "
+			  "e_ ? (const char *)e_ : \"\"; })\n", n, n);
+	else
+		sb_printf(d, "#define gm_%s__get(m, k, comm) \\\n\t({ struct stp_map_entry *e_ = gm_%s__find_((k), (comm)); "
+			  "e_ ? *(int64_t *)e_ : 0; })\n", n, n);
+	sb_printf(d, "static __always_inline void gm_%s__delete_(const struct stp_key *k, unsigned int comm)\n{\n"
+		  "\tstruct gk_%s *key = gm_%s__key(k, comm);\n\n\tif (key)\n\t\tbpf_map_delete_elem(&g_%s, key);\n}\n",
+		  n, n, n, n);
+	sb_printf(d, "#define gm_%s__delete(m, k, comm) gm_%s__delete_((k), (comm))\n", n, n);
+	/* the entry, created zeroed when absent; a full map is the MAXMAPENTRIES error near where */
+	sb_printf(d, "static __always_inline struct stp_map_entry *gm_%s__slot_(struct stp_context *c, const struct stp_key *k,\n"
+		  "\t\t\t\t\t\t\t unsigned int comm, const char *where)\n{\n"
+		  "\tstruct gk_%s *key = gm_%s__key(k, comm);\n\tstruct stp_map_entry *e;\n\n"
+		  "\tif (!key)\n\t\treturn NULL;\n\te = bpf_map_lookup_elem(&g_%s, key);\n\tif (e)\n\t\treturn e;\n"
+		  "\tbpf_map_update_elem(&g_%s, key, stp_zero_value(), BPF_NOEXIST);\n"
+		  "\te = bpf_map_lookup_elem(&g_%s, key);\n"
+		  "\tif (!e)\n\t\tstp_error_near(c, \"Array overflow, check MAXMAPENTRIES\", where);\n\treturn e;\n}\n",
+		  n, n, n, n, n, n);
+	sb_printf(d, "#define gm_%s__slot(c, m, k, comm, where) gm_%s__slot_((c), (k), (comm), (where))\n", n, n);
+}
