@@ -10,4 +10,19 @@ static __always_inline void stp_strlcpy(char *dst, const char *src, unsigned int
 		dst[0] = 0;
 }
 
+/* a string comparison (the lowering's strcmp for ==, <, ...): at most MAXSTRINGLEN bytes */
+static __always_inline int stp_strcmp(const char *a, const char *b)
+{
+	for (int i = 0; i < MAXSTRINGLEN; i++) {
+		unsigned char x = a[i], y = b[i];
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+	return 0;
+}
+#define strcmp(a, b) stp_strcmp((a), (b))
+
 #endif

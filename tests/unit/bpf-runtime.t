@@ -67,12 +67,73 @@ one_case() {
     fi
 }
 
+# kernel_side: a BTF-typed tracepoint fires here (tp_btf), counted in an array keyed by execname() and a
+# statistic, exit() from the probe, the end probe printing both; the run's lines exact
+kernel_side() {
+    local pid i
+    cat >tp.stp <<'EOF'
+global execs, n
+probe begin { println("ready") }
+probe kernel.trace("sched_process_exec") {
+	if (execname() == "true") {
+		execs[execname()]++
+		n <<< 10 * execs["true"]
+		if (execs["true"] == 3)
+			exit()
+	}
+}
+probe end { printf("true=%d count=%d sum=%d max=%d\n", execs["true"], @count(n), @sum(n), @max(n)) }
+EOF
+    timeout 60 $STAP --runtime=bpf tp.stp >tp.out 2>tp.err &
+    pid=$!
+    for ((i = 0; i < 600; i++)); do
+        [[ -s tp.out ]] && break
+        sleep 0.1
+    done
+    for i in 1 2 3 4 5; do /bin/true; done
+    wait "$pid" || { echo "stap --runtime=bpf tp.stp failed:"; cat tp.out tp.err; return 1; }
+    printf 'ready\ntrue=3 count=3 sum=60 max=30\n' | diff - tp.out || return 1
+    [[ ! -s tp.err ]] || { cat tp.err; return 1; }
+}
+
+# expect_refusal WANT CMD...: CMD exits 1 with WANT in its stderr (r.err)
+expect_refusal() {
+    local want=$1 rc=0
+    shift
+    "$@" >r.out 2>r.err || rc=$?
+    if [[ $rc != 1 ]] || ! grep -qF -- "$want" r.err; then
+        echo "$* gave exit $rc, wanted 1 and \"$want\":"; cat r.out r.err; return 1
+    fi
+}
+
+# refusals: staprun NAME.bo for root only, and without the options of modules; a bad object, file or
+# name; an unknown runtime; what the BPF runtime cannot run, refused at translation with where and why
+refusals() {
+    $STAP --runtime=bpf -p4 -m tpobj -e 'probe begin { exit() }' >/dev/null || return 1
+    chmod 755 .
+    expect_refusal "BPF objects are run for root only" setpriv --reuid=65534 --regid=65534 \
+        --groups "$(getent group stapdev | cut -d: -f3)" "$STAPRUN" "$PWD/tpobj.bo" || return 1
+    expect_refusal "are for modules only" "$STAPRUN" -L tpobj.bo || return 1
+    expect_refusal "are for modules only" "$STAPRUN" tpobj.bo x=1 || return 1
+    cp tpobj.bo 'bad name.bo'
+    expect_refusal "a BPF object file is named NAME.bo" "$STAPRUN" 'bad name.bo' || return 1
+    expect_refusal "cannot run missing.bo" "$STAPRUN" missing.bo || return 1
+    head -c 100 tpobj.bo >broken.bo
+    expect_refusal "cannot open BPF object" "$STAPRUN" broken.bo || return 1
+    expect_refusal "--runtime=lua: the runtimes are kernel and bpf" $STAP --runtime=lua -e 'probe begin {}' || return 1
+    expect_refusal "<input>:1:15: error: a loop is not available on the BPF runtime yet: use the module runtime" \
+        $STAP --runtime=bpf -p3 -e 'probe begin { while (1) {} }' || return 1
+    grep -qxF '    probe begin { while (1) {} }' r.err || { cat r.err; return 1; }
+}
+
 run() {
     local s name want got bad=0 n=0 passed=0 host=0
     [[ $(id -u) == 0 ]] || { echo "needs root (BPF)"; exit 77; }
     [[ -r /sys/kernel/btf/vmlinux ]] || { echo "the kernel has no BTF"; exit 77; }
     command -v clang >/dev/null || { echo "no clang"; return 1; }
     STAPRUN=$TOP/build/bin/staprun
+    kernel_side || return 1
+    refusals || return 1
     # two at a time: most are refused in pass 3 (a fraction of a second), the rest load and run here
     for s in "$TOP/tests/runtime"/*.stp; do
         while (( $(jobs -rp | wc -l) >= 2 )); do wait -n || true; done
