@@ -36,12 +36,16 @@ run() {
     [[ -z $leak ]] || { echo "pass 3 names a DWARF type: $leak"; return 1; }
     leak=$(grep -nE '#include "(dwarf|btf)/' translator/kmodule/*.[ch] | grep -v '#include "dwarf/lines\.h"' || true)
     [[ -z $leak ]] || { echo "kmodule/ includes a leaf: $leak"; return 1; }
+    # the two writers are siblings: neither includes the other, the BPF one no leaf at all
+    leak=$(grep -n '#include "kmodule/' translator/bpfprog/*.[ch] || true; grep -n '#include "bpfprog/' translator/kmodule/*.[ch] || true
+           grep -nE '#include "(dwarf|btf)/' translator/bpfprog/*.[ch] || true)
+    [[ -z $leak ]] || { echo "a runtime writer includes its sibling or a leaf: $leak"; return 1; }
     # pass 3 in two halves: codegen/ lowers statements and expressions for any runtime, a runtime's writer
     # (kmodule/: the kernel module) writes its own C around them through codegen/backend.h's CgBackend.
     # The lowering includes no writer's header (translate.c, which picks the writer, excepted) and writes
     # none of the module's own C: its per-CPU data, parameters, modinfo, locks, map set-up, descriptors,
     # light-path marks, includes
-    leak=$(grep -n '#include "kmodule/' translator/codegen/*.[ch] | grep -v '^translator/codegen/translate\.c:' || true)
+    leak=$(grep -nE '#include "(kmodule|bpfprog)/' translator/codegen/*.[ch] | grep -v '^translator/codegen/translate\.c:' || true)
     [[ -z $leak ]] || { echo "the lowering includes a runtime writer's header: $leak"; return 1; }
     leak=$(grep -nE 'DEFINE_PER_CPU|this_cpu_|module_param|MODULE_INFO\(|stp_rwlock|stp_lock_req|stp_(p?map|stat)_new|stp_descs|STP_LIGHT_OK|"#include' \
                translator/codegen/*.c || true)
