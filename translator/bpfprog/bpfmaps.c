@@ -1,6 +1,6 @@
 /* bpfmaps.c - a global array on the BPF runtime: a BPF hash map (LRU for a wrapping a%) of a key struct and a
  * value, and its gm_NAME__ functions (find, get, slot, delete: what codegen/maps.c and expr.c call), keys built
- * in the context's scratch; written with the globals by skeleton.c. */
+ * in the context's scratch; written with the globals by object.c. */
 #include "bpfprog/bpfprog.h"
 #include "codegen/gen.h"
 

@@ -1,5 +1,5 @@
 /* refuse.c - what a script asks that the BPF runtime cannot run (yet), found before any C is written
- * and reported where the script asks it, with the way out (the module runtime); used by bpfprog/skeleton.c. */
+ * and reported where the script asks it, with the way out (the module runtime); used by bpfprog/object.c. */
 #include "bpfprog/bpfprog.h"
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"

@@ -1,4 +1,4 @@
-/* skeleton.c - the BPF object's C (--runtime=bpf): the parts pass 3's lowering generated, the globals as
+/* object.c - the BPF object's C (--runtime=bpf): the parts pass 3's lowering generated, the globals as
  * BPF global data, and one BPF program per probe point around its handler, for runtime/bpf/; bpf_backend. */
 #include "bpfprog/bpfprog.h"
 #include "codegen/gen.h"
