@@ -101,19 +101,29 @@ static int run_programs(struct bpf_run *r, const char *prefix, int begin)
 	return 0;
 }
 
+/* Room for one item per program of the object (NULL after a message). */
+static void *per_program(const struct bpf_run *r, size_t size)
+{
+	struct bpf_program *p;
+	size_t n = 0;
+	void *v;
+
+	bpf_object__for_each_program(p, r->obj)
+		n++;
+	v = calloc(n + 1, size);
+	if (!v)
+		err("out of memory");
+	return v;
+}
+
 /* Attaches every program but the begin and end ones: 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
 	struct bpf_program *p;
-	size_t n = 0;
 
-	bpf_object__for_each_program(p, r->obj)
-		n++;
-	r->links = calloc(n + 1, sizeof(*r->links));
-	if (!r->links) {
-		err("out of memory");
+	r->links = per_program(r, sizeof(*r->links));
+	if (!r->links)
 		return -1;
-	}
 	bpf_object__for_each_program(p, r->obj) {
 		struct bpf_link *l;
 
@@ -142,15 +152,10 @@ static long long now_ns(void)
 static int find_timers(struct bpf_run *r)
 {
 	struct bpf_program *p;
-	size_t n = 0;
 
-	bpf_object__for_each_program(p, r->obj)
-		n++;
-	r->timers = calloc(n + 1, sizeof(*r->timers));
-	if (!r->timers) {
-		err("out of memory");
+	r->timers = per_program(r, sizeof(*r->timers));
+	if (!r->timers)
 		return -1;
-	}
 	bpf_object__for_each_program(p, r->obj) {
 		const char *period;
 

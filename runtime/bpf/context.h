@@ -93,21 +93,7 @@ static __always_inline union stp_frame *stp_push_frame(struct stp_context *c)
 		(nf) = &stp_frame_at((c), ++(c)->nesting)->member;			\
 	} while (0)
 
-/* A body's charges (core/probe.c's twins) */
-#define STP_ACTIONS_WITHIN(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
-#define STP_ACTIONS(n, stmt, label)						\
-	do {									\
-		if (unlikely((c->actioncount += (n)) > c->maxaction)) {		\
-			c->last_stmt = (stmt);					\
-			stp_action_limit(c);					\
-			goto label;						\
-		}								\
-	} while (0)
-#define STP_ACTIONS_UNLESS(bounded, n, stmt, label)				\
-	do {									\
-		if (!(bounded))							\
-			STP_ACTIONS(n, stmt, label);				\
-	} while (0)
+#include "core/actions.h"
 
 static __always_inline void stp_exit(struct stp_context *c)
 {

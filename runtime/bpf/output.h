@@ -14,16 +14,8 @@
 		__b & (mask);							\
 	})
 
-#include "output/fmtflags.h"
-
-/* A conversion as the translator parsed it (runtime/output/output.c's struct stp_fmt). */
-struct stp_fmt {
-	unsigned char flags;            /* STP_FMT_LEFT ... */
-	char conv;                      /* d i u x X o c s p */
-	short width;                    /* -1 = none */
-	short prec;                     /* -1 = none */
-};
-#define STP_FMT(flags, width, prec, conv) (&(const struct stp_fmt){ (flags), (conv), (width), (prec) })
+#define STP_FMT_WIDTH_MAX STP_PAD_MAX     /* a '*' field is padded as far as any here */
+#include "output/fmtspec.h"
 
 static __always_inline void stp_flush(struct stp_out *o)
 {
@@ -242,25 +234,6 @@ static __always_inline void stp_out_fmt_long(struct stp_out *o, const struct stp
 	if (f->flags & STP_FMT_LEFT)
 		p = stp_put_pad_at(p, ' ', pad);
 	stp_out_done(o, p);
-}
-
-/* a '*' width or precision from the arguments, bounded as output.c's stp_fmt_dynamic (and to STP_PAD_MAX) */
-static __always_inline void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t width, int width_star, int64_t prec,
-					    int prec_star, char conv)
-{
-	f->flags = flags;
-	f->conv = conv;
-	f->width = width;
-	f->prec = prec;
-	if (width_star) {
-		if (width < 0) {
-			f->flags |= STP_FMT_LEFT;
-			width = width < -1024 ? 1024 : -width;
-		}
-		f->width = width > STP_PAD_MAX ? STP_PAD_MAX : width;
-	}
-	if (prec_star)
-		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
 }
 
 /* %b: the value's low bytes (1, 2, 4 or 8, a constant), in the machine's order */

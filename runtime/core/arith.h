@@ -6,6 +6,13 @@
 struct stp_context;
 static void stp_error(struct stp_context *c, const char *msg);
 
+/* a / b and a % b for b other than 0 and -1: C's, unless the runtime has no signed division (BPF
+ * before cpu v4: runtime/bpf/arith.h gives its own) */
+#ifndef STP_SDIV
+#define STP_SDIV(a, b) ((a) / (b))
+#define STP_SMOD(a, b) ((a) % (b))
+#endif
+
 static inline int64_t stp_div(struct stp_context *c, int64_t a, int64_t b)
 {
 	if (unlikely(b == 0)) {
@@ -14,7 +21,7 @@ static inline int64_t stp_div(struct stp_context *c, int64_t a, int64_t b)
 	}
 	if (unlikely(b == -1))
 		return (int64_t)(0 - (uint64_t)a);   /* INT64_MIN / -1 wraps */
-	return a / b;
+	return STP_SDIV(a, b);
 }
 
 static inline int64_t stp_mod(struct stp_context *c, int64_t a, int64_t b)
@@ -25,7 +32,7 @@ static inline int64_t stp_mod(struct stp_context *c, int64_t a, int64_t b)
 	}
 	if (unlikely(b == -1))
 		return 0;
-	return a % b;
+	return STP_SMOD(a, b);
 }
 
 static inline int64_t stp_shl(int64_t a, int64_t n)

@@ -3,9 +3,8 @@
  * (or, for a handler proven simple, the light path: no context).  Also the
  * macros the generated handlers use for it. */
 
-/* Whether a body whose actions, all of them summed (every statement of every path, and of the
- * functions it calls), are this many can reach neither limit: then it charges none. */
-#define STP_ACTIONS_WITHIN(actions) ((actions) <= (MAXACTION) && (actions) <= (MAXACTION_INTERRUPTIBLE))
+#include "core/actions.h"
+
 /* A body generated for the light path says STP_LIGHT_PROBE_n = STP_LIGHT_OK(all its actions):
  * 0 when -DSTP_NO_LIGHT is given or a limit is below them, and then it runs on the full path and
  * charges its actions as any handler does.  Otherwise nothing is charged, on either path (a
@@ -15,26 +14,6 @@
 #else
 #define STP_LIGHT_OK(actions) STP_ACTIONS_WITHIN(actions)
 #endif
-/* A handler's statements charge their actions with STP_ACTIONS (one per statement of a block,
- * charged at its start, and one per loop iteration): past the limit, the run ends with the
- * MAXACTION error near stmt (a "keyword at FILE:LINE:COL" literal) and the handler leaves by
- * label (its end, or the innermost catch). */
-#define STP_ACTIONS(n, stmt, label)						\
-	do {									\
-		if (unlikely((c->actioncount += (n)) > c->maxaction)) {		\
-			c->last_stmt = (stmt);					\
-			stp_action_limit(c);					\
-			goto label;						\
-		}								\
-	} while (0)
-/* The charges of a body that may need none: none when bounded, a compile-time constant, is
- * nonzero (STP_LIGHT_PROBE_n, or STP_UNCOUNTED_x of translator/codegen/callgraph.c: a loop-free
- * probe body, with the functions it calls, whose sum of actions is STP_ACTIONS_WITHIN). */
-#define STP_ACTIONS_UNLESS(bounded, n, stmt, label)				\
-	do {									\
-		if (!(bounded))							\
-			STP_ACTIONS(n, stmt, label);				\
-	} while (0)
 
 /* r's lock, after a first attempt failed: MAXTRYLOCK attempts in all, TRYLOCKDELAY ns apart.
  * Out of line and cold, so that the hit function's fast path (the first attempt) keeps no

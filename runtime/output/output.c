@@ -1,19 +1,7 @@
 /* output.c - print and sprintf for generated code: literal bytes, and longs
  * and strings under a conversion spec parsed at translate time. */
 
-struct stp_fmt {
-	unsigned char flags;    /* STP_FMT_LEFT ... (fmtflags.h, shared with the translator) */
-	char conv;              /* d i u x X o c s p */
-	short width;            /* -1 = none */
-	short prec;             /* -1 = none */
-};
-
-#include "fmtflags.h"
-
-#define STP_FMT(flags, width, prec, conv) \
-	(&(const struct stp_fmt){ (flags), (conv), (width), (prec) })
-
-static const struct stp_fmt stp_fmt_d = { 0, 'd', -1, -1 };
+#include "fmtspec.h"
 
 static void stp_flush(struct stp_context *c);
 
@@ -232,27 +220,6 @@ static __maybe_unused void stp_out_fmt_str(struct stp_out *o, const struct stp_f
 static __maybe_unused void stp_out_long(struct stp_out *o, const struct stp_fmt *f, int64_t v)
 {
 	stp_out_fmt_long(o, f, v);
-}
-
-/* A spec whose width or precision is '*': the argument's value, as C does
- * it (a negative width left-justifies, a negative precision is none),
- * bounded like the translator bounds literal ones. */
-static __maybe_unused void stp_fmt_dynamic(struct stp_fmt *f, int flags, int64_t width, int width_star, int64_t prec,
-					   int prec_star, char conv)
-{
-	f->flags = flags;
-	f->conv = conv;
-	f->width = width;
-	f->prec = prec;
-	if (width_star) {
-		if (width < 0) {
-			f->flags |= STP_FMT_LEFT;
-			width = width == S64_MIN ? 1024 : -width;
-		}
-		f->width = width > 1024 ? 1024 : width;
-	}
-	if (prec_star)
-		f->prec = prec < 0 ? -1 : prec > 1024 ? 1024 : prec;
 }
 
 /* %b, %1b, %2b, %4b, %8b at p (room known): the value's low bytes, in the machine's byte order;

@@ -12,6 +12,17 @@ static const char *stp_type(Type t)
 	return t == TY_STRING ? "STP_STRING" : "STP_LONG";
 }
 
+/* An array's set-up opens a block with its keys' types (keytypes[], for stp_map_new and stp_pmap_new). */
+static void open_keytypes(const Symbol *arr, StrBuf *init)
+{
+	sb_puts(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
+	for (int k = 0; k < arr->nkeys; k++)
+		sb_printf(init, "%s%s", k ? ", " : "", stp_type(arr->keytypes[k]));
+	if (!arr->nkeys)
+		sb_puts(init, "0");
+	sb_puts(init, " };\n");
+}
+
 /* A scalar global as a module parameter (name=value at load). A global named like a kernel macro
  * (the tapset's VM_FAULT_ERROR...) would be expanded inside module_param_cb(): it is then no parameter. */
 static void emit_param(StrBuf *decl, const char *name, const char *ops, const char *ref)
@@ -29,12 +40,8 @@ static void stats_global(CgState *cg, const int *map_sites, Symbol *sym, StrBuf 
 
 	if (sym->is_array == 1) {
 		sb_printf(decl, "static struct stp_pmap *g_%s;\n", sym->name);
-		sb_puts(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
-		for (int k = 0; k < sym->nkeys; k++)
-			sb_printf(init, "%s%s", k ? ", " : "", stp_type(sym->keytypes[k]));
-		if (!sym->nkeys)
-			sb_puts(init, "0");
-		sb_printf(init, " };\n\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
+		open_keytypes(sym, init);
+		sb_printf(init, "\t\tg_%s = stp_pmap_new(\"%s\", %lld, %d, keytypes, %d, %s);\n", sym->name,
 			  sym->name, (long long)sym->max_entries, sym->nkeys, sym->wrap, shape);
 		sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", sym->name);
 		km_map_functions(map_sites, sym, decl, init);
@@ -62,12 +69,8 @@ void km_globals(Session *s, CgParts *parts)
 			stats_global(s->cg, map_sites, g, decl, init, fini);
 		} else if (g->is_array == 1) {
 			sb_printf(decl, "static struct stp_map *g_%s;\n", g->name);
-			sb_printf(init, "\t{\n\t\tstatic const u8 keytypes[] = { ");
-			for (int k = 0; k < g->nkeys; k++)
-				sb_printf(init, "%s%s", k ? ", " : "", stp_type(g->keytypes[k]));
-			if (!g->nkeys)
-				sb_puts(init, "0");
-			sb_printf(init, " };\n\t\tg_%s = stp_map_new(\"%s\", %lld, %d, keytypes, %s, %d);\n", g->name,
+			open_keytypes(g, init);
+			sb_printf(init, "\t\tg_%s = stp_map_new(\"%s\", %lld, %d, keytypes, %s, %d);\n", g->name,
 				  g->name, (long long)(g->max_entries ? g->max_entries : 0), g->nkeys, stp_type(g->type),
 				  g->wrap);
 			sb_printf(init, "\t\tif (!g_%s)\n\t\t\treturn -ENOMEM;\n", g->name);
