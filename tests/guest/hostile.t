@@ -94,6 +94,8 @@ check() {
         { echo "t_runaway: no MAXACTION error"; cat t_runaway.err; return 1; }
     grep -q "^ERROR: MAXNESTING exceeded near identifier 'down' at <input>:2:" t_runaway.err ||
         { echo "t_runaway: no MAXNESTING error"; cat t_runaway.err; return 1; }
-    grep -q "^WARNING: Number of errors: 51, skipped probes: [0-9]*$" t_runaway.err ||
+    # the 51st error (past MAXERRORS=50) ends the run; a hit on the other vCPU may report its own error
+    # before the end reaches it (seen on 6.12-rt: 52), so 51 or 52, never fewer
+    grep -qE "^WARNING: Number of errors: 5[12], skipped probes: [0-9]*$" t_runaway.err ||
         { echo "t_runaway: no summary"; tail -3 t_runaway.err; return 1; }
 }
