@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpfout.h"
+#include "bpfglue.h"
 #include "../common/log.h"
 #include "../runtime/bpf/records.h"
 
@@ -29,6 +29,7 @@ struct bpf_run {
 	struct bpf_link **links;
 	size_t nlinks;
 	struct bpf_output *out;
+	struct target *cmd;         /* -c CMD, or NULL */
 	int exit_seen;              /* an exit() record */
 };
 
@@ -263,7 +264,8 @@ static int load(struct bpf_run *r, const char *path)
 	return 0;
 }
 
-int bpf_run(const char *path, const char *outfile, const char *size_arg, volatile sig_atomic_t *got_signal)
+int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command,
+	    volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
 	struct bpf_run r = { 0 };
 	struct stp_bpf_counters c = { 0 };
@@ -273,11 +275,18 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, volatil
 	r.out = bpf_output_open(outfile, size_arg);
 	if (!r.out)
 		return 1;
-	if (load(&r, path) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
+	if (load(&r, path) == 0 && (!command || (r.cmd = bpf_target_spawn(command)) != NULL) &&
+	    run_programs(&r, "stp_begin_", 1) == 0) {
 		status = 0;
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
 			status = 1;
+		bpf_target_release(r.cmd);   /* the probes are armed */
 		while (!status && !*got_signal && !r.exit_seen) {
+			if (*got_child) {
+				*got_child = 0;
+				if (bpf_target_exited(r.cmd))
+					break;
+			}
 			int n = ring_buffer__poll(r.ring, run_timers(&r));
 			if (n < 0 && n != -EINTR) {
 				err("reading the ring: %s", strerror(-n));
@@ -299,6 +308,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, volatil
 			status = 1;
 	}
 	detach_probes(&r);
+	bpf_target_finish(r.cmd);
 	if (bpf_output_close(r.out) < 0)
 		status = 1;
 	ring_buffer__free(r.ring);

@@ -68,7 +68,7 @@ one_case() {
 }
 
 # kernel_side: a BTF-typed tracepoint fires here (tp_btf), counted in an array keyed by execname() and a
-# statistic, exit() from the probe, the end probe printing both; the run's lines exact
+# statistic, exit() from the probe, the end probe printing both; the run's lines exact. Then with -c CMD.
 kernel_side() {
     local pid i
     cat >tp.stp <<'EOF'
@@ -94,6 +94,12 @@ EOF
     wait "$pid" || { echo "stap --runtime=bpf tp.stp failed:"; cat tp.out tp.err; return 1; }
     printf 'ready\ntrue=3 count=3 sum=60 max=30\n' | diff - tp.out || return 1
     [[ ! -s tp.err ]] || { cat tp.err; return 1; }
+    # -c CMD: released once the probes are armed (its exec is seen), the run ends when it exits
+    timeout 60 $STAP --runtime=bpf -c "/bin/true x" -e 'probe kernel.trace("sched_process_exec") {
+	if (execname() == "true") printf("exec %s\n", execname()) } probe end { println("end") }' >c.out 2>c.err ||
+        { cat c.out c.err; return 1; }
+    printf 'exec true\nend\n' | diff - c.out || return 1
+    [[ ! -s c.err ]] || { cat c.err; return 1; }
 }
 
 # expect_refusal WANT CMD...: CMD exits 1 with WANT in its stderr (r.err)

@@ -1,8 +1,8 @@
-/* bpfout.c - a BPF run's text records into stapio's output (stdout, -o FILE with strftime names, -S rotation)
- * as outfile.c writes a module's; used by bpfrun.c through bpfout.h. */
+/* bpfglue.c - a BPF run's text records into stapio's output (stdout, -o FILE with strftime names, -S rotation)
+ * as outfile.c writes a module's, and its -c command as target.c runs a module's; used by bpfrun.c. */
 #include <stdlib.h>
 
-#include "bpfout.h"
+#include "bpfglue.h"
 #include "stapio.h"
 
 struct bpf_output {
@@ -47,4 +47,39 @@ int bpf_output_close(struct bpf_output *o)
 	}
 	free(o);
 	return rc;
+}
+
+struct target *bpf_target_spawn(const char *command)
+{
+	struct target *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		err("out of memory");
+		return NULL;
+	}
+	t->go_fd = -1;
+	if (target_spawn(t, command) < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void bpf_target_release(struct target *t)
+{
+	if (t)
+		target_release(t);
+}
+
+int bpf_target_exited(struct target *t)
+{
+	return t ? target_exited(t) : 0;
+}
+
+void bpf_target_finish(struct target *t)
+{
+	if (t) {
+		target_finish(t);
+		free(t);
+	}
 }

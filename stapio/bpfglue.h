@@ -1,0 +1,22 @@
+/* bpfglue.h - what a BPF run (bpfrun.c) uses of stapio: its output files (outfile.c) and the -c command
+ * (target.c), kept apart so that bpfrun.c, which includes libbpf's kernel types, needs none of stapio.h's. */
+#ifndef STAPIO_BPFGLUE_H
+#define STAPIO_BPFGLUE_H
+
+#include <stddef.h>
+
+struct bpf_output;
+struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg);   /* NULL after a message */
+void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* one record's text */
+int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
+int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
+
+/* the -c command: started held back (0, or -1 after a message), released once the probes are armed,
+ * reaped when it exits (1 once, then), ended with the run */
+struct target;
+struct target *bpf_target_spawn(const char *command);        /* NULL after a message */
+void bpf_target_release(struct target *t);
+int bpf_target_exited(struct target *t);
+void bpf_target_finish(struct target *t);
+
+#endif
