@@ -145,6 +145,9 @@ static int module_signer(int fd, struct signer *s)
  * caller's environment names (SYSTEMTAP_DIR, HOME), and the signer's certificate is named by its CN and serial
  * number, as modinfo's signer and sig_key print them. */
 
+/* the other way: Secure Boot's default lockdown (integrity) allows BPF tracing, not unsigned modules */
+#define BPF_WAY_OUT "; or run the script as BPF, which lockdown=integrity allows: stap --runtime=bpf"
+
 static void say_untrusted(const char *name, const char *path, const struct signer *s, const char *why)
 {
 	err("cannot load module %s: the kernel (%s) does not trust the key that signed %s (signer \"%s\", key %s):"
@@ -164,7 +167,7 @@ int secureboot_check_before_load(int fd, const char *path, const char *name)
 		return 0;
 	err("cannot load module %s: the kernel loads only signed modules (%s) and %s is unsigned: build it with"
 	    " stap --sign-module=KEYDIR, whose key is enrolled once as a MOK (mokutil --import KEYDIR/signing_key.x509,"
-	    " then reboot and confirm in MokManager)", name, why, path);
+	    " then reboot and confirm in MokManager)" BPF_WAY_OUT, name, why, path);
 	return -1;
 }
 
@@ -182,7 +185,8 @@ int secureboot_explain_load_error(int fd, const char *path, const char *name, in
 		return 0;     /* not a signature matter: no privilege, or loading disabled */
 	if (!is_signed) {
 		err("cannot load module %s: the kernel (%s) loads only signed modules and %s is unsigned: build it with"
-		    " stap --sign-module (see Secure Boot in staprun(8))", name, why[0] ? why : "module signatures enforced", path);
+		    " stap --sign-module (see Secure Boot in staprun(8))" BPF_WAY_OUT, name,
+		    why[0] ? why : "module signatures enforced", path);
 	} else if (e == EBADMSG) {
 		err("cannot load module %s: the signature of %s is malformed or does not match the module"
 		    " (signer \"%s\", key %s): build it again with stap --sign-module", name, path,
