@@ -280,7 +280,8 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		status = 0;
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
 			status = 1;
-		bpf_target_release(r.cmd);   /* the probes are armed */
+		else
+			bpf_target_release(r.cmd);   /* the probes are armed (not when they failed to be) */
 		while (!status && !*got_signal && !r.exit_seen) {
 			if (*got_child) {
 				*got_child = 0;
@@ -299,15 +300,13 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		ring_buffer__consume(r.ring);
 		/* too many errors: no end probes */
 		c = counters(&r);
-		if (!c.aborted && run_programs(&r, "stp_end_", 0) < 0)
+		if (!c.aborted && run_programs(&r, "stp_end_", 0) < 0)   /* each one's records consumed */
 			status = 1;
-		ring_buffer__consume(r.ring);
 		c = counters(&r);
 		report_counters(&c);
 		if (c.aborted)
 			status = 1;
 	}
-	detach_probes(&r);
 	bpf_target_finish(r.cmd);
 	if (bpf_output_close(r.out) < 0)
 		status = 1;

@@ -22,13 +22,12 @@ static __always_inline const char *stp_comm_key(u64 w[2])
 	return (const char *)w;
 }
 
-/* this CPU's scratch for a key of size bytes (at most STP_BPF_KEY_BYTES) */
-static __always_inline void *stp_key_scratch(unsigned int size)
+/* this CPU's scratch for an array's key (512 bytes: translator/bpfprog/bpfmaps.c keeps every key within) */
+static __always_inline void *stp_key_scratch(void)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
 
-	(void)size;
 	return c ? c->key : NULL;
 }
 

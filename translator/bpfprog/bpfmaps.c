@@ -29,6 +29,7 @@ void bpf_map_decl(const Symbol *arr, StrBuf *d)
 {
 	const char *n = arr->name;
 	int sbytes = bpf_key_string_bytes(arr);
+	char *limit = arr->max_entries ? xasprintf("%lld", (long long)arr->max_entries) : xstrdup("MAXMAPENTRIES");
 
 	sb_printf(d, "\n/* %s: a BPF hash map, its key and value, its gm_ functions (translator/bpfprog/bpfmaps.c) */\n", n);
 	sb_printf(d, "struct gk_%s {\n", n);
@@ -43,7 +44,8 @@ void bpf_map_decl(const Symbol *arr, StrBuf *d)
 	sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v");
 	sb_printf(d, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
 		  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n", arr->wrap ? "BPF_MAP_TYPE_LRU_HASH" : "BPF_MAP_TYPE_HASH",
-		  arr->max_entries ? xasprintf("%lld", (long long)arr->max_entries) : xstrdup("MAXMAPENTRIES"), n, n, n);
+		  limit, n, n, n);
+	free(limit);
 	sb_printf(d, "#define GM_%s__VAL 0\n", n);
 }
 
@@ -54,7 +56,7 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 
 	/* the key, in this CPU's scratch (a key may be larger than a BPF program's stack) */
 	sb_printf(d, "static __always_inline struct gk_%s *gm_%s__key(const struct stp_key *k, unsigned int comm)\n{\n"
-		  "\tstruct gk_%s *key = stp_key_scratch(sizeof(*key));\n\n\t(void)comm;\n\tif (!key)\n\t\treturn NULL;\n"
+		  "\tstruct gk_%s *key = stp_key_scratch();\n\n\t(void)comm;\n\tif (!key)\n\t\treturn NULL;\n"
 		  "\t__builtin_memset(key, 0, sizeof(*key));\n", n, n, n);
 	for (int i = 0; i < arr->nkeys; i++) {
 		if (arr->keytypes[i] == TY_STRING)
