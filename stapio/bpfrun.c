@@ -65,6 +65,10 @@ static int on_record(void *ctx, void *data, size_t size)
 				fprintf(stderr, "ERROR: %.*s\n", STP_BPF_ERR_MSG, msg);
 		}
 		break;
+	case STP_BPF_REC_WARN:
+		bpf_output_flush(r->out);
+		fprintf(stderr, "WARNING: %.*s\n", (int)strnlen(body, h->len), body);
+		break;
 	case STP_BPF_REC_EXIT:
 		r->exit_seen = 1;
 		break;
@@ -231,6 +235,22 @@ static void report_counters(const struct stp_bpf_counters *c)
 		fprintf(stderr, "WARNING: Suppressed handler errors: %llu\n", c->suppressed);
 }
 
+/* The object's wall clock: CLOCK_REALTIME's offset from CLOCK_BOOTTIME (runtime/bpf/records.h) */
+static int set_clock(struct bpf_object *obj)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, STP_BPF_TIME_SECTION);
+	struct timespec real, boot;
+	size_t size = 0;
+	int64_t offset;
+
+	if (!m || !bpf_map__initial_value(m, &size) || size != sizeof(offset))
+		return -1;
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	clock_gettime(CLOCK_REALTIME, &real);
+	offset = (int64_t)(real.tv_sec - boot.tv_sec) * 1000000000 + (real.tv_nsec - boot.tv_nsec);
+	return bpf_map__set_initial_value(m, &offset, sizeof(offset));
+}
+
 /* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
 static int load(struct bpf_run *r, const char *path)
 {
@@ -246,6 +266,10 @@ static int load(struct bpf_run *r, const char *path)
 	scratch = bpf_object__find_map_by_name(r->obj, "stp_scratch_n");
 	if (!contexts || !scratch || ncpus <= 0 || bpf_map__set_max_entries(contexts, (unsigned int)ncpus) < 0 ||
 	    bpf_map__set_max_entries(scratch, (unsigned int)ncpus) < 0) {
+		err("%s is not a BPF object of stap --runtime=bpf", path);
+		return -1;
+	}
+	if (set_clock(r->obj) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}

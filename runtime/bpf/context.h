@@ -11,7 +11,9 @@ struct stp_out {
 	struct stp_bpf_rec_head head;    /* the record this buffer becomes */
 	char buf[2 * STP_BPF_OUT_CAP];   /* writes start below STP_BPF_OUT_CAP (offsets masked) */
 	unsigned int len;
+	int is_str;                      /* sprintf's (STP_OUT_STR): kept, cut at MAXSTRINGLEN, never sent */
 };
+#define STP_OUT_STR_DEPTH 4              /* sprintf within sprintf's arguments, this deep */
 
 struct stp_context {
 	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
@@ -21,13 +23,22 @@ struct stp_context {
 	int nesting;
 	struct stp_dec_lead dec_lead;
 	struct stp_out out;
+	struct stp_out sout[STP_OUT_STR_DEPTH];   /* sprintf's outputs, innermost last (output.h) */
+	int sout_depth;
 	struct {
 		struct stp_bpf_rec_head head;
 		char msg[STP_BPF_ERR_MSG];
 		char near[STP_BPF_ERR_MSG];
 	} err;
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
+	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
+	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
+	struct {
+		struct stp_bpf_rec_head head;
+		char msg[MAXSTRINGLEN];
+	} warn;                          /* warn()'s record */
 	struct stp_stat_data stat;       /* a statistic's CPUs merged (stats.h) */
+	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
 	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
 };
 
@@ -42,10 +53,23 @@ struct {
 
 #include "bpf/output.h"
 
+/* abort()'s error, which no catch stops (core/errors.c's twin) */
+static const char stp_abort_marker[] = "abort()";
+
 static __always_inline void stp_error(struct stp_context *c, const char *msg)
 {
 	if (!c->last_error)
 		c->last_error = msg;
+}
+
+/* error("text") from a script: the text copied, as it must outlive the hit's frames */
+static __always_inline void stp_error_str(struct stp_context *c, const char *msg)
+{
+	if (c->last_error)
+		return;
+	if (bpf_probe_read_kernel_str(c->error_buf, sizeof(c->error_buf), msg) < 0)
+		c->error_buf[0] = 0;
+	c->last_error = c->error_buf;
 }
 
 #include "bpf/arith.h"
@@ -95,6 +119,15 @@ static __always_inline union stp_frame *stp_push_frame(struct stp_context *c)
 
 #include "core/actions.h"
 
+/* A while or for loop's iterations run as a bpf_loop callback (translator/bpfprog/loops.c): each charges
+ * an action, so MAXACTION ends the loop long before bpf_loop's own limit of iterations. */
+struct stp_loop {
+	struct stp_context *c;
+	void *f;        /* the enclosing function's frame */
+	long left;      /* the callback left by an error, next or return: so does the caller */
+};
+#define STP_LOOP_ITERATIONS (1 << 23)
+
 static __always_inline void stp_exit(struct stp_context *c)
 {
 	struct stp_bpf_rec_head h = { STP_BPF_REC_EXIT, 0 };
@@ -107,6 +140,25 @@ static __always_inline void stp_exit(struct stp_context *c)
 
 /* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
  * (not begin or end), once exit() was called. */
+/* abort(): exit(), and the hit ends at once, unwinding like an error neither reported nor counted */
+static __always_inline void stp_abort(struct stp_context *c)
+{
+	stp_exit(c);
+	c->last_error = stp_abort_marker;
+}
+
+/* warn("text"): a warning on stderr, after the output before it */
+static __always_inline void stp_warn(struct stp_context *c, const char *msg)
+{
+	stp_flush(&c->out);
+	c->warn.head.type = STP_BPF_REC_WARN;
+	c->warn.head.len = sizeof(c->warn.msg);
+	if (bpf_probe_read_kernel_str(c->warn.msg, sizeof(c->warn.msg), msg) < 0)
+		c->warn.msg[0] = 0;
+	if (bpf_ringbuf_output(&stp_ring, &c->warn, sizeof(c->warn), 0))
+		stp_count(1);
+}
+
 static __always_inline struct stp_context *stp_context_claim(long maxaction, int session)
 {
 	u32 cpu = bpf_get_smp_processor_id();
@@ -125,6 +177,7 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	c->last_stmt = NULL;
 	c->nesting = 0;
 	c->out.len = 0;
+	c->sout_depth = 0;
 	return c;
 }
 
@@ -158,21 +211,68 @@ static __always_inline void stp_report_error(struct stp_context *c)
 static __always_inline void stp_context_release(struct stp_context *c)
 {
 	stp_flush(&c->out);
-	if (c->last_error)
+	if (c->last_error && c->last_error != stp_abort_marker)
 		stp_report_error(c);
 	c->busy = 0;
 }
 
 /* A program's body: the handler run with this CPU's context (session: a begin or end probe, run by
  * stapio, with MAXACTION_INTERRUPTIBLE) */
+/* The overload guard, core/probe.c's twin in nanoseconds (BPF reads no cycle counter): one hit in
+ * STP_OVERLOAD_SAMPLE is timed for all of them; this CPU's handlers using more than STP_OVERLOAD_THRESHOLD
+ * of an STP_OVERLOAD_INTERVAL end the run as an error, without end probes.  Not for begin and end. */
+static __always_inline void stp_report_overload(struct stp_context *c)
+{
+	struct stp_bpf_counters *n = stp_counters_get();
+
+	c->last_error = "probe overhead exceeded threshold";
+	c->last_stmt = NULL;
+	if (n && n->aborted)
+		return;
+	stp_report_error(c);
+	c->last_error = NULL;
+	if (n) {
+		n->aborted = 1;
+		stp_exit(c);
+	}
+}
+
+static __always_inline void stp_overload_charge(struct stp_context *c, u64 start)
+{
+#ifndef STP_NO_OVERLOAD
+	u64 now = bpf_ktime_get_ns();
+
+	c->overload_used += (now - start) * STP_OVERLOAD_SAMPLE;
+	if (unlikely(c->overload_used > STP_OVERLOAD_THRESHOLD)) {
+		if (now - c->overload_window <= STP_OVERLOAD_INTERVAL)
+			stp_report_overload(c);
+		c->overload_window = now;
+		c->overload_used = 0;
+	}
+#endif
+}
+
 #define STP_RUN(handler, session)						\
 	do {									\
 		struct stp_context *c =						\
 			stp_context_claim((session) ? MAXACTION_INTERRUPTIBLE : MAXACTION, session); \
 		if (c) {							\
-			handler(c);						\
+			if (!(session) && STP_OVERLOAD_ON &&			\
+			    unlikely(++c->overload_tick >= STP_OVERLOAD_SAMPLE)) { \
+				u64 stp_start = bpf_ktime_get_ns();		\
+				c->overload_tick = 0;				\
+				handler(c);					\
+				stp_overload_charge(c, stp_start);		\
+			} else {						\
+				handler(c);					\
+			}							\
 			stp_context_release(c);					\
 		}								\
 	} while (0)
+#ifdef STP_NO_OVERLOAD
+#define STP_OVERLOAD_ON 0
+#else
+#define STP_OVERLOAD_ON 1
+#endif
 
 #endif

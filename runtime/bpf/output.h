@@ -21,6 +21,11 @@ static __always_inline void stp_flush(struct stp_out *o)
 {
 	unsigned int n = o->len & STP_OUT_MASK;
 
+	if (o->is_str) {   /* a string is cut at MAXSTRINGLEN: what follows is written past it, then dropped */
+		if (o->len > MAXSTRINGLEN)
+			o->len = MAXSTRINGLEN;
+		return;
+	}
 	if (!n)
 		return;
 	o->head.type = STP_BPF_REC_TEXT;
@@ -301,6 +306,36 @@ static __always_inline void stp_out_fmt_str(struct stp_out *o, const struct stp_
 	if (f->flags & STP_FMT_LEFT)
 		p = stp_put_pad_at(p, ' ', pad);
 	stp_out_done(o, p);
+}
+
+/* sprintf's output (translator/codegen/emit.c's STP_OUT_STR): one of the context's string outputs while the
+ * arguments are evaluated (a sprintf among them takes the next), into dst at the end */
+#define STP_OUT_STR(o) struct stp_out *o
+#define STP_OUT_STR_OPEN(o, dst) ((o) = stp_out_str_open(c))
+#define STP_OUT_STR_CLOSE(o, dst) stp_out_str_close(c, (o), (dst))
+
+static __always_inline struct stp_out *stp_out_str_open(struct stp_context *c)
+{
+	int d = c->sout_depth++;
+	struct stp_out *o;
+
+	if (d >= STP_OUT_STR_DEPTH && !c->last_error)
+		c->last_error = "sprintf nested too deep";
+	o = &c->sout[d & (STP_OUT_STR_DEPTH - 1)];
+	o->len = 0;
+	o->is_str = 1;
+	return o;
+}
+
+static __always_inline void stp_out_str_close(struct stp_context *c, struct stp_out *o, char *dst)
+{
+	unsigned int n = o->len < MAXSTRINGLEN - 1 ? o->len : MAXSTRINGLEN - 1;
+
+	n = STP_BOUND(n, MAXSTRINGLEN - 1);
+	if (n && bpf_probe_read_kernel(dst, n, o->buf) < 0)
+		n = 0;
+	dst[n] = 0;
+	c->sout_depth--;
 }
 
 #endif

@@ -13,7 +13,13 @@ enum stp_bpf_record {
 	STP_BPF_REC_TEXT = 1,           /* output text */
 	STP_BPF_REC_ERROR = 2,          /* a script error: the message, then "near ..." (both NUL-ended) */
 	STP_BPF_REC_EXIT = 3,           /* exit(), or the errors' abort (stp_bpf_counters.aborted) */
+	STP_BPF_REC_WARN = 4,           /* warn(): the message (NUL-ended) */
 };
+
+/* The clock: CLOCK_REALTIME less CLOCK_BOOTTIME, nanoseconds, which stapio writes into the object's map of
+ * this name before loading it (gettimeofday_*() = bpf_ktime_get_boot_ns() + it) */
+#define STP_BPF_TIME_SECTION ".data.stp_time"
+
 
 struct stp_bpf_rec_head {
 	unsigned int type;              /* enum stp_bpf_record */

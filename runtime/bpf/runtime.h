@@ -38,7 +38,9 @@ struct task_struct {
 	int pid;
 	int tgid;
 	char comm[16];
+	struct task_struct *real_parent;
 } __attribute__((preserve_access_index));
+#define stp_ppid() ((int64_t)BPF_CORE_READ(current, real_parent, tgid))
 #define current ((struct task_struct *)bpf_get_current_task_btf())
 #define smp_processor_id() bpf_get_smp_processor_id()
 
@@ -98,5 +100,12 @@ struct {
 } stp_scratch_n SEC(".maps");
 
 volatile int stp_exiting;          /* exit() was called: no more hits */
+
+/* the wall clock (gettimeofday_*(): the builtins' kernel names), from the boot clock and stapio's offset */
+volatile int64_t stp_realtime_offset SEC(STP_BPF_TIME_SECTION) = 0;
+#define ktime_get_real_fast_ns() ((u64)(bpf_ktime_get_boot_ns() + stp_realtime_offset))
+#define local_clock() bpf_ktime_get_ns()
+#define jiffies bpf_jiffies64()
+#define ktime_get_real_seconds() ((int64_t)(ktime_get_real_fast_ns() / 1000000000ULL))
 
 #endif

@@ -411,3 +411,8 @@ static __maybe_unused void stp_out_end_str(struct stp_out *o)
 {
 	o->buf[o->len] = 0;
 }
+
+/* What the bodies' sprintf and sprint use (translator/codegen/emit.c): an output on the stack into dst. */
+#define STP_OUT_STR(o) struct stp_out o##_ STP_NOINIT, *const o = &o##_
+#define STP_OUT_STR_OPEN(o, dst) stp_out_init_str((o), (dst), MAXSTRINGLEN)
+#define STP_OUT_STR_CLOSE(o, dst) stp_out_end_str(o)

@@ -15,6 +15,12 @@ void bpf_map_decl(const Symbol *arr, StrBuf *decl);        /* with the globals *
 void bpf_map_functions(const Symbol *arr, StrBuf *code);   /* after the context */
 int bpf_key_string_bytes(const Symbol *arr);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
 
+/* loops.c: a loop's iterations as a bpf_loop callback (the verifier follows no unbounded loop) */
+void bpf_loop_open(struct Gen *g, struct LoopLabels *l);
+void bpf_loop_close(struct Gen *g, struct LoopLabels *l);
+void bpf_foreach_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
+void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
+
 /* refuse.c: the kind of BPF program a derived probe becomes, NULL when none */
 typedef enum BpfProgKind { BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF } BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);

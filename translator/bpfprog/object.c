@@ -32,12 +32,13 @@ static void bpf_globals(Session *s, CgParts *parts)
 	}
 }
 
-/* never reached: a function in embedded C has no BPF body and is refused (refuse.c) */
+/* A function in embedded C written for both runtimes (marked so, refuse.c): the module's convention; its
+ * STAP_ERROR takes a message, not a format (BPF formats no string into another here). */
 static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBuf *code)
 {
 	(void)s;
-	(void)frames;
-	sb_printf(code, "#error \"function %s is in embedded C\"\n", f->name);
+	cg_embedded_function(f, frames, code,
+			     "#define STAP_ERROR(msg, ...) do { stp_error(c, (msg)); goto stp_out; } while (0)\n");
 }
 
 /* none: the BPF runtime takes no locks (a global's update is one store, as stapbpf's) */
@@ -128,5 +129,9 @@ const CgBackend bpf_backend = {
 	.globals = bpf_globals,
 	.embedded_function = bpf_embedded_function,
 	.handler_table = bpf_handler_table,
+	.loop_open = bpf_loop_open,
+	.loop_close = bpf_loop_close,
+	.foreach_open = bpf_foreach_open,
+	.foreach_close = bpf_foreach_close,
 	.write = write_object,
 };

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+/* an embedded-C function's mark that its C names only what runtime/bpf implements too */
+#define BPF_EMBEDDED_MARK "/* bpf */"
 #define WAY_OUT "use the module runtime (without --runtime=bpf)"
 
 BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
@@ -29,7 +31,9 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 static int builtin_supported(const char *name)
 {
 	static const char *const names[] = {
-		"printf", "print", "println", "exit", "execname", "pid", "tid", "cpu",
+		"printf", "print", "println", "printd", "printdln", "sprintf", "sprint", "sprintln", "sprintd", "sprintdln",
+		"exit", "execname", "pid", "tid", "cpu", "error", "warn", "strlen",
+		"gettimeofday_ns", "gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", "local_clock_ns", "jiffies", "ppid",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -67,15 +71,9 @@ static int refuse_stmt(Stmt *st, void *ctx)
 	Refusals *r = ctx;
 
 	switch (st->kind) {
-	case ST_WHILE:
-	case ST_FOR:
-		refuse_at(r, st->loc, "a loop");
-		break;
 	case ST_FOREACH:
-		refuse_at(r, st->loc, "foreach");
-		break;
-	case ST_TRY:
-		refuse_at(r, st->loc, "try/catch");
+		if (st->slice.len)
+			refuse_at(r, st->loc, "foreach over an array slice");
 		break;
 	case ST_DELETE:
 		if (st->expr->kind == EX_IDENT && st->expr->sym && st->expr->sym->is_array == 1)
@@ -97,7 +95,7 @@ static int refuse_expr(Expr *e, void *ctx)
 			char *what = xasprintf("function %s()", e->builtin->name);
 			refuse_at(r, e->loc, what);
 			free(what);
-		} else if (e->fn && e->fn->embedded) {
+		} else if (e->fn && e->fn->embedded && !strstr(e->fn->embedded, BPF_EMBEDDED_MARK)) {
 			char *what = xasprintf("embedded-C function %s()", e->fn->name);
 			refuse_at(r, e->loc, what);
 			free(what);
@@ -106,8 +104,8 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	case EX_BINARY:
-		if (e->op == OP_CONCAT || e->op == OP_MATCH || e->op == OP_NOMATCH)
-			refuse_at(r, e->loc, e->op == OP_CONCAT ? "string concatenation" : "a regular expression match");
+		if (e->op == OP_MATCH || e->op == OP_NOMATCH)
+			refuse_at(r, e->loc, "a regular expression match");
 		if (e->op == OP_IN) {
 			PtrVec one = { 0 };
 			const PtrVec *keys = e->left->kind == EX_CALL && !e->left->str ? &e->left->args : &one;
@@ -117,10 +115,6 @@ static int refuse_expr(Expr *e, void *ctx)
 				refuse_at(r, e->loc, "an array slice");
 			free(one.items);
 		}
-		break;
-	case EX_ASSIGN:
-		if (e->op == OP_CAT_ASSIGN)
-			refuse_at(r, e->loc, "string concatenation (.=)");
 		break;
 	case EX_AT:
 		if (stat_extractor(e->str))

@@ -5,6 +5,9 @@
 
 #include "session.h"
 
+struct Gen;
+struct LoopLabels;
+
 /* What generating the program yields, before any of it is written (codegen/bodies.c). */
 typedef struct CgParts {
 	StrBuf globals;         /* the globals' declarations (the backend's) */
@@ -34,9 +37,25 @@ typedef struct CgBackend {
 	void (*light_handler)(StrBuf *code, int probe, int actions);
 	/* per handler, from mode (per global: 0 untouched, 1 read, 2 written): its table of them */
 	void (*handler_table)(Session *s, const Probe *p, const char *mode, StrBuf *out);
+	/* a while or for loop around the iteration code between them (which starts with the iteration's
+	 * charge, ends with its step, breaks with goto brkN and continues with goto contN): open writes
+	 * the loop's start, close its end (cg_loop_inline_open/_close: a C for loop in place) */
+	void (*loop_open)(struct Gen *g, struct LoopLabels *l);
+	void (*loop_close)(struct Gen *g, struct LoopLabels *l);
+	/* foreach over a global array (not of statistics) around its body: open writes the loop's start, its
+	 * iteration's charge (cg_loop_charge) and the keys and value set; close its end (cg_foreach_inline_*:
+	 * a C loop over the runtime's map, sorted in place) */
+	void (*foreach_open)(struct Gen *g, Stmt *st, struct LoopLabels *l);
+	void (*foreach_close)(struct Gen *g, Stmt *st, struct LoopLabels *l);
 	/* the whole file from the parts */
 	void (*write)(Session *s, const CgParts *parts, StrBuf *out);
 } CgBackend;
+
+/* codegen/stmt.c: a loop written in place, for (;;) { ... } */
+void cg_loop_inline_open(struct Gen *g, struct LoopLabels *l);
+void cg_loop_inline_close(struct Gen *g, struct LoopLabels *l);
+void cg_foreach_inline_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
+void cg_foreach_inline_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 
 /* codegen/bodies.c: every part, in the order their numbering depends on (globals, the end-of-run
  * display, functions, handlers); cg_free_parts releases them */
@@ -46,6 +65,9 @@ void cg_free_parts(CgParts *parts);
 char *cg_probe_comment(const Session *s, const Probe *p, const PtrVec *dps);
 char *cg_function_comment(const Session *s, const Function *f);
 void cg_frame_members(StrBuf *frame, PtrVec *syms, const Function *fn);   /* locals and params as members */
+void cg_embedded_frame(Function *f, StrBuf *frames);   /* an embedded-C function's struct frame_fn_NAME */
+/* an embedded-C function's frame and C function, with stap_error the #define of its STAP_ERROR(...) */
+void cg_embedded_function(Function *f, StrBuf *frames, StrBuf *code, const char *stap_error);
 /* codegen/bodies.c: the file's first lines (STP_MODULE_NAME, -D, the call depth), before its runtime's
  * header; the frames and union stp_frame (STP_FRAME_SIZE), before its runtime's context */
 void cg_write_settings(const Session *s, StrBuf *out);

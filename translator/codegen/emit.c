@@ -50,6 +50,22 @@ char *cg_named_local(Gen *g, const char *ctype, const char *prefix)
 	return xasprintf("%s%d", prefix, n);
 }
 
+/* An output into the string dst (sprintf, sprint...): the runtime's STP_OUT_STR, a struct stp_out * named
+ * by what this returns, opened here and closed (dst ended) by cg_str_out_close. */
+char *cg_str_out_open(Gen *g, const char *dst)
+{
+	int n = g->ntmp++;
+
+	sb_printf(&g->decls, "\tSTP_OUT_STR(o%d);\n", n);
+	cg_line(g, "STP_OUT_STR_OPEN(o%d, %s);", n, dst);
+	return xasprintf("o%d", n);
+}
+
+void cg_str_out_close(Gen *g, const char *o, const char *dst)
+{
+	cg_line(g, "STP_OUT_STR_CLOSE(%s, %s);", o, dst);
+}
+
 /* Whether C code names one of names (n of them) as an identifier, outside string and character
  * literals and comments (a number's suffix is not one); also when a literal or a comment never
  * ends, as the code cannot be read then. */

@@ -231,20 +231,18 @@ static char *gen_call(Gen *g, Expr *e)
 	case BI_PRINTF:
 		return cg_format(g, e, "&c->out");
 	case BI_SPRINTF: {
-		char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 		char *dst = cg_str_tmp(g);
-		cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
-		cg_format(g, e, xasprintf("&%s", o));
-		cg_line(g, "stp_out_end_str(&%s);", o);
+		char *o = cg_str_out_open(g, dst);
+		cg_format(g, e, o);
+		cg_str_out_close(g, o, dst);
 		return dst;
 	}
 	case BI_PRINT:
 		if (b->print_flags & PRINT_TO_STRING) {
-			char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 			char *dst = cg_str_tmp(g);
-			cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
-			gen_print(g, e, xasprintf("&%s", o), b->print_flags);
-			cg_line(g, "stp_out_end_str(&%s);", o);
+			char *o = cg_str_out_open(g, dst);
+			gen_print(g, e, o, b->print_flags);
+			cg_str_out_close(g, o, dst);
 			return dst;
 		}
 		return gen_print(g, e, "&c->out", b->print_flags);

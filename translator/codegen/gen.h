@@ -11,6 +11,7 @@
  * one C function learns that another needs.  Every Gen of the module reaches it as g->cg. */
 typedef struct CgCalls CgCalls;
 struct DerivedProbe;
+struct CgBackend;
 
 typedef struct CgState {
 	CgCalls *calls;         /* callgraph.c: who calls what, the bodies' actions */
@@ -30,7 +31,10 @@ typedef struct CgState {
 typedef struct Gen {
 	Session *s;
 	CgState *cg;            /* the module's (translate()'s) */
+	const struct CgBackend *be;   /* the runtime's writer: the shape of its loops */
+	const char *name;       /* the C function's ("probe_N", "fn_NAME"): its frame is struct frame_NAME */
 	StrBuf body;            /* statements */
+	StrBuf hoisted;         /* C functions the writer made of parts of it (loop bodies), before it */
 	StrBuf decls;           /* C locals, emitted before the statements */
 	StrBuf *frame;          /* members of this function's frame struct */
 	int ntmp;
@@ -52,6 +56,8 @@ typedef struct Gen {
 typedef struct LoopLabels {
 	int id;
 	int break_used, continue_used;
+	int break_placed;       /* the writer's loop_close placed brkN itself */
+	void *held;             /* the writer's, between loop_open and loop_close */
 } LoopLabels;
 
 /* emit.c: writing code and temporaries */
@@ -60,6 +66,8 @@ char *cg_long_tmp(Gen *g);                       /* an int64_t C local */
 char *cg_str_tmp(Gen *g);                        /* a MAXSTRINGLEN buffer in the frame */
 char *cg_named_local(Gen *g, const char *ctype, const char *prefix);
 int cg_is_str_tmp(const char *val);              /* val is a cg_str_tmp */
+char *cg_str_out_open(Gen *g, const char *dst);  /* output into string dst: its struct stp_out * */
+void cg_str_out_close(Gen *g, const char *o, const char *dst);
 int cg_c_names(const char *code, const char *const *names, size_t n);   /* C code names one of them */
 const char *cg_error_label(Gen *g);              /* "out" or the innermost catch */
 void cg_goto_out(Gen *g);                        /* leave the handler (next, return) */
@@ -143,6 +151,8 @@ void cg_calls_defines(Session *s, StrBuf *out);   /* after every body */
 
 /* stmt.c */
 void cg_stmt(Gen *g, Stmt *st);
+void cg_loop_charge(Gen *g, const Stmt *loop);
+LoopLabels *cg_loop_push(Gen *g);                /* a loop's labels, innermost (the caller pops them) */   /* a loop's iteration: one action, near the loop */
 void cg_block(Gen *g, Stmt *st);
 void cg_scoped(Gen *g, Stmt *st);
 

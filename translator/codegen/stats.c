@@ -477,21 +477,6 @@ char *cg_stats_in(Gen *g, Expr *e)
 
 /* ---- foreach ---- */
 
-static LoopLabels *loop_begin(Gen *g)
-{
-	LoopLabels *l = xcalloc(1, sizeof *l);
-	l->id = g->nloops++;
-	vec_push(&g->loops, l);
-	return l;
-}
-
-/* Each iteration costs an action, so that even an empty body ends at MAXACTION. */
-static void charge_iteration(Gen *g, Stmt *st)
-{
-	cg_charge_iteration(g, cg_location_literal("keyword", NULL, st->loc));
-}
-
-
 /* foreach ([v =] b in @hist_log(x)): every bucket number, 0 up (SystemTap
  * ignores sort markers here); v is the bucket's count. */
 static LoopLabels *foreach_buckets(Gen *g, Stmt *st, const char *limit, const char *count)
@@ -500,11 +485,11 @@ static LoopLabels *foreach_buckets(Gen *g, Stmt *st, const char *limit, const ch
 	int buckets = hist_buckets(stat_info(g->cg, operand->sym, 0));
 	char *sd = load_stats(g, operand, 1);
 	char *b = cg_named_local(g, "int", "b");
-	LoopLabels *l = loop_begin(g);
+	LoopLabels *l = cg_loop_push(g);
 
 	cg_line(g, "for (%s = 0; %s < %d; %s++) {", b, b, buckets, b);
 	g->indent++;
-	charge_iteration(g, st);
+	cg_loop_charge(g, st);
 	cg_limit_check(g, count, limit);
 	cg_line(g, "%s = %s;", cg_var_ref(((Expr *)st->keys.items[0])->sym), b);
 	if (st->value)
@@ -548,11 +533,11 @@ static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char
 		cg_line(g, "stp_pmap_sort(g_%s, %d, 0, %d);", arr->name, st->sort_on - 1, st->sort_dir);
 	else if (st->sort_on < 0)
 		cg_line(g, "stp_pmap_sort(g_%s, -1, %s, %d);", arr->name, sort_operator(st->sort_agg), st->sort_dir);
-	l = loop_begin(g);
+	l = cg_loop_push(g);
 	cg_line(g, "for (%s = stp_map_first(g_%s->agg); %s; %s = stp_map_next(g_%s->agg, %s)) {", it, arr->name, it, it,
 	     arr->name, it);
 	g->indent++;
-	charge_iteration(g, st);
+	cg_loop_charge(g, st);
 	cg_slice_filter(g, arr, xasprintf("g_%s->agg", arr->name), it, fixed, st->slice.len);
 	cg_limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {

@@ -1,5 +1,6 @@
 /* stmt.c - code generation for statements: blocks with MAXACTION accounting,
  * conditionals, loops, foreach, delete, next and return.  Used by codegen/bodies.c. */
+#include "codegen/backend.h"
 #include "codegen/gen.h"
 
 #include <string.h>
@@ -56,7 +57,7 @@ void cg_scoped(Gen *g, Stmt *st)
 	g->indent--;
 }
 
-static LoopLabels *loop_push(Gen *g)
+LoopLabels *cg_loop_push(Gen *g)
 {
 	LoopLabels *l = xcalloc(1, sizeof *l);
 	l->id = g->nloops++;
@@ -67,7 +68,7 @@ static LoopLabels *loop_push(Gen *g)
 static void loop_pop(Gen *g, LoopLabels *l)
 {
 	g->loops.len--;
-	if (l->break_used)
+	if (l->break_used && !l->break_placed)
 		cg_line(g, "brk%d: ;", l->id);
 	free(l);
 }
@@ -82,28 +83,19 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 }
 
 /* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
-static void charge_iteration(Gen *g, const Stmt *loop)
+void cg_loop_charge(Gen *g, const Stmt *loop)
 {
 	cg_charge_iteration(g, stmt_location(loop));
 }
 
-/* foreach ([k1, ...] in a[slice] sorted limit N): sorting reorders the array's
- * entries in place (the probe holds its write lock); slice keys filter. */
-static void gen_foreach(Gen *g, Stmt *st)
+/* foreach ([k1, ...] in a[slice] sorted limit N) in place: sorting reorders the array's entries
+ * (the probe holds its write lock); slice keys filter. */
+void cg_foreach_inline_open(Gen *g, Stmt *st, LoopLabels *l)
 {
-	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
-		LoopLabels *l = cg_stats_foreach(g, st);   /* the loop opened, its keys set */
-		cg_scoped(g, st->then);
-		gen_loop_end(g, l);
-		cg_line(g, "}");
-		loop_pop(g, l);
-		return;
-	}
 	Symbol *arr = st->array->sym;
 	char *it = cg_named_local(g, "struct stp_map_entry *", "it");
 	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
 	char *limit = NULL, *count = NULL;
-	LoopLabels *l;
 
 	for (int i = 0; i < st->slice.len; i++) {
 		Expr *k = st->slice.items[i];
@@ -117,11 +109,11 @@ static void gen_foreach(Gen *g, Stmt *st)
 	}
 	if (st->sort_on)
 		cg_line(g, "stp_map_sort(g_%s, %d, %d);", arr->name, st->sort_on > 0 ? st->sort_on - 1 : -1, st->sort_dir);
-	l = loop_push(g);
+	(void)l;
 	cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s)) {", it, arr->name, it, it, arr->name,
 	     it);
 	g->indent++;
-	charge_iteration(g, st);
+	cg_loop_charge(g, st);
 	cg_slice_filter(g, arr, xasprintf("g_%s", arr->name), it, fixed, st->slice.len);
 	cg_limit_check(g, count, limit);
 	for (int i = 0; i < st->keys.len; i++) {
@@ -140,11 +132,46 @@ static void gen_foreach(Gen *g, Stmt *st)
 			cg_line(g, "%s = *(int64_t *)stp_map_value(g_%s, %s);", ref, arr->name, it);
 	}
 	g->indent--;
+	free(fixed);
+}
+
+void cg_foreach_inline_close(Gen *g, Stmt *st, LoopLabels *l)
+{
+	(void)st;
+	(void)l;
+	cg_line(g, "}");
+}
+
+static void gen_foreach(Gen *g, Stmt *st)
+{
+	LoopLabels *l;
+
+	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
+		l = cg_stats_foreach(g, st);   /* the loop opened, its keys set */
+		cg_scoped(g, st->then);
+		gen_loop_end(g, l);
+		cg_line(g, "}");
+		loop_pop(g, l);
+		return;
+	}
+	l = cg_loop_push(g);
+	g->be->foreach_open(g, st, l);
 	cg_scoped(g, st->then);
 	gen_loop_end(g, l);
-	cg_line(g, "}");
+	g->be->foreach_close(g, st, l);
 	loop_pop(g, l);
-	free(fixed);
+}
+
+void cg_loop_inline_open(Gen *g, LoopLabels *l)
+{
+	(void)l;
+	cg_line(g, "for (;;) {");
+}
+
+void cg_loop_inline_close(Gen *g, LoopLabels *l)
+{
+	(void)l;
+	cg_line(g, "}");
 }
 
 static void gen_while_for(Gen *g, Stmt *st)
@@ -155,10 +182,10 @@ static void gen_while_for(Gen *g, Stmt *st)
 		char *v = cg_expr(g, st->init);
 		(void)v;
 	}
-	l = loop_push(g);
-	cg_line(g, "for (;;) {");
+	l = cg_loop_push(g);
+	g->be->loop_open(g, l);
 	g->indent++;
-	charge_iteration(g, st);
+	cg_loop_charge(g, st);
 	if (st->expr) {
 		char *cond = cg_expr(g, st->expr);
 		cg_line(g, "if (!(%s)) goto brk%d;", cond, l->id);
@@ -172,7 +199,7 @@ static void gen_while_for(Gen *g, Stmt *st)
 		cg_expr(g, st->step);
 		g->indent--;
 	}
-	cg_line(g, "}");
+	g->be->loop_close(g, l);
 	loop_pop(g, l);
 }
 

@@ -30,8 +30,8 @@ static const Builtin builtins[] = {
 	/* the wall clock through the accessor that is safe in any context, an NMI's too (a probe can
 	 * interrupt the timekeeping update, whose seqcount ktime_get_real_ns() would spin on) */
 	{ "gettimeofday_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_fast_ns())", 0, 0 },
-	{ "gettimeofday_us", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_fast_ns() / 1000)", 0, 0 },
-	{ "gettimeofday_ms", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_fast_ns() / 1000000)", 0, 0 },
+	{ "gettimeofday_us", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)(ktime_get_real_fast_ns() / 1000))", 0, 0 },
+	{ "gettimeofday_ms", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)(ktime_get_real_fast_ns() / 1000000))", 0, 0 },
 	{ "gettimeofday_s", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)ktime_get_real_seconds())", 0, 0 },
 	{ "local_clock_ns", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)local_clock())", 0, 0 },
 	{ "jiffies", BI_TEMPLATE, TY_LONG, 0, {0}, "((int64_t)jiffies)", 0, 0 },

@@ -174,5 +174,9 @@ const CgBackend km_backend = {
 	.embedded_function = km_embedded_function,
 	.light_handler = light_handler,
 	.handler_table = km_lock_table,
+	.loop_open = cg_loop_inline_open,
+	.loop_close = cg_loop_inline_close,
+	.foreach_open = cg_foreach_inline_open,
+	.foreach_close = cg_foreach_inline_close,
 	.write = write_module,
 };
