@@ -65,6 +65,11 @@ struct target *bpf_target_spawn(const char *command)
 	return t;
 }
 
+long bpf_target_pid(const struct target *t)
+{
+	return t->pid;
+}
+
 void bpf_target_release(struct target *t)
 {
 	if (t)

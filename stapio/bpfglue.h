@@ -16,6 +16,7 @@ int bpf_output_close(struct bpf_output *o);                                     
 struct target;
 struct target *bpf_target_spawn(const char *command);        /* NULL after a message */
 void bpf_target_release(struct target *t);
+long bpf_target_pid(const struct target *t);
 int bpf_target_exited(struct target *t);
 void bpf_target_finish(struct target *t);
 

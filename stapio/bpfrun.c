@@ -121,6 +121,29 @@ static void *per_program(const struct bpf_run *r, size_t size)
 	return v;
 }
 
+/* A program where its section says (translator/bpfprog/bpfprog.h): a kprobe or uprobe stapio places itself,
+ * anything else as libbpf reads its section.  NULL with errno set when it cannot be attached. */
+static struct bpf_link *attach_one(struct bpf_program *p)
+{
+	const char *sec = bpf_program__section_name(p);
+	unsigned long long off, sem;
+	long long pid;
+	int n = 0, ret = !strncmp(sec, "uret", 4) || !strncmp(sec, "kret", 4);
+	const char *rest = sec + (ret ? 4 : 1);
+
+	if (!strncmp(rest, "probe/", 6) && (sec[0] == 'k') &&
+	    sscanf(rest + 6, "%llx/%n", &off, &n) == 1 && n > 0) {
+		LIBBPF_OPTS(bpf_kprobe_opts, ko, .offset = off, .retprobe = ret);
+		return bpf_program__attach_kprobe_opts(p, rest + 6 + n, &ko);
+	}
+	if (!strncmp(rest, "probe/", 6) && sec[0] == 'u' &&
+	    sscanf(rest + 6, "%llx/%llx/%lld/%n", &off, &sem, &pid, &n) == 3 && n > 0) {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .ref_ctr_offset = sem, .retprobe = ret);
+		return bpf_program__attach_uprobe_opts(p, pid > 0 ? (pid_t)pid : -1, rest + 6 + n, off, &uo);
+	}
+	return bpf_program__attach(p);
+}
+
 /* Attaches every program but the begin and end ones: 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
@@ -134,7 +157,7 @@ static int attach_probes(struct bpf_run *r)
 
 		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_timer_"))
 			continue;
-		l = bpf_program__attach(p);
+		l = attach_one(p);
 		if (!l) {
 			err("cannot attach %s (%s): %s", bpf_program__name(p), bpf_program__section_name(p),
 			    strerror(errno));
@@ -235,24 +258,25 @@ static void report_counters(const struct stp_bpf_counters *c)
 		fprintf(stderr, "WARNING: Suppressed handler errors: %llu\n", c->suppressed);
 }
 
-/* The object's wall clock: CLOCK_REALTIME's offset from CLOCK_BOOTTIME (runtime/bpf/records.h) */
-static int set_clock(struct bpf_object *obj)
+/* What the object is told before it loads (runtime/bpf/records.h): the wall clock's offset from the boot
+ * clock, target()'s process: 0, or -1 when the object has no room for them. */
+static int set_run_vars(struct bpf_object *obj, long target_pid)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, STP_BPF_TIME_SECTION);
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, STP_BPF_RUN_SECTION);
+	struct stp_bpf_run_vars v = { .target_pid = target_pid };
 	struct timespec real, boot;
 	size_t size = 0;
-	int64_t offset;
 
-	if (!m || !bpf_map__initial_value(m, &size) || size != sizeof(offset))
+	if (!m || !bpf_map__initial_value(m, &size) || size != sizeof(v))
 		return -1;
 	clock_gettime(CLOCK_BOOTTIME, &boot);
 	clock_gettime(CLOCK_REALTIME, &real);
-	offset = (int64_t)(real.tv_sec - boot.tv_sec) * 1000000000 + (real.tv_nsec - boot.tv_nsec);
-	return bpf_map__set_initial_value(m, &offset, sizeof(offset));
+	v.realtime_offset = (long long)(real.tv_sec - boot.tv_sec) * 1000000000 + (real.tv_nsec - boot.tv_nsec);
+	return bpf_map__set_initial_value(m, &v, sizeof(v));
 }
 
 /* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
-static int load(struct bpf_run *r, const char *path)
+static int load(struct bpf_run *r, const char *path, long target_pid)
 {
 	struct bpf_map *contexts, *scratch;
 	int ncpus = libbpf_num_possible_cpus();
@@ -269,7 +293,7 @@ static int load(struct bpf_run *r, const char *path)
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
-	if (set_clock(r->obj) < 0) {
+	if (set_run_vars(r->obj, target_pid) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
@@ -288,7 +312,7 @@ static int load(struct bpf_run *r, const char *path)
 	return 0;
 }
 
-int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command,
+int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
 	struct bpf_run r = { 0 };
@@ -299,8 +323,9 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 	r.out = bpf_output_open(outfile, size_arg);
 	if (!r.out)
 		return 1;
-	if (load(&r, path) == 0 && (!command || (r.cmd = bpf_target_spawn(command)) != NULL) &&
-	    run_programs(&r, "stp_begin_", 1) == 0) {
+	/* the -c command first, held back, for target() */
+	if ((!command || (r.cmd = bpf_target_spawn(command)) != NULL) &&
+	    load(&r, path, r.cmd ? bpf_target_pid(r.cmd) : target_pid) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
 		status = 0;
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
 			status = 1;

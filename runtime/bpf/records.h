@@ -16,9 +16,13 @@ enum stp_bpf_record {
 	STP_BPF_REC_WARN = 4,           /* warn(): the message (NUL-ended) */
 };
 
-/* The clock: CLOCK_REALTIME less CLOCK_BOOTTIME, nanoseconds, which stapio writes into the object's map of
- * this name before loading it (gettimeofday_*() = bpf_ktime_get_boot_ns() + it) */
-#define STP_BPF_TIME_SECTION ".data.stp_time"
+/* What stapio tells the object before loading it, in its map of this name: the wall clock's offset from
+ * the boot clock (CLOCK_REALTIME less CLOCK_BOOTTIME, ns: gettimeofday_*()), and target()'s process */
+#define STP_BPF_RUN_SECTION ".data.stp_run"
+struct stp_bpf_run_vars {
+	long long realtime_offset;
+	long long target_pid;           /* -x PID or the -c command's; 0: none */
+};
 
 
 struct stp_bpf_rec_head {

@@ -34,12 +34,29 @@ typedef _Bool bool;
 
 /* The kernel's task as much as the templates read of it (pid(), tid(), execname()): CO-RE relocates
  * each field by name against the running kernel's BTF, so one object runs on any kernel with BTF. */
+typedef struct { unsigned int val; } kuid_t;
+typedef struct { unsigned int val; } kgid_t;
+struct cred {
+	kuid_t uid;
+	kgid_t gid;
+	kuid_t euid;
+	kgid_t egid;
+} __attribute__((preserve_access_index));
 struct task_struct {
 	int pid;
 	int tgid;
 	char comm[16];
 	struct task_struct *real_parent;
+	const struct cred *cred;
 } __attribute__((preserve_access_index));
+/* the ids the templates and tapsets read (uid(), euid()...), as the initial user namespace sees them */
+#define current_user_ns() 0
+#define current_uid() BPF_CORE_READ(current, cred, uid.val)
+#define current_euid() BPF_CORE_READ(current, cred, euid.val)
+#define current_gid() BPF_CORE_READ(current, cred, gid.val)
+#define current_egid() BPF_CORE_READ(current, cred, egid.val)
+#define from_kuid_munged(ns, id) (id)
+#define from_kgid_munged(ns, id) (id)
 #define stp_ppid() ((int64_t)BPF_CORE_READ(current, real_parent, tgid))
 #define current ((struct task_struct *)bpf_get_current_task_btf())
 #define smp_processor_id() bpf_get_smp_processor_id()
@@ -101,9 +118,11 @@ struct {
 
 volatile int stp_exiting;          /* exit() was called: no more hits */
 
-/* the wall clock (gettimeofday_*(): the builtins' kernel names), from the boot clock and stapio's offset */
-volatile int64_t stp_realtime_offset SEC(STP_BPF_TIME_SECTION) = 0;
-#define ktime_get_real_fast_ns() ((u64)(bpf_ktime_get_boot_ns() + stp_realtime_offset))
+/* stapio's (records.h): the wall clock (gettimeofday_*(), under the builtins' kernel names) from the boot
+ * clock, and target() */
+volatile struct stp_bpf_run_vars stp_run_vars SEC(STP_BPF_RUN_SECTION) = { 0, 0 };
+#define ktime_get_real_fast_ns() ((u64)(bpf_ktime_get_boot_ns() + stp_run_vars.realtime_offset))
+#define stp_target (stp_run_vars.target_pid)
 #define local_clock() bpf_ktime_get_ns()
 #define jiffies bpf_jiffies64()
 #define ktime_get_real_seconds() ((int64_t)(ktime_get_real_fast_ns() / 1000000000ULL))

@@ -21,8 +21,12 @@ void bpf_loop_close(struct Gen *g, struct LoopLabels *l);
 void bpf_foreach_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
 void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 
-/* refuse.c: the kind of BPF program a derived probe becomes, NULL when none */
-typedef enum BpfProgKind { BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF } BpfProgKind;
+/* refuse.c: the kind of BPF program a derived probe becomes (NONE: it cannot be one).  Kprobes and uprobes
+ * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
+ * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */
+typedef enum BpfProgKind {
+	BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE
+} BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
 
 #endif

@@ -92,6 +92,26 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN(probe_%d, 0);\n\treturn 0;\n}\n\n", dp->symbol, i, h);
 			break;
+		case BPF_PROG_KPROBE:
+		case BPF_PROG_UPROBE: {
+			/* stapio attaches it: the section says where (bpfprog.h) */
+			ProbePlace at;
+			char *where, *sec;
+			dp->provider->place(dp, &at);
+			if (at.path)
+				where = xasprintf("%sprobe/%llx/%llx/%lld/%s", at.is_return ? "uret" : "u",
+						  (unsigned long long)at.offset, (unsigned long long)at.sem_offset,
+						  (long long)at.pid, at.path);
+			else
+				where = xasprintf("%sprobe/%llx/%s", at.is_return ? "kret" : "k",
+						  (unsigned long long)at.offset, at.symbol);
+			sec = cg_string_literal(where);
+			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n\tSTP_RUN(probe_%d, 0);\n"
+				  "\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h);
+			free(where);
+			free(sec);
+			break;
+		}
 		case BPF_PROG_NONE:
 			break;
 		}

@@ -24,6 +24,11 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_TIMER;
 	if (!strcmp(fam, "kernel") && member && !strcmp(member, "trace"))
 		return BPF_PROG_TP_BTF;
+	if (dp->provider->place) {
+		ProbePlace at;
+		if (dp->provider->place(dp, &at))
+			return at.path ? BPF_PROG_UPROBE : BPF_PROG_KPROBE;
+	}
 	return BPF_PROG_NONE;
 }
 
@@ -34,6 +39,7 @@ static int builtin_supported(const char *name)
 		"printf", "print", "println", "printd", "printdln", "sprintf", "sprint", "sprintln", "sprintd", "sprintdln",
 		"exit", "execname", "pid", "tid", "cpu", "error", "warn", "strlen",
 		"gettimeofday_ns", "gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", "local_clock_ns", "jiffies", "ppid",
+		"target", "uid",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -738,5 +738,17 @@ static const char *const dwarf_forms[] = {
 	NULL,
 };
 
+/* a function's entry or return, or a statement, at a symbol kprobes resolve */
+static int dwarf_place(const DerivedProbe *dp, ProbePlace *at)
+{
+	const TgSite *site = dp->site;
+
+	if (!site || !site->anchor || site->is_tracepoint)
+		return 0;
+	*at = (ProbePlace){ .symbol = site->anchor, .offset = site->offset, .is_return = site->is_return };
+	return 1;
+}
+
 const ProbeProvider dwarf_provider = { .family = "kernel", .resolve_many = resolve_dwarf, .runtime = "probes/dwarf.c",
-				       .settings = emit_fentry_ref, .emit = emit_dwarf, .forms = dwarf_forms };
+				       .settings = emit_fentry_ref, .emit = emit_dwarf, .forms = dwarf_forms,
+				       .place = dwarf_place };

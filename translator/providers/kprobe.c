@@ -99,5 +99,11 @@ static const char *const kprobe_forms[] = {
 	"kprobe.function(string)", "kprobe.function(string).return", NULL,
 };
 
+static int kprobe_place(const DerivedProbe *dp, ProbePlace *at)
+{
+	*at = (ProbePlace){ .symbol = dp->symbol, .is_return = dp->is_return };
+	return 1;
+}
+
 const ProbeProvider kprobe_provider = { .family = "kprobe", .resolve = resolve_kprobe, .runtime = "probes/kprobes.c",
-					.emit = emit_kprobe, .forms = kprobe_forms };
+					.emit = emit_kprobe, .forms = kprobe_forms, .place = kprobe_place };

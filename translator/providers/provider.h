@@ -40,6 +40,17 @@ typedef struct ContextVar {
 	                              * NULL: only '=' assigns it */
 } ContextVar;
 
+/* Where a probe fires, for a runtime that arms it by itself (the BPF runtime): a uprobe (path set: the
+ * file, the offset in it, its SDT semaphore's offset or 0, the process or 0 for any) or a kprobe (symbol
+ * set, as kprobes resolve it, and an offset from it). */
+typedef struct ProbePlace {
+	const char *path;
+	const char *symbol;
+	uint64_t offset, sem_offset;
+	int64_t pid;
+	int is_return;
+} ProbePlace;
+
 struct ProbeProvider {
 	const char *family;          /* first component: "begin", "end", "timer", "kprobe", "kernel" */
 	/* A second component that selects this provider within its family ("trace" for kernel.trace,
@@ -72,6 +83,9 @@ struct ProbeProvider {
 	const ContextVar *(*context_var)(Session *s, const DerivedProbe *dp, const char *name);
 	/* The names context_var knows, for -L; NULL-terminated, NULL when none. */
 	const char *const *context_vars;
+	/* dp's place as a kprobe or a uprobe: 1 with *at filled, 0 when it is neither; NULL: none of the
+	 * family's probes is (a BPF runtime arms those it can place) */
+	int (*place)(const DerivedProbe *dp, ProbePlace *at);
 };
 
 /* The registry: the provider of a point whose first component is `family` and second `member`

@@ -478,6 +478,16 @@ static const char *const sdt_forms[] = {
 
 /* Registered for process(...).mark; process(...).provider(...) reaches it through registry.c's
  * also_members. */
+/* the marker's instruction, with its semaphore counted while the probe is armed */
+static int sdt_place(const DerivedProbe *dp, ProbePlace *at)
+{
+	const SdtMark *m = dp->data;
+
+	*at = (ProbePlace){ .path = m->path, .offset = m->offset, .sem_offset = m->sem_offset, .pid = m->pid };
+	return 1;
+}
+
 const ProbeProvider sdt_provider = { .family = "process", .member = "mark", .cname = "sdt",
 				     .resolve_many = resolve_sdt, .runtime = "probes/sdt.c", .emit = emit_sdt,
-				     .forms = sdt_forms, .context_var = sdt_context_var, .context_vars = sdt_context_vars };
+				     .forms = sdt_forms, .context_var = sdt_context_var, .context_vars = sdt_context_vars,
+				     .place = sdt_place };

@@ -964,6 +964,19 @@ static const ContextVar *uprobe_context_var(Session *s, const DerivedProbe *dp, 
 
 static const char *const uprobe_context_vars[] = { "$$name", NULL };
 
+/* a function's entry or return in a user binary, any process running it or process(PID)'s */
+static int uprobe_place(const DerivedProbe *dp, ProbePlace *at)
+{
+	const TgSite *site = dp->site;
+
+	if (!site || !site->is_user)
+		return 0;
+	*at = (ProbePlace){ .path = site->mod->path, .offset = site->file_offset, .pid = dp->number,
+			    .is_return = site->is_return };
+	return 1;
+}
+
 const ProbeProvider uprobe_provider = { .family = "process", .cname = "uprobe", .resolve_many = resolve_process,
 					.runtime = "probes/uprobes.c", .emit = emit_process, .forms = process_forms,
-					.context_var = uprobe_context_var, .context_vars = uprobe_context_vars };
+					.context_var = uprobe_context_var, .context_vars = uprobe_context_vars,
+					.place = uprobe_place };
