@@ -15,6 +15,13 @@ struct stp_out {
 };
 #define STP_OUT_STR_DEPTH 4              /* sprintf within sprintf's arguments, this deep */
 
+/* x86-64's struct pt_regs, as a kprobe or uprobe hands it over */
+struct stp_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs, flags,
+		sp, ss;
+};
+#define STP_BPF_ARGS 12                  /* a tracepoint's arguments kept */
+
 struct stp_context {
 	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
 	long actioncount, maxaction;
@@ -39,6 +46,8 @@ struct stp_context {
 	} warn;                          /* warn()'s record */
 	struct stp_stat_data stat;       /* a statistic's CPUs merged (stats.h) */
 	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
+	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
+	unsigned long entry_data[STP_BPF_ARGS];   /* a tracepoint's arguments */
 	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
 };
 
@@ -76,6 +85,7 @@ static __always_inline void stp_error_str(struct stp_context *c, const char *msg
 #include "bpf/strings.h"
 #include "bpf/maps.h"
 #include "bpf/stats.h"
+#include "bpf/targetvars.h"
 
 static __always_inline void stp_action_limit(struct stp_context *c)
 {
@@ -252,11 +262,14 @@ static __always_inline void stp_overload_charge(struct stp_context *c, u64 start
 #endif
 }
 
-#define STP_RUN(handler, session)						\
+#define STP_RUN(handler, session) STP_RUN_SAVING(handler, session, (void)0)
+/* ... after save (a statement naming c: stp_save_regs(c, ctx) ...) */
+#define STP_RUN_SAVING(handler, session, save)				\
 	do {									\
 		struct stp_context *c =						\
 			stp_context_claim((session) ? MAXACTION_INTERRUPTIBLE : MAXACTION, session); \
 		if (c) {							\
+			save;							\
 			if (!(session) && STP_OVERLOAD_ON &&			\
 			    unlikely(++c->overload_tick >= STP_OVERLOAD_SAMPLE)) { \
 				u64 stp_start = bpf_ktime_get_ns();		\

@@ -4,6 +4,8 @@
 #ifndef STP_DWARF_VARS_H
 #define STP_DWARF_VARS_H
 
+#include "dwbits.h"
+
 /* Reads size (1..8) bytes at addr (of the current process's memory when user) as a little-endian
  * number, sign- or zero-extended; true when the memory could not be read (no error is set). */
 static __always_inline bool stp_dw_peek_raw(unsigned long addr, int size, bool is_signed, int64_t *out, bool user)
@@ -200,39 +202,6 @@ static __maybe_unused void stp_dw_write(struct stp_context *c, unsigned long add
 {
 	if (unlikely(stp_dw_put_nofault(addr, (u64)value, size)))
 		stp_deref_fault(c, "write fault", addr);
-}
-
-/* size bytes of a value held in a register or computed, starting off bytes in. */
-static __always_inline int64_t stp_dw_extract(u64 v, int off, int size, bool is_signed)
-{
-	if (off > 0)
-		v = off >= 8 ? 0 : v >> (off * 8);
-	if (size >= 8)
-		return (int64_t)v;
-	v &= (1ULL << (size * 8)) - 1;
-	if (is_signed && (v >> (size * 8 - 1)) & 1)
-		v |= ~0ULL << (size * 8);
-	return (int64_t)v;
-}
-
-/* A bit field: bits bits from bit `shift` of the bytes read. */
-static __always_inline int64_t stp_dw_bits(u64 v, int shift, int bits, bool is_signed)
-{
-	v >>= shift;
-	if (bits < 64) {
-		v &= (1ULL << bits) - 1;
-		if (is_signed && (v >> (bits - 1)) & 1)
-			v |= ~0ULL << bits;
-	}
-	return (int64_t)v;
-}
-
-/* v with bits bits from `shift` replaced by the low bits of x (guru-mode writes to bit fields). */
-static __always_inline u64 stp_dw_set_bits(u64 v, int shift, int bits, u64 x)
-{
-	u64 mask = (bits < 64 ? (1ULL << bits) - 1 : ~0ULL) << shift;
-
-	return (v & ~mask) | ((x << shift) & mask);
 }
 
 /* The loaded module called modname, found on the kernel's module list from our own entry (the

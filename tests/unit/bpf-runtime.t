@@ -102,6 +102,40 @@ EOF
     [[ ! -s c.err ]] || { cat c.err; return 1; }
 }
 
+# probes_here: the probe families this host runs as BPF, with target variables: uprobes on a program built
+# here (arguments in registers, a structure through a user pointer, $return, -c and target()), an SDT
+# marker whose semaphore the attach counts (python3.11's gc__start fires only then), a BTF tracepoint's
+# arguments ($p->pid, $old_pid)
+probes_here() {
+    cat >prog.c <<'EOF'
+#include <stdio.h>
+struct pair { long a; int b; };
+__attribute__((noinline)) long work(int x, struct pair *p) { return x * 10 + p->a + p->b; }
+int main(void) { struct pair p = { 100, 5 }; long s = 0; for (int i = 0; i < 3; i++) s += work(i, &p); printf("%ld\n", s); return 0; }
+EOF
+    gcc -g -O1 -o prog prog.c || return 1
+    cat >up.stp <<'EOF'
+probe process("./prog").function("work") { printf("work x=%d a=%d b=%d mine=%d\n", $x, $p->a, $p->b, pid() == target()) }
+probe process("./prog").function("work").return { printf("work returns %d\n", $return) }
+EOF
+    timeout 60 $STAP --runtime=bpf -c ./prog up.stp >up.out 2>up.err || { cat up.out up.err; return 1; }
+    printf '%s\n' "work x=0 a=100 b=5 mine=1" "work returns 105" "work x=1 a=100 b=5 mine=1" "work returns 115" \
+        "work x=2 a=100 b=5 mine=1" "work returns 125" | diff - <(grep '^work' up.out) || { cat up.err; return 1; }
+    grep -qx 345 up.out && [[ ! -s up.err ]] || { cat up.out up.err; return 1; }
+    if [[ -x /usr/bin/python3.11 ]]; then
+        timeout 60 $STAP --runtime=bpf -c "/usr/bin/python3.11 -c 'import gc; gc.collect()'" -e '
+global n
+probe process("/usr/bin/python3.11").mark("gc__start") { n++ }
+probe end { printf("gc runs seen: %s\n", n > 0 ? "yes" : "no") }' >sdt.out 2>sdt.err || { cat sdt.out sdt.err; return 1; }
+        echo "gc runs seen: yes" | diff - sdt.out || { cat sdt.err; return 1; }
+    fi
+    timeout 60 $STAP --runtime=bpf -c "/bin/sh -c '/bin/true; /bin/true'" -e '
+probe kernel.trace("sched_process_exec") {
+	if (execname() == "true") printf("%s %d %d\n", execname(), $p->pid == pid(), $old_pid == pid())
+}' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
+    printf 'true 1 1\ntrue 1 1\n' | diff - tpv.out || { cat tpv.err; return 1; }
+}
+
 # expect_refusal WANT CMD...: CMD exits 1 with WANT in its stderr (r.err)
 expect_refusal() {
     local want=$1 rc=0
@@ -139,6 +173,7 @@ run() {
     command -v clang >/dev/null || { echo "no clang"; return 1; }
     STAPRUN=$TOP/build/bin/staprun
     kernel_side || return 1
+    probes_here || return 1
     refusals || return 1
     # two at a time: most are refused in pass 3 (a fraction of a second), the rest load and run here
     for s in "$TOP/tests/runtime"/*.stp; do

@@ -67,6 +67,10 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 {
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
 	int n = 0;
+	/* the hit's registers or arguments copied for the target variables, when a handler reads them */
+	const char *code = m->code.data ? m->code.data : "";
+	const char *save_regs = strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
+	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
 
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
@@ -90,7 +94,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			break;
 		case BPF_PROG_TP_BTF:
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN(probe_%d, 0);\n\treturn 0;\n}\n\n", dp->symbol, i, h);
+				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args);
 			break;
 		case BPF_PROG_KPROBE:
 		case BPF_PROG_UPROBE: {
@@ -106,8 +110,9 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				where = xasprintf("%sprobe/%llx/%s", at.is_return ? "kret" : "k",
 						  (unsigned long long)at.offset, at.symbol);
 			sec = cg_string_literal(where);
-			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n\tSTP_RUN(probe_%d, 0);\n"
-				  "\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h);
+			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h,
+				  save_regs);
 			free(where);
 			free(sec);
 			break;

@@ -5,6 +5,7 @@
 #include "elaborate/builtins.h"
 #include "lib/diag.h"
 #include "providers/provider.h"
+#include "targets/access.h"
 
 #include <string.h>
 
@@ -57,6 +58,19 @@ static int stat_extractor(const char *op)
 		if (!strcmp(op, ops[i]))
 			return 1;
 	return 0;
+}
+
+/* What of a bound target variable the BPF runtime cannot read yet (NULL: it can): the reads of
+ * registers, arguments and memory are runtime/bpf/targetvars.h's */
+static const char *target_refusal(const TgAccess *a)
+{
+	if (a->what == TGA_PRETTY || a->what == TGA_VARS)
+		return "pretty printing a target variable ($var$, $$vars)";
+	if (a->what == TGA_ENTRY)
+		return "a value saved at entry (@entry, a target variable in a .return probe)";
+	if (a->base == TGB_SYMBOL)
+		return "a global variable of the kernel or a program";
+	return NULL;
 }
 
 typedef struct Refusals {
@@ -122,6 +136,13 @@ static int refuse_expr(Expr *e, void *ctx)
 			free(one.items);
 		}
 		break;
+	case EX_ASSIGN:
+	case EX_INCDEC:
+		if (e->left && e->left->kind == EX_BOUND) {
+			refuse_at(r, e->loc, "writing a target variable");
+			return AST_WALK_SKIP;
+		}
+		break;
 	case EX_AT:
 		if (stat_extractor(e->str))
 			break;
@@ -131,8 +152,15 @@ static int refuse_expr(Expr *e, void *ctx)
 			free(what);
 		}
 		return AST_WALK_SKIP;
+	case EX_BOUND: {
+		const char *why = target_refusal(e->bound);
+		if (why) {
+			refuse_at(r, e->loc, why);
+			return AST_WALK_SKIP;
+		}
+		break;
+	}
 	case EX_TARGET:
-	case EX_BOUND:
 	case EX_CONTEXT:
 	case EX_AUTOCAST:
 		refuse_at(r, e->loc, "a target variable");
