@@ -47,6 +47,44 @@ static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned l
 		}									\
 	} while (0)
 
+/* The conversions' reads (tapset/linux/conversions.stp, uconversions.stp: core/deref.h's names): a string of
+ * at most maxlen bytes, a fault the hit's error; numbers, a fault the error and 0 (stp_user_quiet: 0 alone) */
+static __always_inline void stp_copy_str(struct stp_context *c, char *dst, unsigned long addr, int64_t maxlen, bool user)
+{
+	unsigned long n = maxlen < 0 ? 0 : maxlen > MAXSTRINGLEN - 1 ? MAXSTRINGLEN - 1 : (unsigned long)maxlen;
+	long rc;
+
+	n = STP_BOUND(n, MAXSTRINGLEN - 1) + 1;
+	rc = user ? bpf_probe_read_user_str(dst, n, (const void *)addr) : bpf_probe_read_kernel_str(dst, n, (const void *)addr);
+	if (rc < 0) {
+		dst[0] = 0;
+		stp_deref_fault(c, user ? "user string copy fault" : "kernel string copy fault", addr);
+	}
+}
+#define stp_kernel_string(c, dst, addr, maxlen) stp_copy_str((c), (dst), (addr), (maxlen), false)
+#define stp_user_string(c, dst, addr, maxlen) stp_copy_str((c), (dst), (addr), (maxlen), true)
+#define stp_kernel_s8(c, a) stp_dw_read_mem((c), (a), 1, true, false)
+#define stp_kernel_u8(c, a) stp_dw_read_mem((c), (a), 1, false, false)
+#define stp_kernel_s16(c, a) stp_dw_read_mem((c), (a), 2, true, false)
+#define stp_kernel_u16(c, a) stp_dw_read_mem((c), (a), 2, false, false)
+#define stp_kernel_s32(c, a) stp_dw_read_mem((c), (a), 4, true, false)
+#define stp_kernel_u32(c, a) stp_dw_read_mem((c), (a), 4, false, false)
+#define stp_kernel_s64(c, a) stp_dw_read_mem((c), (a), 8, true, false)
+
+static __always_inline int64_t stp_user_quiet(unsigned long addr, int size, bool is_signed)
+{
+	u64 v = 0;
+
+	if (size < 1 || size > 8 || bpf_probe_read_user(&v, size & 15, (const void *)addr) < 0)
+		return 0;
+	return stp_dw_extract(v, 0, size, is_signed);
+}
+
+/* the kernel's atomic types, as atomic_read() names them */
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic_long_t;
+typedef unsigned long uintptr_t;
+
 /* A kprobe's or uprobe's registers, a BTF tracepoint's arguments, into the context (the handlers read
  * c->regs->di and c->entry_data[i] as the module's do) */
 static __always_inline void stp_save_regs(struct stp_context *c, void *ctx)
