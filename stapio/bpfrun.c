@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bpfglue.h"
 #include "../common/log.h"
@@ -159,8 +160,13 @@ static int attach_probes(struct bpf_run *r)
 			continue;
 		l = attach_one(p);
 		if (!l) {
+			int e = errno;
+			/* libbpf places kprobes through perf's kprobe event source, which a kernel without
+			 * kprobes (CONFIG_KPROBES) lacks */
+			int no_kprobes = bpf_program__section_name(p)[0] == 'k' &&
+					 access("/sys/bus/event_source/devices/kprobe", F_OK) != 0;
 			err("cannot attach %s (%s): %s", bpf_program__name(p), bpf_program__section_name(p),
-			    strerror(errno));
+			    no_kprobes ? "this kernel has no kprobes" : strerror(e));
 			return -1;
 		}
 		r->links[r->nlinks++] = l;
