@@ -39,6 +39,16 @@ static __always_inline const void *stp_zero_value(void)
 	return stp_zeros;
 }
 
+/* delete a: every entry, from a callback of bpf_for_each_map_elem (a hash map allows it) */
+static long stp_map_clear_one(void *map, const void *key, void *value, void *ctx)
+{
+	(void)value;
+	(void)ctx;
+	bpf_map_delete_elem(map, key);
+	return 0;
+}
+#define stp_map_clear(m) bpf_for_each_map_elem(&(m), stp_map_clear_one, NULL, 0)
+
 static __always_inline void stp_error_near(struct stp_context *c, const char *msg, const char *where)
 {
 	if (!c->last_error) {

@@ -92,8 +92,9 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 		int str = col < 0 ? arr->type == TY_STRING : arr->keytypes[col] == TY_STRING;
 		char *a = col < 0 ? xstrdup("av->v") : xasprintf("a->k%d", col);
 		char *b = col < 0 ? xstrdup("bv->v") : xasprintf("b->k%d", col);
-		if (str)
-			sb_printf(&g->hoisted, "\tr = %d * stp_strncmp(%s, %s, sizeof(%s));\n", st->sort_dir < 0 ? -1 : 1, a, b, a);
+		if (str)   /* a key's bytes are zeros past its string; a value's are not */
+			sb_printf(&g->hoisted, "\tr = %d * %s(%s, %s, sizeof(%s));\n", st->sort_dir < 0 ? -1 : 1,
+				  col < 0 ? "stp_strncmp" : "stp_key_strcmp", a, b, a);
 		else
 			sb_printf(&g->hoisted, "\tr = %d * ((%s > %s) - (%s < %s));\n", st->sort_dir < 0 ? -1 : 1, a, b, a, b);
 		free(a);
@@ -101,7 +102,7 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 	}
 	for (int i = 0; i < arr->nkeys; i++) {
 		if (arr->keytypes[i] == TY_STRING)
-			sb_printf(&g->hoisted, "\tif (!r)\n\t\tr = stp_strncmp(a->k%d, b->k%d, sizeof(a->k%d));\n", i, i, i);
+			sb_printf(&g->hoisted, "\tif (!r)\n\t\tr = stp_key_strcmp(a->k%d, b->k%d, sizeof(a->k%d));\n", i, i, i);
 		else
 			sb_printf(&g->hoisted, "\tif (!r)\n\t\tr = (a->k%d > b->k%d) - (a->k%d < b->k%d);\n", i, i, i, i);
 	}
@@ -118,7 +119,7 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 void bpf_foreach_open(Gen *g, Stmt *st, LoopLabels *l)
 {
 	const Symbol *arr = st->array->sym;
-	char *fe = xasprintf("fe%d", l->id);
+	char *fe = xasprintf("%s_fe%d", g->name, l->id);
 	char *v;
 
 	sb_printf(g->frame, "\tstruct gk_%s %s_prev, %s_best;\n\tstruct gv_%s %s_prevv, %s_bestv;\n"

@@ -95,10 +95,6 @@ static int refuse_stmt(Stmt *st, void *ctx)
 		if (st->slice.len)
 			refuse_at(r, st->loc, "foreach over an array slice");
 		break;
-	case ST_DELETE:
-		if (st->expr->kind == EX_IDENT && st->expr->sym && st->expr->sym->is_array == 1)
-			refuse_at(r, st->loc, "deleting a whole array");
-		break;
 	default:
 		break;
 	}
