@@ -10,6 +10,8 @@ struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg);  
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* one record's text */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
+/* bpfhist.c: a histogram record drawn into the output */
+void bpf_hist_draw(struct bpf_output *out, const void *rec, size_t size);
 
 /* the -c command: started held back (0, or -1 after a message), released once the probes are armed,
  * reaped when it exits (1 once, then), ended with the run */

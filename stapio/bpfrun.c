@@ -66,6 +66,9 @@ static int on_record(void *ctx, void *data, size_t size)
 				fprintf(stderr, "ERROR: %.*s\n", STP_BPF_ERR_MSG, msg);
 		}
 		break;
+	case STP_BPF_REC_HIST:
+		bpf_hist_draw(r->out, h, size);
+		break;
 	case STP_BPF_REC_WARN:
 		bpf_output_flush(r->out);
 		fprintf(stderr, "WARNING: %.*s\n", (int)strnlen(body, h->len), body);

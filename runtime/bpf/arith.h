@@ -1,20 +1,10 @@
 /* arith.h - script arithmetic on the BPF runtime: core/arith.h's (division by zero a script error, overflow
- * wrapping, shifts of any count), its signed division through unsigned (BPF before cpu v4 has none). */
+ * wrapping, shifts of any count), its signed division through unsigned (runtime.h: BPF before cpu v4 has none). */
 #ifndef STP_BPF_ARITH_H
 #define STP_BPF_ARITH_H
 
-static __always_inline u64 stp_abs64(int64_t a)
-{
-	return a < 0 ? 0 - (u64)a : (u64)a;
-}
-
-/* C's truncating division and remainder (the remainder takes the dividend's sign) */
-static __always_inline int64_t stp_sdiv(int64_t a, int64_t b)
-{
-	u64 q = stp_abs64(a) / stp_abs64(b);
-
-	return (a < 0) != (b < 0) ? (int64_t)(0 - q) : (int64_t)q;
-}
+/* C's truncating division (runtime.h's div64_s64) and remainder (the remainder takes the dividend's sign) */
+#define stp_sdiv(a, b) div64_s64((a), (b))
 
 static __always_inline int64_t stp_smod(int64_t a, int64_t b)
 {

@@ -45,6 +45,7 @@ struct stp_context {
 		char msg[MAXSTRINGLEN];
 	} warn;                          /* warn()'s record */
 	struct stp_stat_data stat;       /* a statistic's CPUs merged (stats.h) */
+	struct stp_bpf_hist_rec hist;    /* a histogram's record (stats.h) */
 	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
 	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
 	unsigned long entry_data[STP_BPF_ARGS];   /* a tracepoint's arguments */

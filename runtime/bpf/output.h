@@ -6,14 +6,6 @@
 #define STP_OUT_MASK (STP_BPF_OUT_CAP - 1)
 #define STP_PAD_MAX 128                 /* the widest field a conversion pads to here */
 
-/* x & mask, the mask kept where the verifier sees it (the compiler may not fold it into x's range) */
-#define STP_BOUND(x, mask)							\
-	({									\
-		u64 __b = (u64)(x);						\
-		asm volatile("" : "+r"(__b));					\
-		__b & (mask);							\
-	})
-
 #define STP_FMT_WIDTH_MAX STP_PAD_MAX     /* a '*' field is padded as far as any here */
 #include "output/fmtspec.h"
 

@@ -14,7 +14,10 @@ enum stp_bpf_record {
 	STP_BPF_REC_ERROR = 2,          /* a script error: the message, then "near ..." (both NUL-ended) */
 	STP_BPF_REC_EXIT = 3,           /* exit(), or the errors' abort (stp_bpf_counters.aborted) */
 	STP_BPF_REC_WARN = 4,           /* warn(): the message (NUL-ended) */
+	STP_BPF_REC_HIST = 5,           /* print(@hist_*(x)): struct stp_bpf_hist_rec */
 };
+
+#define STP_BPF_HIST_BUCKETS 128        /* a histogram's buckets, at most (core/limits.h's STP_MAX_BUCKETS) */
 
 /* What stapio tells the object before loading it, in its map of this name: the wall clock's offset from
  * the boot clock (CLOCK_REALTIME less CLOCK_BOOTTIME, ns: gettimeofday_*()), and target()'s process */
@@ -28,6 +31,15 @@ struct stp_bpf_run_vars {
 struct stp_bpf_rec_head {
 	unsigned int type;              /* enum stp_bpf_record */
 	unsigned int len;               /* bytes after the head */
+};
+
+/* A histogram to draw (stapio/bpfhist.c): stats/statdata.h's shape and counts */
+struct stp_bpf_hist_rec {
+	struct stp_bpf_rec_head head;
+	int htype, buckets;
+	int width, elision;             /* the object's HIST_WIDTH and HIST_ELISION (core/limits.h) */
+	long long start, interval;
+	long long counts[STP_BPF_HIST_BUCKETS];
 };
 
 /* The runtime's counters (the map stp_counters, one element), read by stapio at the end. */

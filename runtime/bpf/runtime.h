@@ -96,16 +96,58 @@ static __always_inline void stp_count(int lost)
 		__sync_fetch_and_add(lost ? &n->lost : &n->skipped, 1);
 }
 
-/* A statistic's accumulator, and a statistic global: a per-CPU array of one (bpf/stats.h) */
-struct stp_stat_data {
-	int64_t count, sum, min, max;
-};
-#define STP_BPF_STAT(name)							\
+/* x & mask, the mask kept where the verifier sees it (the compiler may not fold it into x's range) */
+#define STP_BOUND(x, mask)							\
+	({									\
+		u64 __b = (u64)(x);						\
+		asm volatile("" : "+r"(__b));					\
+		__b & (mask);							\
+	})
+
+/* A statistic's accumulator (stats/statdata.h, shared with the module) with room for any histogram, and a
+ * statistic global: a per-CPU array of one, as large as its shape needs (bpf/stats.h) */
+#define STP_STAT_HIST_DIM STP_MAX_BUCKETS
+#define STP_STAT_READ_ONCE(x) (x)
+#define STP_STAT_BUCKET_INDEX(b) STP_BOUND((b), STP_MAX_BUCKETS - 1)
+#if STP_MAX_BUCKETS != 128
+#error "the BPF runtime's histograms have 128 buckets at most (records.h): STP_MAX_BUCKETS is 128"
+#endif
+#define S64_MIN ((int64_t)(-0x7fffffffffffffffLL - 1))
+#define memset __builtin_memset
+static __always_inline u64 stp_abs64(int64_t a)
+{
+	return a < 0 ? 0 - (u64)a : (u64)a;
+}
+/* the kernel's math64 names, signed division through unsigned (BPF before cpu v4 has none) */
+static __always_inline int64_t div64_s64(int64_t a, int64_t b)
+{
+	u64 q = stp_abs64(a) / stp_abs64(b);
+
+	return (a < 0) != (b < 0) ? (int64_t)(0 - q) : (int64_t)q;
+}
+#define div64_u64(a, b) ((u64)(a) / (u64)(b))
+static __always_inline int fls64(u64 x)
+{
+	int n = 0;
+
+	if (!x)
+		return 0;
+	if (x >> 32) { n += 32; x >>= 32; }
+	if (x >> 16) { n += 16; x >>= 16; }
+	if (x >> 8) { n += 8; x >>= 8; }
+	if (x >> 4) { n += 4; x >>= 4; }
+	if (x >> 2) { n += 2; x >>= 2; }
+	if (x >> 1) { n += 1; x >>= 1; }
+	return n + 1;
+}
+#include "stats/statdata.h"
+#define STP_STAT_DATA_SIZE(has_hist) ((has_hist) ? sizeof(struct stp_stat_data) : __builtin_offsetof(struct stp_stat_data, hist))
+#define STP_BPF_STAT(name, has_hist)					\
 	struct {								\
 		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);			\
 		__uint(max_entries, 1);						\
 		__type(key, u32);						\
-		__type(value, struct stp_stat_data);				\
+		__uint(value_size, STP_STAT_DATA_SIZE(has_hist));			\
 	} name SEC(".maps")
 
 /* per CPU, a number the verifier is not to follow (output.h's stp_forget) */

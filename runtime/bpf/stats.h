@@ -1,112 +1,126 @@
-/* stats.h - scalar statistics on the BPF runtime (runtime/stats/stat.c's names): x <<< v into this CPU's
- * accumulator of a per-CPU array, the extractors reading every CPU's merged (no histograms or variance yet). */
+/* stats.h - statistics on the BPF runtime (runtime/stats/stat.c's names over stats/statdata.h's arithmetic,
+ * shared with the module): x <<< v into this CPU's accumulator of a per-CPU array, the extractors reading every
+ * CPU's merged; a histogram leaves as a record that stapio draws (stapio/bpfhist.c). */
 #ifndef STP_BPF_STATS_H
 #define STP_BPF_STATS_H
 
-enum { STP_HIST_NONE, STP_HIST_LOG, STP_HIST_LINEAR };
-#define STP_STAT_COUNT  0
-#define STP_STAT_SUM    1
-#define STP_STAT_MINMAX 2
-#define STP_STAT_ALL    (STP_STAT_SUM | STP_STAT_MINMAX)
 #define STP_BPF_MAX_CPUS 1024           /* the CPUs a merge looks at, at most */
 
-static __always_inline void stp_stat_data_add_as(struct stp_stat_data *sd, int64_t v, unsigned int keep)
+/* a statistic's shape: translator/bpfprog/object.c's NAME__shape beside its map NAME */
+#define STP_STAT_SHAPE(st) (&st##__shape)
+
+static __always_inline struct stp_stat_data *stp_stat_this_cpu(void *map)
 {
-	if (keep == STP_STAT_COUNT) {
-		sd->count++;
-		return;
-	}
-	if (sd->count == 0) {
-		sd->count = 1;
-		sd->sum = v;
-		sd->min = sd->max = v;
-		return;
-	}
-	sd->count++;
-	sd->sum = (int64_t)((u64)sd->sum + (u64)v);
-	if ((keep & STP_STAT_MINMAX) && v > sd->max)
-		sd->max = v;
-	if ((keep & STP_STAT_MINMAX) && v < sd->min)
-		sd->min = v;
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(map, &zero);
 }
 
-/* x <<< v (variance and htype are the translator's: none here) */
+/* x <<< v (variance and htype are the translator's: its shape's) */
 #define stp_stat_add_as(st, v, variance, htype, keep)				\
 	do {									\
-		u32 zero_ = 0;							\
-		struct stp_stat_data *sd_ = bpf_map_lookup_elem(&(st), &zero_);	\
+		struct stp_stat_data *sd_ = stp_stat_this_cpu(&(st));		\
 		if (sd_)							\
-			stp_stat_data_add_as(sd_, (v), (keep));			\
+			stp_stat_data_add_as(STP_STAT_SHAPE(st), sd_, (v), (variance), (htype), (keep)); \
 	} while (0)
 
 #define stp_stat_count_inc(st)							\
 	do {									\
-		u32 zero_ = 0;							\
-		struct stp_stat_data *sd_ = bpf_map_lookup_elem(&(st), &zero_);	\
+		struct stp_stat_data *sd_ = stp_stat_this_cpu(&(st));		\
 		if (sd_)							\
 			sd_->count++;						\
 	} while (0)
 
+/* an accumulator zeroed, its histogram too when it has one (in halves: clang inlines no larger memset) */
+static __always_inline void stp_stat_zero(struct stp_stat_data *sd, bool hist)
+{
+	__builtin_memset(sd, 0, __builtin_offsetof(struct stp_stat_data, hist));
+	if (hist) {   /* the barriers keep clang from joining them into one */
+		asm volatile("" ::: "memory");
+		__builtin_memset(sd->hist, 0, sizeof(sd->hist) / 2);
+		asm volatile("" ::: "memory");
+		__builtin_memset(sd->hist + STP_MAX_BUCKETS / 2, 0, sizeof(sd->hist) / 2);
+	}
+}
+
 /* one CPU's accumulator into the merge (a bpf_loop callback: BPF cannot follow a loop over every CPU) */
 struct stp_stat_merge {
 	void *map;
+	const struct stp_stat_shape *sh;
 	struct stp_stat_data *agg;
 	int clear;                      /* zero each instead */
 };
 
-static long stp_stat_merge_one(u32 cpu, void *ctx)
+static long stp_stat_merge_cpu(u32 cpu, void *ctx)
 {
 	struct stp_stat_merge *m = ctx;
-	struct stp_stat_data *agg = m->agg, *sd;
+	struct stp_stat_data *sd;
 	u32 zero = 0;
 
 	sd = bpf_map_lookup_percpu_elem(m->map, &zero, cpu);
 	if (!sd)
 		return 1;
 	if (m->clear) {
-		__builtin_memset(sd, 0, sizeof(*sd));
+		stp_stat_zero(sd, m->sh->htype != STP_HIST_NONE);
 		return 0;
 	}
-	if (!sd->count || !agg)
-		return 0;
-	if (!agg->count || sd->min < agg->min)
-		agg->min = sd->min;
-	if (!agg->count || sd->max > agg->max)
-		agg->max = sd->max;
-	agg->count += sd->count;
-	agg->sum = (int64_t)((u64)agg->sum + (u64)sd->sum);
+	if (m->sh->htype == STP_HIST_NONE) {   /* the map's values have no histogram */
+		struct stp_stat_shape none = *m->sh;
+		none.buckets = 0;
+		stp_stat_merge_one(&none, m->agg, sd);
+	} else {
+		stp_stat_merge_one(m->sh, m->agg, sd);
+	}
 	return 0;
 }
 
 /* every CPU's accumulator merged into this CPU's context (count 0 when empty) */
-static __always_inline struct stp_stat_data *stp_stat_merge(void *map)
+static __always_inline struct stp_stat_data *stp_stat_merge(void *map, const struct stp_stat_shape *sh)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
-	struct stp_stat_merge m = { .map = map };
+	struct stp_stat_merge m = { .map = map, .sh = sh };
 
 	if (!c)
 		return NULL;
 	m.agg = &c->stat;
-	__builtin_memset(m.agg, 0, sizeof(*m.agg));
-	bpf_loop(STP_BPF_MAX_CPUS, stp_stat_merge_one, &m, 0);
+	stp_stat_zero(m.agg, sh->htype != STP_HIST_NONE);
+	bpf_loop(STP_BPF_MAX_CPUS, stp_stat_merge_cpu, &m, 0);
+	stp_stat_merge_end(sh, m.agg);
 	return &c->stat;
 }
-#define stp_stat_get(st) stp_stat_merge(&(st))
+#define stp_stat_get(st) stp_stat_merge(&(st), STP_STAT_SHAPE(st))
 
-static __always_inline void stp_stat_reset(void *map)
+static __always_inline void stp_stat_reset(void *map, const struct stp_stat_shape *sh)
 {
-	struct stp_stat_merge m = { .map = map, .clear = 1 };
+	struct stp_stat_merge m = { .map = map, .sh = sh, .clear = 1 };
 
-	bpf_loop(STP_BPF_MAX_CPUS, stp_stat_merge_one, &m, 0);
+	bpf_loop(STP_BPF_MAX_CPUS, stp_stat_merge_cpu, &m, 0);
 }
-#define stp_stat_clear(st) stp_stat_reset(&(st))
+#define stp_stat_clear(st) stp_stat_reset(&(st), STP_STAT_SHAPE(st))
 
-static __always_inline int64_t stp_stat_avg(const struct stp_stat_data *sd)
+/* print(@hist_log(x)): the output so far, then the shape and the buckets as a record stapio draws */
+static __always_inline void stp_hist_print(struct stp_out *o, const struct stp_stat_shape *sh,
+					   const struct stp_stat_data *sd)
 {
-	u64 q = stp_abs64(sd->sum) / stp_abs64(sd->count);
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
 
-	return sd->sum < 0 ? (int64_t)(0 - q) : (int64_t)q;
+	if (!c)
+		return;
+	(void)o;                        /* c->out: into a string (sprint) is refused (translator/bpfprog) */
+	stp_flush(&c->out);
+	c->hist.head.type = STP_BPF_REC_HIST;
+	c->hist.width = HIST_WIDTH;
+	c->hist.elision = HIST_ELISION;
+	c->hist.head.len = sizeof(c->hist) - sizeof(c->hist.head);
+	c->hist.htype = sh->htype;
+	c->hist.buckets = sh->buckets;
+	c->hist.start = sh->start;
+	c->hist.interval = sh->interval;
+	__builtin_memcpy(c->hist.counts, sd->hist, sizeof(c->hist.counts));
+	if (bpf_ringbuf_output(&stp_ring, &c->hist, sizeof(c->hist), 0))
+		stp_count(1);
 }
 
 #endif

@@ -106,6 +106,10 @@
 #ifndef HIST_WIDTH
 #define HIST_WIDTH 50
 #endif
+/* empty rows either side of a row that make it shown (stats/hist.c; < 0: none left out) */
+#ifndef HIST_ELISION
+#define HIST_ELISION 2
+#endif
 /* kretprobe instances per .return probe: calls in flight at once (sleeping ones count); a
  * return missed for lack of one is counted and reported at the end (probes/dwarf.c) */
 #ifndef KRETACTIVE

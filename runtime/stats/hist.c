@@ -25,10 +25,7 @@
  *  - an empty line after the last row.
  * The caller checks that the histogram is not empty. */
 
-/* HIST_WIDTH: core/limits.h */
-#ifndef HIST_ELISION
-#define HIST_ELISION 2
-#endif
+/* HIST_WIDTH, HIST_ELISION: core/limits.h */
 #define HIST_MARGIN 2
 
 /* Characters of v printed in decimal, with its '-'. */

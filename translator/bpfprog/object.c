@@ -15,7 +15,15 @@ static void bpf_globals(Session *s, CgParts *parts)
 	for (int i = 0; i < prog->globals.len; i++) {
 		Symbol *g = prog->globals.items[i];
 		if (g->type == TY_STATS) {
-			sb_printf(&parts->globals, "STP_BPF_STAT(g_%s);\n", g->name);
+			/* its map and beside it its shape (runtime/bpf/stats.h), fixed by the uses (codegen/stats.c) */
+			CgStatShape sh = cg_stats_shape(s->cg, g);
+			int buckets = sh.htype == CG_HIST_LOG ? 128 :
+				      sh.htype == CG_HIST_LINEAR && sh.width > 0 ? (int)((sh.high - sh.low) / sh.width + 3) : 0;
+			sb_printf(&parts->globals, "STP_BPF_STAT(g_%s, %d);\n", g->name, sh.htype != CG_HIST_NONE);
+			sb_printf(&parts->globals, "static const struct stp_stat_shape g_%s__shape = { .htype = %s, .buckets = %d, "
+				  ".start = %lldLL, .interval = %lldLL, .shift = %d, .variance = %d };\n", g->name,
+				  sh.htype == CG_HIST_LOG ? "STP_HIST_LOG" : sh.htype == CG_HIST_LINEAR ? "STP_HIST_LINEAR" : "STP_HIST_NONE",
+				  buckets, (long long)sh.low, (long long)sh.width, sh.shift, sh.variance);
 		} else if (g->is_array == 1) {
 			bpf_map_decl(g, &parts->globals);
 		} else if (g->type == TY_STRING) {

@@ -49,10 +49,10 @@ static int builtin_supported(const char *name)
 	return 0;
 }
 
-/* the extractors of a scalar statistic the BPF runtime merges (bpf/stats.h): no histograms or variance */
+/* the extractors of a statistic the BPF runtime merges (bpf/stats.h) */
 static int stat_extractor(const char *op)
 {
-	static const char *const ops[] = { "count", "sum", "min", "max", "avg" };
+	static const char *const ops[] = { "count", "sum", "min", "max", "avg", "variance", "hist_log", "hist_linear" };
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(op, ops[i]))
@@ -107,6 +107,13 @@ static int refuse_expr(Expr *e, void *ctx)
 
 	switch (e->kind) {
 	case EX_CALL:
+		if (e->builtin && (e->builtin->print_flags & PRINT_TO_STRING)) {
+			for (int i = 0; i < e->args.len; i++) {
+				Expr *a = e->args.items[i];
+				if (a->kind == EX_AT && !strncmp(a->str, "hist_", 5) && !a->chain.len)
+					refuse_at(r, a->loc, "a histogram drawn into a string (sprint)");
+			}
+		}
 		if (e->builtin && !builtin_supported(e->builtin->name)) {
 			char *what = xasprintf("function %s()", e->builtin->name);
 			refuse_at(r, e->loc, what);

@@ -214,7 +214,8 @@ static char *gen_print(Gen *g, Expr *e, const char *out, int flags)
 	}
 	/* a histogram alone is drawn as print draws it (SystemTap adds no newline) */
 	if ((flags & PRINT_NEWLINE) && !(e->args.len == 1 && ((Expr *)e->args.items[0])->kind == EX_AT &&
-					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5)))
+					 !strncmp(((Expr *)e->args.items[0])->str, "hist_", 5) &&
+					 !((Expr *)e->args.items[0])->chain.len))   /* not a bucket's count: @hist_log(x)[i] */
 		cg_line(g, "stp_out_lit(%s, \"\\n\", 1);", out);
 	return xstrdup("0");
 }

@@ -282,7 +282,7 @@ static char *load_stats(Gen *g, Expr *operand, int for_iteration)
 
 static char *shape_ref(Symbol *sym)
 {
-	return xasprintf("&g_%s->shape", sym->name);
+	return xasprintf("STP_STAT_SHAPE(g_%s)", sym->name);   /* the runtime's */
 }
 
 static void fail_if(Gen *g, const char *cond, const char *msg)
@@ -405,7 +405,7 @@ char *cg_stats_add(Gen *g, Expr *e)
 	char *map = xasprintf("stp_pmap_cpu(g_%s)", sym->name);
 	char *sd = cg_map_slot(g, lhs, map, k, comm, "struct stp_stat_data *");
 	free(map);
-	cg_line(g, "stp_stat_data_add_as(&g_%s->shape, %s, %s, %d, %s, %s);", sym->name, sd, v, si ? si->variance : 0,
+	cg_line(g, "stp_stat_data_add_as(%s, %s, %s, %d, %s, %s);", shape_ref(sym), sd, v, si ? si->variance : 0,
 	     hist_type_name(si ? si->htype : CG_HIST_NONE), keep);
 	return v;
 }
