@@ -110,7 +110,8 @@ char *cg_format(Gen *g, Expr *e, const char *out);
 char *cg_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */
 char *cg_stats_op(Gen *g, Expr *e);                  /* @count(x) ... @hist_log(x)[i] */
 void cg_stats_print(Gen *g, Expr *hist, const char *out);   /* print(@hist_log(x)) */
-LoopLabels *cg_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over a[...] of stats or @hist buckets */
+LoopLabels *cg_stats_foreach(Gen *g, Stmt *st);      /* opens foreach over @hist buckets */
+void cg_stats_foreach_array(Gen *g, Stmt *st, LoopLabels *l);   /* opens foreach over a[...] of stats in place */
 void cg_stats_delete(Gen *g, Stmt *st);              /* delete x, delete a, delete a[k] */
 char *cg_stats_in(Gen *g, Expr *e);                  /* [k] in a, a of stats */
 /* what the uses of a statistic ask of its accumulators: one histogram shape per global */

@@ -514,12 +514,20 @@ static const char *sort_operator(const char *agg)
 /* foreach ([k1, ...] in a[slice] sorted limit N) over a statistics array: the
  * CPUs' maps are merged into the aggregate map, which is sorted in place (by
  * a key, or by @count or the given operator when sorted by value) and walked. */
-static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char *count)
+/* foreach over an array of statistics in place (the kernel module's: cg_foreach_inline_open), its loop l
+ * pushed: the CPUs' accumulators merged into the array's aggregate, sorted there, iterated */
+void cg_stats_foreach_array(Gen *g, Stmt *st, LoopLabels *l)
 {
 	Symbol *arr = st->array->sym;
-	char *it = cg_named_local(g, "struct stp_map_entry *", "it");
-	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
-	LoopLabels *l;
+	char *limit = NULL, *count = NULL, *it, **fixed;
+
+	if (st->limit) {
+		limit = cg_materialize(g, cg_expr(g, st->limit), TY_LONG);
+		count = cg_long_tmp(g);
+		cg_line(g, "%s = 0;", count);
+	}
+	it = cg_named_local(g, "struct stp_map_entry *", "it");
+	fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
 
 	for (int i = 0; i < st->slice.len; i++) {
 		Expr *k = st->slice.items[i];
@@ -533,7 +541,7 @@ static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char
 		cg_line(g, "stp_pmap_sort(g_%s, %d, 0, %d);", arr->name, st->sort_on - 1, st->sort_dir);
 	else if (st->sort_on < 0)
 		cg_line(g, "stp_pmap_sort(g_%s, -1, %s, %d);", arr->name, sort_operator(st->sort_agg), st->sort_dir);
-	l = cg_loop_push(g);
+	(void)l;
 	cg_line(g, "for (%s = stp_map_first(g_%s->agg); %s; %s = stp_map_next(g_%s->agg, %s)) {", it, arr->name, it, it,
 	     arr->name, it);
 	g->indent++;
@@ -550,7 +558,6 @@ static LoopLabels *foreach_array(Gen *g, Stmt *st, const char *limit, const char
 	}
 	g->indent--;
 	free(fixed);
-	return l;
 }
 
 /* Opens the loop ("for (...) {" and each iteration's prologue): stmt.c generates the body and closes it. */
@@ -563,7 +570,5 @@ LoopLabels *cg_stats_foreach(Gen *g, Stmt *st)
 		count = cg_long_tmp(g);
 		cg_line(g, "%s = 0;", count);
 	}
-	if (st->array->kind == EX_AT)
-		return foreach_buckets(g, st, limit, count);
-	return foreach_array(g, st, limit, count);
+	return foreach_buckets(g, st, limit, count);
 }

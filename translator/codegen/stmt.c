@@ -93,10 +93,15 @@ void cg_loop_charge(Gen *g, const Stmt *loop)
 void cg_foreach_inline_open(Gen *g, Stmt *st, LoopLabels *l)
 {
 	Symbol *arr = st->array->sym;
-	char *it = cg_named_local(g, "struct stp_map_entry *", "it");
-	char **fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
+	char *it, **fixed;
 	char *limit = NULL, *count = NULL;
 
+	if (arr->type == TY_STATS) {
+		cg_stats_foreach_array(g, st, l);
+		return;
+	}
+	it = cg_named_local(g, "struct stp_map_entry *", "it");
+	fixed = xcalloc((size_t)st->slice.len + 1, sizeof *fixed);
 	for (int i = 0; i < st->slice.len; i++) {
 		Expr *k = st->slice.items[i];
 		if (k->kind != EX_WILDCARD)
@@ -146,8 +151,8 @@ static void gen_foreach(Gen *g, Stmt *st)
 {
 	LoopLabels *l;
 
-	if (st->array->kind == EX_AT || st->array->sym->type == TY_STATS) {
-		l = cg_stats_foreach(g, st);   /* the loop opened, its keys set */
+	if (st->array->kind == EX_AT) {
+		l = cg_stats_foreach(g, st);   /* the loop over the buckets opened, its key set */
 		cg_scoped(g, st->then);
 		gen_loop_end(g, l);
 		cg_line(g, "}");
