@@ -22,17 +22,21 @@ static __always_inline const char *stp_comm_key(u64 w[2])
 	return (const char *)w;
 }
 
-/* this CPU's scratch for an array's key (512 bytes: translator/bpfprog/bpfmaps.c keeps every key within) */
-static __always_inline void *stp_key_scratch(void)
+/* this CPU's scratch for an array's key (512 bytes: translator/bpfprog/bpfmaps.c keeps every key within);
+ * a subprogram of its own, which keeps the many key builders' programs small */
+static noinline void *stp_key_scratch(void)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
 
-	return c ? c->key : NULL;
+	if (!c)
+		return NULL;
+	asm volatile("" : "+r"(c));   /* no offset from c before its test (the verifier refuses one) */
+	return c->key;
 }
 
-/* a value of zeros (the largest an array holds), never written */
-static const char stp_zeros[MAXSTRINGLEN];
+/* a value of zeros (the largest an array holds: a string or an accumulator), never written */
+static const char stp_zeros[MAXSTRINGLEN > sizeof(struct stp_stat_data) ? MAXSTRINGLEN : sizeof(struct stp_stat_data)];
 
 static __always_inline const void *stp_zero_value(void)
 {

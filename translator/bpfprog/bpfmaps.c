@@ -25,7 +25,7 @@ int bpf_key_string_bytes(const Symbol *arr)
 }
 
 /* the map and its key and value types: with the globals */
-void bpf_map_decl(const Symbol *arr, StrBuf *d)
+void bpf_map_decl(const Symbol *arr, int has_hist, StrBuf *d)
 {
 	const char *n = arr->name;
 	int sbytes = bpf_key_string_bytes(arr);
@@ -41,10 +41,17 @@ void bpf_map_decl(const Symbol *arr, StrBuf *d)
 	}
 	if (!arr->nkeys)
 		sb_puts(d, "\tint64_t k0;\n");
-	sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v");
-	sb_printf(d, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
-		  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n", arr->wrap ? "BPF_MAP_TYPE_LRU_HASH" : "BPF_MAP_TYPE_HASH",
-		  limit, n, n, n);
+	if (arr->type == TY_STATS) {   /* an accumulator per key and CPU (runtime/bpf/stats.h) */
+		sb_printf(d, "};\nstruct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n"
+			  "\t__type(key, struct gk_%s);\n\t__uint(value_size, STP_STAT_DATA_SIZE(%d));\n} g_%s SEC(\".maps\");\n",
+			  arr->wrap ? "BPF_MAP_TYPE_LRU_PERCPU_HASH" : "BPF_MAP_TYPE_PERCPU_HASH", limit, n, has_hist, n);
+		sb_printf(d, "struct gv_%s {\n\tint64_t v;\n};   /* an aggregate foreach orders by (bpfprog/loops.c) */\n", n);
+	} else {
+		sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v");
+		sb_printf(d, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
+			  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n",
+			  arr->wrap ? "BPF_MAP_TYPE_LRU_HASH" : "BPF_MAP_TYPE_HASH", limit, n, n, n);
+	}
 	free(limit);
 	sb_printf(d, "#define GM_%s__VAL 0\n", n);
 }
@@ -90,4 +97,6 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 		  "\tif (!e)\n\t\tstp_error_near(c, \"Array overflow, check MAXMAPENTRIES\", where);\n\treturn e;\n}\n",
 		  n, n, n, n, n, n);
 	sb_printf(d, "#define gm_%s__slot(c, m, k, comm, where) gm_%s__slot_((c), (k), (comm), (where))\n", n, n);
+	/* the key of g_NAME, for the runtime's stp_pmap_* macros (stats.h) */
+	sb_printf(d, "#define g_%s__key(k) gm_%s__key((k), 0)\n", n, n);
 }

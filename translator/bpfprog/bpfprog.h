@@ -11,7 +11,7 @@ extern const CgBackend bpf_backend;
 
 int bpf_refuse(Session *s);
 /* bpfmaps.c: a global array's BPF map and gm_ functions; the bytes of each of its string keys */
-void bpf_map_decl(const Symbol *arr, StrBuf *decl);        /* with the globals */
+void bpf_map_decl(const Symbol *arr, int has_hist, StrBuf *decl);   /* with the globals (has_hist: statistics') */
 void bpf_map_functions(const Symbol *arr, StrBuf *code);   /* after the context */
 int bpf_key_string_bytes(const Symbol *arr);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
 

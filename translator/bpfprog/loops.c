@@ -107,13 +107,27 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 			sb_printf(&g->hoisted, "\tif (!r)\n\t\tr = (a->k%d > b->k%d) - (a->k%d < b->k%d);\n", i, i, i, i);
 	}
 	sb_puts(&g->hoisted, "\treturn r;\n}\n");
-	/* the scan: the first entry after the previous one */
-	sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, struct gv_%s *v, struct stp_loop *lp)\n{\n"
-		  "\tstruct frame_%s *f = lp->f;\n\n\t(void)map;\n"
-		  "\tif (f->%s_have && %s_cmp(k, v, &f->%s_prev, &f->%s_prevv) <= 0)\n\t\treturn 0;\n"
-		  "\tif (f->%s_found && %s_cmp(k, v, &f->%s_best, &f->%s_bestv) >= 0)\n\t\treturn 0;\n"
-		  "\tf->%s_best = *k;\n\tf->%s_bestv = *v;\n\tf->%s_found = 1;\n\treturn 0;\n}\n\n",
-		  fe, arr->name, arr->name, g->name, fe, fe, fe, fe, fe, fe, fe, fe, fe, fe, fe);
+	/* the scan: the first entry after the previous one; an array of statistics is ordered by an aggregate
+	 * of its CPUs' accumulators (@count unless foreach names another), merged for each entry scanned */
+	if (arr->type == TY_STATS) {
+		const char *agg = st->sort_agg ? st->sort_agg : "count";
+		char *val = !strcmp(agg, "avg") ? xstrdup("sd->count ? stp_stat_avg(sd) : 0") : xasprintf("sd->%s", agg);
+		sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, void *v, struct stp_loop *lp)\n{\n"
+			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s sv = { 0 };\n\n\t(void)map;\n\t(void)v;\n",
+			  fe, arr->name, g->name, arr->name);
+		if (st->sort_on < 0)
+			sb_printf(&g->hoisted, "\t{\n\t\tstruct stp_stat_data *sd = stp_pmap_merge(&g_%s, STP_STAT_SHAPE(g_%s), k);\n\n"
+				  "\t\tsv.v = sd ? %s : 0;\n\t}\n", arr->name, arr->name, val);
+		free(val);
+	} else {
+		sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, struct gv_%s *v, struct stp_loop *lp)\n{\n"
+			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s sv = *v;\n\n\t(void)map;\n",
+			  fe, arr->name, arr->name, g->name, arr->name);
+	}
+	sb_printf(&g->hoisted, "\tif (f->%s_have && %s_cmp(k, &sv, &f->%s_prev, &f->%s_prevv) <= 0)\n\t\treturn 0;\n"
+		  "\tif (f->%s_found && %s_cmp(k, &sv, &f->%s_best, &f->%s_bestv) >= 0)\n\t\treturn 0;\n"
+		  "\tf->%s_best = *k;\n\tf->%s_bestv = sv;\n\tf->%s_found = 1;\n\treturn 0;\n}\n\n",
+		  fe, fe, fe, fe, fe, fe, fe, fe, fe, fe, fe);
 }
 
 void bpf_foreach_open(Gen *g, Stmt *st, LoopLabels *l)

@@ -19,13 +19,16 @@ static void bpf_globals(Session *s, CgParts *parts)
 			CgStatShape sh = cg_stats_shape(s->cg, g);
 			int buckets = sh.htype == CG_HIST_LOG ? 128 :
 				      sh.htype == CG_HIST_LINEAR && sh.width > 0 ? (int)((sh.high - sh.low) / sh.width + 3) : 0;
-			sb_printf(&parts->globals, "STP_BPF_STAT(g_%s, %d);\n", g->name, sh.htype != CG_HIST_NONE);
+			if (g->is_array == 1)
+				bpf_map_decl(g, sh.htype != CG_HIST_NONE, &parts->globals);
+			else
+				sb_printf(&parts->globals, "STP_BPF_STAT(g_%s, %d);\n", g->name, sh.htype != CG_HIST_NONE);
 			sb_printf(&parts->globals, "static const struct stp_stat_shape g_%s__shape = { .htype = %s, .buckets = %d, "
 				  ".start = %lldLL, .interval = %lldLL, .shift = %d, .variance = %d };\n", g->name,
 				  sh.htype == CG_HIST_LOG ? "STP_HIST_LOG" : sh.htype == CG_HIST_LINEAR ? "STP_HIST_LINEAR" : "STP_HIST_NONE",
 				  buckets, (long long)sh.low, (long long)sh.width, sh.shift, sh.variance);
 		} else if (g->is_array == 1) {
-			bpf_map_decl(g, &parts->globals);
+			bpf_map_decl(g, 0, &parts->globals);
 		} else if (g->type == TY_STRING) {
 			sb_printf(&parts->globals, "char g_%s[MAXSTRINGLEN]", g->name);
 			if (g->init) {
@@ -148,7 +151,7 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	cg_write_frames(s, m, out);
 	sb_puts(out, "#include \"bpf/context.h\"\n\n");
 	for (int i = 0; i < s->prog.globals.len; i++)
-		if (((Symbol *)s->prog.globals.items[i])->is_array == 1 && ((Symbol *)s->prog.globals.items[i])->type != TY_STATS)
+		if (((Symbol *)s->prog.globals.items[i])->is_array == 1)
 			bpf_map_functions(s->prog.globals.items[i], out);
 	cg_calls_defines(s, out);
 	sb_puts(out, "/* probe bodies and functions */\n");

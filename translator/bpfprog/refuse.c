@@ -198,9 +198,7 @@ int bpf_refuse(Session *s)
 	shown = cg_globals_displayed(s);
 	for (int i = 0; i < s->prog.globals.len; i++) {
 		Symbol *g = s->prog.globals.items[i];
-		if (g->type == TY_STATS && g->is_array == 1)
-			refuse_at(&r, g->loc, "an array of statistics");
-		else if (g->type == TY_STATS && shown[i])
+		if (g->type == TY_STATS && shown[i])
 			refuse_at(&r, g->loc, "the end-of-run display of a statistic written but never read");
 		else if (g->is_array == 1 && shown[i])
 			refuse_at(&r, g->loc, "the end-of-run display of an array written but never read");
