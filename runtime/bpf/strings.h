@@ -172,20 +172,7 @@ static __always_inline long simple_strtol(const char *s, void *end, unsigned int
 	return neg ? -(long)v : (long)v;
 }
 
-/* a string comparison (the lowering's strcmp for ==, <, ...): at most MAXSTRINGLEN bytes */
-static __always_inline int stp_strcmp(const char *a, const char *b)
-{
-	for (int i = 0; i < MAXSTRINGLEN; i++) {
-		unsigned char x = a[i], y = b[i];
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (!x)
-			return 0;
-	}
-	return 0;
-}
-/* the same within n bytes (a constant): string keys of an array's map (translator/bpfprog/loops.c) */
+/* a string comparison within n bytes (a constant): foreach's order of string values (translator/bpfprog/loops.c) */
 static __always_inline int stp_strncmp(const char *a, const char *b, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
@@ -198,6 +185,8 @@ static __always_inline int stp_strncmp(const char *a, const char *b, unsigned in
 	}
 	return 0;
 }
+/* the lowering's strcmp for ==, <, ...: at most MAXSTRINGLEN bytes */
+#define stp_strcmp(a, b) stp_strncmp((a), (b), MAXSTRINGLEN)
 /* two string keys of an array's map (n bytes, a multiple of 8, zeros after the string: bpfmaps.c's keys):
  * strcmp's order, eight bytes at a time (a few steps for the verifier where bytes would take hundreds) */
 static __always_inline int stp_key_strcmp(const char *a, const char *b, unsigned int n)

@@ -124,6 +124,14 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s sv = *v;\n\n\t(void)map;\n",
 			  fe, arr->name, arr->name, g->name, arr->name);
 	}
+	for (int i = 0; i < st->slice.len; i++) {   /* a slice: its fixed keys */
+		if (((Expr *)st->slice.items[i])->kind == EX_WILDCARD)
+			continue;
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(&g->hoisted, "\tif (stp_strncmp(k->k%d, f->%s_fix%d, sizeof(k->k%d)))\n\t\treturn 0;\n", i, fe, i, i);
+		else
+			sb_printf(&g->hoisted, "\tif (k->k%d != f->%s_fix%d)\n\t\treturn 0;\n", i, fe, i);
+	}
 	sb_printf(&g->hoisted, "\tif (f->%s_have && %s_cmp(k, &sv, &f->%s_prev, &f->%s_prevv) <= 0)\n\t\treturn 0;\n"
 		  "\tif (f->%s_found && %s_cmp(k, &sv, &f->%s_best, &f->%s_bestv) >= 0)\n\t\treturn 0;\n"
 		  "\tf->%s_best = *k;\n\tf->%s_bestv = sv;\n\tf->%s_found = 1;\n\treturn 0;\n}\n\n",
@@ -145,6 +153,19 @@ void bpf_foreach_open(Gen *g, Stmt *st, LoopLabels *l)
 		cg_line(g, "f->%s_count = 0;", fe);
 	}
 	cg_line(g, "f->%s_have = 0;", fe);
+	/* a slice's fixed keys, cut as the map's keys are, in the frame for the scan */
+	for (int i = 0; i < st->slice.len; i++) {
+		Expr *k = st->slice.items[i];
+		char *val;
+		if (k->kind == EX_WILDCARD)
+			continue;
+		sb_printf(g->frame, "	__typeof__(((struct gk_%s *)0)->k%d) %s_fix%d;\n", arr->name, i, fe, i);
+		val = cg_expr(g, k);
+		if (arr->keytypes[i] == TY_STRING)
+			cg_line(g, "stp_strlcpy(f->%s_fix%d, %s, sizeof(f->%s_fix%d));", fe, i, val, fe, i);
+		else
+			cg_line(g, "f->%s_fix%d = %s;", fe, i, val);
+	}
 	write_order(g, st, fe);
 	bpf_loop_open(g, l);
 	g->indent++;
