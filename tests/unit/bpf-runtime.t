@@ -138,6 +138,21 @@ probe kernel.trace("sched_process_exec") {
     printf 'true 1 1\ntrue 1 1\n' | diff - tpv.out || { cat tpv.err; return 1; }
 }
 
+# output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept)
+output_modes() {
+    local y
+    y=$(date +%Y)
+    timeout 60 $STAP --runtime=bpf -o o_%Y.txt -e 'probe begin { printf("to file\n"); exit() }' >o.out 2>o.err ||
+        { cat o.out o.err; return 1; }
+    [[ $(cat "o_$y.txt") == "to file" && ! -s o.out && ! -s o.err ]] || { ls; cat o.err; return 1; }
+    timeout 60 $STAP --runtime=bpf -DMAXACTION=100000 -S 1,2 -o rot.txt -e '
+probe begin { for (i = 0; i < 30000; i++) printf("%0100d\n", i); exit() }' >rot.out 2>rot.err || { cat rot.err; return 1; }
+    # 3 MB written: rot.txt.0 rotated away, .1 full, .2 ends with the last line
+    [[ ! -e rot.txt.0 && -e rot.txt.1 && -e rot.txt.2 && ! -e rot.txt.3 ]] || { ls -la rot.txt*; return 1; }
+    (( $(stat -c %s rot.txt.1) <= 1048576 )) || { ls -la rot.txt*; return 1; }
+    [[ $(tail -n 1 rot.txt.2) == "$(printf '%0100d' 29999)" && ! -s rot.err ]] || { tail -n 2 rot.txt.2; cat rot.err; return 1; }
+}
+
 # expect_refusal WANT CMD...: CMD exits 1 with WANT in its stderr (r.err)
 expect_refusal() {
     local want=$1 rc=0
@@ -176,6 +191,7 @@ run() {
     STAPRUN=$TOP/build/bin/staprun
     kernel_side || return 1
     probes_here || return 1
+    output_modes || return 1
     refusals || return 1
     # two at a time: most are refused in pass 3 (a fraction of a second), the rest load and run here
     for s in "$TOP/tests/runtime"/*.stp; do
