@@ -113,16 +113,16 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 		const char *agg = st->sort_agg ? st->sort_agg : "count";
 		char *val = !strcmp(agg, "avg") ? xstrdup("sd->count ? stp_stat_avg(sd) : 0") : xasprintf("sd->%s", agg);
 		sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, void *v, struct stp_loop *lp)\n{\n"
-			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s sv = { 0 };\n\n\t(void)map;\n\t(void)v;\n",
+			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s agg = { 0 }, *sv = &agg;\n\n\t(void)map;\n\t(void)v;\n",
 			  fe, arr->name, g->name, arr->name);
 		if (st->sort_on < 0)
 			sb_printf(&g->hoisted, "\t{\n\t\tstruct stp_stat_data *sd = stp_pmap_merge(&g_%s, STP_STAT_SHAPE(g_%s), k);\n\n"
-				  "\t\tsv.v = sd ? %s : 0;\n\t}\n", arr->name, arr->name, val);
+				  "\t\tagg.v = sd ? %s : 0;\n\t}\n", arr->name, arr->name, val);
 		free(val);
-	} else {
-		sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, struct gv_%s *v, struct stp_loop *lp)\n{\n"
-			  "\tstruct frame_%s *f = lp->f;\n\tstruct gv_%s sv = *v;\n\n\t(void)map;\n",
-			  fe, arr->name, arr->name, g->name, arr->name);
+	} else {   /* the value where the map holds it (a string's would not fit the stack) */
+		sb_printf(&g->hoisted, "static long %s_scan(void *map, struct gk_%s *k, struct gv_%s *sv, struct stp_loop *lp)\n{\n"
+			  "\tstruct frame_%s *f = lp->f;\n\n\t(void)map;\n",
+			  fe, arr->name, arr->name, g->name);
 	}
 	for (int i = 0; i < st->slice.len; i++) {   /* a slice: its fixed keys */
 		if (((Expr *)st->slice.items[i])->kind == EX_WILDCARD)
@@ -132,9 +132,9 @@ static void write_order(Gen *g, const Stmt *st, const char *fe)
 		else
 			sb_printf(&g->hoisted, "\tif (k->k%d != f->%s_fix%d)\n\t\treturn 0;\n", i, fe, i);
 	}
-	sb_printf(&g->hoisted, "\tif (f->%s_have && %s_cmp(k, &sv, &f->%s_prev, &f->%s_prevv) <= 0)\n\t\treturn 0;\n"
-		  "\tif (f->%s_found && %s_cmp(k, &sv, &f->%s_best, &f->%s_bestv) >= 0)\n\t\treturn 0;\n"
-		  "\tf->%s_best = *k;\n\tf->%s_bestv = sv;\n\tf->%s_found = 1;\n\treturn 0;\n}\n\n",
+	sb_printf(&g->hoisted, "\tif (f->%s_have && %s_cmp(k, sv, &f->%s_prev, &f->%s_prevv) <= 0)\n\t\treturn 0;\n"
+		  "\tif (f->%s_found && %s_cmp(k, sv, &f->%s_best, &f->%s_bestv) >= 0)\n\t\treturn 0;\n"
+		  "\tf->%s_best = *k;\n\tf->%s_bestv = *sv;\n\tf->%s_found = 1;\n\treturn 0;\n}\n\n",
 		  fe, fe, fe, fe, fe, fe, fe, fe, fe, fe, fe);
 }
 

@@ -169,5 +169,6 @@ const CgBackend bpf_backend = {
 	.loop_close = bpf_loop_close,
 	.foreach_open = bpf_foreach_open,
 	.foreach_close = bpf_foreach_close,
+	.display = cg_display_as_script,
 	.write = write_object,
 };

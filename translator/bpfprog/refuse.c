@@ -178,7 +178,6 @@ int bpf_refuse(Session *s)
 {
 	Refusals r = { .s = s };
 	PtrVec seen_probes = { 0 };
-	char *shown;
 
 	r.v = (AstVisitor){ refuse_stmt, refuse_expr, &r };
 	/* BPF calls no subprogram recursively, and nests at most 8 frames (the kernel's MAX_CALL_FRAMES,
@@ -188,15 +187,6 @@ int bpf_refuse(Session *s)
 			   s->prog.recursive ? "a recursive function" : "a call chain deeper than 7");
 		r.count++;
 	}
-	shown = cg_globals_displayed(s);
-	for (int i = 0; i < s->prog.globals.len; i++) {
-		Symbol *g = s->prog.globals.items[i];
-		if (g->type == TY_STATS && shown[i])
-			refuse_at(&r, g->loc, "the end-of-run display of a statistic written but never read");
-		else if (g->is_array == 1 && shown[i])
-			refuse_at(&r, g->loc, "the end-of-run display of an array written but never read");
-	}
-	free(shown);
 	for (int i = 0; i < s->derived.len; i++) {
 		DerivedProbe *dp = s->derived.items[i];
 		if (bpf_prog_kind(dp) == BPF_PROG_NONE) {

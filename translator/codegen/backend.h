@@ -47,6 +47,9 @@ typedef struct CgBackend {
 	 * a C loop over the runtime's map, sorted in place) */
 	void (*foreach_open)(struct Gen *g, Stmt *st, struct LoopLabels *l);
 	void (*foreach_close)(struct Gen *g, Stmt *st, struct LoopLabels *l);
+	/* the end-of-run display of the globals written but never read: an end probe after the others
+	 * (cg_display_in_c: its C walks the module's maps; cg_display_as_script: foreach and printing) */
+	void (*display)(Session *s, CgParts *parts);
 	/* the whole file from the parts */
 	void (*write)(Session *s, const CgParts *parts, StrBuf *out);
 } CgBackend;
@@ -56,6 +59,10 @@ void cg_loop_inline_open(struct Gen *g, struct LoopLabels *l);
 void cg_loop_inline_close(struct Gen *g, struct LoopLabels *l);
 void cg_foreach_inline_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
 void cg_foreach_inline_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
+
+/* codegen/display.c: the display hooks */
+void cg_display_in_c(Session *s, CgParts *parts);
+void cg_display_as_script(Session *s, CgParts *parts);
 
 /* codegen/bodies.c: every part, in the order their numbering depends on (globals, the end-of-run
  * display, functions, handlers); cg_free_parts releases them */

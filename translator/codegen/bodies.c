@@ -463,8 +463,7 @@ void cg_generate_parts(Session *s, const CgBackend *be, CgParts *m)
 	sb_init(&m->tables);
 	sb_init(&m->data);
 	be->globals(s, m);
-	if (cg_global_display(s, &m->code))
-		cg_add_display_probe(s);
+	be->display(s, m);
 	gen_functions(s, be, &m->frames, &m->code, &m->data);
 	m->light = xcalloc((size_t)prog->probes.len + 1, 1);
 	m->shared = xcalloc((size_t)prog->probes.len + 1, sizeof *m->shared);

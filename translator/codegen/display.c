@@ -1,5 +1,6 @@
 /* display.c - globals the script writes but never reads are printed at the end
  * of the run (as SystemTap does), by a last end probe generated here.  Used by codegen/bodies.c. */
+#include "codegen/backend.h"
 #include "codegen/gen.h"
 #include "providers/provider.h"
 
@@ -225,20 +226,12 @@ int cg_global_display(Session *s, StrBuf *code)
 	return n;
 }
 
-/* The probe that calls it: an end probe after every other (highest priority number). */
-void cg_add_display_probe(Session *s)
+/* Probe p as an end probe after every other (highest priority number). */
+static void add_display_end_probe(Session *s, Probe *p)
 {
 	Program *prog = &s->prog;
-	Probe *p = xcalloc(1, sizeof *p);
 	DerivedProbe *dp = xcalloc(1, sizeof *dp);
-	Stmt *st = stmt_new(ST_EXPR, (SrcLoc){ 0 });
-	Expr *call = expr_new(EX_EMBEDDED, (SrcLoc){ 0 });
 
-	call->str = xstrdup("stp_display_globals(c)");
-	call->type = TY_LONG;
-	st->expr = call;
-	p->body = stmt_new(ST_BLOCK, (SrcLoc){ 0 });
-	vec_push(&p->body->body, st);
 	p->index = prog->probes.len;
 	vec_push(&prog->probes, p);
 	dp->probe = p;
@@ -247,4 +240,167 @@ void cg_add_display_probe(Session *s)
 	dp->number = INT64_MAX;
 	dp->index = s->derived.len;
 	vec_push(&s->derived, dp);
+}
+
+/* The probe that calls it. */
+void cg_add_display_probe(Session *s)
+{
+	Probe *p = xcalloc(1, sizeof *p);
+	Stmt *st = stmt_new(ST_EXPR, (SrcLoc){ 0 });
+	Expr *call = expr_new(EX_EMBEDDED, (SrcLoc){ 0 });
+
+	call->str = xstrdup("stp_display_globals(c)");
+	call->type = TY_LONG;
+	st->expr = call;
+	p->body = stmt_new(ST_BLOCK, (SrcLoc){ 0 });
+	vec_push(&p->body->body, st);
+	add_display_end_probe(s, p);
+}
+
+/* ---- the same display as script statements, for a runtime without the module's map walk (BPF) ---- */
+
+/* A C expression statement of the display probe: its text evaluated for its effect. */
+static Stmt *display_c(const char *text)
+{
+	Stmt *st = stmt_new(ST_EXPR, (SrcLoc){ 0 });
+
+	st->expr = expr_new(EX_EMBEDDED, (SrcLoc){ 0 });
+	st->expr->str = xasprintf("({ %s; 0; })", text);
+	st->expr->type = TY_LONG;
+	return st;
+}
+
+static Symbol *display_local(Probe *p, const char *name, Type t)
+{
+	Symbol *sym = symbol_new(name, SYM_LOCAL, (SrcLoc){ 0 });
+
+	sym->type = t;
+	sym->is_array = 0;
+	sym->index = p->locals.len;
+	vec_push(&p->locals, sym);
+	return sym;
+}
+
+static Expr *display_ident(Symbol *sym)
+{
+	Expr *e = expr_new(EX_IDENT, (SrcLoc){ 0 });
+
+	e->str = xstrdup(sym->name);
+	e->sym = sym;
+	e->type = sym->type;
+	return e;
+}
+
+/* "a[1,\"k\"]" of the loop's keys (its locals) as C printing it */
+static void display_c_keys(const Symbol *g, const PtrVec *keys, StrBuf *c)
+{
+	sb_printf(c, "stp_out_str(&c->out, \"%s[\"); ", g->name);
+	for (int k = 0; k < g->nkeys; k++) {
+		if (k)
+			sb_puts(c, "stp_out_bytes(&c->out, \",\", 1); ");
+		if (g->keytypes[k] == TY_STRING)
+			sb_printf(c, "stp_out_bytes(&c->out, \"\\\"\", 1); stp_out_str(&c->out, f->l_%s); "
+				     "stp_out_bytes(&c->out, \"\\\"\", 1); ", ((Expr *)keys->items[k])->sym->name);
+		else
+			sb_printf(c, "stp_out_long(&c->out, &stp_fmt_d, f->l_%s); ", ((Expr *)keys->items[k])->sym->name);
+	}
+	sb_puts(c, "stp_out_bytes(&c->out, \"]\", 1)");
+}
+
+/* An array: foreach over it by value (or @count), largest first, each entry printed as the module prints it. */
+static Stmt *display_array(Probe *p, Symbol *g)
+{
+	Stmt *loop = stmt_new(ST_FOREACH, (SrcLoc){ 0 });
+	StrBuf c;
+
+	loop->array = display_ident(g);
+	loop->array->kind = EX_IDENT;
+	for (int k = 0; k < g->nkeys; k++) {
+		char *name = xasprintf("__dk%d", k);
+		vec_push(&loop->keys, display_ident(display_local(p, name, g->keytypes[k])));
+		free(name);
+	}
+	loop->sort_on = -1;
+	loop->sort_dir = -1;
+	sb_init(&c);
+	display_c_keys(g, &loop->keys, &c);
+	if (g->type == TY_STATS) {
+		loop->sort_agg = xstrdup("count");
+		sb_printf(&c, "; { struct stp_key k_[%d]; struct stp_stat_data *sd; ", g->nkeys);
+		for (int k = 0; k < g->nkeys; k++)
+			sb_printf(&c, g->keytypes[k] == TY_STRING ? "k_[%d].s = f->l_%s; " : "k_[%d].n = f->l_%s; ", k,
+				  ((Expr *)loop->keys.items[k])->sym->name);
+		sb_printf(&c, "sd = stp_pmap_get(g_%s, k_); if (sd && sd->count) {", g->name);
+		{
+			StrBuf fields;
+			sb_init(&fields);
+			display_stat_fields(&fields, " ");
+			for (char *nl = fields.data; nl && (nl = strchr(nl, '\n')) != NULL;)
+				*nl = ' ';
+			sb_puts(&c, fields.data);
+			sb_free(&fields);
+		}
+		sb_puts(&c, "} }");
+	} else {
+		Symbol *v = display_local(p, "__dv", g->type);
+		loop->value = display_ident(v);
+		sb_puts(&c, "; stp_out_bytes(&c->out, \"=\", 1); ");
+		if (g->type == TY_STRING)
+			sb_printf(&c, "stp_out_bytes(&c->out, \"\\\"\", 1); stp_out_str(&c->out, f->l_%s); "
+				      "stp_out_bytes(&c->out, \"\\\"\", 1); ", v->name);
+		else
+			sb_printf(&c, "stp_out_long(&c->out, &stp_fmt_d, f->l_%s); ", v->name);
+		sb_puts(&c, "stp_out_bytes(&c->out, \"\\n\", 1)");
+	}
+	loop->then = stmt_new(ST_BLOCK, (SrcLoc){ 0 });
+	vec_push(&loop->then->body, display_c(c.data));
+	sb_free(&c);
+	return loop;
+}
+
+/* One end probe per global (after every other end probe, in the globals' order): a program each, for a
+ * runtime whose programs are checked one by one against a budget (BPF's verifier) */
+static int cg_add_display_script(Session *s)
+{
+	Program *prog = &s->prog;
+	char *shown = cg_globals_displayed(s);
+	int n = 0;
+
+	for (int i = 0; i < prog->globals.len; i++) {
+		Symbol *g = prog->globals.items[i];
+		Probe *p;
+		if (!shown[i])
+			continue;
+		n++;
+		p = xcalloc(1, sizeof *p);
+		p->body = stmt_new(ST_BLOCK, (SrcLoc){ 0 });
+		/* the display charges no actions, as the module's C does not */
+		vec_push(&p->body->body, display_c("c->maxaction = 0x7fffffffffffffffLL"));
+		if (g->is_array == 1) {
+			vec_push(&p->body->body, display_array(p, g));
+		} else {
+			StrBuf c;
+			sb_init(&c);
+			display_one(g, &c);   /* a scalar's C, its lines joined */
+			for (char *nl = c.data; (nl = strchr(nl, '\n')) != NULL;)
+				*nl = ' ';
+			vec_push(&p->body->body, display_c(xasprintf("{ struct stp_stat_data *sd __maybe_unused; %s }", c.data)));
+			sb_free(&c);
+		}
+		add_display_end_probe(s, p);
+	}
+	free(shown);
+	return n;
+}
+
+void cg_display_in_c(Session *s, CgParts *parts)
+{
+	if (cg_global_display(s, &parts->code))
+		cg_add_display_probe(s);
+}
+
+void cg_display_as_script(Session *s, CgParts *parts)
+{
+	(void)parts;
+	cg_add_display_script(s);
 }
