@@ -53,6 +53,26 @@ static long stp_map_clear_one(void *map, const void *key, void *value, void *ctx
 }
 #define stp_map_clear(m) bpf_for_each_map_elem(&(m), stp_map_clear_one, NULL, 0)
 
+/* a slice a[k, *] (translator/bpfprog/bpfmaps.c's g_NAME__slice): whether an entry matches the fixed keys,
+ * each deleted when del; the fixed keys are a key in this CPU's key scratch, which nothing else uses meanwhile */
+struct stp_slice {
+	const void *fixed;
+	const bool *want;
+	int found, del;
+};
+
+#define stp_map_slice(map, fixed_key, want_, del_, one)					\
+	({										\
+		struct stp_slice x_ = { .fixed = (fixed_key), .want = (want_), .del = (del_) };	\
+		if (x_.fixed)								\
+			bpf_for_each_map_elem((map), (one), &x_, 0);			\
+		x_.found;								\
+	})
+#define stp_map_exists_slice(m, k, want) m##__slice((k), (want), 0)
+#define stp_map_delete_slice(m, k, want) ((void)m##__slice((k), (want), 1))
+#define stp_pmap_exists_slice(m, k, want) m##__slice((k), (want), 0)
+#define stp_pmap_delete_slice(m, k, want) ((void)m##__slice((k), (want), 1))
+
 static __always_inline void stp_error_near(struct stp_context *c, const char *msg, const char *where)
 {
 	if (!c->last_error) {

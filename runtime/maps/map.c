@@ -463,6 +463,43 @@ static __maybe_unused const char *stp_map_key_str(struct stp_map *m, struct stp_
 	return e->data + m->key_off[i];
 }
 
+/* Does entry e of map m match the keys of a slice (want[i] false: any)? */
+static __maybe_unused bool stp_map_entry_matches(struct stp_map *m, struct stp_map_entry *e, const struct stp_key *k,
+						 const bool *want)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (!want[i])
+			continue;
+		if (m->keytypes[i] == STP_STRING ? strcmp(stp_map_key_str(m, e, i), k[i].s) != 0
+						 : stp_map_key_long(m, e, i) != k[i].n)
+			return false;
+	}
+	return true;
+}
+
+/* [k, *] in a */
+static __maybe_unused bool stp_map_exists_slice(struct stp_map *m, const struct stp_key *k, const bool *want)
+{
+	struct stp_map_entry *e;
+
+	list_for_each_entry(e, &m->used, list)
+		if (stp_map_entry_matches(m, e, k, want))
+			return true;
+	return false;
+}
+
+/* delete a[k, *] */
+static __maybe_unused void stp_map_delete_slice(struct stp_map *m, const struct stp_key *k, const bool *want)
+{
+	struct stp_map_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &m->used, list)
+		if (stp_map_entry_matches(m, e, k, want))
+			stp_map_unlink(m, e);
+}
+
 /* ---- sorting (foreach with + or -) ---- */
 
 /* Compares two entries; arg is what to compare them on (a key index ...). */

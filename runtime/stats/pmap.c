@@ -216,22 +216,6 @@ static __maybe_unused void stp_pmap_clear(struct stp_pmap *pm)
 	stp_map_clear(pm->agg);
 }
 
-/* Does entry e of map m match the keys of a slice (want[i] false: any)? */
-static __maybe_unused bool stp_map_entry_matches(struct stp_map *m, struct stp_map_entry *e, const struct stp_key *k,
-						 const bool *want)
-{
-	unsigned int i;
-
-	for (i = 0; i < m->nkeys; i++) {
-		if (!want[i])
-			continue;
-		if (m->keytypes[i] == STP_STRING ? strcmp(stp_map_key_str(m, e, i), k[i].s) != 0
-						 : stp_map_key_long(m, e, i) != k[i].n)
-			return false;
-	}
-	return true;
-}
-
 /* [k, *] in a */
 static __maybe_unused bool stp_pmap_exists_slice(struct stp_pmap *pm, const struct stp_key *k, const bool *want)
 {

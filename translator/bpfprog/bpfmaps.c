@@ -99,4 +99,29 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 	sb_printf(d, "#define gm_%s__slot(c, m, k, comm, where) gm_%s__slot_((c), (k), (comm), (where))\n", n, n);
 	/* the key of g_NAME, for the runtime's stp_pmap_* macros (stats.h) */
 	sb_printf(d, "#define g_%s__key(k) gm_%s__key((k), 0)\n", n, n);
+	/* a slice a[k, *]: the fixed keys as a key (the others zero), entries matching them found or deleted by a
+	 * callback of bpf_for_each_map_elem (runtime/bpf/maps.h's stp_map_*_slice) */
+	sb_printf(d, "static __always_inline struct gk_%s *gm_%s__slice_key(const struct stp_key *k, const bool *want)\n{\n"
+		  "\tstruct gk_%s *key = stp_key_scratch();\n\n\tif (!key)\n\t\treturn NULL;\n"
+		  "\t__builtin_memset(key, 0, sizeof(*key));\n", n, n, n);
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d, "\tif (want[%d] && bpf_probe_read_kernel_str(key->k%d, sizeof(key->k%d), k[%d].s) < 0)\n"
+				  "\t\tkey->k%d[0] = 0;\n", i, i, i, i, i);
+		else
+			sb_printf(d, "\tif (want[%d])\n\t\tkey->k%d = k[%d].n;\n", i, i, i);
+	}
+	sb_puts(d, "\treturn key;\n}\n");
+	sb_printf(d, "static long gm_%s__slice_one(void *map, struct gk_%s *key, void *value, struct stp_slice *x)\n{\n"
+		  "\tconst struct gk_%s *fixed = x->fixed;\n\n\t(void)value;\n", n, n, n);
+	for (int i = 0; i < arr->nkeys; i++) {
+		if (arr->keytypes[i] == TY_STRING)
+			sb_printf(d, "\tif (x->want[%d] && stp_key_strcmp(key->k%d, fixed->k%d, sizeof(key->k%d)))\n\t\treturn 0;\n",
+				  i, i, i, i);
+		else
+			sb_printf(d, "\tif (x->want[%d] && key->k%d != fixed->k%d)\n\t\treturn 0;\n", i, i, i);
+	}
+	sb_puts(d, "\tx->found = 1;\n\tif (!x->del)\n\t\treturn 1;\n\tbpf_map_delete_elem(map, key);\n\treturn 0;\n}\n");
+	sb_printf(d, "#define g_%s__slice(k, want, del) \\\n\tstp_map_slice(&g_%s, gm_%s__slice_key((k), (want)), (want), (del), gm_%s__slice_one)\n",
+		  n, n, n, n);
 }

@@ -122,15 +122,6 @@ static int refuse_expr(Expr *e, void *ctx)
 	case EX_BINARY:
 		if (e->op == OP_MATCH || e->op == OP_NOMATCH)
 			refuse_at(r, e->loc, "a regular expression match");
-		if (e->op == OP_IN) {
-			PtrVec one = { 0 };
-			const PtrVec *keys = e->left->kind == EX_CALL && !e->left->str ? &e->left->args : &one;
-			if (keys == &one)
-				vec_push(&one, e->left);
-			if (cg_has_wildcard_key(keys))
-				refuse_at(r, e->loc, "an array slice");
-			free(one.items);
-		}
 		break;
 	case EX_ASSIGN:
 	case EX_INCDEC:
@@ -163,10 +154,6 @@ static int refuse_expr(Expr *e, void *ctx)
 		return AST_WALK_SKIP;
 	case EX_EMBEDDED:
 		refuse_at(r, e->loc, "embedded C");
-		break;
-	case EX_INDEX:
-		if (cg_has_wildcard_key(&e->args))
-			refuse_at(r, e->loc, "an array slice");
 		break;
 	default:
 		break;

@@ -360,16 +360,9 @@ static char *gen_binary(Gen *g, Expr *e)
 			keys = &e->left->args;
 		else
 			vec_push(&one, e->left);
-		if (cg_has_wildcard_key(keys)) {   /* [*, k] in a: any entry matching */
-			char *it = cg_named_local(g, "struct stp_map_entry *", "it");
-			char *cond = cg_slice_condition(g, arr, keys, it);
-			char *t = cg_long_tmp(g);
-			cg_line(g, "%s = 0;", t);
-			cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = stp_map_next(g_%s, %s))", it, arr->name, it, it,
-			     arr->name, it);
-			cg_line(g, "\tif (%s) { %s = 1; break; }", cond, t);
-			return t;
-		}
+		if (cg_has_wildcard_key(keys))   /* [*, k] in a: any entry matching (the runtime's walk) */
+			return cg_materialize(g, xasprintf("((int64_t)stp_map_exists_slice(g_%s, %s))", arr->name,
+							   cg_slice_keys(g, arr, keys)), TY_LONG);
 		k = cg_keys_comm(g, arr, keys, &comm);
 		return xasprintf("((int64_t)(gm_%s__find(g_%s, %s, %#x) != NULL))", arr->name, arr->name, k, comm);
 	}
@@ -662,24 +655,3 @@ char *cg_keys(Gen *g, const Symbol *arr, PtrVec *keys)
 	return cg_keys_comm(g, arr, keys, NULL);
 }
 
-/* For keys with '*' wildcards (a[*, k]): evaluates the fixed keys now and
- * returns the C condition "entry it matches them". */
-char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it)
-{
-	StrBuf sb;
-
-	sb_init(&sb);
-	sb_puts(&sb, "1");
-	for (int i = 0; i < keys->len; i++) {
-		Expr *k = keys->items[i];
-		char *v;
-		if (k->kind == EX_WILDCARD)
-			continue;
-		v = cg_materialize(g, cg_expr(g, k), arr->keytypes[i]);
-		if (arr->keytypes[i] == TY_STRING)
-			sb_printf(&sb, " && !strcmp(stp_map_key_str(g_%s, %s, %d), %s)", arr->name, it, i, v);
-		else
-			sb_printf(&sb, " && stp_map_key_long(g_%s, %s, %d) == %s", arr->name, it, i, v);
-	}
-	return sb_steal(&sb);
-}

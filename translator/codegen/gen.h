@@ -93,7 +93,7 @@ char *cg_expr(Gen *g, Expr *e);
 char *cg_long_binop(Gen *g, int op, const char *l, const char *r, SrcLoc loc);
 char *cg_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* into a struct stp_key array */
 char *cg_keys_comm(Gen *g, const Symbol *arr, PtrVec *keys, unsigned int *comm);   /* and execname() as words */
-char *cg_slice_condition(Gen *g, const Symbol *arr, PtrVec *keys, const char *it);   /* a[*, k]: "it matches" */
+char *cg_slice_keys(Gen *g, const Symbol *arr, PtrVec *keys);   /* a[*, k]: "k, want" (struct stp_key k[], bool want[]) */
 int cg_param_by_ref(const Function *f, const Symbol *param);   /* a string parameter passed as a pointer */
 
 /* targetvars.c: target variables bound in pass 2 (EX_BOUND: targets/access.h records), @entry values */

@@ -412,7 +412,7 @@ char *cg_stats_add(Gen *g, Expr *e)
 
 /* Keys of a slice a[k, *]: fills a struct stp_key array and a bool array
  * (false for '*'); returns "k, want". */
-static char *slice_keys(Gen *g, Symbol *arr, PtrVec *keys)
+char *cg_slice_keys(Gen *g, const Symbol *arr, PtrVec *keys)
 {
 	char *k = xasprintf("k%d", g->ntmp++);
 	char *want = xasprintf("want%d", g->ntmp++);
@@ -448,7 +448,7 @@ void cg_stats_delete(Gen *g, Stmt *st)
 
 	if (e->kind == EX_INDEX) {
 		if (has_wildcard(&e->args))
-			cg_line(g, "stp_pmap_delete_slice(g_%s, %s);", sym->name, slice_keys(g, sym, &e->args));
+			cg_line(g, "stp_pmap_delete_slice(g_%s, %s);", sym->name, cg_slice_keys(g, sym, &e->args));
 		else
 			cg_line(g, "stp_pmap_delete(g_%s, %s);", sym->name, cg_keys(g, sym, &e->args));
 	} else if (sym->is_array == 1) {
@@ -470,7 +470,7 @@ char *cg_stats_in(Gen *g, Expr *e)
 		vec_push(&one, e->left);
 	if (has_wildcard(keys))
 		return cg_materialize(g, xasprintf("((int64_t)stp_pmap_exists_slice(g_%s, %s))", arr->name,
-						slice_keys(g, arr, keys)), TY_LONG);
+						cg_slice_keys(g, arr, keys)), TY_LONG);
 	return cg_materialize(g, xasprintf("((int64_t)stp_pmap_exists(g_%s, %s))", arr->name, cg_keys(g, arr, keys)),
 			   TY_LONG);
 }

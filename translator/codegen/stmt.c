@@ -219,24 +219,8 @@ static void gen_delete(Gen *g, Stmt *st)
 	}
 
 	if (e->kind == EX_INDEX && cg_has_wildcard_key(&e->args)) {
-		/* delete a[*, k]: every matching entry (the next one is fetched first) */
-		char *it = cg_named_local(g, "struct stp_map_entry *", "it");
-		char *nx = cg_named_local(g, "struct stp_map_entry *", "nx");
-		char *cond = cg_slice_condition(g, sym, &e->args, it);
-		char *kk = xasprintf("k%d", g->ntmp++);
-		sb_printf(&g->decls, "\tstruct stp_key %s[%d];\n", kk, sym->nkeys);
-		cg_line(g, "for (%s = stp_map_first(g_%s); %s; %s = %s) {", it, sym->name, it, it, nx);
-		cg_line(g, "\t%s = stp_map_next(g_%s, %s);", nx, sym->name, it);
-		cg_line(g, "\tif (!(%s))", cond);
-		cg_line(g, "\t\tcontinue;");
-		for (int i = 0; i < sym->nkeys; i++) {
-			if (sym->keytypes[i] == TY_STRING)
-				cg_line(g, "\t%s[%d].s = stp_map_key_str(g_%s, %s, %d);", kk, i, sym->name, it, i);
-			else
-				cg_line(g, "\t%s[%d].n = stp_map_key_long(g_%s, %s, %d);", kk, i, sym->name, it, i);
-		}
-		cg_line(g, "\tstp_map_delete(g_%s, %s);", sym->name, kk);
-		cg_line(g, "}");
+		/* delete a[*, k]: every matching entry (the runtime's walk) */
+		cg_line(g, "stp_map_delete_slice(g_%s, %s);", sym->name, cg_slice_keys(g, sym, &e->args));
 	} else if (e->kind == EX_INDEX) {
 		unsigned int comm;
 		char *k = cg_keys_comm(g, sym, &e->args, &comm);
