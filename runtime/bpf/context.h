@@ -48,6 +48,10 @@ struct stp_context {
 	struct stp_bpf_hist_rec hist;    /* a histogram's record (stats.h) */
 	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
 	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
+	struct {
+		char pp[MAXSTRINGLEN], pn[MAXSTRINGLEN];
+	} probe[1];                      /* pp() and pn() of the point hit, as c->probe->pp (copies the
+	                                  * bodies may read as they read any string) */
 	unsigned long entry_data[STP_BPF_ARGS];   /* a tracepoint's arguments */
 	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
 };
@@ -151,6 +155,15 @@ static __always_inline void stp_exit(struct stp_context *c)
 
 /* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
  * (not begin or end), once exit() was called. */
+/* pp() and pn(): what the program says of its point (translator/bpfprog/object.c) */
+static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, const char *pn)
+{
+	if (bpf_probe_read_kernel_str(c->probe->pp, sizeof(c->probe->pp), pp) < 0)
+		c->probe->pp[0] = 0;
+	if (bpf_probe_read_kernel_str(c->probe->pn, sizeof(c->probe->pn), pn) < 0)
+		c->probe->pn[0] = 0;
+}
+
 /* abort(): exit(), and the hit ends at once, unwinding like an error neither reported nor counted */
 static __always_inline void stp_abort(struct stp_context *c)
 {

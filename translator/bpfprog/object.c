@@ -82,6 +82,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	const char *code = m->code.data ? m->code.data : "";
 	const char *save_regs = strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
 	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
+	int uses_pp = strstr(code, "c->probe->") != NULL;
 
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
@@ -90,22 +91,27 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	for (int i = 0; i < n; i++) {
 		DerivedProbe *dp = dps[i];
 		int h = m->shared[dp->probe->index];
+		/* pp() and pn(), when a handler names them: the point's texts */
+		char *pp = uses_pp ? cg_string_literal(dp->name) : NULL;
+		char *pn = uses_pp ? cg_string_literal(dp->written ? dp->written : dp->name) : NULL;
+		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s)", pp, pn) : xstrdup("(void)0");
 
 		switch (bpf_prog_kind(dp)) {
 		case BPF_PROG_BEGIN:
 		case BPF_PROG_END:
 			sb_printf(out, "SEC(\"syscall\")\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN(probe_%d, 1);\n\treturn 0;\n}\n\n",
-				  bpf_prog_kind(dp) == BPF_PROG_BEGIN ? "begin" : "end", i, h);
+				  "\tSTP_RUN_SAVING(probe_%d, 1, %s);\n\treturn 0;\n}\n\n",
+				  bpf_prog_kind(dp) == BPF_PROG_BEGIN ? "begin" : "end", i, h, names);
 			break;
 		case BPF_PROG_TIMER:
 			/* stapio runs it every period (its name's last number, in ns) */
 			sb_printf(out, "SEC(\"syscall\")\nint stp_timer_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN(probe_%d, 0);\n\treturn 0;\n}\n\n", i, (long long)dp->number, h);
+				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", i, (long long)dp->number, h, names);
 			break;
 		case BPF_PROG_TP_BTF:
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args);
+				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args,
+				  names);
 			break;
 		case BPF_PROG_KPROBE:
 		case BPF_PROG_UPROBE: {
@@ -122,8 +128,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 						  (unsigned long long)at.offset, at.symbol);
 			sec = cg_string_literal(where);
 			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h,
-				  save_regs);
+				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h,
+				  save_regs, names);
 			free(where);
 			free(sec);
 			break;
@@ -131,6 +137,9 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		case BPF_PROG_NONE:
 			break;
 		}
+		free(pp);
+		free(pn);
+		free(names);
 	}
 	free(dps);
 }

@@ -40,7 +40,7 @@ static int builtin_supported(const char *name)
 		"printf", "print", "println", "printd", "printdln", "sprintf", "sprint", "sprintln", "sprintd", "sprintdln",
 		"exit", "execname", "pid", "tid", "cpu", "error", "warn", "strlen",
 		"gettimeofday_ns", "gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", "local_clock_ns", "jiffies", "ppid",
-		"target", "uid",
+		"target", "uid", "pp", "pn",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
