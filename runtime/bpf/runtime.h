@@ -18,6 +18,8 @@ typedef __u8 uint8_t;
 typedef __u64 u64;
 typedef __u32 u32;
 typedef __u8 u8;
+typedef __u16 u16;
+typedef __s64 s64;
 typedef _Bool bool;
 #define true 1
 #define false 0

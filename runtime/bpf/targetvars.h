@@ -80,6 +80,64 @@ static __always_inline int64_t stp_user_quiet(unsigned long addr, int size, bool
 	return stp_dw_extract(v, 0, size, is_signed);
 }
 
+/* A kprobe's or uprobe's arguments and return value (core/regs.h's names, x86-64): from the hit's registers
+ * (its program copies them when a handler names c->regs or one of these: translator/bpfprog/object.c) */
+static __always_inline uint64_t stp_func_arg(struct stp_context *c, int64_t n)
+{
+	switch (n) {
+	case 1: return c->regs->di;
+	case 2: return c->regs->si;
+	case 3: return c->regs->dx;
+	case 4: return c->regs->cx;
+	case 5: return c->regs->r8;
+	case 6: return c->regs->r9;
+	}
+	if (n > 6 && n <= 64)   /* on the stack, as the module reads them */
+		return (uint64_t)stp_dw_read_mem(c, c->regs->sp + 8 * (n - 6), 8, true, false);
+	stp_error(c, "cannot access argument");
+	return 0;
+}
+
+static __always_inline int64_t stp_return_value(struct stp_context *c)
+{
+	return (int64_t)c->regs->ax;
+}
+
+/* argument n of the system call at the entry of an x86-64 wrapper __x64_sys_NAME(const struct pt_regs *):
+ * the user's registers where its first argument points */
+static __always_inline uint64_t stp_syscall_arg(struct stp_context *c, int64_t n)
+{
+	unsigned long off;
+
+	switch (n) {
+	case 1: off = __builtin_offsetof(struct stp_regs, di); break;
+	case 2: off = __builtin_offsetof(struct stp_regs, si); break;
+	case 3: off = __builtin_offsetof(struct stp_regs, dx); break;
+	case 4: off = __builtin_offsetof(struct stp_regs, r10); break;
+	case 5: off = __builtin_offsetof(struct stp_regs, r8); break;
+	case 6: off = __builtin_offsetof(struct stp_regs, r9); break;
+	default:
+		stp_error(c, "cannot access system call argument");
+		return 0;
+	}
+	return (uint64_t)stp_dw_read_mem(c, c->regs->di + off, 8, true, false);
+}
+
+/* byte order (tapset/linux/byteorder.stp: the kernel's names) */
+#define __force
+typedef u16 __be16;
+typedef u32 __be32;
+typedef u64 __be64;
+#define be16_to_cpu(x) __builtin_bswap16(x)
+#define be32_to_cpu(x) __builtin_bswap32(x)
+#define be64_to_cpu(x) __builtin_bswap64(x)
+#define cpu_to_be16(x) __builtin_bswap16(x)
+#define cpu_to_be32(x) __builtin_bswap32(x)
+#define cpu_to_be64(x) __builtin_bswap64(x)
+
+/* remote_id(): a BPF run is never one of stap --remote's */
+#define stp_remote_id (-1)
+
 /* the kernel's atomic types, as atomic_read() names them */
 typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;

@@ -10,6 +10,7 @@ struct DerivedProbe;
 extern const CgBackend bpf_backend;
 
 int bpf_refuse(Session *s);
+int bpf_embedded_ok(const Function *f);   /* refuse.c: its embedded C is marked as the BPF runtime's too */
 /* bpfmaps.c: a global array's BPF map and gm_ functions; the bytes of each of its string keys */
 void bpf_map_decl(const Symbol *arr, int has_hist, StrBuf *decl);   /* with the globals (has_hist: statistics') */
 void bpf_map_functions(const Symbol *arr, StrBuf *code);   /* after the context */

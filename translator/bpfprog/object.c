@@ -44,10 +44,17 @@ static void bpf_globals(Session *s, CgParts *parts)
 }
 
 /* A function in embedded C written for both runtimes (marked so, refuse.c): the module's convention; its
- * STAP_ERROR takes a message, not a format (BPF formats no string into another here). */
+ * STAP_ERROR takes a message, not a format (BPF formats no string into another here).  One not marked
+ * is called from nowhere the program can reach (refuse.c reports the calls): a body that only fails. */
 static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBuf *code)
 {
 	(void)s;
+	if (!bpf_embedded_ok(f)) {
+		cg_embedded_frame(f, frames);
+		sb_printf(code, "static void fn_%s(struct stp_context *c, struct frame_fn_%s *f)\n{\n\t(void)f;\n"
+			  "\tstp_error(c, \"function %s has no BPF body\");\n}\n\n", f->cname, f->cname, f->name);
+		return;
+	}
 	cg_embedded_function(f, frames, code,
 			     "#define STAP_ERROR(msg, ...) do { stp_error(c, (msg)); goto stp_out; } while (0)\n");
 }
@@ -76,11 +83,13 @@ static int dp_order(const void *a, const void *b)
  * attached where they fire. */
 static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 {
+	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
 	int n = 0;
 	/* the hit's registers or arguments copied for the target variables, when a handler reads them */
 	const char *code = m->code.data ? m->code.data : "";
-	const char *save_regs = strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
+	const char *save_regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) ||
+				strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
 	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
 	int uses_pp = strstr(code, "c->probe->") != NULL;
 

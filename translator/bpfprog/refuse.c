@@ -73,6 +73,11 @@ static const char *target_refusal(const TgAccess *a)
 	return NULL;
 }
 
+int bpf_embedded_ok(const Function *f)
+{
+	return f->embedded && strstr(f->embedded, BPF_EMBEDDED_MARK) != NULL;
+}
+
 typedef struct Refusals {
 	Session *s;
 	int count;
@@ -111,7 +116,7 @@ static int refuse_expr(Expr *e, void *ctx)
 			char *what = xasprintf("function %s()", e->builtin->name);
 			refuse_at(r, e->loc, what);
 			free(what);
-		} else if (e->fn && e->fn->embedded && !strstr(e->fn->embedded, BPF_EMBEDDED_MARK)) {
+		} else if (e->fn && e->fn->embedded && !bpf_embedded_ok(e->fn)) {
 			char *what = xasprintf("embedded-C function %s()", e->fn->name);
 			refuse_at(r, e->loc, what);
 			free(what);
