@@ -3,6 +3,10 @@
 #ifndef STP_BPF_STRINGS_H
 #define STP_BPF_STRINGS_H
 
+/* a byte's index in a string already checked against its length, bounded where the verifier sees it
+ * (core/strings.h's name) */
+#define STP_STRING_INDEX(i) STP_BOUND((i), MAXSTRINGLEN - 1)
+
 /* src (NUL-ended, or cut at size - 1) into dst of size bytes (a constant): dst always ends in a NUL */
 static __always_inline void stp_strlcpy(char *dst, const char *src, unsigned int size)
 {

@@ -3,6 +3,9 @@
 #ifndef STP_STRINGS_H
 #define STP_STRINGS_H
 
+/* a byte's index in a string already checked against its length (the BPF runtime's bounds it for its checker) */
+#define STP_STRING_INDEX(i) (i)
+
 /* ---- strings a word at a time ----
  * A string's bytes before its NUL are readable, so the page holding them is: an 8-byte word of a
  * string that lies within one page can be loaded whole, whatever follows the NUL in it. */

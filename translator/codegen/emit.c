@@ -246,3 +246,37 @@ void cg_limit_check(Gen *g, const char *count, const char *limit)
 	cg_line(g, "\tbreak;");
 	cg_line(g, "%s++;", count);
 }
+
+/* ---- statements' places and loops' labels (stmt.c, stats.c) ---- */
+
+/* The token a statement starts with, as MAXACTION errors name it. */
+char *cg_stmt_location(const Stmt *st)
+{
+	if (st->kind == ST_EXPR) {
+		const Expr *e = st->expr;
+		while ((e->kind == EX_ASSIGN || (e->kind == EX_INCDEC && e->postfix) || e->kind == EX_BINARY) && e->left)
+			e = e->left;
+		if (e->kind == EX_IDENT || e->kind == EX_INDEX || (e->kind == EX_CALL && e->str))
+			return cg_location_literal("identifier", e->str, e->loc);
+		if (e->kind == EX_STRING)
+			return cg_location_literal("string", NULL, e->loc);
+		if (e->kind == EX_NUMBER)
+			return cg_location_literal("number", NULL, e->loc);
+		return cg_location_literal("operator", NULL, e->loc);
+	}
+	return cg_location_literal("keyword", NULL, st->loc);
+}
+
+LoopLabels *cg_loop_push(Gen *g)
+{
+	LoopLabels *l = xcalloc(1, sizeof *l);
+	l->id = g->nloops++;
+	vec_push(&g->loops, l);
+	return l;
+}
+
+/* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
+void cg_loop_charge(Gen *g, const Stmt *loop)
+{
+	cg_charge_iteration(g, cg_stmt_location(loop));
+}

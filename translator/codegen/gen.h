@@ -76,6 +76,9 @@ void cg_charge_actions(Gen *g, int n, const char *where);   /* n actions against
 void cg_charge_iteration(Gen *g, const char *where);        /* a loop's iteration: one */
 void cg_set_location(Gen *g, const char *what, const char *name, SrcLoc loc);
 char *cg_location_literal(const char *what, const char *name, SrcLoc loc);   /* name may be NULL */
+char *cg_stmt_location(const Stmt *st);          /* the token a statement starts with, as MAXACTION names it */
+void cg_loop_charge(Gen *g, const Stmt *loop);   /* a loop's iteration: one action, near the loop */
+LoopLabels *cg_loop_push(Gen *g);                /* a loop's labels, innermost (the caller pops them) */
 int cg_has_side_effects(const Expr *e);            /* may change state an earlier operand read (optimize.h) */
 char *cg_var_ref(const Symbol *sym);
 char *cg_materialize(Gen *g, const char *val, Type t);

@@ -10,24 +10,6 @@ static int counts_as_action(const Stmt *st)
 	return st->kind != ST_BLOCK && st->kind != ST_EMPTY;
 }
 
-/* The token a statement starts with, as MAXACTION errors name it. */
-static char *stmt_location(const Stmt *st)
-{
-	if (st->kind == ST_EXPR) {
-		const Expr *e = st->expr;
-		while ((e->kind == EX_ASSIGN || (e->kind == EX_INCDEC && e->postfix) || e->kind == EX_BINARY) && e->left)
-			e = e->left;
-		if (e->kind == EX_IDENT || e->kind == EX_INDEX || (e->kind == EX_CALL && e->str))
-			return cg_location_literal("identifier", e->str, e->loc);
-		if (e->kind == EX_STRING)
-			return cg_location_literal("string", NULL, e->loc);
-		if (e->kind == EX_NUMBER)
-			return cg_location_literal("number", NULL, e->loc);
-		return cg_location_literal("operator", NULL, e->loc);
-	}
-	return cg_location_literal("keyword", NULL, st->loc);
-}
-
 void cg_block(Gen *g, Stmt *st)
 {
 	int actions = 0;
@@ -38,7 +20,7 @@ void cg_block(Gen *g, Stmt *st)
 			first = st->body.items[i];
 	}
 	if (actions)
-		cg_charge_actions(g, actions, stmt_location(first));
+		cg_charge_actions(g, actions, cg_stmt_location(first));
 	for (int i = 0; i < st->body.len; i++)
 		cg_stmt(g, st->body.items[i]);
 }
@@ -57,14 +39,6 @@ void cg_scoped(Gen *g, Stmt *st)
 	g->indent--;
 }
 
-LoopLabels *cg_loop_push(Gen *g)
-{
-	LoopLabels *l = xcalloc(1, sizeof *l);
-	l->id = g->nloops++;
-	vec_push(&g->loops, l);
-	return l;
-}
-
 static void loop_pop(Gen *g, LoopLabels *l)
 {
 	g->loops.len--;
@@ -80,12 +54,6 @@ static void gen_loop_end(Gen *g, LoopLabels *l)
 		cg_line(g, "cont%d: ;", l->id);
 		g->indent--;
 	}
-}
-
-/* One action per loop iteration, so that even an empty loop body ends at MAXACTION. */
-void cg_loop_charge(Gen *g, const Stmt *loop)
-{
-	cg_charge_iteration(g, stmt_location(loop));
 }
 
 /* foreach ([k1, ...] in a[slice] sorted limit N) in place: sorting reorders the array's entries
