@@ -6,7 +6,7 @@
 # exactly that reason, so that a feature added to the BPF runtime takes its cases off the list (a "fail:" line
 # there is a known defect, the kernel's verifier refusing what the runtime wrote). A case whose
 # pass 2 fails without --runtime=bpf as well (what this host lacks: kernel headers for a tracepoint's
-# system, a module's types) is counted, not judged. Used by tests/run (unit/bpf-runtime).
+# system, a module's types), or that this host cannot attach (kprobes), is counted, not judged. Used by tests/run (unit/bpf-runtime).
 asan_rerun=0
 timeout_s=900
 cost_s=120

@@ -26,7 +26,7 @@ void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
  * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */
 typedef enum BpfProgKind {
-	BPF_PROG_NONE, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE
+	BPF_PROG_NONE, BPF_PROG_NEVER, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_TIMER, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE
 } BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
 

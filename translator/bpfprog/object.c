@@ -144,6 +144,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			break;
 		}
 		case BPF_PROG_NONE:
+		case BPF_PROG_NEVER:
 			break;
 		}
 		free(pp);

@@ -17,6 +17,8 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 {
 	const char *fam = dp->provider->family, *member = dp->provider->member;
 
+	if (!strcmp(fam, "never"))
+		return BPF_PROG_NEVER;   /* no program at all */
 	if (!strcmp(fam, "begin"))
 		return BPF_PROG_BEGIN;
 	if (!strcmp(fam, "end"))
