@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # guest-hits.sh - runs inside the QEMU guest: one per-hit measurement (hitloop with or without a probe module).
-# Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO [SYM]
+# Used by bench/run, whose generated guest-run scripts call: guest-hits.sh baseline | kmod KO [ARGS] | stap KO|BO [SYM]
 # | stap-tp KO (a stap module with a kernel.trace probe) | stap-u KO (a process(...).function probe) | stap-out KO SYM (output to a guest file) | bpftrace SCRIPT.
 #
 # Environment (set by the guest-run script): HITLOOP (path), CALLS, ROUNDS, SYM (the probed function).
@@ -127,8 +127,9 @@ started() {
 # listed); -tp = a kernel.trace probe (ready when stapio, run with -v, logs "started": no
 # kernel file lists a tracepoint's probes)
 run_stap() {
-    local ko=$1 probed=${2:-} name rc=0 verbose=()
+    local ko=$1 probed=${2:-} name rc=0 verbose=() bpf=
     name=$(basename "$ko" .ko)
+    [[ $ko == *.bo ]] && bpf=1      # a BPF object (stap --runtime=bpf): no control file, its kprobe listed
     [[ $probed == -tp ]] && verbose=(-v)
     # job control: staprun and stapio in their own process group, SIGINT not ignored
     set -m
@@ -139,7 +140,7 @@ run_stap() {
     trap '[[ -n ${STAPRUN:-} ]] && stop_stap "$STAPRUN"' EXIT
     trap 'exit 1' TERM INT
     # ready: the control file is there and, for a kprobe variant, the kprobe is registered
-    until [[ -e /proc/systemtap/$name/.cmd ]] &&
+    until { [[ -n $bpf ]] || [[ -e /proc/systemtap/$name/.cmd ]]; } &&
             case $probed in '') true ;; -tp) started ;; *) has_kprobe ;; esac; do
         kill -0 "$STAPRUN" 2>/dev/null || { note "staprun ended early: $(tr '\n' ' ' <stap.err)"; return 1; }
         nap 0.05
