@@ -22,6 +22,13 @@ struct stp_regs {
 };
 #define STP_BPF_ARGS 12                  /* a tracepoint's arguments kept */
 
+/* a string being quoted (targetvars.h's stp_quote_mem) */
+struct stp_quoting {
+	long size, pos, len;
+	int full, cut;
+	char out[MAXSTRINGLEN];
+};
+
 struct stp_context {
 	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
 	long actioncount, maxaction;
@@ -40,6 +47,7 @@ struct stp_context {
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
 	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
+	struct stp_quoting quoting;
 	struct {
 		struct stp_bpf_rec_head head;
 		char msg[MAXSTRINGLEN];

@@ -138,6 +138,95 @@ typedef u64 __be64;
 /* remote_id(): a BPF run is never one of stap --remote's */
 #define stp_remote_id (-1)
 
+/* The quoted form of the string at addr (core/deref.h's stp_quote_mem: user_string_quoted and the like):
+ * "NULL" for 0, the address when it cannot be read, else the text between quotes with \" \\ \n ... and \ooo
+ * escapes, `"...` when cut (at maxlen bytes read, or dst's size).  The bytes are read into the context's
+ * scratch, each escaped by a bpf_loop callback. */
+static long stp_quote_one(u64 i, void *data)
+{
+	struct stp_context *c = *(struct stp_context **)data;
+	struct stp_quoting *q = &c->quoting;   /* in the map: the verifier follows no count from step to step */
+	unsigned char ch;
+	char e1 = 0;
+	long pos = q->pos;
+	int n;
+
+	if ((long)i >= q->len)
+		return 1;
+	ch = c->cat[STP_BOUND(i, 2 * MAXSTRINGLEN - 1)];
+	switch (ch) {
+	case '"': e1 = '"'; break;
+	case '\\': e1 = '\\'; break;
+	case '\n': e1 = 'n'; break;
+	case '\t': e1 = 't'; break;
+	case '\r': e1 = 'r'; break;
+	case '\v': e1 = 'v'; break;
+	case '\f': e1 = 'f'; break;
+	case '\b': e1 = 'b'; break;
+	case '\a': e1 = 'a'; break;
+	}
+	n = e1 ? 2 : (ch < 0x20 || ch >= 0x7f) ? 4 : 1;
+	if (pos + n + 4 >= q->size) {
+		q->full = 1;
+		return 1;
+	}
+	q->out[STP_BOUND(pos, MAXSTRINGLEN - 1)] = n == 1 ? (char)ch : '\\';
+	if (n == 2)
+		q->out[STP_BOUND(pos + 1, MAXSTRINGLEN - 1)] = e1;
+	if (n == 4) {
+		q->out[STP_BOUND(pos + 1, MAXSTRINGLEN - 1)] = '0' + ((ch >> 6) & 7);
+		q->out[STP_BOUND(pos + 2, MAXSTRINGLEN - 1)] = '0' + ((ch >> 3) & 7);
+		q->out[STP_BOUND(pos + 3, MAXSTRINGLEN - 1)] = '0' + (ch & 7);
+	}
+	q->pos = pos + n;
+	return 0;
+}
+
+static __always_inline long stp_quote_mem(char *dst, long size, unsigned long addr, int64_t maxlen, bool user)
+{
+	static const char fmt[] = "0x%lx";
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+	unsigned long left = maxlen < 0 ? 0 : maxlen > MAXSTRINGLEN - 1 ? MAXSTRINGLEN - 1 : (unsigned long)maxlen;
+	struct stp_quoting *q;
+	long n, pos;
+
+	if (!c)
+		return 0;
+	q = &c->quoting;
+	if (addr == 0) {
+		__builtin_memcpy(dst, "NULL", 5);
+		return 4;
+	}
+	/* one byte past maxlen tells a string cut there from one ending there */
+	left = STP_BOUND(left, MAXSTRINGLEN - 1);
+	n = user ? bpf_probe_read_user_str(c->cat, left + 2, (const void *)addr)
+		 : bpf_probe_read_kernel_str(c->cat, left + 2, (const void *)addr);
+	if (n < 0) {
+		u64 arg = addr;
+		return bpf_snprintf(dst, 24, fmt, &arg, sizeof(arg));
+	}
+	n = n > 0 ? n - 1 : 0;
+	q->cut = n > (long)left;
+	q->len = q->cut ? (long)left : n;
+	q->size = size > MAXSTRINGLEN ? MAXSTRINGLEN : size;
+	q->pos = 1;
+	q->full = 0;
+	q->out[0] = '"';
+	bpf_loop(MAXSTRINGLEN, stp_quote_one, &c, 0);
+	pos = STP_BOUND(q->pos, MAXSTRINGLEN - 1);   /* at most MAXSTRINGLEN - 5: the steps keep 4 bytes and the NUL */
+	if (pos > MAXSTRINGLEN - 5)
+		pos = MAXSTRINGLEN - 5;
+	if (q->cut || q->full)
+		__builtin_memcpy(q->out + pos, "\"...", 5);
+	else
+		__builtin_memcpy(q->out + pos, "\"", 2);
+	if (bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, q->out) < 0)
+		dst[0] = 0;
+	return q->pos;
+}
+#define clamp_t(t, v, lo, hi) ((t)(v) < (t)(lo) ? (t)(lo) : (t)(v) > (t)(hi) ? (t)(hi) : (t)(v))
+
 /* the kernel's atomic types, as atomic_read() names them */
 typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;

@@ -124,6 +124,18 @@ EOF
     printf '%s\n' "work x=0 a=100 b=5 mine=1" "work returns 105" "work x=1 a=100 b=5 mine=1" "work returns 115" \
         "work x=2 a=100 b=5 mine=1" "work returns 125" | diff - <(grep '^work' up.out) || { cat up.err; return 1; }
     grep -qx 345 up.out && [[ ! -s up.err ]] || { cat up.out up.err; return 1; }
+    # the conversions' quoting (user_string_quoted, _n_quoted: escapes, cut at maxlen or at the output's size)
+    cat >quote.c <<'EOF'
+#include <string.h>
+static char buf[64] = "a\"b\\c\td\001e";
+__attribute__((noinline)) int f(const char *s) { return strlen(s); }
+int main(void) { buf[0] = 'a'; return f(buf) == 0; }
+EOF
+    gcc -g -O0 -o quote quote.c || return 1
+    timeout 60 $STAP --runtime=bpf -c ./quote -e 'probe process("./quote").function("f") {
+	printf("%s %s %s\n", user_string_quoted($s), user_string_n_quoted($s, 3), user_string_n_quoted($s, 4, 7)) }' \
+        >quote.out 2>quote.err || { cat quote.out quote.err; return 1; }
+    printf '%s\n' '"a\"b\\c\td\001e" "a\"b"... "a"...' | diff - quote.out || { cat quote.err; return 1; }
     if [[ -x /usr/bin/python3.11 ]]; then
         timeout 60 $STAP --runtime=bpf -c "/usr/bin/python3.11 -c 'import gc; gc.collect()'" -e '
 global n
