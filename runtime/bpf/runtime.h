@@ -51,6 +51,15 @@ struct task_struct {
 	struct task_struct *real_parent;
 	const struct cred *cred;
 } __attribute__((preserve_access_index));
+/* what the tapsets' C reads of a dentry (tapset/linux/dentry.stp's d_name), relocated by name as the task's */
+struct qstr {
+	unsigned int len;
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+struct dentry {
+	struct qstr d_name;
+	struct dentry *d_parent;
+} __attribute__((preserve_access_index));
 /* the ids the templates and tapsets read (uid(), euid()...), as the initial user namespace sees them */
 #define current_user_ns() 0
 #define current_uid() BPF_CORE_READ(current, cred, uid.val)
