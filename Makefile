@@ -148,14 +148,15 @@ clean:
 
 # ---- fuzzing under libFuzzer + ASan + UBSan, built with clang into build/fuzz/: parse_fuzz (pass 1),
 # index_fuzz (the DWARF index file reader), record_fuzz (stapio's trace records and control lines),
-# apptrace_fuzz (app-trace-report's trace lines), btf_fuzz (the BTF reader: a blob, a split blob over it).
+# apptrace_fuzz (app-trace-report's trace lines), btf_fuzz (the BTF reader: a blob, a split blob over it),
+# bpffmt_fuzz (stapio's printf formats of a BPF object and its printf records).
 # `make fuzz [FUZZ_SECONDS=600] [FUZZ_JOBS=2] [FUZZ_TARGETS="parse index record"]` runs each target in
 # turn for FUZZ_SECONDS (tests/fuzz/run.sh; see tests/fuzz/README.md); tests/unit/fuzz-smoke.t builds
 # them and runs each on a fixed number of inputs.
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= $(shell n=$$(nproc); echo $$(( n < 2 ? 1 : 2 )))
-FUZZ_TARGETS ?= parse index record apptrace btf
+FUZZ_TARGETS ?= parse index record apptrace btf bpffmt
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) -O1 -g1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Itranslator -I$(B)/gen -Iruntime/transport -Iruntime
 FUZZ_TRANSLATOR_OBJ = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(filter-out translator/driver/main.c,$(TRANSLATOR_SRC))) \
@@ -177,6 +178,9 @@ $(B)/fuzz/btf_fuzz: $(FUZZ_TRANSLATOR_OBJ) $(B)/fuzz/obj/tests/fuzz/btf_fuzz.o
 $(B)/fuzz/record_fuzz: $(FUZZ_STAPIO_OBJ) $(B)/fuzz/obj/tests/fuzz/record_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(B)/fuzz/obj/tests/fuzz/record_fuzz.o: FUZZ_CFLAGS += -Istapio
+$(B)/fuzz/bpffmt_fuzz: $(B)/fuzz/obj/stapio/bpfformat.o $(B)/fuzz/obj/common/log.o $(B)/fuzz/obj/tests/fuzz/bpffmt_fuzz.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
+$(B)/fuzz/obj/tests/fuzz/bpffmt_fuzz.o: FUZZ_CFLAGS += -Istapio
 $(B)/fuzz/apptrace_fuzz: $(FUZZ_ATR_OBJ) $(B)/fuzz/obj/tests/fuzz/apptrace_fuzz.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(B)/fuzz/obj/tests/fuzz/apptrace_fuzz.o: FUZZ_CFLAGS += -Iapp-trace-report

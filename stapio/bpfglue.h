@@ -12,6 +12,12 @@ int bpf_output_flush(struct bpf_output *o);                                     
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
 /* bpfhist.c: a histogram record drawn into the output */
 void bpf_hist_draw(struct bpf_output *out, const void *rec, size_t size);
+/* bpfformat.c: the object's printf formats (its section's bytes; NULL after a message), and a printf record's
+ * values formatted into the output */
+struct bpf_formats;
+struct bpf_formats *bpf_formats_read(const void *blob, size_t size);
+void bpf_formats_free(struct bpf_formats *fm);
+void bpf_format_record(struct bpf_output *out, struct bpf_formats *fm, const char *body, size_t len);
 
 /* the -c command: started held back (0, or -1 after a message), released once the probes are armed,
  * reaped when it exits (1 once, then), ended with the run */

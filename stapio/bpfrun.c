@@ -30,6 +30,7 @@ struct bpf_run {
 	struct bpf_link **links;
 	size_t nlinks;
 	struct bpf_output *out;
+	struct bpf_formats *formats;  /* printf's, when the object has any */
 	struct target *cmd;         /* -c CMD, or NULL */
 	int exit_seen;              /* an exit() record */
 };
@@ -68,6 +69,9 @@ static int on_record(void *ctx, void *data, size_t size)
 		break;
 	case STP_BPF_REC_HIST:
 		bpf_hist_draw(r->out, h, size);
+		break;
+	case STP_BPF_REC_PRINTF:
+		bpf_format_record(r->out, r->formats, body, h->len);
 		break;
 	case STP_BPF_REC_WARN:
 		bpf_output_flush(r->out);
@@ -287,7 +291,7 @@ static int set_run_vars(struct bpf_object *obj, long target_pid)
 /* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
 static int load(struct bpf_run *r, const char *path, long target_pid)
 {
-	struct bpf_map *contexts, *scratch;
+	struct bpf_map *contexts, *scratch, *fmts;
 	int ncpus = libbpf_num_possible_cpus();
 
 	r->obj = bpf_object__open_file(path, NULL);
@@ -305,6 +309,13 @@ static int load(struct bpf_run *r, const char *path, long target_pid)
 	if (set_run_vars(r->obj, target_pid) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
+	}
+	if ((fmts = bpf_object__find_map_by_name(r->obj, STP_BPF_FMT_SECTION)) != NULL) {
+		size_t size = 0;
+		const void *blob = bpf_map__initial_value(fmts, &size);
+
+		if (!blob || !(r->formats = bpf_formats_read(blob, size)))
+			return -1;
 	}
 	if (bpf_object__load(r->obj) < 0) {
 		int e = errno;
@@ -371,6 +382,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 	ring_buffer__free(r.ring);
 	free(r.links);
 	free(r.timers);
+	bpf_formats_free(r.formats);
 	bpf_object__close(r.obj);
 	return status;
 }

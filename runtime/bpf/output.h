@@ -300,6 +300,63 @@ static __always_inline void stp_out_fmt_str(struct stp_out *o, const struct stp_
 	stp_out_done(o, p);
 }
 
+/* printf's values, formatted by stapio (translator/bpfprog/printf.c, records.h's STP_BPF_REC_PRINTF): what the
+ * hit printed before goes out first, then one record of the format's number and the values.  Offsets in the
+ * buffer are masked below STP_BPF_OUT_CAP, which the translator made sure the values fit. */
+static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned int format)
+{
+	stp_flush(o);
+	__builtin_memcpy(o->buf, &format, 4);
+	return 4;
+}
+
+static __always_inline unsigned int stp_val_long(struct stp_out *o, unsigned int at, int64_t v)
+{
+	at &= STP_OUT_MASK;
+	__builtin_memcpy(o->buf + at, &v, 8);
+	return at + 8;
+}
+
+static __always_inline unsigned int stp_val_str(struct stp_out *o, unsigned int at, const char *s)
+{
+	long n;
+
+	at &= STP_OUT_MASK;
+	n = bpf_probe_read_kernel_str(o->buf + at, MAXSTRINGLEN, s);
+	if (n <= 0) {
+		o->buf[at] = 0;
+		n = 1;
+	}
+	return at + STP_BOUND(n, 2 * MAXSTRINGLEN - 1);
+}
+
+/* execname(), straight from the task */
+static __always_inline unsigned int stp_val_comm(struct stp_out *o, unsigned int at)
+{
+	char *p;
+	long n;
+
+	at &= STP_OUT_MASK;
+	p = o->buf + at;
+	bpf_get_current_comm(p, 16);
+	n = bpf_probe_read_kernel_str(p, 16, p);
+	if (n <= 0) {
+		p[0] = 0;
+		n = 1;
+	}
+	return at + STP_BOUND(n, 31);
+}
+
+static __always_inline void stp_vals_send(struct stp_out *o, unsigned int at)
+{
+	unsigned int n = at & STP_OUT_MASK;
+
+	o->head.type = STP_BPF_REC_PRINTF;
+	o->head.len = n;
+	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
+		stp_count(1);
+}
+
 /* sprintf's output (translator/codegen/emit.c's STP_OUT_STR): one of the context's string outputs while the
  * arguments are evaluated (a sprintf among them takes the next), into dst at the end */
 #define STP_OUT_STR(o) struct stp_out *o

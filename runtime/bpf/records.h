@@ -15,6 +15,27 @@ enum stp_bpf_record {
 	STP_BPF_REC_EXIT = 3,           /* exit(), or the errors' abort (stp_bpf_counters.aborted) */
 	STP_BPF_REC_WARN = 4,           /* warn(): the message (NUL-ended) */
 	STP_BPF_REC_HIST = 5,           /* print(@hist_*(x)): struct stp_bpf_hist_rec */
+	STP_BPF_REC_PRINTF = 6,         /* a printf's values: its format's number (4 bytes), then per value 8 bytes
+					 * (a number, a '*' width or precision) or a NUL-ended string */
+};
+
+/* printf's formats, which stapio applies to the values (translator/bpfprog/printf.c writes them into the object's
+ * section of this name, stapio/bpfformat.c reads them): the head, then the formats, their pieces and the literal
+ * text, each array right after the one before (every member 4-byte aligned) */
+#define STP_BPF_FMT_SECTION ".rodata.stp_fmt"
+#define STP_BPF_FMT_MAGIC 0x53544631u   /* "STF1" */
+struct stp_bpf_fmt_head {
+	unsigned int magic, nformats, npieces, ntext;
+};
+struct stp_bpf_fmt {
+	unsigned int first, npieces;    /* its pieces */
+};
+struct stp_bpf_fmt_piece {
+	unsigned char conv;             /* 0: literal text; else d i u x X o c s p b */
+	unsigned char flags;            /* output/fmtflags.h */
+	unsigned char width_star, prec_star;
+	int width, prec;                /* -1: none; %b: width is its bytes */
+	unsigned int text, len;         /* literal text: its offset in the text, its length */
 };
 
 #define STP_BPF_HIST_BUCKETS 128        /* a histogram's buckets, at most (core/limits.h's STP_MAX_BUCKETS) */

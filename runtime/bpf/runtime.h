@@ -34,6 +34,12 @@ typedef _Bool bool;
 #include "core/limits.h"
 #include "bpf/records.h"
 
+/* a string value is at most a map key's 512 bytes here; printf's values (output.h, translator/bpfprog/printf.c) count on it */
+#define STP_BPF_STRING_MAX 512
+#if MAXSTRINGLEN > STP_BPF_STRING_MAX
+#error "MAXSTRINGLEN is at most 512 on the BPF runtime"
+#endif
+
 /* The kernel's task as much as the templates read of it (pid(), tid(), execname()): CO-RE relocates
  * each field by name against the running kernel's BTF, so one object runs on any kernel with BTF. */
 typedef struct { unsigned int val; } kuid_t;

@@ -22,6 +22,10 @@ void bpf_loop_close(struct Gen *g, struct LoopLabels *l);
 void bpf_foreach_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
 void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 
+/* printf.c: printf as a record of its values, which stapio formats; the formats' tables, written into the object */
+char *bpf_printf(struct Gen *g, Expr *e);
+void bpf_write_formats(Session *s, StrBuf *out);
+
 /* refuse.c: the kind of BPF program a derived probe becomes (NONE: it cannot be one).  Kprobes and uprobes
  * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */

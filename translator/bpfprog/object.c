@@ -167,6 +167,7 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	}
 	sb_puts(out, "/* globals */\n");
 	sb_puts(out, m->globals.data ? m->globals.data : "");
+	bpf_write_formats(s, out);
 	cg_write_frames(s, m, out);
 	sb_puts(out, "#include \"bpf/context.h\"\n\n");
 	for (int i = 0; i < s->prog.globals.len; i++)
@@ -188,6 +189,7 @@ const CgBackend bpf_backend = {
 	.loop_close = bpf_loop_close,
 	.foreach_open = bpf_foreach_open,
 	.foreach_close = bpf_foreach_close,
+	.printf = bpf_printf,
 	.display = cg_display_as_script,
 	.write = write_object,
 };

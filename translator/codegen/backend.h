@@ -47,6 +47,8 @@ typedef struct CgBackend {
 	 * a C loop over the runtime's map, sorted in place) */
 	void (*foreach_open)(struct Gen *g, Stmt *st, struct LoopLabels *l);
 	void (*foreach_close)(struct Gen *g, Stmt *st, struct LoopLabels *l);
+	/* printf to the output: its C, its value "0" (cg_printf_in_c: formatted in the probe, as sprintf is) */
+	char *(*printf)(struct Gen *g, Expr *e);
 	/* the end-of-run display of the globals written but never read: an end probe after the others
 	 * (cg_display_in_c: its C walks the module's maps; cg_display_as_script: foreach and printing) */
 	void (*display)(Session *s, CgParts *parts);
@@ -59,6 +61,9 @@ void cg_loop_inline_open(struct Gen *g, struct LoopLabels *l);
 void cg_loop_inline_close(struct Gen *g, struct LoopLabels *l);
 void cg_foreach_inline_open(struct Gen *g, Stmt *st, struct LoopLabels *l);
 void cg_foreach_inline_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
+
+/* codegen/output.c: printf formatted in the probe */
+char *cg_printf_in_c(struct Gen *g, Expr *e);
 
 /* codegen/display.c: the display hooks */
 void cg_display_in_c(Session *s, CgParts *parts);

@@ -1,6 +1,7 @@
 /* expr.c - code generation for expressions: each returns a C expression or
  * temporary holding the value, emitting statements before it.  Used by stmt.c. */
 #include "codegen/gen.h"
+#include "codegen/backend.h"
 #include "elaborate/builtins.h"
 #include "targets/access.h"
 #include "providers/provider.h"
@@ -230,7 +231,7 @@ static char *gen_call(Gen *g, Expr *e)
 		return gen_user_call(g, e);
 	switch (b->kind) {
 	case BI_PRINTF:
-		return cg_format(g, e, "&c->out");
+		return g->be->printf(g, e);
 	case BI_SPRINTF: {
 		char *dst = cg_str_tmp(g);
 		char *o = cg_str_out_open(g, dst);

@@ -25,6 +25,10 @@ typedef struct CgState {
 		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
 	} rx;
 	int table_counter;      /* targetvars.c: names of static data, unique in the module */
+	struct {                /* printf formats a runtime formats outside the probe (bpfprog/printf.c: stapio) */
+		StrBuf formats, pieces, text;   /* C initializers of their tables */
+		int count, npieces, ntext;
+	} outside;
 } CgState;
 
 /* Code generation state for one C function (a probe body or a script function). */
@@ -108,6 +112,9 @@ int cg_entry_body(Session *s, struct DerivedProbe *dp, StrBuf *frame, StrBuf *ta
 
 /* output.c: printf, sprintf */
 char *cg_format(Gen *g, Expr *e, const char *out);
+/* printf's and sprintf's values, vals[1..]: each copied ((*copied)[i]) where a later one has side effects */
+char **cg_format_args(Gen *g, Expr *e, char **copied);
+int cg_is_execname(const Expr *arg);              /* execname(): the runtime may write the task's comm itself */
 
 /* stats.c: statistics (<<<, @count ... @hist_*, aggregate arrays) */
 char *cg_stats_add(Gen *g, Expr *e);                 /* x <<< v, a[k] <<< v */

@@ -105,7 +105,7 @@ static void format_pieces(Gen *g, const Format *fmt, char **vals, const char *ou
 
 /* Whether arg is execname(): in the one-check form written from current->comm directly, unless
  * its value was copied before a later argument's side effects. */
-static int is_execname(const Expr *arg)
+int cg_is_execname(const Expr *arg)
 {
 	return arg->kind == EX_CALL && !arg->fn && arg->builtin && !strcmp(arg->builtin->name, "execname");
 }
@@ -128,7 +128,7 @@ static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, co
 			cg_line(g, "%s = stp_put_lit_at(%s, %s, %zu);", at, at, cg_string_literal(p->text), p->len);
 		else if (p->conv == 'b')
 			cg_line(g, "%s = stp_put_binary_at(%s, %d, %s);", at, at, binary_bytes(p), vals[a]);
-		else if (p->conv == 's' && !copied[a] && is_execname(e->args.items[a]))
+		else if (p->conv == 's' && !copied[a] && cg_is_execname(e->args.items[a]))
 			cg_line(g, "%s = stp_put_comm_at(%s);", at, at);
 		else if ((p->conv == 'd' || p->conv == 'i') && !g->light)   /* a context's lead kept */
 			cg_line(g, "%s = stp_put_sdec_lead_at(&c->dec_lead, %s, %s);", at, at, vals[a]);
@@ -146,24 +146,32 @@ static void format_one_check(Gen *g, Expr *e, const Format *fmt, char **vals, co
 	cg_line(g, "}");
 }
 
-char *cg_format(Gen *g, Expr *e, const char *out)
+char **cg_format_args(Gen *g, Expr *e, char **copied)
 {
-	const Format *fmt = e->format;   /* parsed once, by pass 2's resolution */
 	char **vals = xcalloc((size_t)e->args.len + 1, sizeof *vals);
-	char *copied = xcalloc((size_t)e->args.len + 1, 1);
-	int printing = !strcmp(out, "&c->out"), nstrings = 0;
-	char *need;
 
+	*copied = xcalloc((size_t)e->args.len + 1, 1);
 	for (int i = 1; i < e->args.len; i++) {
 		vals[i] = cg_expr(g, e->args.items[i]);
 		for (int j = i + 1; j < e->args.len; j++) {
 			if (cg_has_side_effects(e->args.items[j])) {
 				vals[i] = cg_materialize(g, vals[i], ((Expr *)e->args.items[i])->type);
-				copied[i] = 1;
+				(*copied)[i] = 1;
 				break;
 			}
 		}
 	}
+	return vals;
+}
+
+char *cg_format(Gen *g, Expr *e, const char *out)
+{
+	const Format *fmt = e->format;   /* parsed once, by pass 2's resolution */
+	char *copied;
+	char **vals = cg_format_args(g, e, &copied);
+	int printing = !strcmp(out, "&c->out"), nstrings = 0;
+	char *need;
+
 	need = format_max_bytes(fmt, &nstrings);
 	/* printf: the print buffer may be the trace ring's next record (written once, in place) */
 	if (printing && need)
@@ -177,4 +185,9 @@ char *cg_format(Gen *g, Expr *e, const char *out)
 	free(vals);
 	free(copied);
 	return xstrdup("0");
+}
+
+char *cg_printf_in_c(Gen *g, Expr *e)
+{
+	return cg_format(g, e, "&c->out");
 }

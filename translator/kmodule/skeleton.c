@@ -178,6 +178,7 @@ const CgBackend km_backend = {
 	.loop_close = cg_loop_inline_close,
 	.foreach_open = cg_foreach_inline_open,
 	.foreach_close = cg_foreach_inline_close,
+	.printf = cg_printf_in_c,
 	.display = cg_display_in_c,
 	.write = write_module,
 };
