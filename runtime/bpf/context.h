@@ -21,6 +21,13 @@ struct stp_regs {
 		sp, ss;
 };
 #define STP_BPF_ARGS 12                  /* a tracepoint's arguments kept */
+/* c->entry_data: a tracepoint's arguments, or a .return probe's values saved at entry (STP_BPF_ENTRY_BYTES,
+ * the largest, defined by the generated code when it has any: targetvars.h's stp_entry_*) */
+#if defined(STP_BPF_ENTRY_BYTES) && STP_BPF_ENTRY_BYTES > 8 * STP_BPF_ARGS
+#define STP_BPF_ENTRY_WORDS ((STP_BPF_ENTRY_BYTES + 7) / 8)
+#else
+#define STP_BPF_ENTRY_WORDS STP_BPF_ARGS
+#endif
 
 /* a string being quoted (targetvars.h's stp_quote_mem) */
 struct stp_quoting {
@@ -60,7 +67,7 @@ struct stp_context {
 		char pp[MAXSTRINGLEN], pn[MAXSTRINGLEN];
 	} probe[1];                      /* pp() and pn() of the point hit, as c->probe->pp (copies the
 	                                  * bodies may read as they read any string) */
-	unsigned long entry_data[STP_BPF_ARGS];   /* a tracepoint's arguments */
+	unsigned long entry_data[STP_BPF_ENTRY_WORDS];   /* a tracepoint's arguments, or @entry values */
 	char frames[STP_FRAME_SIZE * (MAXNESTING + 1)];
 };
 

@@ -242,8 +242,50 @@ static __always_inline void stp_save_regs(struct stp_context *c, void *ctx)
 
 static __always_inline void stp_save_args(struct stp_context *c, void *ctx)
 {
-	if (bpf_probe_read_kernel(c->entry_data, sizeof(c->entry_data), ctx) < 0)
-		__builtin_memset(c->entry_data, 0, sizeof(c->entry_data));
+	if (bpf_probe_read_kernel(c->entry_data, 8 * STP_BPF_ARGS, ctx) < 0)
+		__builtin_memset(c->entry_data, 0, 8 * STP_BPF_ARGS);
 }
+
+#ifdef STP_BPF_ENTRY_BYTES
+/* @entry (translator/bpfprog/entry.c): the values a .return probe's entry program evaluated into c->entry_data, kept
+ * by thread, stack pointer at the entry and probe until its return program takes them back, where the stack
+ * pointer is a word above (the return address popped); a return never seen leaves its values to the LRU */
+#ifndef STP_BPF_ENTRY_SAVED
+#define STP_BPF_ENTRY_SAVED 16384       /* calls in progress with values saved */
+#endif
+struct stp_entry_key {
+	u64 pid_tgid, sp;
+	u32 probe, pad;
+};
+struct stp_entry_saved {
+	char bytes[STP_BPF_ENTRY_BYTES];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, STP_BPF_ENTRY_SAVED);
+	__type(key, struct stp_entry_key);
+	__type(value, struct stp_entry_saved);
+} stp_entries SEC(".maps");
+
+static __always_inline void stp_entry_save(struct stp_context *c, u32 probe)
+{
+	struct stp_entry_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .sp = c->regs->sp, .probe = probe };
+
+	bpf_map_update_elem(&stp_entries, &k, c->entry_data, BPF_ANY);
+}
+
+static __always_inline void stp_entry_take(struct stp_context *c, u32 probe)
+{
+	struct stp_entry_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .sp = c->regs->sp - 8, .probe = probe };
+	struct stp_entry_saved *v = bpf_map_lookup_elem(&stp_entries, &k);
+
+	if (v) {
+		__builtin_memcpy(c->entry_data, v->bytes, STP_BPF_ENTRY_BYTES);
+		bpf_map_delete_elem(&stp_entries, &k);
+	} else {
+		__builtin_memset(c->entry_data, 0, STP_BPF_ENTRY_BYTES);
+	}
+}
+#endif
 
 #endif

@@ -14,7 +14,10 @@
 #                      (a begin probe printing "ready"); the script must end the run itself
 #   #! sed: EXPR       sed expression applied to stdout and stderr before comparing
 # SCRIPT is set by the generated case file; RT_GROUP and RT_SEL too when the script shares a module with
-# others (tests/lib/script-groups.sh says which may, and how each run still executes its script alone).
+# others (tests/lib/script-groups.sh says which may, and how each run still executes its script alone);
+# RT_RUNTIME=bpf for a script with kernel probes run as BPF (stap --runtime=bpf, staprun NAME.bo): then
+# tests/runtime/bpf.list's line for it holds as in unit/bpf-runtime (refused: WHY at translation or by
+# staprun, fail: WHY a known defect, which must still fail; none: it passes).
 
 # script_directive NAME VAR: VAR = the text of the first "#! NAME: " line (empty without one).
 # Bash alone: the guest runs this for every script case, and under TCG each program costs 0.1 s.
@@ -32,6 +35,18 @@ script_directive() {
 script_module() { local n=${SCRIPT##*/}; n=${n%.stp}; printf -v "$1" 'rt_%s' "${n//[^A-Za-z0-9_]/_}"; }
 
 script_directive timeout timeout_s
+
+# bpf_listed VAR: VAR = the script's line in tests/runtime/bpf.list (empty: none)
+bpf_listed() {
+    local n=${SCRIPT##*/} name want
+    printf -v "$1" '%s' ''
+    while IFS=$'\t' read -r name want; do
+        if [[ $name == "${n%.stp}" ]]; then
+            printf -v "$1" '%s' "$want"
+        fi
+    done <"${SCRIPT%/*}/bpf.list"
+    return 0
+}
 
 build() {
     local -a opts
@@ -53,13 +68,26 @@ build() {
     eval "opts=($d)"
     # built from a copy in the case directory: locations read "NAME.stp:L:C"
     cp "$SCRIPT" .
+    if [[ ${RT_RUNTIME:-} == bpf ]]; then
+        local listed why
+        bpf_listed listed
+        $STAP --runtime=bpf -p4 -m "$mod" "${opts[@]}" "$(basename "$SCRIPT")" >/dev/null 2>p4.err && return 0
+        why=$(sed -n 's/.*error: \(.*\) is not available on the BPF runtime yet.*/\1/p' p4.err | head -n 1)
+        [[ -n $why ]] || { cat p4.err; return 1; }
+        [[ "refused: $why" == "$listed" ]] || { echo "refused: $why (bpf.list: ${listed:-none})"; return 1; }
+        echo "$why" >refused
+        return 0
+    fi
     $STAP -p4 -m "$mod" "${opts[@]}" "$(basename "$SCRIPT")" >/dev/null
 }
 
 guest() {
-    local mod rc=0 pid workload i d line
+    local mod rc=0 pid workload i d line file
     local -a args opts
+    [[ ! -e refused ]] || return 0
     script_module mod
+    file=$mod.ko
+    [[ ${RT_RUNTIME:-} != bpf ]] || file=$mod.bo
     script_directive staprun d
     eval "args=($d)"
     # a group's module (build): member RT_SEL of it
@@ -68,7 +96,7 @@ guest() {
     eval "opts=($d)"
     script_directive workload workload
     if [[ -n $workload ]]; then
-        staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr &
+        staprun "${opts[@]}" "$file" "${args[@]}" >stdout 2>stderr &
         pid=$!
         for ((i = 0; i < 600; i++)); do
             [[ -s stdout ]] && break
@@ -78,7 +106,7 @@ guest() {
         bash -c "$workload" >/dev/null 2>&1 || true
         wait "$pid" || rc=$?
     else
-        staprun "${opts[@]}" "$mod.ko" "${args[@]}" >stdout 2>stderr || rc=$?
+        staprun "${opts[@]}" "$file" "${args[@]}" >stdout 2>stderr || rc=$?
     fi
     echo "$rc" >status
     while read -r line; do
@@ -90,7 +118,22 @@ guest() {
 }
 
 check() {
-    local base=${SCRIPT%.stp} want rc sed_expr
+    local base=${SCRIPT%.stp} want rc sed_expr listed line
+    [[ ! -e refused ]] || return 0      # refused as bpf.list says (build)
+    if [[ ${RT_RUNTIME:-} == bpf ]]; then
+        bpf_listed listed
+        line=$(sed -n 's/^staprun: cannot run .*: \(.* for modules only\)$/\1/p' stderr | head -n 1)
+        if [[ -n $line ]]; then
+            [[ "refused: $line" == "$listed" ]] || { echo "refused by staprun: $line (bpf.list: ${listed:-none})"; return 1; }
+            return 0
+        fi
+        if [[ $listed == fail:* ]]; then
+            # a known defect: it must still fail, or come off the list
+            ! RT_RUNTIME= check >/dev/null || { echo "passes now: take it off tests/runtime/bpf.list ($listed)"; return 1; }
+            return 0
+        fi
+        [[ -z $listed ]] || { echo "bpf.list says \"$listed\", but it ran"; return 1; }
+    fi
     script_directive rc want
     script_directive sed sed_expr
     rc=$(cat status)

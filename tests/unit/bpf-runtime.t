@@ -124,6 +124,18 @@ EOF
     printf '%s\n' "work x=0 a=100 b=5 mine=1" "work returns 105" "work x=1 a=100 b=5 mine=1" "work returns 115" \
         "work x=2 a=100 b=5 mine=1" "work returns 125" | diff - <(grep '^work' up.out) || { cat up.err; return 1; }
     grep -qx 345 up.out && [[ ! -s up.err ]] || { cat up.out up.err; return 1; }
+    # @entry in a .return probe: saved per call, a recursion's levels each with their own (and a string)
+    cat >rec.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) long f(long n, const char *s) { return n <= 0 ? 0 : f(n - 1, s + 1) + n; }
+int main(int argc, char **argv) { const char *s = "abcdefgh"; printf("%s\n", s); printf("%ld\n", f(argc > 1 ? atol(argv[1]) : 3, s)); return 0; }
+EOF
+    gcc -g -O1 -o rec rec.c || return 1
+    timeout 60 $STAP --runtime=bpf -c './rec 3' -e 'probe process("./rec").function("f").return {
+        printf("f(%d, %s) = %d\n", @entry($n), @entry(user_string($s)), $return) }' >rec.out 2>rec.err || { cat rec.out rec.err; return 1; }
+    printf '%s\n' "f(0, defgh) = 0" "f(1, cdefgh) = 1" "f(2, bcdefgh) = 3" "f(3, abcdefgh) = 6" |
+        diff - <(grep '^f(' rec.out) || { cat rec.err; return 1; }
     # the conversions' quoting (user_string_quoted, _n_quoted: escapes, cut at maxlen or at the output's size)
     cat >quote.c <<'EOF'
 #include <string.h>

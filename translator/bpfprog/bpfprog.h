@@ -26,6 +26,11 @@ void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 char *bpf_printf(struct Gen *g, Expr *e);
 void bpf_write_formats(Session *s, StrBuf *out);
 
+/* entry.c: a .return probe's values saved at entry: whether dp has any; their frames (into frames and, as members of
+ * union stp_frame, members), functions (code) and the bytes of the largest (a #define into settings) */
+int bpf_entry_saved(const struct DerivedProbe *dp);
+void bpf_entry_functions(Session *s, StrBuf *settings, StrBuf *frames, StrBuf *members, StrBuf *code);
+
 /* refuse.c: the kind of BPF program a derived probe becomes (NONE: it cannot be one).  Kprobes and uprobes
  * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */

@@ -78,6 +78,21 @@ static int dp_order(const void *a, const void *b)
 	return x->index - y->index;
 }
 
+/* The section naming where a kprobe or uprobe program goes (bpfprog.h), at place's entry or return: a C literal */
+static char *place_section(const ProbePlace *at, int is_return)
+{
+	char *where, *sec;
+
+	if (at->path)
+		where = xasprintf("%sprobe/%llx/%llx/%lld/%s", is_return ? "uret" : "u", (unsigned long long)at->offset,
+				  (unsigned long long)at->sem_offset, (long long)at->pid, at->path);
+	else
+		where = xasprintf("%sprobe/%llx/%s", is_return ? "kret" : "k", (unsigned long long)at->offset, at->symbol);
+	sec = cg_string_literal(where);
+	free(where);
+	return sec;
+}
+
 /* One program per probe point: begin, end and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
  * syscall program: begin and end in the order of their names, timers every period), the others
  * attached where they fire. */
@@ -126,21 +141,25 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		case BPF_PROG_UPROBE: {
 			/* stapio attaches it: the section says where (bpfprog.h) */
 			ProbePlace at;
-			char *where, *sec;
+			char *sec, *save;
 			dp->provider->place(dp, &at);
-			if (at.path)
-				where = xasprintf("%sprobe/%llx/%llx/%lld/%s", at.is_return ? "uret" : "u",
-						  (unsigned long long)at.offset, (unsigned long long)at.sem_offset,
-						  (long long)at.pid, at.path);
-			else
-				where = xasprintf("%sprobe/%llx/%s", at.is_return ? "kret" : "k",
-						  (unsigned long long)at.offset, at.symbol);
-			sec = cg_string_literal(where);
+			if (at.is_return && bpf_entry_saved(dp)) {
+				/* @entry: a program at the entry saves the values, the return's takes them (entry.c) */
+				sec = place_section(&at, 0);
+				sb_printf(out, "SEC(%s)\nint stp_%se_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+					  "\tSTP_RUN_SAVING(stp_dwarf_entry_%d, 0, (stp_save_regs(c, ctx), %s));\n\treturn 0;\n}\n\n",
+					  sec, at.path ? "up" : "kp", i, dp->index, names);
+				free(sec);
+				save = xasprintf("stp_save_regs(c, ctx), stp_entry_take(c, %d)", dp->index);
+			} else {
+				save = xstrdup(save_regs);
+			}
+			sec = place_section(&at, at.is_return);
 			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h,
-				  save_regs, names);
-			free(where);
+				  save, names);
 			free(sec);
+			free(save);
 			break;
 		}
 		case BPF_PROG_NONE:
@@ -158,7 +177,15 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
  * globals, the frames and the context, the bodies, the programs. */
 static void write_object(Session *s, const CgParts *m, StrBuf *out)
 {
+	StrBuf settings, frames, members, entries;
+
+	sb_init(&settings);
+	sb_init(&frames);
+	sb_init(&members);
+	sb_init(&entries);
+	bpf_entry_functions(s, &settings, &frames, &members, &entries);
 	cg_write_settings(s, out);
+	sb_puts(out, settings.data);
 	sb_puts(out, "#include \"bpf/runtime.h\"\n\n");
 	if (m->data.len) {
 		sb_puts(out, "/* static data of the handlers */\n");
@@ -168,7 +195,8 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	sb_puts(out, "/* globals */\n");
 	sb_puts(out, m->globals.data ? m->globals.data : "");
 	bpf_write_formats(s, out);
-	cg_write_frames(s, m, out);
+	sb_puts(out, frames.data);
+	cg_write_frames(s, m, members.data, out);
 	sb_puts(out, "#include \"bpf/context.h\"\n\n");
 	for (int i = 0; i < s->prog.globals.len; i++)
 		if (((Symbol *)s->prog.globals.items[i])->is_array == 1)
@@ -176,7 +204,12 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	cg_calls_defines(s, out);
 	sb_puts(out, "/* probe bodies and functions */\n");
 	sb_puts(out, m->code.data ? m->code.data : "");
+	sb_puts(out, entries.data);
 	write_programs(s, m, out);
+	sb_free(&settings);
+	sb_free(&frames);
+	sb_free(&members);
+	sb_free(&entries);
 }
 
 const CgBackend bpf_backend = {

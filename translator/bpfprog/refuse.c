@@ -68,8 +68,6 @@ static const char *target_refusal(const TgAccess *a)
 {
 	if (a->what == TGA_PRETTY || a->what == TGA_VARS)
 		return "pretty printing a target variable ($var$, $$vars)";
-	if (a->what == TGA_ENTRY)
-		return "a value saved at entry (@entry, a target variable in a .return probe)";
 	if (a->base == TGB_SYMBOL)
 		return "a global variable of the kernel or a program";
 	return NULL;

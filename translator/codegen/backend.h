@@ -83,7 +83,7 @@ void cg_embedded_function(Function *f, StrBuf *frames, StrBuf *code, const char 
 /* codegen/bodies.c: the file's first lines (STP_MODULE_NAME, -D, the call depth), before its runtime's
  * header; the frames and union stp_frame (STP_FRAME_SIZE), before its runtime's context */
 void cg_write_settings(const Session *s, StrBuf *out);
-void cg_write_frames(const Session *s, const CgParts *parts, StrBuf *out);
+void cg_write_frames(const Session *s, const CgParts *parts, const char *more, StrBuf *out);   /* more: the writer's members */
 
 /* codegen/globalmodes.c: which globals each body reads or writes (the shape of its locks) */
 char *cg_global_modes(Session *s, Stmt *body);      /* per global index: 0, 1 read, 2 written */

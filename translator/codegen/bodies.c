@@ -506,7 +506,7 @@ void cg_write_settings(const Session *s, StrBuf *out)
 	sb_printf(out, "#define STP_NSITES %d   /* probe points */\n", s->derived.len);
 }
 
-void cg_write_frames(const Session *s, const CgParts *m, StrBuf *out)
+void cg_write_frames(const Session *s, const CgParts *m, const char *more, StrBuf *out)
 {
 	const Program *prog = &s->prog;
 
@@ -520,5 +520,6 @@ void cg_write_frames(const Session *s, const CgParts *m, StrBuf *out)
 	for (int i = 0; i < prog->probes.len; i++)
 		if (m->shared[i] == i)
 			sb_printf(out, "\tstruct frame_probe_%d probe_%d;\n", i, i);
+	sb_puts(out, more ? more : "");
 	sb_puts(out, "};\n#define STP_FRAME_SIZE sizeof(union stp_frame)\n");
 }

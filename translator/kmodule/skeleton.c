@@ -54,7 +54,7 @@ static void write_runtime(Session *s, StrBuf *out)
  * (core/frames.h) holds the largest. */
 static void write_frames(Session *s, const CgParts *m, StrBuf *out)
 {
-	cg_write_frames(s, m, out);
+	cg_write_frames(s, m, NULL, out);
 	sb_puts(out, "#include \"core/frames.h\"\n\n");
 }
 
