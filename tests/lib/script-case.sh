@@ -86,12 +86,12 @@ guest() {
     local -a args opts
     [[ ! -e refused ]] || return 0
     script_module mod
-    file=$mod.ko
-    [[ ${RT_RUNTIME:-} != bpf ]] || file=$mod.bo
     script_directive staprun d
     eval "args=($d)"
     # a group's module (build): member RT_SEL of it
     [[ ! -e group ]] || read -r mod args <group
+    file=$mod.ko
+    [[ ${RT_RUNTIME:-} != bpf ]] || file=$mod.bo
     script_directive staprun-options d
     eval "opts=($d)"
     script_directive workload workload

@@ -218,6 +218,10 @@ run() {
     probes_here || return 1
     output_modes || return 1
     refusals || return 1
+    # an array whose string keys are all literals or execname() has keys that long (runtime/lang-keys-bounded runs it)
+    $STAP --runtime=bpf -p3 "$TOP/tests/runtime/lang-keys-bounded.stp" >keys.c
+    [[ $(grep -o 'STP_KEY_STR([0-9]*)' keys.c | tr '\n' ' ') == "STP_KEY_STR(32) STP_KEY_STR(512) " ]] ||
+        { echo "key sizes: $(grep 'STP_KEY_STR' keys.c)"; return 1; }
     # two at a time: most are refused in pass 3 (a fraction of a second), the rest load and run here
     for s in "$TOP/tests/runtime"/*.stp; do
         while (( $(jobs -rp | wc -l) >= 2 )); do wait -n || true; done

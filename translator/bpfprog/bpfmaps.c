@@ -3,14 +3,110 @@
  * in the context's scratch; written with the globals by object.c. */
 #include "bpfprog/bpfprog.h"
 #include "codegen/gen.h"
+#include "elaborate/builtins.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* A BPF hash map's key is at most 512 bytes (the kernel's MAX_BPF_STACK): each string key gets an equal
- * share of what the long keys leave, a multiple of 8, at most MAXSTRINGLEN (a longer string is cut there). */
+ * share of what the long keys leave, a multiple of 8, at most MAXSTRINGLEN (a longer string is cut there);
+ * less when every key the program gives the array is shorter (execname(), literals): the kernel hashes and
+ * compares the whole key at each lookup. */
 #define BPF_KEY_MAX 512
 
-int bpf_key_string_bytes(const Symbol *arr)
+typedef struct KeyBound {
+	const Symbol *arr;
+	int bytes;              /* the longest string key given, with its NUL */
+	PtrVec own;             /* Symbol*: foreach's key variables over arr: its own keys */
+	PtrVec assigned;        /* Symbol*: variables assigned (an own key assigned is no longer one) */
+} KeyBound;
+
+static int listed(const PtrVec *v, const void *p)
+{
+	for (int i = 0; i < v->len; i++)
+		if (v->items[i] == p)
+			return 1;
+	return 0;
+}
+
+/* the most bytes, with the NUL, a string key can have: execname()'s 16, a literal's, one of arr's own keys
+ * (a foreach's variable, never assigned) nothing new, else unbounded */
+static int string_bound(const KeyBound *kb, const Expr *k)
+{
+	if (k->kind == EX_STRING)
+		return (int)strlen(k->str) + 1;
+	if (k->kind == EX_WILDCARD)
+		return 0;
+	if (k->kind == EX_IDENT && listed(&kb->own, k->sym) && !listed(&kb->assigned, k->sym))
+		return 0;
+	if (k->kind == EX_CALL && !k->fn && k->builtin && !strcmp(k->builtin->name, "execname"))
+		return 16;
+	return BPF_KEY_MAX;
+}
+
+static void bound_keys(KeyBound *kb, const PtrVec *keys)
+{
+	for (int i = 0; i < keys->len && i < kb->arr->nkeys; i++) {
+		int b = kb->arr->keytypes[i] == TY_STRING ? string_bound(kb, keys->items[i]) : 0;
+		if (b > kb->bytes)
+			kb->bytes = b;
+	}
+}
+
+static int bound_expr(Expr *e, void *ctx)
+{
+	KeyBound *kb = ctx;
+
+	if (e->kind == EX_INDEX && e->sym == kb->arr)
+		bound_keys(kb, &e->args);
+	if (e->kind == EX_BINARY && e->op == OP_IN && e->right && e->right->sym == kb->arr) {
+		if (e->left->kind == EX_CALL && !e->left->str) {
+			bound_keys(kb, &e->left->args);
+		} else {
+			PtrVec one = { 0 };
+			vec_push(&one, e->left);
+			bound_keys(kb, &one);
+			free(one.items);
+		}
+	}
+	return 0;
+}
+
+/* the first walk: arr's own keys, and what is assigned */
+static int own_expr(Expr *e, void *ctx)
+{
+	KeyBound *kb = ctx;
+
+	if (e->kind == EX_ASSIGN && e->left->kind == EX_IDENT)
+		vec_push(&kb->assigned, e->left->sym);
+	return 0;
+}
+
+static int own_stmt(Stmt *st, void *ctx)
+{
+	KeyBound *kb = ctx;
+
+	if (st->kind == ST_FOREACH && st->array && st->array->sym == kb->arr)
+		for (int i = 0; i < st->keys.len; i++)
+			vec_push(&kb->own, ((Expr *)st->keys.items[i])->sym);
+	return 0;
+}
+
+static int bound_stmt(Stmt *st, void *ctx)
+{
+	KeyBound *kb = ctx;
+
+	if (st->kind == ST_FOREACH && st->array && st->array->sym == kb->arr)
+		bound_keys(kb, &st->slice);
+	return 0;
+}
+
+int bpf_key_string_bytes(Session *s, const Symbol *arr)
 {
 	int nstr = 0, nlong = 0, share;
+	KeyBound kb = { .arr = arr };
+	AstVisitor own = { .stmt = own_stmt, .expr = own_expr, .ctx = &kb };
+	AstVisitor v = { .stmt = bound_stmt, .expr = bound_expr, .ctx = &kb };
 
 	for (int i = 0; i < arr->nkeys; i++) {
 		if (arr->keytypes[i] == TY_STRING)
@@ -21,14 +117,19 @@ int bpf_key_string_bytes(const Symbol *arr)
 	if (!nstr)
 		return 0;
 	share = ((BPF_KEY_MAX - 8 * nlong) / nstr) & ~7;
-	return share;
+	ast_walk_program(&s->prog, &own);
+	ast_walk_program(&s->prog, &v);
+	free(kb.own.items);
+	free(kb.assigned.items);
+	kb.bytes = (kb.bytes + 7) & ~7;
+	return kb.bytes > 0 && kb.bytes < share ? kb.bytes : share;
 }
 
 /* the map and its key and value types: with the globals */
-void bpf_map_decl(const Symbol *arr, int has_hist, StrBuf *d)
+void bpf_map_decl(Session *s, const Symbol *arr, int has_hist, StrBuf *d)
 {
 	const char *n = arr->name;
-	int sbytes = bpf_key_string_bytes(arr);
+	int sbytes = bpf_key_string_bytes(s, arr);
 	char *limit = arr->max_entries ? xasprintf("%lld", (long long)arr->max_entries) : xstrdup("MAXMAPENTRIES");
 
 	sb_printf(d, "\n/* %s: a BPF hash map, its key and value, its gm_ functions (translator/bpfprog/bpfmaps.c) */\n", n);

@@ -12,9 +12,9 @@ extern const CgBackend bpf_backend;
 int bpf_refuse(Session *s);
 int bpf_embedded_ok(const Function *f);   /* refuse.c: its embedded C is marked as the BPF runtime's too */
 /* bpfmaps.c: a global array's BPF map and gm_ functions; the bytes of each of its string keys */
-void bpf_map_decl(const Symbol *arr, int has_hist, StrBuf *decl);   /* with the globals (has_hist: statistics') */
+void bpf_map_decl(Session *s, const Symbol *arr, int has_hist, StrBuf *decl);   /* with the globals (has_hist: statistics') */
 void bpf_map_functions(const Symbol *arr, StrBuf *code);   /* after the context */
-int bpf_key_string_bytes(const Symbol *arr);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
+int bpf_key_string_bytes(Session *s, const Symbol *arr);   /* refuse.c: what the BPF runtime cannot run yet, each with its reason */
 
 /* loops.c: a loop's iterations as a bpf_loop callback (the verifier follows no unbounded loop) */
 void bpf_loop_open(struct Gen *g, struct LoopLabels *l);

@@ -20,7 +20,7 @@ static void bpf_globals(Session *s, CgParts *parts)
 			int buckets = sh.htype == CG_HIST_LOG ? 128 :
 				      sh.htype == CG_HIST_LINEAR && sh.width > 0 ? (int)((sh.high - sh.low) / sh.width + 3) : 0;
 			if (g->is_array == 1)
-				bpf_map_decl(g, sh.htype != CG_HIST_NONE, &parts->globals);
+				bpf_map_decl(s, g, sh.htype != CG_HIST_NONE, &parts->globals);
 			else
 				sb_printf(&parts->globals, "STP_BPF_STAT(g_%s, %d);\n", g->name, sh.htype != CG_HIST_NONE);
 			sb_printf(&parts->globals, "static const struct stp_stat_shape g_%s__shape = { .htype = %s, .buckets = %d, "
@@ -28,7 +28,7 @@ static void bpf_globals(Session *s, CgParts *parts)
 				  sh.htype == CG_HIST_LOG ? "STP_HIST_LOG" : sh.htype == CG_HIST_LINEAR ? "STP_HIST_LINEAR" : "STP_HIST_NONE",
 				  buckets, (long long)sh.low, (long long)sh.width, sh.shift, sh.variance);
 		} else if (g->is_array == 1) {
-			bpf_map_decl(g, 0, &parts->globals);
+			bpf_map_decl(s, g, 0, &parts->globals);
 		} else if (g->type == TY_STRING) {
 			sb_printf(&parts->globals, "char g_%s[MAXSTRINGLEN]", g->name);
 			if (g->init) {
