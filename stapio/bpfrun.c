@@ -372,6 +372,10 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		if (!c.aborted && run_programs(&r, "stp_end_", 0) < 0)   /* each one's records consumed */
 			status = 1;
 		c = counters(&r);
+		/* after script errors: the error probes */
+		if (c.errors && run_programs(&r, "stp_error_", 0) < 0)
+			status = 1;
+		c = counters(&r);
 		report_counters(&c);
 		if (c.aborted)
 			status = 1;

@@ -93,7 +93,7 @@ static char *place_section(const ProbePlace *at, int is_return)
 	return sec;
 }
 
-/* One program per probe point: begin, end and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
+/* One program per probe point: begin, end, error and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
  * syscall program: begin and end in the order of their names, timers every period), the others
  * attached where they fire. */
 static void write_programs(Session *s, const CgParts *m, StrBuf *out)
@@ -123,9 +123,11 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		switch (bpf_prog_kind(dp)) {
 		case BPF_PROG_BEGIN:
 		case BPF_PROG_END:
+		case BPF_PROG_ERROR:
 			sb_printf(out, "SEC(\"syscall\")\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 1, %s);\n\treturn 0;\n}\n\n",
-				  bpf_prog_kind(dp) == BPF_PROG_BEGIN ? "begin" : "end", i, h, names);
+				  bpf_prog_kind(dp) == BPF_PROG_BEGIN ? "begin" : bpf_prog_kind(dp) == BPF_PROG_END ? "end" : "error",
+				  i, h, names);
 			break;
 		case BPF_PROG_TIMER:
 			/* stapio runs it every period (its name's last number, in ns) */

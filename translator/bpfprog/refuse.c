@@ -23,6 +23,8 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_BEGIN;
 	if (!strcmp(fam, "end"))
 		return BPF_PROG_END;
+	if (!strcmp(fam, "error"))
+		return BPF_PROG_ERROR;
 	if (!strcmp(fam, "timer") && !member && dp->number > 0)   /* timer.s(N)...: not timer.profile */
 		return BPF_PROG_TIMER;
 	if (!strcmp(fam, "kernel") && member && !strcmp(member, "trace"))
