@@ -53,6 +53,7 @@ struct stp_context {
 	} err;
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
 	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
+	char rx[MAXSTRINGLEN];           /* the subject of =~ (strings.h's stp_rxd_match) */
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
 	struct stp_quoting quoting;
 	struct {

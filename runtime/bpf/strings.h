@@ -207,4 +207,47 @@ static __always_inline int stp_key_strcmp(const char *a, const char *b, unsigned
 }
 #define strcmp(a, b) stp_strcmp((a), (b))
 
+/* =~ and !~ (translator/bpfprog/regex.c): the pattern's DFA (translator/lib/rxdfa.c: classes of bytes, the next
+ * states, what each state accepts) walked over the subject, copied into c->rx, one byte per bpf_loop iteration
+ * of the pattern's callback; the walk ends at an accepting state or at the string's end */
+struct stp_rxd_run {
+	struct stp_context *c;
+	unsigned int state;
+	int result;
+};
+
+static __always_inline long stp_rxd_step(struct stp_rxd_run *r, u64 i, const unsigned char *cls,
+					 const unsigned short *next, const unsigned char *accept, unsigned int nstates,
+					 unsigned int nclasses)
+{
+	unsigned int st = r->state, ch;
+
+	if (st >= nstates)
+		return 1;
+	if (accept[st] & 1) {           /* RXD_NOW */
+		r->result = 1;
+		return 1;
+	}
+	ch = (unsigned char)r->c->rx[i & (MAXSTRINGLEN - 1)];
+	if (!ch || i >= MAXSTRINGLEN - 1) {
+		r->result = (accept[st] >> 1) & 1;   /* RXD_END */
+		return 1;
+	}
+	st = st * nclasses + cls[ch];
+	if (st >= nstates * nclasses)
+		return 1;
+	r->state = next[st];
+	return 0;
+}
+
+static __always_inline int64_t stp_rxd_match(struct stp_context *c, const char *s, long (*step)(u64, void *))
+{
+	struct stp_rxd_run r = { .c = c };
+
+	if (bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, s) < 0)
+		c->rx[0] = 0;
+	bpf_loop(MAXSTRINGLEN, step, &r, 0);
+	return r.result;
+}
+
 #endif

@@ -3,6 +3,7 @@
  * Built and run by tests/unit/regex.t; prints each disagreement, exits 1 if any. */
 #define MAXSTRINGLEN 512
 #include "lib/regex.h"      /* translator/lib/regex.h: RX_MAX_* and the program format */
+#include "lib/rxdfa.h"      /* the DFA of the BPF runtime */
 #define STP_REGEX_MAXINSNS RX_MAX_INSNS
 #define STP_REGEX_MAXTHREADS RX_MAX_INSNS
 #define STP_REGEX_MAXSUB RX_MAX_GROUPS
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 static struct stp_regex_state st;
-static int failures, compared, matches, skipped;
+static int failures, compared, matches, skipped, dfa_compared, dfa_refused;
 
 static void fail(const char *what, const char *pattern, const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -146,6 +147,18 @@ static void compare(const char *pattern, const char *subject, int all_groups)
 		fail("ngroups", pattern, NULL, "%d groups, glibc %zu", prog.nsub, nsub);
 	ours = stp_regex_exec(&st, &rp, subject, &err, msg, sizeof msg);
 	compared++;
+	/* the DFA the BPF runtime walks (lib/rxdfa.c) answers as the VM does */
+	{
+		RxDfa d;
+		if (rxd_build(&prog, &d)) {
+			dfa_refused++;
+		} else {
+			if (rxd_match(&d, subject) != ours)
+				fail("dfa", pattern, subject, "DFA %d, VM %d", rxd_match(&d, subject), ours);
+			dfa_compared++;
+			rxd_free(&d);
+		}
+	}
 	if (err)
 		fail("error", pattern, subject, "%s", err);
 	if (ours != theirs) {
@@ -503,6 +516,7 @@ int main(int argc, char **argv)
 		failures++;
 	}
 	printf("%d pairs compared with glibc (%d fixed, %d matched, %d too slow for glibc), %zu bad patterns, "
-	       "%d failures\n", compared, pairs_fixed, matches, skipped, sizeof bad / sizeof bad[0], failures);
+	       "%d with the DFA (%d patterns too large for it), %d failures\n", compared, pairs_fixed, matches, skipped,
+	       sizeof bad / sizeof bad[0], dfa_compared, dfa_refused, failures);
 	return failures != 0;
 }

@@ -225,6 +225,7 @@ const CgBackend bpf_backend = {
 	.foreach_open = bpf_foreach_open,
 	.foreach_close = bpf_foreach_close,
 	.printf = bpf_printf,
+	.regex_match = bpf_regex_match,
 	.display = cg_display_as_script,
 	.write = write_object,
 };

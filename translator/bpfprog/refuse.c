@@ -127,8 +127,8 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	case EX_BINARY:
-		if (e->op == OP_MATCH || e->op == OP_NOMATCH)
-			refuse_at(r, e->loc, "a regular expression match");
+		if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && !bpf_regex_ok(e->right))
+			refuse_at(r, e->loc, "a regular expression with more than 1024 states");
 		break;
 	case EX_ASSIGN:
 	case EX_INCDEC:

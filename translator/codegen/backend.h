@@ -49,6 +49,8 @@ typedef struct CgBackend {
 	void (*foreach_close)(struct Gen *g, Stmt *st, struct LoopLabels *l);
 	/* printf to the output: its C, its value "0" (cg_printf_in_c: formatted in the probe, as sprintf is) */
 	char *(*printf)(struct Gen *g, Expr *e);
+	/* s =~ "re", s !~ "re": its value (cg_regex_match: the runtime's Pike VM over the compiled program) */
+	char *(*regex_match)(struct Gen *g, Expr *e);
 	/* the end-of-run display of the globals written but never read: an end probe after the others
 	 * (cg_display_in_c: its C walks the module's maps; cg_display_as_script: foreach and printing) */
 	void (*display)(Session *s, CgParts *parts);
@@ -64,6 +66,8 @@ void cg_foreach_inline_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 
 /* codegen/output.c: printf formatted in the probe */
 char *cg_printf_in_c(struct Gen *g, Expr *e);
+/* codegen/match.c: =~ and !~ by the runtime's Pike VM */
+char *cg_regex_match(struct Gen *g, Expr *e);
 
 /* codegen/display.c: the display hooks */
 void cg_display_in_c(Session *s, CgParts *parts);

@@ -349,7 +349,7 @@ static char *gen_binary(Gen *g, Expr *e)
 	if (e->op == OP_AND || e->op == OP_OR)
 		return gen_logical(g, e);
 	if (e->op == OP_MATCH || e->op == OP_NOMATCH)
-		return cg_regex_match(g, e);
+		return g->be->regex_match(g, e);
 	if (e->op == OP_IN && e->right->sym->type == TY_STATS)
 		return cg_stats_in(g, e);
 	if (e->op == OP_IN) {

@@ -179,6 +179,7 @@ const CgBackend km_backend = {
 	.foreach_open = cg_foreach_inline_open,
 	.foreach_close = cg_foreach_inline_close,
 	.printf = cg_printf_in_c,
+	.regex_match = cg_regex_match,
 	.display = cg_display_in_c,
 	.write = write_module,
 };
