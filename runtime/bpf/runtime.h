@@ -50,6 +50,7 @@ struct cred {
 	kuid_t euid;
 	kgid_t egid;
 } __attribute__((preserve_access_index));
+#define TASK_COMM_LEN 16
 struct task_struct {
 	int pid;
 	int tgid;

@@ -107,7 +107,8 @@ EOF
 # probes_here: the probe families this host runs as BPF, with target variables: uprobes on a program built
 # here (arguments in registers, a structure through a user pointer, $return, -c and target()), an SDT
 # marker whose semaphore the attach counts (python3.11's gc__start fires only then), a BTF tracepoint's
-# arguments ($p->pid, $old_pid, @cast) and the tapset's C on CO-RE types (d_name, task_parent)
+# arguments ($p->pid, $old_pid, @cast) and the tapset's C on CO-RE types (d_name, task_parent, task_pid, task_tid,
+# task_execname)
 probes_here() {
     cat >prog.c <<'EOF'
 #include <stdio.h>
@@ -157,10 +158,11 @@ probe end { printf("gc runs seen: %s\n", n > 0 ? "yes" : "no") }' >sdt.out 2>sdt
     fi
     timeout 60 $STAP --runtime=bpf -c "/bin/sh -c '/bin/true; /bin/true'" -e '
 probe kernel.trace("sched_process_exec") {
-	if (execname() == "true") printf("%s %d %d %s %d\n", execname(), $p->pid == pid(), $old_pid == pid(),
-		d_name(@cast($bprm, "linux_binprm")->file->f_path->dentry), task_parent(task_current()) != 0)
+	if (execname() == "true") printf("%s %d %d %s %d %d %d %s\n", execname(), $p->pid == pid(), $old_pid == pid(),
+		d_name(@cast($bprm, "linux_binprm")->file->f_path->dentry), task_parent(task_current()) != 0,
+		task_pid(task_current()) == pid(), task_tid(task_current()) == tid(), task_execname(task_current()))
 }' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
-    printf 'true 1 1 true 1\ntrue 1 1 true 1\n' | diff - tpv.out || { cat tpv.err; return 1; }
+    printf 'true 1 1 true 1 1 1 true\ntrue 1 1 true 1 1 1 true\n' | diff - tpv.out || { cat tpv.err; return 1; }
 }
 
 # output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept)
