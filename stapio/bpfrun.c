@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,9 +260,9 @@ static struct stp_bpf_counters counters(const struct bpf_run *r)
 /* The closing summary, as the module runtime's (core/errors.c) */
 static void report_counters(const struct stp_bpf_counters *c)
 {
-	if (c->lost)
-		fprintf(stderr, "WARNING: %llu records lost: the ring (%d bytes) was full\n", c->lost,
-			STP_BPF_RING_BYTES);
+	if (c->lost)   /* as the module runtime's (main.c), then why */
+		fprintf(stderr, "WARNING: %llu records (%llu bytes) lost: the ring (%d bytes) was full\n", c->lost,
+			c->lost_bytes, STP_BPF_RING_BYTES);
 	if (c->skipped)
 		fprintf(stderr, "WARNING: Skipped probes: %llu (reentrancy %llu, lock contention 0)\n", c->skipped,
 			c->skipped);
@@ -288,13 +289,22 @@ static int set_run_vars(struct bpf_object *obj, long target_pid)
 	return bpf_map__set_initial_value(m, &v, sizeof(v));
 }
 
-/* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message. */
-static int load(struct bpf_run *r, const char *path, long target_pid)
+/* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message.  staprun hands it over
+ * as /proc/self/fd/N, the file it opened and checked: messages name the file's path. */
+static int load(struct bpf_run *r, const char *opened, long target_pid)
 {
 	struct bpf_map *contexts, *scratch, *fmts;
 	int ncpus = libbpf_num_possible_cpus();
+	char shown[PATH_MAX];
+	const char *path = shown;
+	ssize_t n = strncmp(opened, "/proc/self/fd/", 14) ? -1 : readlink(opened, shown, sizeof(shown) - 1);
 
-	r->obj = bpf_object__open_file(path, NULL);
+	if (n > 0)
+		shown[n] = 0;
+	else
+		path = opened;
+
+	r->obj = bpf_object__open_file(opened, NULL);
 	if (!r->obj) {
 		err("cannot open BPF object %s: %s", path, strerror(errno));
 		return -1;
@@ -332,24 +342,53 @@ static int load(struct bpf_run *r, const char *path, long target_pid)
 	return 0;
 }
 
+/* A setuid staprun's stapio -B (staprun/setuid.c's become_caller_loading) has root's effective and saved uid beside
+ * the caller's real one: root's serves to load and attach the object only, the caller's the rest (to_caller), and
+ * once the probes are armed root's is given up for good (caller_for_good). 0, or -1 after a message. */
+static int to_caller(int caller)
+{
+	if (seteuid(caller ? getuid() : 0) < 0) {
+		err("cannot change my effective uid: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int caller_for_good(void)
+{
+	uid_t uid = getuid(), r, e, s;
+
+	if (setresuid(uid, uid, uid) < 0 || getresuid(&r, &e, &s) < 0 || r != uid || e != uid || s != uid ||
+	    (uid != 0 && seteuid(0) == 0)) {
+		err("cannot give up root's ids after loading the object: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
 	struct bpf_run r = { 0 };
 	struct stp_bpf_counters c = { 0 };
-	int status = 1;
+	int status = 1, loading = geteuid() != getuid();
 
 	libbpf_set_print(libbpf_message);
+	/* the output and the -c command as the caller */
+	if (loading && to_caller(1) < 0)
+		return 1;
 	r.out = bpf_output_open(outfile, size_arg);
 	if (!r.out)
 		return 1;
 	/* the -c command first, held back, for target() */
-	if ((!command || (r.cmd = bpf_target_spawn(command)) != NULL) &&
+	if ((!command || (r.cmd = bpf_target_spawn(command)) != NULL) && (!loading || to_caller(0) == 0) &&
 	    load(&r, path, r.cmd ? bpf_target_pid(r.cmd) : target_pid) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
 		status = 0;
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
 			status = 1;
-		else
+		if (loading && caller_for_good() < 0)   /* armed, or not to be: root's ids no more */
+			status = 1;
+		if (!status)
 			bpf_target_release(r.cmd);   /* the probes are armed (not when they failed to be) */
 		while (!status && !*got_signal && !r.exit_seen) {
 			if (*got_child) {

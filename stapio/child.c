@@ -9,7 +9,8 @@
 #include "stapio.h"
 
 /* In a freshly forked child: the signals stapio handles back to their defaults, none blocked,
- * then the real ids set again (stapio has no others: check_privileges). On failure
+ * then the real ids set again as effective and saved ones (check_privileges: stapio has no others, but while a
+ * stapio -B loads for a setuid staprun). On failure
  * says so, naming WHAT the child was for, and returns -1: the child must exit. */
 int child_prepare(const char *what)
 {
@@ -20,7 +21,8 @@ int child_prepare(const char *what)
 		signal(handled[i], SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (setgid(getgid()) < 0 || setuid(getuid()) < 0) {
+	/* all three ids: a stapio -B that loads for a setuid staprun has root's saved uid (bpfrun.c) */
+	if (setresgid(getgid(), getgid(), getgid()) < 0 || setresuid(getuid(), getuid(), getuid()) < 0) {
 		fprintf(stderr, "stapio: cannot drop privileges for %s: %s\n", what, strerror(errno));
 		return -1;
 	}

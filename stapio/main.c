@@ -548,7 +548,7 @@ int main(int argc, char **argv)
 	parse_args(&io, argc, argv);
 	/* -A: until "attach" is accepted the detached run is untouched, and staprun leaves it */
 	early = io.attach ? STAPIO_NOT_ATTACHED : 1;
-	if (check_privileges() < 0)
+	if (check_privileges(io.bpf_object != NULL) < 0)
 		return early;
 	setup_signals();
 	if (io.bpf_object)

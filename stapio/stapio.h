@@ -11,7 +11,7 @@
 #include "protocol.h"
 
 #include "../common/log.h"       /* say, err, verbose */
-int check_privileges(void);     /* privileges.c: -1 unless real = effective = saved ids */
+int check_privileges(int bpf_loading);   /* privileges.c: -1 unless real = effective = saved ids (-B: or root's) */
 #include <signal.h>
 /* bpfrun.c: runs the BPF object at path (stapio -B) until exit(), an error, *got_signal or the -c command's
  * end (*got_child: a SIGCHLD came): the exit status */

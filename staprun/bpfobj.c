@@ -1,8 +1,10 @@
-/* bpfobj.c - staprun NAME.bo: a BPF object of stap --runtime=bpf, handed to stapio -B, which loads and runs it
- * with libbpf (staprun itself links no BPF loader).  Root only for now; called by main.c. */
+/* bpfobj.c - staprun NAME.bo: a BPF object of stap --runtime=bpf, opened and checked as modules are (root and stapdev
+ * any, stapusr those installed in the systemtap directory), handed to stapio -B, which loads and runs it with libbpf
+ * (staprun itself links no BPF loader).  Called by main.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,11 +22,6 @@ int bpf_object_path(const char *arg)
 /* What a BPF run cannot do yet (each option is the module runtime's): 0, or -1 after a message. */
 int bpf_object_allowed(const char *arg, int unsupported_option)
 {
-	if (getuid() != 0) {
-		err("cannot run %s: BPF objects are run for root only so far (stapusr and stapdev members:"
-		    " use a module, stap without --runtime=bpf)", arg);
-		return -1;
-	}
 	if (unsupported_option) {
 		err("cannot run %s: -A, -d, -L, -F, -b, -r and module parameters are for modules only", arg);
 		return -1;
@@ -32,19 +29,17 @@ int bpf_object_allowed(const char *arg, int unsupported_option)
 	return 0;
 }
 
-/* Runs the object: stapio -B with its resolved path and name (NAME.bo's NAME).  The exit status. */
-int bpf_object_run(const char *arg, struct stapio_args *a, char *name, size_t name_size)
+/* Runs the object: stapio -B with the file opened here with the caller's rights and checked for p (module_open:
+ * stapusr's must be installed), as /proc/self/fd/N, and its name (NAME.bo's NAME).  The exit status. */
+int bpf_object_run(const char *arg, enum privilege p, struct stapio_args *a, char *name, size_t name_size)
 {
-	char real[PATH_MAX];
+	static char fdpath[64];
 	const char *base;
-	struct stat st;
 	size_t n;
+	int fd, status;
 
-	if (!realpath(arg, real) || stat(real, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err("cannot run %s: %s", arg, errno ? strerror(errno) : "not a regular file");
-		return 1;
-	}
-	base = strrchr(real, '/') + 1;
+	base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
 	n = strlen(base) - 3;
 	if (n == 0 || n >= name_size || n > MODULE_NAME_MAX || strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 								       "0123456789_-") != n) {
@@ -52,9 +47,16 @@ int bpf_object_run(const char *arg, struct stapio_args *a, char *name, size_t na
 		    arg, MODULE_NAME_MAX);
 		return 1;
 	}
+	fd = module_open(arg, p, "BPF object");
+	if (fd < 0)
+		return 1;
 	memcpy(name, base, n);
 	name[n] = 0;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 	a->name = name;
-	a->bpf_object = real;
-	return run_stapio(a);
+	a->bpf_object = fdpath;
+	a->bpf_fd = fd;
+	status = run_stapio(a);
+	close(fd);
+	return status;
 }

@@ -203,7 +203,10 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 	}
 	argv[n] = NULL;
 	env = stapio_environment();
-	if (become_caller() < 0)
+	/* a BPF object: stapio loads it from the file staprun opened and checked, as root until it is armed */
+	if (a->bpf_object && fcntl(a->bpf_fd, F_SETFD, 0) < 0)
+		_exit(127);
+	if ((a->bpf_object && running_setuid() ? become_caller_loading() : become_caller()) < 0)
 		_exit(127);
 	/* the file find_stapio() opened and checked, not the path */
 	syscall(SYS_execveat, a->fd, "", (char *const *)argv, env ? env : environ, AT_EMPTY_PATH);

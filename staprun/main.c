@@ -34,7 +34,7 @@ static void usage(void)
 {
 	fputs("usage: staprun [-v] [-o FILE] [-b MB] [-S SIZE_MB[,N]] [-c CMD | -x PID] [-L | -F]\n"
 	      "               [-r N:URI] [-O OFFSET_US,ERR_US] MODULE.ko [name=value ...]\n"
-	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] [-c CMD | -x PID] NAME.bo   (root)\n"
+	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] [-c CMD | -x PID] NAME.bo\n"
 	      "       staprun [-v] [-o FILE] [-S SIZE_MB[,N]] -A NAME\n"
 	      "       staprun [-v] -d NAME\n"
 	      "  -v       say what is done (stapio too)\n"
@@ -310,7 +310,7 @@ int main(int argc, char **argv)
 		if (iofd < 0)
 			return 1;
 		fill_stapio_args(&a, &o, stapio, iofd, NULL);
-		status = bpf_object_run(o.module, &a, name, sizeof(name));
+		status = bpf_object_run(o.module, priv, &a, name, sizeof(name));
 		close(iofd);
 		return status == STAPIO_LOST ? 1 : status;
 	}
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 	iofd = find_stapio(stapio, sizeof(stapio));
 	if (iofd < 0)
 		return 1;
-	fd = module_open(path, priv);
+	fd = module_open(path, priv, "module");
 	if (fd < 0)
 		return 1;
 	if (module_verify(fd, path, name, &script) < 0) {

@@ -177,9 +177,9 @@ static const char *not_installed(int fd, const char *dir)
 	return NULL;
 }
 
-/* Opens the module file with the caller's access rights: O_NOFOLLOW and the
+/* Opens the module file (what: "module", or "BPF object") with the caller's access rights: O_NOFOLLOW and the
  * location checks for stapusr.  The fd is what gets loaded. */
-int module_open(const char *path, enum privilege p)
+int module_open(const char *path, enum privilege p, const char *what)
 {
 	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (p == PRIV_USR ? O_NOFOLLOW : 0);
 	char dir[PATH_MAX];
@@ -193,19 +193,19 @@ int module_open(const char *path, enum privilege p)
 		if (errno == ELOOP && p == PRIV_USR)
 			why = "it is a symbolic link";
 		else {
-			err("cannot open module %s: %s", path, strerror(errno));
+			err("cannot open %s %s: %s", what, path, strerror(errno));
 			return -1;
 		}
 	} else if (p == PRIV_USR) {
 		why = not_installed(fd, dir);
 	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err("cannot load module %s: not a regular file", path);
+		err("cannot load %s %s: not a regular file", what, path);
 		close(fd);
 		return -1;
 	}
 	if (why) {
-		err("cannot load module %s: members of stapusr may only run modules installed in %s/,"
-		    " where root alone can change them: %s", path, dir, why);
+		err("cannot load %s %s: members of stapusr may only run modules installed in %s/,"
+		    " where root alone can change them: %s", what, path, dir, why);
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -170,6 +170,26 @@ int become_caller(void)
 	return 0;
 }
 
+/* stapio -B of a setuid staprun loads and attaches the BPF object itself (BPF needs root), so it starts with the
+ * caller's real uid and gids and root's effective and saved uid, and opens its output, starts its -c command
+ * and runs from the probes' arming on with the caller's ids alone (stapio/bpfrun.c). */
+int become_caller_loading(void)
+{
+	uid_t uid = getuid(), r, e, s;
+	gid_t gid = getgid(), rg, eg, sg;
+
+	if (setresgid(gid, gid, gid) < 0 || setresuid(uid, 0, 0) < 0) {
+		err("cannot take the caller's identity for stapio: %s", strerror(errno));
+		return -1;
+	}
+	if (getresuid(&r, &e, &s) < 0 || getresgid(&rg, &eg, &sg) < 0 || r != uid || e != 0 || s != 0 ||
+	    rg != gid || eg != gid || sg != gid) {
+		err("ids not as asked for stapio: not running it");
+		return -1;
+	}
+	return 0;
+}
+
 /* Variables stapio and the -c command get from a setuid staprun's caller;
  * locale names must not be paths, and TZ must not climb out of the zone
  * directory.  Everything else (LD_*, GCONV_PATH, TMPDIR...) is dropped. */

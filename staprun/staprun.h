@@ -63,7 +63,7 @@ const char *privilege_name(enum privilege p);
 void privilege_refuse(void);
 void systemtap_dir(char *buf, size_t size);
 int module_locate(const char *arg, char *path, size_t size);
-int module_open(const char *path, enum privilege p);              /* fd, or -1 after a message */
+int module_open(const char *path, enum privilege p, const char *what);   /* fd, or -1 after a message */
 int params_allowed(enum privilege p, char **params, int n);
 long module_owner(const char *name);        /* uid that loaded it, -1: cannot tell */
 int loaded_module_allowed(const char *arg, struct run_id *id, const char *what);
@@ -82,6 +82,7 @@ void setuid_init(void);
 int open_as_caller(const char *path, int flags);
 int stapio_open(const char *path, char *why, size_t size); /* O_PATH fd, or -1 and why */
 int become_caller(void);                    /* 0, or -1 after a message */
+int become_caller_loading(void);            /* the same, root's effective and saved uid kept (stapio -B) */
 char **stapio_environment(void);            /* NULL: inherit ours */
 
 /* child.c: running stapio and relaying signals to it. */
@@ -100,6 +101,7 @@ struct stapio_args {
 	const char *script, *script_sha256;     /* stapio -s, -H (NULL: not known) */
 	const char *clock_offset;               /* -O OFFSET_US,ERR_US, checked: stapio -C */
 	const char *bpf_object;                 /* a BPF object's path: stapio -B (bpfobj.c) */
+	int bpf_fd;                             /* the object, opened and checked (bpf_object: /proc/self/fd/N) */
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */
@@ -107,7 +109,7 @@ int run_stapio(const struct stapio_args *a);
 /* bpfobj.c: NAME.bo, a BPF object of stap --runtime=bpf, run by stapio -B */
 int bpf_object_path(const char *arg);                          /* arg names a .bo */
 int bpf_object_allowed(const char *arg, int unsupported_option);   /* 0, or -1 after a message */
-int bpf_object_run(const char *arg, struct stapio_args *a, char *name, size_t name_size);   /* exit status */   /* stapio's exit status (128+sig if killed), or STAPIO_LOST */
+int bpf_object_run(const char *arg, enum privilege p, struct stapio_args *a, char *name, size_t name_size);   /* exit status */   /* stapio's exit status (128+sig if killed), or STAPIO_LOST */
 /* stapio -A's exit status when it never attached (stapio/stapio.h): the run is left alone */
 #define STAPIO_NOT_ATTACHED 3
 /* run_stapio(): stapio's status could not be had (waitpid failed): with -A, the run is left alone */

@@ -166,7 +166,7 @@ static __always_inline void stp_exit(struct stp_context *c)
 	(void)c;
 	stp_exiting = 1;
 	if (bpf_ringbuf_output(&stp_ring, &h, sizeof(h), 0))
-		stp_count(1);
+		stp_lost(sizeof(h));
 }
 
 /* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
@@ -196,7 +196,7 @@ static __always_inline void stp_warn(struct stp_context *c, const char *msg)
 	if (bpf_probe_read_kernel_str(c->warn.msg, sizeof(c->warn.msg), msg) < 0)
 		c->warn.msg[0] = 0;
 	if (bpf_ringbuf_output(&stp_ring, &c->warn, sizeof(c->warn), 0))
-		stp_count(1);
+		stp_lost(sizeof(c->warn));
 }
 
 static __always_inline struct stp_context *stp_context_claim(long maxaction, int session)
@@ -207,7 +207,7 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	if (!c || (!session && stp_exiting))
 		return NULL;
 	if (c->busy) {
-		stp_count(0);
+		stp_skipped();
 		return NULL;
 	}
 	c->busy = 1;
@@ -239,7 +239,7 @@ static __always_inline void stp_report_error(struct stp_context *c)
 	if (c->last_stmt && bpf_probe_read_kernel_str(c->err.near, sizeof(c->err.near), c->last_stmt) < 0)
 		c->err.near[0] = 0;
 	if (bpf_ringbuf_output(&stp_ring, &c->err, sizeof(c->err), 0))
-		stp_count(1);
+		stp_lost(sizeof(c->err));
 	if (n && __sync_fetch_and_add(&n->errors, 1) + 1 > MAXERRORS) {
 		n->aborted = 1;
 		stp_exit(c);

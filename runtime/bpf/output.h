@@ -23,7 +23,7 @@ static __always_inline void stp_flush(struct stp_out *o)
 	o->head.type = STP_BPF_REC_TEXT;
 	o->head.len = n;
 	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
-		stp_count(1);
+		stp_lost(sizeof(o->head) + n);
 	o->len = 0;
 }
 
@@ -354,7 +354,7 @@ static __always_inline void stp_vals_send(struct stp_out *o, unsigned int at)
 	o->head.type = STP_BPF_REC_PRINTF;
 	o->head.len = n;
 	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
-		stp_count(1);
+		stp_lost(sizeof(o->head) + n);
 }
 
 /* sprintf's output (translator/codegen/emit.c's STP_OUT_STR): one of the context's string outputs while the

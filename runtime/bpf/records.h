@@ -4,7 +4,8 @@
 #define STP_BPF_RECORDS_H
 
 #ifndef STP_BPF_RING_BYTES
-#define STP_BPF_RING_BYTES (1 << 22)    /* the ring shared by every CPU (a power of 2, pages) */
+#define STP_BPF_RING_BYTES (1 << 24)    /* the ring shared by every CPU (a power of 2, pages): 16 MiB, 200,000 records of a
+					 * printf of five values in a burst (bench/README.md) */
 #endif
 #define STP_BPF_OUT_CAP 4096            /* a hit's output before it is flushed as a record */
 #define STP_BPF_ERR_MSG 128             /* an error's message */
@@ -70,6 +71,7 @@ struct stp_bpf_counters {
 	unsigned long long errors;      /* script errors reported */
 	unsigned long long suppressed;  /* script errors not reported (--suppress-handler-errors) */
 	unsigned long long aborted;     /* more errors than MAXERRORS: the run ends without end probes */
+	unsigned long long lost_bytes;  /* the bytes of the records lost */
 };
 
 #endif

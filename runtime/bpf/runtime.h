@@ -106,12 +106,24 @@ static __always_inline struct stp_bpf_counters *stp_counters_get(void)
 	return bpf_map_lookup_elem(&stp_counters, &zero);
 }
 
-static __always_inline void stp_count(int lost)
+/* a hit that found its CPU's context busy */
+static __always_inline void stp_skipped(void)
 {
 	struct stp_bpf_counters *n = stp_counters_get();
 
 	if (n)
-		__sync_fetch_and_add(lost ? &n->lost : &n->skipped, 1);
+		__sync_fetch_and_add(&n->skipped, 1);
+}
+
+/* a record of bytes (its head's and what follows) the full ring refused */
+static __always_inline void stp_lost(u64 bytes)
+{
+	struct stp_bpf_counters *n = stp_counters_get();
+
+	if (n) {
+		__sync_fetch_and_add(&n->lost, 1);
+		__sync_fetch_and_add(&n->lost_bytes, bytes);
+	}
 }
 
 /* x & mask, the mask kept where the verifier sees it (the compiler may not fold it into x's range) */

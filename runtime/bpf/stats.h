@@ -162,7 +162,7 @@ static __always_inline void stp_hist_print(struct stp_out *o, const struct stp_s
 	c->hist.interval = sh->interval;
 	__builtin_memcpy(c->hist.counts, sd->hist, sizeof(c->hist.counts));
 	if (bpf_ringbuf_output(&stp_ring, &c->hist, sizeof(c->hist), 0))
-		stp_count(1);
+		stp_lost(sizeof(c->hist));
 }
 
 #endif

@@ -12,6 +12,11 @@ probe begin { println("begin") }
 probe timer.ms(50) { n++ }
 probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     $STAP -p4 -m ss_target -e 'probe begin { printf("target>0: %d\n", target() > 0) }' >/dev/null
+    # a BPF object: loaded as root by the setuid staprun's stapio, run as the user (kprobes, a timer, maps)
+    $STAP --runtime=bpf -p4 -m ss_bpf -e 'global n, r
+probe kernel.function("ksys_read") { if (pid() == target()) r++ }
+probe timer.ms(50) { if (++n == 3) exit() }
+probe end { printf("bpf n=%d reads>0: %d\n", n, r > 0) }' >/dev/null
     # a module really built for another installed kernel (make deps-kernels), if there is one
     local other
     other=$("$TOP/scripts/guest-kver.sh" --all | grep -vxF -- "$KVER" | head -n 1) || true
@@ -150,7 +155,7 @@ stapusr_cases() {
     mkdir -m 755 "$sbin"
     cp bin/staprun bin/stapio "$sbin/"
     chmod 4755 "$sbin/staprun"
-    cp ss_run.ko ss_endless.ko ss_target.ko "$dir"/
+    cp ss_run.ko ss_endless.ko ss_target.ko ss_bpf.bo "$dir"/
     mkdir -p /tmp/ss/u /tmp/ss/rootonly /tmp/ss/evil
     chmod 777 /tmp/ss/u
 
@@ -213,6 +218,16 @@ stapusr_cases() {
     "${user[@]}" "$sbin/staprun" -L ss_endless >usr-L2.out 2>usr-L2.err
     "${user[@]}" "$sbin/staprun" -d ss_endless
     not loaded ss_endless
+    # a BPF object: not outside the directory; installed, it runs, and the -c command, the output file and stapio
+    # once the probes are armed (the command's parent) have the user's ids alone
+    refused usr-bpf-outside "cannot load BPF object $CASE_DIR/ss_bpf.bo: members of stapusr may only run modules installed in $dir/" \
+        "${user[@]}" "$sbin/staprun" "$CASE_DIR/ss_bpf.bo"
+    "${user[@]}" "$sbin/staprun" -o /tmp/ss/u/bpf.txt \
+        -c "sh -c 'cat /proc/self/status /proc/\$PPID/status | grep ^Uid: >/tmp/ss/u/bpf-ids; sleep 3'" \
+        "$dir/ss_bpf.bo" >usr-bpf.out 2>usr-bpf.err || { cat usr-bpf.err; return 1; }
+    grep -qx 'bpf n=3 reads>0: 1' /tmp/ss/u/bpf.txt || { cat /tmp/ss/u/bpf.txt usr-bpf.err; return 1; }
+    [[ $(stat -c %u /tmp/ss/u/bpf.txt) == 65534 ]]
+    (( $(grep -cxP 'Uid:\t65534\t65534\t65534\t65534' /tmp/ss/u/bpf-ids) == 2 )) || { cat /tmp/ss/u/bpf-ids; return 1; }
     other=$(awk '$1 !~ /^ss_/ { print $1; exit }' /proc/modules)
     if [[ -n $other ]]; then
         refused usr-notstap "module $other is not a stap module" "${user[@]}" "$sbin/staprun" -d "$other"

@@ -190,24 +190,72 @@ expect_refusal() {
     fi
 }
 
-# refusals: staprun NAME.bo for root only, and without the options of modules; a bad object, file or
+# refusals: staprun NAME.bo not installed setuid, run by another user than root, cannot load it (privileges checks the
+# setuid one), and takes none of the options of modules; a bad object, file or
 # name; an unknown runtime; what the BPF runtime cannot run, refused at translation with where and why
 refusals() {
     $STAP --runtime=bpf -p4 -m tpobj -e 'probe begin { exit() }' >/dev/null || return 1
     chmod 755 .
-    expect_refusal "BPF objects are run for root only" setpriv --reuid=65534 --regid=65534 \
+    expect_refusal "Operation not permitted (BPF needs root" setpriv --reuid=65534 --regid=65534 \
         --groups "$(getent group stapdev | cut -d: -f3)" "$STAPRUN" "$PWD/tpobj.bo" || return 1
     expect_refusal "are for modules only" "$STAPRUN" -L tpobj.bo || return 1
     expect_refusal "are for modules only" "$STAPRUN" tpobj.bo x=1 || return 1
     cp tpobj.bo 'bad name.bo'
     expect_refusal "a BPF object file is named NAME.bo" "$STAPRUN" 'bad name.bo' || return 1
-    expect_refusal "cannot run missing.bo" "$STAPRUN" missing.bo || return 1
+    expect_refusal "cannot open BPF object missing.bo: No such file or directory" "$STAPRUN" missing.bo || return 1
     head -c 100 tpobj.bo >broken.bo
-    expect_refusal "cannot open BPF object" "$STAPRUN" broken.bo || return 1
+    expect_refusal "cannot open BPF object $PWD/broken.bo" "$STAPRUN" broken.bo || return 1
     expect_refusal "--runtime=lua: the runtimes are kernel and bpf" $STAP --runtime=lua -e 'probe begin {}' || return 1
     expect_refusal "<input>:1:34: error: embedded-C function f() is not available on the BPF runtime yet: use the module runtime" \
         $STAP -g --runtime=bpf -p3 -e 'function f() %{ %} probe begin { f() }' || return 1
     grep -qxF '    function f() %{ %} probe begin { f() }' r.err || { cat r.err; return 1; }
+}
+
+# privileges: a setuid staprun (in a directory of root's alone) runs NAME.bo for stapdev members, for stapusr members
+# only installed in the systemtap directory, for no one else; stapio loads as root, then the output file, the -c
+# command and stapio itself from the probes' arming on have the caller's ids alone
+privileges() {
+    local usr dev sd rel dir made=
+    usr=$(getent group stapusr | cut -d: -f3) || true
+    dev=$(getent group stapdev | cut -d: -f3) || true
+    if [[ -z $usr || -z $dev ]] || ! command -v setpriv >/dev/null; then
+        echo "no groups stapusr/stapdev or no setpriv here (scripts/install-deps.sh makes them)"
+        return 1
+    fi
+    sd=$(mktemp -d /run/bpf-privileges.XXXXXX)
+    chmod 755 "$sd"
+    mkdir "$sd/sbin" "$sd/u"
+    cp "$STAPRUN" "$(dirname "$STAPRUN")/stapio" "$sd/sbin/"
+    chmod 4755 "$sd/sbin/staprun"
+    chown 65534:65534 "$sd/u"
+    $STAP --runtime=bpf -p4 -m privs -e 'global n
+probe timer.ms(50) { if (++n == 2) exit() }
+probe end { printf("n=%d\n", n) }' >/dev/null
+    cp privs.bo "$sd/u/"
+    chown 65534 "$sd/u/privs.bo"
+    # stapdev: the -c command reports its ids and stapio's (its parent) once the probes are armed
+    (cd "$sd/u" && setpriv --reuid=65534 --regid=65534 --groups="$dev" "$sd/sbin/staprun" -o out.txt \
+        -c "sh -c 'grep ^Uid: /proc/self/status; grep ^Uid: /proc/\$PPID/status; sleep 2'" privs.bo) >priv.out 2>priv.err ||
+        { cat priv.out priv.err; rm -rf "$sd"; return 1; }
+    printf 'Uid:\t65534\t65534\t65534\t65534\nUid:\t65534\t65534\t65534\t65534\n' | diff - priv.out &&
+        [[ $(cat "$sd/u/out.txt") == n=2 && $(stat -c %u "$sd/u/out.txt") == 65534 ]] ||
+        { echo "stapdev's run:"; cat priv.out priv.err "$sd/u/out.txt"; rm -rf "$sd"; return 1; }
+    # stapusr: not outside the systemtap directory; no one else at all
+    rel=$(cat /proc/sys/kernel/osrelease)
+    dir=/lib/modules/$rel/systemtap
+    (cd "$sd/u" && ! setpriv --reuid=65534 --regid=65534 --groups="$usr" "$sd/sbin/staprun" privs.bo) 2>priv.err &&
+        grep -q "members of stapusr may only run modules installed in $dir/" priv.err &&
+        (cd "$sd/u" && ! setpriv --reuid=65534 --regid=65534 --clear-groups "$sd/sbin/staprun" privs.bo) 2>priv.err &&
+        grep -q "you are not allowed to run stap modules" priv.err || { cat priv.err; rm -rf "$sd"; return 1; }
+    # stapusr: installed there (by root), it runs
+    [[ -d $dir ]] || { mkdir -p "$dir" && made=1; }
+    install -m 644 privs.bo "$dir/bpf_privs_test.bo"
+    (cd "$sd/u" && setpriv --reuid=65534 --regid=65534 --groups="$usr" "$sd/sbin/staprun" "$dir/bpf_privs_test.bo") \
+        >priv.out 2>priv.err || true
+    rm -f "$dir/bpf_privs_test.bo"
+    [[ -z $made ]] || rmdir "$dir" "$(dirname "$dir")" 2>/dev/null || true
+    rm -rf "$sd"
+    [[ $(cat priv.out) == n=2 ]] || { echo "stapusr's installed object:"; cat priv.out priv.err; return 1; }
 }
 
 run() {
@@ -220,6 +268,7 @@ run() {
     probes_here || return 1
     output_modes || return 1
     refusals || return 1
+    privileges || return 1
     # an array whose string keys are all literals or execname() has keys that long (runtime/lang-keys-bounded runs it)
     $STAP --runtime=bpf -p3 "$TOP/tests/runtime/lang-keys-bounded.stp" >keys.c
     [[ $(grep -o 'STP_KEY_STR([0-9]*)' keys.c | tr '\n' ' ') == "STP_KEY_STR(32) STP_KEY_STR(512) " ]] ||
