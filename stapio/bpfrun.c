@@ -258,11 +258,14 @@ static struct stp_bpf_counters counters(const struct bpf_run *r)
 }
 
 /* The closing summary, as the module runtime's (core/errors.c) */
-static void report_counters(const struct stp_bpf_counters *c)
+static void report_counters(const struct bpf_run *r, const struct stp_bpf_counters *c)
 {
-	if (c->lost)   /* as the module runtime's (main.c), then why */
-		fprintf(stderr, "WARNING: %llu records (%llu bytes) lost: the ring (%d bytes) was full\n", c->lost,
-			c->lost_bytes, STP_BPF_RING_BYTES);
+	if (c->lost) {   /* as the module runtime's (main.c), then why */
+		const struct bpf_map *ring = bpf_object__find_map_by_name(r->obj, "stp_ring");
+		fprintf(stderr, "WARNING: %llu records (%llu bytes) lost\n", c->lost, c->lost_bytes);
+		fprintf(stderr, "WARNING: the ring of %u bytes was full (-D STP_BPF_RING_BYTES=N makes it larger:"
+			" a power of 2)\n", ring ? bpf_map__max_entries(ring) : 0);
+	}
 	if (c->skipped)
 		fprintf(stderr, "WARNING: Skipped probes: %llu (reentrancy %llu, lock contention 0)\n", c->skipped,
 			c->skipped);
@@ -415,7 +418,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		if (c.errors && run_programs(&r, "stp_error_", 0) < 0)
 			status = 1;
 		c = counters(&r);
-		report_counters(&c);
+		report_counters(&r, &c);
 		if (c.aborted)
 			status = 1;
 	}

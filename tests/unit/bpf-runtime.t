@@ -165,9 +165,16 @@ probe kernel.trace("sched_process_exec") {
     printf 'true 1 1 true 1 1 1 true\ntrue 1 1 true 1 1 1 true\n' | diff - tpv.out || { cat tpv.err; return 1; }
 }
 
-# output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept)
+# output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept); records
+# a full ring refused are counted and reported as the module runtime reports them, with the ring's size
 output_modes() {
-    local y
+    local y lost
+    timeout 60 $STAP --runtime=bpf -D STP_BPF_RING_BYTES=4096 -e 'probe begin { for (i = 0; i < 500; i++) printf("%d\n", i); exit() }' \
+        >lost.out 2>lost.err || { cat lost.err; return 1; }
+    lost=$(sed -n 's/^WARNING: \([0-9]*\) records (\([0-9]*\) bytes) lost$/\1 \2/p' lost.err)
+    [[ -n $lost ]] && (( $(wc -l <lost.out) + ${lost% *} == 500 && ${lost#* } == 20 * ${lost% *} )) &&
+        grep -qx 'WARNING: the ring of 4096 bytes was full (-D STP_BPF_RING_BYTES=N makes it larger: a power of 2)' lost.err ||
+        { echo "lost records:"; wc -l <lost.out; cat lost.err; return 1; }
     y=$(date +%Y)
     timeout 60 $STAP --runtime=bpf -o o_%Y.txt -e 'probe begin { printf("to file\n"); exit() }' >o.out 2>o.err ||
         { cat o.out o.err; return 1; }

@@ -78,6 +78,20 @@ static int dp_order(const void *a, const void *b)
 	return x->index - y->index;
 }
 
+/* A body that does nothing (empty blocks): its program returns at once, with no context claimed, as bpftrace's
+ * empty probe does; nothing of it is observable but the attach */
+static int does_nothing(const Stmt *st)
+{
+	if (!st || st->kind == ST_EMPTY)
+		return 1;
+	if (st->kind != ST_BLOCK)
+		return 0;
+	for (int i = 0; i < st->body.len; i++)
+		if (!does_nothing(st->body.items[i]))
+			return 0;
+	return 1;
+}
+
 /* The section naming where a kprobe or uprobe program goes (bpfprog.h), at place's entry or return: a C literal */
 static char *place_section(const ProbePlace *at, int is_return)
 {
@@ -157,9 +171,13 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				save = xstrdup(save_regs);
 			}
 			sec = place_section(&at, at.is_return);
-			sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec, at.path ? "up" : "kp", i, h,
-				  save, names);
+			if (does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue) && !bpf_entry_saved(dp))
+				sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n\treturn 0;\n}\n\n", sec,
+					  at.path ? "up" : "kp", i);
+			else
+				sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+					  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec,
+					  at.path ? "up" : "kp", i, h, save, names);
 			free(sec);
 			free(save);
 			break;
