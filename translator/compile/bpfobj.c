@@ -1,5 +1,7 @@
 /* bpfobj.c - pass 4 of --runtime=bpf: the generated C into NAME.bo with clang -target bpf (no kbuild, no
- * kernel headers: CO-RE relocates the kernel's fields at load); called by the driver as compile.c is. */
+ * kernel headers: CO-RE relocates the kernel's fields at load), cached as modules are; called by the driver as
+ * compile.c is. */
+#include "compile/cache.h"
 #include "compile/compile.h"
 #include "compile/modhash.h"
 #include "driver/spawn.h"
@@ -30,10 +32,22 @@ int compile_bpf(Session *s)
 			 "-Wno-unused-label", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-but-set-variable",
 			 inc, "-I/usr/include/x86_64-linux-gnu", "-c", s->c_file, "-o", NULL, NULL };
 	SpawnOpts opts = { .log_path = log };
+	StrBuf cmd;
 	int rc;
 
 	s->ko_file = xasprintf("%s/%s.bo", s->tmp_dir, s->module_name);
 	argv[18] = s->ko_file;
+	/* the cache's key: the command, beside the C, the runtime and clang itself (cache.c) */
+	sb_init(&cmd);
+	for (int i = 0; argv[i]; i++)
+		sb_printf(&cmd, "%s ", i == 14 || i == 16 || i == 18 ? "*" : argv[i]);
+	rc = cache_fetch(s, cmd.data);
+	sb_free(&cmd);
+	if (rc) {   /* a hit: no clang at all */
+		free(log);
+		free(inc);
+		return modhash_take(s);
+	}
 	rc = spawn_wait(argv, &opts);
 	if (rc != 0 || !file_exists(s->ko_file)) {
 		show_log(log, s->verbose >= 2);
@@ -46,5 +60,7 @@ int compile_bpf(Session *s)
 	}
 	free(log);
 	free(inc);
-	return modhash_take(s);   /* only the object clang made is kept or run */
+	if (modhash_take(s) != 0)   /* only the object clang made is kept, cached or run */
+		return -1;
+	return cache_store(s);
 }

@@ -262,6 +262,8 @@ static void compute_key(const Session *s, const char *kbuild_text, char key[KEY_
 	put_str(&c, "Kbuild", kbuild_text);
 	put_runtime(&c, s->runtime_dir);
 	cache_hash_kernel(&c, s);
+	if (s->bpf)   /* a BPF object: clang builds it, not kbuild (compile/bpfobj.c) */
+		put_tool(&c, "clang");
 	sha256_final(&c, d);
 	sha256_hex(d, key);
 }

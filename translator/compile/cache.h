@@ -10,8 +10,9 @@
  * shape the generated C: the same run gets the same name (and so can hit the cache). */
 char *cache_module_name(const Session *s, const char *script_text);
 
-/* Before kbuild, with s->c_file written and kbuild_text the Kbuild file's text: 1 when the
- * cache holds the module, now at s->ko_file; 0 to build it (cache off, miss, or no cache). */
+/* Before kbuild, with s->c_file written and kbuild_text the Kbuild file's text (for a BPF object: clang's
+ * command line): 1 when the cache holds the module, now at s->ko_file; 0 to build it (cache off, miss, or no
+ * cache). */
 int cache_fetch(Session *s, const char *kbuild_text);
 
 /* After a successful kbuild: stores s->ko_file (and the C beside it) under the key
