@@ -153,7 +153,7 @@ static struct bpf_link *attach_one(struct bpf_program *p)
 	return bpf_program__attach(p);
 }
 
-/* Attaches every program but the begin and end ones: 0, or -1 after a message. */
+/* Attaches every program but those stapio runs (begin, end, error, timers): 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
 	struct bpf_program *p;
@@ -164,7 +164,8 @@ static int attach_probes(struct bpf_run *r)
 	bpf_object__for_each_program(p, r->obj) {
 		struct bpf_link *l;
 
-		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_timer_"))
+		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_error_") ||
+		    prefixed(p, "stp_timer_"))
 			continue;
 		l = attach_one(p);
 		if (!l) {
