@@ -3,6 +3,7 @@
  * signal or an error; then the probes detach and the end programs run.  Called by main.c for stapio -B. */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -153,12 +155,69 @@ static struct bpf_link *attach_one(struct bpf_program *p)
 	return bpf_program__attach(p);
 }
 
+/* The kernel's tick in ns (CONFIG_HZ of /boot/config-RELEASE), 4 ms (HZ=250) when it cannot be read */
+static long long tick_ns(void)
+{
+	char path[300], line[128], release[128] = "";
+	long long hz = 0;
+	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+
+	if (f) {
+		if (!fgets(release, sizeof(release), f))
+			release[0] = 0;
+		release[strcspn(release, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CONFIG_HZ=", 10))
+			hz = strtoll(line + 10, NULL, 10);
+	if (f)
+		fclose(f);
+	return hz > 0 && hz <= 10000 ? 1000000000LL / hz : 4000000LL;
+}
+
+/* timer.profile (a program named stp_profile_N_PERIOD, PERIOD in ns, 0 for the tick): a cpu-clock perf event
+ * of that period on each CPU, the program attached to each.  The links into r; 0, or -1 after a message. */
+static int attach_profile(struct bpf_run *r, struct bpf_program *p)
+{
+	int ncpus = libbpf_num_possible_cpus(), attached = 0;
+	long long period = strtoll(strrchr(bpf_program__name(p), '_') + 1, NULL, 10);
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+
+	attr.sample_period = period > 0 ? (unsigned long long)period : (unsigned long long)tick_ns();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		struct bpf_link *l;
+
+		if (fd < 0 && errno == ENODEV)
+			continue;   /* a CPU offline */
+		if (fd < 0) {
+			err("cannot open a cpu-clock perf event on CPU %d for %s: %s", cpu, bpf_program__name(p), strerror(errno));
+			return -1;
+		}
+		l = bpf_program__attach_perf_event(p, fd);
+		if (!l) {
+			err("cannot attach %s to CPU %d's cpu-clock: %s", bpf_program__name(p), cpu, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		r->links[r->nlinks++] = l;
+		attached++;
+	}
+	return attached ? 0 : -1;
+}
+
 /* Attaches every program but those stapio runs (begin, end, error, timers): 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
 	struct bpf_program *p;
 
-	r->links = per_program(r, sizeof(*r->links));
+	/* a link per program, or per CPU for a profile timer */
+	r->links = per_program(r, sizeof(*r->links) * (size_t)(libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1));
 	if (!r->links)
 		return -1;
 	bpf_object__for_each_program(p, r->obj) {
@@ -167,6 +226,11 @@ static int attach_probes(struct bpf_run *r)
 		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_error_") ||
 		    prefixed(p, "stp_timer_"))
 			continue;
+		if (prefixed(p, "stp_profile_")) {
+			if (attach_profile(r, p) < 0)
+				return -1;
+			continue;
+		}
 		l = attach_one(p);
 		if (!l) {
 			int e = errno;

@@ -73,6 +73,13 @@ one_case() {
 # statistic, exit() from the probe, the end probe printing both; the run's lines exact. Then with -c CMD.
 kernel_side() {
     local pid i
+    # timer.profile and timer.profile.freq.hz(N): a cpu-clock perf event on each CPU, the busy CPU's ticks seen
+    timeout 60 $STAP --runtime=bpf -c "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done'" -e '
+global n, h, mine
+probe timer.profile { n++; if (pid() == target()) mine++ }
+probe timer.profile.freq.hz(100) { h++ }
+probe end { printf("ticks %d %d %d %s\n", n > 0, h > 0, mine > 0, pp()) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
+    [[ $(cat prof.out) == "ticks 1 1 1 end" ]] || { cat prof.out prof.err; return 1; }
     cat >tp.stp <<'EOF'
 global execs, n
 probe begin { println("ready") }

@@ -148,6 +148,12 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			sb_printf(out, "SEC(\"syscall\")\nint stp_timer_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, %s);\n\treturn 0;\n}\n\n", i, (long long)dp->number, h, names);
 			break;
+		case BPF_PROG_PROFILE:
+			/* stapio opens a cpu-clock perf event on each CPU for it, of its name's period (ns; 0: the tick) */
+			sb_printf(out, "SEC(\"perf_event\")\nint stp_profile_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)dp->number, h,
+				  save_regs, names);
+			break;
 		case BPF_PROG_TP_BTF:
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args,

@@ -27,6 +27,8 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_ERROR;
 	if (!strcmp(fam, "timer") && !member && dp->number > 0)   /* timer.s(N)...: not timer.profile */
 		return BPF_PROG_TIMER;
+	if (!strcmp(fam, "timer") && member && !strcmp(member, "profile"))   /* perf's cpu-clock on each CPU */
+		return BPF_PROG_PROFILE;
 	if (!strcmp(fam, "kernel") && member && !strcmp(member, "trace"))
 		return BPF_PROG_TP_BTF;
 	if (dp->provider->place) {
