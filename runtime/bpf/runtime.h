@@ -18,6 +18,7 @@ typedef __u8 uint8_t;
 typedef __u64 u64;
 typedef __u32 u32;
 typedef __u8 u8;
+typedef unsigned long size_t;
 typedef __u16 u16;
 typedef __s64 s64;
 typedef _Bool bool;
@@ -171,6 +172,38 @@ static __always_inline int fls64(u64 x)
 	return n + 1;
 }
 #include "stats/statdata.h"
+
+/* What the tapsets' C marked for both runtimes names of the kernel's: IS_ERR_VALUE, snprintf (the kernel's
+ * formatter: a literal format, at most 12 numbers), errno names (the kernel-internal codes' values as
+ * include/linux/errno.h gives them: uapi's headers lack them) */
+#define MAX_ERRNO 4095
+#define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
+#define snprintf(buf, size, fmt, ...)							\
+	({										\
+		static const char stp_fmt_[] = fmt;					\
+		u64 stp_args_[] = { __VA_ARGS__ };					\
+		bpf_snprintf((buf), (size), stp_fmt_, stp_args_, sizeof(stp_args_));	\
+	})
+#include <linux/errno.h>
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ENOIOCTLCMD 515
+#define ERESTART_RESTARTBLOCK 516
+#define EPROBE_DEFER 517
+#define EOPENSTALE 518
+#define ENOPARAM 519
+#define EBADHANDLE 521
+#define ENOTSYNC 522
+#define EBADCOOKIE 523
+#define ENOTSUPP 524
+#define ETOOSMALL 525
+#define ESERVERFAULT 526
+#define EBADTYPE 527
+#define EJUKEBOX 528
+#define EIOCBQUEUED 529
+#define ERECALLCONFLICT 530
+#include "core/errnames.h"
 #define STP_STAT_DATA_SIZE(has_hist) ((has_hist) ? sizeof(struct stp_stat_data) : __builtin_offsetof(struct stp_stat_data, hist))
 #define STP_BPF_STAT(name, has_hist)					\
 	struct {								\

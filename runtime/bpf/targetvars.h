@@ -62,6 +62,21 @@ static __always_inline void stp_copy_str(struct stp_context *c, char *dst, unsig
 	}
 }
 #define stp_kernel_string(c, dst, addr, maxlen) stp_copy_str((c), (dst), (addr), (maxlen), false)
+
+/* core/deref.h's: at most size bytes with the NUL, the string's or "" and -1 on a fault, no error raised */
+static __always_inline long stp_copy_string(char *dst, unsigned long addr, size_t size, bool user)
+{
+	unsigned long n = size < 1 ? 1 : size > MAXSTRINGLEN ? MAXSTRINGLEN : size;
+	long rc;
+
+	n = STP_BOUND(n - 1, MAXSTRINGLEN - 1) + 1;
+	rc = user ? bpf_probe_read_user_str(dst, n, (const void *)addr) : bpf_probe_read_kernel_str(dst, n, (const void *)addr);
+	if (rc < 0) {
+		dst[0] = 0;
+		return -1;
+	}
+	return 0;
+}
 #define stp_user_string(c, dst, addr, maxlen) stp_copy_str((c), (dst), (addr), (maxlen), true)
 #define stp_kernel_s8(c, a) stp_dw_read_mem((c), (a), 1, true, false)
 #define stp_kernel_u8(c, a) stp_dw_read_mem((c), (a), 1, false, false)

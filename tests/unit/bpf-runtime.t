@@ -80,6 +80,11 @@ probe timer.profile { n++; if (pid() == target()) mine++ }
 probe timer.profile.freq.hz(100) { h++ }
 probe end { printf("ticks %d %d %d %s\n", n > 0, h > 0, mine > 0, pp()) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
     [[ $(cat prof.out) == "ticks 1 1 1 end" ]] || { cat prof.out prof.err; return 1; }
+    # tapset C marked for both runtimes: errno names (the kernel's own codes too), IS_ERR, a string read that falls back
+    timeout 60 $STAP --runtime=bpf -e 'probe begin { printf("%s %s %s %s %d %d [%s] [%s]\n", errno_str(2), errno_str(-512),
+        errno_str(9999), errno_str(-1), _IS_ERR(-2), _IS_ERR(4096), kernel_string2(0, "bad"), kernel_string2_n(0, 3, "bad2")); exit() }' \
+        >tapc.out 2>tapc.err || { cat tapc.err; return 1; }
+    [[ $(cat tapc.out) == "ENOENT ERESTARTSYS E#9999 EPERM 1 0 [bad] [bad2]" ]] || { cat tapc.out tapc.err; return 1; }
     cat >tp.stp <<'EOF'
 global execs, n
 probe begin { println("ready") }
