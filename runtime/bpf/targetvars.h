@@ -35,6 +35,27 @@ static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned l
 	return stp_dw_extract(v, 0, size, is_signed);
 }
 
+/* The same read for pretty printers: *bad set on a fault, no error */
+static __always_inline int64_t stp_dw_peek_mem(unsigned long addr, int size, bool is_signed, bool *bad, bool user)
+{
+	u64 v = 0;
+	long rc;
+
+	if (size < 1 || size > 8) {
+		*bad = true;
+		return 0;
+	}
+	rc = user ? bpf_probe_read_user(&v, size & 15, (const void *)addr)
+		  : bpf_probe_read_kernel(&v, size & 15, (const void *)addr);
+	if (rc < 0) {
+		*bad = true;
+		return 0;
+	}
+	return stp_dw_extract(v, 0, size, is_signed);
+}
+#define stp_dw_peek(addr, size, is_signed, bad) stp_dw_peek_mem((addr), (size), (is_signed), (bad), false)
+#define stp_dw_upeek(addr, size, is_signed, bad) stp_dw_peek_mem((addr), (size), (is_signed), (bad), true)
+
 #define stp_dw_read(c, addr, size, is_signed) stp_dw_read_mem((c), (addr), (size), (is_signed), false)
 #define stp_dw_uread(c, addr, size, is_signed) stp_dw_read_mem((c), (addr), (size), (is_signed), true)
 
@@ -217,9 +238,10 @@ static __always_inline long stp_quote_mem(char *dst, long size, unsigned long ad
 	left = STP_BOUND(left, MAXSTRINGLEN - 1);
 	n = user ? bpf_probe_read_user_str(c->cat, left + 2, (const void *)addr)
 		 : bpf_probe_read_kernel_str(c->cat, left + 2, (const void *)addr);
-	if (n < 0) {
+	if (n < 0) {   /* the address instead (bpf_snprintf counts the NUL) */
 		u64 arg = addr;
-		return bpf_snprintf(dst, 24, fmt, &arg, sizeof(arg));
+		n = bpf_snprintf(dst, 24, fmt, &arg, sizeof(arg));
+		return n > 0 ? n - 1 : 0;
 	}
 	n = n > 0 ? n - 1 : 0;
 	q->cut = n > (long)left;
@@ -302,5 +324,83 @@ static __always_inline void stp_entry_take(struct stp_context *c, u32 probe)
 	}
 }
 #endif
+
+/* ---- pretty printing into a string value (codegen/targetvars.c's $var$, $$vars: core/dwarf_vars.h's names) ---- */
+
+static __always_inline void stp_dw_put_dec(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'd'), v);
+}
+
+static __always_inline void stp_dw_put_udec(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'u'), v);
+}
+
+/* $$vars style: 0x prefix, no padding ("0x0" for zero) */
+static __always_inline void stp_dw_put_hex(struct stp_out *o, int64_t v)
+{
+	stp_out_lit(o, "0x", 2);
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'x'), v);
+}
+
+/* a pointer as %p prints it: 0x and 16 digits */
+static __always_inline void stp_dw_put_ptr(struct stp_out *o, int64_t v)
+{
+	stp_out_fmt_long(o, STP_FMT(0, -1, -1, 'p'), v);
+}
+
+/* a character in single quotes, escaped like a C literal (core/deref.h's stp_escape_char, ' escaped, " not) */
+static __always_inline void stp_dw_put_char(struct stp_out *o, int64_t v)
+{
+	unsigned char ch = (unsigned char)v;
+	char esc[8];
+	char e1 = 0;
+	int n;
+
+	switch (ch) {
+	case '\'': e1 = '\''; break;
+	case '\\': e1 = '\\'; break;
+	case '\n': e1 = 'n'; break;
+	case '\t': e1 = 't'; break;
+	case '\r': e1 = 'r'; break;
+	case '\v': e1 = 'v'; break;
+	case '\f': e1 = 'f'; break;
+	case '\b': e1 = 'b'; break;
+	case '\a': e1 = 'a'; break;
+	}
+	esc[0] = '\'';
+	if (e1) {
+		esc[1] = '\\';
+		esc[2] = e1;
+		n = 3;
+	} else if (ch < 0x20 || ch >= 0x7f) {
+		esc[1] = '\\';
+		esc[2] = '0' + ((ch >> 6) & 7);
+		esc[3] = '0' + ((ch >> 3) & 7);
+		esc[4] = '0' + (ch & 7);
+		n = 5;
+	} else {
+		esc[1] = (char)ch;
+		n = 2;
+	}
+	esc[n & 7] = '\'';
+	stp_out_bytes(o, esc, (n + 1) & 7);
+}
+
+/* the string at addr, quoted (at most maxlen bytes; "NULL" for 0, the address when it cannot be read), into what is
+ * left of the string value */
+static __always_inline void stp_dw_put_string(struct stp_out *o, unsigned long addr, int64_t maxlen)
+{
+	long room = MAXSTRINGLEN - (long)(o->len & STP_OUT_MASK), n;
+	char *p;
+
+	if (room < 8)
+		return;
+	stp_out_room(o, MAXSTRINGLEN);
+	p = stp_out_at(o);
+	n = stp_quote_mem(p, room, addr, maxlen, false);
+	stp_out_done(o, p + (n > 0 ? STP_BOUND(n, MAXSTRINGLEN - 1) : 0));
+}
 
 #endif

@@ -149,6 +149,20 @@ EOF
         printf("f(%d, %s) = %d\n", @entry($n), @entry(user_string($s)), $return) }' >rec.out 2>rec.err || { cat rec.out rec.err; return 1; }
     printf '%s\n' "f(0, defgh) = 0" "f(1, cdefgh) = 1" "f(2, bcdefgh) = 3" "f(3, abcdefgh) = 6" |
         diff - <(grep '^f(' rec.out) || { cat rec.err; return 1; }
+    # pretty printing: $$vars, $$parms, $p$ and $p$$ of a struct through a user pointer (a user string's address,
+    # as the module prints it: its memory is read as the kernel's)
+    cat >ppu.c <<'EOF'
+#include <stdio.h>
+struct inner { int x; char c; };
+struct pair { long a; int b; const char *name; struct inner in; char tag; };
+__attribute__((noinline)) long work(int x, struct pair *p) { return x * 10 + p->a + p->b; }
+int main(void) { struct pair p = { 100, 5, "pname", { 7, 'q' }, '\n' }; printf("%s %ld\n", p.name, work(3, &p)); return 0; }
+EOF
+    gcc -g -O0 -o ppu ppu.c || return 1
+    timeout 60 $STAP --runtime=bpf -c ./ppu -e 'probe process("./ppu").function("work") { printf("%s|%s|%s|%s\n", $$vars, $$parms, $p$, $p$$) }' \
+        >ppu.out 2>ppu.err || { cat ppu.out ppu.err; return 1; }
+    grep -Eqx "x=0x3 p=(0x[0-9a-f]+)\|x=0x3 p=\1\|\{\.a=100, \.b=5, \.name=0x[0-9a-f]+, \.in=\{\.\.\.\}, \.tag='\\\\n'\}\|\{\.a=100, \.b=5, \.name=0x[0-9a-f]+, \.in=\{\.x=7, \.c='q'\}, \.tag='\\\\n'\}" ppu.out ||
+        { cat ppu.out ppu.err; return 1; }
     # the conversions' quoting (user_string_quoted, _n_quoted: escapes, cut at maxlen or at the output's size)
     cat >quote.c <<'EOF'
 #include <string.h>

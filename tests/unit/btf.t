@@ -66,7 +66,7 @@ probe kernel.function("tcp_sendmsg") { println($sk$$, $msg$) }'
     $STAP -r "$KVER" -p3 -e "$pscript" >pdwarf.c
     diff <(sed -E "$drop; /^$/d" pdwarf.c) <(sed -E "$drop; /^$/d" pbtf.c) || { echo "pretty printing from BTF differs"; return 1; }
     # struct file's members, from BTF (6.12 put f_count, f_lock and f_mode first)
-    grep -qE 'stp_out_str\(&o[0-9]*, "\{(<union>=\{...\}, .f_path=\{...\}, .f_inode=|.f_count=\{...\}, .f_lock=\{...\}, .f_mode=)' pbtf.c
+    grep -qE 'stp_out_str\(o[0-9]*, "\{(<union>=\{...\}, .f_path=\{...\}, .f_inode=|.f_count=\{...\}, .f_lock=\{...\}, .f_mode=)' pbtf.c
     # every other installed kernel with its DWARF (make deps-kernels): its /boot/vmlinuz's BTF (6.12: zstd) is its
     # vmlinux's, and struct file pretty-printed from it is the same C as from its DWARF
     local k kv

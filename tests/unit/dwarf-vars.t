@@ -98,7 +98,7 @@ run() {
     grep -qE '\.entry_size = 520' stdout
     # pretty printers: struct file members, nested structs as {...} (6.12 put f_count, f_lock and f_mode first)
     expect_ok -p3 "${R[@]}" -e "$VR"' { println($file$) }'
-    grep -qE 'stp_out_str\(&o[0-9]*, "\{(<union>=\{...\}, .f_path=\{...\}, .f_inode=|.f_count=\{...\}, .f_lock=\{...\}, .f_mode=)"\);' stdout
+    grep -qE 'stp_out_str\(o[0-9]*, "\{(<union>=\{...\}, .f_path=\{...\}, .f_inode=|.f_count=\{...\}, .f_lock=\{...\}, .f_mode=)"\);' stdout
     # guru mode: registers and memory written
     expect_ok -p3 -g "${R[@]}" -e "$VR"' { $count = 5; $file->f_pos = 3 }'
     grep -qE 'c->regs->dx = \(unsigned long\)t[0-9]+;' stdout

@@ -70,8 +70,6 @@ static int stat_extractor(const char *op)
  * registers, arguments and memory are runtime/bpf/targetvars.h's */
 static const char *target_refusal(const TgAccess *a)
 {
-	if (a->what == TGA_PRETTY || a->what == TGA_VARS)
-		return "pretty printing a target variable ($var$, $$vars)";
 	if (a->base == TGB_SYMBOL)
 		return "a global variable of the kernel or a program";
 	return NULL;

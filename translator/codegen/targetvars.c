@@ -266,7 +266,7 @@ static char *address_of(Gen *g, Place pl)
 typedef struct PP {
 	Gen *g;
 	TgAccess *a;
-	char *o;                 /* the struct stp_out */
+	char *o;                 /* the struct stp_out * (cg_str_out_open's) */
 	char *bad;               /* bool set by quiet reads */
 	char *fail;              /* label: a read failed */
 	int fail_used;
@@ -287,7 +287,7 @@ static void pp_flush(PP *pp)
 {
 	if (!pp->lit.len)
 		return;
-	cg_line(pp->g, "stp_out_str(&%s, %s);", pp->o, cg_string_literal(pp->lit.data));
+	cg_line(pp->g, "stp_out_str(%s, %s);", pp->o, cg_string_literal(pp->lit.data));
 	pp->lit.len = 0;
 	pp->lit.data[0] = 0;
 }
@@ -321,7 +321,7 @@ static char *pp_read(PP *pp, Place pl, int size, int is_signed, int bit_size, in
 static void pp_put(PP *pp, const char *fn, const char *v)
 {
 	pp_flush(pp);
-	cg_line(pp->g, "%s(&%s, %s);", fn, pp->o, v);
+	cg_line(pp->g, "%s(%s, %s);", fn, pp->o, v);
 }
 
 static void pp_object(PP *pp, Place pl, TgType *type, int bit_size, int bit_off, int top, int depth);
@@ -487,9 +487,9 @@ static void pp_end(PP *pp, const char *mark, const char *repl)
 		int n = g->ntmp++;
 		cg_line(g, "goto dwpp_done%d;", n);
 		cg_line(g, "%s:", pp->fail);
-		cg_line(g, "%s.len = %s;", pp->o, mark);
+		cg_line(g, "%s->len = %s;", pp->o, mark);
 		cg_line(g, "%s = false;", pp->bad);
-		cg_line(g, "stp_out_str(&%s, %s);", pp->o, cg_string_literal(repl));
+		cg_line(g, "stp_out_str(%s, %s);", pp->o, cg_string_literal(repl));
 		cg_line(g, "dwpp_done%d: ;", n);
 	}
 	sb_free(&pp->lit);
@@ -498,18 +498,18 @@ static void pp_end(PP *pp, const char *mark, const char *repl)
 static char *gen_pretty(Gen *g, TgAccess *a, Place pl)
 {
 	char *dst = cg_str_tmp(g);
-	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 	char *bad = cg_named_local(g, "bool", "dwbad");
+	char *o;
 	TgType type;
 	PP pp;
 
 	cg_line(g, "%s = false;", bad);
-	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+	o = cg_str_out_open(g, dst);
 	pp_begin(&pp, g, a, o, bad);
 	pp.full = a->pretty_full;
 	pp_object(&pp, pl, tg_type_of(a, &type) ? &type : NULL, a->bit_size, a->bit_offset, 1, 0);
 	pp_end(&pp, "0", "ERROR");
-	cg_line(g, "stp_out_end_str(&%s);", o);
+	cg_str_out_close(g, o, dst);
 	return dst;
 }
 
@@ -518,12 +518,12 @@ static char *gen_pretty(Gen *g, TgAccess *a, Place pl)
 static char *gen_vars(Gen *g, TgAccess *list)
 {
 	char *dst = cg_str_tmp(g);
-	char *o = cg_named_local(g, "struct stp_out STP_NOINIT", "o");
 	char *bad = cg_named_local(g, "bool", "dwbad");
 	char *mark = cg_named_local(g, "unsigned int", "dwmark");
+	char *o;
 
 	cg_line(g, "%s = false;", bad);
-	cg_line(g, "stp_out_init_str(&%s, %s, MAXSTRINGLEN);", o, dst);
+	o = cg_str_out_open(g, dst);
 	for (int i = 0; i < list->var_names.len; i++) {
 		TgAccess *a = list->var_access.items[i];
 		char *lead = xasprintf("%s%s=", i ? " " : "", (char *)list->var_names.items[i]);
@@ -542,7 +542,7 @@ static char *gen_vars(Gen *g, TgAccess *list)
 			continue;
 		}
 		pp_flush(&pp);
-		cg_line(g, "%s = %s.len;", mark, o);
+		cg_line(g, "%s = %s->len;", mark, o);
 		pl = base_place(g, NULL, a);
 		if (list->pretty_full) {
 			pp.full = list->pretty_full == 2;
@@ -574,7 +574,7 @@ static char *gen_vars(Gen *g, TgAccess *list)
 		}
 		pp_end(&pp, mark, list->pretty_full ? "ERROR" : "?");
 	}
-	cg_line(g, "stp_out_end_str(&%s);", o);
+	cg_str_out_close(g, o, dst);
 	return dst;
 }
 
