@@ -66,6 +66,7 @@ struct stp_context {
 	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
 	struct {
 		char pp[MAXSTRINGLEN], pn[MAXSTRINGLEN];
+		char func[MAXSTRINGLEN];         /* ppfunc(): the function pp names, found by the translator */
 	} probe[1];                      /* pp() and pn() of the point hit, as c->probe->pp (copies the
 	                                  * bodies may read as they read any string) */
 	unsigned long entry_data[STP_BPF_ENTRY_WORDS];   /* a tracepoint's arguments, or @entry values */
@@ -172,12 +173,29 @@ static __always_inline void stp_exit(struct stp_context *c)
 /* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
  * (not begin or end), once exit() was called. */
 /* pp() and pn(): what the program says of its point (translator/bpfprog/object.c) */
-static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, const char *pn)
+static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, const char *pn, const char *func)
 {
+	if (bpf_probe_read_kernel_str(c->probe->func, sizeof(c->probe->func), func) < 0)
+		c->probe->func[0] = 0;
 	if (bpf_probe_read_kernel_str(c->probe->pp, sizeof(c->probe->pp), pp) < 0)
 		c->probe->pp[0] = 0;
 	if (bpf_probe_read_kernel_str(c->probe->pn, sizeof(c->probe->pn), pn) < 0)
 		c->probe->pn[0] = 0;
+}
+
+/* ppfunc(): the function the point names, which the translator found (core/strfuncs.h's stp_ppfunc) */
+#define stp_ppfunc(c, dst) stp_strlcpy((dst), (c)->probe->func, MAXSTRINGLEN)
+
+/* symname(): a kernel address's symbol by the kernel's %ps (the address in hex when none holds it); core/symbols.h's
+ * other styles stay the module runtime's */
+enum stp_sym_style { STP_SYM_NAME };
+static __always_inline int stp_sym_format(char *buf, unsigned long size, unsigned long addr, enum stp_sym_style style)
+{
+	static const char fmt[] = "%ps";
+	u64 arg = addr;
+
+	(void)style;
+	return bpf_snprintf(buf, size > MAXSTRINGLEN ? MAXSTRINGLEN : size, fmt, &arg, sizeof(arg));
 }
 
 /* abort(): exit(), and the hit ends at once, unwinding like an error neither reported nor counted */

@@ -246,4 +246,20 @@ static __maybe_unused void stp_tokenize(struct stp_context *c, char *dst, const 
 	c->tok_pos = s - c->tok_str;
 }
 
+/* ppfunc(): the function a probe point names ("vfs_read" of kernel.function("vfs_read@fs/read_write.c:450")), ""
+ * when it names none (the BPF runtime has it from the translator: runtime/bpf/context.h) */
+static __maybe_unused void stp_ppfunc(struct stp_context *c, char *dst)
+{
+	const char *pp = c->probe ? c->probe->pp : NULL;
+	const char *start = pp ? strstr(pp, "function(\"") : NULL;
+
+	dst[0] = 0;
+	if (start)
+		start += strlen("function(\"");
+	else if (pp && (start = strstr(pp, "inline(\"")))
+		start += strlen("inline(\"");
+	if (start)
+		stp_strlcpy(dst, start, min_t(size_t, strcspn(start, "\"@:") + 1, MAXSTRINGLEN));
+}
+
 #endif

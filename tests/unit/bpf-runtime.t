@@ -159,10 +159,11 @@ __attribute__((noinline)) long work(int x, struct pair *p) { return x * 10 + p->
 int main(void) { struct pair p = { 100, 5, "pname", { 7, 'q' }, '\n' }; printf("%s %ld\n", p.name, work(3, &p)); return 0; }
 EOF
     gcc -g -O0 -o ppu ppu.c || return 1
-    timeout 60 $STAP --runtime=bpf -c ./ppu -e 'probe process("./ppu").function("work") { printf("%s|%s|%s|%s\n", $$vars, $$parms, $p$, $p$$) }' \
+    timeout 60 $STAP --runtime=bpf -c ./ppu -e 'probe process("./ppu").function("work") { printf("%s|%s|%s|%s\n", $$vars, $$parms, $p$, $p$$) printf("ppfunc %s\n", ppfunc()) }' \
         >ppu.out 2>ppu.err || { cat ppu.out ppu.err; return 1; }
     grep -Eqx "x=0x3 p=(0x[0-9a-f]+)\|x=0x3 p=\1\|\{\.a=100, \.b=5, \.name=0x[0-9a-f]+, \.in=\{\.\.\.\}, \.tag='\\\\n'\}\|\{\.a=100, \.b=5, \.name=0x[0-9a-f]+, \.in=\{\.x=7, \.c='q'\}, \.tag='\\\\n'\}" ppu.out ||
         { cat ppu.out ppu.err; return 1; }
+    grep -qx "ppfunc work" ppu.out || { cat ppu.out ppu.err; return 1; }
     # the conversions' quoting (user_string_quoted, _n_quoted: escapes, cut at maxlen or at the output's size)
     cat >quote.c <<'EOF'
 #include <string.h>
@@ -187,8 +188,10 @@ probe kernel.trace("sched_process_exec") {
 	if (execname() == "true") printf("%s %d %d %s %d %d %d %s\n", execname(), $p->pid == pid(), $old_pid == pid(),
 		d_name(@cast($bprm, "linux_binprm")->file->f_path->dentry), task_parent(task_current()) != 0,
 		task_pid(task_current()) == pid(), task_tid(task_current()) == tid(), task_execname(task_current()))
+	if (execname() == "true") printf("%s [%s]\n", symname($p->sched_class->enqueue_task), ppfunc())
 }' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
-    printf 'true 1 1 true 1 1 1 true\ntrue 1 1 true 1 1 1 true\n' | diff - tpv.out || { cat tpv.err; return 1; }
+    printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair []\n' | diff - tpv.out ||
+        { cat tpv.err; return 1; }
 }
 
 # output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept); records

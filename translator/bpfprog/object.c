@@ -78,6 +78,22 @@ static int dp_order(const void *a, const void *b)
 	return x->index - y->index;
 }
 
+/* ppfunc() of a probe point's text, as runtime/core/strfuncs.h's stp_ppfunc finds it: a C literal */
+static char *pp_function(const char *pp)
+{
+	const char *start = strstr(pp, "function(\"");
+	char *name, *lit;
+
+	if (start)
+		start += strlen("function(\"");
+	else if ((start = strstr(pp, "inline(\"")) != NULL)
+		start += strlen("inline(\"");
+	name = start ? xstrndup(start, strcspn(start, "\"@:")) : xstrdup("");
+	lit = cg_string_literal(name);
+	free(name);
+	return lit;
+}
+
 /* A body that does nothing (empty blocks): its program returns at once, with no context claimed, as bpftrace's
  * empty probe does; nothing of it is observable but the attach */
 static int does_nothing(const Stmt *st)
@@ -120,7 +136,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	const char *save_regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) ||
 				strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
 	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
-	int uses_pp = strstr(code, "c->probe->") != NULL;
+	static const char *const pp_users[] = { "stp_ppfunc" };
+	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 1);
 
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
@@ -132,7 +149,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		/* pp() and pn(), when a handler names them: the point's texts */
 		char *pp = uses_pp ? cg_string_literal(dp->name) : NULL;
 		char *pn = uses_pp ? cg_string_literal(dp->written ? dp->written : dp->name) : NULL;
-		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s)", pp, pn) : xstrdup("(void)0");
+		char *fn = uses_pp ? pp_function(dp->name) : NULL;
+		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s, %s)", pp, pn, fn) : xstrdup("(void)0");
 
 		switch (bpf_prog_kind(dp)) {
 		case BPF_PROG_BEGIN:
@@ -194,6 +212,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		}
 		free(pp);
 		free(pn);
+		free(fn);
 		free(names);
 	}
 	free(dps);
