@@ -184,6 +184,31 @@ static __always_inline int fls64(u64 x)
 		u64 stp_args_[] = { __VA_ARGS__ };					\
 		bpf_snprintf((buf), (size), stp_fmt_, stp_args_, sizeof(stp_args_));	\
 	})
+/* time64_to_tm (ctime()): the civil date of t seconds since the epoch at offset seconds east of UTC, without
+ * loops (days to a date by eras of 400 years) and in unsigned arithmetic (BPF divides no signed numbers): the
+ * seconds counted from 0000-03-01, a Wednesday, so that any time ctime() takes is positive */
+struct tm {
+	unsigned int tm_sec, tm_min, tm_hour, tm_mday, tm_mon, tm_wday;   /* unsigned: the tapset's % too */
+	long tm_year;
+};
+static __always_inline void time64_to_tm(int64_t t, int offset, struct tm *tm)
+{
+	u64 secs = (u64)(t + offset + 719468LL * 86400), days = secs / 86400, rem = secs % 86400;
+	u64 era = days / 146097, doe = days - era * 146097, yoe, doy, mp;
+
+	tm->tm_hour = (unsigned int)(rem / 3600);
+	tm->tm_min = (unsigned int)(rem % 3600 / 60);
+	tm->tm_sec = (unsigned int)(rem % 60);
+	tm->tm_wday = (unsigned int)STP_BOUND((days + 3) % 7, 7);   /* a table's index the verifier sees bounded */
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	tm->tm_mday = (unsigned int)(doy - (153 * mp + 2) / 5 + 1);
+	tm->tm_mon = (unsigned int)STP_BOUND(mp < 10 ? mp + 2 : mp - 10, 15);
+	tm->tm_year = (long)(yoe + era * 400) + (tm->tm_mon <= 1) - 1900;
+}
+#define S32_MIN (-2147483647 - 1)
+#define S32_MAX 2147483647
 #include <linux/errno.h>
 #define ERESTARTSYS 512
 #define ERESTARTNOINTR 513

@@ -30,17 +30,18 @@ int compile_bpf(Session *s)
 	char *inc = xasprintf("-I%s", s->runtime_dir);
 	char *argv[] = { "clang", "-O2", "-g", "-target", "bpf", "-D__TARGET_ARCH_x86", "-std=gnu11", "-Wall", "-Werror=implicit-function-declaration",
 			 "-Wno-unused-label", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-but-set-variable",
+			 "-Wno-int-conversion",   /* the tapsets' snprintf passes %s's pointers as bpf_snprintf's u64 words */
 			 inc, "-I/usr/include/x86_64-linux-gnu", "-c", s->c_file, "-o", NULL, NULL };
 	SpawnOpts opts = { .log_path = log };
 	StrBuf cmd;
 	int rc;
 
 	s->ko_file = xasprintf("%s/%s.bo", s->tmp_dir, s->module_name);
-	argv[18] = s->ko_file;
-	/* the cache's key: the command, beside the C, the runtime and clang itself (cache.c) */
+	argv[sizeof(argv) / sizeof(argv[0]) - 2] = s->ko_file;   /* -o's */
+	/* the cache's key: the command but its paths, beside the C, the runtime and clang itself (cache.c) */
 	sb_init(&cmd);
 	for (int i = 0; argv[i]; i++)
-		sb_printf(&cmd, "%s ", i == 14 || i == 16 || i == 18 ? "*" : argv[i]);
+		sb_printf(&cmd, "%s ", argv[i] == inc || argv[i] == s->c_file || argv[i] == s->ko_file ? "*" : argv[i]);
 	rc = cache_fetch(s, cmd.data);
 	sb_free(&cmd);
 	if (rc) {   /* a hit: no clang at all */
