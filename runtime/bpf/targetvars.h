@@ -277,6 +277,25 @@ static __always_inline void stp_save_regs(struct stp_context *c, void *ctx)
 		__builtin_memset(c->regs, 0, sizeof(c->regs));
 }
 
+/* the hit's registers when the kernel was running (core/regs.h's), NULL in user mode; their instruction pointer;
+ * the tapsets' C names their type as the kernel's (after the BPF headers, which declare only pointers to it) */
+#define pt_regs stp_regs
+#define stp_kernel_regs(c) (((c)->regs->cs & 3) ? NULL : (c)->regs)
+#define user_mode(regs) (((regs)->cs & 3) != 0)
+#define instruction_pointer(regs) ((regs)->ip)
+
+/* a perf_event program's registers: its context's first member, read a word at a time as the verifier rewrites
+ * such reads (the context handed over is the kernel's own structure, which points to them) */
+static __always_inline void stp_save_perf_regs(struct stp_context *c, void *ctx)
+{
+	const u64 *r = ctx;
+	u64 *d = (u64 *)c->regs;
+
+#pragma unroll
+	for (int i = 0; i < (int)(sizeof(c->regs) / 8); i++)
+		d[i] = r[i];
+}
+
 static __always_inline void stp_save_args(struct stp_context *c, void *ctx)
 {
 	if (bpf_probe_read_kernel(c->entry_data, 8 * STP_BPF_ARGS, ctx) < 0)

@@ -73,13 +73,14 @@ one_case() {
 # statistic, exit() from the probe, the end probe printing both; the run's lines exact. Then with -c CMD.
 kernel_side() {
     local pid i
-    # timer.profile and timer.profile.freq.hz(N): a cpu-clock perf event on each CPU, the busy CPU's ticks seen
+    # timer.profile and timer.profile.freq.hz(N): a cpu-clock perf event on each CPU, the busy CPU's ticks seen, with
+    # the interrupted registers (probefunc() names a kernel function, "" in user mode)
     timeout 60 $STAP --runtime=bpf -c "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done'" -e '
-global n, h, mine
-probe timer.profile { n++; if (pid() == target()) mine++ }
+global n, h, mine, bad
+probe timer.profile { n++; if (pid() == target()) { mine++; if ((probefunc() == "") != user_mode()) bad++ } }
 probe timer.profile.freq.hz(100) { h++ }
-probe end { printf("ticks %d %d %d %s\n", n > 0, h > 0, mine > 0, pp()) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
-    [[ $(cat prof.out) == "ticks 1 1 1 end" ]] || { cat prof.out prof.err; return 1; }
+probe end { printf("ticks %d %d %d %s %d\n", n > 0, h > 0, mine > 0, pp(), bad) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
+    [[ $(cat prof.out) == "ticks 1 1 1 end 0" ]] || { cat prof.out prof.err; return 1; }
     # tapset C marked for both runtimes: errno names (the kernel's own codes too), IS_ERR, a string read that falls back
     timeout 60 $STAP --runtime=bpf -e 'probe begin { printf("%s %s %s %s %d %d [%s] [%s]\n", errno_str(2), errno_str(-512),
         errno_str(9999), errno_str(-1), _IS_ERR(-2), _IS_ERR(4096), kernel_string2(0, "bad"), kernel_string2_n(0, 3, "bad2")); exit() }' \

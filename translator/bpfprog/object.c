@@ -128,13 +128,13 @@ static char *place_section(const ProbePlace *at, int is_return)
  * attached where they fire. */
 static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 {
-	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg" };
+	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg", "stp_kernel_regs" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
 	int n = 0;
 	/* the hit's registers or arguments copied for the target variables, when a handler reads them */
 	const char *code = m->code.data ? m->code.data : "";
 	const char *save_regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) ||
-				strstr(code, "c->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
+				strstr(code, "c->regs") || strstr(code, "CONTEXT->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
 	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
 	static const char *const pp_users[] = { "stp_ppfunc" };
 	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 1);
@@ -170,7 +170,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			/* stapio opens a cpu-clock perf event on each CPU for it, of its name's period (ns; 0: the tick) */
 			sb_printf(out, "SEC(\"perf_event\")\nint stp_profile_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)dp->number, h,
-				  save_regs, names);
+				  strcmp(save_regs, "(void)0") ? "stp_save_perf_regs(c, ctx)" : "(void)0", names);
 			break;
 		case BPF_PROG_TP_BTF:
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
