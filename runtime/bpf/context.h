@@ -186,16 +186,21 @@ static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, co
 /* ppfunc(): the function the point names, which the translator found (core/strfuncs.h's stp_ppfunc) */
 #define stp_ppfunc(c, dst) stp_strlcpy((dst), (c)->probe->func, MAXSTRINGLEN)
 
-/* symname(): a kernel address's symbol by the kernel's %ps (the address in hex when none holds it); core/symbols.h's
- * other styles stay the module runtime's */
+/* symname(): a kernel address's symbol by the kernel's %ps, as core/symbols.h writes it: the address as 0x and 16
+ * digits when no symbol holds it; its other styles (offsets, sizes, modules) stay the module runtime's */
 enum stp_sym_style { STP_SYM_NAME };
 static __always_inline int stp_sym_format(char *buf, unsigned long size, unsigned long addr, enum stp_sym_style style)
 {
-	static const char fmt[] = "%ps";
+	static const char name_fmt[] = "%ps", hex_fmt[] = "0x%016lx";
 	u64 arg = addr;
+	long n;
 
 	(void)style;
-	return bpf_snprintf(buf, size > MAXSTRINGLEN ? MAXSTRINGLEN : size, fmt, &arg, sizeof(arg));
+	size = size > MAXSTRINGLEN ? MAXSTRINGLEN : size;
+	n = bpf_snprintf(buf, size, name_fmt, &arg, sizeof(arg));
+	if (n > 2 && buf[0] == '0' && buf[1] == 'x')   /* no symbol holds it */
+		n = bpf_snprintf(buf, size, hex_fmt, &arg, sizeof(arg));
+	return n > 0 ? (int)n - 1 : 0;
 }
 
 /* abort(): exit(), and the hit ends at once, unwinding like an error neither reported nor counted */

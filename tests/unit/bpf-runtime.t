@@ -193,9 +193,9 @@ probe kernel.trace("sched_process_exec") {
 	if (execname() == "true") printf("%s %d %d %s %d %d %d %s\n", execname(), $p->pid == pid(), $old_pid == pid(),
 		d_name(@cast($bprm, "linux_binprm")->file->f_path->dentry), task_parent(task_current()) != 0,
 		task_pid(task_current()) == pid(), task_tid(task_current()) == tid(), task_execname(task_current()))
-	if (execname() == "true") printf("%s [%s]\n", symname($p->sched_class->enqueue_task), ppfunc())
+	if (execname() == "true") printf("%s %s [%s]\n", symname($p->sched_class->enqueue_task), symname(0), ppfunc())
 }' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
-    printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair []\n' | diff - tpv.out ||
+    printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\n' | diff - tpv.out ||
         { cat tpv.err; return 1; }
 }
 
