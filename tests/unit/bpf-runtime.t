@@ -86,9 +86,9 @@ probe end { printf("ticks %d %d %d %s %d\n", n > 0, h > 0, mine > 0, pp(), bad) 
         errno_str(9999), errno_str(-1), _IS_ERR(-2), _IS_ERR(4096), kernel_string2(0, "bad"), kernel_string2_n(0, 3, "bad2")); exit() }' \
         >tapc.out 2>tapc.err || { cat tapc.err; return 1; }
     [[ $(cat tapc.out) == "ENOENT ERESTARTSYS E#9999 EPERM 1 0 [bad] [bad2]" ]] || { cat tapc.out tapc.err; return 1; }
-    timeout 60 $STAP --runtime=bpf -e 'probe begin { printf("%s|%s|%s|%s\n", ctime(0), ctime(951782400), ctime(-86400),
-        ctime(2147483647)); exit() }' >ctime.out 2>ctime.err || { cat ctime.err; return 1; }
-    [[ $(cat ctime.out) == "Thu Jan  1 00:00:00 1970|Tue Feb 29 00:00:00 2000|Wed Dec 31 00:00:00 1969|Tue Jan 19 03:14:07 2038" ]] ||
+    timeout 60 $STAP --runtime=bpf -e 'probe begin { printf("%s|%s|%s|%s|%s %s\n", ctime(0), ctime(951782400), ctime(-86400),
+        ctime(2147483647), ip_ntop(0x0100007f), ip_ntop(0xffffffff)); exit() }' >ctime.out 2>ctime.err || { cat ctime.err; return 1; }
+    [[ $(cat ctime.out) == "Thu Jan  1 00:00:00 1970|Tue Feb 29 00:00:00 2000|Wed Dec 31 00:00:00 1969|Tue Jan 19 03:14:07 2038|127.0.0.1 255.255.255.255" ]] ||
         { cat ctime.out ctime.err; return 1; }
     cat >tp.stp <<'EOF'
 global execs, n
