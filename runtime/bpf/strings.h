@@ -207,7 +207,7 @@ static __always_inline int stp_key_strcmp(const char *a, const char *b, unsigned
 }
 #define strcmp(a, b) stp_strcmp((a), (b))
 
-/* =~ and !~ (translator/bpfprog/regex.c): the pattern's DFA (translator/lib/rxdfa.c: classes of bytes, the next
+/* =~ and !~ (translator/bpfprog/dfamatch.c): the pattern's DFA (translator/lib/rxdfa.c: classes of bytes, the next
  * states, what each state accepts) walked over the subject, copied into c->rx, one byte per bpf_loop iteration
  * of the pattern's callback; the walk ends at an accepting state or at the string's end */
 struct stp_rxd_run {

@@ -303,7 +303,7 @@ static __always_inline void stp_save_args(struct stp_context *c, void *ctx)
 }
 
 #ifdef STP_BPF_ENTRY_BYTES
-/* @entry (translator/bpfprog/entry.c): the values a .return probe's entry program evaluated into c->entry_data, kept
+/* @entry (translator/bpfprog/entryvals.c): the values a .return probe's entry program evaluated into c->entry_data, kept
  * by thread, stack pointer at the entry and probe until its return program takes them back, where the stack
  * pointer is a word above (the return address popped); a return never seen leaves its values to the LRU */
 #ifndef STP_BPF_ENTRY_SAVED

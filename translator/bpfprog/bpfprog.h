@@ -26,11 +26,11 @@ void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 char *bpf_printf(struct Gen *g, Expr *e);
 void bpf_write_formats(Session *s, StrBuf *out);
 
-/* regex.c: =~ and !~ as the pattern's DFA walked over the subject; whether a pattern's DFA is small enough */
+/* dfamatch.c: =~ and !~ as the pattern's DFA walked over the subject; whether a pattern's DFA is small enough */
 char *bpf_regex_match(struct Gen *g, Expr *e);
 int bpf_regex_ok(const Expr *pattern);
 
-/* entry.c: a .return probe's values saved at entry: whether dp has any; their frames (into frames and, as members of
+/* entryvals.c: a .return probe's values saved at entry: whether dp has any; their frames (into frames and, as members of
  * union stp_frame, members), functions (code) and the bytes of the largest (a #define into settings) */
 int bpf_entry_saved(const struct DerivedProbe *dp);
 void bpf_entry_functions(Session *s, StrBuf *settings, StrBuf *frames, StrBuf *members, StrBuf *code);

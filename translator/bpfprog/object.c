@@ -184,7 +184,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			char *sec, *save;
 			dp->provider->place(dp, &at);
 			if (at.is_return && bpf_entry_saved(dp)) {
-				/* @entry: a program at the entry saves the values, the return's takes them (entry.c) */
+				/* @entry: a program at the entry saves the values, the return's takes them (entryvals.c) */
 				sec = place_section(&at, 0);
 				sb_printf(out, "SEC(%s)\nint stp_%se_%04d(void *ctx)\n{\n\t(void)ctx;\n"
 					  "\tSTP_RUN_SAVING(stp_dwarf_entry_%d, 0, (stp_save_regs(c, ctx), %s));\n\treturn 0;\n}\n\n",

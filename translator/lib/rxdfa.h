@@ -1,5 +1,5 @@
 /* rxdfa.h - a compiled pattern (lib/regex.h's program) as a DFA over classes of bytes, which answers =~ and !~
- * (whether the pattern matches anywhere) where the Pike VM cannot run: the BPF runtime (bpfprog/regex.c).
+ * (whether the pattern matches anywhere) where the Pike VM cannot run: the BPF runtime (bpfprog/dfamatch.c).
  * Used by tests/unit/regex.t's driver too, against the VM. */
 #ifndef STAP_RXDFA_H
 #define STAP_RXDFA_H

@@ -1,4 +1,4 @@
-/* regex.c - =~ and !~ on the BPF runtime: the literal pattern's DFA (lib/rxdfa.c), its tables as the object's
+/* dfamatch.c - =~ and !~ on the BPF runtime: the literal pattern's DFA (lib/rxdfa.c), its tables as the object's
  * read-only data and a bpf_loop callback walking them (runtime/bpf/strings.h's stp_rxd_*).  matched() and
  * ngroups(), which need the VM's groups, stay the module runtime's. */
 #include "bpfprog/bpfprog.h"

@@ -1,4 +1,4 @@
-/* entry.c - @entry on the BPF runtime: a .return probe with values saved at entry gets a program at the function's
+/* entryvals.c - @entry on the BPF runtime: a .return probe with values saved at entry gets a program at the function's
  * entry that evaluates them (codegen/targetvars.c's cg_entry_body) and keeps them (runtime/bpf/targetvars.h's
  * stp_entry_save) until the return's program takes them back (stp_entry_take). */
 #include "bpfprog/bpfprog.h"
