@@ -174,6 +174,25 @@ typedef u64 __be64;
 /* remote_id(): a BPF run is never one of stap --remote's */
 #define stp_remote_id (-1)
 
+/* The letter after '\\' escaping ch in a C literal quoted by quote (" or '), core/deref.h's stp_escape_char's: 0 when
+ * ch needs none or an octal escape */
+static __always_inline char stp_escape_letter(unsigned char ch, char quote)
+{
+	if (ch == (unsigned char)quote)
+		return quote;
+	switch (ch) {
+	case '\\': return '\\';
+	case '\n': return 'n';
+	case '\t': return 't';
+	case '\r': return 'r';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\b': return 'b';
+	case '\a': return 'a';
+	}
+	return 0;
+}
+
 /* The quoted form of the string at addr (core/deref.h's stp_quote_mem: user_string_quoted and the like):
  * "NULL" for 0, the address when it cannot be read, else the text between quotes with \" \\ \n ... and \ooo
  * escapes, `"...` when cut (at maxlen bytes read, or dst's size).  The bytes are read into the context's
@@ -190,17 +209,7 @@ static long stp_quote_one(u64 i, void *data)
 	if ((long)i >= q->len)
 		return 1;
 	ch = c->cat[STP_BOUND(i, 2 * MAXSTRINGLEN - 1)];
-	switch (ch) {
-	case '"': e1 = '"'; break;
-	case '\\': e1 = '\\'; break;
-	case '\n': e1 = 'n'; break;
-	case '\t': e1 = 't'; break;
-	case '\r': e1 = 'r'; break;
-	case '\v': e1 = 'v'; break;
-	case '\f': e1 = 'f'; break;
-	case '\b': e1 = 'b'; break;
-	case '\a': e1 = 'a'; break;
-	}
+	e1 = stp_escape_letter(ch, '"');
 	n = e1 ? 2 : (ch < 0x20 || ch >= 0x7f) ? 4 : 1;
 	if (pos + n + 4 >= q->size) {
 		q->full = 1;
@@ -377,17 +386,7 @@ static __always_inline void stp_dw_put_char(struct stp_out *o, int64_t v)
 	char e1 = 0;
 	int n;
 
-	switch (ch) {
-	case '\'': e1 = '\''; break;
-	case '\\': e1 = '\\'; break;
-	case '\n': e1 = 'n'; break;
-	case '\t': e1 = 't'; break;
-	case '\r': e1 = 'r'; break;
-	case '\v': e1 = 'v'; break;
-	case '\f': e1 = 'f'; break;
-	case '\b': e1 = 'b'; break;
-	case '\a': e1 = 'a'; break;
-	}
+	e1 = stp_escape_letter(ch, '\'');
 	esc[0] = '\'';
 	if (e1) {
 		esc[1] = '\\';
