@@ -2,6 +2,7 @@
  * programs run (BPF_PROG_TEST_RUN), the others attach, the ring's records go to the output until exit(), a
  * signal or an error; then the probes detach and the end programs run.  Called by main.c for stapio -B. */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <errno.h>
@@ -31,10 +32,12 @@ struct bpf_run {
 	size_t ntimers;
 	struct ring_buffer *ring;
 	struct bpf_link **links;
+	struct bpf_program **linked;  /* the program of each link */
 	size_t nlinks;
 	struct bpf_output *out;
 	struct bpf_formats *formats;  /* printf's, when the object has any */
 	struct target *cmd;         /* -c CMD, or NULL */
+	int trampolines;            /* trampoline programs in the load */
 	int exit_seen;              /* an exit() record */
 };
 
@@ -211,20 +214,65 @@ static int attach_profile(struct bpf_run *r, struct bpf_program *p)
 	return attached ? 0 : -1;
 }
 
-/* Attaches every program but those stapio runs (begin, end, error, timers): 0, or -1 after a message. */
+/* A trampoline program's function (its section "fentry/NAME" or "fexit/NAME"), NULL when p is none */
+static const char *trampoline_function(const struct bpf_program *p)
+{
+	const char *sec = bpf_program__section_name(p);
+
+	if (!prefixed(p, "stp_tr_"))
+		return NULL;
+	if (!strncmp(sec, "fentry/", 7))
+		return sec + 7;
+	if (!strncmp(sec, "fexit/", 6))
+		return sec + 6;
+	return NULL;
+}
+
+/* Whether kprobe program p's trampoline twin (stp_tr_N for stp_kp_N) is attached in its stead */
+static int twin_attached(const struct bpf_run *r, const struct bpf_program *p)
+{
+	char twin[64];
+
+	if (!prefixed(p, "stp_kp_"))
+		return 0;
+	snprintf(twin, sizeof(twin), "stp_tr_%s", bpf_program__name(p) + 7);
+	for (size_t i = 0; i < r->nlinks; i++)
+		if (r->linked[i] && !strcmp(bpf_program__name(r->linked[i]), twin))
+			return 1;
+	return 0;
+}
+
+/* Attaches every program but those stapio runs (begin, end, error, timers): the trampolines first, each of which the
+ * kernel takes standing for its kprobe twin; 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
 	struct bpf_program *p;
+	size_t per = (size_t)(libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1);
 
-	/* a link per program, or per CPU for a profile timer */
-	r->links = per_program(r, sizeof(*r->links) * (size_t)(libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1));
-	if (!r->links)
+	/* a link per program, or per CPU for a profile timer, and the program of each */
+	r->links = per_program(r, sizeof(*r->links) * per);
+	r->linked = per_program(r, sizeof(*r->linked) * per);
+	if (!r->links || !r->linked)
 		return -1;
 	bpf_object__for_each_program(p, r->obj) {
 		struct bpf_link *l;
 
+		if (!trampoline_function(p) || !bpf_program__autoload(p))
+			continue;
+		l = bpf_program__attach(p);
+		if (verbose)
+			fprintf(stderr, "stapio: %s (%s): %s\n", bpf_program__name(p), bpf_program__section_name(p),
+				l ? "attached" : strerror(errno));
+		if (l) {
+			r->linked[r->nlinks] = p;
+			r->links[r->nlinks++] = l;
+		}
+	}
+	bpf_object__for_each_program(p, r->obj) {
+		struct bpf_link *l;
+
 		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_error_") ||
-		    prefixed(p, "stp_timer_"))
+		    prefixed(p, "stp_timer_") || prefixed(p, "stp_tr_") || twin_attached(r, p))
 			continue;
 		if (prefixed(p, "stp_profile_")) {
 			if (attach_profile(r, p) < 0)
@@ -238,10 +286,17 @@ static int attach_probes(struct bpf_run *r)
 			 * kprobes (CONFIG_KPROBES) lacks */
 			int no_kprobes = bpf_program__section_name(p)[0] == 'k' &&
 					 access("/sys/bus/event_source/devices/kprobe", F_OK) != 0;
-			err("cannot attach %s (%s): %s", bpf_program__name(p), bpf_program__section_name(p),
-			    no_kprobes ? "this kernel has no kprobes" : strerror(e));
+			char twin[64];
+
+			snprintf(twin, sizeof(twin), "stp_tr_%s", bpf_program__name(p) + (prefixed(p, "stp_kp_") ? 7 : 0));
+			err("cannot attach %s (%s): %s%s", bpf_program__name(p), bpf_program__section_name(p),
+			    no_kprobes ? "this kernel has no kprobes" : strerror(e),
+			    bpf_object__find_program_by_name(r->obj, twin) ? ", and no BPF trampoline for its function" : "");
 			return -1;
 		}
+		if (verbose && prefixed(p, "stp_kp_"))
+			fprintf(stderr, "stapio: %s (%s): attached\n", bpf_program__name(p), bpf_program__section_name(p));
+		r->linked[r->nlinks] = p;
 		r->links[r->nlinks++] = l;
 	}
 	return 0;
@@ -357,20 +412,31 @@ static int set_run_vars(struct bpf_object *obj, long target_pid)
 	return bpf_map__set_initial_value(m, &v, sizeof(v));
 }
 
-/* Opens and loads the object, with one context per possible CPU: 0, or -1 after a message.  staprun hands it over
- * as /proc/self/fd/N, the file it opened and checked: messages name the file's path. */
-static int load(struct bpf_run *r, const char *opened, long target_pid)
+/* The trampoline programs (translator/bpfprog/object.c: stp_tr_N, the twin of kprobe stp_kp_N) loaded when allowed
+ * and the kernel's BTF types their function; the others are left out of the load.  The number loaded. */
+static int choose_trampolines(struct bpf_object *obj, int allowed)
+{
+	struct btf *vmlinux = allowed ? btf__load_vmlinux_btf() : NULL;
+	struct bpf_program *p;
+	int n = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		const char *fn = trampoline_function(p);
+		int use = fn && vmlinux && btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC) > 0;
+
+		if (fn && bpf_program__set_autoload(p, use) == 0 && use)
+			n++;
+	}
+	btf__free(vmlinux);
+	return n;
+}
+
+/* Opens the object, with one context per possible CPU and the trampolines allowed or not: 0, or -1 after a message.
+ * path names it in messages. */
+static int open_object(struct bpf_run *r, const char *opened, const char *path, long target_pid, int trampolines)
 {
 	struct bpf_map *contexts, *scratch, *fmts;
 	int ncpus = libbpf_num_possible_cpus();
-	char shown[PATH_MAX];
-	const char *path = shown;
-	ssize_t n = strncmp(opened, "/proc/self/fd/", 14) ? -1 : readlink(opened, shown, sizeof(shown) - 1);
-
-	if (n > 0)
-		shown[n] = 0;
-	else
-		path = opened;
 
 	r->obj = bpf_object__open_file(opened, NULL);
 	if (!r->obj) {
@@ -388,14 +454,44 @@ static int load(struct bpf_run *r, const char *opened, long target_pid)
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
-	if ((fmts = bpf_object__find_map_by_name(r->obj, STP_BPF_FMT_SECTION)) != NULL) {
+	if (!r->formats && (fmts = bpf_object__find_map_by_name(r->obj, STP_BPF_FMT_SECTION)) != NULL) {
 		size_t size = 0;
 		const void *blob = bpf_map__initial_value(fmts, &size);
 
 		if (!blob || !(r->formats = bpf_formats_read(blob, size)))
 			return -1;
 	}
-	if (bpf_object__load(r->obj) < 0) {
+	r->trampolines = choose_trampolines(r->obj, trampolines);
+	return 0;
+}
+
+/* Opens and loads the object: 0, or -1 after a message.  staprun hands it over as /proc/self/fd/N, the file it
+ * opened and checked: messages name the file's path.  When the kernel refuses its trampolines, it is loaded again
+ * without them (their kprobe twins serve). */
+static int load(struct bpf_run *r, const char *opened, long target_pid)
+{
+	char shown[PATH_MAX];
+	const char *path = shown;
+	ssize_t n = strncmp(opened, "/proc/self/fd/", 14) ? -1 : readlink(opened, shown, sizeof(shown) - 1);
+	int rc;
+
+	if (n > 0)
+		shown[n] = 0;
+	else
+		path = opened;
+	if (open_object(r, opened, path, target_pid, 1) < 0)
+		return -1;
+	rc = bpf_object__load(r->obj);
+	if (rc < 0 && r->trampolines) {
+		if (verbose)
+			fprintf(stderr, "stapio: the kernel refused %s's trampolines (%s): kprobes instead\n", path,
+				strerror(errno));
+		bpf_object__close(r->obj);
+		if (open_object(r, opened, path, target_pid, 0) < 0)
+			return -1;
+		rc = bpf_object__load(r->obj);
+	}
+	if (rc < 0) {
 		int e = errno;
 		err("cannot load BPF object %s: %s%s", path, strerror(e),
 		    e == EPERM ? " (BPF needs root, and a kernel not locked down for confidentiality)" :
@@ -439,7 +535,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 {
 	struct bpf_run r = { 0 };
 	struct stp_bpf_counters c = { 0 };
-	int status = 1, loading = geteuid() != getuid();
+	int status = 1, loading = geteuid() != getuid(), unarmed = 0;
 
 	libbpf_set_print(libbpf_message);
 	/* the output and the -c command as the caller */
@@ -453,7 +549,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 	    load(&r, path, r.cmd ? bpf_target_pid(r.cmd) : target_pid) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
 		status = 0;
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
-			status = 1;
+			status = unarmed = 1;   /* as a module that fails to start: no end probes */
 		if (loading && caller_for_good() < 0)   /* armed, or not to be: root's ids no more */
 			status = 1;
 		if (!status)
@@ -476,7 +572,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		ring_buffer__consume(r.ring);
 		/* too many errors: no end probes */
 		c = counters(&r);
-		if (!c.aborted && run_programs(&r, "stp_end_", 0) < 0)   /* each one's records consumed */
+		if (!c.aborted && !unarmed && run_programs(&r, "stp_end_", 0) < 0)   /* each one's records consumed */
 			status = 1;
 		c = counters(&r);
 		/* after script errors: the error probes */
@@ -492,6 +588,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 		status = 1;
 	ring_buffer__free(r.ring);
 	free(r.links);
+	free(r.linked);
 	free(r.timers);
 	bpf_formats_free(r.formats);
 	bpf_object__close(r.obj);

@@ -15,7 +15,7 @@ struct stp_out {
 };
 #define STP_OUT_STR_DEPTH 4              /* sprintf within sprintf's arguments, this deep */
 
-/* x86-64's struct pt_regs, as a kprobe or uprobe hands it over */
+/* x86-64's struct pt_regs, as a kprobe or uprobe hands it over (a trampoline fills some: targetvars.h) */
 struct stp_regs {
 	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs, flags,
 		sp, ss;

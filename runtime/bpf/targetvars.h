@@ -286,6 +286,30 @@ static __always_inline void stp_save_regs(struct stp_context *c, void *ctx)
 		__builtin_memset(c->regs, 0, sizeof(c->regs));
 }
 
+/* A trampoline's (fentry, fexit) registers: the arguments where the calling convention passes them, the return value
+ * (is_return), the function's address and the kernel's mode; it knows no other register, and the translator leaves a
+ * function to its kprobe when the object reads one (translator/bpfprog/object.c's trampoline_regs_ok) */
+static __always_inline void stp_save_trampoline_regs(struct stp_context *c, void *ctx, bool is_return)
+{
+	u64 v[6] = { 0 };
+
+#pragma unroll
+	for (int i = 0; i < 6; i++)
+		if (bpf_get_func_arg(ctx, i, &v[i]) < 0)
+			v[i] = 0;
+	c->regs->di = v[0];
+	c->regs->si = v[1];
+	c->regs->dx = v[2];
+	c->regs->cx = v[3];
+	c->regs->r8 = v[4];
+	c->regs->r9 = v[5];
+	c->regs->ax = 0;
+	if (is_return && bpf_get_func_ret(ctx, &v[0]) == 0)
+		c->regs->ax = v[0];
+	c->regs->ip = bpf_get_func_ip(ctx);
+	c->regs->cs = 0;
+}
+
 /* the hit's registers when the kernel was running (core/regs.h's), NULL in user mode; their instruction pointer;
  * the tapsets' C names their type as the kernel's (after the BPF headers, which declare only pointers to it) */
 #define pt_regs stp_regs

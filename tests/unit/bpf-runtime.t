@@ -49,7 +49,7 @@ one_case() {
         timeout 60 "$STAPRUN" "${ropts[@]}" b_*.bo "${args[@]}" >stdout 2>stderr || rc=$?
     fi
     # this host has no kprobes: a kernel.function or kprobe probe, translated, cannot attach here
-    grep -q '^stapio: cannot attach .*: this kernel has no kprobes$' stderr && { outcome "host: no kprobes"; return 0; }
+    grep -Eq '^stapio: cannot attach .*: this kernel has no kprobes(, and no BPF trampoline for its function)?$' stderr && { outcome "host: no kprobes"; return 0; }
     line=$(sed -n 's/^staprun: cannot run .*: \(.* for modules only\)$/\1/p' stderr | head -n 1)
     [[ -n $line ]] && { outcome "refused: $line"; return 0; }
     # the kernel's verifier refused the object: a defect of the BPF runtime, listed as such until mended
@@ -197,6 +197,18 @@ probe kernel.trace("sched_process_exec") {
 }' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
     printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\n' | diff - tpv.out ||
         { cat tpv.err; return 1; }
+    # a kernel function's entry on a BPF trampoline where the kernel has one, else on its kprobe twin: this kernel
+    # refuses the trampoline (the object loaded again without it) and has no kprobes; -D STP_BPF_KPROBES_ONLY has
+    # no trampoline to refuse (guest/bpf-trampolines runs both where they attach)
+    $STAP --runtime=bpf -p4 -m tramp -e 'global n; probe kprobe.function("ksys_read") { n++ }' >/dev/null &&
+        $STAP --runtime=bpf -p4 -m kponly -D STP_BPF_KPROBES_ONLY -e 'global n; probe kprobe.function("ksys_read") { n++ }' >/dev/null ||
+        return 1
+    ! timeout 60 "$STAPRUN" -v tramp.bo >tramp.out 2>tramp.err && ! timeout 60 "$STAPRUN" -v kponly.bo >kponly.out 2>kponly.err ||
+        { cat tramp.err kponly.err; return 1; }
+    grep -q "^stapio: the kernel refused .*/tramp.bo's trampolines (.*): kprobes instead$" tramp.err &&
+        grep -q '^stapio: cannot attach stp_kp_0000 (kprobe/0/ksys_read): this kernel has no kprobes, and no BPF trampoline for its function$' tramp.err &&
+        grep -q '^stapio: cannot attach stp_kp_0000 (kprobe/0/ksys_read): this kernel has no kprobes$' kponly.err &&
+        ! grep -q 'trampoline' kponly.err && [[ ! -s tramp.out && ! -s kponly.out ]] || { cat tramp.err kponly.err; return 1; }
 }
 
 # output_modes: -o with a strftime name, -S SIZE,N's rotation (the newest N files of at most SIZE MB kept); records

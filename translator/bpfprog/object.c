@@ -123,6 +123,20 @@ static char *place_section(const ProbePlace *at, int is_return)
 	return sec;
 }
 
+/* Whether a kernel function's entry (is_return: its return) may be a trampoline program instead of a kprobe, as far as
+ * what the object's code reads of the hit's registers goes: a trampoline has the arguments, the return value and
+ * the function's address only (runtime/bpf/targetvars.h's stp_save_trampoline_regs), and a kretprobe's instruction
+ * pointer is the caller's, which an fexit program does not know.  Names read alike elsewhere only cost the speed. */
+static int trampoline_regs_ok(const char *code, int is_return)
+{
+	static const char *const unknown[] = { "sp", "bp", "bx", "r10", "r11", "r12", "r13", "r14", "r15", "flags", "ss",
+					       "orig_ax", "stp_print_regs" };
+	static const char *const caller[] = { "ip", "instruction_pointer" };
+
+	return !cg_c_names(code, unknown, sizeof(unknown) / sizeof(unknown[0])) &&
+	       !(is_return && cg_c_names(code, caller, sizeof(caller) / sizeof(caller[0])));
+}
+
 /* One program per probe point: begin, end, error and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
  * syscall program: begin and end in the order of their names, timers every period), the others
  * attached where they fire. */
@@ -202,6 +216,19 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
 					  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec,
 					  at.path ? "up" : "kp", i, h, save, names);
+			/* its twin on a trampoline, which stapio attaches instead where the kernel has one for the
+			 * symbol (stp_tr_N for stp_kp_N); -D STP_BPF_KPROBES_ONLY leaves it out */
+			if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return) &&
+			    does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue))
+				sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n"
+					  "\t(void)ctx;\n\treturn 0;\n}\n#endif\n\n", at.is_return ? "fexit" : "fentry", at.symbol, i);
+			else if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return))
+				sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n"
+					  "\t(void)ctx;\n\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n#endif\n\n",
+					  at.is_return ? "fexit" : "fentry", at.symbol, i, h,
+					  strcmp(save, "(void)0") ? (at.is_return ? "stp_save_trampoline_regs(c, ctx, 1)"
+										  : "stp_save_trampoline_regs(c, ctx, 0)")
+								  : "(void)0", names);
 			free(sec);
 			free(save);
 			break;

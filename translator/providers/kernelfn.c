@@ -745,7 +745,9 @@ static int dwarf_place(const DerivedProbe *dp, ProbePlace *at)
 
 	if (!site || !site->anchor || site->is_tracepoint)
 		return 0;
-	*at = (ProbePlace){ .symbol = site->anchor, .offset = site->offset, .is_return = site->is_return };
+	*at = (ProbePlace){ .symbol = site->anchor, .offset = site->offset, .is_return = site->is_return,
+			    .trampoline = !site->is_statement && !site->is_inline && site->offset == 0 &&
+					  !strchr(site->anchor, ':') && (site->mod ? site->mod->is_kernel : !site->btf) };
 	return 1;
 }
 

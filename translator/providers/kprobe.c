@@ -101,7 +101,7 @@ static const char *const kprobe_forms[] = {
 
 static int kprobe_place(const DerivedProbe *dp, ProbePlace *at)
 {
-	*at = (ProbePlace){ .symbol = dp->symbol, .is_return = dp->is_return };
+	*at = (ProbePlace){ .symbol = dp->symbol, .is_return = dp->is_return, .trampoline = !strchr(dp->symbol, ':') };
 	return 1;
 }
 

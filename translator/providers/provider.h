@@ -49,6 +49,9 @@ typedef struct ProbePlace {
 	uint64_t offset, sem_offset;
 	int64_t pid;
 	int is_return;
+	/* a kernel function's own entry or its return, in the kernel image: a BPF trampoline (fentry, fexit)
+	 * may take it where the running kernel has one for the symbol */
+	int trampoline;
 } ProbePlace;
 
 struct ProbeProvider {
