@@ -67,7 +67,19 @@ fentry_line() {
     return 1
 }
 
-has_kprobe() { kprobe_line >/dev/null || fentry_line >/dev/null; }
+# The line of enabled_functions for SYM when a BPF trampoline (fentry, fexit) is on it: a direct call.
+trampoline_line() {
+    local line
+    while read -r line; do
+        [[ $line == "$SYM "* && $line == *direct* ]] && { echo "$line"; return 0; }
+    done </sys/kernel/tracing/enabled_functions
+    return 1
+}
+
+# a BPF object's program attached (stapio -v)
+bpf_attached() { grep -q ': attached$' stap.err 2>/dev/null; }
+
+has_kprobe() { kprobe_line >/dev/null || fentry_line >/dev/null || trampoline_line >/dev/null; }
 
 stapio_pid() {
     local p comm
@@ -130,7 +142,7 @@ run_stap() {
     local ko=$1 probed=${2:-} name rc=0 verbose=() bpf=
     name=$(basename "$ko" .ko)
     [[ $ko == *.bo ]] && bpf=1      # a BPF object (stap --runtime=bpf): no control file, its kprobe listed
-    [[ $probed == -tp ]] && verbose=(-v)
+    [[ $probed == -tp || -n $bpf ]] && verbose=(-v)
     # job control: staprun and stapio in their own process group, SIGINT not ignored
     set -m
     staprun "${verbose[@]}" ${STAP_OUTFILE:+-o "$STAP_OUTFILE"} "$ko" >stap.out 2>stap.err &
@@ -141,14 +153,15 @@ run_stap() {
     trap 'exit 1' TERM INT
     # ready: the control file is there and, for a kprobe variant, the kprobe is registered
     until { [[ -n $bpf ]] || [[ -e /proc/systemtap/$name/.cmd ]]; } &&
-            case $probed in '') true ;; -tp) started ;; *) has_kprobe ;; esac; do
+            case $probed in '') true ;; -tp) started ;; *) if [[ -n $bpf ]]; then bpf_attached; else has_kprobe; fi ;; esac; do
         kill -0 "$STAPRUN" 2>/dev/null || { note "staprun ended early: $(tr '\n' ' ' <stap.err)"; return 1; }
         nap 0.05
     done
     case $probed in
     '') ;;
     -tp) echo "tracepoint armed (stapio: started)" ;;
-    *) echo "kprobe $(kprobe_line || echo "none; ftrace: $(fentry_line)")" ;;
+    *) echo "kprobe $(kprobe_line || echo "none; ftrace: $(fentry_line || trampoline_line)")"
+       [[ -n $bpf ]] && grep ': attached$' stap.err ;;
     esac
     [[ ${3:-} == sites ]] && sites_listed     # run_stap_many
     # the session is started (probes armed) once the kprobe is listed; a moment for stapio
