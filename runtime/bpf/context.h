@@ -93,6 +93,17 @@ static __always_inline void stp_error(struct stp_context *c, const char *msg)
 		c->last_error = msg;
 }
 
+/* A tapset's STAP_ERROR(format, values...): the message formatted by the kernel into the context's error buffer
+ * (bpf_snprintf's conversions, at most 12 values: translator/bpfprog/object.c's #define) */
+static __always_inline void stp_error_fmt(struct stp_context *c, const char *fmt, const u64 *args, u32 len)
+{
+	if (c->last_error)
+		return;
+	if (bpf_snprintf(c->error_buf, sizeof(c->error_buf), fmt, args, len) < 0)
+		c->error_buf[0] = 0;
+	c->last_error = c->error_buf;
+}
+
 /* error("text") from a script: the text copied, as it must outlive the hit's frames */
 static __always_inline void stp_error_str(struct stp_context *c, const char *msg)
 {

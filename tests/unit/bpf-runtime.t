@@ -90,6 +90,10 @@ probe end { printf("ticks %d %d %d %s %d\n", n > 0, h > 0, mine > 0, pp(), bad) 
         ctime(2147483647), ip_ntop(0x0100007f), ip_ntop(0xffffffff)); exit() }' >ctime.out 2>ctime.err || { cat ctime.err; return 1; }
     [[ $(cat ctime.out) == "Thu Jan  1 00:00:00 1970|Tue Feb 29 00:00:00 2000|Wed Dec 31 00:00:00 1969|Tue Jan 19 03:14:07 2038|127.0.0.1 255.255.255.255" ]] ||
         { cat ctime.out ctime.err; return 1; }
+    # a tapset's STAP_ERROR with a format and its values, and with none (substr's), as the module words them
+    timeout 60 $STAP --runtime=bpf -e 'probe begin { try { println(ctime(99999999999)) } catch (e) { println(e) }
+        try { println(stringat("ab", 5)) } catch (e) { println(e) } exit() }' >terr.out 2>terr.err || { cat terr.err; return 1; }
+    printf '%s\n' "ctime: time 99999999999 out of range" "Position out of bounds" | diff - terr.out || { cat terr.err; return 1; }
     cat >tp.stp <<'EOF'
 global execs, n
 probe begin { println("ready") }

@@ -44,7 +44,7 @@ static void bpf_globals(Session *s, CgParts *parts)
 }
 
 /* A function in embedded C written for both runtimes (marked so, refuse.c): the module's convention; its
- * STAP_ERROR takes a message, not a format (BPF formats no string into another here).  One not marked
+ * STAP_ERROR's format is bpf_snprintf's (runtime/bpf/context.h's stp_error_fmt).  One not marked
  * is called from nowhere the program can reach (refuse.c reports the calls): a body that only fails. */
 static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBuf *code)
 {
@@ -56,7 +56,8 @@ static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBu
 		return;
 	}
 	cg_embedded_function(f, frames, code,
-			     "#define STAP_ERROR(msg, ...) do { stp_error(c, (msg)); goto stp_out; } while (0)\n");
+			     "#define STAP_ERROR(fmt, ...) do { static const char stp_f_[] = fmt; u64 stp_a_[] = { 0, ##__VA_ARGS__ }; "
+			     "stp_error_fmt(c, stp_f_, stp_a_ + 1, sizeof(stp_a_) - 8); goto stp_out; } while (0)\n");
 }
 
 /* none: the BPF runtime takes no locks (a global's update is one store, as stapbpf's) */
