@@ -36,6 +36,12 @@ struct stp_quoting {
 	char out[MAXSTRINGLEN];
 };
 
+/* a string being escaped (strings.h's stp_text_str, stp_json_str): positions in the input and the output */
+struct stp_texting {
+	long in, end, used, budget, mark, cut, q;
+	int cut_short;
+};
+
 struct stp_context {
 	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
 	long actioncount, maxaction;
@@ -53,9 +59,13 @@ struct stp_context {
 	} err;
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
 	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
-	char rx[MAXSTRINGLEN];           /* the subject of =~ (strings.h's stp_rxd_match) */
+	char rx[MAXSTRINGLEN];           /* the subject of =~ (strings.h's stp_rxd_match), tokenize()'s delimiters */
+	int tok_pos;                     /* tokenize(): where the rest of tok_str starts */
+	char tok_str[MAXSTRINGLEN];      /* tokenize(): the string being split (kept between hits) */
+	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
 	struct stp_quoting quoting;
+	struct stp_texting texting;
 	struct {
 		struct stp_bpf_rec_head head;
 		char msg[MAXSTRINGLEN];

@@ -3,6 +3,8 @@
 #ifndef STP_BPF_STRINGS_H
 #define STP_BPF_STRINGS_H
 
+#include "core/utf8.h"
+
 /* a byte's index in a string already checked against its length, bounded where the verifier sees it
  * (core/strings.h's name) */
 #define STP_STRING_INDEX(i) STP_BOUND((i), MAXSTRINGLEN - 1)
@@ -131,6 +133,383 @@ static __always_inline int64_t stp_strpos(const char *s, const char *needle)
 	bpf_loop(MAXSTRINGLEN, stp_strpos_at, &x, 0);
 	return x.found;
 }
+/* tokenize() (core/strfuncs.h's stp_tokenize): the string kept in this CPU's context from where the last call left
+ * it, a non-empty input replacing it first; the delimiters a 256-bit set (their bytes copied into c->rx), then a
+ * bpf_loop over the rest skipping delimiters and copying the token up to the next one */
+struct stp_tok_ctx {
+	struct stp_context *c;
+	char *dst;
+	u64 set[4];
+	u64 from;               /* the rest's start */
+	long start, end;        /* the token's bytes in c->tok_str (start -1 until one is seen: no count the verifier
+				 * would follow from one iteration to the next) */
+	long pos;               /* where the next call starts */
+};
+
+static long stp_tok_delim(u64 i, void *data)
+{
+	struct stp_tok_ctx *x = data;
+	unsigned char ch = x->c->rx[STP_BOUND(i, MAXSTRINGLEN - 1)];
+
+	if (!ch)
+		return 1;
+	x->set[(ch >> 6) & 3] |= 1ULL << (ch & 63);
+	return 0;
+}
+
+static long stp_tok_step(u64 i, void *data)
+{
+	struct stp_tok_ctx *x = data;
+	u64 at = STP_BOUND(x->from + i, MAXSTRINGLEN - 1);
+	unsigned char ch = x->c->tok_str[at];
+
+	if (!ch || at == MAXSTRINGLEN - 1) {
+		x->end = x->pos = (long)at;
+		return 1;
+	}
+	if ((x->set[(ch >> 6) & 3] >> (ch & 63)) & 1) {
+		if (x->start < 0)
+			return 0;       /* empty tokens are skipped */
+		x->end = (long)at;
+		x->pos = (long)at + 1;
+		return 1;
+	}
+	if (x->start < 0)
+		x->start = (long)at;
+	x->dst[STP_BOUND((u64)((long)at - x->start), MAXSTRINGLEN - 1)] = ch;
+	return 0;
+}
+
+static __always_inline void stp_tokenize(struct stp_context *c, char *dst, const char *input, const char *delim)
+{
+	struct stp_tok_ctx x = { .c = c, .dst = dst, .start = -1, .pos = -1 };
+	long n;
+
+	if (input[0]) {
+		if (bpf_probe_read_kernel_str(c->tok_str, MAXSTRINGLEN, input) < 0)
+			c->tok_str[0] = 0;
+		c->tok_pos = 0;
+	}
+	if (bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, delim) < 0)
+		c->rx[0] = 0;
+	bpf_loop(MAXSTRINGLEN, stp_tok_delim, &x, 0);
+	x.from = STP_BOUND((u64)c->tok_pos, MAXSTRINGLEN - 1);
+	bpf_loop(MAXSTRINGLEN - x.from, stp_tok_step, &x, 0);
+	n = x.start >= 0 && x.end > x.start ? x.end - x.start : 0;
+	dst[STP_BOUND((u64)n, MAXSTRINGLEN - 1)] = 0;
+	c->tok_pos = x.pos < 0 ? (int)x.from : (int)x.pos;
+}
+
+/* str_replace() (core/strfuncs.h's stp_str_replace): s in c->cat (its second half zeros), find in c->rx, repl in
+ * c->error_buf (free until an error); a bpf_loop over s's bytes writing at each either repl (find starts there: the
+ * bytes it covers skipped) or the byte.  The lengths and positions live in the context, whose values the verifier
+ * does not follow from one iteration to the next. */
+struct stp_repl_ctx {
+	struct stp_context *c;
+	char *dst;
+	u64 at;
+	int differs;
+};
+
+static long stp_repl_cmp(u64 j, void *data)
+{
+	struct stp_repl_ctx *x = data;
+	const char *h = x->c->cat, *f = x->c->rx;
+
+	if ((long)j >= x->c->sr_flen)
+		return 1;
+	if (h[(x->at + STP_BOUND(j, MAXSTRINGLEN - 1)) & (2 * MAXSTRINGLEN - 1)] != f[STP_BOUND(j, MAXSTRINGLEN - 1)]) {
+		x->differs = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static long stp_repl_copy(u64 j, void *data)
+{
+	struct stp_repl_ctx *x = data;
+	struct stp_context *c = x->c;
+
+	if ((long)j >= c->sr_rlen || c->sr_pos >= MAXSTRINGLEN - 1)
+		return 1;
+	x->dst[STP_BOUND((u64)c->sr_pos, MAXSTRINGLEN - 1)] = c->error_buf[STP_BOUND(j, MAXSTRINGLEN - 1)];
+	c->sr_pos++;
+	return 0;
+}
+
+static long stp_repl_at(u64 i, void *data)
+{
+	struct stp_repl_ctx *x = data;
+	struct stp_context *c = x->c;
+
+	if ((long)i >= c->sr_slen || c->sr_pos >= MAXSTRINGLEN - 1)
+		return 1;
+	if ((long)i < c->sr_skip)
+		return 0;
+	x->at = STP_BOUND(i, MAXSTRINGLEN - 1);
+	x->differs = (long)i + c->sr_flen > c->sr_slen;
+	if (!x->differs)
+		bpf_loop(MAXSTRINGLEN, stp_repl_cmp, x, 0);
+	if (!x->differs) {
+		bpf_loop(MAXSTRINGLEN, stp_repl_copy, x, 0);
+		c->sr_skip = (long)i + c->sr_flen;
+		return 0;
+	}
+	x->dst[STP_BOUND((u64)c->sr_pos, MAXSTRINGLEN - 1)] = c->cat[x->at];
+	c->sr_pos++;
+	return 0;
+}
+
+static __always_inline void stp_str_replace(char *dst, const char *s, const char *find, const char *repl)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+	struct stp_repl_ctx x = { .dst = dst };
+	long n;
+
+	if (!c) {
+		dst[0] = 0;
+		return;
+	}
+	x.c = c;
+	__builtin_memset(c->cat + MAXSTRINGLEN, 0, MAXSTRINGLEN);
+	n = bpf_probe_read_kernel_str(c->cat, MAXSTRINGLEN, s);
+	c->sr_slen = n > 0 ? n - 1 : 0;
+	n = bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, find);
+	c->sr_flen = n > 0 ? n - 1 : 0;
+	n = bpf_probe_read_kernel_str(c->error_buf, MAXSTRINGLEN, repl);
+	c->sr_rlen = n > 0 ? n - 1 : 0;
+	c->sr_pos = 0;
+	c->sr_skip = c->sr_flen ? 0 : MAXSTRINGLEN;   /* nothing to find: s unchanged */
+	if (!c->sr_flen) {
+		if (bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, c->cat) < 0)
+			dst[0] = 0;
+		return;
+	}
+	bpf_loop(MAXSTRINGLEN, stp_repl_at, &x, 0);
+	dst[STP_BOUND((u64)c->sr_pos, MAXSTRINGLEN - 1)] = 0;
+}
+
+/* The letter after '\\' escaping ch in a C literal quoted by quote (" or '), core/deref.h's stp_escape_char's: 0 when
+ * ch needs none or an octal escape */
+static __always_inline char stp_escape_letter(unsigned char ch, char quote)
+{
+	if (ch == (unsigned char)quote)
+		return quote;
+	switch (ch) {
+	case '\\': return '\\';
+	case '\n': return 'n';
+	case '\t': return 't';
+	case '\r': return 'r';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\b': return 'b';
+	case '\a': return 'a';
+	}
+	return 0;
+}
+
+/* text_str(), text_strn() and string_quoted() (core/strfuncs.h's stp_text_str and stp_text_char), json_string()
+ * (its stp_json_str): the input in c->cat (its second half zeros: a sequence's bytes past the end read NUL), each
+ * character escaped by a bpf_loop callback, the positions in the context (c->texting).  No static data in a
+ * callback: clang 14 then leaves the callback without the BTF func_info the kernel needs. */
+struct stp_text_ctx {
+	struct stp_context *c;
+	char *dst;
+};
+
+/* the escape of one character, esc's first len bytes (at most 10), into the output at t->q + t->used */
+static __always_inline void stp_text_put(struct stp_text_ctx *x, const char *esc, long len)
+{
+	struct stp_texting *t = &x->c->texting;
+
+#pragma unroll
+	for (int k = 0; k < 10; k++)
+		if (k < len)
+			x->dst[STP_BOUND((u64)(t->q + t->used + k), MAXSTRINGLEN - 1)] = esc[k];
+	t->used += len;
+}
+
+static long stp_text_step(u64 i, void *data)
+{
+	struct stp_text_ctx *x = data;
+	struct stp_texting *t = &x->c->texting;
+	const unsigned char *s = (const unsigned char *)x->c->cat + STP_BOUND((u64)t->in, MAXSTRINGLEN - 1);
+	char esc[12];
+	long len, n = stp_utf8_len(s);
+	unsigned char b = s[0];
+	char letter = stp_escape_letter(b, '"');
+	u32 cp;
+
+	if (t->in >= t->end || i >= MAXSTRINGLEN)
+		return 1;
+	if (t->used == t->budget) {
+		t->cut_short = 1;
+		return 1;
+	}
+	if (n > 1) {
+		/* \uXXXX or \UXXXXXXXX of the code point */
+		cp = n == 2 ? (b & 0x1f) << 6 | (s[1] & 0x3f)
+		   : n == 3 ? (b & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f)
+			    : (b & 0x07) << 18 | (s[1] & 0x3f) << 12 | (s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+		len = cp <= 0xffff ? 6 : 10;
+		esc[0] = '\\';
+		esc[1] = cp <= 0xffff ? 'u' : 'U';
+#pragma unroll
+		for (int k = 9; k >= 2; k--)
+			if (k < len) {
+				esc[k] = (cp & 0xf) < 10 ? '0' + (cp & 0xf) : 'A' - 10 + (cp & 0xf);
+				cp >>= 4;
+			}
+	} else if (b >= 0x20 && b < 0x7f && b != '"' && b != '\\') {
+		n = 1;
+		len = 1;
+		esc[0] = b;
+	} else if (letter) {
+		n = 1;
+		len = 2;
+		esc[0] = '\\';
+		esc[1] = letter;
+	} else {
+		n = 1;
+		len = 4;
+		esc[0] = '\\';
+		esc[1] = '0' + ((b >> 6) & 7);
+		esc[2] = '0' + ((b >> 3) & 7);
+		esc[3] = '0' + (b & 7);
+	}
+	/* an escape over the cut mark: a cut string ends before it */
+	if (len > 1 && t->cut < 0 && t->used < t->mark && t->mark < t->used + len)
+		t->cut = t->used;
+	if (len > t->budget - t->used) {
+		t->cut_short = 1;
+		return 1;
+	}
+	stp_text_put(x, esc, len);
+	t->in += n;
+	return 0;
+}
+
+/* s into c->cat, its second half zeros: its length, 0 without a context */
+static __always_inline long stp_text_load(struct stp_context *c, const char *s)
+{
+	long n;
+
+	__builtin_memset(c->cat + MAXSTRINGLEN, 0, MAXSTRINGLEN);
+	n = bpf_probe_read_kernel_str(c->cat, MAXSTRINGLEN, s);
+	return n > 0 ? n - 1 : 0;
+}
+
+static __always_inline void stp_text_str(char *dst, const char *s, int64_t outlen, bool quoted)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+	struct stp_text_ctx x = { .c = c, .dst = dst };
+	struct stp_texting *t;
+	long used;
+
+	dst[0] = 0;
+	if (!c)
+		return;
+	t = &c->texting;
+	t->end = stp_text_load(c, s);
+	t->in = t->used = t->cut_short = 0;
+	t->cut = -1;
+	if (outlen <= 0 || outlen > MAXSTRINGLEN - 1)
+		outlen = MAXSTRINGLEN - 1;
+	t->budget = outlen;
+	t->q = quoted ? 1 : 0;
+	if (quoted) {
+		t->budget = (t->budget < 5 ? 5 : t->budget) - 2;
+		dst[0] = '"';
+	}
+	t->mark = t->budget - 3;        /* where a cut string's text ends (quoted) */
+	bpf_loop(MAXSTRINGLEN, stp_text_step, &x, 0);
+	used = t->used;
+	if (quoted && t->cut_short) {
+		used = t->cut >= 0 ? t->cut : t->mark;
+		t->used = used;
+		stp_text_put(&x, "\"...", 4);
+	} else if (quoted) {
+		stp_text_put(&x, "\"", 1);
+	}
+	dst[STP_BOUND((u64)(t->q + t->used), MAXSTRINGLEN - 1)] = 0;
+}
+
+static long stp_json_step(u64 i, void *data)
+{
+	struct stp_text_ctx *x = data;
+	struct stp_texting *t = &x->c->texting;
+	const unsigned char *s = (const unsigned char *)x->c->cat + STP_BOUND((u64)t->in, MAXSTRINGLEN - 1);
+	unsigned char b = s[0];
+	long n = 1, len;
+	char esc[8];
+
+	if (t->in >= t->end || i >= MAXSTRINGLEN)
+		return 1;
+	if (b == '"' || b == '\\') {
+		esc[0] = '\\';
+		esc[1] = b;
+		len = 2;
+	} else if (b >= 0x20 && b < 0x7f) {
+		esc[0] = b;
+		len = 1;
+	} else if (b >= 0x80 && (n = stp_utf8_len(s)) > 0) {
+		esc[0] = s[0];
+		esc[1] = s[1];
+		esc[2] = s[2];
+		esc[3] = s[3];
+		len = n;
+	} else {
+		n = 1;
+		esc[0] = '\\';
+		esc[1] = 'u';
+		esc[2] = '0';
+		esc[3] = '0';
+		esc[4] = (b >> 4) < 10 ? '0' + (b >> 4) : 'a' - 10 + (b >> 4);
+		esc[5] = (b & 0xf) < 10 ? '0' + (b & 0xf) : 'a' - 10 + (b & 0xf);
+		len = 6;
+	}
+	/* the last place a cut string's ...\" still fits after */
+	if (t->cut < 0 && t->used + len > t->budget - 3)
+		t->cut = t->used;
+	if (t->used + len > t->budget) {
+		t->cut_short = 1;
+		return 1;
+	}
+	stp_text_put(x, esc, len);
+	t->in += n;
+	return 0;
+}
+
+static __always_inline void stp_json_str(char *dst, const char *s)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+	struct stp_text_ctx x = { .c = c, .dst = dst };
+	struct stp_texting *t;
+
+	dst[0] = 0;
+	if (!c)
+		return;
+	t = &c->texting;
+	t->end = stp_text_load(c, s);
+	t->in = t->cut_short = 0;
+	t->used = 0;
+	t->q = 1;
+	t->cut = -1;
+	t->budget = MAXSTRINGLEN - 3;   /* the room but the quotes */
+	dst[0] = '"';
+	bpf_loop(MAXSTRINGLEN, stp_json_step, &x, 0);
+	if (t->cut_short) {
+		t->used = t->cut;
+		stp_text_put(&x, "...\"", 4);
+	} else {
+		stp_text_put(&x, "\"", 1);
+	}
+	dst[STP_BOUND((u64)(t->q + t->used), MAXSTRINGLEN - 1)] = 0;
+}
+
 /* isinstr()'s strstr(s, needle) != NULL */
 #define strstr(s, needle) (stp_strpos((s), (needle)) >= 0 ? (s) : NULL)
 

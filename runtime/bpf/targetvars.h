@@ -174,25 +174,6 @@ typedef u64 __be64;
 /* remote_id(): a BPF run is never one of stap --remote's */
 #define stp_remote_id (-1)
 
-/* The letter after '\\' escaping ch in a C literal quoted by quote (" or '), core/deref.h's stp_escape_char's: 0 when
- * ch needs none or an octal escape */
-static __always_inline char stp_escape_letter(unsigned char ch, char quote)
-{
-	if (ch == (unsigned char)quote)
-		return quote;
-	switch (ch) {
-	case '\\': return '\\';
-	case '\n': return 'n';
-	case '\t': return 't';
-	case '\r': return 'r';
-	case '\v': return 'v';
-	case '\f': return 'f';
-	case '\b': return 'b';
-	case '\a': return 'a';
-	}
-	return 0;
-}
-
 /* The quoted form of the string at addr (core/deref.h's stp_quote_mem: user_string_quoted and the like):
  * "NULL" for 0, the address when it cannot be read, else the text between quotes with \" \\ \n ... and \ooo
  * escapes, `"...` when cut (at maxlen bytes read, or dst's size).  The bytes are read into the context's
