@@ -38,6 +38,7 @@ struct bpf_run {
 	struct bpf_formats *formats;  /* printf's, when the object has any */
 	struct target *cmd;         /* -c CMD, or NULL */
 	int trampolines;            /* trampoline programs in the load */
+	const char *remote;         /* -r N:URI, or NULL */
 	int exit_seen;              /* an exit() record */
 };
 
@@ -396,16 +397,22 @@ static void report_counters(const struct bpf_run *r, const struct stp_bpf_counte
 }
 
 /* What the object is told before it loads (runtime/bpf/records.h): the wall clock's offset from the boot
- * clock, target()'s process: 0, or -1 when the object has no room for them. */
-static int set_run_vars(struct bpf_object *obj, long target_pid)
+ * clock, target()'s process, -r N:URI (remote; NULL: none, else as staprun checked it): 0, or -1 when the object
+ * has no room for them. */
+static int set_run_vars(struct bpf_object *obj, long target_pid, const char *remote)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, STP_BPF_RUN_SECTION);
-	struct stp_bpf_run_vars v = { .target_pid = target_pid };
+	struct stp_bpf_run_vars v = { .target_pid = target_pid, .remote_id = -1 };
+	const char *uri = remote ? strchr(remote, ':') : NULL;
 	struct timespec real, boot;
 	size_t size = 0;
 
 	if (!m || !bpf_map__initial_value(m, &size) || size != sizeof(v))
 		return -1;
+	if (uri) {
+		v.remote_id = strtol(remote, NULL, 10);
+		snprintf(v.remote_uri, sizeof(v.remote_uri), "%s", uri + 1);
+	}
 	clock_gettime(CLOCK_BOOTTIME, &boot);
 	clock_gettime(CLOCK_REALTIME, &real);
 	v.realtime_offset = (long long)(real.tv_sec - boot.tv_sec) * 1000000000 + (real.tv_nsec - boot.tv_nsec);
@@ -450,7 +457,7 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
-	if (set_run_vars(r->obj, target_pid) < 0) {
+	if (set_run_vars(r->obj, target_pid, r->remote) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
@@ -531,9 +538,9 @@ static int caller_for_good(void)
 }
 
 int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command, long target_pid,
-	    volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
+	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
-	struct bpf_run r = { 0 };
+	struct bpf_run r = { .remote = remote };
 	struct stp_bpf_counters c = { 0 };
 	int status = 1, loading = geteuid() != getuid(), unarmed = 0;
 

@@ -22,6 +22,7 @@ enum state { STARTING, RUNNING, STOPPING, DONE };
 struct stapio {
 	const char *name, *outfile;
 	const char *bpf_object; /* -B FILE: a BPF object to run (bpfrun.c), not a loaded module */
+	const char *remote;     /* -r N:URI with -B: remote_id() and remote_uri() (a module has them as parameters) */
 	const char *size_arg;   /* -S SIZE_MB[,N] (output files, see outfile.c) */
 	int bulk;               /* -b: one output file per CPU, not merged */
 	const char *command;    /* -c CMD: run after the probes are armed */
@@ -91,10 +92,11 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 	char *end;
 
 	io->clock_offset_err_us = -1;
-	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALFs:H:C:B:")) != -1) {
+	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALFs:H:C:B:r:")) != -1) {
 		switch (c) {
 		case 'N': io->name = optarg; break;
 		case 'B': io->bpf_object = optarg; break;
+		case 'r': io->remote = optarg; break;
 		case 'o': io->outfile = optarg; break;
 		case 'v': verbose++; break;
 		case 'b': io->bulk = 1; break;
@@ -124,7 +126,7 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 	}
 	if (!io->name || optind != argc || strchr(io->name, '/') ||
 	    (io->command && io->target_pid) || (io->attach && io->detach) ||
-	    (io->flight && !io->detach))
+	    (io->flight && !io->detach) || (io->remote && !io->bpf_object))
 		usage();
 }
 
@@ -552,7 +554,8 @@ int main(int argc, char **argv)
 		return early;
 	setup_signals();
 	if (io.bpf_object)
-		return bpf_run(io.bpf_object, io.outfile, io.size_arg, io.command, io.target_pid, &got_signal, &got_child);
+		return bpf_run(io.bpf_object, io.outfile, io.size_arg, io.command, io.target_pid, io.remote, &got_signal,
+			       &got_child);
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
 	/* the module's files are the loading user's (or root may open them) */
 	if (control_open(&io.ctl, io.dir) < 0 || relay_open(&io.relay, io.dir) < 0 ||

@@ -201,6 +201,10 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 		argv[n++] = "-B";
 		argv[n++] = a->bpf_object;
 	}
+	if (a->bpf_object && a->remote) {
+		argv[n++] = "-r";
+		argv[n++] = a->remote;
+	}
 	argv[n] = NULL;
 	env = stapio_environment();
 	/* a BPF object: stapio loads it from the file staprun opened and checked, as root until it is armed */

@@ -20,6 +20,7 @@ struct options {
 	unsigned long bufsize;  /* -b MB, 0: not given */
 	long remote_id;         /* -r N:URI: N, -1 when not given */
 	const char *remote_uri; /* -r N:URI: URI */
+	const char *remote;     /* -r N:URI, whole */
 	int attach;             /* -A: MODULE is the name of a loaded, detached module */
 	int detach;             /* -L */
 	int flight;             /* -F */
@@ -111,6 +112,7 @@ static void parse_remote(struct options *o, const char *arg)
 	}
 	o->remote_id = id;
 	o->remote_uri = uri;
+	o->remote = arg;
 }
 
 /* '+': options end at MODULE.ko; what follows are module parameters. */
@@ -174,6 +176,7 @@ static void fill_stapio_args(struct stapio_args *a, const struct options *o,
 	a->flight = o->flight;
 	a->verbose = verbose;
 	a->clock_offset = o->clock_offset;
+	a->remote = o->remote;
 }
 
 /* The module parameters: the user's, then _stp_bufsize=MB for -b, the
@@ -304,7 +307,7 @@ int main(int argc, char **argv)
 	say("the caller is %s", privilege_name(priv));
 	if (bpf_object_path(o.module)) {
 		if (bpf_object_allowed(o.module, o.attach || o.delete || o.detach || o.flight || o.bufsize ||
-					       o.remote_id >= 0 || o.nparams) < 0)
+					       o.nparams) < 0)
 			return 1;
 		iofd = find_stapio(stapio, sizeof(stapio));
 		if (iofd < 0)

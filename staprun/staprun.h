@@ -101,6 +101,7 @@ struct stapio_args {
 	const char *script, *script_sha256;     /* stapio -s, -H (NULL: not known) */
 	const char *clock_offset;               /* -O OFFSET_US,ERR_US, checked: stapio -C */
 	const char *bpf_object;                 /* a BPF object's path: stapio -B (bpfobj.c) */
+	const char *remote;                     /* -r N:URI, checked: a BPF object's stapio -r (a module's: parameters) */
 	int bpf_fd;                             /* the object, opened and checked (bpf_object: /proc/self/fd/N) */
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */

@@ -105,7 +105,7 @@ static __always_inline void stp_error(struct stp_context *c, const char *msg)
 
 /* A tapset's STAP_ERROR(format, values...): the message formatted by the kernel into the context's error buffer
  * (bpf_snprintf's conversions, at most 12 values: translator/bpfprog/object.c's #define) */
-static __always_inline void stp_error_fmt(struct stp_context *c, const char *fmt, const u64 *args, u32 len)
+static __always_inline void stp_error_fmt(struct stp_context *c, const char *fmt, u64 *args, u32 len)
 {
 	if (c->last_error)
 		return;

@@ -42,11 +42,15 @@ struct stp_bpf_fmt_piece {
 #define STP_BPF_HIST_BUCKETS 128        /* a histogram's buckets, at most (core/limits.h's STP_MAX_BUCKETS) */
 
 /* What stapio tells the object before loading it, in its map of this name: the wall clock's offset from
- * the boot clock (CLOCK_REALTIME less CLOCK_BOOTTIME, ns: gettimeofday_*()), and target()'s process */
+ * the boot clock (CLOCK_REALTIME less CLOCK_BOOTTIME, ns: gettimeofday_*()), target()'s process, and stap
+ * --remote's index and target for this host */
 #define STP_BPF_RUN_SECTION ".data.stp_run"
+#define STP_BPF_REMOTE_URI_BYTES 256   /* core/limits.h's STP_REMOTE_URI_MAX + 1 */
 struct stp_bpf_run_vars {
 	long long realtime_offset;
 	long long target_pid;           /* -x PID or the -c command's; 0: none */
+	long long remote_id;            /* staprun -r N:URI's N (remote_id()), -1 when not given */
+	char remote_uri[STP_BPF_REMOTE_URI_BYTES];   /* its URI (remote_uri()), "" when not given */
 };
 
 

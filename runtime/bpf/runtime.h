@@ -57,7 +57,8 @@ struct task_struct {
 	int tgid;
 	char comm[16];
 	struct task_struct *real_parent;
-	const struct cred *cred;
+	const struct cred *real_cred, *cred;
+	u64 utime, stime;
 } __attribute__((preserve_access_index));
 /* what the tapsets' C reads of a dentry (tapset/linux/dentry.stp's d_name), relocated by name as the task's */
 struct qstr {
@@ -79,6 +80,8 @@ struct dentry {
 #define stp_ppid() ((int64_t)BPF_CORE_READ(current, real_parent, tgid))
 #define current ((struct task_struct *)bpf_get_current_task_btf())
 #define smp_processor_id() bpf_get_smp_processor_id()
+/* get_cycles(): BPF reads no cycle counter; the monotonic clock is as increasing (tapset/linux/timestamp.stp) */
+#define get_cycles() bpf_ktime_get_ns()
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -250,7 +253,8 @@ volatile int stp_exiting;          /* exit() was called: no more hits */
 
 /* stapio's (records.h): the wall clock (gettimeofday_*(), under the builtins' kernel names) from the boot
  * clock, and target() */
-volatile struct stp_bpf_run_vars stp_run_vars SEC(STP_BPF_RUN_SECTION) = { 0, 0 };
+volatile struct stp_bpf_run_vars stp_run_vars SEC(STP_BPF_RUN_SECTION) = { .remote_id = -1 };
+_Static_assert(STP_BPF_REMOTE_URI_BYTES == STP_REMOTE_URI_MAX + 1, "remote_uri()'s room");
 #define ktime_get_real_fast_ns() ((u64)(bpf_ktime_get_boot_ns() + stp_run_vars.realtime_offset))
 #define stp_target (stp_run_vars.target_pid)
 #define local_clock() bpf_ktime_get_ns()

@@ -171,8 +171,9 @@ typedef u64 __be64;
 #define cpu_to_be32(x) __builtin_bswap32(x)
 #define cpu_to_be64(x) __builtin_bswap64(x)
 
-/* remote_id(): a BPF run is never one of stap --remote's */
-#define stp_remote_id (-1)
+/* remote_id(), remote_uri(): staprun -r N:URI's, which stapio writes into the object before it loads (records.h) */
+#define stp_remote_id (stp_run_vars.remote_id)
+#define stp_remote_uri ((const char *)stp_run_vars.remote_uri)
 
 /* The quoted form of the string at addr (core/deref.h's stp_quote_mem: user_string_quoted and the like):
  * "NULL" for 0, the address when it cannot be read, else the text between quotes with \" \\ \n ... and \ooo

@@ -57,7 +57,7 @@ static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBu
 	}
 	cg_embedded_function(f, frames, code,
 			     "#define STAP_ERROR(fmt, ...) do { static const char stp_f_[] = fmt; u64 stp_a_[] = { 0, ##__VA_ARGS__ }; "
-			     "stp_error_fmt(c, stp_f_, stp_a_ + 1, sizeof(stp_a_) - 8); goto stp_out; } while (0)\n");
+			     "stp_error_fmt(c, stp_f_, sizeof(stp_a_) > 8 ? stp_a_ + 1 : NULL, sizeof(stp_a_) - 8); goto stp_out; } while (0)\n");
 }
 
 /* none: the BPF runtime takes no locks (a global's update is one store, as stapbpf's) */
