@@ -183,16 +183,32 @@ static long long tick_ns(void)
 }
 
 /* timer.profile (a program named stp_profile_N_PERIOD, PERIOD in ns, 0 for the tick): a cpu-clock perf event
- * of that period on each CPU, the program attached to each.  The links into r; 0, or -1 after a message. */
+ * of that period on each CPU; perf.type(T).config(C) (stp_perf_N_T_C_RATE_FREQ: RATE events per hit, or hits per
+ * second when FREQ is 1): that event on each CPU.  The program attached to each, the links into r; 0, or -1
+ * after a message. */
 static int attach_profile(struct bpf_run *r, struct bpf_program *p)
 {
-	int ncpus = libbpf_num_possible_cpus(), attached = 0;
-	long long period = strtoll(strrchr(bpf_program__name(p), '_') + 1, NULL, 10);
+	int ncpus = libbpf_num_possible_cpus(), attached = 0, freq = 0;
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_CPU_CLOCK,
 	};
+	unsigned long long config = 0, rate = 0;
+	unsigned type = 0;
 
-	attr.sample_period = period > 0 ? (unsigned long long)period : (unsigned long long)tick_ns();
+	if (prefixed(p, "stp_perf_")) {
+		if (sscanf(bpf_program__name(p), "stp_perf_%*d_%u_%llu_%llu_%d", &type, &config, &rate, &freq) != 4 || !rate) {
+			err("%s names no perf event", bpf_program__name(p));
+			return -1;
+		}
+		attr.type = type;
+		attr.config = config;
+		attr.freq = freq != 0;
+		attr.sample_period = rate;   /* sample_freq when freq */
+	} else {
+		long long period = strtoll(strrchr(bpf_program__name(p), '_') + 1, NULL, 10);
+
+		attr.sample_period = period > 0 ? (unsigned long long)period : (unsigned long long)tick_ns();
+	}
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		int fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		struct bpf_link *l;
@@ -200,12 +216,13 @@ static int attach_profile(struct bpf_run *r, struct bpf_program *p)
 		if (fd < 0 && errno == ENODEV)
 			continue;   /* a CPU offline */
 		if (fd < 0) {
-			err("cannot open a cpu-clock perf event on CPU %d for %s: %s", cpu, bpf_program__name(p), strerror(errno));
+			err("cannot open perf event type %u config %llu on CPU %d for %s: %s", attr.type,
+			    (unsigned long long)attr.config, cpu, bpf_program__name(p), strerror(errno));
 			return -1;
 		}
 		l = bpf_program__attach_perf_event(p, fd);
 		if (!l) {
-			err("cannot attach %s to CPU %d's cpu-clock: %s", bpf_program__name(p), cpu, strerror(errno));
+			err("cannot attach %s to CPU %d's perf event: %s", bpf_program__name(p), cpu, strerror(errno));
 			close(fd);
 			return -1;
 		}
@@ -275,7 +292,7 @@ static int attach_probes(struct bpf_run *r)
 		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_error_") ||
 		    prefixed(p, "stp_timer_") || prefixed(p, "stp_tr_") || twin_attached(r, p))
 			continue;
-		if (prefixed(p, "stp_profile_")) {
+		if (prefixed(p, "stp_profile_") || prefixed(p, "stp_perf_")) {
 			if (attach_profile(r, p) < 0)
 				return -1;
 			continue;

@@ -81,6 +81,18 @@ probe timer.profile { n++; if (pid() == target()) { mine++; if ((probefunc() == 
 probe timer.profile.freq.hz(100) { h++ }
 probe end { printf("ticks %d %d %d %s %d\n", n > 0, h > 0, mine > 0, pp(), bad) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
     [[ $(cat prof.out) == "ticks 1 1 1 end 0" ]] || { cat prof.out prof.err; return 1; }
+    # perf.sw.* (perf.type(1).config(N)) on each CPU, by count and by rate: the busy command's CPU clock seen; a hardware
+    # event this machine's CPUs may lack is named when it cannot be opened
+    timeout 60 $STAP --runtime=bpf -c "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done'" -e '
+global n, h, mine
+probe perf.sw.cpu_clock.sample(1000000) { n++; if (pid() == target()) mine++ }
+probe perf.type(1).config(1).hz(100) { h++ }
+probe end { printf("perf %d %d %d\n", n > 0, h > 0, mine > 0) }' >perf.out 2>perf.err || { cat perf.out perf.err; return 1; }
+    [[ $(cat perf.out) == "perf 1 1 1" ]] || { cat perf.out perf.err; return 1; }
+    if ! timeout 60 $STAP --runtime=bpf -e 'probe perf.hw.instructions { } probe timer.ms(100) { exit() }' >/dev/null 2>perfhw.err; then
+        grep -q '^stapio: cannot open perf event type 0 config 1 on CPU 0 for stp_perf_[0-9]*_0_1_1000000_0: ' perfhw.err ||
+            { cat perfhw.err; return 1; }
+    fi
     # tapset C marked for both runtimes: errno names (the kernel's own codes too), IS_ERR, a string read that falls back
     timeout 60 $STAP --runtime=bpf -e 'probe begin { printf("%s %s %s %s %d %d [%s] [%s]\n", errno_str(2), errno_str(-512),
         errno_str(9999), errno_str(-1), _IS_ERR(-2), _IS_ERR(4096), kernel_string2(0, "bad"), kernel_string2_n(0, 3, "bad2")); exit() }' \
@@ -266,6 +278,8 @@ refusals() {
     expect_refusal "<input>:1:34: error: embedded-C function f() is not available on the BPF runtime yet: use the module runtime" \
         $STAP -g --runtime=bpf -p3 -e 'function f() %{ %} probe begin { f() }' || return 1
     grep -qxF '    function f() %{ %} probe begin { f() }' r.err || { cat r.err; return 1; }
+    expect_refusal "<input>:1:1: error: probe point perf.type(1).config(0).counter(\"c\") is not available on the BPF runtime yet" \
+        $STAP --runtime=bpf -p3 -e 'probe perf.type(1).config(0).counter("c") { } probe begin { println(@perf("c")) }' || return 1
 }
 
 # privileges: a setuid staprun (in a directory of root's alone) runs NAME.bo for stapdev members, for stapusr members

@@ -39,7 +39,8 @@ void bpf_entry_functions(Session *s, StrBuf *settings, StrBuf *frames, StrBuf *m
  * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */
 typedef enum BpfProgKind {
-	BPF_PROG_NONE, BPF_PROG_NEVER, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_ERROR, BPF_PROG_TIMER, BPF_PROG_PROFILE, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE
+	BPF_PROG_NONE, BPF_PROG_NEVER, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_ERROR, BPF_PROG_TIMER, BPF_PROG_PROFILE, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE,
+	BPF_PROG_PERF
 } BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
 

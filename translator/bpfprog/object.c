@@ -2,6 +2,7 @@
  * BPF global data, and one BPF program per probe point around its handler, for runtime/bpf/; bpf_backend. */
 #include "bpfprog/bpfprog.h"
 #include "codegen/gen.h"
+#include "providers/perf.h"
 #include "providers/provider.h"
 
 #include <stdlib.h>
@@ -187,6 +188,19 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)dp->number, h,
 				  strcmp(save_regs, "(void)0") ? "stp_save_perf_regs(c, ctx)" : "(void)0", names);
 			break;
+		case BPF_PROG_PERF: {
+			/* stapio opens a perf event of its name's type, config and rate on each CPU (rate: events per hit,
+			 * or with a last number 1, hits per second) */
+			int64_t type, config, period;
+			int freq;
+
+			perf_cpu_event(dp, &type, &config, &period, &freq);
+			sb_printf(out, "SEC(\"perf_event\")\nint stp_perf_%04d_%lld_%lld_%lld_%d(void *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)type,
+				  (long long)config, (long long)period, freq, h,
+				  strcmp(save_regs, "(void)0") ? "stp_save_perf_regs(c, ctx)" : "(void)0", names);
+			break;
+		}
 		case BPF_PROG_TP_BTF:
 			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args,

@@ -4,6 +4,7 @@
 #include "codegen/gen.h"
 #include "elaborate/builtins.h"
 #include "lib/diag.h"
+#include "providers/perf.h"
 #include "providers/provider.h"
 #include "targets/access.h"
 
@@ -31,6 +32,11 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_PROFILE;
 	if (!strcmp(fam, "kernel") && member && !strcmp(member, "trace"))
 		return BPF_PROG_TP_BTF;
+	if (!strcmp(fam, "perf")) {   /* a perf event on each CPU; not .process, .counter */
+		int64_t type, config, period;
+		int freq;
+		return perf_cpu_event(dp, &type, &config, &period, &freq) ? BPF_PROG_PERF : BPF_PROG_NONE;
+	}
 	if (dp->provider->place) {
 		ProbePlace at;
 		if (dp->provider->place(dp, &at))

@@ -151,6 +151,20 @@ int perf_counter_index(Session *s, const char *name)
 	return perf_find_counter(s, name, &k) ? k : -1;
 }
 
+int perf_cpu_event(const DerivedProbe *dp, int64_t *type, int64_t *config, int64_t *period, int *freq)
+{
+	PerfSpec sp;
+
+	/* no Session: perf_parse reports nothing, and needs none, without report */
+	if (dp->provider != &perf_provider || !perf_parse(NULL, dp->point, &sp, 0) || sp.process || sp.program || sp.counter)
+		return 0;
+	*type = sp.type;
+	*config = sp.config;
+	*period = sp.period;
+	*freq = sp.freq;
+	return 1;
+}
+
 static void emit_perf(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 {
 	(void)s;

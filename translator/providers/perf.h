@@ -9,4 +9,9 @@
  * `name` (perf....counter("name")), or -1 when no probe of the program defines it. */
 int perf_counter_index(Session *s, const char *name);
 
+/* A perf point sampling every CPU (neither .process nor .counter): 1 with its event's type, config and rate
+ * (events per hit, or hits per second when *freq), else 0.  Used by a runtime that opens the events itself. */
+struct DerivedProbe;
+int perf_cpu_event(const struct DerivedProbe *dp, int64_t *type, int64_t *config, int64_t *period, int *freq);
+
 #endif
