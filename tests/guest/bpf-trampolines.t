@@ -1,12 +1,14 @@
 # the BPF runtime's kernel function entries and returns on BPF trampolines (fentry, fexit) where the kernel has them,
 # each beside its kprobe twin: the same counts with both, -D STP_BPF_KPROBES_ONLY keeping the kprobes, and a return
-# whose object reads the instruction pointer (probefunc) staying a kretprobe.  Used by tests/run (issue 48):
-# translator/bpfprog/object.c (trampoline_regs_ok), runtime/bpf/targetvars.h, stapio/bpfrun.c (attach_probes).
+# whose object reads the instruction pointer (probefunc) staying a kretprobe; a function called from both probes is a
+# global BPF function (verified once), of each program type.  Used by tests/run (issue 48): translator/bpfprog/object.c
+# (trampoline_regs_ok, bpf_shared_function), runtime/bpf/targetvars.h, stapio/bpfrun.c (attach_probes).
 
 build() {
     local script='global ones, rets
-probe kernel.function("ksys_read") { if (execname() == "dd" && $count == 1 && int_arg(3) == 1 && $fd == 0) ones++ }
-probe kernel.function("ksys_read").return { if (execname() == "dd" && $return == 1) rets++ }
+function dd:long(n:long) { return execname() == "dd" && n == 1 }
+probe kernel.function("ksys_read") { if (dd($count) && int_arg(3) == 1 && $fd == 0) ones++ }
+probe kernel.function("ksys_read").return { if (dd($return)) rets++ }
 probe end { printf("ones=%d rets=%d\n", ones, rets) }'
     $STAP --runtime=bpf -p4 -m t_tr -e "$script" >/dev/null
     $STAP --runtime=bpf -p4 -m t_kp -D STP_BPF_KPROBES_ONLY -e "$script" >/dev/null
@@ -15,6 +17,7 @@ probe kernel.function("ksys_read") { if (execname() == "dd") f = probefunc() }
 probe kernel.function("ksys_read").return { if (execname() == "dd" && $return == 1) n++ }
 probe end { printf("%s %d\n", f, n) }' >/dev/null
     [[ -f t_tr.bo && -f t_kp.bo && -f t_ip.bo ]]
+    $STAP --runtime=bpf -p3 -e "$script" | grep -q '^__attribute__((__noinline__)) int fn_dd(struct stp_context \*c, struct frame_fn_dd \*f)$'
 }
 
 guest() {

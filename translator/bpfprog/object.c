@@ -61,6 +61,16 @@ static void bpf_embedded_function(Session *s, Function *f, StrBuf *frames, StrBu
 			     "stp_error_fmt(c, stp_f_, sizeof(stp_a_) > 8 ? stp_a_ + 1 : NULL, sizeof(stp_a_) - 8); goto stp_out; } while (0)\n");
 }
 
+/* A function called from more than one place: a global BPF function, which the verifier checks once rather than at
+ * each call (its pointers, which it may be given as NULL for all it knows, checked; it returns a number) */
+static void bpf_shared_function(const Function *f, int decl, StrBuf *code)
+{
+	sb_printf(code, "__attribute__((__noinline__)) int fn_%s(struct stp_context *c, struct frame_fn_%s *f)%s", f->cname,
+		  f->cname, decl ? ";\n" : "\n{\n");
+	if (!decl)
+		sb_printf(code, "\tif (c && f)\n\t\tfn_%s_body(c, f);\n\treturn 0;\n}\n\n", f->cname);
+}
+
 /* none: the BPF runtime takes no locks (a global's update is one store, as stapbpf's) */
 static void bpf_handler_table(Session *s, const Probe *p, const char *mode, StrBuf *out)
 {
@@ -304,6 +314,7 @@ const CgBackend bpf_backend = {
 	.refuse = bpf_refuse,
 	.globals = bpf_globals,
 	.embedded_function = bpf_embedded_function,
+	.shared_function = bpf_shared_function,
 	.handler_table = bpf_handler_table,
 	.loop_open = bpf_loop_open,
 	.loop_close = bpf_loop_close,

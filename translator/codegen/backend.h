@@ -32,6 +32,10 @@ typedef struct CgBackend {
 	void (*globals)(Session *s, CgParts *parts);
 	/* a function written in embedded C: its frame into frames, its C function into code */
 	void (*embedded_function)(Session *s, Function *f, StrBuf *frames, StrBuf *code);
+	/* a script function called from more than one place, whose body is generated as the inline
+	 * fn_NAME_body(c, f): the declaration (decl) or the definition of the fn_NAME(c, f) its callers call;
+	 * NULL: the body is fn_NAME itself, a static function */
+	void (*shared_function)(const Function *f, int decl, StrBuf *code);
 	/* a handler generated for the light hit path (no context, no frame): its mark before it;
 	 * NULL when the runtime has no light path */
 	void (*light_handler)(StrBuf *code, int probe, int actions);

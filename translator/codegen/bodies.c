@@ -422,15 +422,25 @@ static void gen_probe_handlers(Session *s, const CgBackend *be, char *light, int
 /* ---- script functions ---- */
 
 /* The script's and tapset's functions: declarations, then bodies (frames to frames). */
+/* Whether f's body goes into fn_NAME_body, behind the runtime's entry (CgBackend.shared_function) */
+static int shared_entry(Session *s, const CgBackend *be, const Function *f)
+{
+	return be->shared_function && !f->embedded && !cg_called_once(s->cg, f);
+}
+
 static void gen_functions(Session *s, const CgBackend *be, StrBuf *frames, StrBuf *code, StrBuf *data)
 {
 	Program *prog = &s->prog;
 
-	/* every function is declared before any body calls it (called once: inlined there) */
+	/* every function is declared before any body calls it (called once: inlined there; called from more places,
+	 * the runtime's entry around its body where it has one) */
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
-		sb_printf(code, "static %svoid fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n",
-			  cg_called_once(s->cg, f) ? "__always_inline " : "", f->cname, f->cname);
+		if (shared_entry(s, be, f))
+			be->shared_function(f, 1, code);
+		else
+			sb_printf(code, "static %svoid fn_%s(struct stp_context *c, struct frame_fn_%s *f);\n",
+				  cg_called_once(s->cg, f) ? "__always_inline " : "", f->cname, f->cname);
 	}
 	for (int i = 0; i < prog->functions.len; i++) {
 		Function *f = prog->functions.items[i];
@@ -439,11 +449,14 @@ static void gen_functions(Session *s, const CgBackend *be, StrBuf *frames, StrBu
 			be->embedded_function(s, f, frames, code);
 			continue;
 		}
-		char *name = xasprintf("fn_%s", f->cname);
-		char *sig = xasprintf("%sstatic %svoid fn_%s(struct stp_context *c, struct frame_fn_%s *f)",
-				      cg_function_comment(s, f), cg_called_once(s->cg, f) ? "__always_inline " : "",
-				      f->cname, f->cname);
+		int shared = shared_entry(s, be, f);
+		char *name = xasprintf("fn_%s", f->cname);   /* its frame's too */
+		char *sig = xasprintf("%sstatic %svoid fn_%s%s(struct stp_context *c, struct frame_fn_%s *f)",
+				      cg_function_comment(s, f), cg_called_once(s->cg, f) || shared ? "__always_inline " : "",
+				      f->cname, shared ? "_body" : "", f->cname);
 		gen_function_body(s, be, name, sig, "", &f->params, &f->locals, f->body, f, NULL, frames, code, data, 0);
+		if (shared)
+			be->shared_function(f, 0, code);
 	}
 }
 
