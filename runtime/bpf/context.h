@@ -77,6 +77,7 @@ struct stp_context {
 	struct {
 		char pp[MAXSTRINGLEN], pn[MAXSTRINGLEN];
 		char func[MAXSTRINGLEN];         /* ppfunc(): the function pp names, found by the translator */
+		int is_return;                   /* is_return(): pp is a .return point, as the translator read it */
 	} probe[1];                      /* pp() and pn() of the point hit, as c->probe->pp (copies the
 	                                  * bodies may read as they read any string) */
 	unsigned long entry_data[STP_BPF_ENTRY_WORDS];   /* a tracepoint's arguments, or @entry values */
@@ -194,8 +195,10 @@ static __always_inline void stp_exit(struct stp_context *c)
 /* This CPU's context for a hit; NULL when busy (counted) or, for a probe of the running session
  * (not begin or end), once exit() was called. */
 /* pp() and pn(): what the program says of its point (translator/bpfprog/object.c) */
-static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, const char *pn, const char *func)
+static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, const char *pn, const char *func,
+				       int is_return)
 {
+	c->probe->is_return = is_return;
 	if (bpf_probe_read_kernel_str(c->probe->func, sizeof(c->probe->func), func) < 0)
 		c->probe->func[0] = 0;
 	if (bpf_probe_read_kernel_str(c->probe->pp, sizeof(c->probe->pp), pp) < 0)
@@ -203,6 +206,9 @@ static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, co
 	if (bpf_probe_read_kernel_str(c->probe->pn, sizeof(c->probe->pn), pn) < 0)
 		c->probe->pn[0] = 0;
 }
+
+/* is_return() (tapset/linux/context-return.stp) */
+#define stp_is_return(c) ((c)->probe->is_return)
 
 /* ppfunc(): the function the point names, which the translator found (core/strfuncs.h's stp_ppfunc) */
 #define stp_ppfunc(c, dst) stp_strlcpy((dst), (c)->probe->func, MAXSTRINGLEN)

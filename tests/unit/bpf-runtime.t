@@ -158,6 +158,10 @@ EOF
     printf '%s\n' "work x=0 a=100 b=5 mine=1" "work returns 105" "work x=1 a=100 b=5 mine=1" "work returns 115" \
         "work x=2 a=100 b=5 mine=1" "work returns 125" | diff - <(grep '^work' up.out) || { cat up.err; return 1; }
     grep -qx 345 up.out && [[ ! -s up.err ]] || { cat up.out up.err; return 1; }
+    # is_return(): one handler for an entry and its return
+    timeout 60 $STAP --runtime=bpf -c ./prog -e 'probe process("./prog").function("work"), process("./prog").function("work").return {
+        printf("%s %d\n", ppfunc(), is_return()) }' >isr.out 2>isr.err || { cat isr.out isr.err; return 1; }
+    [[ $(grep '^work' isr.out | tr '\n' ' ') == "work 0 work 1 work 0 work 1 work 0 work 1 " ]] || { cat isr.out isr.err; return 1; }
     # @entry in a .return probe: saved per call, a recursion's levels each with their own (and a string)
     cat >rec.c <<'EOF'
 #include <stdio.h>

@@ -91,6 +91,19 @@ static int dp_order(const void *a, const void *b)
 }
 
 /* ppfunc() of a probe point's text, as runtime/core/strfuncs.h's stp_ppfunc finds it: a C literal */
+/* is_return()'s reading of a point (tapset/linux/context-return.stp): a ".return" component last, or followed by
+ * .maxactive(N) */
+static int pp_is_return(const char *pp)
+{
+	for (const char *r = strstr(pp, ".return"); r; r = strstr(r + 1, ".return")) {
+		const char *after = r + strlen(".return");
+
+		if (!*after || !strncmp(after, ".maxactive(", strlen(".maxactive(")))
+			return 1;
+	}
+	return 0;
+}
+
 static char *pp_function(const char *pp)
 {
 	const char *start = strstr(pp, "function(\"");
@@ -162,8 +175,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	const char *save_regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) ||
 				strstr(code, "c->regs") || strstr(code, "CONTEXT->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
 	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
-	static const char *const pp_users[] = { "stp_ppfunc" };
-	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 1);
+	static const char *const pp_users[] = { "stp_ppfunc", "stp_is_return" };
+	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 2);
 
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
@@ -176,7 +189,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		char *pp = uses_pp ? cg_string_literal(dp->name) : NULL;
 		char *pn = uses_pp ? cg_string_literal(dp->written ? dp->written : dp->name) : NULL;
 		char *fn = uses_pp ? pp_function(dp->name) : NULL;
-		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s, %s)", pp, pn, fn) : xstrdup("(void)0");
+		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s, %s, %d)", pp, pn, fn, pp_is_return(dp->name))
+				      : xstrdup("(void)0");
 
 		switch (bpf_prog_kind(dp)) {
 		case BPF_PROG_BEGIN:
