@@ -18,8 +18,10 @@ static __always_inline void stp_deref_fault(struct stp_context *c, const char *w
 	c->last_error = c->error_buf;
 }
 
-static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned long addr, int size, bool is_signed,
-					       bool user)
+/* size bytes at addr, sign- or zero-extended; a fault the hit's error, "read fault at 0x..." as a target variable's
+ * (core/dwarf_vars.h), "kernel read fault" as the conversions' typed reads (typed: core/deref.h's stp_kernel_*) */
+static __always_inline int64_t stp_read_mem(struct stp_context *c, unsigned long addr, int size, bool is_signed,
+					    bool user, bool typed)
 {
 	u64 v = 0;
 	long rc;
@@ -29,11 +31,12 @@ static __always_inline int64_t stp_dw_read_mem(struct stp_context *c, unsigned l
 	rc = user ? bpf_probe_read_user(&v, size & 15, (const void *)addr)
 		  : bpf_probe_read_kernel(&v, size & 15, (const void *)addr);
 	if (rc < 0) {
-		stp_deref_fault(c, user ? "user read fault" : "read fault", addr);
+		stp_deref_fault(c, user ? "user read fault" : typed ? "kernel read fault" : "read fault", addr);
 		return 0;
 	}
 	return stp_dw_extract(v, 0, size, is_signed);
 }
+#define stp_dw_read_mem(c, addr, size, is_signed, user) stp_read_mem((c), (addr), (size), (is_signed), (user), false)
 
 /* The same read for pretty printers: *bad set on a fault, no error */
 static __always_inline int64_t stp_dw_peek_mem(unsigned long addr, int size, bool is_signed, bool *bad, bool user)
@@ -99,13 +102,13 @@ static __always_inline long stp_copy_string(char *dst, unsigned long addr, size_
 	return 0;
 }
 #define stp_user_string(c, dst, addr, maxlen) stp_copy_str((c), (dst), (addr), (maxlen), true)
-#define stp_kernel_s8(c, a) stp_dw_read_mem((c), (a), 1, true, false)
-#define stp_kernel_u8(c, a) stp_dw_read_mem((c), (a), 1, false, false)
-#define stp_kernel_s16(c, a) stp_dw_read_mem((c), (a), 2, true, false)
-#define stp_kernel_u16(c, a) stp_dw_read_mem((c), (a), 2, false, false)
-#define stp_kernel_s32(c, a) stp_dw_read_mem((c), (a), 4, true, false)
-#define stp_kernel_u32(c, a) stp_dw_read_mem((c), (a), 4, false, false)
-#define stp_kernel_s64(c, a) stp_dw_read_mem((c), (a), 8, true, false)
+#define stp_kernel_s8(c, a) stp_read_mem((c), (a), 1, true, false, true)
+#define stp_kernel_u8(c, a) stp_read_mem((c), (a), 1, false, false, true)
+#define stp_kernel_s16(c, a) stp_read_mem((c), (a), 2, true, false, true)
+#define stp_kernel_u16(c, a) stp_read_mem((c), (a), 2, false, false, true)
+#define stp_kernel_s32(c, a) stp_read_mem((c), (a), 4, true, false, true)
+#define stp_kernel_u32(c, a) stp_read_mem((c), (a), 4, false, false, true)
+#define stp_kernel_s64(c, a) stp_read_mem((c), (a), 8, true, false, true)
 
 static __always_inline int64_t stp_user_quiet(unsigned long addr, int size, bool is_signed)
 {
