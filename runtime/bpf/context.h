@@ -63,6 +63,7 @@ struct stp_context {
 	int tok_pos;                     /* tokenize(): where the rest of tok_str starts */
 	char tok_str[MAXSTRINGLEN];      /* tokenize(): the string being split (kept between hits) */
 	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
+	int64_t loop_sum;                /* a bpf_loop's sum (targetvars.h's stp_bio_vecs_bytes) */
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
 	struct stp_quoting quoting;
 	struct stp_texting texting;

@@ -69,6 +69,34 @@ struct dentry {
 	struct qstr d_name;
 	struct dentry *d_parent;
 } __attribute__((preserve_access_index));
+/* what tapset/linux/ioblock.stp's C reads of a bio and the page cache, relocated by name as the task's; the numbers
+ * its C names, as the kernels since 4.10 have them (BIO_CLONED the second of its anonymous enum) */
+struct bvec_iter {
+	unsigned int bi_size;
+} __attribute__((preserve_access_index));
+struct bio_vec {
+	struct page *bv_page;
+	unsigned int bv_len, bv_offset;
+};
+struct bio {
+	unsigned short bi_flags, bi_vcnt;
+	struct bvec_iter bi_iter;
+	struct bio_vec *bi_io_vec;
+} __attribute__((preserve_access_index));
+struct page {
+	struct address_space *mapping;
+} __attribute__((preserve_access_index));
+struct address_space {
+	struct inode *host;
+} __attribute__((preserve_access_index));
+struct inode {
+	unsigned long i_ino;
+} __attribute__((preserve_access_index));
+#define REQ_OP_BITS 8
+#define BIO_CLONED 1
+#define BIO_MAX_VECS 256
+#define PAGE_MAPPING_FLAGS 3UL
+
 /* the ids the templates and tapsets read (uid(), euid()...), as the initial user namespace sees them */
 #define current_user_ns() 0
 #define current_uid() BPF_CORE_READ(current, cred, uid.val)

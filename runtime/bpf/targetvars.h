@@ -430,4 +430,31 @@ static __always_inline void stp_dw_put_string(struct stp_out *o, unsigned long a
 	stp_out_done(o, p + (n > 0 ? STP_BOUND(n, MAXSTRINGLEN - 1) : 0));
 }
 
+/* __bio_total()'s sum of the lengths of the n bio_vecs at vec (tapset/linux/ioblock.stp has the module's): a bpf_loop,
+ * the sum in the context (no count the verifier follows from one iteration to the next) */
+struct stp_bio_sum {
+	struct stp_context *c;
+	struct bio_vec *vec;
+	u64 n;
+};
+
+static long stp_bio_vec_add(u64 i, void *data)
+{
+	struct stp_bio_sum *x = data;
+
+	if (i >= x->n || x->c->last_error)
+		return 1;
+	x->c->loop_sum += stp_kernel_u32(x->c, (unsigned long)&x->vec[STP_BOUND(i, BIO_MAX_VECS - 1)].bv_len);
+	return 0;
+}
+
+static __always_inline int64_t stp_bio_vecs_bytes(struct stp_context *c, struct bio_vec *vec, unsigned int n)
+{
+	struct stp_bio_sum x = { .c = c, .vec = vec, .n = n < BIO_MAX_VECS ? n : BIO_MAX_VECS };
+
+	c->loop_sum = 0;
+	bpf_loop(BIO_MAX_VECS, stp_bio_vec_add, &x, 0);
+	return c->loop_sum;
+}
+
 #endif
