@@ -64,6 +64,8 @@ struct stp_context {
 	char tok_str[MAXSTRINGLEN];      /* tokenize(): the string being split (kept between hits) */
 	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
 	int64_t loop_sum;                /* a bpf_loop's sum (targetvars.h's stp_bio_vecs_bytes) */
+	long argv_len;                   /* __get_argv(): the list's bytes so far, in argv_buf (targetvars.h) */
+	char argv_buf[2 * MAXSTRINGLEN];
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */
 	struct stp_quoting quoting;
 	struct stp_texting texting;

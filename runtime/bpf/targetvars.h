@@ -254,7 +254,7 @@ static __always_inline long stp_quote_mem(char *dst, long size, unsigned long ad
 		__builtin_memcpy(q->out + pos, "\"", 2);
 	if (bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, q->out) < 0)
 		dst[0] = 0;
-	return q->pos;
+	return pos + (q->cut || q->full ? 4 : 1);   /* the length written, as core/deref.h's */
 }
 #define clamp_t(t, v, lo, hi) ((t)(v) < (t)(lo) ? (t)(lo) : (t)(v) > (t)(hi) ? (t)(hi) : (t)(v))
 
@@ -455,6 +455,114 @@ static __always_inline int64_t stp_bio_vecs_bytes(struct stp_context *c, struct 
 	c->loop_sum = 0;
 	bpf_loop(BIO_MAX_VECS, stp_bio_vec_add, &x, 0);
 	return c->loop_sum;
+}
+
+/* __get_argv() (tapset/linux/aux_syscalls.stp has the module's): the strings of the user argv array at argv from
+ * element skip on, as ["a", "b"], ", ..." ending a list that does not fit, an unreadable array or string shown by its
+ * address.  A bpf_loop over the elements, the list built in c->argv_buf (room for a quoted string past any length
+ * so far), its length in the context. */
+struct stp_argv_walk {
+	struct stp_context *c;
+	unsigned long argv;
+	int64_t skip;
+};
+
+static long stp_argv_one(u64 i, void *data)
+{
+	static const char addr_fmt[] = "0x%lx";
+	struct stp_argv_walk *x = data;
+	struct stp_context *c = x->c;
+	long len = STP_BOUND(c->argv_len, MAXSTRINGLEN - 1), n;
+	unsigned long p = 0;
+	u64 arg;
+
+	if (bpf_probe_read_user(&p, sizeof(p), (const void *)(x->argv + i * sizeof(p))) < 0) {
+		if (len > 1) {
+			__builtin_memcpy(c->argv_buf + len, ", ", 3);
+			len += 2;
+		}
+		arg = x->argv + i * sizeof(p);
+		n = bpf_snprintf(c->argv_buf + STP_BOUND(len, MAXSTRINGLEN - 1), 24, addr_fmt, &arg, sizeof(arg));
+		c->argv_len = len + (n > 0 ? n - 1 : 0);
+		return 1;
+	}
+	if (!p)
+		return 1;
+	if ((int64_t)i < x->skip)
+		return 0;
+	if (len + 16 >= MAXSTRINGLEN - 2) {
+		__builtin_memcpy(c->argv_buf + len, ", ...", 6);
+		c->argv_len = len + 5;
+		return 1;
+	}
+	if (len > 1) {
+		__builtin_memcpy(c->argv_buf + len, ", ", 3);
+		len += 2;
+	}
+	len += stp_quote_mem(c->argv_buf + STP_BOUND(len, MAXSTRINGLEN - 1), MAXSTRINGLEN - 2 - len, p, MAXSTRINGLEN - 1, true);
+	c->argv_len = len;
+	return 0;
+}
+
+static __always_inline void stp_get_argv(struct stp_context *c, char *dst, unsigned long argv, int64_t skip)
+{
+	struct stp_argv_walk x = { .c = c, .argv = argv, .skip = skip };
+	long len;
+
+	if (!argv) {
+		stp_strlcpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	c->argv_buf[0] = '[';
+	c->argv_len = 1;
+	bpf_loop(4096, stp_argv_one, &x, 0);
+	len = STP_BOUND(c->argv_len, MAXSTRINGLEN - 1);
+	if (len > MAXSTRINGLEN - 2)
+		len = MAXSTRINGLEN - 2;
+	__builtin_memcpy(c->argv_buf + len, "]", 2);
+	stp_strlcpy(dst, c->argv_buf, MAXSTRINGLEN);
+}
+
+/* __count_envp() (tapset/linux/aux_syscalls.stp has the module's): the count of the user array at envp as a C comment, its
+ * address when it cannot be read, NULL; a bpf_loop over at most 4096 entries, the count in the context (loop_sum,
+ * -1 on a fault) */
+struct stp_envp_walk {
+	struct stp_context *c;
+	unsigned long envp;
+};
+
+static long stp_envp_one(u64 i, void *data)
+{
+	struct stp_envp_walk *x = data;
+	unsigned long p = 0;
+
+	if (bpf_probe_read_user(&p, sizeof(p), (const void *)(x->envp + i * sizeof(p))) < 0) {
+		x->c->loop_sum = -1;
+		return 1;
+	}
+	if (!p)
+		return 1;
+	x->c->loop_sum++;
+	return 0;
+}
+
+static __always_inline void stp_count_envp(struct stp_context *c, char *dst, unsigned long envp)
+{
+	static const char addr_fmt[] = "0x%lx", count_fmt[] = "[/* %ld var%s */]";
+	struct stp_envp_walk x = { .c = c, .envp = envp };
+	u64 args[2];
+
+	if (!envp) {
+		stp_strlcpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	c->loop_sum = 0;
+	bpf_loop(4096, stp_envp_one, &x, 0);
+	args[0] = c->loop_sum < 0 ? envp : (u64)c->loop_sum;
+	args[1] = (u64)(c->loop_sum == 1 ? "" : "s");
+	if ((c->loop_sum < 0 ? bpf_snprintf(dst, MAXSTRINGLEN, addr_fmt, args, 8)
+			     : bpf_snprintf(dst, MAXSTRINGLEN, count_fmt, args, sizeof(args))) < 0)
+		dst[0] = 0;
 }
 
 #endif

@@ -158,6 +158,28 @@ EOF
     printf '%s\n' "work x=0 a=100 b=5 mine=1" "work returns 105" "work x=1 a=100 b=5 mine=1" "work returns 115" \
         "work x=2 a=100 b=5 mine=1" "work returns 125" | diff - <(grep '^work' up.out) || { cat up.err; return 1; }
     grep -qx 345 up.out && [[ ! -s up.err ]] || { cat up.out up.err; return 1; }
+    # __get_argv() (syscall.execve's argstr): a user argv array's strings quoted, an unreadable element or array as its
+    # address, NULL; skip leaves the first ones out
+    cat >argvp.c <<'EOF'
+volatile int sink;
+__attribute__((noinline)) void show(char **argv) { if (argv && argv != (char **)16) sink += argv[0][0]; }
+int main(int argc, char **argv) { char x[] = "x"; char *bad[] = { x, (char *)8, 0 }; (void)argc; show(argv); show(bad); show((char **)16); show(0); return 0; }
+EOF
+    gcc -g -O1 -o argvp argvp.c || return 1
+    timeout 60 $STAP --runtime=bpf -c './argvp one "two words" "q\"t"' -e 'probe process("./argvp").function("show") {
+        println(__get_argv($argv, 0), " | ", __get_argv($argv, 1)) }' >argv.out 2>argv.err || { cat argv.out argv.err; return 1; }
+    printf '%s\n' '["./argvp", "one", "two words", "q\"t"] | ["one", "two words", "q\"t"]' '["x", 0x8] | [0x8]' '[0x10] | [0x10]' \
+        'NULL | NULL' | diff - argv.out || { cat argv.err; return 1; }
+    # __count_envp(): an envp array's count, singular for one; its address when unreadable
+    cat >envp.c <<'EOF'
+volatile int sink;
+__attribute__((noinline)) void envs(char **envp) { if (envp && envp != (char **)16) sink += envp[0] != 0; }
+int main(int argc, char **argv, char **envp) { char *one[] = { argv[0], 0 }; char *none[] = { 0 }; (void)argc; envs(envp); envs(one); envs(none); envs((char **)16); envs(0); return 0; }
+EOF
+    gcc -g -O1 -o envp envp.c || return 1
+    timeout 60 env -i PATH="$PATH" A=1 B=2 $STAP --runtime=bpf -c ./envp -e 'probe process("./envp").function("envs") {
+        println(__count_envp($envp)) }' >envp.out 2>envp.err || { cat envp.out envp.err; return 1; }
+    printf '%s\n' '[/* 3 vars */]' '[/* 1 var */]' '[/* 0 vars */]' 0x10 NULL | diff - envp.out || { cat envp.err; return 1; }
     # is_return(): one handler for an entry and its return
     timeout 60 $STAP --runtime=bpf -c ./prog -e 'probe process("./prog").function("work"), process("./prog").function("work").return {
         printf("%s %d\n", ppfunc(), is_return()) }' >isr.out 2>isr.err || { cat isr.out isr.err; return 1; }
