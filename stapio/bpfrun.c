@@ -159,19 +159,28 @@ static struct bpf_link *attach_one(struct bpf_program *p)
 	return bpf_program__attach(p);
 }
 
-/* The kernel's tick in ns (CONFIG_HZ of /boot/config-RELEASE), 4 ms (HZ=250) when it cannot be read */
-static long long tick_ns(void)
+/* The running kernel's release into release (size bytes), "" when it cannot be read */
+static void kernel_release(char *release, size_t size)
 {
-	char path[300], line[128], release[128] = "";
-	long long hz = 0;
 	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
 
+	release[0] = 0;
 	if (f) {
-		if (!fgets(release, sizeof(release), f))
+		if (!fgets(release, (int)size, f))
 			release[0] = 0;
 		release[strcspn(release, "\n")] = 0;
 		fclose(f);
 	}
+}
+
+/* The kernel's tick in ns (CONFIG_HZ of /boot/config-RELEASE), 4 ms (HZ=250) when it cannot be read */
+static long long tick_ns(void)
+{
+	char path[300], line[128], release[128];
+	long long hz = 0;
+	FILE *f;
+
+	kernel_release(release, sizeof(release));
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
@@ -459,7 +468,7 @@ static int choose_trampolines(struct bpf_object *obj, int allowed)
  * path names it in messages. */
 static int open_object(struct bpf_run *r, const char *opened, const char *path, long target_pid, int trampolines)
 {
-	struct bpf_map *contexts, *scratch, *fmts;
+	struct bpf_map *contexts, *scratch, *fmts, *kver;
 	int ncpus = libbpf_num_possible_cpus();
 
 	r->obj = bpf_object__open_file(opened, NULL);
@@ -473,6 +482,20 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 	    bpf_map__set_max_entries(scratch, (unsigned int)ncpus) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
+	}
+	if ((kver = bpf_object__find_map_by_name(r->obj, STP_BPF_KVER_SECTION)) != NULL) {
+		/* its handlers read the kernel by the offsets of that release's types, as a module does */
+		size_t size = 0;
+		const char *built_for = bpf_map__initial_value(kver, &size);
+		char release[128];
+
+		kernel_release(release, sizeof(release));
+		if (!built_for || !size || built_for[size - 1] || strcmp(built_for, release)) {
+			err("cannot run BPF object %s: its probes read kernel data laid out as in kernel %s; this is kernel %s:"
+			    " rebuild it with stap --runtime=bpf -r %s (or -p4 on a matching machine)", path,
+			    built_for && size && !built_for[size - 1] ? built_for : "(unreadable)", release, release);
+			return -1;
+		}
 	}
 	if (set_run_vars(r->obj, target_pid, r->remote) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);

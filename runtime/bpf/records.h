@@ -24,6 +24,9 @@ enum stp_bpf_record {
  * section of this name, stapio/bpfformat.c reads them): the head, then the formats, their pieces and the literal
  * text, each array right after the one before (every member 4-byte aligned) */
 #define STP_BPF_FMT_SECTION ".rodata.stp_fmt"
+/* The kernel release whose types an object's handlers read by offset (target variables, statements inside a function;
+ * absent when they read none: an object portable to any kernel with BTF), a NUL-ended string in this section */
+#define STP_BPF_KVER_SECTION ".rodata.stp_kver"
 #define STP_BPF_FMT_MAGIC 0x53544631u   /* "STF1" */
 struct stp_bpf_fmt_head {
 	unsigned int magic, nformats, npieces, ntext;

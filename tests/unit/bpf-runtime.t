@@ -304,6 +304,18 @@ refusals() {
     expect_refusal "<input>:1:34: error: embedded-C function f() is not available on the BPF runtime yet: use the module runtime" \
         $STAP -g --runtime=bpf -p3 -e 'function f() %{ %} probe begin { f() }' || return 1
     grep -qxF '    function f() %{ %} probe begin { f() }' r.err || { cat r.err; return 1; }
+    # an object whose probes read kernel data at another release's offsets runs on that release only, as a module;
+    # one that reads none (the point alone, pp()) runs anywhere
+    local other
+    other=$(ls /lib/modules | grep -vxF "$(uname -r)" | head -n 1) || true
+    if [[ -n $other ]]; then
+        $STAP --runtime=bpf -r "$other" -p4 -m kvbound -e 'probe kernel.trace("sched_process_exec") { println($p->pid) }' >/dev/null &&
+            $STAP --runtime=bpf -r "$other" -p4 -m kvfree -e 'probe kernel.trace("sched_process_exec") { println(pp()) } probe begin { exit() }' >/dev/null ||
+            return 1
+        expect_refusal "cannot run BPF object $PWD/kvbound.bo: its probes read kernel data laid out as in kernel $other; this is kernel $(uname -r): rebuild it with stap --runtime=bpf -r $(uname -r)" \
+            "$STAPRUN" kvbound.bo || return 1
+        "$STAPRUN" kvfree.bo >kvfree.out 2>kvfree.err || { cat kvfree.err; return 1; }
+    fi
     expect_refusal "<input>:1:1: error: probe point perf.type(1).config(0).counter(\"c\") is not available on the BPF runtime yet" \
         $STAP --runtime=bpf -p3 -e 'probe perf.type(1).config(0).counter("c") { } probe begin { println(@perf("c")) }' || return 1
 }

@@ -284,6 +284,35 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	free(dps);
 }
 
+/* Whether the object's handlers read the kernel at offsets its types had for the release translated for: a target
+ * variable of a kernel probe (its registers, a tracepoint's arguments, what they point to), or a probe placed inside
+ * a function.  Such an object records the release (STP_BPF_KVER_SECTION), which stapio checks as staprun checks a
+ * module's. */
+static int release_bound(Session *s, const CgParts *m)
+{
+	static const char *const readers[] = { "stp_dw_read", "STP_DW_READ", "stp_dw_peek", "stp_dw_extract",
+					       "stp_func_arg", "stp_syscall_arg", "stp_return_value" };
+	const char *code = m->code.data ? m->code.data : "";
+	int kernel = 0;
+
+	for (int i = 0; i < s->derived.len; i++) {
+		const DerivedProbe *dp = s->derived.items[i];
+		BpfProgKind kind = bpf_prog_kind(dp);
+		ProbePlace at;
+
+		if (kind == BPF_PROG_TP_BTF)
+			kernel = 1;
+		if (kind == BPF_PROG_KPROBE) {
+			kernel = 1;
+			dp->provider->place(dp, &at);
+			if (at.offset)
+				return 1;
+		}
+	}
+	return kernel && (cg_c_names(code, readers, sizeof(readers) / sizeof(readers[0])) || strstr(code, "c->regs->") ||
+			  strstr(code, "entry_data"));
+}
+
 /* The object's C, in order: the settings and runtime/bpf/runtime.h, the handlers' static data, the
  * globals, the frames and the context, the bodies, the programs. */
 static void write_object(Session *s, const CgParts *m, StrBuf *out)
@@ -298,6 +327,12 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	cg_write_settings(s, out);
 	sb_puts(out, settings.data);
 	sb_puts(out, "#include \"bpf/runtime.h\"\n\n");
+	if (release_bound(s, m)) {
+		sb_puts(out, "/* the kernel release whose types the handlers read by offset (stapio checks it) */\n");
+		sb_printf(out, "const char stp_kernel_release[] SEC(%s) = ", "STP_BPF_KVER_SECTION");
+		emit_c_string(out, s->kver);
+		sb_puts(out, ";\n\n");
+	}
 	if (m->data.len) {
 		sb_puts(out, "/* static data of the handlers */\n");
 		sb_puts(out, m->data.data);
