@@ -81,6 +81,7 @@ struct stp_strpos_ctx {
 	long slen, nlen, found;
 	u64 at;                 /* the start being compared */
 	int differs;
+	char *dst;              /* str_replace()'s result */
 };
 
 /* the needle's byte j against the haystack's at the start being compared: 1 (stop) on a difference */
@@ -200,46 +201,25 @@ static __always_inline void stp_tokenize(struct stp_context *c, char *dst, const
 	c->tok_pos = x.pos < 0 ? (int)x.from : (int)x.pos;
 }
 
-/* str_replace() (core/strfuncs.h's stp_str_replace): s in c->cat (its second half zeros), find in c->rx, repl in
- * c->error_buf (free until an error); a bpf_loop over s's bytes writing at each either repl (find starts there: the
- * bytes it covers skipped) or the byte.  The lengths and positions live in the context, whose values the verifier
- * does not follow from one iteration to the next. */
-struct stp_repl_ctx {
-	struct stp_context *c;
-	char *dst;
-	u64 at;
-	int differs;
-};
-
-static long stp_repl_cmp(u64 j, void *data)
-{
-	struct stp_repl_ctx *x = data;
-	const char *h = x->c->cat, *f = x->c->rx;
-
-	if ((long)j >= x->c->sr_flen)
-		return 1;
-	if (h[(x->at + STP_BOUND(j, MAXSTRINGLEN - 1)) & (2 * MAXSTRINGLEN - 1)] != f[STP_BOUND(j, MAXSTRINGLEN - 1)]) {
-		x->differs = 1;
-		return 1;
-	}
-	return 0;
-}
-
+/* str_replace() (core/strfuncs.h's stp_str_replace): s in c->cat (its second half zeros), find in c->error_buf (free
+ * until an error) as strpos's needle, repl in c->rx; a bpf_loop over s's bytes writing at each either repl (find starts
+ * there, as stp_strpos_cmp compares: the bytes it covers skipped) or the byte.  The lengths and positions live in the
+ * context, whose values the verifier does not follow from one iteration to the next. */
 static long stp_repl_copy(u64 j, void *data)
 {
-	struct stp_repl_ctx *x = data;
+	struct stp_strpos_ctx *x = data;
 	struct stp_context *c = x->c;
 
 	if ((long)j >= c->sr_rlen || c->sr_pos >= MAXSTRINGLEN - 1)
 		return 1;
-	x->dst[STP_BOUND((u64)c->sr_pos, MAXSTRINGLEN - 1)] = c->error_buf[STP_BOUND(j, MAXSTRINGLEN - 1)];
+	x->dst[STP_BOUND((u64)c->sr_pos, MAXSTRINGLEN - 1)] = c->rx[STP_BOUND(j, MAXSTRINGLEN - 1)];
 	c->sr_pos++;
 	return 0;
 }
 
 static long stp_repl_at(u64 i, void *data)
 {
-	struct stp_repl_ctx *x = data;
+	struct stp_strpos_ctx *x = data;
 	struct stp_context *c = x->c;
 
 	if ((long)i >= c->sr_slen || c->sr_pos >= MAXSTRINGLEN - 1)
@@ -249,7 +229,7 @@ static long stp_repl_at(u64 i, void *data)
 	x->at = STP_BOUND(i, MAXSTRINGLEN - 1);
 	x->differs = (long)i + c->sr_flen > c->sr_slen;
 	if (!x->differs)
-		bpf_loop(MAXSTRINGLEN, stp_repl_cmp, x, 0);
+		bpf_loop(MAXSTRINGLEN, stp_strpos_cmp, x, 0);
 	if (!x->differs) {
 		bpf_loop(MAXSTRINGLEN, stp_repl_copy, x, 0);
 		c->sr_skip = (long)i + c->sr_flen;
@@ -264,7 +244,7 @@ static __always_inline void stp_str_replace(char *dst, const char *s, const char
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
-	struct stp_repl_ctx x = { .dst = dst };
+	struct stp_strpos_ctx x = { .dst = dst };
 	long n;
 
 	if (!c) {
@@ -275,9 +255,9 @@ static __always_inline void stp_str_replace(char *dst, const char *s, const char
 	__builtin_memset(c->cat + MAXSTRINGLEN, 0, MAXSTRINGLEN);
 	n = bpf_probe_read_kernel_str(c->cat, MAXSTRINGLEN, s);
 	c->sr_slen = n > 0 ? n - 1 : 0;
-	n = bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, find);
-	c->sr_flen = n > 0 ? n - 1 : 0;
-	n = bpf_probe_read_kernel_str(c->error_buf, MAXSTRINGLEN, repl);
+	n = bpf_probe_read_kernel_str(c->error_buf, MAXSTRINGLEN, find);
+	c->sr_flen = x.nlen = n > 0 ? n - 1 : 0;
+	n = bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, repl);
 	c->sr_rlen = n > 0 ? n - 1 : 0;
 	c->sr_pos = 0;
 	c->sr_skip = c->sr_flen ? 0 : MAXSTRINGLEN;   /* nothing to find: s unchanged */
@@ -441,35 +421,13 @@ static long stp_json_step(u64 i, void *data)
 	struct stp_text_ctx *x = data;
 	struct stp_texting *t = &x->c->texting;
 	const unsigned char *s = (const unsigned char *)x->c->cat + STP_BOUND((u64)t->in, MAXSTRINGLEN - 1);
-	unsigned char b = s[0];
-	long n = 1, len;
+	int n;
+	long len;
 	char esc[8];
 
 	if (t->in >= t->end || i >= MAXSTRINGLEN)
 		return 1;
-	if (b == '"' || b == '\\') {
-		esc[0] = '\\';
-		esc[1] = b;
-		len = 2;
-	} else if (b >= 0x20 && b < 0x7f) {
-		esc[0] = b;
-		len = 1;
-	} else if (b >= 0x80 && (n = stp_utf8_len(s)) > 0) {
-		esc[0] = s[0];
-		esc[1] = s[1];
-		esc[2] = s[2];
-		esc[3] = s[3];
-		len = n;
-	} else {
-		n = 1;
-		esc[0] = '\\';
-		esc[1] = 'u';
-		esc[2] = '0';
-		esc[3] = '0';
-		esc[4] = (b >> 4) < 10 ? '0' + (b >> 4) : 'a' - 10 + (b >> 4);
-		esc[5] = (b & 0xf) < 10 ? '0' + (b & 0xf) : 'a' - 10 + (b & 0xf);
-		len = 6;
-	}
+	len = stp_json_char(esc, s, &n);
 	/* the last place a cut string's ...\" still fits after */
 	if (t->cut < 0 && t->used + len > t->budget - 3)
 		t->cut = t->used;

@@ -173,7 +173,6 @@ static __maybe_unused void stp_text_str(char *dst, const char *s, int64_t outlen
  * the limit and ends in ..." (the dots inside the quotes). */
 static __maybe_unused void stp_json_str(char *dst, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *in = (const unsigned char *)s;
 	const unsigned char *end = in + strnlen(s, MAXSTRINGLEN - 1);
 	int room = MAXSTRINGLEN - 2, used = 1, cut = -1, len;
@@ -181,28 +180,9 @@ static __maybe_unused void stp_json_str(char *dst, const char *s)
 
 	dst[0] = '"';
 	while (in < end) {
-		int n = 1;
+		int n;
 
-		if (*in == '"' || *in == '\\') {
-			esc[0] = '\\';
-			esc[1] = *in;
-			len = 2;
-		} else if (*in >= 0x20 && *in < 0x7f) {
-			esc[0] = *in;
-			len = 1;
-		} else if (*in >= 0x80 && (n = stp_utf8_len(in)) > 0) {
-			memcpy(esc, in, n);
-			len = n;
-		} else {
-			n = 1;
-			esc[0] = '\\';
-			esc[1] = 'u';
-			esc[2] = '0';
-			esc[3] = '0';
-			esc[4] = hex[*in >> 4];
-			esc[5] = hex[*in & 0xf];
-			len = 6;
-		}
+		len = stp_json_char(esc, in, &n);
 		/* the last place a cut string's "...\"" still fits after */
 		if (cut < 0 && used + len > room - 3)
 			cut = used;

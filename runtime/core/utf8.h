@@ -1,5 +1,5 @@
-/* utf8.h - the length of a well-formed UTF-8 sequence, in plain C for the kernel and user space alike.
- * Used by runtime/core/strfuncs.h (json_string) and stapio/jsonstr.c (the JSON headers). */
+/* utf8.h - the length of a well-formed UTF-8 sequence and a character's JSON form, in plain C for the kernel, BPF
+ * and user space alike.  Used by runtime/core/strfuncs.h and runtime/bpf/strings.h (json_string), stapio/jsonstr.c. */
 #ifndef STP_UTF8_H
 #define STP_UTF8_H
 
@@ -33,6 +33,44 @@ static inline int stp_utf8_len(const unsigned char *s)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return n;
+}
+
+/* The JSON form of the character s starts with (s[0] not NUL) into esc (at most 6 bytes): " and \\ escaped with a
+ * backslash, printable ASCII as itself, well-formed UTF-8 as itself, any other byte (control, DEL, stray or malformed
+ * UTF-8) as \\u00XX of its value.  Its length; *used gets the bytes of s it stands for. */
+static inline int stp_json_char(char *esc, const unsigned char *s, int *used)
+{
+	unsigned char b = s[0];
+	int n;
+
+	*used = 1;
+	if (b == '"' || b == '\\') {
+		esc[0] = '\\';
+		esc[1] = (char)b;
+		return 2;
+	}
+	if (b >= 0x20 && b < 0x7f) {
+		esc[0] = (char)b;
+		return 1;
+	}
+	if (b >= 0x80 && (n = stp_utf8_len(s)) > 0) {
+		/* no loop: a compiler makes it memcpy, which BPF lacks */
+		esc[0] = (char)b;
+		esc[1] = (char)s[1];
+		if (n > 2)
+			esc[2] = (char)s[2];
+		if (n > 3)
+			esc[3] = (char)s[3];
+		*used = n;
+		return n;
+	}
+	esc[0] = '\\';
+	esc[1] = 'u';
+	esc[2] = '0';
+	esc[3] = '0';
+	esc[4] = (char)((b >> 4) < 10 ? '0' + (b >> 4) : 'a' - 10 + (b >> 4));
+	esc[5] = (char)((b & 0xf) < 10 ? '0' + (b & 0xf) : 'a' - 10 + (b & 0xf));
+	return 6;
 }
 
 #endif
