@@ -57,21 +57,13 @@ kprobe_line() {
     return 1
 }
 
-# The line of ftrace's enabled_functions for SYM when our ftrace_ops carries it (a kernel.function entry armed
-# through runtime/probes/fentry.h, which no kprobe lists).
-fentry_line() {
+# The line of ftrace's enabled_functions for SYM that has WHAT in it: stp_fentry_hit when our ftrace_ops carries it (a
+# kernel.function entry armed through runtime/probes/fentry.h, which no kprobe lists), direct when a BPF trampoline
+# (fentry, fexit) is on it.
+enabled_line() {
     local line
     while read -r line; do
-        [[ $line == "$SYM "* && $line == *stp_fentry_hit* ]] && { echo "$line"; return 0; }
-    done </sys/kernel/tracing/enabled_functions
-    return 1
-}
-
-# The line of enabled_functions for SYM when a BPF trampoline (fentry, fexit) is on it: a direct call.
-trampoline_line() {
-    local line
-    while read -r line; do
-        [[ $line == "$SYM "* && $line == *direct* ]] && { echo "$line"; return 0; }
+        [[ $line == "$SYM "* && $line == *"$1"* ]] && { echo "$line"; return 0; }
     done </sys/kernel/tracing/enabled_functions
     return 1
 }
@@ -79,7 +71,7 @@ trampoline_line() {
 # a BPF object's program attached (stapio -v)
 bpf_attached() { grep -q ': attached$' stap.err 2>/dev/null; }
 
-has_kprobe() { kprobe_line >/dev/null || fentry_line >/dev/null || trampoline_line >/dev/null; }
+has_kprobe() { kprobe_line >/dev/null || enabled_line stp_fentry_hit >/dev/null || enabled_line direct >/dev/null; }
 
 stapio_pid() {
     local p comm
@@ -160,7 +152,7 @@ run_stap() {
     case $probed in
     '') ;;
     -tp) echo "tracepoint armed (stapio: started)" ;;
-    *) echo "kprobe $(kprobe_line || echo "none; ftrace: $(fentry_line || trampoline_line)")"
+    *) echo "kprobe $(kprobe_line || echo "none; ftrace: $(enabled_line stp_fentry_hit || enabled_line direct)")"
        [[ -n $bpf ]] && grep ': attached$' stap.err ;;
     esac
     [[ ${3:-} == sites ]] && sites_listed     # run_stap_many
