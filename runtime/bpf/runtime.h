@@ -92,6 +92,15 @@ struct address_space {
 struct inode {
 	unsigned long i_ino;
 } __attribute__((preserve_access_index));
+/* what tapset/linux/signal.stp's C reads of a signal's action (x86-64's struct k_sigaction is its sigaction) */
+struct sigaction {
+	void *sa_handler;
+	unsigned long sa_flags;
+	struct { unsigned long sig[1]; } sa_mask;
+} __attribute__((preserve_access_index));
+struct k_sigaction {
+	struct sigaction sa;
+} __attribute__((preserve_access_index));
 #define REQ_OP_BITS 8
 #define BIO_CLONED 1
 #define BIO_MAX_VECS 256
