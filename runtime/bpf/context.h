@@ -58,6 +58,8 @@ struct stp_context {
 		char near[STP_BPF_ERR_MSG];
 	} err;
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
+	char wrap_key[512];              /* a wrapping array's oldest key, found to give way (maps.h) */
+	char wrap_value[MAXSTRINGLEN + 8];   /* a wrapping array's new entry: zeros and its number (maps.h) */
 	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
 	char rx[MAXSTRINGLEN];           /* the subject of =~ (strings.h's stp_rxd_match), tokenize()'s delimiters */
 	int tok_pos;                     /* tokenize(): where the rest of tok_str starts */

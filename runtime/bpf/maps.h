@@ -73,6 +73,49 @@ struct stp_slice {
 #define stp_pmap_exists_slice(m, k, want) m##__slice((k), (want), 0)
 #define stp_pmap_delete_slice(m, k, want) ((void)m##__slice((k), (want), 1))
 
+/* A new entry of a wrapping array a% (translator/bpfprog/bpfmaps.c): zeros but its insertion's number, the value's
+ * last word; when the map is full its oldest entry, the least number found by a scan of the map (its key copied into
+ * c->wrap_key), gives way, as the module's oldest element does.  A scan per insertion into a full array: each costs
+ * the array's size in callbacks. */
+struct stp_wrap_scan {
+	u64 least;
+	int found;
+	u32 key_size, seq_at;
+	struct stp_context *c;
+};
+
+static long stp_wrap_oldest(void *map, const void *key, void *value, void *data)
+{
+	struct stp_wrap_scan *x = data;
+	u64 seq = *(const u64 *)((const char *)value + (x->seq_at & (2 * MAXSTRINGLEN - 1) & ~7u));
+
+	(void)map;
+	if (!x->found || seq < x->least) {
+		x->least = seq;
+		x->found = 1;
+		bpf_probe_read_kernel(x->c->wrap_key, x->key_size & (sizeof(x->c->wrap_key) - 1), key);
+	}
+	return 0;
+}
+
+static u64 stp_wrap_next_seq;
+
+static __always_inline void stp_map_wrap_insert(struct stp_context *c, void *map, const void *key, u32 key_size,
+						u32 value_size)
+{
+	struct stp_wrap_scan x = { .key_size = key_size, .seq_at = value_size - 8, .c = c };
+	u32 at = value_size - 8 < MAXSTRINGLEN ? (value_size - 8) & ~7u : MAXSTRINGLEN;   /* the last word */
+
+	__builtin_memset(c->wrap_value, 0, sizeof(c->wrap_value));
+	*(u64 *)(c->wrap_value + at) = __sync_fetch_and_add(&stp_wrap_next_seq, 1);
+	if (bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST) != -E2BIG)
+		return;
+	bpf_for_each_map_elem(map, stp_wrap_oldest, &x, 0);
+	if (x.found)
+		bpf_map_delete_elem(map, c->wrap_key);
+	bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST);
+}
+
 static __always_inline void stp_error_near(struct stp_context *c, const char *msg, const char *where)
 {
 	if (!c->last_error) {

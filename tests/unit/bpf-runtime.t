@@ -102,6 +102,13 @@ probe end { printf("perf %d %d %d\n", n > 0, h > 0, mine > 0) }' >perf.out 2>per
         ctime(2147483647), ip_ntop(0x0100007f), ip_ntop(0xffffffff)); exit() }' >ctime.out 2>ctime.err || { cat ctime.err; return 1; }
     [[ $(cat ctime.out) == "Thu Jan  1 00:00:00 1970|Tue Feb 29 00:00:00 2000|Wed Dec 31 00:00:00 1969|Tue Jan 19 03:14:07 2038|127.0.0.1 255.255.255.255" ]] ||
         { cat ctime.out ctime.err; return 1; }
+    # a full wrapping array's oldest entry gives way, as the module's: by insertion (an update keeps its place, a deleted
+    # one has none), string values and string keys alike
+    timeout 60 $STAP --runtime=bpf -e 'global s%[3], m%[2] probe begin { for (i = 1; i <= 5; i++) s[i] = sprintf("v%d", i)
+        s[4] = "x"; s[6] = "six"; foreach (k+ in s) printf("%d=%s ", k, s[k]); println()
+        m["a", 1] = 1; m["b", 2] = 2; delete m["a", 1]; m["c", 3] = 3; m["d", 4] = 4
+        foreach ([a, b] in m+) printf("%s%d=%d ", a, b, m[a, b]); println(); exit() }' >wrap.out 2>wrap.err || { cat wrap.err; return 1; }
+    printf '%s\n' "4=x 5=v5 6=six " "c3=3 d4=4 " | diff - wrap.out || { cat wrap.err; return 1; }
     # a tapset's STAP_ERROR with a format and its values, and with none (substr's), as the module words them
     timeout 60 $STAP --runtime=bpf -e 'probe begin { try { println(ctime(99999999999)) } catch (e) { println(e) }
         try { println(stringat("ab", 5)) } catch (e) { println(e) } exit() }' >terr.out 2>terr.err || { cat terr.err; return 1; }

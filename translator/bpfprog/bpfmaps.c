@@ -1,4 +1,4 @@
-/* bpfmaps.c - a global array on the BPF runtime: a BPF hash map (LRU for a wrapping a%) of a key struct and a
+/* bpfmaps.c - a global array on the BPF runtime: a BPF hash map (a wrapping a% numbered by insertion) of a key struct and a
  * value, and its gm_NAME__ functions (find, get, slot, delete: what codegen/maps.c and expr.c call), keys built
  * in the context's scratch; written with the globals by object.c. */
 #include "bpfprog/bpfprog.h"
@@ -148,10 +148,11 @@ void bpf_map_decl(Session *s, const Symbol *arr, int has_hist, StrBuf *d)
 			  arr->wrap ? "BPF_MAP_TYPE_LRU_PERCPU_HASH" : "BPF_MAP_TYPE_PERCPU_HASH", limit, n, has_hist, n);
 		sb_printf(d, "struct gv_%s {\n\tint64_t v;\n};   /* an aggregate foreach orders by (bpfprog/loops.c) */\n", n);
 	} else {
-		sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v");
-		sb_printf(d, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
-			  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n",
-			  arr->wrap ? "BPF_MAP_TYPE_LRU_HASH" : "BPF_MAP_TYPE_HASH", limit, n, n, n);
+		/* a wrapping array's entries carry their insertion's number: the oldest gives way (gm_NAME__slot_) */
+		sb_printf(d, "};\nstruct gv_%s {\n\t%s;\n%s};\n", n, arr->type == TY_STRING ? "char v[MAXSTRINGLEN]" : "int64_t v",
+			  arr->wrap ? "\tu64 seq;\n" : "");
+		sb_printf(d, "struct {\n\t__uint(type, BPF_MAP_TYPE_HASH);\n\t__uint(max_entries, %s);\n\t__type(key, struct gk_%s);\n"
+			  "\t__type(value, struct gv_%s);\n} g_%s SEC(\".maps\");\n", limit, n, n, n);
 	}
 	free(limit);
 	sb_printf(d, "#define GM_%s__VAL 0\n", n);
@@ -188,15 +189,18 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 		  "\tstruct gk_%s *key = gm_%s__key(k, comm);\n\n\tif (key)\n\t\tbpf_map_delete_elem(&g_%s, key);\n}\n",
 		  n, n, n, n);
 	sb_printf(d, "#define gm_%s__delete(m, k, comm) gm_%s__delete_((k), (comm))\n", n, n);
-	/* the entry, created zeroed when absent; a full map is the MAXMAPENTRIES error near where */
+	/* the entry, created zeroed when absent; a full map is the MAXMAPENTRIES error near where, or for a wrapping
+	 * array (not of statistics) the oldest entry's removal (runtime/bpf/maps.h's stp_map_wrap_insert) */
 	sb_printf(d, "static __always_inline struct stp_map_entry *gm_%s__slot_(struct stp_context *c, const struct stp_key *k,\n"
 		  "\t\t\t\t\t\t\t unsigned int comm, const char *where)\n{\n"
 		  "\tstruct gk_%s *key = gm_%s__key(k, comm);\n\tstruct stp_map_entry *e;\n\n"
-		  "\tif (!key)\n\t\treturn NULL;\n\te = bpf_map_lookup_elem(&g_%s, key);\n\tif (e)\n\t\treturn e;\n"
-		  "\tbpf_map_update_elem(&g_%s, key, stp_zero_value(), BPF_NOEXIST);\n"
-		  "\te = bpf_map_lookup_elem(&g_%s, key);\n"
-		  "\tif (!e)\n\t\tstp_error_near(c, \"Array overflow, check MAXMAPENTRIES\", where);\n\treturn e;\n}\n",
-		  n, n, n, n, n, n);
+		  "\tif (!key)\n\t\treturn NULL;\n\te = bpf_map_lookup_elem(&g_%s, key);\n\tif (e)\n\t\treturn e;\n", n, n, n, n);
+	if (arr->wrap && arr->type != TY_STATS)
+		sb_printf(d, "\tstp_map_wrap_insert(c, &g_%s, key, sizeof(*key), sizeof(struct gv_%s));\n", n, n);
+	else
+		sb_printf(d, "\tbpf_map_update_elem(&g_%s, key, stp_zero_value(), BPF_NOEXIST);\n", n);
+	sb_printf(d, "\te = bpf_map_lookup_elem(&g_%s, key);\n"
+		  "\tif (!e)\n\t\tstp_error_near(c, \"Array overflow, check MAXMAPENTRIES\", where);\n\treturn e;\n}\n", n);
 	sb_printf(d, "#define gm_%s__slot(c, m, k, comm, where) gm_%s__slot_((c), (k), (comm), (where))\n", n, n);
 	/* the key of g_NAME, for the runtime's stp_pmap_* macros (stats.h) */
 	sb_printf(d, "#define g_%s__key(k) gm_%s__key((k), 0)\n", n, n);
