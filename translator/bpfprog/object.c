@@ -162,6 +162,51 @@ static int trampoline_regs_ok(const char *code, int is_return)
 	       !(is_return && cg_c_names(code, caller, sizeof(caller) / sizeof(caller[0])));
 }
 
+/* A kprobe's or uprobe's program i (handler h), which stapio attaches where its section says (bpfprog.h), with its
+ * entry program for @entry, and its twin on a trampoline, which stapio attaches instead where the kernel has one for
+ * the symbol (stp_tr_N for stp_kp_N; -D STP_BPF_KPROBES_ONLY leaves it out).  save_regs: what the hit saves of its
+ * registers; names: its pp() setting. */
+static void write_placed(const DerivedProbe *dp, int i, int h, const char *code, const char *save_regs, const char *names,
+			 StrBuf *out)
+{
+	int empty = does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue) && !bpf_entry_saved(dp);
+	ProbePlace at;
+	char *sec, *save;
+
+	dp->provider->place(dp, &at);
+	if (at.is_return && bpf_entry_saved(dp)) {
+		/* @entry: a program at the entry saves the values, the return's takes them (entryvals.c) */
+		sec = place_section(&at, 0);
+		sb_printf(out, "SEC(%s)\nint stp_%se_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+			  "\tSTP_RUN_SAVING(stp_dwarf_entry_%d, 0, (stp_save_regs(c, ctx), %s));\n\treturn 0;\n}\n\n",
+			  sec, at.path ? "up" : "kp", i, dp->index, names);
+		free(sec);
+		save = xasprintf("stp_save_regs(c, ctx), stp_entry_take(c, %d)", dp->index);
+	} else {
+		save = xstrdup(save_regs);
+	}
+	sec = place_section(&at, at.is_return);
+	if (empty)
+		sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n\treturn 0;\n}\n\n", sec,
+			  at.path ? "up" : "kp", i);
+	else
+		sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
+			  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec,
+			  at.path ? "up" : "kp", i, h, save, names);
+	if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return)) {
+		sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n\t(void)ctx;\n",
+			  at.is_return ? "fexit" : "fentry", at.symbol, i);
+		if (!empty)
+			sb_printf(out, "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n", h,
+				  strcmp(save, "(void)0") ? (at.is_return ? "stp_save_trampoline_regs(c, ctx, 1)"
+									  : "stp_save_trampoline_regs(c, ctx, 0)") : "(void)0",
+				  names);
+		sb_puts(out, "\treturn 0;\n}\n#endif\n\n");
+	}
+	free(sec);
+	free(save);
+}
+
 /* One program per probe point: begin, end, error and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
  * syscall program: begin and end in the order of their names, timers every period), the others
  * attached where they fire. */
@@ -231,47 +276,9 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				  names);
 			break;
 		case BPF_PROG_KPROBE:
-		case BPF_PROG_UPROBE: {
-			/* stapio attaches it: the section says where (bpfprog.h) */
-			ProbePlace at;
-			char *sec, *save;
-			dp->provider->place(dp, &at);
-			if (at.is_return && bpf_entry_saved(dp)) {
-				/* @entry: a program at the entry saves the values, the return's takes them (entryvals.c) */
-				sec = place_section(&at, 0);
-				sb_printf(out, "SEC(%s)\nint stp_%se_%04d(void *ctx)\n{\n\t(void)ctx;\n"
-					  "\tSTP_RUN_SAVING(stp_dwarf_entry_%d, 0, (stp_save_regs(c, ctx), %s));\n\treturn 0;\n}\n\n",
-					  sec, at.path ? "up" : "kp", i, dp->index, names);
-				free(sec);
-				save = xasprintf("stp_save_regs(c, ctx), stp_entry_take(c, %d)", dp->index);
-			} else {
-				save = xstrdup(save_regs);
-			}
-			sec = place_section(&at, at.is_return);
-			if (does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue) && !bpf_entry_saved(dp))
-				sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n\treturn 0;\n}\n\n", sec,
-					  at.path ? "up" : "kp", i);
-			else
-				sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
-					  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec,
-					  at.path ? "up" : "kp", i, h, save, names);
-			/* its twin on a trampoline, which stapio attaches instead where the kernel has one for the
-			 * symbol (stp_tr_N for stp_kp_N); -D STP_BPF_KPROBES_ONLY leaves it out */
-			if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return) &&
-			    does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue))
-				sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n"
-					  "\t(void)ctx;\n\treturn 0;\n}\n#endif\n\n", at.is_return ? "fexit" : "fentry", at.symbol, i);
-			else if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return))
-				sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n"
-					  "\t(void)ctx;\n\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n#endif\n\n",
-					  at.is_return ? "fexit" : "fentry", at.symbol, i, h,
-					  strcmp(save, "(void)0") ? (at.is_return ? "stp_save_trampoline_regs(c, ctx, 1)"
-										  : "stp_save_trampoline_regs(c, ctx, 0)")
-								  : "(void)0", names);
-			free(sec);
-			free(save);
+		case BPF_PROG_UPROBE:
+			write_placed(dp, i, h, code, save_regs, names, out);
 			break;
-		}
 		case BPF_PROG_NONE:
 		case BPF_PROG_NEVER:
 			break;
