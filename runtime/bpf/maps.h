@@ -116,6 +116,39 @@ static __always_inline void stp_map_wrap_insert(struct stp_context *c, void *map
 	bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST);
 }
 
+/* A new entry of a wrapping array of statistics: zeros, its insertion's number in the array's order map (the per-CPU
+ * map's values are each CPU's own); when full, the entry whose number is least gives way, in both maps */
+static long stp_wrap_order_oldest(void *map, const void *key, void *value, void *data)
+{
+	struct stp_wrap_scan *x = data;
+	u64 seq = *(const u64 *)value;
+
+	(void)map;
+	if (!x->found || seq < x->least) {
+		x->least = seq;
+		x->found = 1;
+		bpf_probe_read_kernel(x->c->wrap_key, x->key_size & (sizeof(x->c->wrap_key) - 1), key);
+	}
+	return 0;
+}
+
+static __always_inline void stp_pmap_wrap_insert(struct stp_context *c, void *map, void *order, const void *key,
+						 u32 key_size)
+{
+	struct stp_wrap_scan x = { .key_size = key_size, .c = c };
+	u64 seq = __sync_fetch_and_add(&stp_wrap_next_seq, 1);
+
+	if (bpf_map_update_elem(map, key, stp_zero_value(), BPF_NOEXIST) == -E2BIG) {
+		bpf_for_each_map_elem(order, stp_wrap_order_oldest, &x, 0);
+		if (x.found) {
+			bpf_map_delete_elem(map, c->wrap_key);
+			bpf_map_delete_elem(order, c->wrap_key);
+		}
+		bpf_map_update_elem(map, key, stp_zero_value(), BPF_NOEXIST);
+	}
+	bpf_map_update_elem(order, key, &seq, BPF_ANY);
+}
+
 static __always_inline void stp_error_near(struct stp_context *c, const char *msg, const char *where)
 {
 	if (!c->last_error) {

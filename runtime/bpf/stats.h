@@ -128,10 +128,12 @@ static __always_inline struct stp_stat_data *stp_pmap_merge(void *map, const str
 #define stp_pmap_delete(m, k)							\
 	do {									\
 		const void *k_ = m##__key(k);					\
-		if (k_)								\
+		if (k_) {							\
 			bpf_map_delete_elem(&(m), k_);				\
+			m##__forget(k_);					\
+		}								\
 	} while (0)
-#define stp_pmap_clear(m) stp_map_clear(m)
+#define stp_pmap_clear(m) do { stp_map_clear(m); m##__forget_all(); } while (0)
 
 static __always_inline void stp_stat_reset(void *map, const struct stp_stat_shape *sh)
 {

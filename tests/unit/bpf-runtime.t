@@ -109,6 +109,13 @@ probe end { printf("perf %d %d %d\n", n > 0, h > 0, mine > 0) }' >perf.out 2>per
         m["a", 1] = 1; m["b", 2] = 2; delete m["a", 1]; m["c", 3] = 3; m["d", 4] = 4
         foreach ([a, b] in m+) printf("%s%d=%d ", a, b, m[a, b]); println(); exit() }' >wrap.out 2>wrap.err || { cat wrap.err; return 1; }
     printf '%s\n' "4=x 5=v5 6=six " "c3=3 d4=4 " | diff - wrap.out || { cat wrap.err; return 1; }
+    # ... and arrays of statistics, through a deletion, delete of the whole array and a slice's
+    timeout 60 $STAP --runtime=bpf -e 'global s%[2], m%[2] probe begin { s[1] <<< 1; s[2] <<< 2; delete s[1]; s[3] <<< 3; s[4] <<< 4
+        foreach (k+ in s) printf("%d:%d ", k, @sum(s[k])); println()
+        delete s; s[5] <<< 5; s[6] <<< 6; s[7] <<< 7; foreach (k+ in s) printf("%d:%d ", k, @sum(s[k])); println()
+        m[1,1] <<< 1; m[1,2] <<< 1; delete m[1,*]; m[2,1] <<< 1; m[2,2] <<< 1; m[3,3] <<< 1
+        foreach ([a+,b] in m) printf("%d,%d ", a, b); println(); exit() }' >wraps.out 2>wraps.err || { cat wraps.err; return 1; }
+    printf '%s\n' "3:3 4:4 " "6:6 7:7 " "2,2 3,3 " | diff - wraps.out || { cat wraps.err; return 1; }
     # a tapset's STAP_ERROR with a format and its values, and with none (substr's), as the module words them
     timeout 60 $STAP --runtime=bpf -e 'probe begin { try { println(ctime(99999999999)) } catch (e) { println(e) }
         try { println(stringat("ab", 5)) } catch (e) { println(e) } exit() }' >terr.out 2>terr.err || { cat terr.err; return 1; }

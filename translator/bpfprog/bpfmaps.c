@@ -143,9 +143,13 @@ void bpf_map_decl(Session *s, const Symbol *arr, int has_hist, StrBuf *d)
 	if (!arr->nkeys)
 		sb_puts(d, "\tint64_t k0;\n");
 	if (arr->type == TY_STATS) {   /* an accumulator per key and CPU (runtime/bpf/stats.h) */
-		sb_printf(d, "};\nstruct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n"
+		sb_printf(d, "};\nstruct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_HASH);\n\t__uint(max_entries, %s);\n"
 			  "\t__type(key, struct gk_%s);\n\t__uint(value_size, STP_STAT_DATA_SIZE(%d));\n} g_%s SEC(\".maps\");\n",
-			  arr->wrap ? "BPF_MAP_TYPE_LRU_PERCPU_HASH" : "BPF_MAP_TYPE_PERCPU_HASH", limit, n, has_hist, n);
+			  limit, n, has_hist, n);
+		/* wrapping: each entry's insertion number beside it, in a map every CPU sees (runtime/bpf/maps.h) */
+		if (arr->wrap)
+			sb_printf(d, "struct {\n\t__uint(type, BPF_MAP_TYPE_HASH);\n\t__uint(max_entries, %s);\n"
+				  "\t__type(key, struct gk_%s);\n\t__type(value, u64);\n} g_%s__order SEC(\".maps\");\n", limit, n, n);
 		sb_printf(d, "struct gv_%s {\n\tint64_t v;\n};   /* an aggregate foreach orders by (bpfprog/loops.c) */\n", n);
 	} else {
 		/* a wrapping array's entries carry their insertion's number: the oldest gives way (gm_NAME__slot_) */
@@ -197,13 +201,21 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 		  "\tif (!key)\n\t\treturn NULL;\n\te = bpf_map_lookup_elem(&g_%s, key);\n\tif (e)\n\t\treturn e;\n", n, n, n, n);
 	if (arr->wrap && arr->type != TY_STATS)
 		sb_printf(d, "\tstp_map_wrap_insert(c, &g_%s, key, sizeof(*key), sizeof(struct gv_%s));\n", n, n);
+	else if (arr->wrap)
+		sb_printf(d, "\tstp_pmap_wrap_insert(c, &g_%s, &g_%s__order, key, sizeof(*key));\n", n, n);
 	else
 		sb_printf(d, "\tbpf_map_update_elem(&g_%s, key, stp_zero_value(), BPF_NOEXIST);\n", n);
 	sb_printf(d, "\te = bpf_map_lookup_elem(&g_%s, key);\n"
 		  "\tif (!e)\n\t\tstp_error_near(c, \"Array overflow, check MAXMAPENTRIES\", where);\n\treturn e;\n}\n", n);
 	sb_printf(d, "#define gm_%s__slot(c, m, k, comm, where) gm_%s__slot_((c), (k), (comm), (where))\n", n, n);
-	/* the key of g_NAME, for the runtime's stp_pmap_* macros (stats.h) */
+	/* the key of g_NAME, for the runtime's stp_pmap_* macros (stats.h); what they do beside a deletion: a wrapping
+	 * array of statistics' insertion numbers follow its entries */
 	sb_printf(d, "#define g_%s__key(k) gm_%s__key((k), 0)\n", n, n);
+	if (arr->type == TY_STATS && arr->wrap)
+		sb_printf(d, "#define g_%s__forget(k) bpf_map_delete_elem(&g_%s__order, (k))\n"
+			  "#define g_%s__forget_all() stp_map_clear(g_%s__order)\n", n, n, n, n);
+	else
+		sb_printf(d, "#define g_%s__forget(k) ((void)0)\n#define g_%s__forget_all() ((void)0)\n", n, n);
 	/* a slice a[k, *]: the fixed keys as a key (the others zero), entries matching them found or deleted by a
 	 * callback of bpf_for_each_map_elem (runtime/bpf/maps.h's stp_map_*_slice) */
 	sb_printf(d, "static __always_inline struct gk_%s *gm_%s__slice_key(const struct stp_key *k, const bool *want)\n{\n"
@@ -226,7 +238,8 @@ void bpf_map_functions(const Symbol *arr, StrBuf *d)
 		else
 			sb_printf(d, "\tif (x->want[%d] && key->k%d != fixed->k%d)\n\t\treturn 0;\n", i, i, i);
 	}
-	sb_puts(d, "\tx->found = 1;\n\tif (!x->del)\n\t\treturn 1;\n\tbpf_map_delete_elem(map, key);\n\treturn 0;\n}\n");
+	sb_printf(d, "\tx->found = 1;\n\tif (!x->del)\n\t\treturn 1;\n\tbpf_map_delete_elem(map, key);\n\tg_%s__forget(key);\n"
+		  "\treturn 0;\n}\n", n);
 	sb_printf(d, "#define g_%s__slice(k, want, del) \\\n\tstp_map_slice(&g_%s, gm_%s__slice_key((k), (want)), (want), (del), gm_%s__slice_one)\n",
 		  n, n, n, n);
 }
