@@ -17,7 +17,8 @@ probe kernel.function("ksys_read") { if (execname() == "dd") f = probefunc() }
 probe kernel.function("ksys_read").return { if (execname() == "dd" && $return == 1) n++ }
 probe end { printf("%s %d\n", f, n) }' >/dev/null
     [[ -f t_tr.bo && -f t_kp.bo && -f t_ip.bo ]]
-    $STAP --runtime=bpf -p3 -e "$script" | grep -q '^__attribute__((__noinline__)) int fn_dd(struct stp_context \*c, struct frame_fn_dd \*f)$'
+    $STAP --runtime=bpf -p3 -e "$script" >t_tr.c
+    grep -q '^__attribute__((__noinline__)) int fn_dd(struct stp_context \*c, struct frame_fn_dd \*f)$' t_tr.c
 }
 
 guest() {
