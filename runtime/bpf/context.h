@@ -60,9 +60,15 @@ struct stp_context {
 	char key[512];                   /* an array's key being built (translator/bpfprog/bpfmaps.c) */
 	char wrap_key[512];              /* a wrapping array's oldest key, found to give way (maps.h) */
 	char wrap_value[MAXSTRINGLEN + 8];   /* a wrapping array's new entry: zeros and its number (maps.h) */
+	u64 wrap_least;                  /* the least number a wrapping array's scan has seen so far (maps.h) */
+	int wrap_found;
 	char cat[2 * MAXSTRINGLEN];      /* a concatenation being built (strings.h) */
 	char rx[MAXSTRINGLEN];           /* the subject of =~ (strings.h's stp_rxd_match), tokenize()'s delimiters */
+	unsigned int rx_state;           /* =~: the DFA's state, and whether the subject matched */
+	int rx_result;
 	int tok_pos;                     /* tokenize(): where the rest of tok_str starts */
+	u64 tok_set[4];                  /* tokenize(): the delimiters, a bit each */
+	long tok_start, tok_end, tok_next;   /* tokenize(): the token's bytes in tok_str, where the next call starts */
 	char tok_str[MAXSTRINGLEN];      /* tokenize(): the string being split (kept between hits) */
 	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
 	int64_t loop_sum;                /* a bpf_loop's sum (targetvars.h's stp_bio_vecs_bytes) */
@@ -79,6 +85,13 @@ struct stp_context {
 	struct stp_bpf_hist_rec hist;    /* a histogram's record (stats.h) */
 	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
 	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
+	unsigned long kstack[MAXBACKTRACE];   /* the hit's kernel stack, when a handler names a backtrace (symbols.h) */
+	long kstack_n;
+	long sym_len, stk_start, stk_digits;   /* a backtrace or print_stack() being written (symbols.h) */
+	u64 stk_value;
+	char sym_line[MAXSTRINGLEN];     /* one address written */
+	char sym_buf[2 * MAXSTRINGLEN];  /* the string being built */
+	char sym_stk[MAXSTRINGLEN];      /* print_stack()'s backtrace() string */
 	struct {
 		char pp[MAXSTRINGLEN], pn[MAXSTRINGLEN];
 		char func[MAXSTRINGLEN];         /* ppfunc(): the function pp names, found by the translator */
@@ -135,6 +148,7 @@ static __always_inline void stp_error_str(struct stp_context *c, const char *msg
 #include "bpf/maps.h"
 #include "bpf/stats.h"
 #include "bpf/targetvars.h"
+#include "bpf/symbols.h"
 
 static __always_inline void stp_action_limit(struct stp_context *c)
 {
@@ -217,23 +231,6 @@ static __always_inline void stp_set_pp(struct stp_context *c, const char *pp, co
 
 /* ppfunc(): the function the point names, which the translator found (core/strfuncs.h's stp_ppfunc) */
 #define stp_ppfunc(c, dst) stp_strlcpy((dst), (c)->probe->func, MAXSTRINGLEN)
-
-/* symname(): a kernel address's symbol by the kernel's %ps, as core/symbols.h writes it: the address as 0x and 16
- * digits when no symbol holds it; its other styles (offsets, sizes, modules) stay the module runtime's */
-enum stp_sym_style { STP_SYM_NAME };
-static __always_inline int stp_sym_format(char *buf, unsigned long size, unsigned long addr, enum stp_sym_style style)
-{
-	static const char name_fmt[] = "%ps", hex_fmt[] = "0x%016lx";
-	u64 arg = addr;
-	long n;
-
-	(void)style;
-	size = size > MAXSTRINGLEN ? MAXSTRINGLEN : size;
-	n = bpf_snprintf(buf, size, name_fmt, &arg, sizeof(arg));
-	if (n > 2 && buf[0] == '0' && buf[1] == 'x')   /* no symbol holds it */
-		n = bpf_snprintf(buf, size, hex_fmt, &arg, sizeof(arg));
-	return n > 0 ? (int)n - 1 : 0;
-}
 
 /* abort(): exit(), and the hit ends at once, unwinding like an error neither reported nor counted */
 static __always_inline void stp_abort(struct stp_context *c)

@@ -77,10 +77,10 @@ struct stp_slice {
  * last word; when the map is full its oldest entry, the least number found by a scan of the map (its key copied into
  * c->wrap_key), gives way, as the module's oldest element does.  A scan per insertion into a full array: each costs
  * the array's size in callbacks. */
+/* the least number so far in the context (c->wrap_least, wrap_found): a value on the stack that only a later
+ * iteration changes would be taken for a constant by kernels before 6.7, which verify a callback once */
 struct stp_wrap_scan {
-	u64 least;
-	int found;
-	u32 key_size, seq_at;
+	u64 key_size, seq_at;   /* a word each: constants the verifier follows into the callback */
 	struct stp_context *c;
 };
 
@@ -90,9 +90,9 @@ static long stp_wrap_oldest(void *map, const void *key, void *value, void *data)
 	u64 seq = *(const u64 *)((const char *)value + (x->seq_at & (2 * MAXSTRINGLEN - 1) & ~7u));
 
 	(void)map;
-	if (!x->found || seq < x->least) {
-		x->least = seq;
-		x->found = 1;
+	if (!x->c->wrap_found || seq < x->c->wrap_least) {
+		x->c->wrap_least = seq;
+		x->c->wrap_found = 1;
 		bpf_probe_read_kernel(x->c->wrap_key, x->key_size & (sizeof(x->c->wrap_key) - 1), key);
 	}
 	return 0;
@@ -108,10 +108,12 @@ static __always_inline void stp_map_wrap_insert(struct stp_context *c, void *map
 
 	__builtin_memset(c->wrap_value, 0, sizeof(c->wrap_value));
 	*(u64 *)(c->wrap_value + at) = __sync_fetch_and_add(&stp_wrap_next_seq, 1);
-	if (bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST) != -E2BIG)
+	/* an int: kernels before 6.5 call the map's own update for the helper, which sets the low 32 bits */
+	if ((int)bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST) != -E2BIG)
 		return;
+	c->wrap_found = 0;
 	bpf_for_each_map_elem(map, stp_wrap_oldest, &x, 0);
-	if (x.found)
+	if (c->wrap_found)
 		bpf_map_delete_elem(map, c->wrap_key);
 	bpf_map_update_elem(map, key, c->wrap_value, BPF_NOEXIST);
 }
@@ -124,9 +126,9 @@ static long stp_wrap_order_oldest(void *map, const void *key, void *value, void 
 	u64 seq = *(const u64 *)value;
 
 	(void)map;
-	if (!x->found || seq < x->least) {
-		x->least = seq;
-		x->found = 1;
+	if (!x->c->wrap_found || seq < x->c->wrap_least) {
+		x->c->wrap_least = seq;
+		x->c->wrap_found = 1;
 		bpf_probe_read_kernel(x->c->wrap_key, x->key_size & (sizeof(x->c->wrap_key) - 1), key);
 	}
 	return 0;
@@ -138,9 +140,10 @@ static __always_inline void stp_pmap_wrap_insert(struct stp_context *c, void *ma
 	struct stp_wrap_scan x = { .key_size = key_size, .c = c };
 	u64 seq = __sync_fetch_and_add(&stp_wrap_next_seq, 1);
 
-	if (bpf_map_update_elem(map, key, stp_zero_value(), BPF_NOEXIST) == -E2BIG) {
+	if ((int)bpf_map_update_elem(map, key, stp_zero_value(), BPF_NOEXIST) == -E2BIG) {   /* an int (above) */
+		c->wrap_found = 0;
 		bpf_for_each_map_elem(order, stp_wrap_order_oldest, &x, 0);
-		if (x.found) {
+		if (c->wrap_found) {
 			bpf_map_delete_elem(map, c->wrap_key);
 			bpf_map_delete_elem(order, c->wrap_key);
 		}

@@ -40,6 +40,9 @@ typedef _Bool bool;
 #if MAXSTRINGLEN > STP_BPF_STRING_MAX
 #error "MAXSTRINGLEN is at most 512 on the BPF runtime"
 #endif
+#if MAXSTRINGLEN & (MAXSTRINGLEN - 1)
+#error "MAXSTRINGLEN is a power of two on the BPF runtime (its indexes are bounded by masks the verifier follows)"
+#endif
 
 /* The kernel's task as much as the templates read of it (pid(), tid(), execname()): CO-RE relocates
  * each field by name against the running kernel's BTF, so one object runs on any kernel with BTF. */

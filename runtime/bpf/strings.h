@@ -140,13 +140,12 @@ static __always_inline int64_t stp_strpos(const char *s, const char *needle)
 struct stp_tok_ctx {
 	struct stp_context *c;
 	char *dst;
-	u64 set[4];
 	u64 from;               /* the rest's start */
-	long start, end;        /* the token's bytes in c->tok_str (start -1 until one is seen: no count the verifier
-				 * would follow from one iteration to the next) */
-	long pos;               /* where the next call starts */
 };
 
+/* what the callbacks change lives in the context (c->tok_set, tok_start, tok_end, tok_next), whose values the
+ * verifier does not take for constants: kernels before 6.7 verify a callback once, from the caller's state, and
+ * would hard-wire a test of a value on the stack that only a later iteration changes */
 static long stp_tok_delim(u64 i, void *data)
 {
 	struct stp_tok_ctx *x = data;
@@ -154,36 +153,37 @@ static long stp_tok_delim(u64 i, void *data)
 
 	if (!ch)
 		return 1;
-	x->set[(ch >> 6) & 3] |= 1ULL << (ch & 63);
+	x->c->tok_set[(ch >> 6) & 3] |= 1ULL << (ch & 63);
 	return 0;
 }
 
 static long stp_tok_step(u64 i, void *data)
 {
 	struct stp_tok_ctx *x = data;
+	struct stp_context *c = x->c;
 	u64 at = STP_BOUND(x->from + i, MAXSTRINGLEN - 1);
-	unsigned char ch = x->c->tok_str[at];
+	unsigned char ch = c->tok_str[at];
 
 	if (!ch || at == MAXSTRINGLEN - 1) {
-		x->end = x->pos = (long)at;
+		c->tok_end = c->tok_next = (long)at;
 		return 1;
 	}
-	if ((x->set[(ch >> 6) & 3] >> (ch & 63)) & 1) {
-		if (x->start < 0)
+	if ((c->tok_set[(ch >> 6) & 3] >> (ch & 63)) & 1) {
+		if (c->tok_start < 0)
 			return 0;       /* empty tokens are skipped */
-		x->end = (long)at;
-		x->pos = (long)at + 1;
+		c->tok_end = (long)at;
+		c->tok_next = (long)at + 1;
 		return 1;
 	}
-	if (x->start < 0)
-		x->start = (long)at;
-	x->dst[STP_BOUND((u64)((long)at - x->start), MAXSTRINGLEN - 1)] = ch;
+	if (c->tok_start < 0)
+		c->tok_start = (long)at;
+	x->dst[STP_BOUND((u64)((long)at - c->tok_start), MAXSTRINGLEN - 1)] = ch;
 	return 0;
 }
 
 static __always_inline void stp_tokenize(struct stp_context *c, char *dst, const char *input, const char *delim)
 {
-	struct stp_tok_ctx x = { .c = c, .dst = dst, .start = -1, .pos = -1 };
+	struct stp_tok_ctx x = { .c = c, .dst = dst };
 	long n;
 
 	if (input[0]) {
@@ -193,12 +193,15 @@ static __always_inline void stp_tokenize(struct stp_context *c, char *dst, const
 	}
 	if (bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, delim) < 0)
 		c->rx[0] = 0;
+	__builtin_memset(c->tok_set, 0, sizeof(c->tok_set));
+	c->tok_start = c->tok_next = -1;
+	c->tok_end = 0;
 	bpf_loop(MAXSTRINGLEN, stp_tok_delim, &x, 0);
 	x.from = STP_BOUND((u64)c->tok_pos, MAXSTRINGLEN - 1);
 	bpf_loop(MAXSTRINGLEN - x.from, stp_tok_step, &x, 0);
-	n = x.start >= 0 && x.end > x.start ? x.end - x.start : 0;
+	n = c->tok_start >= 0 && c->tok_end > c->tok_start ? c->tok_end - c->tok_start : 0;
 	dst[STP_BOUND((u64)n, MAXSTRINGLEN - 1)] = 0;
-	c->tok_pos = x.pos < 0 ? (int)x.from : (int)x.pos;
+	c->tok_pos = c->tok_next < 0 ? (int)x.from : (int)c->tok_next;
 }
 
 /* str_replace() (core/strfuncs.h's stp_str_replace): s in c->cat (its second half zeros), find in c->error_buf (free
@@ -549,31 +552,32 @@ static __always_inline int stp_key_strcmp(const char *a, const char *b, unsigned
  * of the pattern's callback; the walk ends at an accepting state or at the string's end */
 struct stp_rxd_run {
 	struct stp_context *c;
-	unsigned int state;
-	int result;
 };
 
+/* the state and the result live in the context (c->rx_state, rx_result): kernels before 6.7 verify a callback once,
+ * from the caller's state, and would take a state on the stack for the constant it starts as */
 static __always_inline long stp_rxd_step(struct stp_rxd_run *r, u64 i, const unsigned char *cls,
 					 const unsigned short *next, const unsigned char *accept, unsigned int nstates,
 					 unsigned int nclasses)
 {
-	unsigned int st = r->state, ch;
+	struct stp_context *c = r->c;
+	unsigned int st = c->rx_state, ch;
 
 	if (st >= nstates)
 		return 1;
 	if (accept[st] & 1) {           /* RXD_NOW */
-		r->result = 1;
+		c->rx_result = 1;
 		return 1;
 	}
-	ch = (unsigned char)r->c->rx[i & (MAXSTRINGLEN - 1)];
+	ch = (unsigned char)c->rx[i & (MAXSTRINGLEN - 1)];
 	if (!ch || i >= MAXSTRINGLEN - 1) {
-		r->result = (accept[st] >> 1) & 1;   /* RXD_END */
+		c->rx_result = (accept[st] >> 1) & 1;   /* RXD_END */
 		return 1;
 	}
 	st = st * nclasses + cls[ch];
 	if (st >= nstates * nclasses)
 		return 1;
-	r->state = next[st];
+	c->rx_state = next[st];
 	return 0;
 }
 
@@ -583,8 +587,10 @@ static __always_inline int64_t stp_rxd_match(struct stp_context *c, const char *
 
 	if (bpf_probe_read_kernel_str(c->rx, MAXSTRINGLEN, s) < 0)
 		c->rx[0] = 0;
+	c->rx_state = 0;
+	c->rx_result = 0;
 	bpf_loop(MAXSTRINGLEN, step, &r, 0);
-	return r.result;
+	return c->rx_result;
 }
 
 #endif

@@ -315,6 +315,27 @@ static __maybe_unused void stp_sprint_backtrace(struct stp_context *c, char *dst
 	}
 }
 
+/* callers(n): the addresses at depths 0 to n (all: -1) as "0x%lx" separated by spaces into the string value dst,
+ * the whole ones that fit; false when the stack is not n deep. */
+static __maybe_unused bool stp_callers(struct stp_context *c, char *dst, int64_t n)
+{
+	struct stp_sym_work *w = this_cpu_ptr(&stp_sym_work);
+	unsigned int i, got = stp_backtrace_pcs(c, w->pcs, MAXBACKTRACE);
+	size_t len = 0;
+	char buf[24];
+
+	dst[0] = 0;
+	if (n >= 0 && n >= got)
+		return false;
+	for (i = 0; i < got && (n < 0 || i <= n); i++) {
+		int k = snprintf(buf, sizeof(buf), "%s0x%lx", i ? " " : "", w->pcs[i]);
+
+		if (!stp_sym_append(dst, &len, buf, k))
+			break;
+	}
+	return true;
+}
+
 /* Frame depth of the backtrace (0 = the probed address); 0 past its end. */
 static __maybe_unused unsigned long stp_backtrace_frame(const struct stp_context *c, int64_t depth)
 {

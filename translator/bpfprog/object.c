@@ -155,7 +155,8 @@ static char *place_section(const ProbePlace *at, int is_return)
 static int trampoline_regs_ok(const char *code, int is_return)
 {
 	static const char *const unknown[] = { "sp", "bp", "bx", "r10", "r11", "r12", "r13", "r14", "r15", "flags", "ss",
-					       "orig_ax", "stp_print_regs" };
+					       "orig_ax", "stp_print_regs", "stp_print_backtrace", "stp_sprint_backtrace",
+					       "stp_callers", "stp_backtrace_frame" };
 	static const char *const caller[] = { "ip", "instruction_pointer" };
 
 	return !cg_c_names(code, unknown, sizeof(unknown) / sizeof(unknown[0])) &&
@@ -182,6 +183,8 @@ static void write_placed(const DerivedProbe *dp, int i, int h, const char *code,
 			  sec, at.path ? "up" : "kp", i, dp->index, names);
 		free(sec);
 		save = xasprintf("stp_save_regs(c, ctx), stp_entry_take(c, %d)", dp->index);
+	} else if (!at.path && !at.is_return && strcmp(save_regs, "(void)0")) {
+		save = xasprintf("%s, stp_kprobe_at_int3(c)", save_regs);   /* the probed address, as the module's */
 	} else {
 		save = xstrdup(save_regs);
 	}
@@ -213,13 +216,23 @@ static void write_placed(const DerivedProbe *dp, int i, int h, const char *code,
 static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 {
 	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg", "stp_kernel_regs" };
+	static const char *const kstack_users[] = { "stp_print_backtrace", "stp_sprint_backtrace", "stp_callers",
+						    "stp_backtrace_frame" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
 	int n = 0;
-	/* the hit's registers or arguments copied for the target variables, when a handler reads them */
+	/* the hit's registers or arguments copied for the target variables, when a handler reads them; its kernel stack
+	 * when one names a backtrace (a tracepoint's from its caller: the program's own frame left out) */
 	const char *code = m->code.data ? m->code.data : "";
-	const char *save_regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) ||
-				strstr(code, "c->regs") || strstr(code, "CONTEXT->regs") ? "stp_save_regs(c, ctx)" : "(void)0";
-	const char *save_args = strstr(code, "c->entry_data") ? "stp_save_args(c, ctx)" : "(void)0";
+	int kstack = cg_c_names(code, kstack_users, sizeof(kstack_users) / sizeof(kstack_users[0]));
+	int regs = cg_c_names(code, regs_users, sizeof(regs_users) / sizeof(regs_users[0])) || strstr(code, "c->regs") ||
+		   strstr(code, "CONTEXT->regs");
+	const char *save_regs = regs && kstack ? "stp_save_regs(c, ctx), stp_save_kstack(c, ctx, 0, 0)" :
+				regs ? "stp_save_regs(c, ctx)" : kstack ? "stp_save_kstack(c, ctx, 0, 0)" : "(void)0";
+	const char *save_perf = regs && kstack ? "stp_save_perf_regs(c, ctx), stp_save_kstack(c, ctx, 0, 0)" :
+				regs ? "stp_save_perf_regs(c, ctx)" : kstack ? "stp_save_kstack(c, ctx, 0, 0)" : "(void)0";
+	int args = strstr(code, "c->entry_data") != NULL;
+	const char *save_args = args && kstack ? "stp_save_args(c, ctx), stp_save_kstack(c, ctx, 1, 1)" :
+				args ? "stp_save_args(c, ctx)" : kstack ? "stp_save_kstack(c, ctx, 1, 1)" : "(void)0";
 	static const char *const pp_users[] = { "stp_ppfunc", "stp_is_return" };
 	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 2);
 
@@ -255,7 +268,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			/* stapio opens a cpu-clock perf event on each CPU for it, of its name's period (ns; 0: the tick) */
 			sb_printf(out, "SEC(\"perf_event\")\nint stp_profile_%04d_%lld(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)dp->number, h,
-				  strcmp(save_regs, "(void)0") ? "stp_save_perf_regs(c, ctx)" : "(void)0", names);
+				  save_perf, names);
 			break;
 		case BPF_PROG_PERF: {
 			/* stapio opens a perf event of its name's type, config and rate on each CPU (rate: events per hit,
@@ -266,8 +279,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			perf_cpu_event(dp, &type, &config, &period, &freq);
 			sb_printf(out, "SEC(\"perf_event\")\nint stp_perf_%04d_%lld_%lld_%lld_%d(void *ctx)\n{\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", i, (long long)type,
-				  (long long)config, (long long)period, freq, h,
-				  strcmp(save_regs, "(void)0") ? "stp_save_perf_regs(c, ctx)" : "(void)0", names);
+				  (long long)config, (long long)period, freq, h, save_perf, names);
 			break;
 		}
 		case BPF_PROG_TP_BTF:
