@@ -291,7 +291,12 @@ static __always_inline void stp_save_trampoline_regs(struct stp_context *c, void
 	c->regs->ax = 0;
 	if (is_return && bpf_get_func_ret(ctx, &v[0]) == 0)
 		c->regs->ax = v[0];
+	/* the function's address; past its ENDBR64 on an IBT kernel (or one of the 4-byte nops the kernel seals an ENDBR64 with
+	 * where no indirect call lands), where the kernel puts a kprobe (the module's addr()) */
 	c->regs->ip = bpf_get_func_ip(ctx);
+	if (bpf_probe_read_kernel(&v[0], 4, (const void *)c->regs->ip) == 0 &&
+	    ((u32)v[0] == 0xfa1e0ff3 || (u32)v[0] == 0xd6401f0f || (u32)v[0] == 0x001f0f66))
+		c->regs->ip += 4;
 	c->regs->cs = 0;
 }
 

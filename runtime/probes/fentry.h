@@ -172,6 +172,7 @@ static void stp_fentry_insert(unsigned long ip, struct kprobe *kp, kprobe_pre_ha
 		i = (i + 1) & mask;
 	s = &stp_fentry.slots[i];
 	stp_fentry.used++;
+	kp->addr = (kprobe_opcode_t *)ip;   /* never registered: where the handler says it was hit (dwarf.c) */
 	if (!s->ip) {
 		s->ip = ip;
 		s->first = (struct stp_fentry_site){ .kp = kp, .hit = hit };

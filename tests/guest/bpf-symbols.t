@@ -1,6 +1,7 @@
 # kernel backtraces and symbols on the BPF runtime against the module's, in one boot: the same script as a module and
 # as BPF prints the same frames of a kprobe, a kretprobe and a tracepoint (backtrace, print_backtrace,
-# sprint_backtrace, print_stack, sprint_stack, stack, callers, caller, symdata).  Used by tests/run (issue 48):
+# sprint_backtrace, print_stack, sprint_stack, stack, callers, caller, symdata), and addr() where a kernel.function's
+# entry is hit (the module's through ftrace, BPF's on a trampoline).  Used by tests/run (issue 48):
 # runtime/bpf/symbols.h (bpf_get_stack at the hit, %pS), translator/bpfprog/object.c (stp_save_kstack).
 
 # no globals: the module takes no lock (a vCPU descheduled holding one skips a hit); dd's three reads of 7 bytes
@@ -27,6 +28,10 @@ probe kprobe.function("vfs_read").return {
     bt = backtrace()
     printf("ret stack: %d %d\n", stack(0) == strtol(tokenize(bt, " "), 16), caller_addr() == stack(1))
     println("== ret ps"); print_stack(bt); println("== end")
+}
+probe kernel.function("vfs_read") {
+    if (execname() == "dd" && $count == 7)
+        println("kf symdata: ", symdata(addr()))
 }
 probe kernel.trace("sched_process_exec") {
     if (execname() != "dd")
@@ -63,6 +68,7 @@ check() {
         grep -Eqx 'entry bt: (0x[0-9a-f]{16} ){3,}' $t.out
         grep -qx 'entry caller: 1 ksys_read 1' $t.out
         grep -qx 'entry callers: 1 1' $t.out
+        [[ $(grep -Ec '^kf symdata: vfs_read\+0x[04]/0x[0-9a-f]+ \[kernel\]$' $t.out) == 3 ]]
         grep -qx 'entry stack(1000) error: cannot unwind the kernel stack to depth 1000' $t.out
         [[ $(grep -c '^entry caller: 1 ksys_read 1$' $t.out) == 3 && $(grep -c '^ret stack: 1 1$' $t.out) == 3 ]]
         for b in 'entry pb' 'entry ps' 'entry ss' 'entry sb' 'ret ps' 'exec ps'; do
