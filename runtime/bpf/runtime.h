@@ -159,6 +159,15 @@ static __always_inline void stp_skipped(void)
 		__sync_fetch_and_add(&n->skipped, 1);
 }
 
+/* output_lost_records(), output_lost_bytes(): what stp_lost counted so far (core/transport's name) */
+static __always_inline void stp_rings_lost(unsigned long *records, unsigned long *bytes)
+{
+	struct stp_bpf_counters *n = stp_counters_get();
+
+	*records = n ? n->lost : 0;
+	*bytes = n ? n->lost_bytes : 0;
+}
+
 /* a record of bytes (its head's and what follows) the full ring refused */
 static __always_inline void stp_lost(u64 bytes)
 {
