@@ -10,6 +10,10 @@ struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg);  
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* one record's text */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
+/* bpffuncs.c: the entry addresses of the functions whose returns obj (a struct bpf_object) probes, written into it
+ * before it loads: 0, or -1 for an object of another layout */
+struct bpf_object;
+int bpf_funcs_set(struct bpf_object *obj);
 /* bpfhist.c: a histogram record drawn into the output */
 void bpf_hist_draw(struct bpf_output *out, const void *rec, size_t size);
 /* bpfformat.c: the object's printf formats (its section's bytes; NULL after a message), and a printf record's

@@ -497,7 +497,7 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 			return -1;
 		}
 	}
-	if (set_run_vars(r->obj, target_pid, r->remote) < 0) {
+	if (set_run_vars(r->obj, target_pid, r->remote) < 0 || bpf_funcs_set(r->obj) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}

@@ -87,6 +87,7 @@ struct stp_context {
 	struct stp_regs regs[1];         /* the hit's registers (targetvars.h), as c->regs */
 	unsigned long kstack[MAXBACKTRACE];   /* the hit's kernel stack, when a handler names a backtrace (symbols.h) */
 	long kstack_n;
+	unsigned long ret_entry;         /* a kretprobe's function entry, 0 elsewhere (targetvars.h, symbols.h) */
 	long sym_len, stk_start, stk_digits;   /* a backtrace or print_stack() being written (symbols.h) */
 	u64 stk_value;
 	char sym_line[MAXSTRINGLEN];     /* one address written */
@@ -270,6 +271,7 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	c->nesting = 0;
 	c->out.len = 0;
 	c->sout_depth = 0;
+	c->ret_entry = 0;
 	return c;
 }
 

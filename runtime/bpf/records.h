@@ -27,6 +27,10 @@ enum stp_bpf_record {
 /* The kernel release whose types an object's handlers read by offset (target variables, statements inside a function;
  * absent when they read none: an object portable to any kernel with BTF), a NUL-ended string in this section */
 #define STP_BPF_KVER_SECTION ".rodata.stp_kver"
+/* The entry addresses of the kernel functions whose returns the object probes, where a handler reads the point's
+ * address (addr(), print_backtrace()'s "Returning from"): a u64 per program, indexed by the N of its name stp_kp_N,
+ * which stapio fills from /proc/kallsyms before loading (a kretprobe program knows only the return site) */
+#define STP_BPF_FUNCS_SECTION ".data.stp_funcs"
 #define STP_BPF_FMT_MAGIC 0x53544631u   /* "STF1" */
 struct stp_bpf_fmt_head {
 	unsigned int magic, nformats, npieces, ntext;

@@ -185,6 +185,15 @@ static long stp_sym_frame(u64 i, void *data)
 			   x->style == STP_SYM_CALLER && i ? STP_SYM_CALLER_MORE : x->style);
 	k = STP_BOUND(k, MAXSTRINGLEN - 1);
 	if (x->to_output) {
+		if (i == 0 && c->ret_entry && x->style == STP_SYM_FULL) {
+			/* a .return's: the function's line, then the return site's */
+			long r;
+
+			stp_out_str(&c->out, "Returning from: ");
+			r = stp_sym_format(c->sym_buf, MAXSTRINGLEN, c->ret_entry, STP_SYM_FULL);
+			stp_out_bytes(&c->out, c->sym_buf, STP_BOUND(r, MAXSTRINGLEN - 1));
+			stp_out_str(&c->out, "Returning to  : ");
+		}
 		stp_out_bytes(&c->out, c->sym_line, k);
 		return 0;
 	}
@@ -207,7 +216,8 @@ static __always_inline void stp_sym_walk(struct stp_context *c, char *dst, enum 
 		stp_strlcpy(dst, c->sym_buf, MAXSTRINGLEN);
 }
 
-/* print_backtrace(): a print_backtrace() line per frame (a .return hit's "Returning" lines are the module's only) */
+/* print_backtrace(): a print_backtrace() line per frame; a .return hit's starts with "Returning from: " and the
+ * function's line, then "Returning to  : " before the return site's */
 #define stp_print_backtrace(c) stp_sym_walk((c), NULL, STP_SYM_FULL, -1)
 
 /* backtrace() (STP_SYM_HEX) or sprint_backtrace() (STP_SYM_SIMPLE): as many whole entries as fit */

@@ -271,6 +271,29 @@ static __always_inline void stp_save_regs(struct stp_context *c, void *ctx)
 		__builtin_memset(c->regs, 0, sizeof(c->regs));
 }
 
+/* Where the kernel puts a kprobe on the function at func (the module's addr()): past its ENDBR64 on an IBT kernel, or
+ * one of the 4-byte nops the kernel seals an ENDBR64 with where no indirect call lands */
+static __always_inline u64 stp_kprobe_address(u64 func)
+{
+	u32 insn = 0;
+
+	if (func && bpf_probe_read_kernel(&insn, 4, (const void *)func) == 0 &&
+	    (insn == 0xfa1e0ff3 || insn == 0xd6401f0f || insn == 0x001f0f66))
+		return func + 4;
+	return func;
+}
+
+/* A kretprobe's point, its function's entry (stapio's address from /proc/kallsyms, runtime/bpf/records.h's
+ * STP_BPF_FUNCS_SECTION; 0: unknown), as the module's handler sees it: addr(), print_backtrace()'s "Returning from";
+ * the return site stays the stack's first frame */
+static __always_inline void stp_kretprobe_entry(struct stp_context *c, u64 func)
+{
+	if (!func)
+		return;
+	c->ret_entry = stp_kprobe_address(func);
+	c->regs->ip = c->ret_entry;
+}
+
 /* A trampoline's (fentry, fexit) registers: the arguments where the calling convention passes them, the return value
  * (is_return), the function's address and the kernel's mode; it knows no other register, and the translator leaves a
  * function to its kprobe when the object reads one (translator/bpfprog/object.c's trampoline_regs_ok) */
@@ -291,12 +314,7 @@ static __always_inline void stp_save_trampoline_regs(struct stp_context *c, void
 	c->regs->ax = 0;
 	if (is_return && bpf_get_func_ret(ctx, &v[0]) == 0)
 		c->regs->ax = v[0];
-	/* the function's address; past its ENDBR64 on an IBT kernel (or one of the 4-byte nops the kernel seals an ENDBR64 with
-	 * where no indirect call lands), where the kernel puts a kprobe (the module's addr()) */
-	c->regs->ip = bpf_get_func_ip(ctx);
-	if (bpf_probe_read_kernel(&v[0], 4, (const void *)c->regs->ip) == 0 &&
-	    ((u32)v[0] == 0xfa1e0ff3 || (u32)v[0] == 0xd6401f0f || (u32)v[0] == 0x001f0f66))
-		c->regs->ip += 4;
+	c->regs->ip = stp_kprobe_address(bpf_get_func_ip(ctx));
 	c->regs->cs = 0;
 }
 

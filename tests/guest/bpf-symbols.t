@@ -27,7 +27,9 @@ probe kprobe.function("vfs_read").return {
         next
     bt = backtrace()
     printf("ret stack: %d %d\n", stack(0) == strtol(tokenize(bt, " "), 16), caller_addr() == stack(1))
+    println("ret symdata: ", symdata(addr()))
     println("== ret ps"); print_stack(bt); println("== end")
+    println("== ret pb"); print_backtrace(); println("== end")
 }
 probe kernel.function("vfs_read") {
     if (execname() == "dd" && $count == 7)
@@ -71,7 +73,7 @@ check() {
         [[ $(grep -Ec '^kf symdata: vfs_read\+0x[04]/0x[0-9a-f]+ \[kernel\]$' $t.out) == 3 ]]
         grep -qx 'entry stack(1000) error: cannot unwind the kernel stack to depth 1000' $t.out
         [[ $(grep -c '^entry caller: 1 ksys_read 1$' $t.out) == 3 && $(grep -c '^ret stack: 1 1$' $t.out) == 3 ]]
-        for b in 'entry pb' 'entry ps' 'entry ss' 'entry sb' 'ret ps' 'exec ps'; do
+        for b in 'entry pb' 'entry ps' 'entry ss' 'entry sb' 'ret ps' 'ret pb' 'exec ps'; do
             block $t.out "$b" >"$t.${b/ /.}"
             [[ -s $t.${b/ /.} ]]
         done
@@ -81,6 +83,12 @@ check() {
         [[ $(awk '{ printf "%s ", $1 }' $t.entry.pb) == "$(sed -n 's/^entry bt: //p' $t.out | tr -d '\n')" ]]
         sed -E 's|^ 0x[0-9a-f]{16} : ([^ ]+)/0x[0-9a-f]+ (\[kernel\])$|\1 \2|' $t.entry.pb | diff - $t.entry.sb
         head -n 1 $t.ret.ps | grep -q ' : ksys_read+0x'
+        # a .return: the function at its entry (as a kprobe there), "Returning from:" its line, "Returning to  :"
+        # before the return site's, then the rest as print_stack(backtrace()) prints them
+        [[ $(grep -Ec '^ret symdata: vfs_read\+0x[04]/0x[0-9a-f]+ \[kernel\]$' $t.out) == 3 ]]
+        [[ $(head -n 1 $t.ret.pb) == "Returning from: $(head -n 1 $t.entry.pb)" ]]
+        sed -n 2p $t.ret.pb | grep -Eq '^Returning to  :  0x[0-9a-f]{16} : ksys_read\+0x'
+        grep -v '^Returning from: ' $t.ret.pb | sed 's/^Returning to  : //' | diff - $t.ret.ps
         grep -q ' : bprm_execve+0x' $t.exec.ps
     done
     # the same frames from both runtimes

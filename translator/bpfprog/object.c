@@ -185,6 +185,8 @@ static void write_placed(const DerivedProbe *dp, int i, int h, const char *code,
 		save = xasprintf("stp_save_regs(c, ctx), stp_entry_take(c, %d)", dp->index);
 	} else if (!at.path && !at.is_return && strcmp(save_regs, "(void)0")) {
 		save = xasprintf("%s, stp_kprobe_at_int3(c)", save_regs);   /* the probed address, as the module's */
+	} else if (!at.path && at.is_return && strcmp(save_regs, "(void)0")) {
+		save = xasprintf("%s, stp_kretprobe_entry(c, stp_func_addrs[%d])", save_regs, i);   /* write_programs */
 	} else {
 		save = xstrdup(save_regs);
 	}
@@ -208,6 +210,25 @@ static void write_placed(const DerivedProbe *dp, int i, int h, const char *code,
 	}
 	free(sec);
 	free(save);
+}
+
+/* The kretprobes' function entries (write_placed's stp_kretprobe_entry), by program, which stapio fills in from
+ * /proc/kallsyms (runtime/bpf/records.h's STP_BPF_FUNCS_SECTION): when the programs read their registers */
+static void write_return_entries(DerivedProbe **dps, int n, StrBuf *out)
+{
+	int returns = 0;
+
+	for (int i = 0; i < n; i++) {
+		ProbePlace at;
+
+		if (bpf_prog_kind(dps[i]) == BPF_PROG_KPROBE) {
+			dps[i]->provider->place(dps[i], &at);
+			returns |= at.is_return && !at.path;
+		}
+	}
+	if (returns)
+		sb_printf(out, "/* the returns' function entries, by program (stapio fills them in) */\n"
+			  "volatile u64 stp_func_addrs[%d] SEC(STP_BPF_FUNCS_SECTION);\n\n", n);
 }
 
 /* One program per probe point: begin, end, error and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
@@ -239,6 +260,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
 	qsort(dps, (size_t)n, sizeof *dps, dp_order);
+	if (strcmp(save_regs, "(void)0"))
+		write_return_entries(dps, n, out);
 	sb_puts(out, "/* programs: one per probe point */\n");
 	for (int i = 0; i < n; i++) {
 		DerivedProbe *dp = dps[i];
