@@ -119,21 +119,8 @@ static __always_inline void stp_map_wrap_insert(struct stp_context *c, void *map
 }
 
 /* A new entry of a wrapping array of statistics: zeros, its insertion's number in the array's order map (the per-CPU
- * map's values are each CPU's own); when full, the entry whose number is least gives way, in both maps */
-static long stp_wrap_order_oldest(void *map, const void *key, void *value, void *data)
-{
-	struct stp_wrap_scan *x = data;
-	u64 seq = *(const u64 *)value;
-
-	(void)map;
-	if (!x->c->wrap_found || seq < x->c->wrap_least) {
-		x->c->wrap_least = seq;
-		x->c->wrap_found = 1;
-		bpf_probe_read_kernel(x->c->wrap_key, x->key_size & (sizeof(x->c->wrap_key) - 1), key);
-	}
-	return 0;
-}
-
+ * map's values are each CPU's own); when full, the entry whose number is least gives way, in both maps (the scan's
+ * callback stp_wrap_oldest's, the number at the order map's value's start) */
 static __always_inline void stp_pmap_wrap_insert(struct stp_context *c, void *map, void *order, const void *key,
 						 u32 key_size)
 {
@@ -142,7 +129,7 @@ static __always_inline void stp_pmap_wrap_insert(struct stp_context *c, void *ma
 
 	if ((int)bpf_map_update_elem(map, key, stp_zero_value(), BPF_NOEXIST) == -E2BIG) {   /* an int (above) */
 		c->wrap_found = 0;
-		bpf_for_each_map_elem(order, stp_wrap_order_oldest, &x, 0);
+		bpf_for_each_map_elem(order, stp_wrap_oldest, &x, 0);   /* the number is the value */
 		if (c->wrap_found) {
 			bpf_map_delete_elem(map, c->wrap_key);
 			bpf_map_delete_elem(order, c->wrap_key);

@@ -3,16 +3,7 @@
 #ifndef STP_BPF_SYMBOLS_H
 #define STP_BPF_SYMBOLS_H
 
-/* How an address is written (core/symbols.h's styles) */
-enum stp_sym_style {
-	STP_SYM_NAME,           /* symname(): "vfs_read", else the address */
-	STP_SYM_DATA,           /* symdata(): "vfs_read+0x0/0x1a0 [kernel]", else the address */
-	STP_SYM_FULL,           /* a print_backtrace() line: " 0xADDR : " + symdata + "\n" */
-	STP_SYM_SIMPLE,         /* a sprint_backtrace() line: "vfs_read+0x0 [kernel]\n", else "0xADDR\n" */
-	STP_SYM_HEX,            /* a backtrace() entry: "0xADDR " */
-	STP_SYM_CALLER,         /* callers()' first entry: "0xaddr" */
-	STP_SYM_CALLER_MORE,    /* callers()' next ones: " 0xaddr" */
-};
+#include "core/symstyle.h"
 
 /* The kernel's %pS names a module's symbol "f+0x0/0x20 [mod]" and the kernel's "f+0x0/0x20": the line's
  * "]" before its last n bytes tells them apart */

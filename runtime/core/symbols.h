@@ -10,6 +10,7 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/stacktrace.h>
+#include "core/symstyle.h"
 #ifdef CONFIG_X86
 #include <asm/unwind.h>
 #endif
@@ -137,15 +138,6 @@ static __maybe_unused bool stp_sym_lookup(unsigned long addr, struct stp_sym *s)
 	s->module = mod && *mod ? mod : STP_SYM_KERNEL;
 	return true;
 }
-
-/* How an address is written. */
-enum stp_sym_style {
-	STP_SYM_NAME,           /* symname(): "vfs_read", else the address */
-	STP_SYM_DATA,           /* symdata(): "vfs_read+0x0/0x1a0 [kernel]", else the address */
-	STP_SYM_FULL,           /* a print_backtrace() line: " 0xADDR : " + symdata + "\n" */
-	STP_SYM_SIMPLE,         /* a sprint_backtrace() line: "vfs_read+0x0 [kernel]\n", else "0xADDR\n" */
-	STP_SYM_HEX,            /* a backtrace() entry: "0xADDR " */
-};
 
 /* addr written in style into buf (size bytes, always terminated; cut when it
  * does not fit); returns the length it has, or would have had. */

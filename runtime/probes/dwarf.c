@@ -29,20 +29,12 @@ struct stp_dwarf_probe {
 };
 
 /* The handler sees the probed address as the instruction pointer (addr(), a backtrace's first frame), as
- * kprobes.c's do: the kernel hands a kprobe the address past its breakpoint (fentry.h the same, kp->addr set to
- * its call site); a light body reads no registers. */
+ * kprobes.c's do. */
 #define STP_DWARF_KPROBE(n)							\
 	static int stp_dwarf_hit_##n(struct kprobe *kp, struct pt_regs *regs)	\
 	{									\
-		unsigned long ip = instruction_pointer(regs);			\
-										\
-		if (stp_descs[n].light) {					\
-			stp_run_probe(&stp_descs[n], regs, false);		\
-			return 0;						\
-		}								\
-		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
-		stp_run_probe(&stp_descs[n], regs, false);			\
-		instruction_pointer_set(regs, ip);				\
+		STP_RUN_AT_PROBED_ADDRESS(kp, regs, stp_descs[n].light,		\
+					  stp_run_probe(&stp_descs[n], regs, false)); \
 		return 0;							\
 	}
 
@@ -62,15 +54,9 @@ struct stp_dwarf_probe {
 	{									\
 		const struct stp_probe_desc *site =				\
 			container_of(kp, struct stp_dwarf_probe, kp)->desc;	\
-		unsigned long ip = instruction_pointer(regs);			\
 										\
-		if (stp_descs[d].light) {					\
-			stp_run_probe_site(&stp_descs[d], site, regs);		\
-			return 0;						\
-		}								\
-		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
-		stp_run_probe_site(&stp_descs[d], site, regs);			\
-		instruction_pointer_set(regs, ip);				\
+		STP_RUN_AT_PROBED_ADDRESS(kp, regs, stp_descs[d].light,		\
+					  stp_run_probe_site(&stp_descs[d], site, regs)); \
 		return 0;							\
 	}
 

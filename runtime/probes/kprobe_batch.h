@@ -10,6 +10,22 @@
 #define STP_KPROBE_BATCH 64
 #endif
 
+/* A kprobe hit's run (a statement) with the probed address as the instruction pointer, as in SystemTap: the kernel
+ * hands the handler the address past its breakpoint (fentry.h the same, kp->addr its call site); the address put
+ * back after.  A light body (its descriptor's light) reads no registers. */
+#define STP_RUN_AT_PROBED_ADDRESS(kp, regs, light, run)				\
+	do {									\
+		unsigned long ip_ = instruction_pointer(regs);			\
+										\
+		if (light) {							\
+			run;							\
+			break;							\
+		}								\
+		instruction_pointer_set((regs), (unsigned long)(kp)->addr);	\
+		run;								\
+		instruction_pointer_set((regs), ip_);				\
+	} while (0)
+
 /* The kprobe of table entry i if it is registered and a kretprobe's (ret) or a plain one's (!ret),
  * else NULL.  A kretprobe's is its rp.kp. */
 typedef struct kprobe *(*stp_kprobe_site_fn)(void *table, unsigned int i, bool ret);

@@ -26,15 +26,8 @@ struct stp_kprobe {
 #define STP_KPROBE_TRAMPOLINE(n)						\
 	static int stp_kprobe_hit_##n(struct kprobe *kp, struct pt_regs *regs)	\
 	{									\
-		unsigned long ip = instruction_pointer(regs);			\
-										\
-		if (stp_descs[n].light) {	/* reads no registers */	\
-			stp_run_probe(&stp_descs[n], regs, false);		\
-			return 0;						\
-		}								\
-		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
-		stp_run_probe(&stp_descs[n], regs, false);			\
-		instruction_pointer_set(regs, ip);				\
+		STP_RUN_AT_PROBED_ADDRESS(kp, regs, stp_descs[n].light,		\
+					  stp_run_probe(&stp_descs[n], regs, false)); \
 		return 0;							\
 	}
 
@@ -59,15 +52,9 @@ struct stp_kprobe {
 	{									\
 		const struct stp_probe_desc *site =				\
 			container_of(kp, struct stp_kprobe, kp)->desc;		\
-		unsigned long ip = instruction_pointer(regs);			\
 										\
-		if (stp_descs[d].light) {	/* reads no registers */	\
-			stp_run_probe_site(&stp_descs[d], site, regs);		\
-			return 0;						\
-		}								\
-		instruction_pointer_set(regs, (unsigned long)kp->addr);	\
-		stp_run_probe_site(&stp_descs[d], site, regs);			\
-		instruction_pointer_set(regs, ip);				\
+		STP_RUN_AT_PROBED_ADDRESS(kp, regs, stp_descs[d].light,		\
+					  stp_run_probe_site(&stp_descs[d], site, regs)); \
 		return 0;							\
 	}
 
