@@ -126,6 +126,36 @@ static __always_inline int stp_kstack_tracing_frames(struct stp_context *c)
 	return k;
 }
 
+/* modname(): the module holding addr, "kernel" for the kernel image, NULL when no symbol holds it: the "[MODULE]" the
+ * kernel's %pS ends a module's symbol with, cut out in this CPU's context's line (core/symbols.h's name) */
+static __always_inline const char *stp_sym_module(unsigned long addr)
+{
+	static const char data_fmt[] = "%pS";
+	u32 cpu = bpf_get_smp_processor_id();
+	struct stp_context *c = bpf_map_lookup_elem(&stp_contexts, &cpu);
+	u64 arg = addr;
+	long n, close;
+
+	if (!c)
+		return NULL;
+	n = bpf_snprintf(c->sym_line, sizeof(c->sym_line), data_fmt, &arg, 8);
+	if (n <= 2 || (c->sym_line[0] == '0' && c->sym_line[1] == 'x'))
+		return NULL;
+	close = STP_BOUND(n - 2, MAXSTRINGLEN - 1);
+	if (c->sym_line[close] != ']')
+		return "kernel";
+	c->sym_line[close] = 0;
+	for (int k = 1; k < 64; k++) {   /* a module's name is shorter */
+		long at = close - k;
+
+		if (at <= 0)
+			break;
+		if (c->sym_line[STP_BOUND(at, MAXSTRINGLEN - 1)] == '[')
+			return c->sym_line + STP_BOUND(at + 1, MAXSTRINGLEN - 1);
+	}
+	return "kernel";
+}
+
 /* The hit's kernel stack into the context as it begins (the translator writes the call where a handler names a
  * backtrace): innermost first, the probed address (a .return's: where the function returns to) heading it; skip:
  * the frames of the program's own calls above it; tracepoint: the tracepoint's frames left out too.  Empty where

@@ -1,6 +1,6 @@
 # kernel backtraces and symbols on the BPF runtime against the module's, in one boot: the same script as a module and
 # as BPF prints the same frames of a kprobe, a kretprobe and a tracepoint (backtrace, print_backtrace,
-# sprint_backtrace, print_stack, sprint_stack, stack, callers, caller, symdata), and addr() where a kernel.function's
+# sprint_backtrace, print_stack, sprint_stack, stack, callers, caller, symdata, modname), and addr() where a kernel.function's
 # entry is hit (the module's through ftrace, BPF's on a trampoline).  Used by tests/run (issue 48):
 # runtime/bpf/symbols.h (bpf_get_stack at the hit, %pS), translator/bpfprog/object.c (stp_save_kstack).
 
@@ -10,7 +10,8 @@ probe kprobe.function("vfs_read") {
     if (execname() != "dd" || int_arg(3) != 7)
         next
     bt = backtrace()
-    println("entry symdata: ", symdata(addr()))
+    println("entry symdata: ", symdata(addr()), " modname: ", modname(addr()))
+    try { println(modname(0)) } catch (e) { println("modname(0) error: ", e) }
     printf("entry addr=stack0=bt0: %d %d\n", addr() == stack(0), addr() == strtol(tokenize(bt, " "), 16))
     println("entry bt: ", bt)
     printf("entry caller: %d %s %d\n", caller() == sprintf("%s 0x%x", symname(stack(1)), stack(1)),
@@ -65,7 +66,8 @@ check() {
     [[ $(cat ko.rc bo.rc) == $'0\n0' ]]
     not grep -v -e 'records in' -e 'records out' -e 'bytes.* copied' ko.err bo.err
     for t in ko bo; do
-        grep -Eqx 'entry symdata: vfs_read\+0x[04]/0x[0-9a-f]+ \[kernel\]' $t.out
+        grep -Eqx 'entry symdata: vfs_read\+0x[04]/0x[0-9a-f]+ \[kernel\] modname: kernel' $t.out
+        grep -qx 'modname(0) error: Cannot determine kernel module name' $t.out
         grep -qx 'entry addr=stack0=bt0: 1 1' $t.out
         grep -Eqx 'entry bt: (0x[0-9a-f]{16} ){3,}' $t.out
         grep -qx 'entry caller: 1 ksys_read 1' $t.out

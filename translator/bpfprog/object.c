@@ -165,10 +165,10 @@ static int trampoline_regs_ok(const char *code, int is_return)
 
 /* A kprobe's or uprobe's program i (handler h), which stapio attaches where its section says (bpfprog.h), with its
  * entry program for @entry, and its twin on a trampoline, which stapio attaches instead where the kernel has one for
- * the symbol (stp_tr_N for stp_kp_N; -D STP_BPF_KPROBES_ONLY leaves it out).  save_regs: what the hit saves of its
- * registers; names: its pp() setting. */
-static void write_placed(const DerivedProbe *dp, int i, int h, const char *code, const char *save_regs, const char *names,
-			 StrBuf *out)
+ * the symbol (stp_tr_N for stp_kp_N; -D STP_BPF_KPROBES_ONLY leaves it out; tramp_ok[is_return]: whether the code
+ * allows it).  save_regs: what the hit saves of its registers; names: its pp() setting. */
+static void write_placed(const DerivedProbe *dp, int i, int h, const int tramp_ok[2], const char *save_regs,
+			 const char *names, StrBuf *out)
 {
 	int empty = does_nothing(dp->probe->body) && does_nothing(dp->probe->epilogue) && !bpf_entry_saved(dp);
 	ProbePlace at;
@@ -198,7 +198,7 @@ static void write_placed(const DerivedProbe *dp, int i, int h, const char *code,
 		sb_printf(out, "SEC(%s)\nint stp_%s_%04d(void *ctx)\n{\n\t(void)ctx;\n"
 			  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", sec,
 			  at.path ? "up" : "kp", i, h, save, names);
-	if (at.trampoline && !at.path && !bpf_entry_saved(dp) && trampoline_regs_ok(code, at.is_return)) {
+	if (at.trampoline && !at.path && !bpf_entry_saved(dp) && tramp_ok[at.is_return]) {
 		sb_printf(out, "#ifndef STP_BPF_KPROBES_ONLY\nSEC(\"%s/%s\")\nint stp_tr_%04d(u64 *ctx)\n{\n\t(void)ctx;\n",
 			  at.is_return ? "fexit" : "fentry", at.symbol, i);
 		if (!empty)
@@ -256,6 +256,8 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 				args ? "stp_save_args(c, ctx)" : kstack ? "stp_save_kstack(c, ctx, 1, 1)" : "(void)0";
 	static const char *const pp_users[] = { "stp_ppfunc", "stp_is_return" };
 	int uses_pp = strstr(code, "c->probe->") != NULL || cg_c_names(code, pp_users, 2);
+	/* an entry's and a return's trampoline allowed by what the code reads (a scan of it each, not one per program) */
+	const int tramp_ok[2] = { trampoline_regs_ok(code, 0), trampoline_regs_ok(code, 1) };
 
 	for (int i = 0; i < s->derived.len; i++)
 		dps[n++] = s->derived.items[i];
@@ -312,7 +314,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			break;
 		case BPF_PROG_KPROBE:
 		case BPF_PROG_UPROBE:
-			write_placed(dp, i, h, code, save_regs, names, out);
+			write_placed(dp, i, h, tramp_ok, save_regs, names, out);
 			break;
 		case BPF_PROG_NONE:
 		case BPF_PROG_NEVER:
