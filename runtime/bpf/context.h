@@ -271,7 +271,12 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	c->nesting = 0;
 	c->out.len = 0;
 	c->sout_depth = 0;
+	/* what a program saves of its hit when a handler reads it (targetvars.h, symbols.h): none yet, so that a begin,
+	 * end or timer probe reads no other hit's (addr() 0, no kernel registers, an empty backtrace) */
 	c->ret_entry = 0;
+	c->kstack_n = 0;
+	c->regs->ip = 0;
+	c->regs->cs = 3;
 	return c;
 }
 

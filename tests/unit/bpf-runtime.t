@@ -81,6 +81,13 @@ probe timer.profile { n++; if (pid() == target()) { mine++; if ((probefunc() == 
 probe timer.profile.freq.hz(100) { h++ }
 probe end { printf("ticks %d %d %d %s %d\n", n > 0, h > 0, mine > 0, pp(), bad) }' >prof.out 2>prof.err || { cat prof.out prof.err; return 1; }
     [[ $(cat prof.out) == "ticks 1 1 1 end 0" ]] || { cat prof.out prof.err; return 1; }
+    # a timer probe reads no other hit's registers or stack (a profile tick's, in the same CPU's context before it)
+    timeout 60 $STAP --runtime=bpf -c "sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i + 1)); done'" -e '
+global n, t, bad
+probe timer.profile { n++ }
+probe timer.ms(1) { t++; if (addr() != 0 || probefunc() != "" || backtrace() != "") bad++ }
+probe end { printf("stale %d %d %d\n", n > 0, t > 0, bad) }' >stale.out 2>stale.err || { cat stale.out stale.err; return 1; }
+    [[ $(cat stale.out) == "stale 1 1 0" ]] || { cat stale.out stale.err; return 1; }
     # perf.sw.* (perf.type(1).config(N)) on each CPU, by count and by rate: the busy command's CPU clock seen; a hardware
     # event this machine's CPUs may lack is named when it cannot be opened
     timeout 60 $STAP --runtime=bpf -c "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done'" -e '
