@@ -1,5 +1,6 @@
 /* kprobe_batch.h - registering a family's kprobes and kretprobes in batches (register_kprobes, falling back to one
- * by one for a batch the kernel refuses) and unregistering them in two batches.  Included by probes/dwarf.c, kprobes.c. */
+ * by one for a batch the kernel refuses), unregistering them in two batches, and their hits' instruction pointer at
+ * the probed address.  Included by probes/dwarf.c, kprobes.c. */
 #ifndef STP_KPROBE_BATCH_H
 #define STP_KPROBE_BATCH_H
 #include <linux/kprobes.h>
