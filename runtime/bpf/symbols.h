@@ -141,9 +141,9 @@ static __always_inline const char *stp_sym_module(unsigned long addr)
 	n = bpf_snprintf(c->sym_line, sizeof(c->sym_line), data_fmt, &arg, 8);
 	if (n <= 2 || (c->sym_line[0] == '0' && c->sym_line[1] == 'x'))
 		return NULL;
+	if (!stp_sym_has_module(c->sym_line, n - 1, 0))
+		return STP_SYM_KERNEL;
 	close = STP_BOUND(n - 2, MAXSTRINGLEN - 1);
-	if (c->sym_line[close] != ']')
-		return "kernel";
 	c->sym_line[close] = 0;
 	for (int k = 1; k < 64; k++) {   /* a module's name is shorter */
 		long at = close - k;
@@ -153,7 +153,7 @@ static __always_inline const char *stp_sym_module(unsigned long addr)
 		if (c->sym_line[STP_BOUND(at, MAXSTRINGLEN - 1)] == '[')
 			return c->sym_line + STP_BOUND(at + 1, MAXSTRINGLEN - 1);
 	}
-	return "kernel";
+	return STP_SYM_KERNEL;
 }
 
 /* The hit's kernel stack into the context as it begins (the translator writes the call where a handler names a

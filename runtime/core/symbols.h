@@ -22,7 +22,6 @@
 
 
 /* The module name SystemTap gives the kernel image itself. */
-#define STP_SYM_KERNEL "kernel"
 
 /*
  * Work space of the functions below, one per CPU.  Only probe handlers use it,

@@ -3,6 +3,8 @@
 #ifndef STP_SYMSTYLE_H
 #define STP_SYMSTYLE_H
 
+#define STP_SYM_KERNEL "kernel"        /* the kernel image's "module" */
+
 enum stp_sym_style {
 	STP_SYM_NAME,           /* symname(): "vfs_read", else the address */
 	STP_SYM_DATA,           /* symdata(): "vfs_read+0x0/0x1a0 [kernel]", else the address */
