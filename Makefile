@@ -56,9 +56,12 @@ $(B)/bin/stap: $(TRANSLATOR_OBJ)
 $(B)/bin/staprun: $(STAPRUN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
+# stapio serves a BPF run's procfs files through FUSE (stapio/bpfprocfs.c)
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
+$(B)/obj/stapio/bpfprocfs.o: CFLAGS += $(FUSE_CFLAGS)
 $(B)/bin/stapio: $(STAPIO_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lbpf
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lbpf -lfuse3
 $(B)/bin/stap-merge: $(MERGE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^

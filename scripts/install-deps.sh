@@ -31,6 +31,7 @@ GROUPS_NEEDED=(stapusr stapsys stapdev)
 #   kmod                             modprobe --show-depends, insmod/rmmod in the guest
 #   iproute2                         `ip` in the guest: network namespaces, veth, bridges (netfilter tests)
 #   clang libbpf-dev                 --runtime=bpf: pass 4's clang -target bpf, stapio's loader (libbpf)
+#   libfuse3-dev                     --runtime=bpf: stapio serves procfs probes' files through FUSE
 #   clang-14 libclang-rt-14-dev      the parser's libFuzzer target (make fuzz, tests/unit/fuzz-smoke.t):
 #                                    clang-14 only Recommends libclang-rt-14-dev, which holds libFuzzer
 #                                    and the ASan/UBSan runtimes for clang
@@ -58,7 +59,8 @@ PACKAGES=(gcc make flex bison pkg-config libelf-dev libdw-dev pahole liblzma-dev
           busybox-static cpio linux-image-amd64 linux-headers-amd64 kmod iproute2 clang-14 libclang-rt-14-dev
           man-db groff-base nfs-kernel-server nfs-common rpcbind systemtap-sdt-dev fio gnuplot-nox
           g++ libc6-dbg openssh-client openssh-server ansible libdebuginfod-dev debuginfod libarchive-tools curl
-          openssl ovmf shim-signed grub-efi-amd64-signed mtools dosfstools clang libbpf-dev)
+          openssl ovmf shim-signed grub-efi-amd64-signed mtools dosfstools clang libbpf-dev
+          libfuse3-dev)
 
 # The extra kernels the guest tests can boot (GUEST_KVER=..., make check-kernels), installed only with
 # --kernels: Debian 12's 6.12 series (bookworm's security/updates archive) and the PREEMPT_RT flavour

@@ -23,6 +23,15 @@ struct bpf_formats *bpf_formats_read(const void *blob, size_t size);
 void bpf_formats_free(struct bpf_formats *fm);
 void bpf_format_record(struct bpf_output *out, struct bpf_formats *fm, const char *body, size_t len);
 
+/* bpfprocfs.c: the object's procfs files served under /run/systemtap/NAME while the run goes on (mounted as root):
+ * NULL when it has none (*failed 0) or after a message (*failed 1); the descriptor readable when a request waits, the
+ * answer to it; the files unmounted (before return) and everything freed */
+struct bpf_procfs;
+struct bpf_procfs *bpf_procfs_start(struct bpf_object *obj, const char *name, int *failed);
+int bpf_procfs_fd(const struct bpf_procfs *pf);
+void bpf_procfs_serve(struct bpf_procfs *pf);
+void bpf_procfs_stop(struct bpf_procfs *pf);
+
 /* the -c command: started held back (0, or -1 after a message), released once the probes are armed,
  * reaped when it exits (1 once, then), ended with the run */
 struct target;

@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ struct bpf_run {
 	struct target *cmd;         /* -c CMD, or NULL */
 	int trampolines;            /* trampoline programs in the load */
 	const char *remote;         /* -r N:URI, or NULL */
+	struct bpf_procfs *procfs;  /* its procfs files, when it has any */
 	int exit_seen;              /* an exit() record */
 };
 
@@ -269,7 +271,7 @@ static int twin_attached(const struct bpf_run *r, const struct bpf_program *p)
 	return 0;
 }
 
-/* Attaches every program but those stapio runs (begin, end, error, timers): the trampolines first, each of which the
+/* Attaches every program but those stapio runs (begin, end, error, timers, procfs files'): the trampolines first, each of which the
  * kernel takes standing for its kprobe twin; 0, or -1 after a message. */
 static int attach_probes(struct bpf_run *r)
 {
@@ -299,7 +301,7 @@ static int attach_probes(struct bpf_run *r)
 		struct bpf_link *l;
 
 		if (prefixed(p, "stp_begin_") || prefixed(p, "stp_end_") || prefixed(p, "stp_error_") ||
-		    prefixed(p, "stp_timer_") || prefixed(p, "stp_tr_") || twin_attached(r, p))
+		    prefixed(p, "stp_timer_") || prefixed(p, "stp_procfs_") || prefixed(p, "stp_tr_") || twin_attached(r, p))
 			continue;
 		if (prefixed(p, "stp_profile_") || prefixed(p, "stp_perf_")) {
 			if (attach_profile(r, p) < 0)
@@ -383,6 +385,27 @@ static int run_timers(struct bpf_run *r)
 			wait = t->next_ns - now;
 	}
 	return (int)((wait + 999999) / 1000000);
+}
+
+/* Waits at most timeout ms for the ring's records (consumed: a count, or -errno) and the procfs files' requests
+ * (answered). */
+static int wait_for_work(struct bpf_run *r, int timeout)
+{
+	struct pollfd fds[2] = { { .fd = ring_buffer__epoll_fd(r->ring), .events = POLLIN },
+				 { .fd = r->procfs ? bpf_procfs_fd(r->procfs) : -1, .events = POLLIN } };
+
+	if (!r->procfs)
+		return ring_buffer__poll(r->ring, timeout);
+	if (poll(fds, 2, timeout) < 0)
+		return -errno;
+	if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		err("the procfs files were unmounted: no more reads or writes of them");
+		bpf_procfs_stop(r->procfs);
+		r->procfs = NULL;
+	} else if (fds[1].revents & POLLIN) {
+		bpf_procfs_serve(r->procfs);
+	}
+	return ring_buffer__consume(r->ring);
 }
 
 static void detach_probes(struct bpf_run *r)
@@ -577,12 +600,12 @@ static int caller_for_good(void)
 	return 0;
 }
 
-int bpf_run(const char *path, const char *outfile, const char *size_arg, const char *command, long target_pid,
+int bpf_run(const char *path, const char *name, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
 	struct bpf_run r = { .remote = remote };
 	struct stp_bpf_counters c = { 0 };
-	int status = 1, loading = geteuid() != getuid(), unarmed = 0;
+	int status = 1, loading = geteuid() != getuid(), unarmed = 0, procfs_failed = 0;
 
 	libbpf_set_print(libbpf_message);
 	/* the output and the -c command as the caller */
@@ -595,7 +618,8 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 	if ((!command || (r.cmd = bpf_target_spawn(command)) != NULL) && (!loading || to_caller(0) == 0) &&
 	    load(&r, path, r.cmd ? bpf_target_pid(r.cmd) : target_pid) == 0 && run_programs(&r, "stp_begin_", 1) == 0) {
 		status = 0;
-		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0))
+		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0 ||
+				     (!(r.procfs = bpf_procfs_start(r.obj, name, &procfs_failed)) && procfs_failed)))
 			status = unarmed = 1;   /* as a module that fails to start: no end probes */
 		if (loading && caller_for_good() < 0)   /* armed, or not to be: root's ids no more */
 			status = 1;
@@ -607,7 +631,7 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 				if (bpf_target_exited(r.cmd))
 					break;
 			}
-			int n = ring_buffer__poll(r.ring, run_timers(&r));
+			int n = wait_for_work(&r, run_timers(&r));
 			if (n < 0 && n != -EINTR) {
 				err("reading the ring: %s", strerror(-n));
 				status = 1;
@@ -616,6 +640,8 @@ int bpf_run(const char *path, const char *outfile, const char *size_arg, const c
 				status = 1;
 		}
 		detach_probes(&r);
+		bpf_procfs_stop(r.procfs);   /* unmounted: their probes run no more */
+		r.procfs = NULL;
 		ring_buffer__consume(r.ring);
 		/* too many errors: no end probes */
 		c = counters(&r);

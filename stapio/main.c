@@ -554,7 +554,7 @@ int main(int argc, char **argv)
 		return early;
 	setup_signals();
 	if (io.bpf_object)
-		return bpf_run(io.bpf_object, io.outfile, io.size_arg, io.command, io.target_pid, io.remote, &got_signal,
+		return bpf_run(io.bpf_object, io.name, io.outfile, io.size_arg, io.command, io.target_pid, io.remote, &got_signal,
 			       &got_child);
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
 	/* the module's files are the loading user's (or root may open them) */

@@ -31,6 +31,11 @@ enum stp_bpf_record {
  * address (addr(), print_backtrace()'s "Returning from"): a u64 per program, indexed by the N of its name stp_kp_N,
  * which stapio fills from /proc/kallsyms before loading (a kretprobe program knows only the return site) */
 #define STP_BPF_FUNCS_SECTION ".data.stp_funcs"
+/* The procfs probes' files, which stapio serves (stapio/bpfprocfs.c): a line per probe, "r MODE MAXSIZE PROGRAM PATH"
+ * or "w MODE 0 PROGRAM PATH" (MODE in octal, MAXSIZE 0: the default, PATH to the line's end), NUL-ended; the value
+ * the probes read and write is the map STP_BPF_PROCFS_MAP's one entry, a NUL-ended string */
+#define STP_BPF_PROCFS_SECTION ".rodata.stp_procfs"
+#define STP_BPF_PROCFS_MAP "stp_procfs"
 #define STP_BPF_FMT_MAGIC 0x53544631u   /* "STF1" */
 struct stp_bpf_fmt_head {
 	unsigned int magic, nformats, npieces, ntext;

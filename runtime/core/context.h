@@ -117,4 +117,21 @@ static struct stp_context **stp_contexts;   /* indexed by CPU */
  * path can claim the CPU without looking the context up. */
 static DEFINE_PER_CPU(int, stp_busy);
 
+/* A procfs probe's $value (translator/providers/procfs.c): its file's buffer, a string destination given
+ * as the hit's data (probes/procfs.c); what a read probe sets, what a write probe was given. */
+#define stp_procfs_value(c) ((const char *)((struct stp_out *)(c)->entry_data)->buf)
+#define stp_procfs_set(c, s)                                                                    \
+	do {                                                                                    \
+		struct stp_out *stp_pv_ = (c)->entry_data;                                      \
+		stp_pv_->len = 0;                                                               \
+		stp_out_str(stp_pv_, (s));                                                      \
+		stp_out_end_str(stp_pv_);                                                       \
+	} while (0)
+#define stp_procfs_append(c, s)                                                                 \
+	do {                                                                                    \
+		struct stp_out *stp_pv_ = (c)->entry_data;                                      \
+		stp_out_str(stp_pv_, (s));                                                      \
+		stp_out_end_str(stp_pv_);                                                       \
+	} while (0)
+
 #endif

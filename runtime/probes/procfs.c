@@ -25,8 +25,8 @@
  * written in the buffer and runs the write probe, whose $value they are.  A read or write whose
  * probe hit was skipped fails with EAGAIN (stp_procfs_run): nothing is lost quietly, and a read
  * keeps the open file's copy as it was.  lock serializes the file's reads and writes (process
- * context, outside any probe handler), so a handler has the buffer to itself.  It reaches it as value (c->entry_data), a string destination: the
- * translator's $value C uses only struct stp_out, as the handlers come before this file.
+ * context, outside any probe handler), so a handler has the buffer to itself.  It reaches it as value (c->entry_data), a string
+ * destination, through core/context.h's stp_procfs_* (the handlers come before this file).
  */
 struct stp_procfs_file {
 	const char *path;                    /* under /proc/systemtap/MODULE/ */

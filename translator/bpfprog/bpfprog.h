@@ -35,12 +35,16 @@ int bpf_regex_ok(const Expr *pattern);
 int bpf_entry_saved(const struct DerivedProbe *dp);
 void bpf_entry_functions(Session *s, StrBuf *settings, StrBuf *frames, StrBuf *members, StrBuf *code);
 
+/* procfsfiles.c: runtime/bpf/procfs.h and the table stapio serves the procfs probes' files from
+ * (STP_BPF_PROCFS_SECTION), when the object has any: before the bodies */
+void bpf_procfs_files(Session *s, StrBuf *out);
+
 /* refuse.c: the kind of BPF program a derived probe becomes (NONE: it cannot be one).  Kprobes and uprobes
  * are attached by stapio from their section's name: "kprobe/OFFSET/SYMBOL" ("kretprobe/..."), or
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */
 typedef enum BpfProgKind {
 	BPF_PROG_NONE, BPF_PROG_NEVER, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_ERROR, BPF_PROG_TIMER, BPF_PROG_PROFILE, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE,
-	BPF_PROG_PERF
+	BPF_PROG_PERF, BPF_PROG_PROCFS
 } BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
 

@@ -316,6 +316,12 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		case BPF_PROG_UPROBE:
 			write_placed(dp, i, h, tramp_ok, save_regs, names, out);
 			break;
+		case BPF_PROG_PROCFS:
+			/* stapio runs it for a read or write of its file (bpf_procfs_files' table): 1 when it ran, 0 when
+			 * the hit was skipped */
+			sb_printf(out, "SEC(\"syscall\")\nint stp_procfs_%04d(void *ctx)\n{\n\tint ran = 0;\n\n\t(void)ctx;\n"
+				  "\tSTP_RUN_SAVING(probe_%d, 1, (ran = 1, %s));\n\treturn ran;\n}\n\n", dp->index, h, names);
+			break;
 		case BPF_PROG_NONE:
 		case BPF_PROG_NEVER:
 			break;
@@ -392,6 +398,7 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 		if (((Symbol *)s->prog.globals.items[i])->is_array == 1)
 			bpf_map_functions(s->prog.globals.items[i], out);
 	cg_calls_defines(s, out);
+	bpf_procfs_files(s, out);
 	sb_puts(out, "/* probe bodies and functions */\n");
 	sb_puts(out, m->code.data ? m->code.data : "");
 	sb_puts(out, entries.data);

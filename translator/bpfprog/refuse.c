@@ -26,6 +26,8 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_END;
 	if (!strcmp(fam, "error"))
 		return BPF_PROG_ERROR;
+	if (!strcmp(fam, "procfs"))   /* stapio serves the files */
+		return BPF_PROG_PROCFS;
 	if (!strcmp(fam, "timer") && !member && dp->number > 0)   /* timer.s(N)...: not timer.profile */
 		return BPF_PROG_TIMER;
 	if (!strcmp(fam, "timer") && member && !strcmp(member, "profile"))   /* perf's cpu-clock on each CPU */
@@ -160,8 +162,12 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	}
-	case EX_TARGET:
 	case EX_CONTEXT:
+		if (e->ctxvar->bpf)
+			break;
+		refuse_at(r, e->loc, "a target variable");
+		return AST_WALK_SKIP;
+	case EX_TARGET:
 	case EX_AUTOCAST:
 		refuse_at(r, e->loc, "a target variable");
 		return AST_WALK_SKIP;

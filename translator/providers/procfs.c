@@ -1,5 +1,6 @@
 /* procfs.c - the "procfs" probe family: procfs("NAME").read/.write files under
  * /proc/systemtap/MODULE/ and their $value.  Plugged into the provider registry. */
+#include "providers/procfs.h"
 #include "providers/provider.h"
 
 #include <string.h>
@@ -185,17 +186,16 @@ static int resolve_procfs(Session *s, ProbePoint *pp, DerivedProbe *dp)
 	return 1;
 }
 
-/* $value: the file's buffer as a string destination (struct stp_out of runtime/core/context.h,
- * the hit's data: handlers come before runtime/probes/procfs.c in the module); what the reader
- * gets (.read, cut at maxsize), what was written (.write). */
+/* $value, through the names each runtime defines: what the reader gets (.read, cut at maxsize), what was
+ * written (.write).  The module's are the file's buffer, a string destination (runtime/core/context.h);
+ * the BPF runtime's a map stapio fills and reads (runtime/bpf/procfs.h). */
 static const ContextVar procfs_value = {
 	.name = "$value",
 	.type = TY_STRING,
-	.read = "((const char *)((struct stp_out *)c->entry_data)->buf)",
-	.write = "do { struct stp_out *stp_pv_ = c->entry_data; stp_pv_->len = 0; stp_out_str(stp_pv_, %s); "
-		 "stp_out_end_str(stp_pv_); } while (0)",
-	.append = "do { struct stp_out *stp_pv_ = c->entry_data; stp_out_str(stp_pv_, %s); "
-		  "stp_out_end_str(stp_pv_); } while (0)",
+	.read = "stp_procfs_value(c)",
+	.write = "stp_procfs_set(c, %s)",
+	.append = "stp_procfs_append(c, %s)",
+	.bpf = 1,
 };
 
 static const ContextVar *procfs_context_var(Session *s, const DerivedProbe *dp, const char *name)
@@ -282,6 +282,16 @@ static void emit_procfs(Session *s, DerivedProbe **dps, int n, StrBuf *out)
 	}
 	sb_puts(out, "};\n");
 	sb_puts(out, "STP_PROCFS_FAMILY(stp_procfs_files, stp_procfs_dirs)\n\n");
+}
+
+int procfs_point(Session *s, const DerivedProbe *dp, unsigned *mode, int64_t *maxsize)
+{
+	ProcfsSpec spec;
+
+	procfs_parse(s, dp->point, &spec, 0);   /* resolve_procfs checked it */
+	*mode = (spec.write ? 0222 : 0444) & ~(unsigned)spec.umask;
+	*maxsize = spec.maxsize;
+	return spec.write;
 }
 
 static const char *const procfs_context_vars[] = { "$value", NULL };

@@ -38,6 +38,7 @@ typedef struct ContextVar {
 	int write_needs_guru;        /* writing it needs -g ($verdict) */
 	const char *append;          /* a string's `.=`: C statement with "%s" for what is appended;
 	                              * NULL: only '=' assigns it */
+	int bpf;                     /* the names read, write and append use are runtime/bpf's too */
 } ContextVar;
 
 /* Where a probe fires, for a runtime that arms it by itself (the BPF runtime): a uprobe (path set: the
