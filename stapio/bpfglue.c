@@ -7,6 +7,8 @@
 
 struct bpf_output {
 	struct outfile out;
+	struct header_info header;  /* self-describing files (header.c) */
+	const char *pattern;        /* -o, or NULL */
 	unsigned long long seq;     /* records given, for their headers */
 };
 
@@ -22,7 +24,24 @@ struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg)
 		free(o);
 		return NULL;
 	}
+	o->pattern = pattern;
 	return o;
+}
+
+void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_header_args *args,
+			long (*read_script)(void *ctx, char *buf, size_t size), void *ctx)
+{
+	if (!o->pattern)
+		return;
+	say("%s has a header file: each output file starts with a header", name);
+	o->header.read_script = read_script;
+	o->header.read_ctx = ctx;
+	header_start(&o->header, "", name);
+	o->header.script = args->script;
+	o->header.script_sha256 = args->script_sha256;
+	o->header.clock_offset_us = args->clock_offset_us;
+	o->header.clock_offset_err_us = args->clock_offset_err_us;
+	outfile_set_header(&o->out, header_text, &o->header);
 }
 
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len)

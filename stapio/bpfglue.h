@@ -7,6 +7,14 @@
 
 struct bpf_output;
 struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg);   /* NULL after a message */
+/* self-describing -o files (header.c) of the run name, whose procfs("header") file's text read_script gives:
+ * staprun's -s, -H and -C given through args */
+struct bpf_header_args {
+	const char *script, *script_sha256;
+	long long clock_offset_us, clock_offset_err_us;
+};
+void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_header_args *args,
+			long (*read_script)(void *ctx, char *buf, size_t size), void *ctx);
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* one record's text */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
@@ -25,12 +33,18 @@ void bpf_format_record(struct bpf_output *out, struct bpf_formats *fm, const cha
 
 /* bpfprocfs.c: the object's procfs files served under /run/systemtap/NAME while the run goes on (mounted as root):
  * NULL when it has none (*failed 0) or after a message (*failed 1); the descriptor readable when a request waits, the
- * answer to it; the files unmounted (before return) and everything freed */
+ * answer to it; the files unmounted (gone on return: no more requests); the files unmounted if need be and
+ * everything freed */
 struct bpf_procfs;
 struct bpf_procfs *bpf_procfs_start(struct bpf_object *obj, const char *name, int *failed);
 int bpf_procfs_fd(const struct bpf_procfs *pf);
 void bpf_procfs_serve(struct bpf_procfs *pf);
+void bpf_procfs_unmount(struct bpf_procfs *pf);
 void bpf_procfs_stop(struct bpf_procfs *pf);
+/* whether it has a read probe for the file name (pf NULL: none); that file's text as a read gives it, its probe
+ * run now (unmounted too, until stop): its length, or -1 (the probe skipped or failed) */
+int bpf_procfs_readable(const struct bpf_procfs *pf, const char *name);
+long bpf_procfs_read(struct bpf_procfs *pf, const char *name, char *buf, size_t size);
 
 /* the -c command: started held back (0, or -1 after a message), released once the probes are armed,
  * reaped when it exits (1 once, then), ended with the run */

@@ -431,18 +431,60 @@ void bpf_procfs_serve(struct bpf_procfs *pf)
 		fuse_session_process_buf(pf->se, &pf->buf);
 }
 
-void bpf_procfs_stop(struct bpf_procfs *pf)
+int bpf_procfs_readable(const struct bpf_procfs *pf, const char *name)
+{
+	for (size_t i = 0; pf && i < pf->nfiles; i++)
+		if (!pf->files[i].write && !strcmp(pf->files[i].path, name))
+			return 1;
+	return 0;
+}
+
+long bpf_procfs_read(struct bpf_procfs *pf, const char *name, char *buf, size_t size)
+{
+	size_t len;
+
+	for (size_t i = 0; i < pf->nfiles; i++) {
+		const struct procfs_file *f = &pf->files[i];
+
+		if (f->write || strcmp(f->path, name) || size == 0)
+			continue;
+		pf->value[0] = 0;
+		if (run_probe(pf, f) < 0)
+			return -1;
+		len = strlen(pf->value);
+		if (len > f->maxsize)
+			len = f->maxsize;
+		if (len > size - 1)
+			len = size - 1;
+		memcpy(buf, pf->value, len);
+		buf[len] = 0;
+		return (long)len;
+	}
+	return -1;
+}
+
+void bpf_procfs_unmount(struct bpf_procfs *pf)
 {
 	if (!pf)
 		return;
 	/* the helper unmounts (the files' readers then get errors) and is reaped: the files are gone on return */
 	if (pf->helper_fd >= 0) {
 		close(pf->helper_fd);
+		pf->helper_fd = -1;
 		while (waitpid(pf->helper, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	if (pf->fuse)
 		fuse_destroy(pf->fuse);
+	pf->fuse = NULL;
+	pf->se = NULL;
+}
+
+void bpf_procfs_stop(struct bpf_procfs *pf)
+{
+	if (!pf)
+		return;
+	bpf_procfs_unmount(pf);
 	free(pf->buf.mem);
 	for (size_t i = 0; i < pf->nfiles; i++)
 		free(pf->files[i].path);

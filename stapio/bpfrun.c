@@ -41,6 +41,7 @@ struct bpf_run {
 	int trampolines;            /* trampoline programs in the load */
 	const char *remote;         /* -r N:URI, or NULL */
 	struct bpf_procfs *procfs;  /* its procfs files, when it has any */
+	int serving;                /* they are mounted: their requests are answered */
 	int exit_seen;              /* an exit() record */
 };
 
@@ -392,16 +393,16 @@ static int run_timers(struct bpf_run *r)
 static int wait_for_work(struct bpf_run *r, int timeout)
 {
 	struct pollfd fds[2] = { { .fd = ring_buffer__epoll_fd(r->ring), .events = POLLIN },
-				 { .fd = r->procfs ? bpf_procfs_fd(r->procfs) : -1, .events = POLLIN } };
+				 { .fd = r->serving ? bpf_procfs_fd(r->procfs) : -1, .events = POLLIN } };
 
-	if (!r->procfs)
+	if (!r->serving)
 		return ring_buffer__poll(r->ring, timeout);
 	if (poll(fds, 2, timeout) < 0)
 		return -errno;
 	if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
 		err("the procfs files were unmounted: no more reads or writes of them");
-		bpf_procfs_stop(r->procfs);
-		r->procfs = NULL;
+		bpf_procfs_unmount(r->procfs);
+		r->serving = 0;
 	} else if (fds[1].revents & POLLIN) {
 		bpf_procfs_serve(r->procfs);
 	}
@@ -600,7 +601,13 @@ static int caller_for_good(void)
 	return 0;
 }
 
-int bpf_run(const char *path, const char *name, const char *outfile, const char *size_arg, const char *command, long target_pid,
+/* the procfs("header") file's text, for the output files' headers */
+static long read_header(void *ctx, char *buf, size_t size)
+{
+	return bpf_procfs_read(ctx, "header", buf, size);
+}
+
+int bpf_run(const char *path, const char *name, const struct bpf_header_args *header, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
 	struct bpf_run r = { .remote = remote };
@@ -621,6 +628,10 @@ int bpf_run(const char *path, const char *name, const char *outfile, const char 
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0 ||
 				     (!(r.procfs = bpf_procfs_start(r.obj, name, &procfs_failed)) && procfs_failed)))
 			status = unarmed = 1;   /* as a module that fails to start: no end probes */
+		r.serving = r.procfs != NULL;
+		/* self-describing output files when the script has a procfs("header") file, as a module's */
+		if (!status && bpf_procfs_readable(r.procfs, "header"))
+			bpf_output_headers(r.out, name, header, read_header, r.procfs);
 		if (loading && caller_for_good() < 0)   /* armed, or not to be: root's ids no more */
 			status = 1;
 		if (!status)
@@ -640,8 +651,8 @@ int bpf_run(const char *path, const char *name, const char *outfile, const char 
 				status = 1;
 		}
 		detach_probes(&r);
-		bpf_procfs_stop(r.procfs);   /* unmounted: their probes run no more */
-		r.procfs = NULL;
+		bpf_procfs_unmount(r.procfs);   /* no more reads or writes of the files */
+		r.serving = 0;
 		ring_buffer__consume(r.ring);
 		/* too many errors: no end probes */
 		c = counters(&r);
@@ -659,6 +670,7 @@ int bpf_run(const char *path, const char *name, const char *outfile, const char 
 	bpf_target_finish(r.cmd);
 	if (bpf_output_close(r.out) < 0)
 		status = 1;
+	bpf_procfs_stop(r.procfs);
 	ring_buffer__free(r.ring);
 	free(r.links);
 	free(r.linked);

@@ -74,7 +74,7 @@ static void script_header(struct header_info *hi, char *buf, size_t size)
 	char path[600];
 
 	snprintf(path, sizeof(path), "%s/header", hi->dir);
-	if (read_header_file(path, buf, size) > 0)
+	if ((hi->read_script ? hi->read_script(hi->read_ctx, buf, size) : read_header_file(path, buf, size)) > 0)
 		snprintf(hi->script_text, sizeof(hi->script_text), "%s", buf);
 	else
 		snprintf(buf, size, "%s", hi->script_text);
@@ -224,5 +224,5 @@ void header_start(struct header_info *hi, const char *dir, const char *module)
 	hi->clock_offset_us = 0;
 	hi->clock_offset_err_us = -1;
 	hi->script_text[0] = '\0';
-	script_header(hi, text, sizeof(text));
+	script_header(hi, text, sizeof(text));   /* with hi->read_script, when the caller set it */
 }

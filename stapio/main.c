@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/modparam.h"
+#include "bpfglue.h"
 #include "stapio.h"
 
 const char log_program[] = "stapio";   /* the prefix of its diagnostics (common/log.c) */
@@ -553,9 +554,11 @@ int main(int argc, char **argv)
 	if (check_privileges(io.bpf_object != NULL) < 0)
 		return early;
 	setup_signals();
-	if (io.bpf_object)
-		return bpf_run(io.bpf_object, io.name, io.outfile, io.size_arg, io.command, io.target_pid, io.remote, &got_signal,
-			       &got_child);
+	if (io.bpf_object) {
+		struct bpf_header_args header = { io.script, io.script_sha256, io.clock_offset_us, io.clock_offset_err_us };
+		return bpf_run(io.bpf_object, io.name, &header, io.outfile, io.size_arg, io.command, io.target_pid, io.remote,
+			       &got_signal, &got_child);
+	}
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);
 	/* the module's files are the loading user's (or root may open them) */
 	if (control_open(&io.ctl, io.dir) < 0 || relay_open(&io.relay, io.dir) < 0 ||

@@ -14,8 +14,10 @@
 int check_privileges(int bpf_loading);   /* privileges.c: -1 unless real = effective = saved ids (-B: or root's) */
 #include <signal.h>
 /* bpfrun.c: runs the BPF object at path (stapio -B), named name (-N), until exit(), an error, *got_signal or the
- * -c command's end (*got_child: a SIGCHLD came): the exit status.  remote: -r N:URI, or NULL. */
-int bpf_run(const char *path, const char *name, const char *outfile, const char *size_arg, const char *command, long target_pid,
+ * -c command's end (*got_child: a SIGCHLD came): the exit status.  header: what its output files' headers
+ * say of the script (bpfglue.h); remote: -r N:URI, or NULL. */
+struct bpf_header_args;
+int bpf_run(const char *path, const char *name, const struct bpf_header_args *header, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child);
 /* Exit status of stapio -A when it never attached (the run is untouched): staprun
  * then leaves the module loaded (staprun/staprun.h has the same number). */
@@ -92,6 +94,10 @@ struct header_info {
 	const char *script, *script_sha256;   /* the module's script (staprun's -s, -H), or NULL */
 	long long clock_offset_us, clock_offset_err_us;   /* to the controller's clock; err -1: unknown */
 	char script_text[2048];     /* the procfs("header") file's text as last read ("" before) */
+	/* a BPF run's: the header file's text read by running its probe (stapio serves the file itself, so a read
+	 * of it through the file system would wait for stapio): its length, or -1 (NULL: dir/header is read) */
+	long (*read_script)(void *ctx, char *buf, size_t size);
+	void *read_ctx;
 };
 int header_wanted(const char *dir);
 void header_start(struct header_info *hi, const char *dir, const char *module);

@@ -150,4 +150,15 @@ EOF
     wait $pid || true
     wait_for ! -e $D || { echo "$D left behind"; grep " $D " /proc/mounts; return 1; }
     not grep -q " $D " /proc/mounts
+
+    # a procfs("header") file makes self-describing -o files, its text read by running its probe (stapio serves the
+    # file itself: it cannot read it through the mount)
+    $STAP --runtime=bpf -o "$PWD/h.out" -e '
+global n
+probe procfs("header").read { $value = sprintf("format: text\napps: %s\n", "a b") }
+probe timer.ms(50) { printf("tick %d\n", ++n); if (n == 3) exit() }' >h.stdout 2>h.err || { cat h.err; return 1; }
+    head -n 1 h.out | grep -qx '# stap-output-header: 1' || { cat h.out; return 1; }
+    grep -qx '# format: text' h.out && grep -qx '# apps: a b' h.out || { cat h.out; return 1; }
+    [[ $(grep -v '^#' h.out) == $'tick 1\ntick 2\ntick 3' ]] || { cat h.out; return 1; }
+    tail -n 1 h.out | grep -q '^# end: file: .* records: 3 ' || { cat h.out; return 1; }
 }
