@@ -42,7 +42,8 @@ struct bpf_run {
 	const char *remote;         /* -r N:URI, or NULL */
 	struct bpf_procfs *procfs;  /* its procfs files, when it has any */
 	int serving;                /* they are mounted: their requests are answered */
-	int exit_seen;              /* an exit() record */
+	int exit_seen;              /* an exit() record, or the counters' mark of exit() */
+	long long exit_checked_ns;  /* when the counters were last looked at for it */
 };
 
 /* libbpf's own messages: its warnings (a refused program's verifier log among them) with -v, its
@@ -54,15 +55,11 @@ static int libbpf_message(enum libbpf_print_level level, const char *fmt, va_lis
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* One record of the ring (runtime/bpf/records.h): text to the output, errors to stderr. */
-static int on_record(void *ctx, void *data, size_t size)
+/* One (sub-)record of the ring (runtime/bpf/records.h): text to the output, errors to stderr. */
+static void one_record(struct bpf_run *r, const struct stp_bpf_rec_head *h, size_t size)
 {
-	struct bpf_run *r = ctx;
-	const struct stp_bpf_rec_head *h = data;
 	const char *body = (const char *)(h + 1);
 
-	if (size < sizeof(*h) || h->len > size - sizeof(*h))
-		return 0;
 	switch (h->type) {
 	case STP_BPF_REC_TEXT:
 		bpf_output_text(r->out, body, h->len);
@@ -93,7 +90,45 @@ static int on_record(void *ctx, void *data, size_t size)
 	default:
 		break;
 	}
+}
+
+/* A record of the ring: a hit's output is one, its text and printf values the sub-records it holds, each at an 8-byte
+ * boundary (runtime/bpf/output.h); the others are one sub-record. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	const char *p = data;
+
+	while (size >= sizeof(struct stp_bpf_rec_head)) {
+		struct stp_bpf_rec_head h;
+		size_t step;
+
+		memcpy(&h, p, sizeof(h));
+		if (h.len > size - sizeof(h))
+			break;
+		one_record(ctx, (const struct stp_bpf_rec_head *)p, sizeof(h) + h.len);   /* 8-aligned: a ring's records are */
+		step = (sizeof(h) + h.len + 7) & ~(size_t)7;
+		if (step >= size)
+			break;
+		p += step;
+		size -= step;
+	}
 	return 0;
+}
+
+static struct stp_bpf_counters counters(const struct bpf_run *r);
+
+static long long now_ns(void);
+
+/* exit() was called: its record came, or a full ring refused it (the counters say so: looked at every 20 ms at most) */
+static int exit_called(struct bpf_run *r)
+{
+	long long now = now_ns();
+
+	if (!r->exit_seen && now - r->exit_checked_ns >= 20000000LL) {
+		r->exit_checked_ns = now;
+		r->exit_seen = counters(r).exited != 0;
+	}
+	return r->exit_seen;
 }
 
 static int prefixed(const struct bpf_program *p, const char *prefix)
@@ -120,6 +155,8 @@ static int run_programs(struct bpf_run *r, const char *prefix, int begin)
 			return -1;
 		}
 		ring_buffer__consume(r->ring);
+		r->exit_checked_ns = 0;
+		exit_called(r);
 	}
 	return 0;
 }
@@ -636,7 +673,7 @@ int bpf_run(const char *path, const char *name, const struct bpf_header_args *he
 			status = 1;
 		if (!status)
 			bpf_target_release(r.cmd);   /* the probes are armed (not when they failed to be) */
-		while (!status && !*got_signal && !r.exit_seen) {
+		while (!status && !*got_signal && !exit_called(&r)) {
 			if (*got_child) {
 				*got_child = 0;
 				if (bpf_target_exited(r.cmd))

@@ -8,9 +8,10 @@ struct stp_dec_lead {
 };
 
 struct stp_out {
-	struct stp_bpf_rec_head head;    /* the record this buffer becomes */
 	char buf[2 * STP_BPF_OUT_CAP];   /* writes start below STP_BPF_OUT_CAP (offsets masked) */
 	unsigned int len;
+	unsigned int text_at;            /* the hit's output: the open text sub-record's head (output.h) */
+	unsigned int rec_at;             /* the printf sub-record being written */
 	int is_str;                      /* sprintf's (STP_OUT_STR): kept, cut at MAXSTRINGLEN, never sent */
 };
 #define STP_OUT_STR_DEPTH 4              /* sprintf within sprintf's arguments, this deep */
@@ -205,9 +206,12 @@ struct stp_loop {
 static __always_inline void stp_exit(struct stp_context *c)
 {
 	struct stp_bpf_rec_head h = { STP_BPF_REC_EXIT, 0 };
+	struct stp_bpf_counters *n = stp_counters_get();
 
 	(void)c;
 	stp_exiting = 1;
+	if (n)
+		n->exited = 1;
 	if (bpf_ringbuf_output(&stp_ring, &h, sizeof(h), 0))
 		stp_lost(sizeof(h));
 }
@@ -269,7 +273,7 @@ static __always_inline struct stp_context *stp_context_claim(long maxaction, int
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 	c->nesting = 0;
-	c->out.len = 0;
+	stp_out_begin(&c->out);
 	c->sout_depth = 0;
 	/* what a program saves of its hit when a handler reads it (targetvars.h, symbols.h): none yet, so that a begin,
 	 * end or timer probe reads no other hit's (addr() 0, no kernel registers, an empty backtrace) */

@@ -1,5 +1,5 @@
 /* output.h - printf's pieces on the BPF runtime (runtime/output/output.c's names): written into the
- * context's buffer, which leaves as one text record at the end of the hit or when full. */
+ * context's buffer, which leaves as one ring record (text and printf values) at the end of the hit or when full. */
 #ifndef STP_BPF_OUTPUT_H
 #define STP_BPF_OUTPUT_H
 
@@ -9,22 +9,44 @@
 #define STP_FMT_WIDTH_MAX STP_PAD_MAX     /* a '*' field is padded as far as any here */
 #include "output/fmtspec.h"
 
+/* The hit's output leaves as one ring record holding sub-records (records.h's heads, each at an 8-byte boundary): text
+ * and printf's values in the order written, so that no other CPU's record comes between the pieces of a hit's lines.
+ * The open text sub-record's head is at text_at, its bytes after it up to len (stp_out_begin). */
+static __always_inline void stp_out_begin(struct stp_out *o)
+{
+	o->text_at = 0;
+	o->len = sizeof(struct stp_bpf_rec_head);
+}
+
+/* the open text sub-record closed: its head written, or, empty, taken back */
+static __always_inline void stp_text_close(struct stp_out *o)
+{
+	unsigned int at = o->text_at & STP_OUT_MASK, len = o->len & (2 * STP_BPF_OUT_CAP - 1);
+	struct stp_bpf_rec_head h = { STP_BPF_REC_TEXT, 0 };
+
+	if (len <= at + sizeof(h)) {
+		o->len = at;
+		return;
+	}
+	h.len = len - at - sizeof(h);
+	__builtin_memcpy(o->buf + at, &h, sizeof(h));
+	o->len = (len + 7) & ~7u;
+}
+
 static __always_inline void stp_flush(struct stp_out *o)
 {
-	unsigned int n = o->len & STP_OUT_MASK;
+	unsigned int n;
 
 	if (o->is_str) {   /* a string is cut at MAXSTRINGLEN: what follows is written past it, then dropped */
 		if (o->len > MAXSTRINGLEN)
 			o->len = MAXSTRINGLEN;
 		return;
 	}
-	if (!n)
-		return;
-	o->head.type = STP_BPF_REC_TEXT;
-	o->head.len = n;
-	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
-		stp_lost(sizeof(o->head) + n);
-	o->len = 0;
+	stp_text_close(o);
+	n = STP_BOUND(o->len, 2 * STP_BPF_OUT_CAP - 1);
+	if (n && bpf_ringbuf_output(&stp_ring, o->buf, n, 0))
+		stp_lost(n);
+	stp_out_begin(o);
 }
 
 static __always_inline void stp_out_direct(struct stp_out *o, unsigned long need)
@@ -300,14 +322,22 @@ static __always_inline void stp_out_fmt_str(struct stp_out *o, const struct stp_
 	stp_out_done(o, p);
 }
 
-/* printf's values, formatted by stapio (translator/bpfprog/printf.c, records.h's STP_BPF_REC_PRINTF): what the
- * hit printed before goes out first, then one record of the format's number and the values.  Offsets in the
- * buffer are masked below STP_BPF_OUT_CAP, which the translator made sure the values fit. */
-static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned int format)
+/* printf's values, formatted by stapio (translator/bpfprog/printf.c, records.h's STP_BPF_REC_PRINTF): a sub-record
+ * after what the hit wrote before, of the format's number and the values (at most max bytes: when they may not fit,
+ * what the buffer holds leaves first).  Offsets in the buffer are masked below STP_BPF_OUT_CAP, which the translator
+ * made sure the values fit. */
+static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned int format, unsigned int max)
 {
-	stp_flush(o);
-	__builtin_memcpy(o->buf, &format, 4);
-	return 4;
+	unsigned int at;
+
+	stp_text_close(o);
+	if ((o->len & (2 * STP_BPF_OUT_CAP - 1)) + sizeof(struct stp_bpf_rec_head) + max > STP_BPF_OUT_CAP) {
+		stp_flush(o);
+		stp_text_close(o);
+	}
+	o->rec_at = at = o->len & STP_OUT_MASK;
+	__builtin_memcpy(o->buf + at + sizeof(struct stp_bpf_rec_head), &format, 4);
+	return at + sizeof(struct stp_bpf_rec_head) + 4;
 }
 
 static __always_inline unsigned int stp_val_long(struct stp_out *o, unsigned int at, int64_t v)
@@ -349,12 +379,16 @@ static __always_inline unsigned int stp_val_comm(struct stp_out *o, unsigned int
 
 static __always_inline void stp_vals_send(struct stp_out *o, unsigned int at)
 {
-	unsigned int n = at & STP_OUT_MASK;
+	unsigned int rec = o->rec_at & STP_OUT_MASK, end = at & (2 * STP_BPF_OUT_CAP - 1);
+	struct stp_bpf_rec_head h = { STP_BPF_REC_PRINTF, 0 };
 
-	o->head.type = STP_BPF_REC_PRINTF;
-	o->head.len = n;
-	if (bpf_ringbuf_output(&stp_ring, &o->head, sizeof(o->head) + n, 0))
-		stp_lost(sizeof(o->head) + n);
+	h.len = end - rec - sizeof(h);
+	__builtin_memcpy(o->buf + rec, &h, sizeof(h));
+	/* the next text's sub-record, where room is left for it; else the buffer leaves now */
+	o->text_at = (end + 7) & ~7u;
+	o->len = o->text_at + sizeof(h);
+	if (o->len >= STP_BPF_OUT_CAP)
+		stp_flush(o);
 }
 
 /* sprintf's output (translator/codegen/emit.c's STP_OUT_STR): one of the context's string outputs while the

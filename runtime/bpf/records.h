@@ -88,6 +88,7 @@ struct stp_bpf_counters {
 	unsigned long long suppressed;  /* script errors not reported (--suppress-handler-errors) */
 	unsigned long long aborted;     /* more errors than MAXERRORS: the run ends without end probes */
 	unsigned long long lost_bytes;  /* the bytes of the records lost */
+	unsigned long long exited;      /* exit() was called: stapio ends the run even when a full ring refused its record */
 };
 
 #endif

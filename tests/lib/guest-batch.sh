@@ -111,6 +111,9 @@ nap() {
 main() {
     local DIR WAITING=
     TIMEOUTS=${2:-on}
+    # /dev/fuse for a BPF run's procfs files (stapio/bpfprocfs.c): a distribution's static device node (kmod
+    # static-nodes) loads the module at the first open; this initramfs makes none
+    modprobe fuse 2>/dev/null || true
     new_kmsg /dev/null   # the boot's messages belong to no case
     exec {QUEUE_FD}<"$1"
     while next_case; do

@@ -57,12 +57,12 @@ char *bpf_printf(Gen *g, Expr *e)
 
 	for (int i = 0; i < fmt->npieces; i++)
 		conversions += fmt->pieces[i].conv != 0;
-	/* text alone, or values that may not fit one record: written here */
-	if (!conversions || values_max_bytes(fmt) > STP_BPF_OUT_CAP)
+	/* text alone, or values that may not fit one record (with its head): written here */
+	if (!conversions || values_max_bytes(fmt) + sizeof(struct stp_bpf_rec_head) > STP_BPF_OUT_CAP)
 		return cg_format(g, e, "&c->out");
 	vals = cg_format_args(g, e, &copied);
 	at = cg_named_local(g, "unsigned int", "at");
-	cg_line(g, "%s = stp_vals_begin(&c->out, %d);", at, add_format(g->cg, fmt));
+	cg_line(g, "%s = stp_vals_begin(&c->out, %d, %zu);", at, add_format(g->cg, fmt), values_max_bytes(fmt));
 	for (int i = 0; i < fmt->npieces; i++) {
 		const FormatPiece *p = &fmt->pieces[i];
 		if (!p->conv)
