@@ -1,6 +1,7 @@
 /* bpfglue.c - a BPF run's text records into stapio's output (stdout, -o FILE with strftime names, -S rotation)
  * as outfile.c writes a module's, and its -c command as target.c runs a module's; used by bpfrun.c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bpfglue.h"
 #include "stapio.h"
@@ -10,6 +11,8 @@ struct bpf_output {
 	struct header_info header;  /* self-describing files (header.c) */
 	const char *pattern;        /* -o, or NULL */
 	unsigned long long seq;     /* records given, for their headers */
+	char *text;                 /* the ring record's text so far (its sub-records'): one output record */
+	size_t len, cap;
 };
 
 struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg)
@@ -46,13 +49,36 @@ void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf
 
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len)
 {
-	struct stp_record_header h = { .len = (__u32)len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
+	if (o->len + len > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		char *more;
 
-	outfile_write(&o->out, &h, text);
+		while (cap < o->len + len)
+			cap *= 2;
+		if (!(more = realloc(o->text, cap))) {
+			err("out of memory: %zu bytes of output not written", len);
+			return;
+		}
+		o->text = more;
+		o->cap = cap;
+	}
+	memcpy(o->text + o->len, text, len);
+	o->len += len;
+}
+
+void bpf_output_record_end(struct bpf_output *o)
+{
+	struct stp_record_header h = { .len = (__u32)o->len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
+
+	if (!o->len)
+		return;
+	outfile_write(&o->out, &h, o->text);
+	o->len = 0;
 }
 
 int bpf_output_flush(struct bpf_output *o)
 {
+	bpf_output_record_end(o);
 	return outfile_flush(&o->out);
 }
 
@@ -60,10 +86,12 @@ int bpf_output_close(struct bpf_output *o)
 {
 	int rc = 0;
 
+	bpf_output_record_end(o);
 	if (outfile_close(&o->out) < 0) {
 		err("%s", outfile_error(&o->out));
 		rc = -1;
 	}
+	free(o->text);
 	free(o);
 	return rc;
 }

@@ -15,7 +15,8 @@ struct bpf_header_args {
 };
 void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_header_args *args,
 			long (*read_script)(void *ctx, char *buf, size_t size), void *ctx);
-void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* one record's text */
+void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* a ring record's text, in pieces */
+void bpf_output_record_end(struct bpf_output *o);                                 /* ...then one output record */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
 /* bpffuncs.c: the entry addresses of the functions whose returns obj (a struct bpf_object) probes, written into it

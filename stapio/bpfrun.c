@@ -112,6 +112,7 @@ static int on_record(void *ctx, void *data, size_t size)
 		p += step;
 		size -= step;
 	}
+	bpf_output_record_end(((struct bpf_run *)ctx)->out);   /* the hit's output: one record, as a module's */
 	return 0;
 }
 
