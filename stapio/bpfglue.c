@@ -31,7 +31,7 @@ struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg)
 	return o;
 }
 
-void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_header_args *args,
+void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_run_args *args,
 			long (*read_script)(void *ctx, char *buf, size_t size), void *ctx)
 {
 	if (!o->pattern)

@@ -5,23 +5,29 @@
 
 #include <stddef.h>
 
+struct bpf_object;
 struct bpf_output;
 struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg);   /* NULL after a message */
-/* self-describing -o files (header.c) of the run name, whose procfs("header") file's text read_script gives:
- * staprun's -s, -H and -C given through args */
-struct bpf_header_args {
+/* what main.c gives a BPF run besides its files: staprun's -s, -H and -C for the output files' headers, and the
+ * globals' settings NAME=VALUE (stapio -G) */
+struct bpf_run_args {
 	const char *script, *script_sha256;
 	long long clock_offset_us, clock_offset_err_us;
+	char **globals;
+	int nglobals;
 };
-void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_header_args *args,
+/* self-describing -o files (header.c) of the run name, whose procfs("header") file's text read_script gives */
+void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf_run_args *args,
 			long (*read_script)(void *ctx, char *buf, size_t size), void *ctx);
+/* bpfglobals.c: the settings NAME=VALUE of the script's globals written into obj before it loads: 0, or -1 after a
+ * message (no such global, a number that is not one, a string too long) */
+int bpf_globals_set(struct bpf_object *obj, char *const *settings, int n);
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* a ring record's text, in pieces */
 void bpf_output_record_end(struct bpf_output *o);                                 /* ...then one output record */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
 /* bpffuncs.c: the entry addresses of the functions whose returns obj (a struct bpf_object) probes, written into it
  * before it loads: 0, or -1 for an object of another layout */
-struct bpf_object;
 int bpf_funcs_set(struct bpf_object *obj);
 /* bpfhist.c: a histogram record drawn into the output */
 void bpf_hist_draw(struct bpf_output *out, const void *rec, size_t size);

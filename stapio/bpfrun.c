@@ -40,6 +40,7 @@ struct bpf_run {
 	struct target *cmd;         /* -c CMD, or NULL */
 	int trampolines;            /* trampoline programs in the load */
 	const char *remote;         /* -r N:URI, or NULL */
+	const struct bpf_run_args *args;   /* main.c's: headers, globals' settings */
 	struct bpf_procfs *procfs;  /* its procfs files, when it has any */
 	int serving;                /* they are mounted: their requests are answered */
 	int exit_seen;              /* an exit() record, or the counters' mark of exit() */
@@ -563,6 +564,8 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
+	if (bpf_globals_set(r->obj, r->args->globals, r->args->nglobals) < 0)
+		return -1;
 	if (!r->formats && (fmts = bpf_object__find_map_by_name(r->obj, STP_BPF_FMT_SECTION)) != NULL) {
 		size_t size = 0;
 		const void *blob = bpf_map__initial_value(fmts, &size);
@@ -645,10 +648,10 @@ static long read_header(void *ctx, char *buf, size_t size)
 	return bpf_procfs_read(ctx, "header", buf, size);
 }
 
-int bpf_run(const char *path, const char *name, const struct bpf_header_args *header, const char *outfile, const char *size_arg, const char *command, long target_pid,
+int bpf_run(const char *path, const char *name, const struct bpf_run_args *args, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child)
 {
-	struct bpf_run r = { .remote = remote };
+	struct bpf_run r = { .remote = remote, .args = args };
 	struct stp_bpf_counters c = { 0 };
 	int status = 1, loading = geteuid() != getuid(), unarmed = 0, procfs_failed = 0;
 
@@ -669,7 +672,7 @@ int bpf_run(const char *path, const char *name, const struct bpf_header_args *he
 		r.serving = r.procfs != NULL;
 		/* self-describing output files when the script has a procfs("header") file, as a module's */
 		if (!status && bpf_procfs_readable(r.procfs, "header"))
-			bpf_output_headers(r.out, name, header, read_header, r.procfs);
+			bpf_output_headers(r.out, name, args, read_header, r.procfs);
 		if (loading && caller_for_good() < 0)   /* armed, or not to be: root's ids no more */
 			status = 1;
 		if (!status)

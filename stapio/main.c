@@ -24,6 +24,8 @@ struct stapio {
 	const char *name, *outfile;
 	const char *bpf_object; /* -B FILE: a BPF object to run (bpfrun.c), not a loaded module */
 	const char *remote;     /* -r N:URI with -B: remote_id() and remote_uri() (a module has them as parameters) */
+	char **globals;         /* -G NAME=VALUE with -B: the script's globals set (a module has them as parameters) */
+	int nglobals;
 	const char *size_arg;   /* -S SIZE_MB[,N] (output files, see outfile.c) */
 	int bulk;               /* -b: one output file per CPU, not merged */
 	const char *command;    /* -c CMD: run after the probes are armed */
@@ -66,7 +68,8 @@ static void usage(void)
 	      "  -x PID   target() is PID       -A  attach to a detached session\n"
 	      "  -L       start, then detach    -F  with -L: flight recorder mode\n"
 	      "  -s, -H   the script's name and SHA-256, -C this host's clock offset to a controller's:\n"
-	      "           for the headers of self-describing files\n", stderr);
+	      "           for the headers of self-describing files\n"
+	      "  -B FILE  run the BPF object FILE instead  (-r N:URI, -G NAME=VALUE: its remote id, its globals)\n", stderr);
 	exit(1);
 }
 
@@ -93,8 +96,14 @@ static void parse_args(struct stapio *io, int argc, char **argv)
 	char *end;
 
 	io->clock_offset_err_us = -1;
-	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALFs:H:C:B:r:")) != -1) {
+	io->globals = calloc((size_t)argc, sizeof(*io->globals));   /* at most one an argument */
+	if (!io->globals) {
+		err("out of memory");
+		exit(1);
+	}
+	while ((c = getopt(argc, argv, "N:o:vbS:c:x:ALFs:H:C:B:r:G:")) != -1) {
 		switch (c) {
+		case 'G': io->globals[io->nglobals++] = optarg; break;
 		case 'N': io->name = optarg; break;
 		case 'B': io->bpf_object = optarg; break;
 		case 'r': io->remote = optarg; break;
@@ -555,8 +564,9 @@ int main(int argc, char **argv)
 		return early;
 	setup_signals();
 	if (io.bpf_object) {
-		struct bpf_header_args header = { io.script, io.script_sha256, io.clock_offset_us, io.clock_offset_err_us };
-		return bpf_run(io.bpf_object, io.name, &header, io.outfile, io.size_arg, io.command, io.target_pid, io.remote,
+		struct bpf_run_args args = { io.script, io.script_sha256, io.clock_offset_us, io.clock_offset_err_us,
+					     io.globals, io.nglobals };
+		return bpf_run(io.bpf_object, io.name, &args, io.outfile, io.size_arg, io.command, io.target_pid, io.remote,
 			       &got_signal, &got_child);
 	}
 	snprintf(io.dir, sizeof(io.dir), "/proc/%s/%s", STP_PROC_ROOT, io.name);

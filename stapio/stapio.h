@@ -14,10 +14,10 @@
 int check_privileges(int bpf_loading);   /* privileges.c: -1 unless real = effective = saved ids (-B: or root's) */
 #include <signal.h>
 /* bpfrun.c: runs the BPF object at path (stapio -B), named name (-N), until exit(), an error, *got_signal or the
- * -c command's end (*got_child: a SIGCHLD came): the exit status.  header: what its output files' headers
- * say of the script (bpfglue.h); remote: -r N:URI, or NULL. */
-struct bpf_header_args;
-int bpf_run(const char *path, const char *name, const struct bpf_header_args *header, const char *outfile, const char *size_arg, const char *command, long target_pid,
+ * -c command's end (*got_child: a SIGCHLD came): the exit status.  args: what its output files' headers say of
+ * the script, its globals' settings (bpfglue.h); remote: -r N:URI, or NULL. */
+struct bpf_run_args;
+int bpf_run(const char *path, const char *name, const struct bpf_run_args *args, const char *outfile, const char *size_arg, const char *command, long target_pid,
 	    const char *remote, volatile sig_atomic_t *got_signal, volatile sig_atomic_t *got_child);
 /* Exit status of stapio -A when it never attached (the run is untouched): staprun
  * then leaves the module loaded (staprun/staprun.h has the same number). */

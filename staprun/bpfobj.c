@@ -23,7 +23,7 @@ int bpf_object_path(const char *arg)
 int bpf_object_allowed(const char *arg, int unsupported_option)
 {
 	if (unsupported_option) {
-		err("cannot run %s: -A, -d, -L, -F, -b and module parameters are for modules only", arg);
+		err("cannot run %s: -A, -d, -L, -F and -b are for modules only", arg);
 		return -1;
 	}
 	return 0;

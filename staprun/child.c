@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -148,9 +149,12 @@ static void signals_restore(const struct saved_signals *old)
 static void exec_stapio(const char *path, const struct stapio_args *a,
 			const struct saved_signals *old)
 {
-	const char *argv[32];
+	const char **argv = calloc(32 + 2 * (size_t)a->nglobals, sizeof(*argv));
 	char **env;
 	int n = 0;
+
+	if (!argv)
+		_exit(127);
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
@@ -204,6 +208,10 @@ static void exec_stapio(const char *path, const struct stapio_args *a,
 	if (a->bpf_object && a->remote) {
 		argv[n++] = "-r";
 		argv[n++] = a->remote;
+	}
+	for (int i = 0; a->bpf_object && i < a->nglobals; i++) {
+		argv[n++] = "-G";
+		argv[n++] = a->globals[i];
 	}
 	argv[n] = NULL;
 	env = stapio_environment();

@@ -306,13 +306,16 @@ int main(int argc, char **argv)
 	}
 	say("the caller is %s", privilege_name(priv));
 	if (bpf_object_path(o.module)) {
-		if (bpf_object_allowed(o.module, o.attach || o.delete || o.detach || o.flight || o.bufsize ||
-					       o.nparams) < 0)
+		/* NAME=VALUE: the script's globals, allowed as a module's parameters are */
+		if (bpf_object_allowed(o.module, o.attach || o.delete || o.detach || o.flight || o.bufsize) < 0 ||
+		    !params_allowed(priv, o.params, o.nparams))
 			return 1;
 		iofd = find_stapio(stapio, sizeof(stapio));
 		if (iofd < 0)
 			return 1;
 		fill_stapio_args(&a, &o, stapio, iofd, NULL);
+		a.globals = o.params;
+		a.nglobals = o.nparams;
 		status = bpf_object_run(o.module, priv, &a, name, sizeof(name));
 		close(iofd);
 		return status == STAPIO_LOST ? 1 : status;

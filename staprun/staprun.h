@@ -103,6 +103,8 @@ struct stapio_args {
 	const char *bpf_object;                 /* a BPF object's path: stapio -B (bpfobj.c) */
 	const char *remote;                     /* -r N:URI, checked: a BPF object's stapio -r (a module's: parameters) */
 	int bpf_fd;                             /* the object, opened and checked (bpf_object: /proc/self/fd/N) */
+	char **globals;                         /* a BPF object's NAME=VALUE settings of globals (checked): stapio -G */
+	int nglobals;
 };
 int find_stapio(char *path, size_t size);      /* O_PATH fd, or -1 after a message */
 void signals_hold(void);   /* ^C, TERM, HUP wait (blocked) until run_stapio() has started stapio */

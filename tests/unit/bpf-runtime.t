@@ -324,7 +324,8 @@ refusals() {
     expect_refusal "Operation not permitted (BPF needs root" setpriv --reuid=65534 --regid=65534 \
         --groups "$(getent group stapdev | cut -d: -f3)" "$STAPRUN" "$PWD/tpobj.bo" || return 1
     expect_refusal "are for modules only" "$STAPRUN" -L tpobj.bo || return 1
-    expect_refusal "are for modules only" "$STAPRUN" tpobj.bo x=1 || return 1
+    expect_refusal "cannot set x=1: the script has no global x that it reads" "$STAPRUN" tpobj.bo x=1 || return 1
+    expect_refusal "are for modules only" "$STAPRUN" -b 4 tpobj.bo || return 1
     cp tpobj.bo 'bad name.bo'
     expect_refusal "a BPF object file is named NAME.bo" "$STAPRUN" 'bad name.bo' || return 1
     expect_refusal "cannot open BPF object missing.bo: No such file or directory" "$STAPRUN" missing.bo || return 1

@@ -129,5 +129,9 @@ char *btf_tp_headers_tree(struct Session *s);
  * arch/x86/include/asm (msr-trace.h). Returns
  * how many headers were read. */
 int btf_tp_systems(const char *tree, struct StrMap *systems);
+/* The running kernel's tracefs events directory (/sys/kernel/tracing/events, or under debugfs), when one is
+ * mounted; NULL if none.  Adds to systems what it lists (events/SYSTEM/EVENT): how many, or -1. */
+const char *btf_tp_tracefs_events(void);
+int btf_tp_systems_tracefs(const char *events, struct StrMap *systems);
 
 #endif

@@ -47,7 +47,8 @@ static void btftp_scan(const Btf *btf, StrMap *systems, const char *module_syste
 
 /* ---- the cache: "system name nargs id" lines ("-": no system) after a header naming the BTF ---- */
 
-static char *btftp_cache_path(Session *s, const Btf *btf, const char *tree, char *header, size_t hsize)
+static char *btftp_cache_path(Session *s, const Btf *btf, const char *tree, const char *events, char *header,
+			       size_t hsize)
 {
 	unsigned long long h = filecache_hash(FILECACHE_HASH_INIT, btf->build_id, strlen(btf->build_id));
 	char name[64];
@@ -66,6 +67,9 @@ static char *btftp_cache_path(Session *s, const Btf *btf, const char *tree, char
 		h = filecache_hash(h, tree, strlen(tree));
 		h = filecache_hash_stat(h, events);
 		free(events);
+	} else if (events) {
+		/* the systems from the running kernel's tracefs */
+		h = filecache_hash(h, events, strlen(events));
 	}
 	snprintf(header, hsize, "%s %016llx", BTFTP_CACHE_MAGIC, h);
 	snprintf(name, sizeof name, "btf/%016llx.tp", h);
@@ -127,6 +131,7 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 {
 	PtrVec found = { 0 };
 	char header[64], *tree, *path;
+	const char *events;
 	double t0 = now_ms();
 	const char *how = "loaded from the cache";
 	int headers = -1;
@@ -134,14 +139,18 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 	if (btf->tracepoints)
 		return btf->tracepoints;
 	tree = btf_tp_headers_tree(s);
-	path = btftp_cache_path(s, btf, tree, header, sizeof header);
+	/* without the headers, the running kernel's tracefs names the systems (a host with BTF and no headers) */
+	events = !tree && s->target_is_running ? btf_tp_tracefs_events() : NULL;
+	path = btftp_cache_path(s, btf, tree, events, header, sizeof header);
 	if (!path || btftp_cache_load(&s->diag, path, header, btf, &found) != 0) {
 		StrMap systems = { 0 };
 		if (tree)
 			headers = btf_tp_systems(tree, &systems);
+		else if (events)
+			btf_tp_systems_tracefs(events, &systems);
 		/* a module's tracepoints the kernel's headers do not declare (nfs's fs/nfs/nfstrace.h): their
 		 * system is taken to be the module's name, as TRACE_SYSTEM mostly is */
-		btftp_scan(btf, tree ? &systems : NULL, btf->module, &found);
+		btftp_scan(btf, tree || events ? &systems : NULL, btf->module, &found);
 		for (int i = 0; i < systems.cap; i++)
 			if (systems.keys && systems.keys[i]) {
 				free(systems.keys[i]);
@@ -162,6 +171,8 @@ static TpCatalog *btftp_catalog(Session *s, Btf *btf)
 		fprintf(stderr, "Tracepoints of %s: %d (%d in no header), %s", btf->origin, btf->tracepoints->n, unknown, how);
 		if (headers >= 0)
 			fprintf(stderr, ", systems from %d headers of %s", headers, tree);
+		else if (events)
+			fprintf(stderr, ", systems from %s", events);
 		fprintf(stderr, " in %.1f ms\n", now_ms() - t0);
 	}
 	free(tree);

@@ -1,5 +1,5 @@
-/* tpsystems.c - the TRACE_SYSTEM of each trace event the target kernel's headers declare (BTF has the
- * tracepoints but not their systems). Used by btf/btftracepoints.c when it builds its catalog. */
+/* tpsystems.c - the TRACE_SYSTEM of each trace event the target kernel's headers declare, or the running kernel's
+ * tracefs lists (BTF has the tracepoints but not their systems). Used by btf/btftracepoints.c when it builds its catalog. */
 #include "btf/btf.h"
 #include "session.h"
 #include "lib/util.h"
@@ -487,4 +487,49 @@ int btf_tp_systems(const char *tree, StrMap *systems)
 		free(h.owned.items[i]);
 	free(h.owned.items);
 	return read;
+}
+
+/* where the running kernel's tracefs shows its events, the first readable */
+static const char *const tracefs_events[] = { "/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events" };
+
+const char *btf_tp_tracefs_events(void)
+{
+	for (size_t i = 0; i < sizeof tracefs_events / sizeof tracefs_events[0]; i++) {
+		char *probe = path_join(tracefs_events[i], "enable");   /* a mounted tracefs has it; the bare directory not */
+		int ok = file_exists(probe);
+		free(probe);
+		if (ok)
+			return tracefs_events[i];
+	}
+	return NULL;
+}
+
+int btf_tp_systems_tracefs(const char *events, StrMap *systems)
+{
+	DIR *top = opendir(events);
+	struct dirent *sys;
+	int n = 0;
+
+	if (!top)
+		return -1;
+	while ((sys = readdir(top))) {
+		char *dir;
+		DIR *d;
+		struct dirent *ev;
+
+		if (sys->d_name[0] == '.' || sys->d_type != DT_DIR)
+			continue;
+		dir = path_join(events, sys->d_name);
+		if ((d = opendir(dir))) {
+			while ((ev = readdir(d)))
+				if (ev->d_name[0] != '.' && ev->d_type == DT_DIR && !strmap_get(systems, ev->d_name)) {
+					strmap_put(systems, xstrdup(ev->d_name), xstrdup(sys->d_name));   /* the caller owns both */
+					n++;
+				}
+			closedir(d);
+		}
+		free(dir);
+	}
+	closedir(top);
+	return n;
 }

@@ -229,7 +229,8 @@ static int resolve_tracepoint(Session *s, ProbePoint *pp, const DerivedProbe *tm
 			sys ? " or in a module named " : "", sys ? sys : "");
 		if (!kernel.mod && sys)
 			diag_at(&s->diag, c1->arg->loc, "note", "without the kernel's DWARF a tracepoint's system comes from the "
-				"kernel's trace headers (linux-headers-%s), a module's from its name; kernel.trace(\"%s\") "
+				"kernel's trace headers (linux-headers-%s) or, for the running kernel, its tracefs "
+				"(/sys/kernel/tracing, when mounted), a module's from its name; kernel.trace(\"%s\") "
 				"finds it by its name alone (with -d MODULE for a module's)", s->kver, name);
 		return -1;
 	}
