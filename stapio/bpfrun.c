@@ -577,6 +577,23 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 	return 0;
 }
 
+#define LOCKDOWN_PATH "/sys/kernel/security/lockdown"
+
+/* The kernel's lockdown is "confidentiality", under which no BPF program may read kernel memory
+ * (bpf_probe_read_kernel) */
+static int locked_down_for_confidentiality(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen(LOCKDOWN_PATH, "re");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "[confidentiality]") != NULL;
+}
+
 /* Opens and loads the object: 0, or -1 after a message.  staprun hands it over as /proc/self/fd/N, the file it
  * opened and checked: messages name the file's path.  When the kernel refuses its trampolines, it is loaded again
  * without them (their kprobe twins serve). */
@@ -605,9 +622,13 @@ static int load(struct bpf_run *r, const char *opened, long target_pid)
 	}
 	if (rc < 0) {
 		int e = errno;
-		err("cannot load BPF object %s: %s%s", path, strerror(e),
-		    e == EPERM ? " (BPF needs root, and a kernel not locked down for confidentiality)" :
-		    verbose ? "" : " (-v shows the kernel's reasons)");
+		if (locked_down_for_confidentiality())
+			err("cannot load BPF object %s: the kernel is locked down for confidentiality (%s), which refuses BPF "
+			    "programs that read kernel memory, as stap's do: boot it with lockdown=integrity (Secure Boot's "
+			    "default), which allows them", path, LOCKDOWN_PATH);
+		else
+			err("cannot load BPF object %s: %s%s", path, strerror(e),
+			    e == EPERM ? " (BPF needs root)" : verbose ? "" : " (-v shows the kernel's reasons)");
 		return -1;
 	}
 	r->ring = ring_buffer__new(bpf_object__find_map_fd_by_name(r->obj, "stp_ring"), on_record, r, NULL);

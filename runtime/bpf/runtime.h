@@ -55,7 +55,11 @@ struct cred {
 	kgid_t egid;
 } __attribute__((preserve_access_index));
 #define TASK_COMM_LEN 16
+struct thread_info {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
 struct task_struct {
+	struct thread_info thread_info;  /* x86-64's, in the task (CONFIG_THREAD_INFO_IN_TASK) */
 	int pid;
 	int tgid;
 	char comm[16];
@@ -118,6 +122,9 @@ struct k_sigaction {
 #define from_kuid_munged(ns, id) (id)
 #define from_kgid_munged(ns, id) (id)
 #define stp_ppid() ((int64_t)BPF_CORE_READ(current, real_parent, tgid))
+/* the current task's thread flags the tapsets test (x86-64's numbers: arch/x86/include/asm/thread_info.h) */
+#define TIF_ADDR32 29
+#define test_thread_flag(f) ((int)((BPF_CORE_READ(current, thread_info.flags) >> (f)) & 1))
 #define current ((struct task_struct *)bpf_get_current_task_btf())
 #define smp_processor_id() bpf_get_smp_processor_id()
 /* get_cycles(): BPF reads no cycle counter; the monotonic clock is as increasing (tapset/linux/timestamp.stp) */

@@ -119,6 +119,52 @@ static __always_inline int64_t stp_user_quiet(unsigned long addr, int size, bool
 	return stp_dw_extract(v, 0, size, is_signed);
 }
 
+/* A register name of at most 8 bytes as the little-endian word its bytes make (zeros after its end) */
+#define STP_REG_WORD(s)                                                                                  \
+	((u64)(sizeof(s) > 1 ? (unsigned char)(s)[0] : 0) | (u64)(sizeof(s) > 2 ? (unsigned char)(s)[1] : 0) << 8 |  \
+	 (u64)(sizeof(s) > 3 ? (unsigned char)(s)[2] : 0) << 16 | (u64)(sizeof(s) > 4 ? (unsigned char)(s)[3] : 0) << 24 | \
+	 (u64)(sizeof(s) > 5 ? (unsigned char)(s)[4] : 0) << 32 | (u64)(sizeof(s) > 6 ? (unsigned char)(s)[5] : 0) << 40 | \
+	 (u64)(sizeof(s) > 7 ? (unsigned char)(s)[6] : 0) << 48 | (u64)(sizeof(s) > 8 ? (unsigned char)(s)[7] : 0) << 56)
+/* a register's 64-bit, 32-bit (the low half) and other name (the whole register, as core/regs.h has it) */
+#define STP_REG3(w, n64, n32, n16, f)                                   \
+	if ((w) == STP_REG_WORD(n64) || (w) == STP_REG_WORD(n16))       \
+		return (int64_t)r->f;                                   \
+	if ((w) == STP_REG_WORD(n32))                                   \
+		return is_unsigned ? (int64_t)(uint32_t)r->f : (int64_t)(int32_t)r->f;
+
+/* register("name") and u_register(): core/regs.h's names and values, from the hit's registers (the name, at most 8
+ * bytes, compared as one word) */
+static __always_inline int64_t stp_register(struct stp_context *c, const char *name, int is_unsigned)
+{
+	const struct stp_regs *r = c->regs;
+	u64 w[2] = { 0, 0 };
+
+	/* a tenth byte read: a name of 9 bytes or more leaves one in w[1] */
+	if (bpf_probe_read_kernel_str(w, 10, name) > 0 && !w[1]) {
+		STP_REG3(w[0], "rax", "eax", "ax", ax) STP_REG3(w[0], "rbx", "ebx", "bx", bx)
+		STP_REG3(w[0], "rcx", "ecx", "cx", cx) STP_REG3(w[0], "rdx", "edx", "dx", dx)
+		STP_REG3(w[0], "rsi", "esi", "si", si) STP_REG3(w[0], "rdi", "edi", "di", di)
+		STP_REG3(w[0], "rbp", "ebp", "bp", bp) STP_REG3(w[0], "rsp", "esp", "sp", sp)
+		STP_REG3(w[0], "rip", "eip", "ip", ip) STP_REG3(w[0], "r8", "r8d", "r8", r8)
+		STP_REG3(w[0], "r9", "r9d", "r9", r9) STP_REG3(w[0], "r10", "r10d", "r10", r10)
+		STP_REG3(w[0], "r11", "r11d", "r11", r11) STP_REG3(w[0], "r12", "r12d", "r12", r12)
+		STP_REG3(w[0], "r13", "r13d", "r13", r13) STP_REG3(w[0], "r14", "r14d", "r14", r14)
+		STP_REG3(w[0], "r15", "r15d", "r15", r15) STP_REG3(w[0], "rflags", "eflags", "flags", flags)
+		STP_REG3(w[0], "orig_rax", "orig_eax", "orig_ax", orig_ax)
+		if (w[0] == STP_REG_WORD("cs") || w[0] == STP_REG_WORD("xcs"))
+			return (int64_t)r->cs;
+		if (w[0] == STP_REG_WORD("ss") || w[0] == STP_REG_WORD("xss"))
+			return (int64_t)r->ss;
+	}
+	if (!c->last_error) {
+		static const char fmt[] = "Unknown register: %s";   /* bpf_snprintf's format: read-only data */
+		u64 arg = (u64)name;
+		stp_error_fmt(c, fmt, &arg, sizeof(arg));
+	}
+	return 0;
+}
+#undef STP_REG3
+
 /* A kprobe's or uprobe's arguments and return value (core/regs.h's names, x86-64): from the hit's registers
  * (its program copies them when a handler names c->regs or one of these: translator/bpfprog/object.c) */
 static __always_inline uint64_t stp_func_arg(struct stp_context *c, int64_t n)

@@ -24,7 +24,8 @@
 # case timeouts to bound a whole run), GUEST_QEMU (qemu binary), GUEST_QEMU_EXTRA (more qemu
 # arguments, split on spaces: tests/guest/remote-ssh.t adds a user-mode NIC with a port forward),
 # GUEST_SECUREBOOT_MOK (a DER certificate: boot through UEFI Secure Boot with it enrolled as a MOK,
-# tests/lib/guest-secureboot.sh; tests/secureboot/run).
+# tests/lib/guest-secureboot.sh; tests/secureboot/run), GUEST_APPEND (more kernel parameters:
+# lockdown=confidentiality in tests/secureboot/run).
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 source "$TOP/tests/lib/guest-secureboot.sh"
@@ -133,7 +134,7 @@ guest_boot() {
     # no_timer_check: on a loaded host the kernel's early check of the IO-APIC timer can miss its ticks under TCG
     # and panic ("IO-APIC + timer doesn't work!"): seen with a load of 16 on two cores
     local append="console=ttyS0 panic=-1 quiet no_timer_check stap.results=$results"
-    append+=" stap.runner=$TOP/tests/lib/guest-batch.sh stap.batch=$batch"
+    append+=" stap.runner=$TOP/tests/lib/guest-batch.sh stap.batch=$batch${GUEST_APPEND:+ $GUEST_APPEND}"
     # -icount sleep=off skips idle time: guest seconds are no measure of a case's real time
     if [[ ${GUEST_ICOUNT:-0} == 1 ]]; then
         append+=" stap.timeouts=off"

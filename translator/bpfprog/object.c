@@ -236,7 +236,8 @@ static void write_return_entries(DerivedProbe **dps, int n, StrBuf *out)
  * attached where they fire. */
 static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 {
-	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg", "stp_kernel_regs" };
+	static const char *const regs_users[] = { "stp_func_arg", "stp_return_value", "stp_syscall_arg", "stp_kernel_regs",
+						  "stp_register" };
 	static const char *const kstack_users[] = { "stp_print_backtrace", "stp_sprint_backtrace", "stp_callers",
 						    "stp_backtrace_frame" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
