@@ -208,6 +208,17 @@ static __always_inline uint64_t stp_syscall_arg(struct stp_context *c, int64_t n
 	return (uint64_t)stp_dw_read_mem(c, c->regs->di + off, 8, true, false);
 }
 
+/* addresses (tapset/linux/ip.stp: the kernel's names) */
+#define AF_INET 2
+#define AF_INET6 10
+struct in6_addr {
+	unsigned char s6_addr[16];
+};
+/* size bytes at addr into dst: 0, or non-zero when they cannot be read (core/deref.h's name) */
+#define stp_copy_nofault(dst, addr, size, user)                                                        \
+	((user) ? bpf_probe_read_user((dst), (size), (const void *)(addr)) :                           \
+		  bpf_probe_read_kernel((dst), (size), (const void *)(addr)))
+
 /* byte order (tapset/linux/byteorder.stp: the kernel's names) */
 #define __force
 typedef u16 __be16;
