@@ -145,8 +145,14 @@ static int module_signer(int fd, struct signer *s)
  * caller's environment names (SYSTEMTAP_DIR, HOME), and the signer's certificate is named by its CN and serial
  * number, as modinfo's signer and sig_key print them. */
 
-/* the other way: Secure Boot's default lockdown (integrity) allows BPF tracing, not unsigned modules */
-#define BPF_WAY_OUT "; or run the script as BPF, which lockdown=integrity allows: stap --runtime=bpf"
+/* the other way: Secure Boot's default lockdown (integrity) allows BPF tracing, not unsigned modules; confidentiality
+ * refuses that too (why: enforcement()'s words) */
+static const char *bpf_way_out(const char *why)
+{
+	return strstr(why, "confidentiality") ? "; BPF tracing is refused too under lockdown=confidentiality (a kernel "
+						  "booted with lockdown=integrity runs the script as BPF: stap --runtime=bpf)"
+					      : "; or run the script as BPF, which lockdown=integrity allows: stap --runtime=bpf";
+}
 
 static void say_untrusted(const char *name, const char *path, const struct signer *s, const char *why)
 {
@@ -167,7 +173,7 @@ int secureboot_check_before_load(int fd, const char *path, const char *name)
 		return 0;
 	err("cannot load module %s: the kernel loads only signed modules (%s) and %s is unsigned: build it with"
 	    " stap --sign-module=KEYDIR, whose key is enrolled once as a MOK (mokutil --import KEYDIR/signing_key.x509,"
-	    " then reboot and confirm in MokManager)" BPF_WAY_OUT, name, why, path);
+	    " then reboot and confirm in MokManager)%s", name, why, path, bpf_way_out(why));
 	return -1;
 }
 
@@ -185,8 +191,8 @@ int secureboot_explain_load_error(int fd, const char *path, const char *name, in
 		return 0;     /* not a signature matter: no privilege, or loading disabled */
 	if (!is_signed) {
 		err("cannot load module %s: the kernel (%s) loads only signed modules and %s is unsigned: build it with"
-		    " stap --sign-module (see Secure Boot in staprun(8))" BPF_WAY_OUT, name,
-		    why[0] ? why : "module signatures enforced", path);
+		    " stap --sign-module (see Secure Boot in staprun(8))%s", name,
+		    why[0] ? why : "module signatures enforced", path, bpf_way_out(why));
 	} else if (e == EBADMSG) {
 		err("cannot load module %s: the signature of %s is malformed or does not match the module"
 		    " (signer \"%s\", key %s): build it again with stap --sign-module", name, path,

@@ -330,8 +330,14 @@ static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned i
 {
 	unsigned int at;
 
+	u64 end;
+
 	stp_text_close(o);
-	if ((o->len & (2 * STP_BPF_OUT_CAP - 1)) + sizeof(struct stp_bpf_rec_head) + max > STP_BPF_OUT_CAP) {
+	/* (the sum kept in a register compared with the constant: 6.1's verifier, given the constant first, walks the
+	 * branch no length takes with bounds that contradict, and then refuses the buffer's pointer) */
+	end = (o->len & (2 * STP_BPF_OUT_CAP - 1)) + sizeof(struct stp_bpf_rec_head) + max;
+	asm volatile("" : "+r"(end));
+	if (end > STP_BPF_OUT_CAP) {
 		stp_flush(o);
 		stp_text_close(o);
 	}

@@ -25,7 +25,8 @@ one_case() {
     eval "ropts=($(directive staprun-options))"
     want_rc=$(directive rc)
     outcome() { echo "$name $*" >"../../$name.outcome"; cd ../..; }
-    if ! $STAP --runtime=bpf -p4 -m "b_${name//[^A-Za-z0-9_]/_}" "${opts[@]}" "$name.stp" >p4.out 2>p4.err; then
+    # (named as the case's module is, rt_NAME: module_name() prints it)
+    if ! $STAP --runtime=bpf -p4 -m "rt_${name//[^A-Za-z0-9_]/_}" "${opts[@]}" "$name.stp" >p4.out 2>p4.err; then
         line=$(sed -n 's/.*error: \(.*\) is not available on the BPF runtime yet.*/\1/p' p4.err | head -n 1)
         [[ -n $line ]] && { outcome "refused: $line"; return 0; }
         if ! $STAP -p2 "${opts[@]}" "$name.stp" >/dev/null 2>p2.err; then
@@ -36,7 +37,7 @@ one_case() {
         return 0
     fi
     if [[ -n $(directive workload) ]]; then
-        timeout 60 "$STAPRUN" "${ropts[@]}" b_*.bo "${args[@]}" >stdout 2>stderr &
+        timeout 60 "$STAPRUN" "${ropts[@]}" rt_*.bo "${args[@]}" >stdout 2>stderr &
         pid=$!
         for ((i = 0; i < 300; i++)); do
             [[ -s stdout ]] && break
@@ -46,7 +47,7 @@ one_case() {
         bash -c "$(directive workload)" >/dev/null 2>&1 || true
         wait "$pid" || rc=$?
     else
-        timeout 60 "$STAPRUN" "${ropts[@]}" b_*.bo "${args[@]}" >stdout 2>stderr || rc=$?
+        timeout 60 "$STAPRUN" "${ropts[@]}" rt_*.bo "${args[@]}" >stdout 2>stderr || rc=$?
     fi
     # this host has no kprobes: a kernel.function or kprobe probe, translated, cannot attach here
     grep -Eq '^stapio: cannot attach .*: this kernel has no kprobes(, and no BPF trampoline for its function)?$' stderr && { outcome "host: no kprobes"; return 0; }
