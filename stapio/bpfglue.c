@@ -13,6 +13,7 @@ struct bpf_output {
 	unsigned long long seq;     /* records given, for their headers */
 	char *text;                 /* the ring record's text so far (its sub-records'): one output record */
 	size_t len, cap;
+	int direct;                 /* a ring record of one sub-record: its text is the output record as it comes */
 };
 
 struct bpf_output *bpf_output_open(const char *pattern, const char *size_arg)
@@ -49,6 +50,12 @@ void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf
 
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len)
 {
+	if (o->direct && !o->len) {
+		struct stp_record_header h = { .len = (__u32)len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
+
+		outfile_write(&o->out, &h, text);
+		return;
+	}
 	if (o->len + len > o->cap) {
 		size_t cap = o->cap ? o->cap : 4096;
 		char *more;
@@ -64,6 +71,11 @@ void bpf_output_text(struct bpf_output *o, const char *text, size_t len)
 	}
 	memcpy(o->text + o->len, text, len);
 	o->len += len;
+}
+
+void bpf_output_record_begin(struct bpf_output *o, int pieces)
+{
+	o->direct = pieces == 1;
 }
 
 void bpf_output_record_end(struct bpf_output *o)

@@ -23,6 +23,7 @@ void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf
  * message (no such global, a number that is not one, a string too long) */
 int bpf_globals_set(struct bpf_object *obj, char *const *settings, int n);
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* a ring record's text, in pieces */
+void bpf_output_record_begin(struct bpf_output *o, int pieces);                  /* a ring record of pieces sub-records */
 void bpf_output_record_end(struct bpf_output *o);                                 /* ...then one output record */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */

@@ -98,7 +98,14 @@ static void one_record(struct bpf_run *r, const struct stp_bpf_rec_head *h, size
 static int on_record(void *ctx, void *data, size_t size)
 {
 	const char *p = data;
+	struct stp_bpf_rec_head first;
 
+	/* the common record, one printf's or one text: its text written as it is formatted, not gathered first */
+	if (size >= sizeof(first)) {
+		memcpy(&first, p, sizeof(first));
+		bpf_output_record_begin(((struct bpf_run *)ctx)->out,
+					first.len <= size - sizeof(first) && sizeof(first) + first.len + 7 >= size ? 1 : 2);
+	}
 	while (size >= sizeof(struct stp_bpf_rec_head)) {
 		struct stp_bpf_rec_head h;
 		size_t step;
