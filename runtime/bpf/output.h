@@ -12,6 +12,14 @@
 /* The hit's output leaves as one ring record holding sub-records (records.h's heads, each at an 8-byte boundary): text
  * and printf's values in the order written, so that no other CPU's record comes between the pieces of a hit's lines.
  * The open text sub-record's head is at text_at, its bytes after it up to len (stp_out_begin). */
+/* A sub-record's head at (a multiple of 8) in one store, and a value of 8 bytes at any offset in one: x86-64's BPF
+ * takes a map value's unaligned access, which the compiler would otherwise write a byte at a time (the buffer's
+ * type says nothing of its alignment) */
+static __always_inline void stp_put_head(struct stp_out *o, unsigned int at, u32 type, u32 len)
+{
+	*(u64 *)(o->buf + (at & (STP_OUT_MASK & ~7u))) = (u64)type | (u64)len << 32;
+}
+
 static __always_inline void stp_out_begin(struct stp_out *o)
 {
 	o->text_at = 0;
@@ -22,14 +30,12 @@ static __always_inline void stp_out_begin(struct stp_out *o)
 static __always_inline void stp_text_close(struct stp_out *o)
 {
 	unsigned int at = o->text_at & STP_OUT_MASK, len = o->len & (2 * STP_BPF_OUT_CAP - 1);
-	struct stp_bpf_rec_head h = { STP_BPF_REC_TEXT, 0 };
 
-	if (len <= at + sizeof(h)) {
+	if (len <= at + sizeof(struct stp_bpf_rec_head)) {
 		o->len = at;
 		return;
 	}
-	h.len = len - at - sizeof(h);
-	__builtin_memcpy(o->buf + at, &h, sizeof(h));
+	stp_put_head(o, at, STP_BPF_REC_TEXT, len - at - sizeof(struct stp_bpf_rec_head));
 	o->len = (len + 7) & ~7u;
 }
 
@@ -342,14 +348,14 @@ static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned i
 		stp_text_close(o);
 	}
 	o->rec_at = at = o->len & STP_OUT_MASK;
-	__builtin_memcpy(o->buf + at + sizeof(struct stp_bpf_rec_head), &format, 4);
+	*(u32 *)(o->buf + at + sizeof(struct stp_bpf_rec_head)) = format;
 	return at + sizeof(struct stp_bpf_rec_head) + 4;
 }
 
 static __always_inline unsigned int stp_val_long(struct stp_out *o, unsigned int at, int64_t v)
 {
 	at &= STP_OUT_MASK;
-	__builtin_memcpy(o->buf + at, &v, 8);
+	*(u64 *)(o->buf + at) = (u64)v;   /* (unaligned after a string: see stp_put_head) */
 	return at + 8;
 }
 
@@ -386,13 +392,11 @@ static __always_inline unsigned int stp_val_comm(struct stp_out *o, unsigned int
 static __always_inline void stp_vals_send(struct stp_out *o, unsigned int at)
 {
 	unsigned int rec = o->rec_at & STP_OUT_MASK, end = at & (2 * STP_BPF_OUT_CAP - 1);
-	struct stp_bpf_rec_head h = { STP_BPF_REC_PRINTF, 0 };
 
-	h.len = end - rec - sizeof(h);
-	__builtin_memcpy(o->buf + rec, &h, sizeof(h));
+	stp_put_head(o, rec, STP_BPF_REC_PRINTF, end - rec - sizeof(struct stp_bpf_rec_head));
 	/* the next text's sub-record, where room is left for it; else the buffer leaves now */
 	o->text_at = (end + 7) & ~7u;
-	o->len = o->text_at + sizeof(h);
+	o->len = o->text_at + sizeof(struct stp_bpf_rec_head);
 	if (o->len >= STP_BPF_OUT_CAP)
 		stp_flush(o);
 }
