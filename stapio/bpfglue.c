@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bpfglue.h"
+#include "bpfout.h"
 #include "stapio.h"
 
 struct bpf_output {
@@ -11,8 +12,7 @@ struct bpf_output {
 	struct header_info header;  /* self-describing files (header.c) */
 	const char *pattern;        /* -o, or NULL */
 	unsigned long long seq;     /* records given, for their headers */
-	char *text;                 /* the ring record's text so far (its sub-records'): one output record */
-	size_t len, cap;
+	struct stp_out text;        /* the ring record's text so far (its sub-records'): one output record */
 	int direct;                 /* a ring record of one sub-record: its text is the output record as it comes */
 };
 
@@ -50,27 +50,13 @@ void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf
 
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len)
 {
-	if (o->direct && !o->len) {
+	if (o->direct && !o->text.len) {
 		struct stp_record_header h = { .len = (__u32)len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
 
 		outfile_write(&o->out, &h, text);
 		return;
 	}
-	if (o->len + len > o->cap) {
-		size_t cap = o->cap ? o->cap : 4096;
-		char *more;
-
-		while (cap < o->len + len)
-			cap *= 2;
-		if (!(more = realloc(o->text, cap))) {
-			err("out of memory: %zu bytes of output not written", len);
-			return;
-		}
-		o->text = more;
-		o->cap = cap;
-	}
-	memcpy(o->text + o->len, text, len);
-	o->len += len;
+	stp_out_bytes(&o->text, text, len);
 }
 
 void bpf_output_record_begin(struct bpf_output *o, int pieces)
@@ -80,12 +66,12 @@ void bpf_output_record_begin(struct bpf_output *o, int pieces)
 
 void bpf_output_record_end(struct bpf_output *o)
 {
-	struct stp_record_header h = { .len = (__u32)o->len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
+	struct stp_record_header h = { .len = (__u32)o->text.len, .flags = STP_REC_STDOUT, .seq = ++o->seq };
 
-	if (!o->len)
+	if (!o->text.len)
 		return;
-	outfile_write(&o->out, &h, o->text);
-	o->len = 0;
+	outfile_write(&o->out, &h, o->text.buf);
+	o->text.len = 0;
 }
 
 int bpf_output_flush(struct bpf_output *o)
@@ -103,7 +89,7 @@ int bpf_output_close(struct bpf_output *o)
 		err("%s", outfile_error(&o->out));
 		rc = -1;
 	}
-	free(o->text);
+	free(o->text.buf);
 	free(o);
 	return rc;
 }
