@@ -2,6 +2,7 @@
 # tracepoints' systems from the running kernel's tracefs (mounted in a mount namespace of the case's own), the traced
 # set given with -G (the object's global set by stapio), dd's calls traced: its bytes, one record a line, the header.
 # Used by tests/run (unit/bpf-app-trace); the systems are translator/btf/tpsystems.c's, -G stapio/bpfglobals.c's.
+asan_rerun=0
 timeout_s=180
 
 run() {

@@ -1,6 +1,7 @@
 # bpf-procfs - procfs("NAME").read/.write probes with --runtime=bpf on this host: stapio serves the files under
 # /run/systemtap/NAME (FUSE) and runs their probes; read and written from the shell as guest/procfs does a module's.
 # Used by tests/run (unit/bpf-procfs); the files are stapio/bpfprocfs.c's, $value runtime/bpf/procfs.h's.
+asan_rerun=0
 timeout_s=180
 
 N=b_procfs_t
