@@ -40,8 +40,8 @@ void bpf_formats_free(struct bpf_formats *fm);
 void bpf_format_record(struct bpf_output *out, struct bpf_formats *fm, const char *body, size_t len);
 
 /* bpfprocfs.c: the object's procfs files served under /run/systemtap/NAME while the run goes on (mounted as root):
- * NULL when it has none (*failed 0) or after a message (*failed 1); the descriptor readable when a request waits, the
- * answer to it; the files unmounted (gone on return: no more requests); the files unmounted if need be and
+ * NULL when it has none (*failed 0) or after a message (*failed 1); the descriptor readable when a request waits (-1
+ * for none, or once unmounted), the answer to it; the files unmounted (gone on return: no more requests); the files unmounted if need be and
  * everything freed */
 struct bpf_procfs;
 struct bpf_procfs *bpf_procfs_start(struct bpf_object *obj, const char *name, int *failed);

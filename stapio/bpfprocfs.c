@@ -420,7 +420,7 @@ fail:
 
 int bpf_procfs_fd(const struct bpf_procfs *pf)
 {
-	return fuse_session_fd(pf->se);
+	return pf && pf->se ? fuse_session_fd(pf->se) : -1;
 }
 
 void bpf_procfs_serve(struct bpf_procfs *pf)

@@ -41,8 +41,7 @@ struct bpf_run {
 	int trampolines;            /* trampoline programs in the load */
 	const char *remote;         /* -r N:URI, or NULL */
 	const struct bpf_run_args *args;   /* main.c's: headers, globals' settings */
-	struct bpf_procfs *procfs;  /* its procfs files, when it has any */
-	int serving;                /* they are mounted: their requests are answered */
+	struct bpf_procfs *procfs;  /* its procfs files, when it has any (served while bpf_procfs_fd gives one) */
 	int exit_seen;              /* an exit() record, or the counters' mark of exit() */
 	long long exit_checked_ns;  /* when the counters were last looked at for it */
 };
@@ -439,16 +438,15 @@ static int run_timers(struct bpf_run *r)
 static int wait_for_work(struct bpf_run *r, int timeout)
 {
 	struct pollfd fds[2] = { { .fd = ring_buffer__epoll_fd(r->ring), .events = POLLIN },
-				 { .fd = r->serving ? bpf_procfs_fd(r->procfs) : -1, .events = POLLIN } };
+				 { .fd = bpf_procfs_fd(r->procfs), .events = POLLIN } };
 
-	if (!r->serving)
+	if (fds[1].fd < 0)
 		return ring_buffer__poll(r->ring, timeout);
 	if (poll(fds, 2, timeout) < 0)
 		return -errno;
 	if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
 		err("the procfs files were unmounted: no more reads or writes of them");
 		bpf_procfs_unmount(r->procfs);
-		r->serving = 0;
 	} else if (fds[1].revents & POLLIN) {
 		bpf_procfs_serve(r->procfs);
 	}
@@ -697,7 +695,6 @@ int bpf_run(const char *path, const char *name, const struct bpf_run_args *args,
 		if (!r.exit_seen && (attach_probes(&r) < 0 || find_timers(&r) < 0 ||
 				     (!(r.procfs = bpf_procfs_start(r.obj, name, &procfs_failed)) && procfs_failed)))
 			status = unarmed = 1;   /* as a module that fails to start: no end probes */
-		r.serving = r.procfs != NULL;
 		/* self-describing output files when the script has a procfs("header") file, as a module's */
 		if (!status && bpf_procfs_readable(r.procfs, "header"))
 			bpf_output_headers(r.out, name, args, read_header, r.procfs);
@@ -721,7 +718,6 @@ int bpf_run(const char *path, const char *name, const struct bpf_run_args *args,
 		}
 		detach_probes(&r);
 		bpf_procfs_unmount(r.procfs);   /* no more reads or writes of the files */
-		r.serving = 0;
 		ring_buffer__consume(r.ring);
 		/* too many errors: no end probes */
 		c = counters(&r);

@@ -9,9 +9,6 @@
 #define STP_FMT_WIDTH_MAX STP_PAD_MAX     /* a '*' field is padded as far as any here */
 #include "output/fmtspec.h"
 
-/* The hit's output leaves as one ring record holding sub-records (records.h's heads, each at an 8-byte boundary): text
- * and printf's values in the order written, so that no other CPU's record comes between the pieces of a hit's lines.
- * The open text sub-record's head is at text_at, its bytes after it up to len (stp_out_begin). */
 /* A sub-record's head at (a multiple of 8) in one store, and a value of 8 bytes at any offset in one: x86-64's BPF
  * takes a map value's unaligned access, which the compiler would otherwise write a byte at a time (the buffer's
  * type says nothing of its alignment) */
@@ -20,6 +17,9 @@ static __always_inline void stp_put_head(struct stp_out *o, unsigned int at, u32
 	*(u64 *)(o->buf + (at & (STP_OUT_MASK & ~7u))) = (u64)type | (u64)len << 32;
 }
 
+/* The hit's output leaves as one ring record holding sub-records (records.h's heads, each at an 8-byte boundary): text
+ * and printf's values in the order written, so that no other CPU's record comes between the pieces of a hit's lines.
+ * The open text sub-record's head is at text_at, its bytes after it up to len. */
 static __always_inline void stp_out_begin(struct stp_out *o)
 {
 	o->text_at = 0;
@@ -335,7 +335,6 @@ static __always_inline void stp_out_fmt_str(struct stp_out *o, const struct stp_
 static __always_inline unsigned int stp_vals_begin(struct stp_out *o, unsigned int format, unsigned int max)
 {
 	unsigned int at;
-
 	u64 end;
 
 	stp_text_close(o);

@@ -25,19 +25,15 @@ static __always_inline char *stp_procfs_buf(void)
 
 /* the names translator/providers/procfs.c's $value uses (a NULL source copies as "") */
 #define stp_procfs_value(c) ((void)(c), (const char *)stp_procfs_buf())
-#define stp_procfs_set(c, v)                                 \
+#define stp_procfs_set(c, v) stp_procfs_put(c, v, stp_strlcpy)
+#define stp_procfs_append(c, v) stp_procfs_put(c, v, stp_strlcat)
+/* v into the value by copy (stp_strlcpy) or after it (stp_strlcat) */
+#define stp_procfs_put(c, v, how)                            \
 	do {                                                 \
 		char *stp_pv_ = stp_procfs_buf();            \
 		(void)(c);                                   \
 		if (stp_pv_)                                 \
-			stp_strlcpy(stp_pv_, (v), MAXSTRINGLEN); \
-	} while (0)
-#define stp_procfs_append(c, v)                              \
-	do {                                                 \
-		char *stp_pv_ = stp_procfs_buf();            \
-		(void)(c);                                   \
-		if (stp_pv_)                                 \
-			stp_strlcat(stp_pv_, (v), MAXSTRINGLEN); \
+			how(stp_pv_, (v), MAXSTRINGLEN);     \
 	} while (0)
 
 #endif
