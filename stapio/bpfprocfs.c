@@ -160,6 +160,20 @@ static int run_probe(struct bpf_procfs *pf, const struct procfs_file *f)
 	return 0;
 }
 
+/* f's read probe run with $value empty: the bytes of pf->value a read returns (cut at f's maxsize), or run_probe's
+ * -errno */
+static long read_value(struct bpf_procfs *pf, const struct procfs_file *f)
+{
+	size_t len;
+	int rc;
+
+	pf->value[0] = 0;
+	if ((rc = run_probe(pf, f)) < 0)
+		return rc;
+	len = strlen(pf->value);
+	return (long)(len > f->maxsize ? f->maxsize : len);
+}
+
 static int op_open(const char *path, struct fuse_file_info *fi)
 {
 	struct procfs_snap *snap;
@@ -184,22 +198,17 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
 	if (!f)
 		return -EINVAL;   /* no read probe: as the module's file */
 	if (off == 0 || !snap->data) {
-		size_t len;
+		long len = read_value(pf, f);
 		char *fresh;
-		int rc;
 
-		pf->value[0] = 0;
-		if ((rc = run_probe(pf, f)) < 0)
-			return rc;
-		len = strlen(pf->value);
-		if (len > f->maxsize)
-			len = f->maxsize;
-		if (!(fresh = malloc(len + 1)))
+		if (len < 0)
+			return (int)len;
+		if (!(fresh = malloc((size_t)len + 1)))
 			return -ENOMEM;
-		memcpy(fresh, pf->value, len);
+		memcpy(fresh, pf->value, (size_t)len);
 		free(snap->data);
 		snap->data = fresh;
-		snap->len = len;
+		snap->len = (size_t)len;
 	}
 	if (off < 0 || (size_t)off >= snap->len)
 		return 0;
@@ -445,17 +454,14 @@ long bpf_procfs_read(struct bpf_procfs *pf, const char *name, char *buf, size_t 
 
 	for (size_t i = 0; i < pf->nfiles; i++) {
 		const struct procfs_file *f = &pf->files[i];
+		long got;
 
 		if (f->write || strcmp(f->path, name) || size == 0)
 			continue;
-		pf->value[0] = 0;
-		if (run_probe(pf, f) < 0)
+		got = read_value(pf, f);
+		if (got < 0)
 			return -1;
-		len = strlen(pf->value);
-		if (len > f->maxsize)
-			len = f->maxsize;
-		if (len > size - 1)
-			len = size - 1;
+		len = (size_t)got < size - 1 ? (size_t)got : size - 1;
 		memcpy(buf, pf->value, len);
 		buf[len] = 0;
 		return (long)len;
