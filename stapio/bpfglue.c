@@ -74,6 +74,12 @@ void bpf_output_record_end(struct bpf_output *o)
 	o->text.len = 0;
 }
 
+void bpf_output_switch(struct bpf_output *o)
+{
+	bpf_output_record_end(o);
+	outfile_request_switch(&o->out);
+}
+
 int bpf_output_flush(struct bpf_output *o)
 {
 	bpf_output_record_end(o);

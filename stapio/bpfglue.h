@@ -25,6 +25,7 @@ int bpf_globals_set(struct bpf_object *obj, char *const *settings, int n);
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* a ring record's text, in pieces */
 void bpf_output_record_begin(struct bpf_output *o, int pieces);                  /* a ring record of pieces sub-records */
 void bpf_output_record_end(struct bpf_output *o);                                 /* ...then one output record */
+void bpf_output_switch(struct bpf_output *o);                                     /* switch_file(): here */
 int bpf_output_flush(struct bpf_output *o);                                       /* -1: failed */
 int bpf_output_close(struct bpf_output *o);                                       /* -1 after a message */
 /* bpffuncs.c: the entry addresses of the functions whose returns obj (a struct bpf_object) probes, written into it

@@ -87,6 +87,9 @@ static void one_record(struct bpf_run *r, const struct stp_bpf_rec_head *h, size
 	case STP_BPF_REC_EXIT:
 		r->exit_seen = 1;
 		break;
+	case STP_BPF_REC_SWITCH:
+		bpf_output_switch(r->out);
+		break;
 	default:
 		break;
 	}

@@ -43,6 +43,8 @@ struct stp_texting {
 	int cut_short;
 };
 
+#include "bpf/regex.h"            /* matched()'s state, when the script records groups */
+
 struct stp_context {
 	int busy;                        /* a hit runs on this CPU: a nested one is skipped */
 	long actioncount, maxaction;
@@ -71,6 +73,9 @@ struct stp_context {
 	u64 tok_set[4];                  /* tokenize(): the delimiters, a bit each */
 	long tok_start, tok_end, tok_next;   /* tokenize(): the token's bytes in tok_str, where the next call starts */
 	char tok_str[MAXSTRINGLEN];      /* tokenize(): the string being split (kept between hits) */
+#ifdef STP_REGEX_MAXINSNS
+	struct stp_rxc rxc;              /* =~ recording its groups, the last match (regex.h) */
+#endif
 	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
 	int64_t loop_sum;                /* a bpf_loop's sum (targetvars.h's stp_bio_vecs_bytes) */
 	long argv_len;                   /* __get_argv(): the list's bytes so far, in argv_buf (targetvars.h) */
@@ -145,8 +150,10 @@ static __always_inline void stp_error_str(struct stp_context *c, const char *msg
 	c->last_error = c->error_buf;
 }
 
+#define STP_BPF_CONTEXT_COMPLETE
 #include "bpf/arith.h"
 #include "bpf/strings.h"
+#include "bpf/regex.h"
 #include "bpf/maps.h"
 #include "bpf/stats.h"
 #include "bpf/targetvars.h"
@@ -254,6 +261,17 @@ static __always_inline void stp_warn(struct stp_context *c, const char *msg)
 		c->warn.msg[0] = 0;
 	if (bpf_ringbuf_output(&stp_ring, &c->warn, sizeof(c->warn), 0))
 		stp_lost(sizeof(c->warn));
+}
+
+/* switch_file(): what the hit wrote so far leaves, then a record telling stapio to go on in the next file (the module's
+ * STP_REC_SWITCH) */
+static __always_inline void stp_switch_file(struct stp_context *c)
+{
+	struct stp_bpf_rec_head h = { .type = STP_BPF_REC_SWITCH, .len = 0 };
+
+	stp_flush(&c->out);
+	if (bpf_ringbuf_output(&stp_ring, &h, sizeof(h), 0))
+		stp_lost(sizeof(h));
 }
 
 static __always_inline struct stp_context *stp_context_claim(long maxaction, int session)

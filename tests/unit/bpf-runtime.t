@@ -304,6 +304,13 @@ probe begin { for (i = 0; i < 30000; i++) printf("%0100d\n", i); exit() }' >rot.
     [[ ! -e rot.txt.0 && -e rot.txt.1 && -e rot.txt.2 && ! -e rot.txt.3 ]] || { ls -la rot.txt*; return 1; }
     (( $(stat -c %s rot.txt.1) <= 1048576 )) || { ls -la rot.txt*; return 1; }
     [[ $(tail -n 1 rot.txt.2) == "$(printf '%0100d' 29999)" && ! -s rot.err ]] || { tail -n 2 rot.txt.2; cat rot.err; return 1; }
+    # switch_file(): chunk 1 in swf.out, chunk 2 in swf.out.1, chunk 3 in swf.out.2 (as a module's: guest/output-files)
+    timeout 60 $STAP --runtime=bpf -o swf.out -e 'global n
+probe timer.ms(100) { printf("chunk %d\n", ++n); switch_file(); if (n == 3) exit() }' >swf.stdout 2>swf.err ||
+        { cat swf.err; return 1; }
+    [[ $(cat swf.out) == "chunk 1" && $(cat swf.out.1) == "chunk 2" && $(cat swf.out.2) == "chunk 3" ]] ||
+        { head swf.out*; return 1; }
+    (( $(ls swf.out* | wc -l) <= 4 )) && [[ ! -s swf.stdout && ! -s swf.err ]] || { ls swf.out*; cat swf.err; return 1; }
 }
 
 # expect_refusal WANT CMD...: CMD exits 1 with WANT in its stderr (r.err)
@@ -348,6 +355,9 @@ refusals() {
             "$STAPRUN" kvbound.bo || return 1
         "$STAPRUN" kvfree.bo >kvfree.out 2>kvfree.err || { cat kvfree.err; return 1; }
     fi
+    # matched()'s walk keeps two lists of threads, each with its groups: 281 threads of 32 groups' slots are too many
+    expect_refusal "<input>:1:23: error: a regular expression with too many groups or threads for matched() is not available" \
+        $STAP --runtime=bpf -p3 -e "probe begin { if (\"x\" =~ \"(a{250})$(printf '(b)%.0s' {1..30})\") println(matched(1)) }" || return 1
     expect_refusal "<input>:1:1: error: probe point perf.type(1).config(0).counter(\"c\") is not available on the BPF runtime yet" \
         $STAP --runtime=bpf -p3 -e 'probe perf.type(1).config(0).counter("c") { } probe begin { println(@perf("c")) }' || return 1
 }

@@ -4,6 +4,7 @@
 #define MAXSTRINGLEN 512
 #include "lib/regex.h"      /* translator/lib/regex.h: RX_MAX_* and the program format */
 #include "lib/rxdfa.h"      /* the DFA of the BPF runtime */
+#include "lib/rxclosure.h"  /* its matcher for matched() */
 #define STP_REGEX_MAXINSNS RX_MAX_INSNS
 #define STP_REGEX_MAXTHREADS RX_MAX_INSNS
 #define STP_REGEX_MAXSUB RX_MAX_GROUPS
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 static struct stp_regex_state st;
-static int failures, compared, matches, skipped, dfa_compared, dfa_refused;
+static int failures, compared, matches, skipped, dfa_compared, dfa_refused, closures_compared, closures_refused;
 
 static void fail(const char *what, const char *pattern, const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -157,6 +158,22 @@ static void compare(const char *pattern, const char *subject, int all_groups)
 				fail("dfa", pattern, subject, "DFA %d, VM %d", rxd_match(&d, subject), ours);
 			dfa_compared++;
 			rxd_free(&d);
+		}
+	}
+	/* the closures' walk the BPF runtime does for matched() (lib/rxclosure.c): the VM's verdict and groups */
+	{
+		RxClosures cl;
+		unsigned short sub[2 * RX_MAX_GROUPS];
+		if (rxc_build(&prog, &cl)) {
+			closures_refused++;
+		} else {
+			int walked = rxc_exec(&cl, subject, sub);
+			if (walked != ours)
+				fail("closures", pattern, subject, "closures %d, VM %d", walked, ours);
+			else if (ours && memcmp(sub, st.sub, 2 * (size_t)prog.nsub * sizeof sub[0]))
+				fail("closures", pattern, subject, "groups differ from the VM's");
+			closures_compared++;
+			rxc_free(&cl);
 		}
 	}
 	if (err)
@@ -516,7 +533,12 @@ int main(int argc, char **argv)
 		failures++;
 	}
 	printf("%d pairs compared with glibc (%d fixed, %d matched, %d too slow for glibc), %zu bad patterns, "
-	       "%d with the DFA (%d patterns too large for it), %d failures\n", compared, pairs_fixed, matches, skipped,
-	       sizeof bad / sizeof bad[0], dfa_compared, dfa_refused, failures);
+	       "%d with the DFA (%d patterns too large for it), %d with the closures (%d too large), %d failures\n", compared,
+	       pairs_fixed, matches, skipped, sizeof bad / sizeof bad[0], dfa_compared, dfa_refused, closures_compared,
+	       closures_refused, failures);
+	if (!closures_compared) {
+		printf("FAIL: no pair walked the closures\n");
+		failures++;
+	}
 	return failures != 0;
 }

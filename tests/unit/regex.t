@@ -8,7 +8,7 @@ run() {
     local -a san=()
     [[ $STAP == */asan/* ]] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${san[@]}" -iquote "$TOP/translator" \
-        "$TOP/tests/unit/regex-driver.c" "$TOP/translator/lib/regex.c" "$TOP/translator/lib/rxdfa.c" "$TOP/translator/lib/diag.c" \
+        "$TOP/tests/unit/regex-driver.c" "$TOP/translator/lib/regex.c" "$TOP/translator/lib/rxdfa.c" "$TOP/translator/lib/rxclosure.c" "$TOP/translator/lib/diag.c" \
         "$TOP/translator/lib/util.c" -o driver
     # glibc's side, plain (tests/unit/regex-oracle.c): one process answers every pair, no fork of the driver a pair
     cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 "$TOP/tests/unit/regex-oracle.c" -o oracle

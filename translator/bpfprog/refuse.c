@@ -54,7 +54,7 @@ static int builtin_supported(const char *name)
 		"printf", "print", "println", "printd", "printdln", "sprintf", "sprint", "sprintln", "sprintd", "sprintdln",
 		"exit", "execname", "pid", "tid", "cpu", "error", "warn", "strlen",
 		"gettimeofday_ns", "gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", "local_clock_ns", "jiffies", "ppid",
-		"target", "uid", "pp", "pn",
+		"target", "uid", "pp", "pn", "matched", "ngroups", "switch_file",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -135,8 +135,11 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	case EX_BINARY:
-		if ((e->op == OP_MATCH || e->op == OP_NOMATCH) && !bpf_regex_ok(e->right))
-			refuse_at(r, e->loc, "a regular expression with more than 1024 states");
+		if (e->op == OP_MATCH || e->op == OP_NOMATCH) {
+			const char *why = bpf_regex_refusal(r->s, e->right);
+			if (why)
+				refuse_at(r, e->loc, why);
+		}
 		break;
 	case EX_ASSIGN:
 	case EX_INCDEC:

@@ -139,6 +139,8 @@ void cg_stats_read_running(CgState *cg, Symbol *sym);       /* a probe running w
 
 /* match.c: =~ and !~ with a literal pattern compiled here */
 char *cg_regex_match(Gen *g, Expr *e);
+/* the runtime's regex work area (STP_REGEX_MAXINSNS, _MAXTHREADS, _MAXSUB) grown to hold a program of these sizes */
+void cg_regex_sizes(Gen *g, int ninsns, int nthreads, int nsub);
 
 /* display.c: the end-of-run display of globals written but never read */
 int cg_global_display(Session *s, StrBuf *code);   /* C of stp_display_globals(); 0 if none */

@@ -41,6 +41,13 @@ static void need(Session *s, CgState *cg, int k, const char *name, int value, in
 	}
 }
 
+void cg_regex_sizes(Gen *g, int ninsns, int nthreads, int nsub)
+{
+	need(g->s, g->cg, 0, "STP_REGEX_MAXINSNS", ninsns, &g->cg->rx.insns);
+	need(g->s, g->cg, 1, "STP_REGEX_MAXTHREADS", nthreads, &g->cg->rx.threads);
+	need(g->s, g->cg, 2, "STP_REGEX_MAXSUB", nsub, &g->cg->rx.sub);
+}
+
 static void emit_program(Gen *g, int id, const char *pattern, const RxProgram *p)
 {
 	StrBuf *t = g->tables;
@@ -107,9 +114,7 @@ static int program_id(Gen *g, Expr *lit)
 	*slot = cg->rx.count++;
 	*strmap_slot(&cg->rx.ids, lit->str, 1) = slot;
 	emit_program(g, *slot, lit->str, &prog);
-	need(g->s, cg, 0, "STP_REGEX_MAXINSNS", prog.ninsns, &cg->rx.insns);
-	need(g->s, cg, 1, "STP_REGEX_MAXTHREADS", prog.nthreads, &cg->rx.threads);
-	need(g->s, cg, 2, "STP_REGEX_MAXSUB", prog.nsub, &cg->rx.sub);
+	cg_regex_sizes(g, prog.ninsns, prog.nthreads, prog.nsub);
 	rx_free(&prog);
 	return *slot;
 }
