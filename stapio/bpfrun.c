@@ -207,6 +207,8 @@ static struct bpf_link *attach_one(struct bpf_program *p)
 		LIBBPF_OPTS(bpf_uprobe_opts, uo, .ref_ctr_offset = sem, .retprobe = ret);
 		return bpf_program__attach_uprobe_opts(p, pid > 0 ? (pid_t)pid : -1, rest + 6 + n, off, &uo);
 	}
+	if (!strncmp(sec, "tp_btf/", 7) && bpf_program__type(p) == BPF_PROG_TYPE_RAW_TRACEPOINT)
+		return bpf_program__attach_raw_tracepoint(p, sec + 7);   /* choose_tracepoints' */
 	return bpf_program__attach(p);
 }
 
@@ -372,7 +374,7 @@ static int attach_probes(struct bpf_run *r)
 			    bpf_object__find_program_by_name(r->obj, twin) ? ", and no BPF trampoline for its function" : "");
 			return -1;
 		}
-		if (verbose && prefixed(p, "stp_kp_"))
+		if ((verbose && prefixed(p, "stp_kp_")) || verbose >= 2)
 			fprintf(stderr, "stapio: %s (%s): attached\n", bpf_program__name(p), bpf_program__section_name(p));
 		r->linked[r->nlinks] = p;
 		r->links[r->nlinks++] = l;
@@ -535,6 +537,49 @@ static int choose_trampolines(struct bpf_object *obj, int allowed)
 	return n;
 }
 
+/* Whether the kernel's BTF (vmlinux's, else a loaded module's) has the type btf_trace_NAME a tp_btf program attaches by */
+static int tracepoint_typed(const struct btf *vmlinux, const char *type)
+{
+	__u32 id = 0;
+	int found = 0;
+
+	if (vmlinux && btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0)
+		return 1;
+	while (!found && vmlinux && bpf_btf_get_next_id(id, &id) == 0) {
+		struct btf *m = btf__load_from_kernel_by_id_split(id, (struct btf *)vmlinux);
+
+		found = m && btf__find_by_name_kind(m, type, BTF_KIND_TYPEDEF) > 0;
+		btf__free(m);
+	}
+	return found;
+}
+
+/* A BTF tracepoint's program (translator/bpfprog/object.c: "tp_btf/NAME") whose tracepoint the kernel has no BTF type for
+ * becomes a raw tracepoint's (attach_one attaches it by name): the same u64 arguments, read fault-safely. */
+static void choose_tracepoints(struct bpf_object *obj)
+{
+	struct btf *vmlinux = NULL;
+	struct bpf_program *p;
+	int loaded = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		const char *sec = bpf_program__section_name(p);
+		char type[160];
+
+		if (strncmp(sec, "tp_btf/", 7) || !bpf_program__autoload(p))
+			continue;
+		if (!loaded++)
+			vmlinux = btf__load_vmlinux_btf();
+		snprintf(type, sizeof(type), "btf_trace_%s", sec + 7);
+		if (tracepoint_typed(vmlinux, type))
+			continue;
+		say("no BTF type for tracepoint %s: a raw tracepoint", sec + 7);
+		bpf_program__set_type(p, BPF_PROG_TYPE_RAW_TRACEPOINT);
+		bpf_program__set_expected_attach_type(p, 0);
+	}
+	btf__free(vmlinux);
+}
+
 /* Opens the object, with one context per possible CPU and the trampolines allowed or not: 0, or -1 after a message.
  * path names it in messages. */
 static int open_object(struct bpf_run *r, const char *opened, const char *path, long target_pid, int trampolines)
@@ -582,6 +627,7 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 			return -1;
 	}
 	r->trampolines = choose_trampolines(r->obj, trampolines);
+	choose_tracepoints(r->obj);
 	return 0;
 }
 

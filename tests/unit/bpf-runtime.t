@@ -252,15 +252,24 @@ probe process("/usr/bin/python3.11").mark("gc__start") { n++ }
 probe end { printf("gc runs seen: %s\n", n > 0 ? "yes" : "no") }' >sdt.out 2>sdt.err || { cat sdt.out sdt.err; return 1; }
         echo "gc runs seen: yes" | diff - sdt.out || { cat sdt.err; return 1; }
     fi
-    timeout 60 $STAP --runtime=bpf -c "/bin/sh -c '/bin/true; /bin/true'" -e '
+    # as a BTF tracepoint, and as a raw tracepoint (what stapio falls back to where the kernel has no BTF type for it)
+    local raw sec
+    for raw in "" -DSTP_BPF_RAW_TRACEPOINTS; do
+        timeout 60 $STAP --runtime=bpf $raw -c "/bin/sh -c '/bin/true; /bin/true'" -e '
 probe kernel.trace("sched_process_exec") {
 	if (execname() == "true") printf("%s %d %d %s %d %d %d %s\n", execname(), $p->pid == pid(), $old_pid == pid(),
 		d_name(@cast($bprm, "linux_binprm")->file->f_path->dentry), task_parent(task_current()) != 0,
 		task_pid(task_current()) == pid(), task_tid(task_current()) == tid(), task_execname(task_current()))
 	if (execname() == "true") printf("%s %s [%s]\n", symname($p->sched_class->enqueue_task), symname(0), ppfunc())
-}' >tpv.out 2>tpv.err || { cat tpv.out tpv.err; return 1; }
-    printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\n' | diff - tpv.out ||
-        { cat tpv.err; return 1; }
+}' -p4 -m "tpv${raw:+_raw}" >/dev/null &&
+            timeout 60 "$STAPRUN" -vv -c "/bin/sh -c '/bin/true; /bin/true'" "tpv${raw:+_raw}.bo" >tpv.out 2>tpv.err ||
+            { cat tpv.out tpv.err; return 1; }
+        printf 'true 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\ntrue 1 1 true 1 1 1 true\nenqueue_task_fair 0x0000000000000000 []\n' | diff - tpv.out ||
+            { cat tpv.err; return 1; }
+        sec=tp_btf
+        [[ -z $raw ]] || sec=raw_tp
+        grep -q "^stapio: stp_tp_0000 ($sec/sched_process_exec): attached$" tpv.err || { cat tpv.err; return 1; }
+    done
     # a kernel function's entry on a BPF trampoline where the kernel has one, else on its kprobe twin: this kernel
     # refuses the trampoline (the object loaded again without it) and has no kprobes; -D STP_BPF_KPROBES_ONLY has
     # no trampoline to refuse (guest/bpf-trampolines runs both where they attach)

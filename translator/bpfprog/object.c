@@ -309,9 +309,12 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			break;
 		}
 		case BPF_PROG_TP_BTF:
-			sb_printf(out, "SEC(\"tp_btf/%s\")\nint stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, i, h, save_args,
-				  names);
+			/* a raw tracepoint where the kernel has no BTF for it (stapio changes its type) or -D asks: the same
+			 * arguments, u64 each, which the handlers read fault-safely either way */
+			sb_printf(out, "#ifdef STP_BPF_RAW_TRACEPOINTS\nSEC(\"raw_tp/%s\")\n#else\nSEC(\"tp_btf/%s\")\n#endif\n"
+				  "int stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
+				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, dp->symbol, i, h,
+				  save_args, names);
 			break;
 		case BPF_PROG_KPROBE:
 		case BPF_PROG_UPROBE:
