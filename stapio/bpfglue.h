@@ -22,6 +22,8 @@ void bpf_output_headers(struct bpf_output *o, const char *name, const struct bpf
 /* bpfglobals.c: the settings NAME=VALUE of the script's globals written into obj before it loads: 0, or -1 after a
  * message (no such global, a number that is not one, a string too long) */
 int bpf_globals_set(struct bpf_object *obj, char *const *settings, int n);
+/* bpfcost.c: per program of the loaded obj its verified instructions and code's size, per map its locked memory (stderr) */
+void bpf_report_cost(struct bpf_object *obj);
 void bpf_output_text(struct bpf_output *o, const char *text, size_t len);       /* a ring record's text, in pieces */
 void bpf_output_record_begin(struct bpf_output *o, int pieces);                  /* a ring record of pieces sub-records */
 void bpf_output_record_end(struct bpf_output *o);                                 /* ...then one output record */

@@ -685,6 +685,8 @@ static int load(struct bpf_run *r, const char *opened, long target_pid)
 			    e == EPERM ? " (BPF needs root)" : verbose ? "" : " (-v shows the kernel's reasons)");
 		return -1;
 	}
+	if (verbose)
+		bpf_report_cost(r->obj);
 	r->ring = ring_buffer__new(bpf_object__find_map_fd_by_name(r->obj, "stp_ring"), on_record, r, NULL);
 	if (!r->ring) {
 		err("cannot read the ring of %s: %s", path, strerror(errno));

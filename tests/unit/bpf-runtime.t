@@ -269,6 +269,10 @@ probe kernel.trace("sched_process_exec") {
         sec=tp_btf
         [[ -z $raw ]] || sec=raw_tp
         grep -q "^stapio: stp_tp_0000 ($sec/sched_process_exec): attached$" tpv.err || { cat tpv.err; return 1; }
+        # -v: what the load cost, per program and map (the ring is 16 MiB)
+        grep -Eq "^stapio: stp_tp_0000 \($sec/sched_process_exec\): [1-9][0-9]* instructions verified, [1-9][0-9]* translated \([1-9][0-9]* bytes\), [1-9][0-9]* bytes of machine code$" tpv.err &&
+            grep -q "^stapio: map stp_ring: a ring of 16384 KiB, [1-9][0-9]* KiB locked$" tpv.err &&
+            grep -Eq "^stapio: the load: [1-9][0-9]* instructions verified, [1-9][0-9]* KiB of maps$" tpv.err || { cat tpv.err; return 1; }
     done
     # a kernel function's entry on a BPF trampoline where the kernel has one, else on its kprobe twin: this kernel
     # refuses the trampoline (the object loaded again without it) and has no kprobes; -D STP_BPF_KPROBES_ONLY has
