@@ -158,6 +158,7 @@ static __always_inline void stp_error_str(struct stp_context *c, const char *msg
 #include "bpf/stats.h"
 #include "bpf/targetvars.h"
 #include "bpf/symbols.h"
+#include "bpf/tasks.h"
 
 static __always_inline void stp_action_limit(struct stp_context *c)
 {

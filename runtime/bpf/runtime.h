@@ -58,6 +58,9 @@ struct cred {
 struct thread_info {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+} __attribute__((preserve_access_index));
 struct task_struct {
 	struct thread_info thread_info;  /* x86-64's, in the task (CONFIG_THREAD_INFO_IN_TASK) */
 	int pid;
@@ -66,6 +69,9 @@ struct task_struct {
 	struct task_struct *real_parent;
 	const struct cred *real_cred, *cred;
 	u64 utime, stime;
+	struct signal_struct *signal;    /* its process's pids (bpf/tasks.h) */
+	struct pid *thread_pid;          /* its struct pid, and its place in each pid's list of tasks (bpf/tasks.h) */
+	struct hlist_node pid_links[4];
 } __attribute__((preserve_access_index));
 /* what the tapsets' C reads of a dentry (tapset/linux/dentry.stp's d_name), relocated by name as the task's */
 struct qstr {

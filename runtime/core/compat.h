@@ -147,4 +147,9 @@ static inline struct pid_namespace *stp_current_pid_ns(void)
 	return ns ? ns : &init_pid_ns;
 }
 
+/* sid(), pgrp() (tapset/linux/context-ids.stp): the current process's session and process group ids as its pid
+ * namespace sees them; runtime/bpf/tasks.h has the BPF runtime's */
+#define stp_current_sid() ((int64_t)task_session_nr_ns(current, stp_current_pid_ns()))
+#define stp_current_pgrp() ((int64_t)task_pgrp_nr_ns(current, stp_current_pid_ns()))
+
 #endif

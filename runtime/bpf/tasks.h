@@ -1,0 +1,103 @@
+/* tasks.h - a task by its id on the BPF runtime (pid2task(), tapset/linux/task.stp): the current pid namespace's IDR
+ * walked as the kernel's find_pid_ns walks it (xa_load over an xarray of struct pid), then the pid's first task, each
+ * read fault-safe and relocated by name (CO-RE); a tracing program runs under RCU, which keeps what it reads. */
+#ifndef STP_BPF_TASKS_H
+#define STP_BPF_TASKS_H
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+struct hlist_head {
+	struct hlist_node *first;
+} __attribute__((preserve_access_index));
+struct pid {
+	unsigned int level;
+	struct hlist_head tasks[4];     /* PIDTYPE_PID's first */
+	struct upid numbers[1];         /* one per namespace level, the task's own last */
+} __attribute__((preserve_access_index));
+struct signal_struct {
+	struct pid *pids[4];            /* PIDTYPE_TGID, _PGID, _SID's */
+} __attribute__((preserve_access_index));
+struct xarray {
+	void *xa_head;
+} __attribute__((preserve_access_index));
+struct idr {
+	struct xarray idr_rt;           /* the kernel's radix_tree_root, an xarray since 4.20 */
+	unsigned int idr_base;
+} __attribute__((preserve_access_index));
+struct pid_namespace {
+	struct idr idr;
+} __attribute__((preserve_access_index));
+struct xa_node {
+	unsigned char shift;
+	void *slots[64];
+} __attribute__((preserve_access_index));
+
+#define STP_XA_CHUNK_MASK 63            /* XA_CHUNK_SHIFT 6: 64 slots a node */
+#define STP_PID_NS_LEVELS 32            /* MAX_PID_NS_LEVEL */
+/* xa_is_node(): an internal entry (its low bits 10) above the small internal values */
+#define stp_xa_is_node(e) (((u64)(e) & 3) == 2 && (u64)(e) > 4096)
+
+/* The task_struct of the thread whose id, as the current task's pid namespace sees it, is nr; 0 when there is none */
+static __always_inline int64_t stp_pid2task(int64_t nr)
+{
+	struct task_struct *cur = current;
+	struct pid *tp = BPF_CORE_READ(cur, thread_pid), *p;
+	struct pid_namespace *ns = NULL;
+	struct hlist_node *first;
+	unsigned int level;
+	void *entry;
+	u64 index;
+
+	if (!tp || nr <= 0 || nr > 0x3fffffff)
+		return 0;
+	level = BPF_CORE_READ(tp, level);
+	if (bpf_probe_read_kernel(&ns, sizeof(ns), &tp->numbers[level & (STP_PID_NS_LEVELS - 1)].ns) < 0 || !ns)
+		return 0;
+	index = (u64)nr - BPF_CORE_READ(ns, idr.idr_base);
+	entry = BPF_CORE_READ(ns, idr.idr_rt.xa_head);
+	/* xa_load: a head that is no node holds index 0 alone; an index past the top node's reach is none; a 32-bit index
+	 * is at most 6 nodes deep */
+	if (!stp_xa_is_node(entry) && index)
+		return 0;
+	for (int depth = 0; depth < 7 && stp_xa_is_node(entry); depth++) {
+		struct xa_node *node = (struct xa_node *)((u64)entry - 2);
+		unsigned char shift = BPF_CORE_READ(node, shift);
+		u64 slot = index >> (shift & 63);
+
+		if (!depth && slot > STP_XA_CHUNK_MASK)
+			return 0;
+		if (bpf_probe_read_kernel(&entry, sizeof(entry), &node->slots[slot & STP_XA_CHUNK_MASK]) < 0)
+			return 0;
+	}
+	if (!entry || ((u64)entry & 3) == 2)    /* none, or an internal entry (a reserved id's zero entry) */
+		return 0;
+	p = entry;
+	first = BPF_CORE_READ(p, tasks[0].first);
+	return first ? (int64_t)((u64)first - bpf_core_field_offset(struct task_struct, pid_links)) : 0;
+}
+
+/* The id the current task's pid namespace gives the current process's pid of a type (2: its process group, 3: its
+ * session: PIDTYPE_PGID, PIDTYPE_SID), as pid_nr_ns does; 0 when it has none (an exiting task) */
+static __always_inline int64_t stp_current_pid_nr(int type)
+{
+	struct task_struct *cur = current;
+	struct pid *tp = BPF_CORE_READ(cur, thread_pid), *p = NULL;
+	struct pid_namespace *ns = NULL, *in = NULL;
+	unsigned int level;
+	int nr = 0;
+
+	if (!tp || bpf_probe_read_kernel(&p, sizeof(p), &BPF_CORE_READ(cur, signal)->pids[type & 3]) < 0 || !p)
+		return 0;
+	level = BPF_CORE_READ(tp, level) & (STP_PID_NS_LEVELS - 1);
+	if (bpf_probe_read_kernel(&ns, sizeof(ns), &tp->numbers[level].ns) < 0 || BPF_CORE_READ(p, level) < level ||
+	    bpf_probe_read_kernel(&in, sizeof(in), &p->numbers[level].ns) < 0 || in != ns ||
+	    bpf_probe_read_kernel(&nr, sizeof(nr), &p->numbers[level].nr) < 0)
+		return 0;
+	return nr;
+}
+#define stp_current_pgrp() stp_current_pid_nr(2)
+#define stp_current_sid() stp_current_pid_nr(3)
+
+#endif
