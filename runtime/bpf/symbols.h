@@ -117,7 +117,7 @@ static __always_inline int stp_kstack_tracing_frames(struct stp_context *c)
 	int k;
 
 	for (k = 0; k < 4 && k < c->kstack_n; k++) {
-		if (bpf_snprintf(c->sym_line, sizeof(c->sym_line), name_fmt, &c->kstack[k], 8) <= 0)
+		if (bpf_snprintf(c->sym_line, sizeof(c->sym_line), name_fmt, (u64 *)&c->kstack[k], 8) <= 0)
 			break;
 		if (!stp_sym_line_starts(c, "bpf_trace_run", 13) && !stp_sym_line_starts(c, "__bpf_trace_", 12) &&
 		    !stp_sym_line_starts(c, "__traceiter_", 12) && !stp_sym_line_starts(c, "bpf_prog_", 9))
