@@ -110,7 +110,7 @@ check:
 	@tests/run
 
 # The Secure Boot guest (OVMF, shim, GRUB, the signed kernel, a MOK): signed and unsigned modules, staprun's
-# messages (tests/secureboot/run; one more boot of about a minute, run by CI before make check).
+# messages (tests/secureboot/run; two more boots of about a minute, which make check runs as guest/secureboot).
 check-secureboot:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory -j$(NPROC) all
