@@ -44,6 +44,8 @@ struct bpf_run {
 	struct bpf_procfs *procfs;  /* its procfs files, when it has any (served while bpf_procfs_fd gives one) */
 	int exit_seen;              /* an exit() record, or the counters' mark of exit() */
 	long long exit_checked_ns;  /* when the counters were last looked at for it */
+	int *counter_fds;           /* the perf counters' events (open_counters), open until the run's end */
+	size_t ncounter_fds;
 };
 
 /* libbpf's own messages: its warnings (a refused program's verifier log among them) with -v, its
@@ -458,6 +460,70 @@ static int wait_for_work(struct bpf_run *r, int timeout)
 	return ring_buffer__consume(r->ring);
 }
 
+/* The perf counters (translator/bpfprog/object.c: a perf event array stp_pc_K_TYPE_CONFIG per
+ * perf.type(TYPE).config(CONFIG).counter("NAME") probe): their event opened on each CPU, counting from the load (before
+ * the begin probes, which may read them) to the run's end (after the end probes).  0, or -1 after a message. */
+static int open_counters(struct bpf_run *r)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, r->obj) {
+		struct perf_event_attr attr = { .size = sizeof(attr) };
+		unsigned long long config;
+		unsigned type;
+		int opened = 0;
+
+		if (strncmp(bpf_map__name(m), "stp_pc_", 7))
+			continue;
+		if (sscanf(bpf_map__name(m), "stp_pc_%*d_%u_%llu", &type, &config) != 2) {
+			err("%s names no perf event", bpf_map__name(m));
+			return -1;
+		}
+		attr.type = type;
+		attr.config = config;
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			int fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			int *fds;
+
+			if (fd < 0 && errno == ENODEV)
+				continue;   /* a CPU offline */
+			if (fd < 0) {
+				err("cannot open perf event type %u config %llu on CPU %d for its counter: %s", type, config, cpu,
+				    strerror(errno));
+				return -1;
+			}
+			fds = realloc(r->counter_fds, (r->ncounter_fds + 1) * sizeof(*fds));
+			if (!fds) {
+				close(fd);
+				err("out of memory");
+				return -1;
+			}
+			r->counter_fds = fds;
+			r->counter_fds[r->ncounter_fds++] = fd;
+			if (bpf_map_update_elem(bpf_map__fd(m), &cpu, &fd, BPF_ANY) < 0) {
+				err("cannot give %s CPU %d's perf event: %s", bpf_map__name(m), cpu, strerror(errno));
+				return -1;
+			}
+			opened++;
+		}
+		if (!opened) {
+			err("cannot open perf event type %u config %llu on any CPU for its counter", type, config);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_counters(struct bpf_run *r)
+{
+	for (size_t i = 0; i < r->ncounter_fds; i++)
+		close(r->counter_fds[i]);
+	free(r->counter_fds);
+	r->counter_fds = NULL;
+	r->ncounter_fds = 0;
+}
+
 static void detach_probes(struct bpf_run *r)
 {
 	for (size_t i = 0; i < r->nlinks; i++)
@@ -584,7 +650,7 @@ static void choose_tracepoints(struct bpf_object *obj)
  * path names it in messages. */
 static int open_object(struct bpf_run *r, const char *opened, const char *path, long target_pid, int trampolines)
 {
-	struct bpf_map *contexts, *scratch, *fmts, *kver;
+	struct bpf_map *contexts, *scratch, *fmts, *kver, *m;
 	int ncpus = libbpf_num_possible_cpus();
 
 	r->obj = bpf_object__open_file(opened, NULL);
@@ -599,6 +665,9 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 		err("%s is not a BPF object of stap --runtime=bpf", path);
 		return -1;
 	}
+	bpf_object__for_each_map(m, r->obj)   /* a perf counter's events: one per CPU (open_counters) */
+		if (!strncmp(bpf_map__name(m), "stp_pc_", 7) && bpf_map__set_max_entries(m, (unsigned int)ncpus) < 0)
+			return -1;
 	if ((kver = bpf_object__find_map_by_name(r->obj, STP_BPF_KVER_SECTION)) != NULL) {
 		/* its handlers read the kernel by the offsets of that release's types, as a module does */
 		size_t size = 0;
@@ -687,6 +756,8 @@ static int load(struct bpf_run *r, const char *opened, long target_pid)
 	}
 	if (verbose)
 		bpf_report_cost(r->obj);
+	if (open_counters(r) < 0)
+		return -1;
 	r->ring = ring_buffer__new(bpf_object__find_map_fd_by_name(r->obj, "stp_ring"), on_record, r, NULL);
 	if (!r->ring) {
 		err("cannot read the ring of %s: %s", path, strerror(errno));
@@ -787,6 +858,7 @@ int bpf_run(const char *path, const char *name, const struct bpf_run_args *args,
 	if (bpf_output_close(r.out) < 0)
 		status = 1;
 	bpf_procfs_stop(r.procfs);
+	close_counters(&r);
 	ring_buffer__free(r.ring);
 	free(r.links);
 	free(r.linked);

@@ -159,6 +159,7 @@ static __always_inline void stp_error_str(struct stp_context *c, const char *msg
 #include "bpf/targetvars.h"
 #include "bpf/symbols.h"
 #include "bpf/tasks.h"
+#include "bpf/perf.h"
 
 static __always_inline void stp_action_limit(struct stp_context *c)
 {

@@ -35,6 +35,9 @@ typedef _Bool bool;
 #include "core/limits.h"
 #include "bpf/records.h"
 
+/* the context (bpf/context.h), which the handlers' static data may name before it is defined (@perf's reader) */
+struct stp_context;
+
 /* a string value is at most a map key's 512 bytes here; printf's values (output.h, translator/bpfprog/printf.c) count on it */
 #define STP_BPF_STRING_MAX 512
 #if MAXSTRINGLEN > STP_BPF_STRING_MAX

@@ -274,6 +274,13 @@ probe kernel.trace("sched_process_exec") {
             grep -q "^stapio: map stp_ring: a ring of 16384 KiB, [1-9][0-9]* KiB locked$" tpv.err &&
             grep -Eq "^stapio: the load: [1-9][0-9]* instructions verified, [1-9][0-9]* KiB of maps$" tpv.err || { cat tpv.err; return 1; }
     done
+    # perf counters on each CPU read where a kernel probe runs: context switches (a perf probe between them, which
+    # counts in the perf probes' numbering) and the CPU's clock, both counting since the load
+    timeout 60 $STAP --runtime=bpf -c "/bin/sh -c '/bin/true; /bin/true'" -e '
+probe perf.type(1).config(3).counter("cs") { } probe perf.type(1).config(0).hz(10) { } probe perf.type(1).config(0).counter("clk") { }
+probe kernel.trace("sched_process_exec") { if (execname() == "true") printf("%d %d\n", @perf("cs") > 0, @perf("clk") > 1000) }' \
+        >perf.out 2>perf.err || { cat perf.out perf.err; return 1; }
+    printf '1 1\n1 1\n' | diff - perf.out && [[ ! -s perf.err ]] || { cat perf.err; return 1; }
     # a kernel function's entry on a BPF trampoline where the kernel has one, else on its kprobe twin: this kernel
     # refuses the trampoline (the object loaded again without it) and has no kprobes; -D STP_BPF_KPROBES_ONLY has
     # no trampoline to refuse (guest/bpf-trampolines runs both where they attach)
@@ -371,7 +378,10 @@ refusals() {
     # matched()'s walk keeps two lists of threads, each with its groups: 281 threads of 32 groups' slots are too many
     expect_refusal "<input>:1:23: error: a regular expression with too many groups or threads for matched() is not available" \
         $STAP --runtime=bpf -p3 -e "probe begin { if (\"x\" =~ \"(a{250})$(printf '(b)%.0s' {1..30})\") println(matched(1)) }" || return 1
-    expect_refusal "<input>:1:1: error: probe point perf.type(1).config(0).counter(\"c\") is not available on the BPF runtime yet" \
+    expect_refusal "<input>:1:1: error: probe point perf.type(1).config(0).process.counter(\"c\") is not available on the BPF runtime yet" \
+        $STAP --runtime=bpf -p3 -e 'probe perf.type(1).config(0).process.counter("c") { } probe kernel.trace("sched_process_exec") { println(@perf("c")) }' || return 1
+    # a probe stapio runs is a sleepable program, which the kernel lets read no perf event
+    expect_refusal "<input>:1:69: error: @perf in a begin, end, error, timer or procfs probe (stapio runs them) is not available" \
         $STAP --runtime=bpf -p3 -e 'probe perf.type(1).config(0).counter("c") { } probe begin { println(@perf("c")) }' || return 1
 }
 

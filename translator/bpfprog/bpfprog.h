@@ -45,7 +45,8 @@ void bpf_procfs_files(Session *s, StrBuf *out);
  * "uprobe/OFFSET/SEMAPHORE/PID/PATH" ("uretprobe/..."), the numbers in hexadecimal but the PID. */
 typedef enum BpfProgKind {
 	BPF_PROG_NONE, BPF_PROG_NEVER, BPF_PROG_BEGIN, BPF_PROG_END, BPF_PROG_ERROR, BPF_PROG_TIMER, BPF_PROG_PROFILE, BPF_PROG_TP_BTF, BPF_PROG_KPROBE, BPF_PROG_UPROBE,
-	BPF_PROG_PERF, BPF_PROG_PROCFS
+	BPF_PROG_PERF, BPF_PROG_PROCFS,
+	BPF_PROG_PERF_COUNTER   /* no program: a perf event array stapio fills with an event on each CPU (object.c) */
 } BpfProgKind;
 BpfProgKind bpf_prog_kind(const struct DerivedProbe *dp);
 

@@ -241,6 +241,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	static const char *const kstack_users[] = { "stp_print_backtrace", "stp_sprint_backtrace", "stp_callers",
 						    "stp_backtrace_frame" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
+	StrBuf counters;   /* stp_perf_counter_read's cases */
 	int n = 0;
 	/* the hit's registers or arguments copied for the target variables, when a handler reads them; its kernel stack
 	 * when one names a backtrace (a tracepoint's from its caller: the program's own frame left out) */
@@ -265,6 +266,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	qsort(dps, (size_t)n, sizeof *dps, dp_order);
 	if (strcmp(save_regs, "(void)0"))
 		write_return_entries(dps, n, out);
+	sb_init(&counters);
 	sb_puts(out, "/* programs: one per probe point */\n");
 	for (int i = 0; i < n; i++) {
 		DerivedProbe *dp = dps[i];
@@ -326,6 +328,19 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			sb_printf(out, "SEC(\"syscall\")\nint stp_procfs_%04d(void *ctx)\n{\n\tint ran = 0;\n\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 1, (ran = 1, %s));\n\treturn ran;\n}\n\n", dp->index, h, names);
 			break;
+		case BPF_PROG_PERF_COUNTER: {
+			int64_t type, config;
+			int k;
+
+			perf_cpu_counter(s, dp, &type, &config, &k);
+			sb_printf(out, "/* %s: the event on each CPU (stapio opens them), read by @perf */\n"
+				  "struct {\n\t__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);\n\t__uint(key_size, 4);\n"
+				  "\t__uint(value_size, 4);\n\t__uint(max_entries, 1);\n} stp_pc_%d_%lld_%lld SEC(\".maps\");\n\n",
+				  dp->name, k, (long long)type, (long long)config);
+			sb_printf(&counters, "\tcase %d:\n\t\treturn stp_perf_read(c, &stp_pc_%d_%lld_%lld);\n", k, k,
+				  (long long)type, (long long)config);
+			break;
+		}
 		case BPF_PROG_NONE:
 		case BPF_PROG_NEVER:
 			break;
@@ -335,6 +350,11 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 		free(fn);
 		free(names);
 	}
+	if (counters.len)   /* @perf("NAME"): k its counter's position among the perf probes (codegen/expr.c) */
+		sb_printf(out, "static int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k)\n{\n\tswitch (k) {\n"
+			  "%s\t}\n\tstp_error(c, \"@perf: the counter is not running (on this CPU)\");\n\treturn 0;\n}\n\n",
+			  counters.data);
+	sb_free(&counters);
 	free(dps);
 }
 

@@ -34,10 +34,12 @@ BpfProgKind bpf_prog_kind(const DerivedProbe *dp)
 		return BPF_PROG_PROFILE;
 	if (!strcmp(fam, "kernel") && member && !strcmp(member, "trace"))
 		return BPF_PROG_TP_BTF;
-	if (!strcmp(fam, "perf")) {   /* a perf event on each CPU; not .process, .counter */
+	if (!strcmp(fam, "perf")) {   /* a perf event on each CPU, sampled or counting; not .process */
 		int64_t type, config, period;
 		int freq;
-		return perf_cpu_event(dp, &type, &config, &period, &freq) ? BPF_PROG_PERF : BPF_PROG_NONE;
+		if (perf_cpu_event(dp, &type, &config, &period, &freq))
+			return BPF_PROG_PERF;
+		return perf_cpu_counter(NULL, dp, &type, &config, NULL) ? BPF_PROG_PERF_COUNTER : BPF_PROG_NONE;
 	}
 	if (dp->provider->place) {
 		ProbePlace at;
@@ -149,7 +151,7 @@ static int refuse_expr(Expr *e, void *ctx)
 		}
 		break;
 	case EX_AT:
-		if (stat_extractor(e->str))
+		if (stat_extractor(e->str) || !strcmp(e->str, "perf"))   /* @perf: a counter each CPU has (object.c) */
 			break;
 		{
 			char *what = xasprintf("@%s", e->str);
@@ -183,6 +185,37 @@ static int refuse_expr(Expr *e, void *ctx)
 	return 0;
 }
 
+/* @perf in a probe stapio runs (a syscall program: sleepable, which the kernel lets read no perf event array), through
+ * the functions it calls */
+typedef struct PerfInStapio {
+	Refusals *r;
+	PtrVec seen_fns;
+	AstVisitor v;
+} PerfInStapio;
+
+static int perf_in_stapio_expr(Expr *e, void *ctx)
+{
+	PerfInStapio *p = ctx;
+
+	if (e->kind == EX_AT && !strcmp(e->str, "perf"))
+		refuse_at(p->r, e->loc, "@perf in a begin, end, error, timer or procfs probe (stapio runs them)");
+	else if (e->kind == EX_CALL && e->fn && !e->fn->embedded && first_visit(&p->seen_fns, e->fn))
+		ast_walk_stmt(e->fn->body, &p->v);
+	return 0;
+}
+
+static void refuse_perf_in_stapio(Refusals *r, DerivedProbe *dp)
+{
+	BpfProgKind k = bpf_prog_kind(dp);
+	PerfInStapio p = { .r = r };
+
+	if (k != BPF_PROG_BEGIN && k != BPF_PROG_END && k != BPF_PROG_ERROR && k != BPF_PROG_TIMER && k != BPF_PROG_PROCFS)
+		return;
+	p.v = (AstVisitor){ NULL, perf_in_stapio_expr, &p };
+	ast_walk_stmt(dp->probe->body, &p.v);
+	free(p.seen_fns.items);
+}
+
 int bpf_refuse(Session *s)
 {
 	Refusals r = { .s = s };
@@ -203,8 +236,10 @@ int bpf_refuse(Session *s)
 			refuse_at(&r, dp->probe->loc, what);
 			free(what);
 		}
-		if (first_visit(&seen_probes, dp->probe))
+		if (first_visit(&seen_probes, dp->probe)) {
 			ast_walk_stmt(dp->probe->body, &r.v);
+			refuse_perf_in_stapio(&r, dp);
+		}
 	}
 	free(seen_probes.items);
 	free(r.seen_fns.items);

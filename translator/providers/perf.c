@@ -151,6 +151,19 @@ int perf_counter_index(Session *s, const char *name)
 	return perf_find_counter(s, name, &k) ? k : -1;
 }
 
+int perf_cpu_counter(Session *s, const DerivedProbe *dp, int64_t *type, int64_t *config, int *k)
+{
+	PerfSpec sp;
+
+	if (dp->provider != &perf_provider || !perf_parse(NULL, dp->point, &sp, 0) || sp.process || sp.program || !sp.counter)
+		return 0;
+	*type = sp.type;
+	*config = sp.config;
+	if (k)
+		*k = perf_counter_index(s, sp.counter);
+	return 1;
+}
+
 int perf_cpu_event(const DerivedProbe *dp, int64_t *type, int64_t *config, int64_t *period, int *freq)
 {
 	PerfSpec sp;

@@ -14,4 +14,8 @@ int perf_counter_index(Session *s, const char *name);
 struct DerivedProbe;
 int perf_cpu_event(const struct DerivedProbe *dp, int64_t *type, int64_t *config, int64_t *period, int *freq);
 
+/* A perf counter on every CPU (.counter("NAME"), neither .process): 1 with its event's type and config and, when k is
+ * not NULL, its position among the perf probes (what perf_counter_index gives for its name), else 0. */
+int perf_cpu_counter(Session *s, const struct DerivedProbe *dp, int64_t *type, int64_t *config, int *k);
+
 #endif
