@@ -15,8 +15,8 @@ probe end { printf("end ticks>0: %d\n", n > 0) }' >/dev/null
     # a BPF object: loaded as root by the setuid staprun's stapio, run as the user (kprobes, a timer, maps)
     $STAP --runtime=bpf -p4 -m ss_bpf -e 'global n, r
 probe kernel.function("ksys_read") { if (pid() == target()) r++ }
-probe timer.ms(50) { if (++n == 3) exit() }
-probe end { printf("bpf n=%d reads>0: %d\n", n, r > 0) }' >/dev/null
+probe timer.ms(50) { n++ }
+probe end { printf("bpf n>=3: %d reads>0: %d\n", n >= 3, r > 0) }' >/dev/null
     # a module really built for another installed kernel (make deps-kernels), if there is one
     local other
     other=$("$TOP/scripts/guest-kver.sh" --all | grep -vxF -- "$KVER" | head -n 1) || true
@@ -219,13 +219,14 @@ stapusr_cases() {
     "${user[@]}" "$sbin/staprun" -d ss_endless
     not loaded ss_endless
     # a BPF object: not outside the directory; installed, it runs, and the -c command, the output file and stapio
-    # once the probes are armed (the command's parent) have the user's ids alone
+    # once the probes are armed (the command's parent) have the user's ids alone; the run ends with the command,
+    # after its parent's ids were read (a timer's exit() could end it first in a loaded guest)
     refused usr-bpf-outside "cannot load BPF object $CASE_DIR/ss_bpf.bo: members of stapusr may only run modules installed in $dir/" \
         "${user[@]}" "$sbin/staprun" "$CASE_DIR/ss_bpf.bo"
     "${user[@]}" "$sbin/staprun" -o /tmp/ss/u/bpf.txt \
         -c "sh -c 'cat /proc/self/status /proc/\$PPID/status | grep ^Uid: >/tmp/ss/u/bpf-ids; sleep 3'" \
         "$dir/ss_bpf.bo" >usr-bpf.out 2>usr-bpf.err || { cat usr-bpf.err; return 1; }
-    grep -qx 'bpf n=3 reads>0: 1' /tmp/ss/u/bpf.txt || { cat /tmp/ss/u/bpf.txt usr-bpf.err; return 1; }
+    grep -qx 'bpf n>=3: 1 reads>0: 1' /tmp/ss/u/bpf.txt || { cat /tmp/ss/u/bpf.txt usr-bpf.err; return 1; }
     [[ $(stat -c %u /tmp/ss/u/bpf.txt) == 65534 ]]
     (( $(grep -cxP 'Uid:\t65534\t65534\t65534\t65534' /tmp/ss/u/bpf-ids) == 2 )) || { cat /tmp/ss/u/bpf-ids; return 1; }
     other=$(awk '$1 !~ /^ss_/ { print $1; exit }' /proc/modules)
