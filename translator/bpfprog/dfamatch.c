@@ -51,13 +51,20 @@ static int build_dfa(const char *pattern, RxDfa *d)
 	return rc;
 }
 
-static int pow2_threads(int n)
+/* the size of a table whose index the walk masks: a power of two, at least n and 1 */
+static int pow2(int n)
 {
-	int p = 8;
+	int p = 1;
 
 	while (p < n)
 		p *= 2;
 	return p;
+}
+
+/* a list's threads in the walk's work area (runtime/bpf/regex.h's STP_RXC_THREADS): at least 8 */
+static int pow2_threads(int n)
+{
+	return n < 8 ? 8 : pow2(n);
 }
 
 /* the pattern's program and closures, or -1 (a bad pattern, or tables or a work area too large) */
@@ -123,15 +130,6 @@ static char *dfa_match(Gen *g, Expr *e, RxDfa d)
 	return t;
 }
 
-/* the size of a table whose index the walk masks: a power of two, at least n and 1 */
-static int pow2(int n)
-{
-	int p = 1;
-
-	while (p < n)
-		p *= 2;
-	return p;
-}
 
 /* an array of n numbers, zeros after them up to a power of two (the walk masks its index: runtime/bpf/regex.h) */
 static void emit_array(StrBuf *t, const char *type, int id, const char *name, int n, unsigned long long (*at)(const void *, int),
