@@ -78,6 +78,11 @@ struct stp_context {
 #endif
 	long sr_slen, sr_flen, sr_rlen, sr_pos, sr_skip;   /* str_replace()'s lengths and positions (strings.h) */
 	int64_t loop_sum;                /* a bpf_loop's sum (targetvars.h's stp_bio_vecs_bytes) */
+	struct {
+		u64 ext;                 /* the extents of a user namespace's id map being scanned (tasks.h) */
+		u32 id;
+		int64_t found;
+	} ns_scan;
 	long argv_len;                   /* __get_argv(): the list's bytes so far, in argv_buf (targetvars.h) */
 	char argv_buf[2 * MAXSTRINGLEN];
 	char error_buf[MAXSTRINGLEN];    /* error()'s message, kept for the report */

@@ -56,6 +56,7 @@ struct cred {
 	kgid_t gid;
 	kuid_t euid;
 	kgid_t egid;
+	struct user_namespace *user_ns;  /* its uid and gid maps (bpf/tasks.h) */
 } __attribute__((preserve_access_index));
 #define TASK_COMM_LEN 16
 struct thread_info {

@@ -34,6 +34,29 @@ struct xa_node {
 	void *slots[64];
 } __attribute__((preserve_access_index));
 
+/* a user namespace's id maps, as tapset/linux/task2.stp's __task_ns_cred_id reads them (linux/user_namespace.h) */
+#define UID_GID_MAP_MAX_BASE_EXTENTS 5
+#define UID_GID_MAP_MAX_EXTENTS 340
+struct uid_gid_extent {
+	u32 first;
+	u32 lower_first;
+	u32 count;
+} __attribute__((preserve_access_index));
+struct uid_gid_map {
+	u32 nr_extents;
+	union {
+		struct uid_gid_extent extent[UID_GID_MAP_MAX_BASE_EXTENTS];
+		struct {
+			struct uid_gid_extent *forward;
+			struct uid_gid_extent *reverse;
+		};
+	};
+} __attribute__((preserve_access_index));
+struct user_namespace {
+	struct uid_gid_map uid_map;
+	struct uid_gid_map gid_map;
+} __attribute__((preserve_access_index));
+
 #define STP_XA_CHUNK_MASK 63            /* XA_CHUNK_SHIFT 6: 64 slots a node */
 #define STP_PID_NS_LEVELS 32            /* MAX_PID_NS_LEVEL */
 /* xa_is_node(): an internal entry (its low bits 10) above the small internal values */
@@ -97,6 +120,57 @@ static __always_inline int64_t stp_current_pid_nr(int type)
 		return 0;
 	return nr;
 }
+/* One extent of the map c->ns_scan scans: the id's value there when the extent holds it (tapset/linux/task2.stp's
+ * __task_ns_cred_id, as the module reads it); a fault ends the scan as the script error it is */
+static long stp_ns_extent(u64 i, void *r)
+{
+	struct stp_context *c = *(struct stp_context **)r;
+	const struct uid_gid_extent *e = (const struct uid_gid_extent *)c->ns_scan.ext + i;
+	u32 lower = stp_kernel_u32(c, (unsigned long)&e->lower_first), count = stp_kernel_u32(c, (unsigned long)&e->count);
+
+	if (c->last_error)
+		return 1;
+	if (c->ns_scan.id >= lower && c->ns_scan.id - lower < count) {
+		c->ns_scan.found = (int64_t)stp_kernel_u32(c, (unsigned long)&e->first) + (c->ns_scan.id - lower);
+		return 1;
+	}
+	return 0;
+}
+
+/* Credential id which (0 uid, 1 euid, 2 gid, 3 egid) of the task at task as its own user namespace maps it: the
+ * namespace's uid_map or gid_map, its extents in the map or (more than 5) the sorted array it points to; 65534 (the
+ * overflow id) when none holds the id */
+static __always_inline int64_t stp_task_ns_cred_id(struct stp_context *c, u64 task, int64_t which)
+{
+	const struct task_struct *t = (const struct task_struct *)task;
+	const struct cred *cred = (const struct cred *)stp_kernel_s64(c, (unsigned long)&t->cred);
+	const struct user_namespace *ns;
+	const struct uid_gid_map *map;
+	struct stp_context *r = c;
+	unsigned long field;
+	u32 nr;
+
+	if (c->last_error)
+		return 0;
+	field = which == 0 ? (unsigned long)&cred->uid.val : which == 1 ? (unsigned long)&cred->euid.val :
+		which == 2 ? (unsigned long)&cred->gid.val : (unsigned long)&cred->egid.val;
+	c->ns_scan.id = stp_kernel_u32(c, field);
+	ns = (const struct user_namespace *)stp_kernel_s64(c, (unsigned long)&cred->user_ns);
+	if (c->last_error)
+		return 0;
+	map = which < 2 ? &ns->uid_map : &ns->gid_map;
+	nr = stp_kernel_u32(c, (unsigned long)&map->nr_extents);
+	c->ns_scan.ext = nr > UID_GID_MAP_MAX_BASE_EXTENTS ? (u64)stp_kernel_s64(c, (unsigned long)&map->forward) :
+							     (u64)(unsigned long)map->extent;
+	c->ns_scan.found = -1;
+	if (c->last_error)
+		return 0;
+	bpf_loop(nr < UID_GID_MAP_MAX_EXTENTS ? nr : UID_GID_MAP_MAX_EXTENTS, stp_ns_extent, &r, 0);
+	if (c->last_error)
+		return 0;
+	return c->ns_scan.found >= 0 ? c->ns_scan.found : 65534;
+}
+
 #define stp_current_pgrp() stp_current_pid_nr(2)
 #define stp_current_sid() stp_current_pid_nr(3)
 

@@ -31,7 +31,7 @@ run() {
     # the slowest cases (the other kernel's among them), and only one report
     log=$PWD/run1.log
     grep -qE '^time: [0-9]+s in all; phases' "$log"
-    grep -qE '^time: +unit cases +[0-9]+:[0-9]{2} to +[0-9]+:[0-9]{2} +[0-9]+s$' "$log"
+    grep -qE '^time: +unit cases +[0-9]+:[0-9]{2} to +[0-9]+:[0-9]{2} +[0-9]+s  idle +([0-9]+%|\?)$' "$log"
     grep -qE "^time: +kernel $other +[0-9]+:[0-9]{2} to " "$log"
     grep -qE '^time: +[0-9]+\.[0-9]s  unit/runner-env \(CPU [0-9]+\.[0-9]s\)$' "$log"
     grep -qF "s  unit/runner-env@$other" "$log"

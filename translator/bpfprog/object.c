@@ -231,6 +231,58 @@ static void write_return_entries(DerivedProbe **dps, int n, StrBuf *out)
 			  "volatile u64 stp_func_addrs[%d] SEC(STP_BPF_FUNCS_SECTION);\n\n", n);
 }
 
+/* A BTF tracepoint's program; a raw tracepoint's where the kernel has no BTF for it (stapio changes its type) or -D asks:
+ * the same arguments, u64 each, which the handlers read fault-safely either way */
+static void write_tracepoint(const DerivedProbe *dp, int i, int h, const char *save_args, const char *names, StrBuf *out)
+{
+	sb_printf(out, "#ifdef STP_BPF_RAW_TRACEPOINTS\nSEC(\"raw_tp/%s\")\n#else\nSEC(\"tp_btf/%s\")\n#endif\n"
+		  "int stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n",
+		  dp->symbol, dp->symbol, i, h, save_args, names);
+}
+
+/* A perf counter on each CPU: no program, a perf event array stapio fills (stp_pc_K_TYPE_CONFIG), and its case of
+ * @perf's reader (k its position among the perf probes: codegen/expr.c) into cases */
+static void write_counter(Session *s, const DerivedProbe *dp, StrBuf *cases, StrBuf *out)
+{
+	int64_t type, config;
+	int k;
+
+	perf_cpu_counter(s, dp, &type, &config, &k);
+	sb_printf(out, "/* %s: the event on each CPU (stapio opens them), read by @perf */\nstruct {\n"
+		  "\t__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);\n\t__uint(key_size, 4);\n\t__uint(value_size, 4);\n"
+		  "\t__uint(max_entries, 1);\n} stp_pc_%d_%lld_%lld SEC(\".maps\");\n\n", dp->name, k, (long long)type,
+		  (long long)config);
+	sb_printf(cases, "\tcase %d:\n\t\treturn stp_perf_read(c, &stp_pc_%d_%lld_%lld);\n", k, k, (long long)type,
+		  (long long)config);
+}
+
+/* @perf("NAME")'s reader, when the object has counters: write_counter's cases (then freed) */
+static void write_counter_reader(StrBuf *cases, StrBuf *out)
+{
+	if (cases->len)
+		sb_printf(out, "static int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k)\n{\n\tswitch (k) {\n"
+			  "%s\t}\n\tstp_error(c, \"@perf: the counter is not running (on this CPU)\");\n\treturn 0;\n}\n\n",
+			  cases->data);
+	sb_free(cases);
+}
+
+/* pp() and pn(), when a handler names them (uses_pp): the point's texts set, else nothing */
+static char *point_names(const DerivedProbe *dp, int uses_pp)
+{
+	char *pp, *pn, *fn, *names;
+
+	if (!uses_pp)
+		return xstrdup("(void)0");
+	pp = cg_string_literal(dp->name);
+	pn = cg_string_literal(dp->written ? dp->written : dp->name);
+	fn = pp_function(dp->name);
+	names = xasprintf("stp_set_pp(c, %s, %s, %s, %d)", pp, pn, fn, pp_is_return(dp->name));
+	free(pp);
+	free(pn);
+	free(fn);
+	return names;
+}
+
 /* One program per probe point: begin, end, error and timer ones are run by stapio (BPF_PROG_TEST_RUN of a
  * syscall program: begin and end in the order of their names, timers every period), the others
  * attached where they fire. */
@@ -241,7 +293,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	static const char *const kstack_users[] = { "stp_print_backtrace", "stp_sprint_backtrace", "stp_callers",
 						    "stp_backtrace_frame" };
 	DerivedProbe **dps = xcalloc((size_t)s->derived.len + 1, sizeof *dps);
-	StrBuf counters;   /* stp_perf_counter_read's cases */
+	StrBuf counters;   /* @perf's reader's cases */
 	int n = 0;
 	/* the hit's registers or arguments copied for the target variables, when a handler reads them; its kernel stack
 	 * when one names a backtrace (a tracepoint's from its caller: the program's own frame left out) */
@@ -271,12 +323,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	for (int i = 0; i < n; i++) {
 		DerivedProbe *dp = dps[i];
 		int h = m->shared[dp->probe->index];
-		/* pp() and pn(), when a handler names them: the point's texts */
-		char *pp = uses_pp ? cg_string_literal(dp->name) : NULL;
-		char *pn = uses_pp ? cg_string_literal(dp->written ? dp->written : dp->name) : NULL;
-		char *fn = uses_pp ? pp_function(dp->name) : NULL;
-		char *names = uses_pp ? xasprintf("stp_set_pp(c, %s, %s, %s, %d)", pp, pn, fn, pp_is_return(dp->name))
-				      : xstrdup("(void)0");
+		char *names = point_names(dp, uses_pp);
 
 		switch (bpf_prog_kind(dp)) {
 		case BPF_PROG_BEGIN:
@@ -311,12 +358,7 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			break;
 		}
 		case BPF_PROG_TP_BTF:
-			/* a raw tracepoint where the kernel has no BTF for it (stapio changes its type) or -D asks: the same
-			 * arguments, u64 each, which the handlers read fault-safely either way */
-			sb_printf(out, "#ifdef STP_BPF_RAW_TRACEPOINTS\nSEC(\"raw_tp/%s\")\n#else\nSEC(\"tp_btf/%s\")\n#endif\n"
-				  "int stp_tp_%04d(u64 *ctx)\n{\n\t(void)ctx;\n"
-				  "\tSTP_RUN_SAVING(probe_%d, 0, (%s, %s));\n\treturn 0;\n}\n\n", dp->symbol, dp->symbol, i, h,
-				  save_args, names);
+			write_tracepoint(dp, i, h, save_args, names, out);
 			break;
 		case BPF_PROG_KPROBE:
 		case BPF_PROG_UPROBE:
@@ -328,33 +370,16 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 			sb_printf(out, "SEC(\"syscall\")\nint stp_procfs_%04d(void *ctx)\n{\n\tint ran = 0;\n\n\t(void)ctx;\n"
 				  "\tSTP_RUN_SAVING(probe_%d, 1, (ran = 1, %s));\n\treturn ran;\n}\n\n", dp->index, h, names);
 			break;
-		case BPF_PROG_PERF_COUNTER: {
-			int64_t type, config;
-			int k;
-
-			perf_cpu_counter(s, dp, &type, &config, &k);
-			sb_printf(out, "/* %s: the event on each CPU (stapio opens them), read by @perf */\n"
-				  "struct {\n\t__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);\n\t__uint(key_size, 4);\n"
-				  "\t__uint(value_size, 4);\n\t__uint(max_entries, 1);\n} stp_pc_%d_%lld_%lld SEC(\".maps\");\n\n",
-				  dp->name, k, (long long)type, (long long)config);
-			sb_printf(&counters, "\tcase %d:\n\t\treturn stp_perf_read(c, &stp_pc_%d_%lld_%lld);\n", k, k,
-				  (long long)type, (long long)config);
+		case BPF_PROG_PERF_COUNTER:
+			write_counter(s, dp, &counters, out);
 			break;
-		}
 		case BPF_PROG_NONE:
 		case BPF_PROG_NEVER:
 			break;
 		}
-		free(pp);
-		free(pn);
-		free(fn);
 		free(names);
 	}
-	if (counters.len)   /* @perf("NAME"): k its counter's position among the perf probes (codegen/expr.c) */
-		sb_printf(out, "static int64_t stp_perf_counter_read(struct stp_context *c, unsigned int k)\n{\n\tswitch (k) {\n"
-			  "%s\t}\n\tstp_error(c, \"@perf: the counter is not running (on this CPU)\");\n\treturn 0;\n}\n\n",
-			  counters.data);
-	sb_free(&counters);
+	write_counter_reader(&counters, out);
 	free(dps);
 }
 
