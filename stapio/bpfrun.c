@@ -460,9 +460,15 @@ static int wait_for_work(struct bpf_run *r, int timeout)
 	return ring_buffer__consume(r->ring);
 }
 
-/* The perf counters (translator/bpfprog/object.c: a perf event array stp_pc_K_TYPE_CONFIG per
- * perf.type(TYPE).config(CONFIG).counter("NAME") probe): their event opened on each CPU, counting from the load (before
- * the begin probes, which may read them) to the run's end (after the end probes).  0, or -1 after a message. */
+/* A perf counter's map (runtime/bpf/records.h's STP_BPF_COUNTER_MAP): a perf event array, one event per CPU */
+static int counter_map(const struct bpf_map *m)
+{
+	return !strncmp(bpf_map__name(m), STP_BPF_COUNTER_MAP, strlen(STP_BPF_COUNTER_MAP));
+}
+
+/* The perf counters (a counter_map per perf.type(TYPE).config(CONFIG).counter("NAME") probe): their event opened on
+ * each CPU, counting from the load (before the begin probes, which may read them) to the run's end (after the end
+ * probes).  0, or -1 after a message. */
 static int open_counters(struct bpf_run *r)
 {
 	int ncpus = libbpf_num_possible_cpus();
@@ -474,9 +480,9 @@ static int open_counters(struct bpf_run *r)
 		unsigned type;
 		int opened = 0;
 
-		if (strncmp(bpf_map__name(m), "stp_pc_", 7))
+		if (!counter_map(m))
 			continue;
-		if (sscanf(bpf_map__name(m), "stp_pc_%*d_%u_%llu", &type, &config) != 2) {
+		if (sscanf(bpf_map__name(m) + strlen(STP_BPF_COUNTER_MAP), "%*d_%u_%llu", &type, &config) != 2) {
 			err("%s names no perf event", bpf_map__name(m));
 			return -1;
 		}
@@ -666,7 +672,7 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 		return -1;
 	}
 	bpf_object__for_each_map(m, r->obj)   /* a perf counter's events: one per CPU (open_counters) */
-		if (!strncmp(bpf_map__name(m), "stp_pc_", 7) && bpf_map__set_max_entries(m, (unsigned int)ncpus) < 0)
+		if (counter_map(m) && bpf_map__set_max_entries(m, (unsigned int)ncpus) < 0)
 			return -1;
 	if ((kver = bpf_object__find_map_by_name(r->obj, STP_BPF_KVER_SECTION)) != NULL) {
 		/* its handlers read the kernel by the offsets of that release's types, as a module does */

@@ -37,6 +37,9 @@ enum stp_bpf_record {
  * the probes read and write is the map STP_BPF_PROCFS_MAP's one entry, a NUL-ended string */
 #define STP_BPF_PROCFS_SECTION ".rodata.stp_procfs"
 #define STP_BPF_PROCFS_MAP "stp_procfs"
+/* A perf .counter probe's perf event array: this prefix, then "K_TYPE_CONFIG" (K its position among the perf probes,
+ * translator/bpfprog/object.c), which stapio fills with the event TYPE, CONFIG it opens on each CPU */
+#define STP_BPF_COUNTER_MAP "stp_pc_"
 #define STP_BPF_FMT_MAGIC 0x53544631u   /* "STF1" */
 struct stp_bpf_fmt_head {
 	unsigned int magic, nformats, npieces, ntext;

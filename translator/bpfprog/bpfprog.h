@@ -26,10 +26,11 @@ void bpf_foreach_close(struct Gen *g, Stmt *st, struct LoopLabels *l);
 char *bpf_printf(struct Gen *g, Expr *e);
 void bpf_write_formats(Session *s, StrBuf *out);
 
-/* dfamatch.c: =~ and !~ as the pattern's DFA walked over the subject (its closures', when the script asks for groups);
- * why a pattern cannot be matched so (its tables too large), or NULL */
+/* dfamatch.c: =~ and !~ as the pattern's DFA walked over the subject (its closures', when the script asks for groups:
+ * calls matched() or ngroups()); why a pattern cannot be matched so (its tables too large), or NULL */
 char *bpf_regex_match(struct Gen *g, Expr *e);
-const char *bpf_regex_refusal(Session *s, const Expr *pattern);
+int bpf_regex_groups(Session *s);
+const char *bpf_regex_refusal(const Expr *pattern, int groups);
 
 /* entryvals.c: a .return probe's values saved at entry: whether dp has any; their frames (into frames and, as members of
  * union stp_frame, members), functions (code) and the bytes of the largest (a #define into settings) */

@@ -22,7 +22,7 @@ static int call_asks_groups(Expr *e, void *ctx)
 }
 
 /* whether the script calls matched() or ngroups(): then each =~ records its groups */
-static int groups_asked(Session *s)
+int bpf_regex_groups(Session *s)
 {
 	int asked = 0;
 
@@ -79,7 +79,7 @@ static int build_closures(const char *pattern, RxProgram *prog, RxClosures *k)
 	return 0;
 }
 
-const char *bpf_regex_refusal(Session *s, const Expr *pattern)
+const char *bpf_regex_refusal(const Expr *pattern, int groups)
 {
 	RxProgram prog;
 	RxClosures k;
@@ -87,12 +87,12 @@ const char *bpf_regex_refusal(Session *s, const Expr *pattern)
 
 	if (pattern->kind != EX_STRING)
 		return NULL;    /* not a literal: pass 2's error */
-	if (!groups_asked(s) && !build_dfa(pattern->str, &d)) {
+	if (!groups && !build_dfa(pattern->str, &d)) {
 		rxd_free(&d);
 		return NULL;
 	}
 	if (build_closures(pattern->str, &prog, &k))
-		return groups_asked(s) ? "a regular expression with too many groups or threads for matched()" :
+		return groups ? "a regular expression with too many groups or threads for matched()" :
 					 "a regular expression with more than 1024 states and too many threads";
 	rxc_free(&k);
 	rx_free(&prog);
@@ -129,7 +129,6 @@ static char *dfa_match(Gen *g, Expr *e, RxDfa d)
 	cg_line(g, "%s = stp_rxd_match(c, %s, stp_rxd_%d_step);", t, subject, id);
 	return t;
 }
-
 
 /* an array of n numbers, zeros after them up to a power of two (the walk masks its index: runtime/bpf/regex.h) */
 static void emit_array(StrBuf *t, const char *type, int id, const char *name, int n, unsigned long long (*at)(const void *, int),
@@ -203,7 +202,7 @@ char *bpf_regex_match(Gen *g, Expr *e)
 
 	if (e->right->kind != EX_STRING)
 		t = xstrdup("0");       /* reported in pass 2 */
-	else if (!groups_asked(g->s) && !build_dfa(e->right->str, &d))
+	else if (!bpf_regex_groups(g->s) && !build_dfa(e->right->str, &d))
 		t = dfa_match(g, e, d);
 	else
 		t = closures_match(g, e);       /* the groups asked for, or a DFA too large */

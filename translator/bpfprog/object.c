@@ -4,6 +4,7 @@
 #include "codegen/gen.h"
 #include "providers/perf.h"
 #include "providers/provider.h"
+#include "../../runtime/bpf/records.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -240,7 +241,7 @@ static void write_tracepoint(const DerivedProbe *dp, int i, int h, const char *s
 		  dp->symbol, dp->symbol, i, h, save_args, names);
 }
 
-/* A perf counter on each CPU: no program, a perf event array stapio fills (stp_pc_K_TYPE_CONFIG), and its case of
+/* A perf counter on each CPU: no program, a perf event array stapio fills (STP_BPF_COUNTER_MAP), and its case of
  * @perf's reader (k its position among the perf probes: codegen/expr.c) into cases */
 static void write_counter(Session *s, const DerivedProbe *dp, StrBuf *cases, StrBuf *out)
 {
@@ -250,10 +251,10 @@ static void write_counter(Session *s, const DerivedProbe *dp, StrBuf *cases, Str
 	perf_cpu_counter(s, dp, &type, &config, &k);
 	sb_printf(out, "/* %s: the event on each CPU (stapio opens them), read by @perf */\nstruct {\n"
 		  "\t__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);\n\t__uint(key_size, 4);\n\t__uint(value_size, 4);\n"
-		  "\t__uint(max_entries, 1);\n} stp_pc_%d_%lld_%lld SEC(\".maps\");\n\n", dp->name, k, (long long)type,
-		  (long long)config);
-	sb_printf(cases, "\tcase %d:\n\t\treturn stp_perf_read(c, &stp_pc_%d_%lld_%lld);\n", k, k, (long long)type,
-		  (long long)config);
+		  "\t__uint(max_entries, 1);\n} " STP_BPF_COUNTER_MAP "%d_%lld_%lld SEC(\".maps\");\n\n", dp->name, k,
+		  (long long)type, (long long)config);
+	sb_printf(cases, "\tcase %d:\n\t\treturn stp_perf_read(c, &" STP_BPF_COUNTER_MAP "%d_%lld_%lld);\n", k, k,
+		  (long long)type, (long long)config);
 }
 
 /* @perf("NAME")'s reader, when the object has counters: write_counter's cases (then freed) */

@@ -93,6 +93,7 @@ int bpf_embedded_ok(const Function *f)
 typedef struct Refusals {
 	Session *s;
 	int count;
+	int groups;             /* the script calls matched() or ngroups() (bpf_regex_groups) */
 	PtrVec seen_fns;
 	AstVisitor v;
 } Refusals;
@@ -138,7 +139,7 @@ static int refuse_expr(Expr *e, void *ctx)
 		break;
 	case EX_BINARY:
 		if (e->op == OP_MATCH || e->op == OP_NOMATCH) {
-			const char *why = bpf_regex_refusal(r->s, e->right);
+			const char *why = bpf_regex_refusal(e->right, r->groups);
 			if (why)
 				refuse_at(r, e->loc, why);
 		}
@@ -185,11 +186,11 @@ static int refuse_expr(Expr *e, void *ctx)
 	return 0;
 }
 
-/* @perf in a probe stapio runs (a syscall program: sleepable, which the kernel lets read no perf event array), through
- * the functions it calls */
+/* @perf in the probes stapio runs (syscall programs: sleepable, which the kernel lets read no perf event array) and the
+ * functions they call: each such probe's body walked once (whichever of its points comes first), each function once */
 typedef struct PerfInStapio {
 	Refusals *r;
-	PtrVec seen_fns;
+	PtrVec seen_probes, seen_fns;
 	AstVisitor v;
 } PerfInStapio;
 
@@ -204,24 +205,23 @@ static int perf_in_stapio_expr(Expr *e, void *ctx)
 	return 0;
 }
 
-static void refuse_perf_in_stapio(Refusals *r, DerivedProbe *dp)
+static void refuse_perf_in_stapio(PerfInStapio *p, DerivedProbe *dp)
 {
 	BpfProgKind k = bpf_prog_kind(dp);
-	PerfInStapio p = { .r = r };
 
-	if (k != BPF_PROG_BEGIN && k != BPF_PROG_END && k != BPF_PROG_ERROR && k != BPF_PROG_TIMER && k != BPF_PROG_PROCFS)
-		return;
-	p.v = (AstVisitor){ NULL, perf_in_stapio_expr, &p };
-	ast_walk_stmt(dp->probe->body, &p.v);
-	free(p.seen_fns.items);
+	if ((k == BPF_PROG_BEGIN || k == BPF_PROG_END || k == BPF_PROG_ERROR || k == BPF_PROG_TIMER || k == BPF_PROG_PROCFS) &&
+	    first_visit(&p->seen_probes, dp->probe))
+		ast_walk_stmt(dp->probe->body, &p->v);
 }
 
 int bpf_refuse(Session *s)
 {
-	Refusals r = { .s = s };
+	Refusals r = { .s = s, .groups = bpf_regex_groups(s) };
+	PerfInStapio perf = { .r = &r };
 	PtrVec seen_probes = { 0 };
 
 	r.v = (AstVisitor){ refuse_stmt, refuse_expr, &r };
+	perf.v = (AstVisitor){ NULL, perf_in_stapio_expr, &perf };
 	/* BPF calls no subprogram recursively, and nests at most 8 frames (the kernel's MAX_CALL_FRAMES,
 	 * the program's own among them) */
 	if (s->prog.recursive || s->prog.call_depth > 7) {
@@ -236,12 +236,13 @@ int bpf_refuse(Session *s)
 			refuse_at(&r, dp->probe->loc, what);
 			free(what);
 		}
-		if (first_visit(&seen_probes, dp->probe)) {
+		if (first_visit(&seen_probes, dp->probe))
 			ast_walk_stmt(dp->probe->body, &r.v);
-			refuse_perf_in_stapio(&r, dp);
-		}
+		refuse_perf_in_stapio(&perf, dp);
 	}
 	free(seen_probes.items);
+	free(perf.seen_probes.items);
+	free(perf.seen_fns.items);
 	free(r.seen_fns.items);
 	return r.count;
 }
