@@ -22,9 +22,10 @@ STAP_LIBS   = -ldw -lelf -llzma -lzstd -lz -pthread
 TRANSLATOR_SRC = $(sort $(shell find translator -name '*.c'))
 TRANSLATOR_GEN = $(B)/gen/lexer.c $(B)/gen/parser.c
 TRANSLATOR_OBJ = $(patsubst %.c,$(B)/obj/%.o,$(TRANSLATOR_SRC)) $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o $(B)/obj/common/outopen.o
-STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c)) $(B)/obj/common/log.o $(B)/obj/common/modparam.o
+STAPRUN_OBJ    = $(patsubst %.c,$(B)/obj/%.o,$(wildcard staprun/*.c)) $(B)/obj/common/log.o $(B)/obj/common/modparam.o \
+                 $(B)/obj/common/fileline.o
 STAPIO_OBJ     = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stapio/*.c)) $(B)/obj/common/log.o $(B)/obj/common/modparam.o \
-                 $(B)/obj/common/outopen.o
+                 $(B)/obj/common/outopen.o $(B)/obj/common/fileline.o
 MERGE_OBJ      = $(patsubst %.c,$(B)/obj/%.o,$(wildcard stap-merge/*.c))
 ATR_OBJ        = $(patsubst %.c,$(B)/obj/%.o,$(wildcard app-trace-report/*.c))
 

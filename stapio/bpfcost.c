@@ -6,22 +6,16 @@
 #include <string.h>
 
 #include "bpfglue.h"
+#include "../common/fileline.h"
 
 /* the "memlock:" line of the kernel's fdinfo of fd (bytes), 0 when it has none */
 static unsigned long long memlock(int fd)
 {
-	char path[64], line[128];
+	char path[64];
 	unsigned long long bytes = 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %llu", &bytes) == 1)
-			break;
-	fclose(f);
+	file_line_number(path, "memlock: %llu", &bytes);
 	return bytes;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bpfglue.h"
+#include "../common/fileline.h"
 #include "../common/log.h"
 #include "../runtime/bpf/records.h"
 
@@ -231,19 +232,13 @@ static void kernel_release(char *release, size_t size)
 /* The kernel's tick in ns (CONFIG_HZ of /boot/config-RELEASE), 4 ms (HZ=250) when it cannot be read */
 static long long tick_ns(void)
 {
-	char path[300], line[128], release[128];
-	long long hz = 0;
-	FILE *f;
+	char path[300], release[128];
+	unsigned long long hz = 0;
 
 	kernel_release(release, sizeof(release));
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "CONFIG_HZ=", 10))
-			hz = strtoll(line + 10, NULL, 10);
-	if (f)
-		fclose(f);
-	return hz > 0 && hz <= 10000 ? 1000000000LL / hz : 4000000LL;
+	file_line_number(path, "CONFIG_HZ=%llu", &hz);
+	return hz > 0 && hz <= 10000 ? 1000000000LL / (long long)hz : 4000000LL;
 }
 
 /* timer.profile (a program named stp_profile_N_PERIOD, PERIOD in ns, 0 for the tick): a cpu-clock perf event

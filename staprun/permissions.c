@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "staprun.h"
+#include "../common/fileline.h"
 
 static int in_group(const char *group)
 {
@@ -340,15 +341,8 @@ int loaded_module_allowed(const char *arg, struct run_id *id, const char *what)
 static unsigned long long mem_available(void)
 {
 	unsigned long long kb = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
+	file_line_number("/proc/meminfo", "MemAvailable: %llu kB", &kb);
 	return kb << 10;
 }
 
