@@ -62,21 +62,33 @@ struct user_namespace {
 /* xa_is_node(): an internal entry (its low bits 10) above the small internal values */
 #define stp_xa_is_node(e) (((u64)(e) & 3) == 2 && (u64)(e) > 4096)
 
+/* The current task's pid namespace (task_active_pid_ns: its struct pid's namespace at the pid's own level) and that
+ * level; NULL when it has none (an exiting task past detach_pid) */
+static __always_inline struct pid_namespace *stp_current_pid_ns_at(unsigned int *level)
+{
+	struct task_struct *cur = current;
+	struct pid *tp = BPF_CORE_READ(cur, thread_pid);
+	struct pid_namespace *ns = NULL;
+
+	if (!tp)
+		return NULL;
+	*level = BPF_CORE_READ(tp, level) & (STP_PID_NS_LEVELS - 1);
+	if (bpf_probe_read_kernel(&ns, sizeof(ns), &tp->numbers[*level].ns) < 0)
+		return NULL;
+	return ns;
+}
+
 /* The task_struct of the thread whose id, as the current task's pid namespace sees it, is nr; 0 when there is none */
 static __always_inline int64_t stp_pid2task(int64_t nr)
 {
-	struct task_struct *cur = current;
-	struct pid *tp = BPF_CORE_READ(cur, thread_pid), *p;
-	struct pid_namespace *ns = NULL;
+	struct pid_namespace *ns;
 	struct hlist_node *first;
+	struct pid *p;
 	unsigned int level;
 	void *entry;
 	u64 index;
 
-	if (!tp || nr <= 0 || nr > 0x3fffffff)
-		return 0;
-	level = BPF_CORE_READ(tp, level);
-	if (bpf_probe_read_kernel(&ns, sizeof(ns), &tp->numbers[level & (STP_PID_NS_LEVELS - 1)].ns) < 0 || !ns)
+	if (nr <= 0 || nr > 0x3fffffff || !(ns = stp_current_pid_ns_at(&level)))
 		return 0;
 	index = (u64)nr - BPF_CORE_READ(ns, idr.idr_base);
 	entry = BPF_CORE_READ(ns, idr.idr_rt.xa_head);
@@ -106,20 +118,19 @@ static __always_inline int64_t stp_pid2task(int64_t nr)
 static __always_inline int64_t stp_current_pid_nr(int type)
 {
 	struct task_struct *cur = current;
-	struct pid *tp = BPF_CORE_READ(cur, thread_pid), *p = NULL;
-	struct pid_namespace *ns = NULL, *in = NULL;
+	struct pid_namespace *ns, *in = NULL;
+	struct pid *p = NULL;
 	unsigned int level;
 	int nr = 0;
 
-	if (!tp || bpf_probe_read_kernel(&p, sizeof(p), &BPF_CORE_READ(cur, signal)->pids[type & 3]) < 0 || !p)
-		return 0;
-	level = BPF_CORE_READ(tp, level) & (STP_PID_NS_LEVELS - 1);
-	if (bpf_probe_read_kernel(&ns, sizeof(ns), &tp->numbers[level].ns) < 0 || BPF_CORE_READ(p, level) < level ||
-	    bpf_probe_read_kernel(&in, sizeof(in), &p->numbers[level].ns) < 0 || in != ns ||
+	if (!(ns = stp_current_pid_ns_at(&level)) ||
+	    bpf_probe_read_kernel(&p, sizeof(p), &BPF_CORE_READ(cur, signal)->pids[type & 3]) < 0 || !p ||
+	    BPF_CORE_READ(p, level) < level || bpf_probe_read_kernel(&in, sizeof(in), &p->numbers[level].ns) < 0 || in != ns ||
 	    bpf_probe_read_kernel(&nr, sizeof(nr), &p->numbers[level].nr) < 0)
 		return 0;
 	return nr;
 }
+
 /* One extent of the map c->ns_scan scans: the id's value there when the extent holds it (tapset/linux/task2.stp's
  * __task_ns_cred_id, as the module reads it); a fault ends the scan as the script error it is */
 static long stp_ns_extent(u64 i, void *r)
