@@ -1,5 +1,7 @@
 /* bpffuncs.c - the entry addresses of the kernel functions whose returns a BPF object probes (runtime/bpf/records.h's
- * STP_BPF_FUNCS_SECTION), read from /proc/kallsyms and written into the object before it loads; used by bpfrun.c. */
+ * STP_BPF_FUNCS_SECTION), read from /proc/kallsyms and written into the object before it loads, and whether
+ * /proc/kallsyms lists the globals it reads by name (libbpf's __ksym externs); used by bpfrun.c. */
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -110,6 +112,59 @@ int bpf_funcs_set(struct bpf_object *obj)
 	}
 	rc = bpf_map__set_initial_value(m, addrs, size);
 	free(addrs);
+	free(w);
+	return rc;
+}
+
+int bpf_ksyms_missing(struct bpf_object *obj, char *missing, size_t size)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *sec;
+	const struct btf_var_secinfo *vs;
+	struct wanted *w;
+	uint64_t *found;
+	size_t nw = 0;
+	FILE *f;
+	int id, rc = 0;
+
+	if (!btf || (id = btf__find_by_name_kind(btf, ".ksyms", BTF_KIND_DATASEC)) <= 0 || !(sec = btf__type_by_id(btf, id)))
+		return 0;
+	vs = btf_var_secinfos(sec);
+	if (!(w = calloc(btf_vlen(sec) + 1, sizeof(*w))) || !(found = calloc(btf_vlen(sec) + 1, 8))) {
+		free(w);
+		return 0;
+	}
+	for (int i = 0; i < btf_vlen(sec); i++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs[i].type);
+
+		if (!v || !btf_is_var(v))
+			continue;
+		snprintf(w[nw].name, sizeof(w[nw].name), "%s", btf__name_by_offset(btf, v->name_off));
+		w[nw].index = nw;
+		nw++;
+	}
+	/* any module's symbol of that name: a name in the kernel image's list and a module's both resolve */
+	if (nw && (f = fopen("/proc/kallsyms", "re")) != NULL) {
+		char line[512];
+
+		qsort(w, nw, sizeof(*w), by_name);
+		while (fgets(line, sizeof(line), f)) {
+			struct wanted key = { .module = "" }, *hit;
+			unsigned long long a;
+			char type;
+
+			if (sscanf(line, "%llx %c %255s", &a, &type, key.name) == 3 &&
+			    (hit = bsearch(&key, w, nw, sizeof(*w), by_name)) != NULL)
+				found[hit->index] = 1;
+		}
+		fclose(f);
+		for (size_t i = 0; i < nw && !rc; i++)
+			if (!found[w[i].index]) {
+				snprintf(missing, size, "%s", w[i].name);
+				rc = 1;
+			}
+	}
+	free(found);
 	free(w);
 	return rc;
 }

@@ -33,6 +33,9 @@ int bpf_output_close(struct bpf_output *o);                                     
 /* bpffuncs.c: the entry addresses of the functions whose returns obj (a struct bpf_object) probes, written into it
  * before it loads: 0, or -1 for an object of another layout */
 int bpf_funcs_set(struct bpf_object *obj);
+/* bpffuncs.c: the first of the kernel's globals obj reads by name (__ksym: libbpf resolves them at load) that
+ * /proc/kallsyms does not list, into missing (size bytes); 0 when it lists every one */
+int bpf_ksyms_missing(struct bpf_object *obj, char *missing, size_t size);
 /* bpfhist.c: a histogram record drawn into the output */
 void bpf_hist_draw(struct bpf_output *out, const void *rec, size_t size);
 /* bpfformat.c: the object's printf formats (its section's bytes; NULL after a message), and a printf record's

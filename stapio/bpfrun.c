@@ -653,6 +653,7 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 {
 	struct bpf_map *contexts, *scratch, *fmts, *kver, *m;
 	int ncpus = libbpf_num_possible_cpus();
+	char missing[256];
 
 	r->obj = bpf_object__open_file(opened, NULL);
 	if (!r->obj) {
@@ -682,6 +683,11 @@ static int open_object(struct bpf_run *r, const char *opened, const char *path, 
 			    built_for && size && !built_for[size - 1] ? built_for : "(unreadable)", release, release);
 			return -1;
 		}
+	}
+	if (bpf_ksyms_missing(r->obj, missing, sizeof(missing))) {
+		err("cannot run BPF object %s: its probes read the kernel's global %s, which /proc/kallsyms does not list"
+		    " (a kernel built without CONFIG_KALLSYMS_ALL lists no variables)", path, missing);
+		return -1;
 	}
 	if (set_run_vars(r->obj, target_pid, r->remote) < 0 || bpf_funcs_set(r->obj) < 0) {
 		err("%s is not a BPF object of stap --runtime=bpf", path);

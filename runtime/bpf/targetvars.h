@@ -5,6 +5,14 @@
 
 #include "core/dwbits.h"
 
+/* The byte offset of member in type, a holder's copy the translator declared (bpfprog/corereloc.c): a field
+ * relocation libbpf resolves at load against the running kernel's BTF (BPF_FIELD_BYTE_OFFSET, 0) */
+#define STP_CORE_OFFSET(type, member) ((unsigned long)__builtin_preserve_field_info(((type *)0)->member, 0))
+
+/* The anchor of a kernel global's address as this release placed it (translator/dwarf/loc.c: its link address plus
+ * KASLR's shift, _printk's run-time address less its link address), found by libbpf in /proc/kallsyms at load */
+extern const void _printk __ksym;
+
 /* "what at 0xADDR" as the hit's error (core/deref.h's message) */
 static __always_inline void stp_deref_fault(struct stp_context *c, const char *what, unsigned long addr)
 {

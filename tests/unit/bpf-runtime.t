@@ -363,17 +363,34 @@ refusals() {
     expect_refusal "<input>:1:34: error: embedded-C function f() is not available on the BPF runtime yet: use the module runtime" \
         $STAP -g --runtime=bpf -p3 -e 'function f() %{ %} probe begin { f() }' || return 1
     grep -qxF '    function f() %{ %} probe begin { f() }' r.err || { cat r.err; return 1; }
-    # an object whose probes read kernel data at another release's offsets runs on that release only, as a module;
-    # one that reads none (the point alone, pp()) runs anywhere
+    # an object built for another release: its members' offsets relocated at load to this kernel's (CO-RE), structs
+    # by value on the way (f_path, d_name), an array (comm); one that prints a whole struct reads it at that release's
+    # offsets, so it runs on that release only, as a module; one that reads nothing (pp()) runs anywhere
     local other
     other=$(ls /lib/modules | grep -vxF "$(uname -r)" | head -n 1) || true
     if [[ -n $other ]]; then
-        $STAP --runtime=bpf -r "$other" -p4 -m kvbound -e 'probe kernel.trace("sched_process_exec") { println($p->pid) }' >/dev/null &&
-            $STAP --runtime=bpf -r "$other" -p4 -m kvfree -e 'probe kernel.trace("sched_process_exec") { println(pp()) } probe begin { exit() }' >/dev/null ||
-            return 1
+        $STAP --runtime=bpf -r "$other" -p4 -m kvbound -e 'probe kernel.trace("sched_process_exec") { println($bprm->file->f_path$) }' >/dev/null &&
+            $STAP --runtime=bpf -r "$other" -p4 -m kvfree -e 'probe kernel.trace("sched_process_exec") { println(pp()) } probe begin { exit() }' >/dev/null &&
+            $STAP --runtime=bpf -r "$other" -p4 -m kvcore -e 'probe kernel.trace("sched_process_exec") {
+  if (pid() == target())
+    printf("%d %d %s %s %s\n", $p->pid - pid(), $p->tgid - pid(), kernel_string($bprm->filename),
+           kernel_string($bprm->file->f_path->dentry->d_name->name), kernel_string($p->comm))
+}' >/dev/null || return 1
         expect_refusal "cannot run BPF object $PWD/kvbound.bo: its probes read kernel data laid out as in kernel $other; this is kernel $(uname -r): rebuild it with stap --runtime=bpf -r $(uname -r)" \
             "$STAPRUN" kvbound.bo || return 1
         "$STAPRUN" kvfree.bo >kvfree.out 2>kvfree.err || { cat kvfree.err; return 1; }
+        "$STAPRUN" -c /bin/true kvcore.bo >kvcore.out 2>kvcore.err && [[ $(cat kvcore.out) == "0 0 /bin/true true true" ]] ||
+            { echo "an object built for $other, relocated here:"; cat kvcore.out kvcore.err; return 1; }
+        # a kernel global by name (__ksym), found in /proc/kallsyms at load: where the kernel lists no variables
+        # (CONFIG_KALLSYMS_ALL unset), stapio says which one it lacks
+        $STAP --runtime=bpf -r "$other" -p4 -m kvsym -e 'probe begin { printf("%d\n", @var("nr_threads@kernel/fork.c") > 0) exit() }' >/dev/null ||
+            return 1
+        if grep -q ' nr_threads$' /proc/kallsyms; then
+            [[ $("$STAPRUN" kvsym.bo 2>&1) == 1 ]] || { "$STAPRUN" kvsym.bo; return 1; }
+        else
+            expect_refusal "cannot run BPF object $PWD/kvsym.bo: its probes read the kernel's global nr_threads, which /proc/kallsyms does not list" \
+                "$STAPRUN" kvsym.bo || return 1
+        fi
     fi
     # matched()'s walk keeps two lists of threads, each with its groups: 281 threads of 32 groups' slots are too many
     expect_refusal "<input>:1:23: error: a regular expression with too many groups or threads for matched() is not available" \

@@ -37,6 +37,12 @@ const char *bpf_regex_refusal(const Expr *pattern, int groups);
 int bpf_entry_saved(const struct DerivedProbe *dp);
 void bpf_entry_functions(Session *s, StrBuf *settings, StrBuf *frames, StrBuf *members, StrBuf *code);
 
+/* corereloc.c: a step's members as offsets relocated at load (CgBackend.member_offset), and the copies of their
+ * holders that name them (before the bodies) */
+char *bpf_member_offset(struct Gen *g, const struct TgStep *st);
+char *bpf_symbol_address(struct Gen *g, const struct TgAccess *a);   /* a kernel global's, by its name (__ksym) */
+void bpf_write_core_copies(Session *s, StrBuf *out);
+
 /* procfsfiles.c: runtime/bpf/procfs.h and the table stapio serves the procfs probes' files from
  * (STP_BPF_PROCFS_SECTION), when the object has any: before the bodies */
 void bpf_procfs_files(Session *s, StrBuf *out);

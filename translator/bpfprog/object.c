@@ -384,33 +384,23 @@ static void write_programs(Session *s, const CgParts *m, StrBuf *out)
 	free(dps);
 }
 
-/* Whether the object's handlers read the kernel at offsets its types had for the release translated for: a target
- * variable of a kernel probe (its registers, a tracepoint's arguments, what they point to), or a probe placed inside
- * a function.  Such an object records the release (STP_BPF_KVER_SECTION), which stapio checks as staprun checks a
- * module's. */
-static int release_bound(Session *s, const CgParts *m)
+/* Whether the object's handlers read the kernel at offsets its types had for the release translated for (a member
+ * no relocation reaches, a location computed from DWARF: CgState.layout.fixed), or a probe is placed inside a
+ * function.  Such an object records the release (STP_BPF_KVER_SECTION), which stapio checks as staprun checks a
+ * module's; the others read by the calling convention, tracepoints' arguments and relocated offsets. */
+static int release_bound(Session *s)
 {
-	static const char *const readers[] = { "stp_dw_read", "STP_DW_READ", "stp_dw_peek", "stp_dw_extract",
-					       "stp_func_arg", "stp_syscall_arg", "stp_return_value" };
-	const char *code = m->code.data ? m->code.data : "";
-	int kernel = 0;
-
 	for (int i = 0; i < s->derived.len; i++) {
 		const DerivedProbe *dp = s->derived.items[i];
-		BpfProgKind kind = bpf_prog_kind(dp);
 		ProbePlace at;
 
-		if (kind == BPF_PROG_TP_BTF)
-			kernel = 1;
-		if (kind == BPF_PROG_KPROBE) {
-			kernel = 1;
+		if (bpf_prog_kind(dp) == BPF_PROG_KPROBE) {
 			dp->provider->place(dp, &at);
 			if (at.offset)
 				return 1;
 		}
 	}
-	return kernel && (cg_c_names(code, readers, sizeof(readers) / sizeof(readers[0])) || strstr(code, "c->regs->") ||
-			  strstr(code, "entry_data"));
+	return s->cg->layout.fixed;
 }
 
 /* The object's C, in order: the settings and runtime/bpf/runtime.h, the handlers' static data, the
@@ -427,12 +417,13 @@ static void write_object(Session *s, const CgParts *m, StrBuf *out)
 	cg_write_settings(s, out);
 	sb_puts(out, settings.data);
 	sb_puts(out, "#include \"bpf/runtime.h\"\n\n");
-	if (release_bound(s, m)) {
+	if (release_bound(s)) {
 		sb_puts(out, "/* the kernel release whose types the handlers read by offset (stapio checks it) */\n");
 		sb_printf(out, "const char stp_kernel_release[] SEC(%s) = ", "STP_BPF_KVER_SECTION");
 		emit_c_string(out, s->kver);
 		sb_puts(out, ";\n\n");
 	}
+	bpf_write_core_copies(s, out);
 	if (m->data.len) {
 		sb_puts(out, "/* static data of the handlers */\n");
 		sb_puts(out, m->data.data);
@@ -472,6 +463,8 @@ const CgBackend bpf_backend = {
 	.foreach_close = bpf_foreach_close,
 	.printf = bpf_printf,
 	.regex_match = bpf_regex_match,
+	.member_offset = bpf_member_offset,
+	.symbol_address = bpf_symbol_address,
 	.display = cg_display_as_script,
 	.write = write_object,
 };

@@ -80,8 +80,8 @@ static int stat_extractor(const char *op)
  * registers, arguments and memory are runtime/bpf/targetvars.h's */
 static const char *target_refusal(const TgAccess *a)
 {
-	if (a->base == TGB_SYMBOL)
-		return "a global variable of the kernel or a program";
+	if (a->base == TGB_SYMBOL && (a->in_user_file || !a->sym_name))
+		return "a global variable of a program";
 	return NULL;
 }
 

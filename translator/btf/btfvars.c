@@ -193,6 +193,51 @@ static TgAccess *base_access(BtfBind *bb, Expr *e)
 	return a;
 }
 
+/* What a stripped type is to a relocating runtime's copy of its holder (access.h), arrays of one dimension. */
+static TgShape shape_of(const Btf *btf, uint32_t type)
+{
+	TgShape sh = { TGSH_OTHER, 0, NULL, 0 };
+	uint32_t t = btf_strip(btf, type), elem, count;
+
+	if (btf_kind(btf, t) == BTF_K_ARRAY && btf_array(btf, t, &elem, &count) == 0) {
+		sh = shape_of(btf, elem);
+		if (sh.count)
+			sh.kind = TGSH_OTHER;
+		sh.count = count ? (int64_t)count : -1;
+		return sh;
+	}
+	switch (btf_kind(btf, t)) {
+	case BTF_K_INT:
+		sh.kind = TGSH_INT;
+		break;
+	case BTF_K_FLOAT:
+		sh.kind = TGSH_FLOAT;
+		break;
+	case BTF_K_PTR:
+		sh.kind = TGSH_PTR;
+		break;
+	case BTF_K_STRUCT:
+	case BTF_K_UNION:
+		sh.kind = TGSH_COMPOSITE;
+		break;
+	case BTF_K_ENUM:
+	case BTF_K_ENUM64:
+		sh.kind = TGSH_ENUM;
+		sh.tag = *btf_name(btf, t) ? xstrdup(btf_name(btf, t)) : NULL;
+		break;
+	}
+	sh.size = (int)btf_size(btf, t);
+	return sh;
+}
+
+/* Whether elements of type elem are laid out as this release has them (a struct's or union's size). */
+static int fixed_elements(const Btf *btf, uint32_t elem)
+{
+	int k = btf_kind(btf, btf_strip(btf, elem));
+
+	return k != BTF_K_INT && k != BTF_K_PTR && k != BTF_K_ENUM && k != BTF_K_ENUM64 && k != BTF_K_FLOAT;
+}
+
 /* '->NAME': through a pointer (a step reading it) or within a struct value. */
 static int member_step(BtfBind *bb, TgAccess *a, ChainItem *it)
 {
@@ -229,7 +274,12 @@ static int member_step(BtfBind *bb, TgAccess *a, ChainItem *it)
 		return -1;
 	}
 	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
-	tg_access_member(a, it->name, btf_type_name(btf, m.type));
+	tg_access_member(a, &(TgStepMember){
+		.name = it->name, .type_name = btf_type_name(btf, m.type), .offset = m.offset,
+		.in_image = !btf->base || t < btf->first_own,
+		.holder = *btf_name(btf, t) ? xasprintf("%s %s", btf_kind(btf, t) == BTF_K_UNION ? "union" : "struct",
+							btf_name(btf, t)) : NULL,
+		.shape = m.bit_size ? (TgShape){ TGSH_OTHER, 0, NULL, 0 } : shape_of(btf, m.type) });
 	bb->type = m.type;
 	a->bit_size = m.bit_size;
 	a->bit_offset = m.bit_offset;
@@ -241,7 +291,7 @@ static int member_step(BtfBind *bb, TgAccess *a, ChainItem *it)
 
 /* Element it->index of a T * or T[] in memory whose elements are size bytes: a literal index moves the
  * object on, a computed one becomes an argument of e that the access adds times size (as DWARF's do). */
-static void index_add(TgAccess *a, Expr *e, ChainItem *it, int64_t size)
+static void index_add(TgAccess *a, Expr *e, ChainItem *it, int64_t size, int fixed)
 {
 	char num[32];
 
@@ -254,6 +304,8 @@ static void index_add(TgAccess *a, Expr *e, ChainItem *it, int64_t size)
 		vec_push(&e->args, it->index);
 		rename_access(a, "%s[%s]", "...");
 	}
+	if (fixed)
+		tg_access_fixed_stride(a);
 }
 
 /* '[i]' on a pointer or an array in memory. */
@@ -277,7 +329,7 @@ static int index_step(BtfBind *bb, TgAccess *a, Expr *e, ChainItem *it)
 	}
 	if ((size = btf_size(btf, elem)) <= 0)
 		return fail(bb, it->loc, xasprintf("the elements of '%s' have no known size", a->name)), -1;
-	index_add(a, e, it, size);
+	index_add(a, e, it, size, fixed_elements(btf, elem));
 	bb->type = elem;
 	a->loc_last = it->loc;
 	a->op_last = "[";
@@ -390,7 +442,7 @@ TgAccess *btf_bind_cast(BtfBind *bb, Expr *e, const Expr *tname, BindMode mode)
 			return fail(bb, it->loc, xasprintf("'%s[]' needs an index", a->name));
 		if ((size = btf_size(btf, type)) <= 0)
 			return fail(bb, it->loc, xasprintf("'%s' has no known size", tname->str));
-		index_add(a, e, it, size);
+		index_add(a, e, it, size, fixed_elements(btf, type));
 		from = 1;
 	}
 	return bind_chain(bb, a, e, from, mode);

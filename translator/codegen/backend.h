@@ -7,6 +7,8 @@
 
 struct Gen;
 struct LoopLabels;
+struct TgStep;
+struct TgAccess;
 
 /* What generating the program yields, before any of it is written (codegen/bodies.c). */
 typedef struct CgParts {
@@ -55,6 +57,14 @@ typedef struct CgBackend {
 	char *(*printf)(struct Gen *g, Expr *e);
 	/* s =~ "re", s !~ "re": its value (cg_regex_match: the runtime's Pike VM over the compiled program) */
 	char *(*regex_match)(struct Gen *g, Expr *e);
+	/* a TGS_ADD step's byte count through kernel memory, as C the running kernel's types give at load
+	 * (its members relocated: BPF's CO-RE); NULL when the step is not relocatable (or the runtime, a module
+	 * built for its release, relocates nothing): then the lowering adds st->n */
+	char *(*member_offset)(struct Gen *g, const struct TgStep *st);
+	/* the address of a's symbol, a global of the kernel or a kernel module, as C the runtime resolves by its name
+	 * at load (BPF: an untyped __ksym); NULL: the lowering uses a->sym_c (this release's address, moved by
+	 * KASLR's shift) */
+	char *(*symbol_address)(struct Gen *g, const struct TgAccess *a);
 	/* the end-of-run display of the globals written but never read: an end probe after the others
 	 * (cg_display_in_c: its C walks the module's maps; cg_display_as_script: foreach and printing) */
 	void (*display)(Session *s, CgParts *parts);

@@ -14,6 +14,7 @@ struct DerivedProbe;
 struct CgBackend;
 
 typedef struct CgState {
+	const struct CgBackend *be;   /* translate.c: the runtime's writer (what cg_entry_body's code asks of it) */
 	CgCalls *calls;         /* callgraph.c: who calls what, the bodies' actions */
 	PtrVec stat_infos;      /* stats.c: StatInfo*, the shape of each statistic */
 	PtrVec hist_prints;     /* stats.c: HistPrint*, the histograms printed and by which call */
@@ -25,6 +26,12 @@ typedef struct CgState {
 		int define_at[3];          /* their -D in s->defines, 0 = not there yet */
 	} rx;
 	int table_counter;      /* targetvars.c: names of static data, unique in the module */
+	struct {                /* targetvars.c: the kernel's layout as the bodies read it */
+		PtrVec members;         /* TgStepMember* the runtime relocates (CgBackend.member_offset) */
+		StrMap symbols;         /* the kernel's symbols it finds by name at load (CgBackend.symbol_address) */
+		int fixed;              /* a read at an offset this release fixed: a member no runtime relocates,
+		                         * a struct's size as an index's stride, a location computed from DWARF */
+	} layout;
 	struct {                /* printf formats a runtime formats outside the probe (bpfprog/printf.c: stapio) */
 		StrBuf formats, pieces, text;   /* C initializers of their tables */
 		int count, npieces, ntext;

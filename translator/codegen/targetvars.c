@@ -2,6 +2,7 @@
  * chains, fault-checked reads and writes with their error locations, pretty printers ($var$,
  * $$vars), @entry values, and the bodies of the entry functions that save them (cg_entry_body).
  * Used by expr.c and the runtimes' writers (kmodule/entry.c). */
+#include "codegen/backend.h"
 #include "codegen/gen.h"
 #include "targets/type.h"
 #include "providers/provider.h"
@@ -11,13 +12,14 @@
 
 enum { PL_MEM, PL_VAL, PL_LOC };
 
-/* Where an object is while its code is written: at address c + off (PL_MEM), in the value c from
- * byte off (PL_VAL), or off bytes into the pieces of a's location (PL_LOC). */
+/* Where an object is while its code is written: at address c + off (+ rel, offsets the runtime relocates)
+ * (PL_MEM), in the value c from byte off (PL_VAL), or off bytes into the pieces of a's location (PL_LOC). */
 typedef struct Place {
 	int kind;
 	char *c;
 	int64_t off;
 	TgAccess *a;
+	char *rel;
 } Place;
 
 static void emit_code(Gen *g, const char *code)
@@ -63,7 +65,7 @@ static char *base_name(TgAccess *a)
 
 static Place piece_place(Gen *g, TgAccess *a, const TgPiece *p)
 {
-	Place pl = { PL_VAL, NULL, 0, a };
+	Place pl = { PL_VAL, NULL, 0, a, NULL };
 
 	switch (p->kind) {
 	case TGL_REG:
@@ -84,6 +86,8 @@ static Place piece_place(Gen *g, TgAccess *a, const TgPiece *p)
 			cg_line(g, "%s = 0;", var);
 		} else {
 			emit_code(g, tg_code_fill(p->code, pfx, var, fail));
+			if (!a->in_user_file)
+				g->cg->layout.fixed = 1;   /* DWARF's expression of this release's code */
 		}
 		g->out_used = 1;
 		free(pfx);
@@ -139,7 +143,7 @@ static int resolve(Gen *g, Place *pl, int64_t size)
 
 static Place base_place(Gen *g, Expr *e, TgAccess *a)
 {
-	Place pl = { PL_VAL, NULL, 0, a };
+	Place pl = { PL_VAL, NULL, 0, a, NULL };
 
 	switch (a->base) {
 	case TGB_POINTER: {
@@ -160,7 +164,11 @@ static Place base_place(Gen *g, Expr *e, TgAccess *a)
 		break;
 	case TGB_SYMBOL:
 		pl.kind = PL_MEM;
+		if (a->sym_name && !a->in_user_file && g->be->symbol_address && (pl.c = g->be->symbol_address(g, a)))
+			break;
 		pl.c = a->sym_c ? xstrdup(a->sym_c) : NULL;
+		if (!a->in_user_file)
+			g->cg->layout.fixed = 1;   /* this release's address */
 		if (!pl.c) {
 			diag_at(&g->s->diag, a->loc_base, "error", "cannot read '%s': %s", a->name, a->sym_err);
 			pl.c = xstrdup("0UL");
@@ -178,6 +186,8 @@ static Place base_place(Gen *g, Expr *e, TgAccess *a)
 
 static char *mem_addr(Place *pl)
 {
+	if (pl->rel)
+		return xasprintf("(%s + (unsigned long)%lldL + %s)", pl->c, (long long)pl->off, pl->rel);
 	if (!pl->off)
 		return xasprintf("(%s)", pl->c);
 	return xasprintf("(%s + (unsigned long)%lldL)", pl->c, (long long)pl->off);
@@ -187,6 +197,23 @@ static char *mem_addr(Place *pl)
 static int user_place(const Place *pl)
 {
 	return pl->a && (pl->a->user_mem || pl->a->in_user_file);
+}
+
+/* Step st moves pl on: through kernel memory by what the runtime relocates when it can, else by the
+ * offsets of this release's layout. */
+static void add_step(Gen *g, Place *pl, const TgStep *st)
+{
+	int kernel = !user_place(pl);
+	char *rel = NULL;
+
+	if (pl->kind == PL_MEM && kernel && st->members.len && g->be->member_offset)
+		rel = g->be->member_offset(g, st);
+	if (rel)
+		pl->rel = pl->rel ? xasprintf("%s + %s", pl->rel, rel) : rel;
+	else
+		pl->off += st->n;
+	if (kernel && ((!rel && st->members.len) || st->fixed_stride))
+		g->cg->layout.fixed = 1;
 }
 
 /* size bytes at pl as a number (sign-extended when is_signed), then its bit field; faults are
@@ -228,13 +255,14 @@ static Place apply_steps(Gen *g, Expr *e, TgAccess *a, Place pl)
 		TgStep *st = a->steps.items[i];
 		switch (st->kind) {
 		case TGS_ADD:
-			pl.off += st->n;
+			add_step(g, &pl, st);
 			break;
 		case TGS_DEREF: {
 			char *v = read_place(g, pl, 8, 0, 0, 0, st->op, NULL, st->loc);
 			pl.kind = PL_MEM;
 			pl.c = cg_named_local(g, "unsigned long", "dwa");
 			pl.off = 0;
+			pl.rel = NULL;
 			cg_line(g, "%s = (unsigned long)%s;", pl.c, v);
 			break;
 		}
@@ -244,9 +272,12 @@ static Place apply_steps(Gen *g, Expr *e, TgAccess *a, Place pl)
 			resolve(g, &pl, 1);
 			var = cg_named_local(g, "unsigned long", "dwa");
 			cg_line(g, "%s = %s + (unsigned long)(%s) * %lldUL;", var, mem_addr(&pl), idx, (long long)st->n);
+			if (st->fixed_stride && !user_place(&pl))
+				g->cg->layout.fixed = 1;
 			pl.kind = PL_MEM;
 			pl.c = var;
 			pl.off = 0;
+			pl.rel = NULL;
 			break;
 		}
 		}
@@ -336,6 +367,8 @@ static void pp_struct(PP *pp, Place pl, TgType *t, int top, int depth)
 		free(members);
 		return;
 	}
+	if (!user_place(&pl))
+		pp->g->cg->layout.fixed = 1;   /* its members at this release's offsets */
 	pp_lit(pp, "{");
 	for (int i = 0; i < n; i++) {
 		TgMember *m = &members[i];
@@ -446,7 +479,7 @@ static void pp_object(PP *pp, Place pl, TgType *type, int bit_size, int bit_off,
 		}
 		if (top && pkind != TK_NONE && pkind != TK_FUNC && depth < MAX_DEPTH) {
 			/* the top-level pointer is followed: $file$ shows the struct file */
-			Place to = { PL_MEM, xasprintf("(unsigned long)%s", v), 0, pl.a };
+			Place to = { PL_MEM, xasprintf("(unsigned long)%s", v), 0, pl.a, NULL };
 			pp->leaves--;
 			pp_object(pp, to, &pointee, 0, 0, 1, depth + 1);
 			return;
@@ -679,7 +712,7 @@ char *cg_target_assign(Gen *g, Expr *e)
 int cg_entry_body(Session *s, DerivedProbe *dp, StrBuf *frame, StrBuf *tables, StrBuf *code)
 {
 	PtrVec *exprs = tg_entry_exprs(s, dp);
-	Gen g = { .s = s, .cg = s->cg, .indent = 1, .frame = frame, .tables = tables };
+	Gen g = { .s = s, .cg = s->cg, .be = s->cg->be, .indent = 1, .frame = frame, .tables = tables };
 
 	if (!exprs)
 		return 0;

@@ -10,7 +10,7 @@ int translate(Session *s, StrBuf *out)
 {
 	const CgBackend *be = s->bpf ? &bpf_backend : &km_backend;
 	CgParts parts;
-	CgState cg = { 0 };     /* what the file's functions share, reached as s->cg while this runs */
+	CgState cg = { .be = be };     /* what the file's functions share, reached as s->cg while this runs */
 
 	s->cg = &cg;
 	if (cg_check_generated(s) || (be->refuse && be->refuse(s))) {

@@ -308,6 +308,7 @@ static int bind_location(DwarfBind *b, TgAccess *a, Dwarf_Die *var, const char *
 			free(rel);
 			a->base = TGB_SYMBOL;
 			a->sym_addr = addr;
+			a->sym_name = xstrdup(name);
 			w->kind = W_MEM;
 			return 0;
 		}
@@ -451,6 +452,19 @@ static int member_owner(DwarfBind *b, TgAccess *a, Dwarf_Die *type, Dwarf_Die *s
 	return 0;
 }
 
+/* The member m of holder su as the access's step names it. */
+static void step_member(TgAccess *a, Dwarf_Die *su, const char *name, DwMember *m)
+{
+	const char *holder = dwarf_diename(su);
+
+	tg_access_member(a, &(TgStepMember){
+		.name = name, .type_name = dwt_name(&m->type), .offset = m->offset,
+		.in_image = dwarf_leaf_of(a)->mod && dwarf_leaf_of(a)->mod->is_kernel,
+		.holder = holder ? xasprintf("%s %s", dwarf_tag(su) == DW_TAG_union_type ? "union" : "struct", holder)
+				 : NULL,
+		.shape = m->bit_size ? (TgShape){ TGSH_OTHER, 0, NULL, 0 } : dwt_shape(&m->type) });
+}
+
 static int bind_member(DwarfBind *b, TgAccess *a, Where *w, ChainItem *it)
 {
 	Dwarf_Die t, su, pointee;
@@ -499,7 +513,7 @@ static int bind_member(DwarfBind *b, TgAccess *a, Where *w, ChainItem *it)
 	}
 	free(tn);
 	tg_access_step(a, TGS_ADD, m.offset, 0, it->loc, "->");
-	tg_access_member(a, it->name, dwt_name(&m.type));
+	step_member(a, &su, it->name, &m);
 	w->off += m.offset;
 	dwarf_leaf_of(a)->type = m.type;
 	a->bit_size = m.bit_size;
@@ -588,6 +602,8 @@ static int bind_index(DwarfBind *b, Expr *e, TgAccess *a, Where *w, ChainItem *i
 		w->off = 0;
 		extend_name(a, "%s[%s]", "...");
 	}
+	if (dwt_fixed_elements(&elem))
+		tg_access_fixed_stride(a);
 	a->loc_last = it->loc;
 	a->op_last = "[";
 	return 0;

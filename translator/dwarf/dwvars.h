@@ -54,6 +54,10 @@ int dwt_array_dims(Dwarf_Die *array, Dwarf_Die *elem, int64_t *counts, int max);
 
 /* "struct file*" style spelling (SystemTap's); freshly allocated. */
 char *dwt_name(Dwarf_Die *type);
+/* What type is to a relocating runtime's copy of the struct holding it (targets/access.h's TgShape). */
+TgShape dwt_shape(Dwarf_Die *type);
+/* Whether elements of type elem are laid out as this release has them (a struct's or union's size). */
+int dwt_fixed_elements(Dwarf_Die *elem);
 
 /* ---- the DWARF leaf's part of an access record (TgAccess.leaf) ---------------------------------- */
 

@@ -1,5 +1,6 @@
 /* types.c - DWARF types of target variables: C spellings (SystemTap's, for -L and messages), sizes,
- * signedness, members and bit fields, array dimensions, definitions of declared-only types.
+ * signedness, members and bit fields, array dimensions, definitions of declared-only types, shapes for
+ * BPF's relocations.
  * Used by dwarf/dwvars.c (pass 2), targets/type.c (for pass 3) and the -L listing. */
 #include "dwarf/dwvars.h"
 
@@ -492,4 +493,51 @@ char *dwt_name(Dwarf_Die *type)
 char *dwarf_type_name(Dwarf_Die *type)
 {
 	return dwt_name(type);
+}
+
+/* What a type is to a relocating runtime's copy of its holder (targets/access.h), arrays of one dimension. */
+TgShape dwt_shape(Dwarf_Die *type)
+{
+	TgShape sh = { TGSH_OTHER, 0, NULL, 0 };
+	Dwarf_Die t, elem;
+	int64_t counts[2];
+	const char *name;
+
+	switch (dwt_strip(type, &t)) {
+	case DW_TAG_array_type:
+		if (dwt_array_dims(&t, &elem, counts, 2) != 1)
+			return sh;
+		sh = dwt_shape(&elem);
+		if (sh.count)
+			sh.kind = TGSH_OTHER;
+		sh.count = counts[0] > 0 ? counts[0] : -1;
+		return sh;
+	case DW_TAG_base_type:
+		sh.kind = dwt_is_float(&t) ? TGSH_FLOAT : TGSH_INT;
+		break;
+	case DW_TAG_pointer_type:
+		sh.kind = TGSH_PTR;
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		sh.kind = TGSH_COMPOSITE;
+		break;
+	case DW_TAG_enumeration_type:
+		sh.kind = TGSH_ENUM;
+		name = dwarf_diename(&t);
+		sh.tag = name ? xstrdup(name) : NULL;
+		break;
+	}
+	sh.size = (int)dwt_size(&t);
+	return sh;
+}
+
+/* Whether elements of type elem are laid out as this release has them (a struct's or union's size). */
+int dwt_fixed_elements(Dwarf_Die *elem)
+{
+	Dwarf_Die t;
+	int tag = dwt_strip(elem, &t);
+
+	return tag != DW_TAG_base_type && tag != DW_TAG_pointer_type && tag != DW_TAG_enumeration_type;
 }

@@ -33,12 +33,21 @@ void tg_access_step(TgAccess *a, TgStepKind kind, int64_t n, int arg, SrcLoc loc
 	vec_push(&a->steps, st);
 }
 
-void tg_access_member(TgAccess *a, const char *member, char *type_name)
+void tg_access_member(TgAccess *a, const TgStepMember *m)
+{
+	TgStep *st = a->steps.items[a->steps.len - 1];
+	TgStepMember *copy = xmalloc(sizeof *copy);
+
+	*copy = *m;
+	copy->name = xstrdup(m->name);
+	vec_push(&st->members, copy);
+}
+
+void tg_access_fixed_stride(TgAccess *a)
 {
 	TgStep *st = a->steps.items[a->steps.len - 1];
 
-	vec_push(&st->members, xstrdup(member));
-	vec_push(&st->member_types, type_name);
+	st->fixed_stride = 1;
 }
 
 /* ---- the entry expressions of .return probes ---- */

@@ -72,14 +72,47 @@ typedef enum TgStepKind {
 	TGS_INDEX,           /* += e->args[arg] * n (a computed index) */
 } TgStepKind;
 
+/* A member's type in the few words a relocating runtime's own copy of the holder needs (BPF's CO-RE
+ * matches a member by its name, and its type by kind only: any integer for an integer, any pointer for a
+ * pointer, any struct or union for one, an enumeration by its name, an array by its elements). */
+typedef enum TgShapeKind {
+	TGSH_OTHER,          /* none of these (a function, a bit field, an array of arrays): not relocatable */
+	TGSH_INT,            /* an integer (char, _Bool) of size bytes */
+	TGSH_FLOAT,          /* a floating-point number of size bytes */
+	TGSH_PTR,            /* a pointer */
+	TGSH_COMPOSITE,      /* a struct or union (by value) */
+	TGSH_ENUM,           /* an enumeration of size bytes named tag (NULL: anonymous) */
+} TgShapeKind;
+
+typedef struct TgShape {
+	TgShapeKind kind;
+	int size;
+	char *tag;
+	int64_t count;       /* > 0: an array of count such elements; 0: not an array; -1: an array of no count */
+} TgShape;
+
+/* One member a TGS_ADD step steps into: named with the struct or union that holds it, and its offset in it
+ * as this release lays it out (what a relocating runtime asks the running kernel's types again). */
+typedef struct TgStepMember {
+	const char *name;    /* "f_path" */
+	char *type_name;     /* its type as the leaf spells it ("struct path") */
+	char *holder;        /* "struct file", "union thread_union"; NULL: a holder without a name */
+	int in_image;        /* the holder is a type of the kernel image (not a module's, nor a program's): the
+	                      * running kernel's BTF has it whether or not any module is loaded */
+	int64_t offset;      /* bytes from the holder's start (through anonymous members) */
+	TgShape shape;
+} TgStepMember;
+
 typedef struct TgStep {
 	TgStepKind kind;
 	int64_t n;
 	int arg;
 	SrcLoc loc;          /* the '->' or '[' that made it: where a read fault is reported */
 	const char *op;      /* "->", "[" */
-	PtrVec members;      /* TGS_ADD: the members it steps into, in order (char*: "f_pos"), none for an index */
-	PtrVec member_types; /* ... and each one's type as the leaf spells it (char*: "long long int") */
+	PtrVec members;      /* TGS_ADD: the members it steps into, in order (TgStepMember*), none for an index:
+	                      * n is their offsets' sum plus what literal indexes add */
+	int fixed_stride;    /* TGS_ADD, TGS_INDEX: an index moves by a struct's or union's size, as this release
+	                      * lays it out */
 } TgStep;
 
 typedef enum TgWhat {
@@ -102,6 +135,7 @@ typedef struct TgAccess {
 	int64_t const_value;     /* TGB_CONST */
 	uint64_t sym_addr;       /* TGB_SYMBOL (link address) */
 	char *sym_c, *sym_err;   /* TGB_SYMBOL compiled: its run-time address as C, or why there is none */
+	char *sym_name;          /* TGB_SYMBOL: the symbol's name (a runtime may find it at load) */
 	int in_user_file;        /* its module is a user binary (its memory the current process's) */
 	int compiled;            /* tg_compile_locations done */
 	int arg_index;           /* TGB_ARG */
@@ -133,9 +167,11 @@ typedef enum BindMode { BM_VALUE, BM_ADDRESS, BM_WRITE } BindMode;
 /* A new access (slot -1); a step appended (TGS_ADD steps in a row merged). */
 TgAccess *tg_access_new(TgWhat what);
 void tg_access_step(TgAccess *a, TgStepKind kind, int64_t n, int arg, SrcLoc loc, const char *op);
-/* The member (and its type's spelling) the last step, a TGS_ADD, just stepped into: the chain names its
+/* The member the last step, a TGS_ADD, just stepped into (m's strings taken over): the chain names its
  * members, not only their offsets (what a relocating runtime, BPF's CO-RE, needs). */
-void tg_access_member(TgAccess *a, const char *member, char *type_name);
+void tg_access_member(TgAccess *a, const TgStepMember *m);
+/* The last step, an index, moved by the size of elements whose layout is this release's. */
+void tg_access_fixed_stride(TgAccess *a);
 
 /* Code of a compiled location with pass 3's names: prefix of its temporaries, destination, fault label. */
 char *tg_code_fill(const char *code, const char *pfx, const char *dst, const char *fail);
