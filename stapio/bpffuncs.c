@@ -49,9 +49,9 @@ static int by_name(const void *a, const void *b)
 	return c ? c : strcmp(x->module, y->module);
 }
 
-/* One pass over /proc/kallsyms: each wanted function's address (in its module, "" the kernel image; the first the
- * list gives, as the kernel's lookup by name takes it) plus its offset into addrs[index] */
-static void kallsyms_addresses(FILE *f, struct wanted *w, size_t nw, uint64_t *addrs)
+/* One pass over /proc/kallsyms: each wanted symbol's address (in its module, "" the kernel image, or in any with
+ * any_module; the first the list gives, as the kernel's lookup by name takes it) plus its offset into addrs[index] */
+static void kallsyms_addresses(FILE *f, struct wanted *w, size_t nw, uint64_t *addrs, int any_module)
 {
 	char line[512];
 
@@ -63,6 +63,8 @@ static void kallsyms_addresses(FILE *f, struct wanted *w, size_t nw, uint64_t *a
 
 		if (sscanf(line, "%llx %c %255s [%255[^]]]", &a, &type, key.name, key.module) < 3 || !a)
 			continue;
+		if (any_module)
+			key.module[0] = 0;
 		hit = bsearch(&key, w, nw, sizeof(*w), by_name);
 		/* every program of that function (bsearch finds one of a run of equal names) */
 		for (; hit && hit > w && !by_name(hit - 1, &key); hit--)
@@ -107,7 +109,7 @@ int bpf_funcs_set(struct bpf_object *obj)
 	}
 	/* unreadable: the returns' addr() stays their return site */
 	if (nw && (f = fopen("/proc/kallsyms", "re")) != NULL) {
-		kallsyms_addresses(f, w, nw, addrs);
+		kallsyms_addresses(f, w, nw, addrs, 0);
 		fclose(f);
 	}
 	rc = bpf_map__set_initial_value(m, addrs, size);
@@ -145,18 +147,7 @@ int bpf_ksyms_missing(struct bpf_object *obj, char *missing, size_t size)
 	}
 	/* any module's symbol of that name: a name in the kernel image's list and a module's both resolve */
 	if (nw && (f = fopen("/proc/kallsyms", "re")) != NULL) {
-		char line[512];
-
-		qsort(w, nw, sizeof(*w), by_name);
-		while (fgets(line, sizeof(line), f)) {
-			struct wanted key = { .module = "" }, *hit;
-			unsigned long long a;
-			char type;
-
-			if (sscanf(line, "%llx %c %255s", &a, &type, key.name) == 3 &&
-			    (hit = bsearch(&key, w, nw, sizeof(*w), by_name)) != NULL)
-				found[hit->index] = 1;
-		}
+		kallsyms_addresses(f, w, nw, found, 1);
 		fclose(f);
 		for (size_t i = 0; i < nw && !rc; i++)
 			if (!found[w[i].index]) {
