@@ -10,7 +10,8 @@
 #
 # Environment: BENCH_EXAMPLES_PASSES (default "2"; "2 4" builds modules too, about a minute each),
 # BENCH_SYSTEMTAP (default /usr/bin/stap; "none" skips it), BENCH_EXAMPLES_ONLY (a pattern of
-# dir/name rows to run, e.g. "general/*"), KVER (default: scripts/guest-kver.sh).
+# dir/name rows to run, e.g. "general/*"), KVER (default: scripts/guest-kver.sh), BENCH_EXAMPLES_RUNTIME ("bpf": ours
+# with --runtime=bpf, its results as tool "ours-bpf"; SystemTap 4.8 is not run then: its stapbpf is not compared).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +20,11 @@ EX=/usr/share/systemtap/examples
 STAP=$TOP/build/bin/stap
 SYSTEMTAP=${BENCH_SYSTEMTAP:-/usr/bin/stap}
 PASSES=${BENCH_EXAMPLES_PASSES:-2}
+RUNTIME=${BENCH_EXAMPLES_RUNTIME:-kernel}
+OURS=ours
+if [[ $RUNTIME == bpf ]]; then
+    OURS=ours-bpf SYSTEMTAP=none
+fi
 ONLY=${BENCH_EXAMPLES_ONLY:-*}
 KVER=${KVER:-$("$TOP/scripts/guest-kver.sh")}
 
@@ -37,6 +43,7 @@ stap() {
             *) a+=("$x") ;;
         esac
     done
+    [[ $TOOL != ours-bpf ]] || a=(--runtime=bpf "${a[@]}")
     SYSTEMTAP_DIR=$OUT/sysdir-$TOOL timeout 600 "$TOOL_BIN" -r "$KVER" "${a[@]}"
 }
 
@@ -65,7 +72,7 @@ first_error() {
 }
 
 for pass in $PASSES; do
-    run_tool ours "$STAP" "$pass"
+    run_tool "$OURS" "$STAP" "$pass"
     [[ $SYSTEMTAP == none ]] || run_tool systemtap "$SYSTEMTAP" "$pass"
     echo "== pass $pass: SystemTap's examples (test_check lines), -r $KVER"
     printf '%-40s %6s %10s\n' example ours systemtap
@@ -74,9 +81,9 @@ for pass in $PASSES; do
         [[ $SYSTEMTAP == none ]] || theirs=$(awk -v n="$name" '$2 == n { print $1; exit }' "$OUT/p$pass-systemtap/results")
         printf '%-40s %6s %10s\n' "$name" "$([[ $rc == 0 ]] && echo ok || echo "FAIL")" \
             "$([[ $theirs == 0 ]] && echo ok || { [[ $theirs == - ]] && echo - || echo FAIL; })"
-    done <"$OUT/p$pass-ours/results"
-    total=$(wc -l <"$OUT/p$pass-ours/results")
-    ours_ok=$(awk '$1 == 0' "$OUT/p$pass-ours/results" | wc -l)
+    done <"$OUT/p$pass-$OURS/results"
+    total=$(wc -l <"$OUT/p$pass-$OURS/results")
+    ours_ok=$(awk '$1 == 0' "$OUT/p$pass-$OURS/results" | wc -l)
     line="pass $pass: ours $ours_ok of $total"
     if [[ $SYSTEMTAP != none ]]; then
         theirs_ok=$(awk '$1 == 0' "$OUT/p$pass-systemtap/results" | wc -l)
@@ -86,6 +93,6 @@ for pass in $PASSES; do
     echo "== why ours failed (pass $pass)"
     while read -r rc name; do
         [[ $rc == 0 ]] && continue
-        echo "$name: $(first_error "$OUT/p$pass-ours/${name//\//_}.err")"
-    done <"$OUT/p$pass-ours/results"
+        echo "$name: $(first_error "$OUT/p$pass-$OURS/${name//\//_}.err")"
+    done <"$OUT/p$pass-$OURS/results"
 done
