@@ -372,17 +372,21 @@ function decoder(name, pname) {
 }
 
 # any_probes(): syscall_name() from the numbers of the table, and the syscall_any probes.
-function any_probes(   i) {
+function any_probes(   i, len) {
+    len = 0
+    for (i = 0; i <= maxnr; i++)
+        if (i in nrname && length(nrname[i]) > len) len = length(nrname[i])
     print "/**"
     print " * function syscall_name - the name of x86_64 system call number nr (\"syscall_NR\" if unknown)"
     print " * @nr: the number (raw_syscalls tracepoints' id, pt_regs orig_ax)"
     print " */"
-    print "function syscall_name:string(nr:long) %{ /* pure */"
-    print "\tstatic const char *const names[] = {"
+    print "function syscall_name:string(nr:long) %{ /* pure */ /* bpf */"
+    print "\t/* the names in place, not pointers to them: a BPF object's data holds no relocated pointers */"
+    printf "\tstatic const char names[][%d] = {\n", len + 1
     for (i = 0; i <= maxnr; i++)
         if (i in nrname) printf "\t\t[%d] = \"%s\",\n", i, nrname[i]
     print "\t};"
-    print "\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < (int64_t)ARRAY_SIZE(names) && names[STAP_ARG_nr])"
+    print "\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < (int64_t)ARRAY_SIZE(names) && names[STAP_ARG_nr][0])"
     print "\t\tstp_strlcpy(STAP_RETVALUE, names[STAP_ARG_nr], MAXSTRINGLEN);"
     print "\telse"
     print "\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"syscall_%lld\", (long long)STAP_ARG_nr);"

@@ -1,5 +1,5 @@
-/* bpfglue.c - a BPF run's text records into stapio's output (stdout, -o FILE with strftime names, -S rotation)
- * as outfile.c writes a module's, and its -c command as target.c runs a module's; used by bpfrun.c. */
+/* bpfglue.c - a BPF run's text into stapio's output (stdout, -o FILE with strftime names, -S rotation) as outfile.c
+ * writes a module's, its -c command and system() commands as target.c and system.c run a module's; used by bpfrun.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,5 +137,28 @@ void bpf_target_finish(struct target *t)
 	if (t) {
 		target_finish(t);
 		free(t);
+	}
+}
+
+void bpf_system_run(struct system_cmds **sc, const char *cmd, size_t len)
+{
+	if (!*sc && !(*sc = calloc(1, sizeof(**sc)))) {
+		err("out of memory");
+		return;
+	}
+	system_run(*sc, cmd, len);
+}
+
+void bpf_system_poll(struct system_cmds *sc)
+{
+	if (sc)
+		system_poll(sc);
+}
+
+void bpf_system_finish(struct system_cmds *sc)
+{
+	if (sc) {
+		system_finish(sc);
+		free(sc);
 	}
 }

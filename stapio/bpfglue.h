@@ -68,5 +68,11 @@ void bpf_target_release(struct target *t);
 long bpf_target_pid(const struct target *t);
 int bpf_target_exited(struct target *t);
 void bpf_target_finish(struct target *t);
+/* the script's system() commands (system.c): run one (cmd of len bytes), reap those that ended, wait (bounded) for the
+ * rest and free them at the end; *sc made at the first command */
+struct system_cmds;
+void bpf_system_run(struct system_cmds **sc, const char *cmd, size_t len);
+void bpf_system_poll(struct system_cmds *sc);
+void bpf_system_finish(struct system_cmds *sc);
 
 #endif

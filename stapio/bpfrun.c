@@ -47,6 +47,7 @@ struct bpf_run {
 	long long exit_checked_ns;  /* when the counters were last looked at for it */
 	int *counter_fds;           /* the perf counters' events (open_counters), open until the run's end */
 	size_t ncounter_fds;
+	struct system_cmds *sys;    /* the script's system() commands still running (bpf_system_run) */
 };
 
 /* libbpf's own messages: its warnings (a refused program's verifier log among them) with -v, its
@@ -92,6 +93,10 @@ static void one_record(struct bpf_run *r, const struct stp_bpf_rec_head *h, size
 		break;
 	case STP_BPF_REC_SWITCH:
 		bpf_output_switch(r->out);
+		break;
+	case STP_BPF_REC_SYSTEM:
+		if (bpf_output_flush(r->out) == 0)
+			bpf_system_run(&r->sys, body, strnlen(body, h->len));
 		break;
 	default:
 		break;
@@ -834,6 +839,7 @@ int bpf_run(const char *path, const char *name, const struct bpf_run_args *args,
 		while (!status && !*got_signal && !exit_called(&r)) {
 			if (*got_child) {
 				*got_child = 0;
+				bpf_system_poll(r.sys);   /* system()'s commands that ended */
 				if (bpf_target_exited(r.cmd))
 					break;
 			}
@@ -862,6 +868,7 @@ int bpf_run(const char *path, const char *name, const struct bpf_run_args *args,
 			status = 1;
 	}
 	bpf_target_finish(r.cmd);
+	bpf_system_finish(r.sys);
 	if (bpf_output_close(r.out) < 0)
 		status = 1;
 	bpf_procfs_stop(r.procfs);

@@ -91,7 +91,7 @@ struct stp_context {
 	struct {
 		struct stp_bpf_rec_head head;
 		char msg[MAXSTRINGLEN];
-	} warn;                          /* warn()'s record */
+	} warn;                          /* warn()'s or system()'s record */
 	struct stp_stat_data stat;       /* a statistic's CPUs merged (stats.h) */
 	struct stp_bpf_hist_rec hist;    /* a histogram's record (stats.h) */
 	u64 overload_tick, overload_used, overload_window;   /* the overload guard (STP_RUN) */
@@ -258,17 +258,22 @@ static __always_inline void stp_abort(struct stp_context *c)
 	c->last_error = stp_abort_marker;
 }
 
-/* warn("text"): a warning on stderr, after the output before it */
-static __always_inline void stp_warn(struct stp_context *c, const char *msg)
+/* A record of a string for stapio (type: STP_BPF_REC_WARN, _SYSTEM), after the output before it */
+static __always_inline void stp_string_record(struct stp_context *c, int type, const char *msg)
 {
 	stp_flush(&c->out);
-	c->warn.head.type = STP_BPF_REC_WARN;
+	c->warn.head.type = type;
 	c->warn.head.len = sizeof(c->warn.msg);
 	if (bpf_probe_read_kernel_str(c->warn.msg, sizeof(c->warn.msg), msg) < 0)
 		c->warn.msg[0] = 0;
 	if (bpf_ringbuf_output(&stp_ring, &c->warn, sizeof(c->warn), 0))
 		stp_lost(sizeof(c->warn));
 }
+
+/* warn("text"): a warning on stderr */
+#define stp_warn(c, msg) stp_string_record((c), STP_BPF_REC_WARN, (msg))
+/* system("cmd"): stapio runs it, as the module's stapio does (stapio/system.c); nothing when the record is lost */
+#define stp_system(c, cmd) stp_string_record((c), STP_BPF_REC_SYSTEM, (cmd))
 
 /* switch_file(): what the hit wrote so far leaves, then a record telling stapio to go on in the next file (the module's
  * STP_REC_SWITCH) */

@@ -19,6 +19,7 @@ enum stp_bpf_record {
 	STP_BPF_REC_PRINTF = 6,         /* a printf's values: its format's number (4 bytes), then per value 8 bytes
 					 * (a number, a '*' width or precision) or a NUL-ended string */
 	STP_BPF_REC_SWITCH = 7,         /* switch_file(): the output goes on in the next file (no payload) */
+	STP_BPF_REC_SYSTEM = 8,         /* system(): the command (NUL-ended), which stapio runs with /bin/sh -c */
 };
 
 /* printf's formats, which stapio applies to the values (translator/bpfprog/printf.c writes them into the object's

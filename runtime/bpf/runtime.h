@@ -61,12 +61,15 @@ struct cred {
 #define TASK_COMM_LEN 16
 struct thread_info {
 	unsigned long flags;
+	unsigned int cpu;                /* since 5.16 (bpf/tasks.h: task_struct.cpu before) */
 } __attribute__((preserve_access_index));
 struct hlist_node {
 	struct hlist_node *next, **pprev;
 } __attribute__((preserve_access_index));
 struct task_struct {
 	struct thread_info thread_info;  /* x86-64's, in the task (CONFIG_THREAD_INFO_IN_TASK) */
+	unsigned int __state;            /* since 5.14 (bpf/tasks.h: state before) */
+	unsigned int flags;              /* PF_* */
 	int pid;
 	int tgid;
 	char comm[16];
@@ -242,11 +245,15 @@ static __always_inline int fls64(u64 x)
 }
 #include "stats/statdata.h"
 
-/* What the tapsets' C marked for both runtimes names of the kernel's: IS_ERR_VALUE, snprintf (the kernel's
- * formatter: a literal format, at most 12 numbers), errno names (the kernel-internal codes' values as
+/* What the tapsets' C marked for both runtimes names of the kernel's: IS_ERR_VALUE, PAGE_SIZE, ARRAY_SIZE, snprintf (the
+ * kernel's formatter: a literal format, at most 12 numbers), errno names (the kernel-internal codes' values as
  * include/linux/errno.h gives them: uapi's headers lack them) */
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
+#define PAGE_SIZE 4096UL               /* x86-64's, the one architecture of the BPF runtime */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 #define snprintf(buf, size, fmt, ...)							\
 	({										\
 		static const char stp_fmt_[] = fmt;					\

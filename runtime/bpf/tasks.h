@@ -185,4 +185,38 @@ static __always_inline int64_t stp_task_ns_cred_id(struct stp_context *c, u64 ta
 #define stp_current_pgrp() stp_current_pid_nr(2)
 #define stp_current_sid() stp_current_pid_nr(3)
 
+/* The fields older kernels had where the task's own are now (each read where the running kernel has it: CO-RE's
+ * field-exists relocation picks the branch, the other never runs) */
+struct task_struct___pre514 {
+	long state;                      /* __state (unsigned int) since 5.14 */
+} __attribute__((preserve_access_index));
+struct task_struct___pre516 {
+	unsigned int cpu;                /* thread_info.cpu since 5.16 (x86-64) */
+} __attribute__((preserve_access_index));
+
+/* task_state(): the task's state bits */
+static __always_inline int64_t stp_task_state(struct stp_context *c, u64 task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+
+	if (bpf_core_field_exists(t->__state))
+		return stp_kernel_u32(c, (unsigned long)&t->__state);
+	return stp_kernel_s64(c, (unsigned long)&((struct task_struct___pre514 *)t)->state);
+}
+
+/* task_cpu(): the CPU the task last ran on */
+static __always_inline int64_t stp_task_cpu(struct stp_context *c, u64 task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+
+	if (bpf_core_field_exists(t->thread_info.cpu))
+		return stp_kernel_u32(c, (unsigned long)&t->thread_info.cpu);
+	return stp_kernel_u32(c, (unsigned long)&((struct task_struct___pre516 *)t)->cpu);
+}
+
+/* is_idle_task(current): the current task is its CPU's idle task (PF_IDLE) */
+#define PF_IDLE 0x00000002
+#define stp_current_is_idle(c)											\
+	((stp_kernel_u32((c), (unsigned long)&((struct task_struct *)bpf_get_current_task())->flags) & PF_IDLE) != 0)
+
 #endif
