@@ -39,7 +39,7 @@ stap() {
     for x in "$@"; do
         case $x in
             -p4) a+=("-p$PASS") ;;
-            -gp4) a+=(-g "-p$PASS") ;;
+            -[a-zA-Z]*p4) a+=("${x%p4}p$PASS") ;;   # -gp4, -wp4: bundled flags
             *) a+=("$x") ;;
         esac
     done

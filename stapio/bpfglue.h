@@ -71,6 +71,8 @@ void bpf_target_finish(struct target *t);
 /* the script's system() commands (system.c): run one (cmd of len bytes), reap those that ended, wait (bounded) for the
  * rest and free them at the end; *sc made at the first command */
 struct system_cmds;
+/* the local time zone for tz_gmtoff() and tz_name() (main.c's time_zone_now): left as they are when it has none */
+void bpf_time_zone(long long *west, char *name, size_t size);
 void bpf_system_run(struct system_cmds **sc, const char *cmd, size_t len);
 void bpf_system_poll(struct system_cmds *sc);
 void bpf_system_finish(struct system_cmds *sc);

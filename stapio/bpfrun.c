@@ -584,6 +584,7 @@ static int set_run_vars(struct bpf_object *obj, long target_pid, const char *rem
 		v.remote_id = strtol(remote, NULL, 10);
 		snprintf(v.remote_uri, sizeof(v.remote_uri), "%s", uri + 1);
 	}
+	bpf_time_zone(&v.tz_gmtoff, v.tz_name, sizeof(v.tz_name));
 	clock_gettime(CLOCK_BOOTTIME, &boot);
 	clock_gettime(CLOCK_REALTIME, &real);
 	v.realtime_offset = (long long)(real.tv_sec - boot.tv_sec) * 1000000000 + (real.tv_nsec - boot.tv_nsec);

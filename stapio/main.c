@@ -487,20 +487,33 @@ static int check_target_pid(long pid)
 	return 0;
 }
 
-/* "tz <seconds west of UTC> <name>" for the local time zone now (TZ, /etc/localtime), for
- * tz_gmtoff(), tz_name() and tz_ctime(); 0 when it has no usable name. */
-static int tz_line(char *line, size_t size)
+int time_zone_now(long long *west, char *name, size_t size)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t i;
 
-	if (!localtime_r(&now, &tm) || !tm.tm_zone || !tm.tm_zone[0] || strlen(tm.tm_zone) > 15)
+	if (!localtime_r(&now, &tm) || !tm.tm_zone || !tm.tm_zone[0] || strlen(tm.tm_zone) > 15 ||
+	    strlen(tm.tm_zone) >= size)
 		return 0;
 	for (i = 0; tm.tm_zone[i]; i++)
 		if (tm.tm_zone[i] <= ' ' || tm.tm_zone[i] > '~')
 			return 0;
-	snprintf(line, size, "%s %ld %s", STP_CMD_TZ, -(long)tm.tm_gmtoff, tm.tm_zone);
+	*west = -(long long)tm.tm_gmtoff;
+	snprintf(name, size, "%s", tm.tm_zone);
+	return 1;
+}
+
+/* "tz <seconds west of UTC> <name>" for the local time zone now, for tz_gmtoff(), tz_name() and tz_ctime(); 0 when
+ * it has no usable name. */
+static int tz_line(char *line, size_t size)
+{
+	long long west;
+	char name[16];
+
+	if (!time_zone_now(&west, name, sizeof(name)))
+		return 0;
+	snprintf(line, size, "%s %lld %s", STP_CMD_TZ, west, name);
 	return 1;
 }
 

@@ -187,6 +187,9 @@ struct system_cmds {
 	int n;
 };
 void system_run(struct system_cmds *sc, const char *cmd, size_t len);
+/* main.c: the local time zone now (TZ, /etc/localtime): seconds west of UTC and its abbreviation (name, size bytes);
+ * 0 when it has no usable name (printable, at most 15 bytes) */
+int time_zone_now(long long *west, char *name, size_t size);
 void system_poll(struct system_cmds *sc);     /* reap the ones that exited */
 void system_finish(struct system_cmds *sc);   /* end of run: wait (bounded) for the rest */
 

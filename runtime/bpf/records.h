@@ -68,6 +68,8 @@ struct stp_bpf_run_vars {
 	long long target_pid;           /* -x PID or the -c command's; 0: none */
 	long long remote_id;            /* staprun -r N:URI's N (remote_id()), -1 when not given */
 	char remote_uri[STP_BPF_REMOTE_URI_BYTES];   /* its URI (remote_uri()), "" when not given */
+	long long tz_gmtoff;            /* the caller's time zone at the start, seconds west of UTC (tz_gmtoff()) */
+	char tz_name[16];               /* ... and its abbreviation (tz_name()), "UTC" when it has no usable one */
 };
 
 

@@ -70,6 +70,7 @@ struct task_struct {
 	struct thread_info thread_info;  /* x86-64's, in the task (CONFIG_THREAD_INFO_IN_TASK) */
 	unsigned int __state;            /* since 5.14 (bpf/tasks.h: state before) */
 	unsigned int flags;              /* PF_* */
+	int prio, static_prio;           /* task_prio(), task_nice() */
 	int pid;
 	int tgid;
 	char comm[16];
@@ -245,12 +246,14 @@ static __always_inline int fls64(u64 x)
 }
 #include "stats/statdata.h"
 
-/* What the tapsets' C marked for both runtimes names of the kernel's: IS_ERR_VALUE, PAGE_SIZE, ARRAY_SIZE, snprintf (the
+/* What the tapsets' C marked for both runtimes names of the kernel's: IS_ERR_VALUE, PAGE_SIZE, the priorities, ARRAY_SIZE, snprintf (the
  * kernel's formatter: a literal format, at most 12 numbers), errno names (the kernel-internal codes' values as
  * include/linux/errno.h gives them: uapi's headers lack them) */
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
 #define PAGE_SIZE 4096UL               /* x86-64's, the one architecture of the BPF runtime */
+#define MAX_RT_PRIO 100                /* include/linux/sched/prio.h's, the same since 2.6 */
+#define DEFAULT_PRIO 120
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -326,10 +329,12 @@ volatile int stp_exiting;          /* exit() was called: no more hits */
 
 /* stapio's (records.h): the wall clock (gettimeofday_*(), under the builtins' kernel names) from the boot
  * clock, and target() */
-volatile struct stp_bpf_run_vars stp_run_vars SEC(STP_BPF_RUN_SECTION) = { .remote_id = -1 };
+volatile struct stp_bpf_run_vars stp_run_vars SEC(STP_BPF_RUN_SECTION) = { .remote_id = -1, .tz_name = "UTC" };
 _Static_assert(STP_BPF_REMOTE_URI_BYTES == STP_REMOTE_URI_MAX + 1, "remote_uri()'s room");
 #define ktime_get_real_fast_ns() ((u64)(bpf_ktime_get_boot_ns() + stp_run_vars.realtime_offset))
 #define stp_target (stp_run_vars.target_pid)
+#define stp_tz_gmtoff (stp_run_vars.tz_gmtoff)
+#define stp_tz_name ((const char *)stp_run_vars.tz_name)
 #define local_clock() bpf_ktime_get_ns()
 #define jiffies bpf_jiffies64()
 #define ktime_get_real_seconds() ((int64_t)(ktime_get_real_fast_ns() / 1000000000ULL))

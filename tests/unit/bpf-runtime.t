@@ -157,6 +157,11 @@ EOF
         { cat c.out c.err; return 1; }
     printf 'exec true\nend\n' | diff - c.out || return 1
     [[ ! -s c.err ]] || { cat c.err; return 1; }
+    # the caller's time zone, as stapio writes it into the object before the load (a module's gets it by "tz")
+    $STAP --runtime=bpf -p4 -m tzobj -e 'probe begin { printf("%d %s %s\n", tz_gmtoff(), tz_name(), tz_ctime(0)) exit() }' \
+        >/dev/null || return 1
+    [[ $(TZ=EST5 "$STAPRUN" tzobj.bo) == "18000 EST Wed Dec 31 19:00:00 EST 1969" &&
+       $(TZ=UTC0 "$STAPRUN" tzobj.bo) == "0 UTC Thu Jan  1 00:00:00 UTC 1970" ]] || { TZ=EST5 "$STAPRUN" tzobj.bo; return 1; }
 }
 
 # probes_here: the probe families this host runs as BPF, with target variables: uprobes on a program built
