@@ -80,6 +80,7 @@ struct task_struct {
 	struct signal_struct *signal;    /* its process's pids (bpf/tasks.h) */
 	struct pid *thread_pid;          /* its struct pid, and its place in each pid's list of tasks (bpf/tasks.h) */
 	struct hlist_node pid_links[4];
+	struct mm_struct *mm;            /* its memory's argument and environment areas (bpf/tasks.h) */
 } __attribute__((preserve_access_index));
 /* what the tapsets' C reads of a dentry (tapset/linux/dentry.stp's d_name), relocated by name as the task's */
 struct qstr {

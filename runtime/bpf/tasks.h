@@ -214,6 +214,25 @@ static __always_inline int64_t stp_task_cpu(struct stp_context *c, u64 task)
 	return stp_kernel_u32(c, (unsigned long)&((struct task_struct___pre516 *)t)->cpu);
 }
 
+/* The current process's argument (env 0) or environment (env 1) area: its start (end 0) or end (end 1) in its
+ * memory, 0 for a kernel thread or a process without one yet (tapset/linux/context-cmdline.stp) */
+#define PF_KTHREAD 0x00200000
+struct mm_struct {
+	unsigned long arg_start, arg_end, env_start, env_end;
+} __attribute__((preserve_access_index));
+static __always_inline int64_t stp_proc_area(struct stp_context *c, int64_t env, int end)
+{
+	const struct task_struct *t = (const struct task_struct *)bpf_get_current_task();
+	const struct mm_struct *mm = (const struct mm_struct *)stp_kernel_s64(c, (unsigned long)&t->mm);
+	unsigned int flags = stp_kernel_u32(c, (unsigned long)&t->flags);
+
+	if (!mm || (flags & PF_KTHREAD) || c->last_error)
+		return 0;
+	if (env)
+		return stp_kernel_s64(c, end ? (unsigned long)&mm->env_end : (unsigned long)&mm->env_start);
+	return stp_kernel_s64(c, end ? (unsigned long)&mm->arg_end : (unsigned long)&mm->arg_start);
+}
+
 /* is_idle_task(current): the current task is its CPU's idle task (PF_IDLE) */
 #define PF_IDLE 0x00000002
 #define stp_current_is_idle(c)											\
