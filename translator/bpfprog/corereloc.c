@@ -79,14 +79,13 @@ char *bpf_symbol_address(Gen *g, const TgAccess *a)
 {
 	StrMap *symbols = &g->cg->layout.symbols;
 
-	if (!strmap_get(symbols, a->sym_name))
-		strmap_put(symbols, a->sym_name, a->sym_name);
+	strmap_put(symbols, a->sym_name, a->sym_name);
 	return xasprintf("((unsigned long)&%s)", a->sym_name);
 }
 
 /* A member's declaration in its holder's copy: a type BPF's relocations find compatible (any integer, any
  * pointer, any struct or union, the enumeration of the same name, arrays of those). */
-static void write_member(const TgStepMember *m, StrBuf *out)
+static void write_member(const TgStepMember *m, int n, StrBuf *out)
 {
 	static const char *const ints[] = { [1] = "__u8", [2] = "__u16", [4] = "__u32", [8] = "__u64" };
 	const TgShape *sh = &m->shape;
@@ -108,7 +107,7 @@ static void write_member(const TgStepMember *m, StrBuf *out)
 		if (sh->tag)
 			sb_printf(out, "\tenum %s___stp %s", sh->tag, m->name);
 		else
-			sb_printf(out, "\tenum { stp_core_anon_%s } %s", m->name, m->name);
+			sb_printf(out, "\tenum { stp_core_anon_%d } %s", n, m->name);   /* n: unique in the file */
 		break;
 	case TGSH_OTHER:
 		return;
@@ -156,7 +155,7 @@ void bpf_write_core_copies(Session *s, StrBuf *out)
 		for (int j = i; j < members->len; j++) {
 			const TgStepMember *o = members->items[j];
 			if (!strcmp(o->holder, m->holder))
-				write_member(o, out);
+				write_member(o, j, out);
 		}
 		sb_puts(out, "} __attribute__((preserve_access_index));\n");
 	}
